@@ -1,0 +1,1 @@
+"""The d100 rule system."""

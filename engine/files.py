@@ -1,0 +1,188 @@
+"""Reading and writing encounter files (UTF-8 JSON, version 1).
+
+:func:`load_encounter` raises :class:`~engine.errors.EncounterFileError` naming the file, the
+JSON path (``$.tokens[2].x``) and what is wrong. :func:`save_encounter` writes atomically: a
+temporary file beside the target, flushed to disk, then renamed over it, so a crash or a
+full disk never leaves a half-written encounter.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.errors import EncounterFileError
+from engine.model import FORMAT, VERSION, Encounter
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+def _json_path(loc: tuple[Any, ...]) -> str:
+    out = "$"
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}"
+    return out
+
+
+def _find_nonfinite(value: Any, loc: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return loc
+    if isinstance(value, dict):
+        for k, v in value.items():
+            hit = _find_nonfinite(v, loc + (k,))
+            if hit is not None:
+                return hit
+    if isinstance(value, list):
+        for i, v in enumerate(value):
+            hit = _find_nonfinite(v, loc + (i,))
+            if hit is not None:
+                return hit
+    return None
+
+
+def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
+    """Validate already-parsed JSON data as an encounter."""
+    if not isinstance(data, dict):
+        raise EncounterFileError("an encounter file holds one JSON object", file=file)
+    if data.get("format") != FORMAT:
+        raise EncounterFileError(
+            f"this is not a Coverfire encounter: \"format\" is {data.get('format')!r}, "
+            f"expected {FORMAT!r}",
+            file=file,
+            path="$.format",
+        )
+    version = data.get("version")
+    if version != VERSION:
+        raise EncounterFileError(
+            f"unknown version {version!r}: this Coverfire reads version {VERSION}",
+            file=file,
+            path="$.version",
+        )
+    bad = _find_nonfinite(data)
+    if bad is not None:
+        raise EncounterFileError(
+            "NaN or infinite numbers are not allowed", file=file, path=_json_path(bad)
+        )
+    try:
+        return Encounter.model_validate(data)
+    except ValidationError as exc:
+        raise _from_validation(exc, file) from None
+    except EncounterFileError as exc:  # raised directly by a validator outside pydantic
+        raise EncounterFileError(exc.reason, file=file, path=exc.path) from None
+
+
+def _from_validation(exc: ValidationError, file: str | None) -> EncounterFileError:
+    errors = exc.errors()
+    first = errors[0]
+    inner = first.get("ctx", {}).get("error")
+    if isinstance(inner, EncounterFileError):
+        return EncounterFileError(inner.reason, file=file, path=inner.path)
+    path = _json_path(tuple(first["loc"]))
+    kind = first["type"]
+    if kind == "missing":
+        msg = f"missing required field {first['loc'][-1]!r}"
+        path = _json_path(tuple(first["loc"][:-1]))
+    elif kind == "extra_forbidden":
+        msg = "unknown field"
+    else:
+        msg = first["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, ") :]
+        if kind not in ("value_error",) and "input" in first and not isinstance(first["input"], (dict, list)):
+            msg += f" (got {first['input']!r})"
+    more = len(errors) - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return EncounterFileError(msg, file=file, path=path)
+
+
+def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
+    """Parse encounter JSON text; ``file`` only names the source in error messages."""
+    try:
+        data = json.loads(text)  # NaN/Infinity parse, then are refused with their path
+    except json.JSONDecodeError as exc:
+        raise EncounterFileError(
+            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=file
+        ) from None
+    except ValueError as exc:
+        raise EncounterFileError(f"malformed JSON: {exc}", file=file) from None
+    return encounter_from_data(data, file=file)
+
+
+def load_encounter(path: str | os.PathLike[str]) -> Encounter:
+    """Read and check an encounter file; every failure is an :class:`EncounterFileError`."""
+    p = Path(path)
+    name = str(p)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise EncounterFileError(f"the file is {size} bytes, larger than Coverfire reads", file=name)
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise EncounterFileError("no such file", file=name) from None
+    except IsADirectoryError:
+        raise EncounterFileError("this is a folder, not an encounter file", file=name) from None
+    except OSError as exc:
+        raise EncounterFileError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise EncounterFileError(
+            f"not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})", file=name
+        ) from None
+    return loads_encounter(text, file=name)
+
+
+def encounter_to_data(encounter: Encounter) -> dict[str, Any]:
+    """The JSON-ready dict of an encounter (fields left at None are omitted)."""
+    return encounter.model_dump(mode="json", exclude_none=True)
+
+
+def dumps_encounter(encounter: Encounter) -> str:
+    return json.dumps(encounter_to_data(encounter), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` so that the file is either the old one or the new one,
+    never a mixture: temp file in the same folder, fsync, rename."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable where the OS allows
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+
+
+def save_encounter(encounter: Encounter, path: str | os.PathLike[str]) -> None:
+    """Save atomically as UTF-8 JSON; raises :class:`EncounterFileError` if it cannot."""
+    text = dumps_encounter(encounter)
+    try:
+        atomic_write_bytes(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise EncounterFileError(f"cannot save: {exc.strerror or exc}", file=str(path)) from None

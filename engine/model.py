@@ -1,0 +1,378 @@
+"""The encounter model: what a GM's encounter file holds, as frozen pydantic values.
+
+Units are metres and degrees. x grows east, y grows south, the origin is the map's top-left
+corner; a direction of 0 degrees points east and 90 degrees south. The JSON layout of the
+file is documented in ``docs/encounter-format.md`` (with a schema generated from these
+models by ``python -m engine.schema``).
+
+Every model is frozen: an edit makes a new value (``model_copy(update=...)``, then
+:func:`revalidate` when the edit could break an invariant). Fields other programs wrote that
+Coverfire does not know are kept and saved back (``extra="allow"``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import shapely
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from engine.d100.sheet import Settings as D100Settings
+from engine.d100.sheet import Sheet as D100Sheet
+from engine.errors import EncounterFileError
+from engine.ranges import BAND_NAMES, CATEGORIES
+from engine.sr5.sheet import Settings as SR5Settings
+from engine.sr5.sheet import Sheet as SR5Sheet
+from engine.static_veil.sheet import Settings as StaticVeilSettings
+from engine.static_veil.sheet import Sheet as StaticVeilSheet
+
+FORMAT = "coverfire.encounter"
+VERSION = 1
+
+Ruleset = Literal["sr5", "d100", "static-veil"]
+Stance = Literal["standing", "crouched", "prone"]
+ZoneKind = Literal["suppressive", "shotgun", "blast", "circle", "cone", "line", "rect"]
+Choke = Literal["narrow", "medium", "wide"]
+BandName = Literal["short", "medium", "long", "extreme"]
+
+#: Zone kinds whose shape points away from an origin along ``direction``.
+DIRECTED_ZONES = ("suppressive", "shotgun", "cone", "line")
+#: Zone kinds that are an area placed at ``x``, ``y`` (their origin is that centre).
+AREA_ZONES = ("blast", "circle", "rect")
+
+DEFAULT_RADIUS = 0.4
+SUPPRESSIVE_WIDTH = 10.0  # far-end width of a full 20-round suppressive burst (sr5-facts.md)
+SUPPRESSIVE_ROUNDS = 20
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
+
+
+class RangeBand(_Value):
+    """A weapon's own range band: upper bound ``max`` in metres, pool ``modifier``."""
+
+    band: BandName
+    max: float = Field(gt=0)
+    modifier: int
+
+
+class Weapon(_Value):
+    """A weapon a token carries. ``category`` names a range table (``engine.ranges``) unless
+    ``ranges`` gives the weapon's own bands. The Shadowrun statistics are optional."""
+
+    name: str = Field(min_length=1)
+    category: str | None = None
+    ranges: tuple[RangeBand, ...] | None = None
+    damage: str | None = None  # e.g. "8P", "(STR+2)P", "10S(e)"
+    ap: int = 0
+    accuracy: int | None = None
+    modes: tuple[str, ...] = ()  # e.g. ("SA", "BF", "FA")
+    rc: int = 0
+    ammo: int | None = None  # clip capacity in rounds
+    loaded: int | None = None  # rounds in the clip now
+    smartgun: bool = False
+    reach: int = 0
+    skill: str | None = None
+
+    @field_validator("category")
+    @classmethod
+    def _known_category(cls, v: str | None) -> str | None:
+        if v is not None and v not in CATEGORIES:
+            known = ", ".join(sorted(CATEGORIES))
+            raise ValueError(f"unknown weapon category {v!r}; known categories: {known}")
+        return v
+
+    @field_validator("ranges")
+    @classmethod
+    def _ascending(cls, v):
+        if v is None:
+            return v
+        if not v:
+            raise ValueError("ranges must list at least one band")
+        maxima = [b.max for b in v]
+        if any(b <= a for a, b in zip(maxima, maxima[1:])):
+            raise ValueError(f"range bands must grow: maxima {maxima}")
+        names = [b.band for b in v]
+        if len(set(names)) != len(names):
+            raise ValueError(f"range bands repeat a name: {names}")
+        order = [BAND_NAMES.index(n) for n in names]
+        if order != sorted(order):
+            raise ValueError(f"range bands out of order: {names} (short, medium, long, extreme)")
+        return v
+
+
+class Obstacle(_Value):
+    """Cover: a prism standing on ``polygon`` (metres), ``height`` metres tall.
+
+    A ``door`` that is ``open`` blocks nothing until it is closed."""
+
+    id: str = Field(min_length=1)
+    name: str = ""
+    height: float = Field(gt=0, le=1000)
+    polygon: tuple[tuple[float, float], ...]
+    hidden: bool = False
+    door: bool = False
+    open: bool = False
+
+    @field_validator("polygon")
+    @classmethod
+    def _valid_polygon(cls, v):
+        pts = list(v)
+        if len(pts) >= 2 and pts[0] == pts[-1]:
+            pts = pts[:-1]  # a closing repeat of the first point is allowed and dropped
+        if len(set(pts)) < 3:
+            raise ValueError(f"a polygon needs at least 3 distinct points, got {len(set(pts))}")
+        poly = shapely.Polygon(pts)
+        if not shapely.is_valid(poly):
+            reason = shapely.is_valid_reason(poly)
+            raise ValueError(
+                f"the polygon crosses itself ({reason}); Coverfire rejects it rather than guess "
+                "which shape was meant: redraw it, or split it into two obstacles"
+            )
+        if poly.area <= 1e-12:
+            raise ValueError("the polygon has no area (its points lie on one line)")
+        return tuple((float(x), float(y)) for x, y in pts)
+
+    @property
+    def blocks(self) -> bool:
+        """Whether this obstacle stops sight and fire now (an open door does not)."""
+        return not (self.door and self.open)
+
+
+class Token(_Value):
+    """A character on the map: a disc of ``radius`` metres at (``x``, ``y``).
+
+    ``facing`` is in degrees (0 east, 90 south). Rule-system data lives under the keys
+    ``sr5``, ``d100`` and ``static_veil``."""
+
+    id: str = Field(min_length=1)
+    name: str = ""
+    side: str = "neutral"
+    x: float
+    y: float
+    radius: float = Field(default=DEFAULT_RADIUS, gt=0, le=50)
+    stance: Stance = "standing"
+    hidden: bool = False
+    facing: float = 0.0
+    weapons: tuple[Weapon, ...] = ()
+    notes: str = ""
+    sr5: SR5Sheet | None = None
+    d100: D100Sheet | None = None
+    static_veil: StaticVeilSheet | None = None
+
+    def weapon(self, name: str | None = None) -> Weapon | None:
+        """The named weapon, or the first one when ``name`` is None; None if it has none."""
+        if name is None:
+            return self.weapons[0] if self.weapons else None
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        return None
+
+
+class Zone(_Value):
+    """A zone of fire or effect drawn on the map.
+
+    Directed kinds (``suppressive``, ``shotgun``, ``cone``, ``line``) start at their origin,
+    the ``owner`` token's centre or else (``x``, ``y``), and point along ``direction``.
+    Area kinds (``blast``, ``circle``, ``rect``) are centred on (``x``, ``y``); an ``owner``
+    there only records who made them. See docs/encounter-format.md for each kind's shape."""
+
+    id: str = Field(min_length=1)
+    kind: ZoneKind
+    name: str = ""
+    owner: str | None = None
+    x: float | None = None
+    y: float | None = None
+    direction: float = 0.0
+    length: float | None = Field(default=None, gt=0)
+    width: float | None = Field(default=None, gt=0)
+    angle: float | None = Field(default=None, gt=0, lt=360)
+    radius: float | None = Field(default=None, gt=0)
+    choke: Choke | None = None
+    rounds: int | None = Field(default=None, ge=1, le=20)
+    weapon: str | None = None
+    color: str | None = None
+    hidden: bool = False
+
+    @model_validator(mode="after")
+    def _shape_complete(self):
+        k = self.kind
+        has_xy = self.x is not None and self.y is not None
+        if (self.x is None) != (self.y is None):
+            raise ValueError("give both x and y, or neither")
+        if k in AREA_ZONES and not has_xy:
+            raise ValueError(f"a {k} zone needs its centre x and y")
+        if k in DIRECTED_ZONES and not (has_xy or self.owner):
+            raise ValueError(f"a {k} zone needs an owner token or an origin x, y")
+        if k in ("blast", "circle") and self.radius is None:
+            raise ValueError(f"a {k} zone needs a radius")
+        if k in ("suppressive", "cone", "line", "rect") and self.length is None:
+            raise ValueError(f"a {k} zone needs a length")
+        if k == "cone" and self.angle is None:
+            raise ValueError("a cone zone needs an angle (its full opening, in degrees)")
+        if k in ("line", "rect") and self.width is None:
+            raise ValueError(f"a {k} zone needs a width")
+        if k == "shotgun" and not self.owner:
+            raise ValueError("a shotgun zone needs an owner: its spread follows the owner's shotgun")
+        if self.color is not None and not _is_colour(self.color):
+            raise ValueError(f"colour {self.color!r} is not of the form #RRGGBB")
+        return self
+
+    @property
+    def effective_width(self) -> float | None:
+        """Far-end width for suppressive fire (10 m, 1 m less per 2 rounds short of 20)."""
+        if self.kind == "suppressive" and self.width is None:
+            rounds = self.rounds if self.rounds is not None else SUPPRESSIVE_ROUNDS
+            return SUPPRESSIVE_WIDTH - (SUPPRESSIVE_ROUNDS - rounds) // 2
+        return self.width
+
+    @property
+    def effective_choke(self) -> str:
+        return self.choke or "medium"
+
+
+def _is_colour(s: str) -> bool:
+    return len(s) == 7 and s[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in s[1:])
+
+
+class Background(_Value):
+    """A map image placed on the map: its top-left at (``x``, ``y``), ``width`` by
+    ``height`` metres. ``image`` is a path relative to the encounter file, or a
+    ``data:image/png;base64,...`` URI."""
+
+    image: str
+    x: float = 0.0
+    y: float = 0.0
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+
+
+class MapSpec(_Value):
+    """The map: ``width`` by ``height`` metres; ``grid`` is the square size for snapping."""
+
+    width: float = Field(gt=0, le=100_000)
+    height: float = Field(gt=0, le=100_000)
+    grid: float = Field(default=1.0, gt=0)
+    background: Background | None = None
+
+
+class Encounter(_Value):
+    """A whole encounter: the map, its cover, the tokens and the zones."""
+
+    format: Literal["coverfire.encounter"] = FORMAT
+    version: Literal[1] = VERSION
+    name: str = "Untitled encounter"
+    ruleset: Ruleset = "sr5"
+    map: MapSpec
+    obstacles: tuple[Obstacle, ...] = ()
+    tokens: tuple[Token, ...] = ()
+    zones: tuple[Zone, ...] = ()
+    sr5: SR5Settings | None = None
+    d100: D100Settings | None = None
+    static_veil: StaticVeilSettings | None = None
+
+    @model_validator(mode="after")
+    def _references(self):
+        seen: dict[str, str] = {}
+        for group in ("obstacles", "tokens", "zones"):
+            for i, item in enumerate(getattr(self, group)):
+                where = f"$.{group}[{i}].id"
+                if item.id in seen:
+                    raise EncounterFileError(
+                        f"duplicate id {item.id!r} (already used at {seen[item.id]})", path=where
+                    )
+                seen[item.id] = where
+        token_ids = {t.id for t in self.tokens}
+        for i, z in enumerate(self.zones):
+            if z.owner is not None and z.owner not in token_ids:
+                raise EncounterFileError(
+                    f"zone {z.id!r} names owner {z.owner!r}, which is no token of this encounter",
+                    path=f"$.zones[{i}].owner",
+                )
+            if z.kind == "shotgun":
+                owner = next(t for t in self.tokens if t.id == z.owner)
+                w = owner.weapon(z.weapon) if z.weapon else _first_shotgun(owner)
+                if z.weapon and w is None:
+                    raise EncounterFileError(
+                        f"zone {z.id!r} names weapon {z.weapon!r}, which {owner.id!r} does not carry",
+                        path=f"$.zones[{i}].weapon",
+                    )
+        return self
+
+    # -- look-ups ---------------------------------------------------------------------------
+    def token(self, ident: str) -> Token:
+        """The token with this id; raises :class:`~engine.errors.UnknownIdError`."""
+        from engine.errors import UnknownIdError
+
+        for t in self.tokens:
+            if t.id == ident:
+                return t
+        raise UnknownIdError("token", ident)
+
+    def obstacle(self, ident: str) -> Obstacle:
+        from engine.errors import UnknownIdError
+
+        for o in self.obstacles:
+            if o.id == ident:
+                return o
+        raise UnknownIdError("obstacle", ident)
+
+    def zone(self, ident: str) -> Zone:
+        from engine.errors import UnknownIdError
+
+        for z in self.zones:
+            if z.id == ident:
+                return z
+        raise UnknownIdError("zone", ident)
+
+    def zone_origin(self, zone: Zone) -> tuple[float, float]:
+        """Where a zone's fire comes from, in metres: the owner's centre for directed zones
+        with an owner, else the zone's own (x, y)."""
+        if zone.kind in DIRECTED_ZONES and zone.owner is not None:
+            t = self.token(zone.owner)
+            return (t.x, t.y)
+        assert zone.x is not None and zone.y is not None
+        return (zone.x, zone.y)
+
+    def all_ids(self) -> set[str]:
+        return {o.id for o in self.obstacles} | {t.id for t in self.tokens} | {z.id for z in self.zones}
+
+    def new_id(self, prefix: str) -> str:
+        """A fresh id ``prefix-N`` not used by any object of the encounter."""
+        ids = self.all_ids()
+        n = 1
+        while f"{prefix}-{n}" in ids:
+            n += 1
+        return f"{prefix}-{n}"
+
+
+def _first_shotgun(token: Token) -> Weapon | None:
+    for w in token.weapons:
+        if w.category in ("shotgun_flechette", "shotgun_slug"):
+            return w
+    return None
+
+
+def zone_weapon(encounter: Encounter, zone: Zone) -> Weapon | None:
+    """The weapon a zone fires: the named one, else for a shotgun zone the owner's first
+    shotgun, else the owner's first weapon; None without an owner or weapon."""
+    if zone.owner is None:
+        return None
+    owner = encounter.token(zone.owner)
+    if zone.weapon:
+        return owner.weapon(zone.weapon)
+    if zone.kind == "shotgun":
+        return _first_shotgun(owner) or owner.weapon()
+    return owner.weapon()
+
+
+def revalidate(encounter: Encounter) -> Encounter:
+    """Run every check again on an encounter built with ``model_copy`` (which skips them)."""
+    return Encounter.model_validate(encounter.model_dump(mode="python", round_trip=True))
+
+
+def finite(*values: float) -> bool:
+    return all(math.isfinite(v) for v in values)

@@ -1,0 +1,1 @@
+"""The sr5 rule system."""

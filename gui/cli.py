@@ -1,0 +1,125 @@
+"""The ``coverfire`` command.
+
+``coverfire [FILE]`` opens the map window (on the bundled demo without FILE). The
+sub-commands run headless and never load Qt unless they draw (``export``):
+
+    coverfire analyze FILE [--attacker ID] [--weapon NAME] [--json]
+    coverfire export FILE -o OUT.png|.svg|.pdf [--view player|gm] [--attacker ID] [--scale N]
+    coverfire import-map MAP.dd2vtt -o ENCOUNTER.json [--cell-size METRES]
+    coverfire import-character FILE.chum5 --into ENCOUNTER.json [--side SIDE] [--at X Y]
+
+A user's mistake (a bad file, an unknown id) prints one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from engine.errors import CoverfireError
+
+EXIT_USAGE = 2
+
+
+def _demo_path() -> str:
+    from assets import demo_encounter_path
+
+    return str(demo_encounter_path())
+
+
+def _add_analyze(sub) -> None:
+    p = sub.add_parser("analyze", help="report range, cover, zones and charges for an encounter")
+    p.add_argument("file", help="encounter file (.json)")
+    p.add_argument("--attacker", help="token id of the attacker (default: each token in turn)")
+    p.add_argument("--weapon", help="weapon name (default: the attacker's first weapon)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=lambda a: _lazy("engine.report", "run_analyze")(a))
+
+
+def _add_export(sub) -> None:
+    p = sub.add_parser("export", help="render the map to PNG, SVG or PDF without a screen")
+    p.add_argument("file", help="encounter file (.json)")
+    p.add_argument("-o", "--output", required=True, help="output file: .png, .svg or .pdf")
+    p.add_argument("--view", choices=("player", "gm"), default="player")
+    p.add_argument("--attacker", help="token id whose targets table goes under the map")
+    p.add_argument("--scale", type=float, default=1.0, help="PNG scale, 1 to 4 (default 1)")
+    p.add_argument("--title", help="title printed above the map")
+    p.set_defaults(run=lambda a: _lazy("gui.export", "run_export")(a))
+
+
+def _add_import_map(sub) -> None:
+    p = sub.add_parser("import-map", help="make an encounter from a Universal VTT map")
+    p.add_argument("file", help="map file (.dd2vtt, .uvtt, .df2vtt)")
+    p.add_argument("-o", "--output", required=True, help="encounter file to write (.json)")
+    p.add_argument("--cell-size", type=float, default=None, help="metres per grid cell (default 1.5)")
+    p.set_defaults(run=lambda a: _lazy("engine.importers.uvtt", "run_import_map")(a))
+
+
+def _add_import_character(sub) -> None:
+    p = sub.add_parser("import-character", help="add a Chummer character to an encounter")
+    p.add_argument("file", help="Chummer save (.chum5)")
+    p.add_argument("--into", required=True, help="encounter file to add the token to")
+    p.add_argument("--side", default="runner")
+    p.add_argument("--at", nargs=2, type=float, metavar=("X", "Y"))
+    p.set_defaults(run=lambda a: _lazy("engine.importers.chummer", "run_import_character")(a))
+
+
+SUBCOMMANDS = {
+    "analyze": _add_analyze,
+    "export": _add_export,
+    "import-map": _add_import_map,
+    "import-character": _add_import_character,
+}
+
+
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int | None]:
+    import importlib
+
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            raise CoverfireError(f"this build of Coverfire has no {module} yet") from None
+        raise
+    return getattr(mod, name)
+
+
+def _run_gui(args: argparse.Namespace) -> int:
+    from gui.app import run_app
+
+    return run_app(args.file or _demo_path())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="coverfire",
+        description="Coverfire battle map. Without a sub-command, opens FILE (or the demo).",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in SUBCOMMANDS.values():
+        add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS or (argv and argv[0] in ("-h", "--help")):
+        args = build_parser().parse_args(argv)
+    else:
+        gp = argparse.ArgumentParser(prog="coverfire", description="Open the Coverfire map window.")
+        gp.add_argument("file", nargs="?", help="encounter file (default: the bundled demo)")
+        args = gp.parse_args(argv)
+        args.run = _run_gui
+    try:
+        code = args.run(args)
+    except CoverfireError as exc:
+        print(f"coverfire: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Shared test set-up: Qt always runs offscreen, the shared samples are located once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture
+def demo_path() -> Path:
+    from assets import demo_encounter_path
+
+    return demo_encounter_path()
+
+
+@pytest.fixture
+def samples_dir() -> Path:
+    """``../shared/samples`` beside the checkout; tests that need it skip without it."""
+    d = SHARED / "samples"
+    if not d.is_dir():
+        pytest.skip("../shared/samples is not beside this checkout")
+    return d
