@@ -75,6 +75,8 @@ class Weapon(_Value):
     smartgun: bool = False
     reach: int = 0
     skill: str | None = None
+    reload: Literal["c", "m", "cy", "b", "d", "belt", "ml"] | None = None  # how it loads: c = clip
+    spare_clips: int | None = Field(default=None, ge=0)  # full clips carried; None = unlimited
 
     @field_validator("category")
     @classmethod
