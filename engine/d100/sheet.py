@@ -2,20 +2,341 @@
 
 Kept in its own module (pydantic only, no engine imports) so that `engine.model` can embed it
 under the token key `"d100"` and the encounter key `"d100"` without import cycles.
+
+Every field is optional with a default, so ``{"d100": {}}`` is a valid character (speed 2,
+maximum injury 50, no wounds, no armour) and a valid encounter set-up. Chances are percent
+(a d100 roll at or under the chance succeeds), damage and injury are points, distances metres.
+``docs/d100.md`` lists every field, its unit and the default chosen where seed 003 leaves a
+number open.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+# ---------------------------------------------------------------------------------------------
+# Names the whole rule system shares
+# ---------------------------------------------------------------------------------------------
+
+Location = Literal[
+    "head", "chest", "abdomen", "groin", "left_arm", "right_arm", "left_leg", "right_leg"
+]
+#: The seed's hit locations, head to foot (arms and legs tracked separately).
+LOCATIONS: tuple[str, ...] = (
+    "head",
+    "chest",
+    "abdomen",
+    "groin",
+    "left_arm",
+    "right_arm",
+    "left_leg",
+    "right_leg",
+)
+
+Severity = Literal["none", "light", "heavy", "serious", "acute", "crippled"]
+#: Severity steps in order; a location's step index is its position here (0 = no injury).
+SEVERITIES: tuple[str, ...] = ("none", "light", "heavy", "serious", "acute", "crippled")
+
+D100Stance = Literal[
+    "normal",
+    "hiding",
+    "standing_cover",
+    "crouched_cover",
+    "corner",
+    "standing_window",
+    "crouched_window",
+    "prone",
+]
+#: The seed's stances, in its order.
+STANCES: tuple[str, ...] = (
+    "normal",
+    "hiding",
+    "standing_cover",
+    "crouched_cover",
+    "corner",
+    "standing_window",
+    "crouched_window",
+    "prone",
+)
+
+Hand = Literal["right", "left"]
+WeaponKind = Literal["pistol", "smg", "rifle", "shotgun", "heavy", "melee", "thrown", "other"]
+FireMode = Literal["single", "semi", "auto"]
+
+_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$|^\s*(\d+)\s*$")
 
 
-class Sheet(BaseModel):
-    """A token's d100 character data. Filled in by the d100 rule system."""
+def parse_dice(expr: str) -> tuple[int, int, int]:
+    """``"2d6+1"`` -> (2, 6, 1); ``"d3"`` -> (1, 3, 0); ``"4"`` -> (0, 0, 4).
 
+    Raises ``ValueError`` naming the expression when it is not ``NdM[+-K]`` or a number."""
+    m = _DICE.match(expr or "")
+    if not m:
+        raise ValueError(f"damage {expr!r} is not dice like '2d6+1', 'd10' or a number")
+    if m.group(5) is not None:
+        return (0, 0, int(m.group(5)))
+    n = int(m.group(1)) if m.group(1) else 1
+    sides = int(m.group(2))
+    k = int(m.group(4)) if m.group(4) else 0
+    if m.group(3) == "-":
+        k = -k
+    if not (1 <= n <= 50) or not (2 <= sides <= 1000):
+        raise ValueError(f"damage {expr!r}: 1-50 dice of 2-1000 sides")
+    return (n, sides, k)
+
+
+class _Value(BaseModel):
     model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
 
 
-class Settings(BaseModel):
-    """The encounter's d100 settings and saved combat state."""
+# ---------------------------------------------------------------------------------------------
+# A character
+# ---------------------------------------------------------------------------------------------
 
-    model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
+
+class D100Weapon(_Value):
+    """A weapon as the d100 rules see it.
+
+    ``skill`` names the entry of :attr:`Sheet.skills` giving the base chance (the encounter's
+    ``base_chance`` when absent). ``damage`` is a dice expression rolled per hit. ``shots`` is
+    how many rounds one semi-automatic Fire action fires, ``auto_shots`` one full-auto action.
+    ``modifier`` is the weapon's own to-hit modifier in percent. Pistols (``kind="pistol"``)
+    may be fired two at once; ``melee`` weapons are for Melee Attack and parries."""
+
+    name: str = Field(min_length=1)
+    kind: WeaponKind = "other"
+    skill: str | None = None
+    damage: str = "1d6"
+    modes: tuple[FireMode, ...] = ("single",)
+    shots: int = Field(default=3, ge=1, le=100)
+    auto_shots: int = Field(default=10, ge=1, le=1000)
+    modifier: int = Field(default=0, ge=-100, le=100)
+    two_handed: bool = False
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, v: str) -> str:
+        parse_dice(v)
+        return v.strip()
+
+    @property
+    def melee(self) -> bool:
+        return self.kind == "melee"
+
+
+class Wound(_Value):
+    """One location's injury: ``damage`` points taken there, the ``severity`` step reached
+    (stored, because Recover drops it a step without healing all the damage), and the number
+    of ``bleeding`` wounds open there (each adds d3 to the injury total at the end of turn)."""
+
+    damage: int = Field(default=0, ge=0, le=10_000)
+    severity: Severity = "none"
+    bleeding: int = Field(default=0, ge=0, le=100)
+
+    @property
+    def step(self) -> int:
+        """The severity as a number, 0 (none) to 5 (crippled)."""
+        return SEVERITIES.index(self.severity)
+
+
+class Armour(_Value):
+    """Armour on one location: subtracts ``value`` from each hit's damage while
+    ``durability`` is above 0. ``max_durability`` (optional) is for display only."""
+
+    name: str = ""
+    value: int = Field(default=0, ge=0, le=1000)
+    durability: int = Field(default=0, ge=0, le=100_000)
+    max_durability: int | None = Field(default=None, ge=0, le=100_000)
+
+    @property
+    def protects(self) -> bool:
+        """Whether it still subtracts its value (durability above 0)."""
+        return self.durability > 0 and self.value > 0
+
+
+class Sheet(_Value):
+    """A token's d100 character and its state in the fight.
+
+    ``speed`` is actions per round before penalties; ``skills`` maps a skill name to its base
+    chance in percent; ``max_injury`` is the injury total the character survives (death when
+    ``injury`` exceeds it). ``wounds`` and ``armour`` are keyed by location (see
+    :data:`LOCATIONS`); a location absent has no wound / no armour. ``weapon`` names the
+    weapon held (in the primary hand, or both hands for a two-handed one); ``offhand`` a
+    second pistol in the other hand. ``aim_level`` counts Aim actions (0-3 by default) spent
+    on ``aim_target``. ``cover`` is the protective value of the cover this character uses
+    (None: the encounter's ``cover_value``). ``stunned`` counts turns to lose; ``actions_left``
+    is None outside tracked rounds."""
+
+    # -- who ------------------------------------------------------------------------------------
+    speed: int = Field(default=2, ge=0, le=20)
+    skills: dict[str, int] = Field(default_factory=dict)
+    primary_hand: Hand = "right"
+    max_injury: int = Field(default=50, ge=1, le=10_000)
+    weapons: tuple[D100Weapon, ...] = ()
+    # -- health ---------------------------------------------------------------------------------
+    injury: int = Field(default=0, ge=0, le=100_000)
+    wounds: dict[Location, Wound] = Field(default_factory=dict)
+    armour: dict[Location, Armour] = Field(default_factory=dict)
+    # -- state in the fight ---------------------------------------------------------------------
+    stance: D100Stance = "normal"
+    cover: int | None = Field(default=None, ge=0, le=1000)
+    weapon: str | None = None
+    offhand: str | None = None
+    dropped: tuple[str, ...] = ()
+    rested: bool = False
+    aim_target: str | None = None
+    aim_level: int = Field(default=0, ge=0, le=20)
+    stunned: int = Field(default=0, ge=0, le=100)
+    unconscious: bool = False
+    dead: bool = False
+    actions_left: int | None = Field(default=None, ge=0, le=100)
+    turn_done: bool = False
+
+    @field_validator("skills")
+    @classmethod
+    def _chances(cls, v: dict[str, int]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for k, c in v.items():
+            key = str(k).strip().lower()
+            if not key:
+                raise ValueError("a skill name is empty")
+            if not (0 <= int(c) <= 300):
+                raise ValueError(f"skill {key!r} has chance {c}%; chances run 0 to 300")
+            out[key] = int(c)
+        return out
+
+    @model_validator(mode="after")
+    def _weapons_known(self):
+        names = [w.name for w in self.weapons]
+        if len(set(names)) != len(names):
+            raise ValueError(f"weapon names repeat: {names}")
+        for field in ("weapon", "offhand"):
+            held = getattr(self, field)
+            if held is not None and held not in names:
+                raise ValueError(f"{field} {held!r} is not one of the weapons {names}")
+        return self
+
+    # -- read-only helpers ----------------------------------------------------------------------
+    def wound(self, location: str) -> Wound:
+        """The wound at a location (an unhurt ``Wound()`` when none is recorded)."""
+        return self.wounds.get(location, Wound())  # type: ignore[call-overload]
+
+    def armour_at(self, location: str) -> Armour | None:
+        return self.armour.get(location)  # type: ignore[call-overload]
+
+    def weapon_named(self, name: str | None) -> D100Weapon | None:
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        return None
+
+    @property
+    def off_hand(self) -> str:
+        """The hand that is not primary (``"left"`` or ``"right"``)."""
+        return "left" if self.primary_hand == "right" else "right"
+
+
+# ---------------------------------------------------------------------------------------------
+# An encounter's settings and saved state
+# ---------------------------------------------------------------------------------------------
+
+#: Default location table: (location, highest d100 roll landing there), head to foot, so that
+#: "moving the roll toward the preferred location" moves along the body.
+DEFAULT_LOCATION_TABLE: tuple[tuple[str, int], ...] = (
+    ("head", 10),
+    ("chest", 30),
+    ("left_arm", 40),
+    ("right_arm", 50),
+    ("abdomen", 65),
+    ("groin", 70),
+    ("left_leg", 85),
+    ("right_leg", 100),
+)
+
+#: Default damage at which each severity starts on a location (light ... crippled).
+DEFAULT_THRESHOLDS: tuple[int, int, int, int, int] = (1, 6, 11, 16, 21)
+
+
+class LogEntry(_Value):
+    """One line of the combat log: the round, who acted, and what happened in words."""
+
+    round: int = 0
+    actor: str | None = None
+    target: str | None = None
+    kind: str = ""
+    text: str
+
+
+class Settings(_Value):
+    """The encounter's d100 settings (numbers the seed leaves open; docs/d100.md) and the
+    saved combat state (round, order, log)."""
+
+    # -- numbers the seed leaves open -----------------------------------------------------------
+    location_table: tuple[tuple[Location, int], ...] = DEFAULT_LOCATION_TABLE
+    thresholds: tuple[int, int, int, int, int] = DEFAULT_THRESHOLDS
+    location_thresholds: dict[Location, tuple[int, int, int, int, int]] = Field(
+        default_factory=dict
+    )
+    base_chance: int = Field(default=50, ge=0, le=300)  # a skill not on the sheet
+    cover_value: int = Field(default=5, ge=0, le=1000)  # protection of a hidden location
+    head_stun_chance: int = Field(default=50, ge=0, le=100)  # a head hit that crosses nothing
+    pass_out_chance: int = Field(default=50, ge=0, le=100)  # "may pass out from system shock"
+    drop_chance: int = Field(default=50, ge=0, le=100)  # "may drop their weapon"
+    crossing_effects: Literal["each", "highest"] = "each"
+    armour_wear: Literal["half_down", "half_up"] = "half_down"
+    recover_by: Literal["actor", "patient"] = "actor"  # whose maximum the Recover roll uses
+    recover_heals_total: bool = True  # healing a location also lowers the injury total
+    recover_stops_bleeding: bool = True  # Recover on a location closes its bleeding wounds
+    recover_wakes: bool = True  # Recover on an unconscious character wakes them
+    melee_reach: float = Field(default=1.0, ge=0, le=100)  # metres between body edges
+    hidden_threshold: float = Field(default=0.75, gt=0, le=1)  # map: fraction that hides
+    aim_step: int = Field(default=20, ge=0, le=100)
+    aim_max: int = Field(default=60, ge=0, le=300)
+    rest_bonus: int = Field(default=10, ge=0, le=100)
+    semi_penalty: int = Field(default=10, ge=0, le=100)  # per shot fired, on each shot
+    auto_divisor: int = Field(default=5, ge=1, le=100)
+    auto_targets: int = Field(default=3, ge=1, le=10)
+    two_pistol_penalty: int = Field(default=20, ge=0, le=100)
+    placed_shift: int = Field(default=20, ge=0, le=100)
+    auto_success: int = Field(default=5, ge=0, le=100)  # rolls 1..this always succeed
+    auto_failure: int = Field(default=96, ge=1, le=101)  # rolls this..100 always fail
+    # -- saved combat state ---------------------------------------------------------------------
+    round: int = Field(default=0, ge=0, le=100_000)  # 0: no round started, actions not counted
+    order: tuple[str, ...] = ()  # token ids in this round's order (by speed)
+    log: tuple[LogEntry, ...] = ()
+
+    @field_validator("location_table")
+    @classmethod
+    def _table(cls, v):
+        locs = [loc for loc, _ in v]
+        missing = [loc for loc in LOCATIONS if loc not in locs]
+        if missing or len(set(locs)) != len(locs):
+            raise ValueError(
+                f"the location table must list each of {', '.join(LOCATIONS)} once; got {locs}"
+            )
+        tops = [top for _, top in v]
+        if any(b <= a for a, b in zip(tops, tops[1:])) or tops[0] < 1 or tops[-1] != 100:
+            raise ValueError(f"location table upper bounds must rise from 1 to end at 100: {tops}")
+        return v
+
+    @field_validator("thresholds")
+    @classmethod
+    def _rising(cls, v):
+        if v[0] < 1 or any(b <= a for a, b in zip(v, v[1:])):
+            raise ValueError(f"severity thresholds must rise from at least 1: {v}")
+        return v
+
+    @field_validator("location_thresholds")
+    @classmethod
+    def _rising_each(cls, v):
+        for loc, t in v.items():
+            if t[0] < 1 or any(b <= a for a, b in zip(t, t[1:])):
+                raise ValueError(f"severity thresholds of {loc} must rise from at least 1: {t}")
+        return v
+
+    def thresholds_for(self, location: str) -> tuple[int, int, int, int, int]:
+        """Damage (points on that location) at which light, heavy, serious, acute, crippled start."""
+        return self.location_thresholds.get(location, self.thresholds)  # type: ignore[call-overload]
