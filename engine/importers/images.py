@@ -1,0 +1,318 @@
+"""Images inside imported files: check them cheaply, carry them, write them beside the encounter.
+
+An importer never decodes pixels (no Qt, no Pillow in engine/). It reads the image's header
+for its format and size, refuses sizes above :data:`MAX_IMAGE_PIXELS` *before* decoding the
+rest of a base64 text, and checks that the file is whole (a PNG ends with ``IEND`` and every
+chunk's CRC matches; a JPEG ends with ``EOI``; a WebP is as long as its RIFF header says).
+
+In memory an imported image is a ``data:`` URI (so an unsaved encounter can show its map).
+:func:`save_with_images` writes each such image beside the encounter file, atomically, and
+stores a relative path instead, so the encounter JSON stays small:
+``ambush.json`` gets ``ambush.map.png`` and ``ambush.<token-id>.portrait.jpg``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import struct
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.errors import EncounterFileError
+
+#: Largest image Coverfire takes as a background or portrait, in pixels (width x height).
+#: 64 megapixels is 256 MB decoded as RGBA, Qt's default image allocation limit.
+MAX_IMAGE_PIXELS = 64 * 1024 * 1024
+#: Largest side in pixels (QImage and QPainter work in 16-bit signed device coordinates).
+MAX_IMAGE_SIDE = 32767
+
+MIME = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"}
+EXTENSION = {"png": "png", "jpeg": "jpg", "webp": "webp", "gif": "gif"}
+_FORMAT_OF_MIME = {v: k for k, v in MIME.items()} | {"image/jpg": "jpeg"}
+
+_PNG_SIG = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """What the header of an image says: ``format`` (png, jpeg, webp, gif), ``width`` and
+    ``height`` in pixels (0 when unknown), and ``problem``: None for a whole, readable image,
+    else why it cannot be used (cut short, corrupt, unknown format)."""
+
+    format: str | None
+    width: int = 0
+    height: int = 0
+    problem: str | None = None
+
+    @property
+    def pixels(self) -> int:
+        return self.width * self.height
+
+
+def size_problem(info: ImageInfo, max_pixels: int = MAX_IMAGE_PIXELS) -> str | None:
+    """Why an image of this size is refused (None when its size is acceptable)."""
+    if info.width <= 0 or info.height <= 0:
+        return "its header gives no size"
+    if info.width > MAX_IMAGE_SIDE or info.height > MAX_IMAGE_SIDE or info.pixels > max_pixels:
+        return (
+            f"it is {info.width} x {info.height} px ({info.pixels / 1e6:.0f} megapixels), "
+            f"above the limit of {max_pixels / 1e6:.0f} megapixels and {MAX_IMAGE_SIDE} px a side"
+        )
+    return None
+
+
+def image_format(data: bytes) -> str | None:
+    """The format of image bytes from their magic number, or None."""
+    if data.startswith(_PNG_SIG):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    return None
+
+
+def image_header(data: bytes) -> ImageInfo:
+    """Format and size from the first bytes only (a few hundred are enough for PNG, GIF and
+    WebP; JPEG needs the bytes up to its frame header). Never checks completeness."""
+    fmt = image_format(data)
+    if fmt == "png":
+        if len(data) < 24 or data[12:16] != b"IHDR":
+            return ImageInfo(fmt, problem="the PNG header is cut short or has no IHDR chunk")
+        w, h = struct.unpack(">II", data[16:24])
+        return ImageInfo(fmt, w, h)
+    if fmt == "gif":
+        if len(data) < 10:
+            return ImageInfo(fmt, problem="the GIF header is cut short")
+        w, h = struct.unpack("<HH", data[6:10])
+        return ImageInfo(fmt, w, h)
+    if fmt == "webp":
+        return _webp_header(data)
+    if fmt == "jpeg":
+        return _jpeg_header(data)
+    return ImageInfo(None, problem="not a PNG, JPEG, WebP or GIF image")
+
+
+def _webp_header(data: bytes) -> ImageInfo:
+    chunk = data[12:16]
+    try:
+        if chunk == b"VP8X":
+            w = int.from_bytes(data[24:27], "little") + 1
+            h = int.from_bytes(data[27:30], "little") + 1
+            if len(data) < 30:
+                raise IndexError
+            return ImageInfo("webp", w, h)
+        if chunk == b"VP8L":
+            if len(data) < 25 or data[20] != 0x2F:
+                raise IndexError
+            bits = int.from_bytes(data[21:25], "little")
+            return ImageInfo("webp", (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+        if chunk == b"VP8 ":
+            if len(data) < 30 or data[23:26] != b"\x9d\x01\x2a":
+                raise IndexError
+            w, h = struct.unpack("<HH", data[26:30])
+            return ImageInfo("webp", w & 0x3FFF, h & 0x3FFF)
+    except (IndexError, struct.error):
+        return ImageInfo("webp", problem="the WebP header is cut short or damaged")
+    return ImageInfo("webp", problem=f"unknown WebP chunk {chunk!r}")
+
+
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _jpeg_header(data: bytes) -> ImageInfo:
+    i = 2
+    n = len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            return ImageInfo("jpeg", problem="the JPEG marker stream is damaged")
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        (length,) = struct.unpack(">H", data[i + 2 : i + 4])
+        if marker in _SOF:
+            if i + 9 > n:
+                break
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            return ImageInfo("jpeg", w, h)
+        if marker == 0xDA:  # start of scan before any frame header
+            break
+        i += 2 + length
+    return ImageInfo("jpeg", problem="the JPEG has no frame header (cut short?)")
+
+
+def check_image(data: bytes) -> ImageInfo:
+    """Header plus completeness: a PNG's chunks all present with good CRCs up to ``IEND``,
+    a JPEG ending with ``EOI``, a WebP as long as its RIFF size. ``problem`` says what is
+    wrong; the size fields are filled whenever the header could be read."""
+    info = image_header(data)
+    if info.problem:
+        return info
+    problem = None
+    if info.format == "png":
+        problem = _png_problem(data)
+    elif info.format == "jpeg":
+        if not data.rstrip(b"\x00").endswith(b"\xff\xd9"):
+            problem = f"the JPEG is cut short ({len(data)} bytes, no end-of-image marker)"
+    elif info.format == "webp":
+        (riff,) = struct.unpack("<I", data[4:8])
+        if len(data) < riff + 8:
+            problem = f"the WebP is cut short ({len(data)} of {riff + 8} bytes)"
+    elif info.format == "gif":
+        if not data.rstrip(b"\x00").endswith(b";"):
+            problem = "the GIF is cut short (no trailer)"
+    if problem:
+        return ImageInfo(info.format, info.width, info.height, problem)
+    return info
+
+
+def _png_problem(data: bytes) -> str | None:
+    i = 8
+    n = len(data)
+    view = memoryview(data)
+    while True:
+        if i + 12 > n:
+            return f"the PNG is cut short ({n} bytes, no IEND chunk)"
+        (length,) = struct.unpack(">I", data[i : i + 4])
+        ctype = data[i + 4 : i + 8]
+        end = i + 12 + length
+        if end > n:
+            return f"the PNG is cut short inside its {ctype.decode('latin-1')} chunk ({n} bytes)"
+        (crc,) = struct.unpack(">I", data[end - 4 : end])
+        if zlib.crc32(view[i + 4 : end - 4]) != crc:
+            return f"the PNG is damaged (bad checksum in its {ctype.decode('latin-1')} chunk at byte {i})"
+        if ctype == b"IEND":
+            return None
+        i = end
+
+
+# -- base64 and data URIs ---------------------------------------------------------------------
+
+
+def split_data_uri(text: str) -> tuple[str | None, str]:
+    """(``mime``, base64 payload) of a ``data:`` URI; (None, text) for plain base64."""
+    if text.startswith("data:"):
+        head, _, payload = text.partition(",")
+        mime = head[5:].split(";")[0] or None
+        return mime, payload
+    return None, text
+
+
+def b64_prefix(payload: str, n_bytes: int = 4096) -> bytes:
+    """Decode only the start of a base64 text (enough for a header), ignoring bad tails."""
+    chunk = "".join(payload[: (n_bytes * 4) // 3 + 8].split())
+    chunk = chunk[: len(chunk) // 4 * 4]
+    try:
+        return base64.b64decode(chunk, validate=False)
+    except (binascii.Error, ValueError):
+        return b""
+
+
+def b64_decode(payload: str) -> tuple[bytes, str | None]:
+    """Decode base64 text as far as it goes: (bytes, problem). ``problem`` says when the text
+    was cut short or held characters that are not base64; the bytes are what could be read."""
+    text = "".join(payload.split())
+    problem = None
+    usable = len(text) // 4 * 4
+    if usable != len(text):
+        problem = f"the base64 text is cut short ({len(text)} characters, not a multiple of 4)"
+        text = text[:usable]
+    try:
+        return base64.b64decode(text, validate=True), problem
+    except (binascii.Error, ValueError):
+        pass
+    try:
+        data = base64.b64decode(text, validate=False)
+    except (binascii.Error, ValueError) as exc:
+        return b"", f"the base64 text cannot be decoded ({exc})"
+    return data, problem or "the base64 text holds characters that are not base64 (skipped)"
+
+
+def data_uri(data: bytes, fmt: str) -> str:
+    """A ``data:`` URI holding image bytes of format ``fmt``."""
+    return f"data:{MIME[fmt]};base64," + base64.b64encode(data).decode("ascii")
+
+
+def data_uri_from_b64(payload: str, fmt: str) -> str:
+    """A ``data:`` URI reusing an already valid base64 payload (no re-encoding)."""
+    return f"data:{MIME[fmt]};base64," + "".join(payload.split())
+
+
+def decode_data_uri(uri: str) -> tuple[bytes, str | None]:
+    """(bytes, format) of an image ``data:`` URI."""
+    mime, payload = split_data_uri(uri)
+    data = base64.b64decode("".join(payload.split()))
+    fmt = _FORMAT_OF_MIME.get(mime or "") or image_format(data)
+    return data, fmt
+
+
+# -- writing images beside the encounter --------------------------------------------------------
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    from engine.files import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(path, data)
+    except OSError as exc:
+        raise EncounterFileError(f"cannot write the image: {exc.strerror or exc}", file=str(path)) from None
+
+
+def externalize_images(encounter, path: str | os.PathLike[str]):
+    """Write every ``data:`` image of ``encounter`` (the map background, token portraits)
+    beside the encounter file ``path``, atomically, and return (the encounter with relative
+    image paths, the file names written). Images already given as paths are left alone."""
+    target = Path(path)
+    folder = target.parent
+    stem = target.stem
+    written: list[str] = []
+    updates: dict = {}
+    bg = encounter.map.background
+    if bg is not None and bg.image.startswith("data:"):
+        data, fmt = decode_data_uri(bg.image)
+        name = f"{stem}.map.{EXTENSION.get(fmt or '', 'img')}"
+        _atomic_write(folder / name, data)
+        written.append(name)
+        updates["map"] = encounter.map.model_copy(
+            update={"background": bg.model_copy(update={"image": name})}
+        )
+    tokens = list(encounter.tokens)
+    changed = False
+    for i, t in enumerate(tokens):
+        portrait = getattr(t, "portrait", None)
+        if isinstance(portrait, str) and portrait.startswith("data:"):
+            data, fmt = decode_data_uri(portrait)
+            name = f"{stem}.{_safe(t.id)}.portrait.{EXTENSION.get(fmt or '', 'img')}"
+            _atomic_write(folder / name, data)
+            written.append(name)
+            tokens[i] = t.model_copy(update={"portrait": name})
+            changed = True
+    if changed:
+        updates["tokens"] = tuple(tokens)
+    if updates:
+        encounter = encounter.model_copy(update=updates)
+    return encounter, written
+
+
+def _safe(ident: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in ident)
+
+
+def save_with_images(encounter, path: str | os.PathLike[str]):
+    """Save an encounter atomically, first writing its in-memory (``data:``) images beside it.
+    Returns (the encounter as saved, with relative image paths; the image files written).
+    Raises :class:`~engine.errors.EncounterFileError` when a file cannot be written."""
+    from engine.files import save_encounter
+
+    saved, written = externalize_images(encounter, path)
+    save_encounter(saved, path)
+    return saved, written

@@ -1,0 +1,747 @@
+"""Universal VTT maps (.dd2vtt from Dungeondraft, .uvtt, .df2vtt) as Coverfire encounters.
+
+The file gives everything in grid cells from ``resolution.map_origin``; Coverfire works in
+metres from the map's top-left corner, so every point becomes
+``((x - origin_x) * cell_size, (y - origin_y) * cell_size)``. The file never says how big a
+cell is: the GM chooses (:data:`DEFAULT_CELL_SIZE`, 1.5 m, is common for Shadowrun maps).
+
+What becomes what (numbers in docs/importing.md):
+
+- ``line_of_sight`` polylines: full-height walls, each a thin polygon along the polyline
+  (:data:`WALL_THICKNESS` wide, flat ends, mitred corners). Polylines that meet end to end
+  are merged into one obstacle first; a polyline that closes on itself (a room, a pillar) is
+  cut in two, because an obstacle's polygon has no holes.
+- ``objects_line_of_sight``: low cover, :data:`OBJECT_HEIGHT` tall. A closed outline (a table,
+  a crate) becomes the filled shape; an open one a thin polygon like a wall.
+- ``portals``: doors along their ``bounds``, open when ``closed`` is false (an open door
+  blocks nothing; a click on the map toggles it).
+- ``lights`` are kept, in metres, in the encounter's top-level ``lights`` list;
+  ``environment.ambient_light`` sets the default light row of the sr5 environment.
+- ``image``: the background, sized ``map_size`` cells. A base64 image is checked (size from
+  its header before decoding, completeness, checksums) and kept as a ``data:`` URI until the
+  encounter is saved with :func:`engine.importers.images.save_with_images`, which writes it
+  beside the encounter file.
+
+Broken parts (an image path that is not there, a cut-short image, an oversized image, a wall
+with a bad point, an unknown ``format``) are reported as warnings and the rest is imported;
+only a file that cannot be read as a UVTT map at all raises
+:class:`~engine.errors.ImportFileError`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely import ops
+
+from engine.errors import CoverfireError, EncounterFileError, ImportFileError
+from engine.importers import images
+from engine.importers.report import ImportReport, ReportBuilder
+from engine.model import Background, Encounter, MapSpec, Obstacle
+from engine.sr5.sheet import Environment
+from engine.sr5.sheet import Settings as SR5Settings
+
+#: Metres per grid cell when the GM does not say.
+DEFAULT_CELL_SIZE = 1.5
+#: Width of a wall or door polygon, metres.
+WALL_THICKNESS = 0.15
+#: Height of walls and doors, metres (taller than anyone standing: full cover).
+WALL_HEIGHT = 3.0
+#: Height of the low cover made from ``objects_line_of_sight``, metres.
+OBJECT_HEIGHT = 1.0
+#: Ends of an object polyline closer than this (in cells) make a closed outline.
+CLOSE_TOLERANCE_CELLS = 0.05
+#: Coordinates are rounded to this grid (metres) when it keeps the polygon valid.
+PRECISION = 0.001
+#: Mitre limit for wall corners (multiples of the half-thickness).
+MITRE_LIMIT = 5.0
+#: Format versions seen in files from Dungeondraft, DungeonFog, Arkenforge and Foundry exports.
+KNOWN_FORMATS = (0.2, 0.3, 0.4, 1.0)
+#: Largest map file read, bytes.
+MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Ambient light luminance (0-1, alpha applied) at or above which a row applies.
+LIGHT_ROWS = (("full", 0.75), ("partial", 0.4), ("dim", 0.15), ("dark", 0.0))
+
+_IMAGE_PATH = re.compile(r"\.(png|webp|jpe?g|gif|bmp)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class UvttOptions:
+    """The GM's choices for one import (metres)."""
+
+    cell_size: float = DEFAULT_CELL_SIZE
+    wall_thickness: float = WALL_THICKNESS
+    wall_height: float = WALL_HEIGHT
+    object_height: float = OBJECT_HEIGHT
+    max_image_pixels: int = images.MAX_IMAGE_PIXELS
+
+    def check(self) -> None:
+        """Raise :class:`CoverfireError` for a number no map can use."""
+        for name in ("cell_size", "wall_thickness", "wall_height", "object_height"):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+                raise CoverfireError(f"{name.replace('_', ' ')} must be a positive number of metres, got {v!r}")
+        if self.cell_size > 1000:
+            raise CoverfireError(f"a cell size of {self.cell_size} m is not a battle map")
+        if self.wall_height > 1000 or self.object_height > 1000:
+            raise CoverfireError("obstacle heights are limited to 1000 m")
+
+
+class _Bad(Exception):
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Bad(f"expected a number, got {value!r}", where)
+    v = float(value)
+    if not math.isfinite(v):
+        raise _Bad(f"expected a finite number, got {value!r}", where)
+    return v
+
+
+def _xy(value: Any, where: str) -> tuple[float, float]:
+    if not isinstance(value, dict):
+        raise _Bad(f"expected a point {{\"x\": .., \"y\": ..}}, got {_short(value)}", where)
+    if "x" not in value or "y" not in value:
+        raise _Bad("a point needs both x and y", where)
+    return _number(value["x"], f"{where}.x"), _number(value["y"], f"{where}.y")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# -- reading the file ---------------------------------------------------------------------------
+
+
+def read_uvtt_json(path: str | Path) -> dict:
+    """The parsed JSON object of a map file; :class:`ImportFileError` if it is not one."""
+    p = Path(path)
+    name = str(p)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ImportFileError(f"the file is {size} bytes, larger than Coverfire reads", file=name)
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise ImportFileError("no such file", file=name) from None
+    except IsADirectoryError:
+        raise ImportFileError("this is a folder, not a map file", file=name) from None
+    except OSError as exc:
+        raise ImportFileError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFileError(
+            f"not a Universal VTT map: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})",
+            file=name,
+        ) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFileError(
+            f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=name, path="$"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ImportFileError(f"malformed JSON: {exc}", file=name, path="$") from None
+    if not isinstance(data, dict):
+        raise ImportFileError(
+            f"a Universal VTT map holds one JSON object, this holds {type(data).__name__}", file=name, path="$"
+        )
+    return data
+
+
+def import_uvtt(
+    path: str | Path,
+    cell_size: float = DEFAULT_CELL_SIZE,
+    *,
+    wall_thickness: float = WALL_THICKNESS,
+    wall_height: float = WALL_HEIGHT,
+    object_height: float = OBJECT_HEIGHT,
+    max_image_pixels: int = images.MAX_IMAGE_PIXELS,
+    name: str | None = None,
+) -> tuple[Encounter, ImportReport]:
+    """Read a Universal VTT map file and make an encounter of it (all lengths in metres).
+
+    Returns (encounter, report). The background image, when usable, is a ``data:`` URI in
+    the encounter; save with :func:`engine.importers.images.save_with_images` to write it
+    beside the encounter file. Raises :class:`ImportFileError` (file name, JSON path,
+    reason) only when the file cannot be read as a map at all; everything else is imported
+    where it can be and reported."""
+    start = time.perf_counter()
+    opts = UvttOptions(cell_size, wall_thickness, wall_height, object_height, max_image_pixels)
+    opts.check()
+    p = Path(path)
+    data = read_uvtt_json(p)
+    encounter, builder = _convert(data, opts, file=str(p), base_dir=p.parent, name=name or p.stem)
+    report = builder.build(time.perf_counter() - start)
+    return encounter, report
+
+
+def import_uvtt_data(
+    data: dict,
+    options: UvttOptions = UvttOptions(),
+    *,
+    file: str = "<map>",
+    base_dir: str | Path | None = None,
+    name: str = "Imported map",
+) -> tuple[Encounter, ImportReport]:
+    """:func:`import_uvtt` on already-parsed JSON (``base_dir`` resolves an image path)."""
+    start = time.perf_counter()
+    options.check()
+    if not isinstance(data, dict):
+        raise ImportFileError("a Universal VTT map holds one JSON object", file=file, path="$")
+    encounter, builder = _convert(data, options, file=file, base_dir=Path(base_dir or "."), name=name)
+    return encounter, builder.build(time.perf_counter() - start)
+
+
+# -- conversion ---------------------------------------------------------------------------------
+
+
+def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: str):
+    rep = ReportBuilder(source=file, kind="uvtt")
+    fmt = _check_format(data, rep)
+    cell = opts.cell_size
+
+    res = data.get("resolution")
+    if not isinstance(res, dict):
+        raise ImportFileError(
+            "not a Universal VTT map: no \"resolution\" object (map size and grid)", file=file, path="$.resolution"
+        )
+    origin = (0.0, 0.0)
+    if "map_origin" in res:
+        try:
+            origin = _xy(res["map_origin"], "$.resolution.map_origin")
+        except _Bad as bad:
+            rep.warn(f"{bad.message}; origin taken as (0, 0)", bad.where)
+    ppg: float | None = None
+    try:
+        ppg = _number(res.get("pixels_per_grid"), "$.resolution.pixels_per_grid")
+        if ppg <= 0:
+            raise _Bad(f"pixels_per_grid must be positive, got {ppg}", "$.resolution.pixels_per_grid")
+    except _Bad as bad:
+        rep.warn(f"{bad.message}; the image size cannot be checked", bad.where)
+        ppg = None
+    size_cells: tuple[float, float] | None = None
+    try:
+        size_cells = _xy(res.get("map_size"), "$.resolution.map_size")
+        if size_cells[0] <= 0 or size_cells[1] <= 0:
+            raise _Bad(f"map_size must be positive, got {size_cells}", "$.resolution.map_size")
+    except _Bad as bad:
+        rep.warn(f"{bad.message}; the map size is taken from the walls and image instead", bad.where)
+        size_cells = None
+
+    ox, oy = origin
+
+    def to_m(pts: list[tuple[float, float]]) -> np.ndarray:
+        a = np.asarray(pts, dtype=float)
+        a[:, 0] -= ox
+        a[:, 1] -= oy
+        return a * cell
+
+    walls = _polylines(data, "line_of_sight", rep)
+    objects = _polylines(data, "objects_line_of_sight", rep)
+    portals = _portals(data, rep)
+
+    # Image first: its header may be the only size the map has.
+    img_uri, img_info, image_note = _image(data, opts, base_dir, rep)
+
+    if size_cells is None:
+        size_cells = _fallback_size(walls, objects, portals, img_info, ppg, origin)
+        if size_cells is None:
+            raise ImportFileError(
+                "the map has no usable map_size, no walls and no image to measure it by",
+                file=file,
+                path="$.resolution.map_size",
+            )
+    width, height = size_cells[0] * cell, size_cells[1] * cell
+
+    if img_info is not None and ppg is not None and not img_info.problem:
+        ew, eh = size_cells[0] * ppg, size_cells[1] * ppg
+        if abs(img_info.width - ew) > 1.5 or abs(img_info.height - eh) > 1.5:
+            rep.warn(
+                f"the image is {img_info.width} x {img_info.height} px but map_size x pixels_per_grid "
+                f"gives {ew:.0f} x {eh:.0f} px; the image is stretched over the {width:g} x {height:g} m map",
+                "$.image",
+            )
+
+    half = opts.wall_thickness / 2
+    obstacles: list[Obstacle] = []
+
+    # Walls: merge polylines that meet end to end, then thin polygons.
+    wall_lines = [(to_m(pts), where) for pts, where in walls]
+    chains = _merge([a for a, _ in wall_lines])
+    n_wall_polys = 0
+    for chain in chains:
+        for poly in _thin_polygons(chain, half):
+            n_wall_polys += 1
+            obstacles.append(
+                Obstacle(id=f"wall-{n_wall_polys}", name="Wall", height=opts.wall_height, polygon=_ring(poly))
+            )
+
+    # Doors.
+    n_doors = n_open = 0
+    for i, portal in portals:
+        poly = _door_polygon(portal, to_m, half, cell, rep, f"$.portals[{i}]")
+        if poly is None:
+            continue
+        n_doors += 1
+        is_open = not portal["closed"]
+        n_open += is_open
+        label = "Door (freestanding)" if portal.get("freestanding") else "Door"
+        obstacles.append(
+            Obstacle(
+                id=f"door-{n_doors}",
+                name=label,
+                height=opts.wall_height,
+                polygon=_ring(poly),
+                door=True,
+                open=is_open,
+            )
+        )
+
+    # Low cover from objects.
+    n_cover = 0
+    tol = CLOSE_TOLERANCE_CELLS * cell
+    for pts, where in objects:
+        a = to_m(pts)
+        closed = len(a) >= 4 and float(np.hypot(*(a[0] - a[-1]))) <= tol
+        if closed:
+            polys = [_filled(a, half)]
+        else:
+            polys = _thin_polygons(shapely.LineString(a), half)
+        for poly in polys:
+            if poly is None or poly.is_empty or poly.area <= 1e-9:
+                rep.warn("the object outline has no area; skipped", where)
+                continue
+            n_cover += 1
+            obstacles.append(
+                Obstacle(id=f"cover-{n_cover}", name="Low cover", height=opts.object_height, polygon=_ring(poly))
+            )
+
+    lights = _lights(data, to_m, cell, rep)
+    env_light, env_raw = _ambient(data, rep)
+
+    extra: dict[str, Any] = {
+        "lights": lights,
+        "imported": _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note),
+    }
+    background = None
+    if img_uri is not None:
+        background = Background(image=img_uri, x=0.0, y=0.0, width=width, height=height)
+    try:
+        encounter = Encounter(
+            name=name,
+            map=MapSpec(width=width, height=height, grid=cell, background=background),
+            obstacles=tuple(obstacles),
+            sr5=SR5Settings(environment=Environment(light=env_light)),
+            **extra,
+        )
+    except (ValueError, EncounterFileError) as exc:  # pragma: no cover - a bug, not a user error
+        raise ImportFileError(f"the converted map is not a valid encounter: {exc}", file=file) from None
+
+    rep.note(
+        f"map {width:g} x {height:g} m ({size_cells[0]:g} x {size_cells[1]:g} cells of {cell:g} m)"
+        + (", origin subtracted" if (ox, oy) != (0.0, 0.0) else "")
+    )
+    rep.note(
+        f"{n_wall_polys} wall obstacle{'s' if n_wall_polys != 1 else ''} from {len(walls)} wall "
+        f"polyline{'s' if len(walls) != 1 else ''}, {opts.wall_height:g} m tall"
+    )
+    rep.note(f"{n_doors} door{'s' if n_doors != 1 else ''} ({n_open} open)")
+    rep.note(f"{n_cover} low cover obstacle{'s' if n_cover != 1 else ''}, {opts.object_height:g} m tall")
+    rep.note(f"{len(lights)} light{'s' if len(lights) != 1 else ''} kept; default light: {env_light}")
+    rep.note("background: " + ("the map image" if background else "none"))
+    return encounter, rep
+
+
+def _check_format(data: dict, rep: ReportBuilder) -> Any:
+    fmt = data.get("format")
+    if fmt is None:
+        rep.warn("the file gives no \"format\"; read as a Universal VTT map", "$.format")
+    elif isinstance(fmt, bool) or not isinstance(fmt, (int, float, str)):
+        rep.warn(f"unknown format {_short(fmt)}; read as far as it matches Universal VTT", "$.format")
+    else:
+        try:
+            value = float(fmt)
+        except ValueError:
+            value = None
+        if value is None or not any(abs(value - k) < 1e-9 for k in KNOWN_FORMATS):
+            known = ", ".join(f"{k:g}" for k in KNOWN_FORMATS)
+            rep.warn(
+                f"unknown format {fmt!r} (this importer knows {known}); read as far as it matches",
+                "$.format",
+            )
+    return fmt
+
+
+def _polylines(data: dict, key: str, rep: ReportBuilder) -> list[tuple[list[tuple[float, float]], str]]:
+    """Valid polylines of ``data[key]`` in cells, each with its JSON path; bad ones reported."""
+    raw = data.get(key)
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        rep.warn(f"expected a list of polylines, got {_short(raw)}; none imported", f"$.{key}")
+        return []
+    out = []
+    for i, pl in enumerate(raw):
+        where = f"$.{key}[{i}]"
+        if not isinstance(pl, list):
+            rep.warn(f"expected a list of points, got {_short(pl)}; skipped", where)
+            continue
+        try:
+            pts = [_xy(p, f"{where}[{j}]") for j, p in enumerate(pl)]
+        except _Bad as bad:
+            rep.warn(f"{bad.message}; this polyline is skipped", bad.where)
+            continue
+        dedup = [pts[0]] if pts else []
+        for q in pts[1:]:
+            if q != dedup[-1]:
+                dedup.append(q)
+        if len(dedup) < 2:
+            rep.warn(f"a polyline needs two distinct points, this has {len(dedup)}; skipped", where)
+            continue
+        out.append((dedup, where))
+    return out
+
+
+def _portals(data: dict, rep: ReportBuilder) -> list[tuple[int, dict]]:
+    raw = data.get("portals")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        rep.warn(f"expected a list of portals, got {_short(raw)}; no doors imported", "$.portals")
+        return []
+    out = []
+    for i, p in enumerate(raw):
+        where = f"$.portals[{i}]"
+        if not isinstance(p, dict):
+            rep.warn(f"expected a portal object, got {_short(p)}; skipped", where)
+            continue
+        closed = p.get("closed")
+        if not isinstance(closed, bool):
+            rep.warn(f"\"closed\" is {_short(closed)}, not true or false; the door is imported closed", f"{where}.closed")
+            p = dict(p, closed=True)
+        out.append((i, p))
+    return out
+
+
+def _door_polygon(portal: dict, to_m, half: float, cell: float, rep: ReportBuilder, where: str):
+    bounds = portal.get("bounds")
+    pts = None
+    try:
+        if isinstance(bounds, list) and len(bounds) >= 2:
+            pts = [_xy(bounds[0], f"{where}.bounds[0]"), _xy(bounds[-1], f"{where}.bounds[{len(bounds) - 1}]")]
+        else:
+            # No bounds: one cell wide across its position, turned by its rotation (radians).
+            cx, cy = _xy(portal.get("position"), f"{where}.position")
+            rot = _number(portal.get("rotation", 0.0), f"{where}.rotation")
+            dx, dy = 0.5 * math.cos(rot), 0.5 * math.sin(rot)
+            pts = [(cx - dx, cy - dy), (cx + dx, cy + dy)]
+            rep.warn("the portal has no two-point bounds; made one cell wide from its position and rotation", where)
+    except _Bad as bad:
+        rep.warn(f"{bad.message}; this door is skipped", bad.where)
+        return None
+    a = to_m(pts)
+    if float(np.hypot(*(a[1] - a[0]))) < 1e-6:
+        rep.warn("the door's two bounds are the same point; skipped", f"{where}.bounds")
+        return None
+    return _thin_polygons(shapely.LineString(a), half)[0]
+
+
+def _fallback_size(walls, objects, portals, img_info, ppg, origin):
+    if img_info is not None and not img_info.problem and ppg:
+        return img_info.width / ppg, img_info.height / ppg
+    xs: list[float] = []
+    ys: list[float] = []
+    for pts, _ in walls + objects:
+        xs += [p[0] for p in pts]
+        ys += [p[1] for p in pts]
+    if not xs:
+        return None
+    return max(max(xs) - origin[0], 1.0), max(max(ys) - origin[1], 1.0)
+
+
+# -- geometry -----------------------------------------------------------------------------------
+
+
+def _merge(lines: list[np.ndarray]) -> list[shapely.LineString]:
+    """Polylines joined where exactly two of them meet end to end (``shapely.line_merge``),
+    in a stable order (by the lower-left corner of their bounds)."""
+    if not lines:
+        return []
+    snapped = [np.round(a, 6) for a in lines]
+    merged = shapely.line_merge(shapely.MultiLineString([shapely.LineString(a) for a in snapped]))
+    parts = list(merged.geoms) if hasattr(merged, "geoms") else [merged]
+    parts = [p for p in parts if not p.is_empty and p.length > 0]
+    parts.sort(key=lambda g: (round(g.bounds[1], 6), round(g.bounds[0], 6), round(g.length, 6)))
+    return parts
+
+
+def _buffer(line: shapely.LineString, half: float):
+    return line.buffer(half, cap_style="flat", join_style="mitre", mitre_limit=MITRE_LIMIT)
+
+
+def _thin_polygons(line: shapely.LineString, half: float, depth: int = 0) -> list[shapely.Polygon]:
+    """Thin polygons covering ``line`` (``2 * half`` wide, flat ends, mitred corners), cut into
+    pieces where one polygon would need a hole (a closed or self-crossing polyline). Pieces
+    are cut in the middle of a segment, where their flat ends meet without a gap."""
+    if line.is_closed and depth == 0:
+        line = _open_ring(line)
+    poly = _buffer(line, half)
+    parts = list(poly.geoms) if hasattr(poly, "geoms") else [poly]
+    if all(len(p.interiors) == 0 for p in parts) or len(line.coords) <= 2 or depth > 40:
+        return [_rounded(p) for p in parts if not p.is_empty and p.area > 0]
+    a, b = _halves(line)
+    return _thin_polygons(a, half, depth + 1) + _thin_polygons(b, half, depth + 1)
+
+
+def _open_ring(line: shapely.LineString) -> shapely.LineString:
+    """A closed polyline restarted in the middle of its longest segment, so that its two
+    flat ends meet along a straight line (no notch at a corner)."""
+    c = np.asarray(line.coords)[:-1]
+    seg = np.hypot(*(np.roll(c, -1, axis=0) - c).T)
+    k = int(np.argmax(seg))
+    mid = (c[k] + c[(k + 1) % len(c)]) / 2
+    rest = np.concatenate([c[k + 1 :], c[: k + 1]])
+    return shapely.LineString(np.vstack([mid, rest, mid]))
+
+
+def _halves(line: shapely.LineString) -> tuple[shapely.LineString, shapely.LineString]:
+    c = np.asarray(line.coords)
+    seg = np.hypot(*np.diff(c, axis=0).T)
+    cum = np.concatenate([[0.0], np.cumsum(seg)])
+    k = int(np.searchsorted(cum, cum[-1] / 2, side="right") - 1)
+    k = min(max(k, 0), len(seg) - 1)
+    d = (cum[k] + cum[k + 1]) / 2  # the middle of the segment holding the half-way point
+    return ops.substring(line, 0, d), ops.substring(line, d, cum[-1])
+
+
+def _filled(a: np.ndarray, half: float) -> shapely.Polygon | None:
+    """The filled outline of a closed polyline (its thin polygon's outer ring)."""
+    ring = shapely.LineString(np.vstack([a[:-1], a[:1]]))
+    poly = _buffer(ring, half)
+    if hasattr(poly, "geoms"):
+        poly = max(poly.geoms, key=lambda g: g.area)
+    if poly.is_empty:
+        return None
+    return _rounded(shapely.Polygon(poly.exterior))
+
+
+def _rounded(poly: shapely.Polygon) -> shapely.Polygon:
+    """``poly`` with coordinates on a :data:`PRECISION` grid when that keeps it one valid
+    polygon without holes; else ``poly`` unchanged."""
+    r = shapely.set_precision(poly, PRECISION)
+    if isinstance(r, shapely.Polygon) and not r.is_empty and r.is_valid and not r.interiors and r.area > 0:
+        return r
+    return poly
+
+
+def _ring(poly: shapely.Polygon) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1])
+
+
+# -- lights, ambient light, image ---------------------------------------------------------------
+
+
+def _argb(value: Any) -> tuple[float, float, float, float] | None:
+    """(alpha, red, green, blue) in 0-1 from an ``AARRGGBB`` (or ``RRGGBB``) hex text."""
+    if not isinstance(value, str):
+        return None
+    s = value.strip().lstrip("#")
+    if len(s) == 6:
+        s = "ff" + s
+    if len(s) != 8 or any(c not in "0123456789abcdefABCDEF" for c in s):
+        return None
+    a, r, g, b = (int(s[i : i + 2], 16) / 255 for i in range(0, 8, 2))
+    return a, r, g, b
+
+
+def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
+    raw = data.get("lights")
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        rep.warn(f"expected a list of lights, got {_short(raw)}; none kept", "$.lights")
+        return []
+    out = []
+    for i, light in enumerate(raw):
+        where = f"$.lights[{i}]"
+        if not isinstance(light, dict):
+            rep.warn(f"expected a light object, got {_short(light)}; skipped", where)
+            continue
+        try:
+            (x, y), = to_m([_xy(light.get("position"), f"{where}.position")]).tolist()
+        except _Bad as bad:
+            rep.warn(f"{bad.message}; this light is skipped", bad.where)
+            continue
+        item: dict[str, Any] = {"x": x, "y": y}
+        rng = light.get("range")
+        if isinstance(rng, (int, float)) and not isinstance(rng, bool) and math.isfinite(rng) and rng >= 0:
+            item["range"] = float(rng) * cell
+        elif rng is not None:
+            rep.warn(f"range {_short(rng)} is not a number of cells; left out", f"{where}.range")
+        colour = _argb(light.get("color"))
+        if colour is not None:
+            a, r, g, b = colour
+            item["color"] = "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
+            item["alpha"] = round(a, 4)
+        elif light.get("color") is not None:
+            rep.warn(f"colour {_short(light.get('color'))} is not AARRGGBB; kept as given", f"{where}.color")
+        for k, v in light.items():  # intensity, shadows and anything else, as given
+            if k not in ("position", "range") and k not in item:
+                item[k] = v
+        out.append(item)
+    return out
+
+
+def _ambient(data: dict, rep: ReportBuilder) -> tuple[str, Any]:
+    env = data.get("environment")
+    if env is None:
+        return "full", None
+    if not isinstance(env, dict):
+        rep.warn(f"expected an environment object, got {_short(env)}; light left at full", "$.environment")
+        return "full", env
+    colour = env.get("ambient_light")
+    if colour is None:
+        return "full", env
+    argb = _argb(colour)
+    if argb is None:
+        rep.warn(f"ambient_light {_short(colour)} is not AARRGGBB; light left at full", "$.environment.ambient_light")
+        return "full", env
+    a, r, g, b = argb
+    lum = a * (0.2126 * r + 0.7152 * g + 0.0722 * b)
+    for row, threshold in LIGHT_ROWS:
+        if lum >= threshold - 1e-9:
+            return row, env
+    return "dark", env  # pragma: no cover - the last threshold is 0
+
+
+def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
+    """(data URI or None, ImageInfo or None, provenance note) for the map's image."""
+    raw = data.get("image")
+    where = "$.image"
+    if raw is None or raw == "":
+        rep.warn("the file holds no image; the map has no background", where)
+        return None, None, None
+    if not isinstance(raw, str):
+        rep.warn(f"expected base64 text or a path, got {_short(raw)}; no background", where)
+        return None, None, None
+    text = raw.strip()
+    if not text.startswith("data:") and len(text) < 4096 and _IMAGE_PATH.search(text):
+        return _image_from_path(text, opts, base_dir, rep, where)
+    mime, payload = images.split_data_uri(text)
+    head = images.b64_prefix(payload)
+    info = images.image_header(head)
+    if info.format is None:
+        rep.warn("the image is neither base64 PNG/JPEG/WebP/GIF nor a path to one; no background", where)
+        return None, None, {"image": "unreadable"}
+    if info.problem is None:
+        too_big = images.size_problem(info, opts.max_image_pixels)
+        if too_big:
+            rep.warn(
+                f"the image is not used as background: {too_big}; export the map with fewer pixels per grid",
+                where,
+            )
+            return None, info, {"image": "too large", "image_px": [info.width, info.height]}
+    blob, b64_problem = images.b64_decode(payload)
+    checked = images.check_image(blob)
+    problem = checked.problem or info.problem
+    if problem:
+        extra = f" ({b64_problem})" if b64_problem else ""
+        rep.warn(f"the image cannot be used: {problem}{extra}; the map has no background", where)
+        return None, checked, {"image": "broken", "image_problem": problem}
+    if b64_problem:  # decoded whole despite odd characters: re-encode cleanly
+        return images.data_uri(blob, checked.format), checked, None
+    return images.data_uri_from_b64(payload, checked.format), checked, None
+
+
+def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBuilder, where: str):
+    candidate = Path(text)
+    if not candidate.is_absolute():
+        candidate = base_dir / candidate
+    note = {"image_path": text}
+    if not candidate.is_file():
+        rep.warn(
+            f"the image is given as a path, {text!r}, which is not there (looked in {base_dir}); "
+            "the map has no background until one is set",
+            where,
+        )
+        return None, None, note
+    try:
+        size = candidate.stat().st_size
+        if size > MAX_FILE_BYTES:
+            rep.warn(f"the image file is {size} bytes, larger than Coverfire reads; no background", where)
+            return None, None, note
+        with candidate.open("rb") as fh:
+            head = fh.read(65536)
+        info = images.image_header(head)
+        if info.problem is None:
+            too_big = images.size_problem(info, opts.max_image_pixels)
+            if too_big:
+                rep.warn(f"the image {text!r} is not used as background: {too_big}", where)
+                return None, info, note
+        blob = candidate.read_bytes()
+    except OSError as exc:
+        rep.warn(f"cannot read the image {text!r}: {exc.strerror or exc}; no background", where)
+        return None, None, note
+    checked = images.check_image(blob)
+    if checked.problem:
+        rep.warn(f"the image {text!r} cannot be used: {checked.problem}; no background", where)
+        return None, checked, note
+    return images.data_uri(blob, checked.format), checked, note
+
+
+def _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note) -> dict:
+    known = {
+        "format", "resolution", "line_of_sight", "objects_line_of_sight", "portals",
+        "lights", "environment", "image",
+    }
+    out: dict[str, Any] = {
+        "from": Path(file).name,
+        "kind": "uvtt",
+        "format": fmt,
+        "cell_size": opts.cell_size,
+        "map_origin": [origin[0], origin[1]],
+        "map_size": [size_cells[0], size_cells[1]] if size_cells else None,
+        "pixels_per_grid": ppg,
+        "wall_thickness": opts.wall_thickness,
+        "wall_height": opts.wall_height,
+        "object_height": opts.object_height,
+    }
+    if env_raw is not None:
+        out["environment"] = env_raw
+    if image_note:
+        out.update(image_note)
+    unknown = {k: v for k, v in data.items() if k not in known}
+    if unknown:
+        out["unknown_fields"] = unknown
+    return {k: v for k, v in out.items() if v is not None}
+
+
+# -- command line -------------------------------------------------------------------------------
+
+
+def run_import_map(args) -> int:
+    """``coverfire import-map FILE -o ENCOUNTER.json [--cell-size METRES]``: import, write the
+    encounter and its background image beside it, print the report."""
+    cell = args.cell_size if getattr(args, "cell_size", None) is not None else DEFAULT_CELL_SIZE
+    encounter, report = import_uvtt(args.file, cell)
+    _saved, written = images.save_with_images(encounter, args.output)
+    for line in report.lines():
+        print(line)
+    print(f"Wrote {args.output}" + (" and " + ", ".join(written) if written else ""))
+    return 0
