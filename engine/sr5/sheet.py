@@ -237,10 +237,14 @@ class Options(_Value):
     sprinter_attack_penalty: int = Field(default=-4, ge=-10, le=0)
     movement_split: Literal["per_pass", "per_turn"] = "per_pass"
     adjacent_metres: float = Field(default=1.0, ge=0, le=20)  # "right next to" a suppressive zone
+    melee_metres: float = Field(default=1.0, ge=0, le=20)  # edge-to-edge gap a Reach 0 blow spans
     shotgun_split_pool: bool = True  # medium/wide spread divides the pool like multiple targets
     interrupt_needs_score: bool = True  # an interrupt needs Initiative Score >= its cost
     wounded_means: Literal["any_damage", "wound_modifier"] = "any_damage"  # for Stand Up
     wound_boxes: int = Field(default=3, ge=1, le=10)  # boxes per -1 wound modifier
+    stun_overflow_ratio: int = Field(default=2, ge=1, le=10)  # excess Stun boxes per Physical box
+    recoil_reset_by_free: bool = False  # a Free Action (other than firing) also resets recoil
+    recoil_reset_by_idle_phase: bool = True  # a whole Action Phase without firing resets recoil
 
 
 class RollRecord(_Value):
@@ -296,8 +300,7 @@ class PhaseUse(_Value):
     complex: int = Field(default=0, ge=0)
     free: int = Field(default=0, ge=0)
     attacked: bool = False
-    single_shot_fired: bool = False
-    long_burst_fired: bool = False
+    quick_draw_fire: bool = False  # a successful Quick Draw: the next Fire Weapon costs nothing
     actions: tuple[str, ...] = ()  # action ids taken this phase, in order
 
 
@@ -307,7 +310,7 @@ class Settings(_Value):
     ``turn`` is the Combat Turn (0 = no combat running), ``initiative_pass`` the pass within
     it, ``acting`` the token whose Action Phase it is, ``acted`` who has had a phase this pass,
     ``order`` the GM's tie-break order after Edge, Reaction and Intuition (ids, first = wins),
-    ``free_left`` tokens that may still spend their Free Action later this pass."""
+    ``free_spent`` tokens that have used this pass's Free Action (in or out of their phase)."""
 
     environment: Environment = Environment()
     options: Options = Options()
@@ -319,6 +322,6 @@ class Settings(_Value):
     acted: tuple[str, ...] = ()
     order: tuple[str, ...] = ()
     phase: PhaseUse = PhaseUse()
-    free_left: tuple[str, ...] = ()
+    free_spent: tuple[str, ...] = ()
     suppressions: tuple[Suppression, ...] = ()
     log: tuple[LogEntry, ...] = ()
