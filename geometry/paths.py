@@ -1,0 +1,1126 @@
+"""Movement on the map: shortest paths, charge plans, shoves and grapple drags.
+
+Pure geometry (Shapely 2 + numpy): metres, x east, y south, directions in degrees with 0 east
+and 90 south. A body is a disc of radius ``r``; it may stand wherever its disc does not
+overlap an obstacle's footprint, another body's disc or the map edge.
+
+How the shortest path is found (see ``docs/movement.md``):
+
+* Every footprint is grown by the mover's radius (Minkowski sum with a regular
+  :data:`SIDES`-gon drawn *around* the circle of radius ``r``, so the grown shape contains the
+  true rounded one and a path that clears it clears the real wall; sides parallel to the
+  footprint's edges are offset by exactly ``r``, corners by at most ``r / cos(pi / SIDES)``).
+  The grown shapes are merged.
+* The nodes of the visibility graph are the convex corners of the merged shapes; an edge joins
+  two corners when the segment between them is tangent to the shapes at both ends (only such
+  edges can be on a shortest path) and does not cross any grown shape. The graph is built once
+  per obstacle set and radius (rounded to the centimetre) and cached in the :class:`Navigator`.
+  In dense scenes the candidate pairs are limited to corners at most ``max_edge`` metres apart
+  (chosen so that building stays well under a second); paths found then are pulled taut.
+* A query adds the start, the goal and -- only when they are in the way -- the corners of
+  other bodies' discs (grown the same way), and runs A* with the straight-line distance.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+import shapely
+
+from geometry.errors import InsideObstacleError, InvalidInputError, OutsideMapError
+
+XY = tuple[float, float]
+
+#: Corners of the polygon that stands in for a round body (drawn around the circle).
+SIDES = 8
+#: Metres: a body may touch a wall or another body; overlapping by more than this blocks it.
+TOUCH = 1e-4
+#: Candidate corner pairs a static graph may examine before edges get a length limit.
+PAIR_BUDGET = 400_000
+#: Bearings sampled around a charge target to find which straight run-ups are free.
+CHARGE_BEARINGS = 240
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class PathResult:
+    """A path for a body's centre: ``points`` from start to goal (metres) and its ``length``."""
+
+    points: tuple[XY, ...]
+    length: float
+
+
+@dataclass(frozen=True)
+class ChargePlan:
+    """How a body charges another: the shortest movement that ends in melee contact and whose
+    last leg runs straight at the target for at least the run-up.
+
+    ``path`` runs from the mover's centre to ``contact`` (the mover's centre when it arrives,
+    ``r1 + r2 + reach`` metres from the target's centre); ``runup_start`` is where the final
+    straight leg begins (``path[-2]``), at least the run-up away from ``contact``;
+    ``movement`` is the path's length in metres. When no charge is possible, ``possible`` is
+    False, ``reason`` says why in a sentence, and the other fields are empty/None."""
+
+    possible: bool
+    path: tuple[XY, ...]
+    movement: float | None
+    runup_start: XY | None
+    contact: XY | None
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class SlideResult:
+    """Where a body pushed in a straight line stops.
+
+    ``end`` is its centre (metres), ``travelled`` how far it moved, ``stopped_by`` what
+    stopped it short (the obstacle's id -- or ``"obstacle #i"`` -- , the body's id -- or
+    ``"body #j"`` -- , or ``"map edge"``; None when it went the whole way).
+    ``stopped_kind`` is ``"obstacle"``, ``"body"``, ``"edge"`` or None and ``stopped_index``
+    the obstacle's or body's index in the lists given. Unpacks as
+    ``end, travelled, stopped_by = slide(...)``."""
+
+    end: XY
+    travelled: float
+    stopped_by: str | None
+    stopped_kind: str | None = None
+    stopped_index: int | None = None
+
+    def __iter__(self) -> Iterator:
+        return iter((self.end, self.travelled, self.stopped_by))
+
+
+@dataclass(frozen=True)
+class DragResult:
+    """A grapple moved: the mover walks ``mover_path`` (its ``length`` metres) and drags the
+    other body along ``other_path``; both end at ``mover_end`` and ``other_end``."""
+
+    mover_path: tuple[XY, ...]
+    other_path: tuple[XY, ...]
+    mover_end: XY
+    other_end: XY
+    length: float
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _point(p, role: str) -> XY:
+    try:
+        x, y = (float(v) for v in p)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the {role} point must be two numbers (x, y), got {p!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise InvalidInputError(f"the {role} point ({x}, {y}) is not finite")
+    return (x, y)
+
+
+def _positive(v, what: str, allow_zero: bool = False) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"{what} must be a number, got {v!r}") from None
+    if not math.isfinite(f) or f < 0 or (f == 0 and not allow_zero):
+        need = "zero or more" if allow_zero else "more than zero"
+        raise InvalidInputError(f"{what} must be a finite number {need}, got {v!r}")
+    return f
+
+
+def _disc_array(discs) -> np.ndarray:
+    if discs is None:
+        return np.zeros((0, 3))
+    try:
+        a = np.asarray(discs, dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidInputError("discs must be an (m, 3) array of (x, y, radius) rows") from None
+    if a.size == 0:
+        return np.zeros((0, 3))
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise InvalidInputError(f"discs must be an (m, 3) array of (x, y, radius) rows, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise InvalidInputError("discs hold a NaN or infinite number")
+    if (a[:, 2] < 0).any():
+        raise InvalidInputError("a disc has a negative radius")
+    return a
+
+
+def _regular(sides: int, rho: float, phase: float) -> np.ndarray:
+    a = phase + 2.0 * np.pi * np.arange(sides) / sides
+    return rho * np.column_stack([np.cos(a), np.sin(a)])
+
+
+def _seg_disc_dist(P: np.ndarray, Q: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """Distances (k, m) from the discs' centres C (m, 2) to the segments P[i]-Q[i] (k, 2)."""
+    d = Q - P
+    dd = np.einsum("ij,ij->i", d, d)
+    dd = np.where(dd > 0, dd, 1.0)
+    w = C[None, :, :] - P[:, None, :]
+    t = np.clip(np.einsum("kmj,kj->km", w, d) / dd[:, None], 0.0, 1.0)
+    foot = P[:, None, :] + t[:, :, None] * d[:, None, :]
+    return np.hypot(foot[..., 0] - C[None, :, 0], foot[..., 1] - C[None, :, 1])
+
+
+def _length(points) -> float:
+    a = np.asarray(points, dtype=float)
+    if len(a) < 2:
+        return 0.0
+    return float(np.hypot(*np.diff(a, axis=0).T).sum())
+
+
+def _merge_collinear(points: list[XY], tol: float = 1e-7) -> list[XY]:
+    """Drop repeated points and points in the middle of a straight run."""
+    out: list[XY] = []
+    for p in points:
+        if out and math.hypot(p[0] - out[-1][0], p[1] - out[-1][1]) <= 1e-9:
+            continue
+        while len(out) >= 2:
+            a, b = out[-2], out[-1]
+            ux, uy = b[0] - a[0], b[1] - a[1]
+            vx, vy = p[0] - b[0], p[1] - b[1]
+            lu, lv = math.hypot(ux, uy), math.hypot(vx, vy)
+            if abs(ux * vy - uy * vx) <= tol * lu * lv and ux * vx + uy * vy > 0:
+                out.pop()
+            else:
+                break
+        out.append(p)
+    return out
+
+
+def _truncate(points: Sequence[XY], distance: float) -> list[XY]:
+    """The first ``distance`` metres of a polyline."""
+    out = [points[0]]
+    run = 0.0
+    for a, b in zip(points, points[1:]):
+        seg = math.hypot(b[0] - a[0], b[1] - a[1])
+        if run + seg >= distance - 1e-12:
+            f = (distance - run) / seg if seg > 0 else 0.0
+            out.append((a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])))
+            return _merge_collinear(out)
+        out.append(b)
+        run += seg
+    return list(points)
+
+
+# --------------------------------------------------------------------------- static graph
+
+
+def _grow(polygons: Sequence[shapely.Polygon], r: float, sides: int) -> np.ndarray:
+    """Each footprint grown by ``r`` as convex pieces (one per footprint, or one per triangle
+    of a concave one): Minkowski sums with a ``sides``-gon drawn around the circle of radius
+    ``r``, turned to the footprint's longest edge."""
+    rho = r / math.cos(math.pi / sides)
+    pts, idx = [], []
+    k = 0
+    for poly in polygons:
+        ext = np.asarray(poly.exterior.coords)[:-1]
+        e = np.roll(ext, -1, axis=0) - ext
+        j = int(np.argmax(np.hypot(e[:, 0], e[:, 1])))
+        K = _regular(sides, rho, math.atan2(e[j, 1], e[j, 0]) + math.pi / sides)
+        hull = shapely.convex_hull(poly)
+        if poly.interiors or hull.area - poly.area > 1e-9 * max(hull.area, 1e-12):
+            pieces = [np.asarray(t.exterior.coords)[:-1]
+                      for t in shapely.get_parts(shapely.constrained_delaunay_triangles(poly))]
+        else:
+            pieces = [ext]
+        for c in pieces:
+            pts.append((c[:, None, :] + K[None, :, :]).reshape(-1, 2))
+            idx.append(np.full(len(c) * sides, k))
+            k += 1
+    if not pts:
+        return np.empty(0, dtype=object)
+    return shapely.convex_hull(shapely.multipoints(np.concatenate(pts), indices=np.concatenate(idx)))
+
+
+class _Graph:
+    """The visibility graph for one radius: grown obstacles, their convex corners, the free
+    edges between them (CSR adjacency), and the shapes used to test segments."""
+
+    def __init__(self, polygons, bounds, r: float, sides: int, pair_budget: int,
+                 max_edge: float | None):
+        self.r = r
+        self.sides = sides
+        self.inset = None
+        if bounds is not None:
+            x0, y0, x1, y1 = bounds
+            self.inset = (x0 + r, y0 + r, x1 - r, y1 - r)
+        pieces = _grow(polygons, r, sides)
+        union = shapely.orient_polygons(shapely.union_all(pieces)) if len(pieces) else shapely.Polygon()
+        self.union = union
+        self.parts = shapely.get_parts(union)
+        self.parts_tree = shapely.STRtree(self.parts)
+        # segments are tested against the grown shapes shrunk by TOUCH: running along a grown
+        # side (touching the wall) is allowed, cutting into it is not
+        self.solid = shapely.buffer(union, -TOUCH, join_style="mitre") if len(self.parts) else union
+        shapely.prepare(self.solid)
+        self._nodes()
+        self._edges(pair_budget, max_edge)
+        self._disc_cache: dict[tuple[float, float, float], np.ndarray] = {}
+        self._edge_tree = None
+
+    # nodes: convex corners of the merged grown shapes, inside the map
+    def _nodes(self) -> None:
+        pts, av, bv = [], [], []
+        for p in self.parts:
+            for ring in (p.exterior, *p.interiors):
+                R = np.asarray(ring.coords)[:-1]
+                if len(R) < 3:
+                    continue
+                a = np.roll(R, 1, axis=0) - R
+                b = np.roll(R, -1, axis=0) - R
+                cross = (-a[:, 0]) * b[:, 1] - (-a[:, 1]) * b[:, 0]
+                m = cross > 1e-12
+                pts.append(R[m])
+                av.append(a[m])
+                bv.append(b[m])
+        if pts:
+            N, A, B = np.concatenate(pts), np.concatenate(av), np.concatenate(bv)
+        else:
+            N = A = B = np.zeros((0, 2))
+        if self.inset is not None and len(N):
+            x0, y0, x1, y1 = self.inset
+            m = (N[:, 0] >= x0) & (N[:, 0] <= x1) & (N[:, 1] >= y0) & (N[:, 1] <= y1)
+            N, A, B = N[m], A[m], B[m]
+        A = A / np.hypot(A[:, 0], A[:, 1])[:, None] if len(A) else A
+        B = B / np.hypot(B[:, 0], B[:, 1])[:, None] if len(B) else B
+        self.N, self.A, self.B = N, A, B
+        self.n = len(N)
+        self.xy = [tuple(p) for p in N.tolist()]
+        self.node_tree = shapely.STRtree(shapely.points(N)) if self.n else None
+
+    @staticmethod
+    def _tangent(d: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+        """Whether the lines along d (k, 2) through corners with unit neighbour directions A, B
+        stay outside the corner (both neighbours on one side): only such lines can be part of
+        a shortest path that bends there."""
+        sa = d[:, 0] * A[:, 1] - d[:, 1] * A[:, 0]
+        sb = d[:, 0] * B[:, 1] - d[:, 1] * B[:, 0]
+        tol = 1e-9 * np.maximum(np.hypot(d[:, 0], d[:, 1]), 1.0)
+        return (sa * sb >= -tol * tol) | (np.abs(sa) <= tol) | (np.abs(sb) <= tol)
+
+    def _edges(self, pair_budget: int, max_edge: float | None) -> None:
+        n = self.n
+        N, A, B = self.N, self.A, self.B
+        if max_edge is None:
+            if n * (n - 1) // 2 <= 1.5 * pair_budget:
+                max_edge = math.inf
+            else:
+                w = np.mod(np.arctan2(B[:, 1], B[:, 0]) + np.pi - np.arctan2(A[:, 1], A[:, 0]), 2 * np.pi)
+                frac = float(np.mean(w)) / np.pi  # share of directions a corner lets through
+                span = N.max(axis=0) - N.min(axis=0)
+                area = max(float(span[0] * span[1]), 1.0)
+                max_edge = math.sqrt(2.0 * pair_budget * area / (math.pi * n * n * max(frac, 0.05) ** 2))
+                max_edge = max(max_edge, 5.0)
+        self.max_edge = max_edge
+        if n < 2:
+            i = j = np.zeros(0, dtype=np.int64)
+        elif math.isinf(max_edge):
+            i, j = np.triu_indices(n, 1)
+        else:
+            i, j = self._wedge_pairs(max_edge)
+        if len(i):
+            d = N[j] - N[i]
+            ok = self._tangent(d, A[i], B[i]) & self._tangent(d, A[j], B[j])
+            i, j = i[ok], j[ok]
+        if len(i):
+            lines = shapely.linestrings(np.stack([N[i], N[j]], axis=1))
+            free = ~shapely.intersects(self.solid, lines)
+            i, j = i[free], j[free]
+        self.ei, self.ej = i.astype(np.int64), j.astype(np.int64)
+        self.ew = np.hypot(*(N[self.ej] - N[self.ei]).T) if len(i) else np.zeros(0)
+        # CSR adjacency, both directions
+        src = np.concatenate([self.ei, self.ej])
+        dst = np.concatenate([self.ej, self.ei])
+        eid = np.concatenate([np.arange(len(self.ei)), np.arange(len(self.ei))])
+        order = np.argsort(src, kind="stable")
+        self.nbr = dst[order]
+        self.nbr_eid = eid[order]
+        self.indptr = np.searchsorted(src[order], np.arange(n + 1))
+        self.nbr_list = self.nbr.tolist()
+        self.eid_list = self.nbr_eid.tolist()
+        self.ew_list = self.ew.tolist()
+        self.indptr_list = self.indptr.tolist()
+
+    def _wedge_pairs(self, L: float) -> tuple[np.ndarray, np.ndarray]:
+        """Corner pairs at most about L apart, each inside the other's tangent wedges."""
+        N, A, B = self.N, self.A, self.B
+        n = self.n
+        aa = np.arctan2(A[:, 1], A[:, 0])
+        w = np.mod(np.arctan2(B[:, 1], B[:, 0]) + np.pi - aa, 2 * np.pi)
+        margin = 1e-3
+        fr = np.linspace(0.0, 1.0, 3)
+        polys = []
+        for off in (0.0, np.pi):
+            th = (aa - margin + off)[:, None] + (w + 2 * margin)[:, None] * fr[None, :]
+            Lp = L / np.cos((w + 2 * margin) / 4.0)
+            tip = N[:, None, :] + Lp[:, None, None] * np.stack([np.cos(th), np.sin(th)], axis=-1)
+            polys.append(shapely.polygons(np.concatenate([N[:, None, :], tip], axis=1)))
+        wedges = np.concatenate(polys)
+        owner = np.concatenate([np.arange(n), np.arange(n)])
+        qi, j = self.node_tree.query(wedges, predicate="intersects")
+        i = owner[qi]
+        keep = i < j
+        return i[keep], j[keep]
+
+    # ----------------------------------------------------------------- segment tests
+
+    def inside_bounds(self, P: np.ndarray) -> np.ndarray:
+        if self.inset is None:
+            return np.ones(len(P), dtype=bool)
+        x0, y0, x1, y1 = self.inset
+        t = TOUCH
+        return (P[:, 0] >= x0 - t) & (P[:, 0] <= x1 + t) & (P[:, 1] >= y0 - t) & (P[:, 1] <= y1 + t)
+
+    def static_free(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """Whether each segment P[i]-Q[i] stays clear of the grown obstacles and the map edge."""
+        if len(P) == 0:
+            return np.zeros(0, dtype=bool)
+        ok = self.inside_bounds(P) & self.inside_bounds(Q)
+        if len(self.parts):
+            same = (P == Q).all(axis=1)
+            geoms = np.where(same, shapely.points(P), shapely.linestrings(np.stack([P, Q], axis=1)))
+            ok &= ~shapely.intersects(self.solid, geoms)
+        return ok
+
+    def point_free(self, p: XY) -> bool:
+        if not self.inside_bounds(np.array([p]))[0]:
+            return False
+        return not (len(self.parts) and shapely.intersects_xy(self.solid, p[0], p[1]))
+
+    def escape(self, p: XY) -> XY | None:
+        """The nearest free spot to a centre that overlaps a grown obstacle or the map edge
+        (a body placed a little too close to a wall steps straight out), or None."""
+        for _ in range(4):
+            x, y = p
+            if self.inset is not None:
+                x0, y0, x1, y1 = self.inset
+                x, y = min(max(x, x0), x1), min(max(y, y0), y1)
+            p = (x, y)
+            if self.point_free(p):
+                return p
+            if self.inset is not None and (x0 > x1 or y0 > y1):
+                return None
+            pt = shapely.Point(p)
+            hit = self.parts_tree.query(pt, predicate="intersects")
+            if len(hit) == 0:
+                return None
+            boundary = shapely.union_all(shapely.boundary(self.parts[hit]))
+            q = shapely.shortest_line(boundary, pt).coords[0]
+            dx, dy = q[0] - x, q[1] - y
+            d = math.hypot(dx, dy)
+            push = 3 * TOUCH
+            p = (q[0] + dx / d * push, q[1] + dy / d * push) if d > 0 else (q[0], q[1])
+        return p if self.point_free(p) else None
+
+    def disc_blocking(self, discs: np.ndarray) -> dict[int, list[int]]:
+        """Static edge id -> indices of the discs (x, y, grown radius) that block it."""
+        if len(discs) == 0 or len(self.ei) == 0:
+            return {}
+        if self._edge_tree is None:
+            self._edge_tree = shapely.STRtree(
+                shapely.linestrings(np.stack([self.N[self.ei], self.N[self.ej]], axis=1)))
+        keys = [(float(x), float(y), float(R)) for x, y, R in discs.tolist()]
+        missing = [k for k in dict.fromkeys(keys) if k not in self._disc_cache]
+        if missing:
+            if len(self._disc_cache) > 20000:
+                self._disc_cache.clear()
+            m = np.asarray(missing)
+            qi, e = self._edge_tree.query(shapely.points(m[:, :2]), predicate="dwithin",
+                                          distance=np.maximum(m[:, 2] - TOUCH, 0.0))
+            order = np.argsort(qi, kind="stable")
+            qi, e = qi[order], e[order]
+            cut = np.searchsorted(qi, np.arange(len(missing) + 1))
+            for k, key in enumerate(missing):
+                self._disc_cache[key] = e[cut[k]:cut[k + 1]]
+        out: dict[int, list[int]] = {}
+        for j, key in enumerate(keys):
+            for e in self._disc_cache[key].tolist():
+                out.setdefault(e, []).append(j)
+        return out
+
+
+# --------------------------------------------------------------------------- one query
+
+
+class _Query:
+    """One search on top of a static graph: extra nodes (start, goal, corners of bodies in
+    the way) and their edges, with the other bodies' discs (x, y, radius grown by the
+    mover's radius) as per-query obstacles."""
+
+    def __init__(self, g: _Graph, discs: np.ndarray):
+        self.g = g
+        self.n0 = g.n
+        self.C = discs[:, :2].copy()
+        self.R = discs[:, 2].copy()
+        self.pts: list[XY] = []
+        self.tan: list[tuple[np.ndarray, np.ndarray] | None] = []
+        self.adj: dict[int, list[tuple[int, float]]] = {}
+        self.badj: dict[int, list[tuple[int, float, tuple[int, ...]]]] = {}
+        self.active: set[int] = set()
+        self.edge_block = g.disc_blocking(discs) if len(discs) else {}
+        self.smooth = not math.isinf(g.max_edge)
+
+    def xy(self, i: int) -> XY:
+        return self.g.xy[i] if i < self.n0 else self.pts[i - self.n0]
+
+    # ------------------------------------------------------------- segment tests with bodies
+    def disc_blockers(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(k, m) bool: disc j blocks segment i."""
+        if len(self.C) == 0 or len(P) == 0:
+            return np.zeros((len(P), len(self.C)), dtype=bool)
+        return _seg_disc_dist(P, Q, self.C) < self.R[None, :] - TOUCH
+
+    def free(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """Whether each segment is clear of grown obstacles, the map edge and the bodies."""
+        ok = self.g.static_free(P, Q)
+        if len(self.C) and ok.any():
+            ok &= ~self.disc_blockers(P, Q).any(axis=1)
+        return ok
+
+    def point_in_disc(self, p: XY) -> np.ndarray:
+        if len(self.C) == 0:
+            return np.zeros(0, dtype=bool)
+        return np.hypot(self.C[:, 0] - p[0], self.C[:, 1] - p[1]) < self.R - TOUCH
+
+    # ------------------------------------------------------------- extra nodes
+    def add_node(self, p: XY, tangent: tuple[np.ndarray, np.ndarray] | None = None) -> int:
+        """Add a node at p and connect it to every node it sees (static corners within the
+        graph's edge limit -- more if none is seen -- and the other extra nodes)."""
+        g = self.g
+        k = self.n0 + len(self.pts)
+        self.pts.append(p)
+        self.tan.append(tangent)
+        P = np.array(p, dtype=float)
+        # candidates among the static corners
+        cand = np.zeros(0, dtype=np.int64)
+        if g.n:
+            if math.isinf(g.max_edge):
+                cand = np.arange(g.n)
+            else:
+                cand = g.node_tree.query(shapely.Point(p), predicate="dwithin", distance=g.max_edge)
+        self._connect(k, P, cand, tangent)
+        if g.n and not math.isinf(g.max_edge) and not self.adj.get(k) and not self.badj.get(k):
+            # nothing seen within the limit: look further, nearest first
+            d = np.hypot(g.N[:, 0] - P[0], g.N[:, 1] - P[1])
+            order = np.argsort(d)
+            order = order[d[order] > g.max_edge]
+            for s in range(0, len(order), 256):
+                self._connect(k, P, order[s:s + 256], tangent)
+                if self.adj.get(k) or self.badj.get(k):
+                    break
+        # the other extra nodes
+        others = [i for i in range(self.n0, k)]
+        if others:
+            O = np.array([self.pts[i - self.n0] for i in others])
+            d = O - P
+            ok = np.ones(len(others), dtype=bool)
+            if tangent is not None:
+                ok &= _Graph._tangent(d, np.repeat(tangent[0][None], len(d), 0),
+                                      np.repeat(tangent[1][None], len(d), 0))
+            for t, i in enumerate(others):
+                tg = self.tan[i - self.n0]
+                if ok[t] and tg is not None:
+                    ok[t] = _Graph._tangent(d[t:t + 1], tg[0][None], tg[1][None])[0]
+            idx = np.flatnonzero(ok)
+            self._add_edges(k, P, np.array(others)[idx], O[idx])
+        return k
+
+    def _connect(self, k: int, P: np.ndarray, cand: np.ndarray, tangent) -> None:
+        g = self.g
+        if len(cand) == 0:
+            return
+        d = g.N[cand] - P
+        ok = _Graph._tangent(d, g.A[cand], g.B[cand])
+        if tangent is not None:
+            ok &= _Graph._tangent(d, np.repeat(tangent[0][None], len(d), 0),
+                                  np.repeat(tangent[1][None], len(d), 0))
+        cand = cand[ok]
+        self._add_edges(k, P, cand, g.N[cand])
+
+    def _add_edges(self, k: int, P: np.ndarray, ids: np.ndarray, Q: np.ndarray) -> None:
+        if len(ids) == 0:
+            return
+        Ps = np.repeat(P[None], len(ids), 0)
+        ok = self.g.static_free(Ps, Q)
+        ids, Q, Ps = ids[ok], Q[ok], Ps[ok]
+        if len(ids) == 0:
+            return
+        w = np.hypot(Q[:, 0] - P[0], Q[:, 1] - P[1])
+        blk = self.disc_blockers(Ps, Q)
+        anyb = blk.any(axis=1)
+        for t, v in enumerate(ids.tolist()):
+            if anyb[t]:
+                who = tuple(np.flatnonzero(blk[t]).tolist())
+                self.badj.setdefault(k, []).append((v, float(w[t]), who))
+                self.badj.setdefault(v, []).append((k, float(w[t]), who))
+            else:
+                self.adj.setdefault(k, []).append((v, float(w[t])))
+                self.adj.setdefault(v, []).append((k, float(w[t])))
+
+    def activate(self, j: int) -> None:
+        """Add the corners of body j's grown disc as nodes."""
+        if j in self.active:
+            return
+        self.active.add(j)
+        g = self.g
+        rho = self.R[j] / math.cos(math.pi / g.sides)
+        V = _regular(g.sides, rho, math.pi / g.sides) + self.C[j]
+        prev = np.roll(V, 1, axis=0) - V
+        nxt = np.roll(V, -1, axis=0) - V
+        prev /= np.hypot(prev[:, 0], prev[:, 1])[:, None]
+        nxt /= np.hypot(nxt[:, 0], nxt[:, 1])[:, None]
+        ok = g.inside_bounds(V)
+        if len(g.parts):
+            ok &= ~shapely.intersects_xy(g.solid, V[:, 0], V[:, 1])
+        if len(self.C):
+            inside = np.hypot(V[:, None, 0] - self.C[None, :, 0], V[:, None, 1] - self.C[None, :, 1]) \
+                < self.R[None, :] - TOUCH
+            inside[:, j] = False
+            ok &= ~inside.any(axis=1)
+        for t in np.flatnonzero(ok):
+            self.add_node((float(V[t, 0]), float(V[t, 1])), (prev[t], nxt[t]))
+
+    # ------------------------------------------------------------- search
+    def search(self, src: int, h, goal: int | None = None, on_pop=None, bound=None):
+        """A* from src. ``h(xy)`` is an admissible estimate of the cost still to go;
+        ``on_pop(node, g, parent)`` is called for every settled node (charge plans collect their
+        finishes there) and ``bound()`` stops the search once no open node can beat it.
+        Re-runs with more bodies' corners while bodies block edges worth taking.
+        Returns (g, parent) dicts."""
+        for _ in range(64):
+            wanted: set[int] = set()
+            g, parent = self._astar(src, h, goal, on_pop, bound, wanted)
+            wanted -= self.active
+            if not wanted:
+                return g, parent
+            for j in sorted(wanted):
+                self.activate(j)
+        return g, parent
+
+    def _astar(self, src, h, goal, on_pop, bound, wanted):
+        G = self.g
+        n0 = self.n0
+        nbr, eidl, ewl, ip = G.nbr_list, G.eid_list, G.ew_list, G.indptr_list
+        eblock = self.edge_block
+        adj, badj = self.adj, self.badj
+        active = self.active
+        hcache: dict[int, float] = {}
+
+        def hh(v):
+            x = hcache.get(v)
+            if x is None:
+                x = hcache[v] = h(self.xy(v))
+            return x
+
+        gs = {src: 0.0}
+        parent = {src: None}
+        closed = set()
+        heap = [(hh(src), 0.0, src)]
+        while heap:
+            f, gu, u = heapq.heappop(heap)
+            if u in closed:
+                continue
+            lim = bound() if bound is not None else math.inf
+            if f >= lim:
+                break
+            closed.add(u)
+            if u == goal:
+                break
+            if on_pop is not None:
+                on_pop(u, gu, parent)
+                lim = bound() if bound is not None else math.inf
+            if u < n0:
+                for t in range(ip[u], ip[u + 1]):
+                    v = nbr[t]
+                    if v in closed:
+                        continue
+                    e = eidl[t]
+                    ng = gu + ewl[e]
+                    if ng >= gs.get(v, math.inf):
+                        continue
+                    blk = eblock.get(e)
+                    if blk is not None:
+                        if ng + hh(v) < lim:
+                            wanted.update(j for j in blk if j not in active)
+                        continue
+                    gs[v] = ng
+                    parent[v] = u
+                    heapq.heappush(heap, (ng + hh(v), ng, v))
+            for v, w in adj.get(u, ()):
+                if v in closed:
+                    continue
+                ng = gu + w
+                if ng < gs.get(v, math.inf):
+                    gs[v] = ng
+                    parent[v] = u
+                    heapq.heappush(heap, (ng + hh(v), ng, v))
+            for v, w, blk in badj.get(u, ()):
+                ng = gu + w
+                if v not in closed and ng < gs.get(v, math.inf) and ng + hh(v) < lim:
+                    wanted.update(j for j in blk if j not in active)
+        return gs, parent
+
+    def trace(self, parent, v) -> list[XY]:
+        out = []
+        while v is not None:
+            out.append(self.xy(v))
+            v = parent[v]
+        return out[::-1]
+
+    def pull_taut(self, pts: list[XY]) -> list[XY]:
+        """Shortcut a path wherever a later point is seen straight from an earlier one (paths
+        found on a graph whose edges are length-limited bend more than they need to)."""
+        if len(pts) <= 2:
+            return pts
+        P = np.asarray(pts, dtype=float)
+        out = [pts[0]]
+        i = 0
+        n = len(pts)
+        while i < n - 1:
+            js = np.arange(n - 1, i + 1, -1)
+            if len(js):
+                ok = self.free(np.repeat(P[i][None], len(js), 0), P[js])
+                hit = np.flatnonzero(ok)
+                j = int(js[hit[0]]) if len(hit) else i + 1
+            else:
+                j = i + 1
+            out.append(pts[j])
+            i = j
+        return out
+
+
+# --------------------------------------------------------------------------- the navigator
+
+
+class Navigator:
+    """Shortest paths for round bodies among fixed obstacles.
+
+    ``polygons`` are the footprints that stop a body (metres); ``bounds`` the map as
+    (minx, miny, maxx, maxy) -- a body's disc stays inside it -- or None for no edge.
+    ``ids`` optionally names the obstacles (used in error messages and by :func:`slide`).
+    ``sides`` is the corner count of the polygon standing in for a round body (more is more
+    exact and slower); ``pair_budget`` bounds the work of building a graph, ``max_edge`` forces
+    an edge-length limit (metres; None = chosen from the budget).
+
+    Built once per obstacle set; the visibility graph for each radius (rounded to the
+    centimetre) is built on first use and kept."""
+
+    def __init__(self, polygons: Sequence[shapely.Polygon], bounds: tuple[float, float, float, float] | None = None,
+                 *, ids: Sequence[str] | None = None, sides: int = SIDES,
+                 pair_budget: int = PAIR_BUDGET, max_edge: float | None = None):
+        polys = []
+        for i, p in enumerate(polygons):
+            if not isinstance(p, shapely.Polygon) or p.is_empty:
+                raise InvalidInputError(f"obstacle #{i} is not a polygon: {p!r}")
+            if not shapely.is_valid(p):
+                raise InvalidInputError(f"obstacle #{i} is not a valid polygon ({shapely.is_valid_reason(p)})")
+            if not np.isfinite(shapely.get_coordinates(p)).all():
+                raise InvalidInputError(f"obstacle #{i} has a NaN or infinite coordinate")
+            polys.append(shapely.orient_polygons(p))
+        self.polygons: tuple[shapely.Polygon, ...] = tuple(polys)
+        if ids is not None:
+            ids = tuple(str(s) for s in ids)
+            if len(ids) != len(self.polygons):
+                raise InvalidInputError(f"{len(ids)} ids for {len(self.polygons)} obstacles")
+        self.ids = ids
+        if bounds is not None:
+            try:
+                b = tuple(float(v) for v in bounds)
+            except (TypeError, ValueError):
+                raise InvalidInputError(f"bounds must be (minx, miny, maxx, maxy), got {bounds!r}") from None
+            if len(b) != 4 or not all(math.isfinite(v) for v in b) or b[0] >= b[2] or b[1] >= b[3]:
+                raise InvalidInputError(f"bounds must be (minx, miny, maxx, maxy) with min < max, got {bounds!r}")
+            bounds = b
+        self.bounds = bounds
+        if int(sides) < 4:
+            raise InvalidInputError(f"sides must be 4 or more, got {sides!r}")
+        self.sides = int(sides)
+        self.pair_budget = int(pair_budget)
+        self.max_edge = max_edge
+        self._raw_tree = shapely.STRtree(np.array(self.polygons, dtype=object)) if polys else None
+        for p in self.polygons:
+            shapely.prepare(p)
+        self._graphs: dict[int, _Graph] = {}
+
+    # ----------------------------------------------------------------- helpers
+    def obstacle_name(self, i: int) -> str | int:
+        return self.ids[i] if self.ids is not None else i
+
+    def _graph(self, radius: float) -> _Graph:
+        key = max(1, int(round(radius * 100)))
+        g = self._graphs.get(key)
+        if g is None:
+            g = _Graph(self.polygons, self.bounds, key / 100.0, self.sides, self.pair_budget, self.max_edge)
+            self._graphs[key] = g
+        return g
+
+    def prepare(self, radius: float) -> None:
+        """Build (and keep) the graph for bodies of this radius now rather than on first use."""
+        self._graph(_positive(radius, "the radius"))
+
+    def graph_size(self, radius: float) -> tuple[int, int, float]:
+        """(corners, edges, edge-length limit in metres) of the graph for this radius."""
+        g = self._graph(_positive(radius, "the radius"))
+        return g.n, len(g.ei), g.max_edge
+
+    def obstacle_at(self, p: XY) -> int | None:
+        """Index of an obstacle whose footprint contains point p (metres), or None."""
+        if self._raw_tree is None:
+            return None
+        hit = self._raw_tree.query(shapely.Point(p), predicate="intersects")
+        return int(hit[0]) if len(hit) else None
+
+    def _check_point(self, p, role: str) -> XY:
+        p = _point(p, role)
+        if self.bounds is not None:
+            x0, y0, x1, y1 = self.bounds
+            if not (x0 - 1e-9 <= p[0] <= x1 + 1e-9 and y0 - 1e-9 <= p[1] <= y1 + 1e-9):
+                raise OutsideMapError(role, p, self.bounds)
+        i = self.obstacle_at(p)
+        if i is not None and shapely.contains_xy(self.polygons[i], p[0], p[1]):
+            raise InsideObstacleError(role, p, self.obstacle_name(i))
+        return p
+
+    def segment_free(self, a_xy, b_xy, radius: float, discs: np.ndarray | None = None) -> bool:
+        """Whether a body of ``radius`` moving straight from a to b touches no obstacle (grown
+        polygon, see module doc), map edge or disc (x, y, r) of ``discs``."""
+        a, b = _point(a_xy, "segment start"), _point(b_xy, "segment end")
+        r = _positive(radius, "the radius")
+        g = self._graph(r)
+        D = _disc_array(discs).copy()
+        D[:, 2] += g.r
+        q = _Query(g, np.zeros((0, 3)))
+        q.C, q.R = D[:, :2], D[:, 2]
+        return bool(q.free(np.array([a]), np.array([b]))[0])
+
+    # ----------------------------------------------------------------- shortest path
+    def shortest_path(self, start_xy, goal_xy, radius: float, discs: np.ndarray | None = None) -> PathResult | None:
+        """The shortest path (metres) for the centre of a disc of ``radius`` from start to goal
+        around the obstacles, the map edge and the other bodies ``discs`` ((m, 3) rows
+        x, y, r), or None when the goal cannot be reached or the body does not fit there.
+
+        Raises :class:`InsideObstacleError` when start or goal lies inside an obstacle's
+        footprint and :class:`OutsideMapError` when it lies off the map. A body that starts
+        overlapping a wall or another body (as placed) may step out of it: bodies it already
+        overlaps do not block it, and its first leg leads straight to the nearest free spot."""
+        s = self._check_point(start_xy, "start")
+        t = self._check_point(goal_xy, "goal")
+        r = _positive(radius, "the radius")
+        g = self._graph(r)
+        D = _disc_array(discs).copy()
+        D[:, 2] += g.r
+        if len(D):
+            D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # overlapped already
+        head: list[XY] = [s]
+        s2 = g.escape(s)
+        if s2 is None:
+            return None
+        if s2 != s:
+            head.append(s2)
+        q = _Query(g, D)
+        if not g.point_free(t) or q.point_in_disc(t).any():
+            return None
+        P, Q = np.array([s2]), np.array([t])
+        if q.free(P, Q)[0]:
+            pts = _merge_collinear(head + [t])
+            return PathResult(tuple(pts), _length(pts))
+        si = q.add_node(s2)
+        ti = q.add_node(t)
+
+        def h(p):
+            return math.hypot(p[0] - t[0], p[1] - t[1])
+
+        gs, parent = q.search(si, h, goal=ti)
+        if ti not in gs or ti not in parent:
+            return None
+        pts = q.trace(parent, ti)
+        if q.smooth:
+            pts = q.pull_taut(pts)
+        pts = _merge_collinear(head[:-1] + pts)
+        return PathResult(tuple(pts), _length(pts))
+
+
+# --------------------------------------------------------------------------- charge
+
+
+def _no_charge(reason: str) -> ChargePlan:
+    return ChargePlan(False, (), None, None, None, reason)
+
+
+def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target_radius: float,
+                discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0,
+                *, bearings: int = CHARGE_BEARINGS) -> ChargePlan:
+    """The shortest charge of a body at another (Static Veil Charge: move at least ``runup``
+    metres directly toward the target, then melee it).
+
+    The mover (centre ``mover_xy``, radius ``mover_radius``) ends with its centre
+    ``mover_radius + target_radius + reach`` metres from the target's centre, and the last
+    leg of its path runs straight at the target's centre for at least ``runup`` metres, clear
+    of obstacles, the map edge and the bodies in ``discs`` ((m, 3) rows x, y, r; the target
+    is always an obstacle to walk around, and a row equal to the mover or the target is
+    ignored). Everything in metres. Returns a :class:`ChargePlan`; when no charge is possible
+    its ``reason`` says whether no free run-up exists or none can be reached.
+
+    Method: the run-up starts on the circle of radius ``contact + runup`` around the target.
+    Its free bearings are sampled (``bearings`` of them, boundaries refined by bisection); an
+    A* search from the mover settles graph corners in order of cost, and each settled corner
+    offers finishes at the run-up start on its own bearing (the closest point of the circle)
+    or at the nearest free bearings; the cheapest finish seen from its corner wins."""
+    s = nav._check_point(mover_xy, "mover")
+    T = nav._check_point(target_xy, "target")
+    r1 = _positive(mover_radius, "the mover's radius")
+    r2 = _positive(target_radius, "the target's radius")
+    reach = _positive(reach, "the reach", allow_zero=True)
+    runup = _positive(runup, "the run-up", allow_zero=True)
+    g = nav._graph(r1)
+    r1 = g.r
+    c = r1 + r2 + reach
+    Rr = c + runup
+    D = _disc_array(discs)
+    if len(D):
+        same_mover = (np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) < 1e-6) & (np.abs(D[:, 2] - mover_radius) < 1e-6)
+        at_target = np.hypot(D[:, 0] - T[0], D[:, 1] - T[1]) < 1e-6
+        D = D[~same_mover & ~at_target]
+    D = np.vstack([D, [[T[0], T[1], r2]]])
+    D[:, 2] += r1
+    D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # bodies already overlapped
+    q = _Query(g, D)
+
+    # which straight run-ups are free: sample bearings, refine the boundaries
+    def runup_free(th: np.ndarray) -> np.ndarray:
+        u = np.column_stack([np.cos(th), np.sin(th)])
+        return q.free(T + c * u, T + Rr * u)
+
+    th = np.linspace(0.0, 2 * np.pi, bearings, endpoint=False)
+    ok = runup_free(th)
+    edges: list[float] = []  # free bearings next to a blocked one
+    if ok.any() and not ok.all():
+        nxt = np.roll(ok, -1)
+        lo_i = np.flatnonzero(ok != nxt)  # boundary between sample i and i+1
+        a = th[lo_i].copy()
+        b = a + 2 * np.pi / bearings
+        a_free = ok[lo_i].copy()
+        for _ in range(14):
+            mid = 0.5 * (a + b)
+            fm = runup_free(mid)
+            same = fm == a_free
+            a = np.where(same, mid, a)
+            b = np.where(same, b, mid)
+        edges = np.mod(np.where(a_free, a, b), 2 * np.pi).tolist()
+    any_free = bool(ok.any())
+
+    s2 = g.escape(s)
+    if s2 is None:
+        return _no_charge("the charging body is wedged in and cannot move")
+    head: list[XY] = [s] if s2 == s else [s, s2]
+    si = q.add_node(s2)
+
+    best = [math.inf, None, None]  # cost, node, run-up start
+
+    def bearing_free(t: float) -> bool:
+        return bool(runup_free(np.array([t]))[0])
+
+    def finish(u: int, gu: float, parent: dict) -> None:
+        p = q.xy(u)
+        dx, dy = p[0] - T[0], p[1] - T[1]
+        dist = math.hypot(dx, dy)
+        lb = gu + abs(dist - Rr)
+        if lb >= best[0] or dist < 1e-9:
+            return
+        th0 = math.atan2(dy, dx)
+        cands = []
+        if bearing_free(th0):
+            cands.append(th0)
+        elif edges:
+            diffs = [((e - th0 + math.pi) % (2 * math.pi)) - math.pi for e in edges]
+            pos = [d for d in diffs if d > 0]
+            neg = [d for d in diffs if d < 0]
+            if pos:
+                cands.append(th0 + min(pos))
+            if neg:
+                cands.append(th0 + max(neg))
+        for t in cands:
+            x, y = T[0] + Rr * math.cos(t), T[1] + Rr * math.sin(t)
+            cost = gu + math.hypot(x - p[0], y - p[1])
+            if cost < best[0] and q.free(np.array([p]), np.array([(x, y)]))[0]:
+                best[:] = [cost, q.trace(parent, u), (x, y)]
+
+    def h(p):
+        return abs(math.hypot(p[0] - T[0], p[1] - T[1]) - Rr)
+
+    q.search(si, h, on_pop=finish, bound=lambda: best[0])
+    if best[1] is None:
+        if not any_free and not edges:
+            return _no_charge(
+                f"no straight {runup:g} m run-up at the target is free of obstacles and other bodies"
+            )
+        return _no_charge("the target cannot be reached: no free run-up start can be walked to")
+    qx, qy = best[2]
+    L = math.hypot(qx - T[0], qy - T[1])
+    contact = (T[0] + (qx - T[0]) * c / L, T[1] + (qy - T[1]) * c / L)
+    approach = best[1] + [best[2]]
+    if q.smooth:
+        approach = q.pull_taut(approach)
+    pts = _merge_collinear(head[:-1] + approach + [contact])
+    return ChargePlan(True, tuple(pts), _length(pts), pts[-2], contact, None)
+
+
+# --------------------------------------------------------------------------- shove
+
+
+def slide(nav_or_polys, start_xy, radius: float, direction_deg: float, distance: float,
+          discs: np.ndarray | None = None, *, disc_ids: Sequence[str] | None = None) -> SlideResult:
+    """Where a body pushed straight along ``direction_deg`` (0 east, 90 south) for up to
+    ``distance`` metres stops: at the first contact of its disc (radius ``radius``) with an
+    obstacle's footprint (exact, not grown polygons), another body's disc in ``discs``
+    ((m, 3) rows x, y, r) or the map edge (when ``nav_or_polys`` is a :class:`Navigator` with
+    bounds). A wall or body it already overlaps stops it only if the push drives it deeper.
+    Returns a :class:`SlideResult` (unpacks as ``end, travelled, stopped_by``)."""
+    if isinstance(nav_or_polys, Navigator):
+        polys, tree, bounds, ids = nav_or_polys.polygons, nav_or_polys._raw_tree, nav_or_polys.bounds, nav_or_polys.ids
+    else:
+        polys = tuple(nav_or_polys)
+        for i, p in enumerate(polys):
+            if not isinstance(p, shapely.Polygon) or p.is_empty:
+                raise InvalidInputError(f"obstacle #{i} is not a polygon: {p!r}")
+        tree = shapely.STRtree(np.array(polys, dtype=object)) if polys else None
+        bounds, ids = None, None
+    s = _point(start_xy, "start")
+    r = _positive(radius, "the radius")
+    dist = _positive(distance, "the distance", allow_zero=True)
+    try:
+        ang = math.radians(float(direction_deg))
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"the direction must be a number of degrees, got {direction_deg!r}") from None
+    if not math.isfinite(ang):
+        raise InvalidInputError(f"the direction must be finite, got {direction_deg!r}")
+    D = _disc_array(discs)
+    if disc_ids is not None and len(disc_ids) != len(D):
+        raise InvalidInputError(f"{len(disc_ids)} disc ids for {len(D)} discs")
+    u = np.array([math.cos(ang), math.sin(ang)])
+    S = np.array(s)
+    for i, p in enumerate(polys):
+        if shapely.contains_xy(p, s[0], s[1]):
+            raise InsideObstacleError("start", s, ids[i] if ids is not None else i)
+
+    best_t, kind, index = dist, None, None
+    # walls: every edge of every footprint near the swept path
+    if tree is not None and dist > 0:
+        sweep = shapely.buffer(shapely.LineString([s, tuple(S + u * dist)]), r + 1e-6)
+        hit = tree.query(sweep, predicate="intersects")
+        for i in hit.tolist():
+            p = polys[i]
+            segs = []
+            for ring in (p.exterior, *p.interiors):
+                R = np.asarray(ring.coords)
+                segs.append(np.stack([R[:-1], R[1:]], axis=1))
+            seg = np.concatenate(segs)
+            t = _first_contact_segments(S, u, r, seg[:, 0], seg[:, 1])
+            if t < best_t:
+                best_t, kind, index = t, "obstacle", i
+    if len(D) and dist > 0:
+        t_all = _first_contact_discs(S, u, r + D[:, 2], D[:, :2])
+        j = int(np.argmin(t_all))
+        if t_all[j] < best_t:
+            best_t, kind, index = float(t_all[j]), "body", j
+    if bounds is not None and dist > 0:
+        x0, y0, x1, y1 = bounds
+        for lo, hi, k in ((x0, x1, 0), (y0, y1, 1)):
+            if u[k] > 1e-12:
+                t = max(0.0, (hi - r - S[k]) / u[k])
+            elif u[k] < -1e-12:
+                t = max(0.0, (lo + r - S[k]) / u[k])
+            else:
+                continue
+            if t < best_t:
+                best_t, kind, index = t, "edge", None
+    best_t = max(0.0, min(best_t, dist))
+    end = (float(S[0] + u[0] * best_t), float(S[1] + u[1] * best_t))
+    if kind is None:
+        return SlideResult(end, best_t, None)
+    if kind == "obstacle":
+        label = ids[index] if ids is not None else f"obstacle #{index}"
+    elif kind == "body":
+        label = str(disc_ids[index]) if disc_ids is not None else f"body #{index}"
+    else:
+        label = "map edge"
+    return SlideResult(end, best_t, label, kind, index)
+
+
+def _first_contact_discs(S: np.ndarray, u: np.ndarray, R: np.ndarray, C: np.ndarray) -> np.ndarray:
+    """Time (metres along unit u from S) at which a point first comes within R of each centre
+    C; 0 if already inside and moving closer; inf if never (or moving away)."""
+    w = S[None, :] - C
+    b = w @ u
+    cc = np.einsum("ij,ij->i", w, w) - R * R
+    disc = b * b - cc
+    t = np.full(len(C), np.inf)
+    inside = cc < -1e-12
+    t[inside & (b < 0)] = 0.0
+    ok = ~inside & (disc >= 0) & (b < 0)
+    t[ok] = np.maximum(-b[ok] - np.sqrt(disc[ok]), 0.0)
+    return t
+
+
+def _first_contact_segments(S, u, r, A, B) -> float:
+    """First time (metres) a disc of radius r at S moving along unit u touches any segment A-B."""
+    t_v = _first_contact_discs(S, u, np.full(len(A), r), A)
+    d = B - A
+    L = np.hypot(d[:, 0], d[:, 1])
+    ok = L > 1e-12
+    A, d, L = A[ok], d[ok], L[ok]
+    n = np.column_stack([-d[:, 1], d[:, 0]]) / L[:, None]
+    h0 = np.einsum("ij,ij->i", S[None, :] - A, n)
+    k = n @ u
+    side = np.sign(h0)
+    side[side == 0] = 1.0
+    hs, ks = h0 * side, k * side  # distance >= 0 on S's side, rate of change
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(ks < -1e-12, (r - hs) / ks, np.inf)
+    # footpoint inside the segment at contact time
+    P = S[None, :] + np.where(np.isfinite(t), t, 0.0)[:, None] * u[None, :]
+    lam = np.einsum("ij,ij->i", P - A, d) / (L * L)
+    t = np.where((lam >= 0) & (lam <= 1), t, np.inf)
+    # already closer than r to the segment's interior and moving closer: stuck at once
+    lam0 = np.einsum("ij,ij->i", S[None, :] - A, d) / (L * L)
+    stuck = (hs < r - 1e-12) & (lam0 > 0) & (lam0 < 1) & (ks < -1e-12)
+    t = np.where(stuck, 0.0, t)
+    t = np.where(t < 0, 0.0, t)
+    tt = np.concatenate([t_v, t])
+    return float(tt.min()) if len(tt) else math.inf
+
+
+# --------------------------------------------------------------------------- grapple
+
+
+def drag_path(nav: Navigator, mover_xy, mover_radius: float, other_xy, other_radius: float, goal_xy,
+              max_distance: float | None = None, discs: np.ndarray | None = None) -> DragResult | None:
+    """A grapple moved (Static Veil Move the Grapple): the mover walks toward ``goal_xy``
+    dragging the other body, for at most ``max_distance`` metres (None: all the way).
+
+    Simplification (documented in docs/movement.md): the pair moves like a short train.
+    The mover's path is the shortest path for a body of the larger of the two radii (so
+    either body fits wherever the path goes); the other body first closes to the mover's
+    starting spot and then follows the same track, always the same distance behind along
+    the track as they started apart; both move the same distance. ``discs`` are the other
+    bodies (the pair itself must not be in it). None when the goal cannot be reached."""
+    m = nav._check_point(mover_xy, "mover")
+    o = _point(other_xy, "dragged body")
+    r = max(_positive(mover_radius, "the mover's radius"), _positive(other_radius, "the dragged body's radius"))
+    res = nav.shortest_path(m, goal_xy, r, discs=discs)
+    if res is None:
+        return None
+    track = list(res.points)
+    if max_distance is not None:
+        md = _positive(max_distance, "the distance", allow_zero=True)
+        if md < res.length:
+            track = _truncate(track, md)
+    length = _length(track)
+    train = _merge_collinear([o] + track) if math.hypot(o[0] - m[0], o[1] - m[1]) > 1e-9 else track
+    other = _truncate(train, length) if length > 0 else [o]
+    return DragResult(tuple(track), tuple(other), track[-1], other[-1], length)
