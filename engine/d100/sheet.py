@@ -193,6 +193,7 @@ class Sheet(_Value):
     unconscious: bool = False
     dead: bool = False
     actions_left: int | None = Field(default=None, ge=0, le=100)
+    acted: bool = False  # has taken an action this round
     turn_done: bool = False
 
     @field_validator("skills")
@@ -300,10 +301,13 @@ class Settings(_Value):
     auto_divisor: int = Field(default=5, ge=1, le=100)
     auto_targets: int = Field(default=3, ge=1, le=10)
     two_pistol_penalty: int = Field(default=20, ge=0, le=100)
+    off_hand_penalty: int = Field(default=0, ge=0, le=100)  # attacking with the off hand
     placed_shift: int = Field(default=20, ge=0, le=100)
     auto_success: int = Field(default=5, ge=0, le=100)  # rolls 1..this always succeed
     auto_failure: int = Field(default=96, ge=1, le=101)  # rolls this..100 always fail
     # -- saved combat state ---------------------------------------------------------------------
+    seed: int | None = None  # dice sequence (engine.d100.dice.SeededDice); None: fresh random
+    rolls: int = Field(default=0, ge=0)  # dice rolled so far from ``seed``
     round: int = Field(default=0, ge=0, le=100_000)  # 0: no round started, actions not counted
     order: tuple[str, ...] = ()  # token ids in this round's order (by speed)
     log: tuple[LogEntry, ...] = ()
