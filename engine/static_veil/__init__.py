@@ -29,7 +29,7 @@ _EXPORTS = {
     ),
     "dice": ("Attack", "Check", "Opposed", "Roll", "TestSpec"),
     "rules": (
-        "Change", "Move", "Option", "OutcomeNeededError", "Preview", "Result", "ShoveEnd",
+        "Change", "Move", "Option", "Variant", "OutcomeNeededError", "Preview", "Result", "ShoveEnd",
         "StaticVeil",
     ),
     "sheet": ("GrappleLink", "LogEntry", "Settings", "Sheet"),

@@ -115,6 +115,19 @@ class Preview:
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A choice within a maneuver (a called-shot location, a distraction approach): its
+    ``key`` for the action, a ``label``, the Success Target ``modifier`` it brings, and
+    whether it is ``allowed`` against the chosen target (``reason`` if not)."""
+
+    key: str
+    label: str
+    modifier: int = 0
+    allowed: bool = True
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
 class Option:
     """One line of the maneuver picker: ``key`` (see ``actions.ACTION_BY_KEY``), its AP
     cost, whether it is ``allowed`` now and why not. ``needs_target``: pick a token first
@@ -128,7 +141,7 @@ class Option:
     reason: str | None
     needs_target: bool
     target: str | None = None
-    variants: tuple[tuple[str, str, int], ...] = ()
+    variants: tuple[Variant, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -314,13 +327,21 @@ class StaticVeil:
         out: list[Option] = []
         for key, cls in ACTION_BY_KEY.items():
             targeted = key in TARGETED
-            probe = _probe(cls, actor_id, target_id if targeted else None, sheet)
+            tid = target_id if targeted else None
             cost = _base_cost(key, settings)
-            try:
-                plan = self._plan(encounter, probe, settings, probe_only=True)
-                allowed, reason, cost = True, None, plan.ap_cost
-            except IllegalActionError as exc:
-                allowed, reason = False, exc.reason
+            variants = tuple(self._variant(encounter, key, actor_id, tid, v, settings) for v in _variants(key))
+            if key == "distraction" and variants:
+                # allowed when some approach is: a taunt needs no reach, a feint does
+                ok = [v for v in variants if v.allowed]
+                allowed = bool(ok)
+                reason = None if ok else variants[0].reason
+            else:
+                probe = _probe(cls, actor_id, tid)
+                try:
+                    plan = self._plan(encounter, probe, settings, probe_only=True)
+                    allowed, reason, cost = True, None, plan.ap_cost
+                except IllegalActionError as exc:
+                    allowed, reason = False, exc.reason
             if allowed and targeted and target_id is None:
                 reason = "choose a target on the map"
             out.append(
@@ -331,11 +352,23 @@ class StaticVeil:
                     allowed=allowed,
                     reason=reason,
                     needs_target=targeted,
-                    target=target_id if targeted else None,
-                    variants=_variants(key),
+                    target=tid,
+                    variants=variants,
                 )
             )
         return tuple(out)
+
+    def _variant(self, enc: Encounter, key: str, actor: str, target: str | None,
+                 v: tuple[str, str, int], settings: Settings) -> Variant:
+        if key == "distraction":
+            probe: Any = Distraction(actor=actor, target=target, approach=v[0])  # type: ignore[arg-type]
+        else:
+            probe = CalledShot(actor=actor, target=target, location=v[0])  # type: ignore[arg-type]
+        try:
+            self._plan(enc, probe, settings, probe_only=True)
+        except IllegalActionError as exc:
+            return Variant(v[0], v[1], v[2], False, exc.reason)
+        return Variant(v[0], v[1], v[2])
 
     def check(self, encounter: Encounter, action: Any) -> Preview:
         """The preview of a legal maneuver; raises :class:`IllegalActionError` (with the
@@ -481,7 +514,7 @@ class StaticVeil:
         target_id = getattr(action, "target", None)
         target = enc.token(target_id) if target_id is not None else None
         if target is not None and target.id == actor.id:
-            raise IllegalActionError(f"{_name(actor)} cannot {action.label.lower()} itself")
+            raise IllegalActionError(f"{_name(actor)} cannot target itself with {action.label.lower()}")
         plan = _Plan(type(action).key, type(action).label, actor, target)
         if out is not None:
             out.append(plan)
@@ -938,9 +971,13 @@ def _check(work: _Work, given: Check | None, spec: TestSpec, who: Token) -> Chec
     raise OutcomeNeededError(f"enter the outcome of the {spec.name} (passed or failed)", (spec,))
 
 
+def _hits(n: int) -> str:
+    return f"{n} net hit{'s' if n != 1 else ''}"
+
+
 def _outcome_text(o: Opposed, actor: Token, opponent: Token) -> str:
     winner = actor if o.won else opponent
-    return f"{_name(winner)} wins by {o.net_hits} net hit{'s' if o.net_hits != 1 else ''}"
+    return f"{_name(winner)} wins by {_hits(o.net_hits)}"
 
 
 def _resolve_charge(self: StaticVeil, work: _Work, a: Charge, plan: _Plan) -> bool:
@@ -971,12 +1008,14 @@ def _resolve_attack(work: _Work, a: Any, plan: _Plan, given: Attack | None, loca
     assert target is not None
     spec = plan.tests[0]
     att = _attack(work, given, spec, actor, target)
-    where = f" at the {location}" if location else ""
+    where = f" at the {_LOCATION_WORDS.get(location, location)}" if location else ""
+    if location == "item" and item:
+        where = f" at {item}"
     if not att.hit:
         work.lines.append(f"{_name(actor)}'s attack{where} on {_name(target)} does not get through.")
         return False
     bonus = VULNERABLE_DAMAGE if location in ("head", "vital") else 0
-    text = f"{_name(actor)} hits {_name(target)}{where} with {att.net_hits} net hits"
+    text = f"{_name(actor)} hits {_name(target)}{where} with {_hits(att.net_hits)}"
     if att.damage is not None:
         dealt = att.damage + bonus
         ts = work.sheet(target.id)
@@ -1025,6 +1064,9 @@ def _knockdown(work: _Work, a: Any, plan: _Plan, att: Attack) -> None:
         return
     _go_prone(work, target.id)
     work.lines.append(f"{_name(target)} fails the Vigor check (at {penalty}) and is knocked Prone.")
+
+
+_LOCATION_WORDS = {"vital": "vital area", "item": "held item"}
 
 
 def _go_prone(work: _Work, ident: str) -> None:
@@ -1336,7 +1378,7 @@ def _base_cost(key: str, st: Settings) -> int:
     }.get(key, 2)
 
 
-def _probe(cls: type, actor: str, target: str | None, sheet: Sheet) -> Any:
+def _probe(cls: type, actor: str, target: str | None) -> Any:
     """A stand-in action for the picker: default choices, no outcomes."""
     if cls is MoveGrapple:
         return MoveGrapple(actor=actor, to=None)  # type: ignore[arg-type]
@@ -1350,7 +1392,7 @@ def _probe(cls: type, actor: str, target: str | None, sheet: Sheet) -> Any:
 def _variants(key: str) -> tuple[tuple[str, str, int], ...]:
     if key == "called_shot":
         return tuple((loc, loc.capitalize(), p) for loc, p in CALLED_SHOT_PENALTY.items()) + (
-            ("item", "Held item (-10 to -30, GM)", DEFAULT_ITEM_PENALTY),
+            ("item", "Held item (GM: -10 to -30)", DEFAULT_ITEM_PENALTY),
         )
     if key == "distraction":
         return tuple((k, ap.label, 0) for k, ap in APPROACHES.items())
