@@ -1,0 +1,886 @@
+"""Chummer5a character saves (.chum5, XML) as Shadowrun tokens.
+
+:func:`parse_chummer` reads a save into a :class:`ChummerCharacter` (plain values, Chummer's
+own words); :meth:`ChummerCharacter.to_token` maps it onto the encounter model: the sr5
+:class:`~engine.sr5.sheet.Sheet` under ``Token.sr5`` and the equipped weapons as
+:class:`~engine.model.Weapon` values. :func:`import_chummer` does both;
+:func:`add_character` puts the token into an encounter under a fresh id.
+
+How each number is read (details and defaults in docs/importing.md):
+
+- attributes: ``totalvalue`` when the save has it (newer Chummer: augmentations included),
+  else ``metatypemin + base + karma`` (older saves; augmentations are then not applied);
+- skills: by id through :data:`~engine.importers.chummer_data.SKILLS` (older saves: by
+  name). Rating = base points (plus the skill group's, plus free levels) + karma (plus the
+  group's), as Chummer adds them; unconditional skill improvements (Improved Ability ...)
+  are added, since the map reads ratings only to build dice pools;
+- weapons: equipped ones only, with accessories (accuracy, RC per RC group, fire modes,
+  damage and AP replacements). A smartgun's own accuracy bonus is *not* added: the weapon
+  is flagged ``smartgun`` and the sr5 rules add it when the character has a smartlink;
+  the character's Strength-based recoil compensation is likewise left to the rules;
+- armour: the best equipped armour (with its mods) plus every "+N" accessory armour, and
+  armour worn over a suit through Custom Fit (Stack);
+- damage: ``physicalcmfilled`` and ``stuncmfilled``; walk and run: Agility x the save's
+  ground multipliers (``walk`` "2/1/0", ``run`` "4/0/0");
+- the portrait: the main mugshot (or the first), checked like a map image.
+
+Anything the map does not model (spells, contacts, vehicles, gear, other skills and
+qualities, improvements it cannot apply) is named in the report.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import shapely
+
+from engine.errors import CoverfireError, IllegalActionError, ImportFileError
+from engine.importers import chummer_data as data
+from engine.importers import images
+from engine.importers.report import ImportReport, ReportBuilder
+from engine.model import Encounter, RangeBand, Token, Weapon
+from engine.ranges import BAND_MODIFIERS, BAND_NAMES, CATEGORIES
+from engine.sr5.sheet import Sheet
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+ATTRIBUTE_FIELDS = {
+    "BOD": "body", "AGI": "agility", "REA": "reaction", "STR": "strength", "WIL": "willpower",
+    "LOG": "logic", "INT": "intuition", "CHA": "charisma", "EDG": "edge",
+}
+MODES = ("SS", "SA", "BF", "FA")
+RELOAD = {"c": "c", "m": "m", "cy": "cy", "b": "b", "d": "d", "belt": "belt", "ml": "ml"}
+_DAMAGE = re.compile(r"^(\d+|\(STR([+-]\d+)?\))[PS](\([a-z]+\))?$")
+_AMMO = re.compile(r"^\s*(\d+)\s*(?:\((\w+)\))?")
+
+
+# -- parsed values ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArmorPiece:
+    """One equipped armour: ``value`` its rating with mods (None for a "+N" accessory),
+    ``bonus`` what it adds on top of another armour ("+N", or its Custom Fit (Stack)
+    override), ``stacks_on`` the armour its Custom Fit (Stack) names."""
+
+    name: str
+    value: int | None
+    bonus: int = 0
+    stacks_on: str | None = None
+
+
+@dataclass(frozen=True)
+class ChummerCharacter:
+    """A Chummer save read into plain values (metres, boxes, ratings)."""
+
+    name: str
+    metatype: str = "human"
+    attributes: dict[str, int] = field(default_factory=dict)  # BOD ... EDG, MAG, RES, ESS
+    skills: dict[str, int] = field(default_factory=dict)  # Chummer skill name -> rating
+    weapons: tuple[Weapon, ...] = ()
+    armor: int = 0
+    armor_parts: tuple[str, ...] = ()  # how the armour value was made, e.g. "Lined Coat 9"
+    physical_damage: int = 0
+    stun_damage: int = 0
+    walk: float | None = None  # metres per Combat Turn
+    run: float | None = None
+    smartlink: str = "none"
+    vision: tuple[str, ...] = ()
+    qualities: tuple[str, ...] = ()
+    initiative_dice: int = 1
+    initiative_bonus: int = 0
+    physical_bonus_boxes: int = 0
+    stun_bonus_boxes: int = 0
+    portrait: str | None = None  # data: URI
+
+    def to_sheet(self) -> Sheet:
+        """The sr5 sheet of this character (Sheet fields; walk and run as extra fields)."""
+        attrs = {ATTRIBUTE_FIELDS[k]: max(0, min(50, v)) for k, v in self.attributes.items() if k in ATTRIBUTE_FIELDS}
+        skills = {
+            data.MAP_SKILLS[name]: min(20, r) for name, r in self.skills.items() if name in data.MAP_SKILLS and r > 0
+        }
+        extra: dict[str, Any] = {}
+        if self.walk is not None:
+            extra["walk_rate"] = self.walk
+        if self.run is not None:
+            extra["run_rate"] = self.run
+        return Sheet(
+            metatype=self.metatype,
+            **attrs,
+            skills=skills,
+            qualities=self.qualities,
+            armor=max(0, min(100, self.armor)),
+            smartlink=self.smartlink,
+            vision=self.vision,
+            initiative_dice=max(1, min(5, self.initiative_dice)),
+            initiative_bonus=max(-50, min(50, self.initiative_bonus)),
+            physical_bonus_boxes=max(-20, min(50, self.physical_bonus_boxes)),
+            stun_bonus_boxes=max(-20, min(50, self.stun_bonus_boxes)),
+            physical_damage=max(0, min(500, self.physical_damage)),
+            stun_damage=max(0, min(500, self.stun_damage)),
+            **extra,
+        )
+
+    def to_token(self, *, ident: str, side: str = "runner", x: float = 0.0, y: float = 0.0) -> Token:
+        """A token for this character at (``x``, ``y``) metres."""
+        extra = {"portrait": self.portrait} if self.portrait else {}
+        return Token(
+            id=ident, name=self.name, side=side, x=x, y=y, weapons=self.weapons, sr5=self.to_sheet(), **extra
+        )
+
+
+# -- XML helpers --------------------------------------------------------------------------------
+
+
+def _text(node: ET.Element | None, tag: str, default: str = "") -> str:
+    if node is None:
+        return default
+    t = node.findtext(tag)
+    return default if t is None else t.strip()
+
+
+def _int(text: str | None, default: int | None = None) -> int | None:
+    if text is None:
+        return default
+    s = text.strip()
+    if s in ("", "-"):
+        return default
+    try:
+        return int(s)
+    except ValueError:
+        try:
+            f = float(s)
+        except ValueError:
+            return default
+        return int(f) if math.isfinite(f) else default
+
+
+def _true(text: str | None) -> bool:
+    return (text or "").strip().lower() == "true"
+
+
+def read_chummer_xml(path: str | Path) -> ET.Element:
+    """The ``<character>`` element of a save; :class:`ImportFileError` when it is none."""
+    p = Path(path)
+    name = str(p)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ImportFileError(f"the file is {size} bytes, larger than a Chummer save can be", file=name)
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise ImportFileError("no such file", file=name) from None
+    except IsADirectoryError:
+        raise ImportFileError("this is a folder, not a Chummer save", file=name) from None
+    except OSError as exc:
+        raise ImportFileError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+    if b"<!ENTITY" in raw[:65536]:
+        raise ImportFileError("the file declares XML entities, which a Chummer save never does; refused", file=name)
+    try:
+        root = ET.fromstring(raw)
+    except ET.ParseError as exc:
+        line, col = getattr(exc, "position", (None, None))
+        where = f" at line {line}, column {col}" if line else ""
+        raise ImportFileError(f"not readable XML{where}: {exc.msg if hasattr(exc, 'msg') else exc}", file=name) from None
+    if root.tag != "character":
+        raise ImportFileError(
+            f"not a Chummer character save: the XML root is <{root.tag}>, expected <character>", file=name, path=root.tag
+        )
+    return root
+
+
+# -- parsing ------------------------------------------------------------------------------------
+
+
+def parse_chummer(path: str | Path) -> tuple[ChummerCharacter, ReportBuilder]:
+    """Read a .chum5 save into a :class:`ChummerCharacter` and the report lines so far.
+    Raises :class:`ImportFileError` for a file that is not a readable Chummer save."""
+    p = Path(path)
+    root = read_chummer_xml(p)
+    rep = ReportBuilder(source=str(p), kind="chummer")
+    return _parse(root, rep, fallback_name=p.stem), rep
+
+
+def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerCharacter:
+    edition = _text(root, "gameedition")
+    if edition and edition != "SR5":
+        rep.warn(f"the save is for {edition}, not Shadowrun 5th edition; read as SR5", "character/gameedition")
+    version = _text(root, "appversion") or _text(root, "createdversion")
+    name = _text(root, "alias") or _text(root, "name") or fallback_name
+    metatype = _metatype(root, rep)
+    rep.note(f"{name}: {metatype}, Chummer {version or 'version unknown'}")
+    improvements = _improvements(root)
+    attrs = _attributes(root, rep)
+    skills = _skills(root, improvements, rep)
+    phys_limit = math.ceil((2 * attrs.get("STR", 3) + attrs.get("BOD", 3) + attrs.get("REA", 3)) / 3)
+    smartlink = _smartlink(root, improvements)
+    weapons, weapon_vision, holster = _weapons(root, improvements, attrs, phys_limit, rep)
+    armor, parts = _armor(root, rep)
+    walk, run = _movement(root, attrs, rep)
+    qualities = _qualities(root, improvements, holster, rep)
+    vision = _vision(root, metatype, weapon_vision)
+    init_dice = 1 + sum(v for t, v, _ in improvements if t in ("InitiativeDice", "InitiativeDiceAdd"))
+    init_bonus = sum(v for t, v, _ in improvements if t == "Initiative")
+    phys_boxes = sum(v for t, v, _ in improvements if t == "PhysicalCM")
+    stun_boxes = sum(v for t, v, _ in improvements if t == "StunCM")
+    phys = _int(_text(root, "physicalcmfilled"), 0) or 0
+    stun = _int(_text(root, "stuncmfilled"), 0) or 0
+    portrait = _portrait(root, rep)
+    _unsupported(root, skills, rep)
+
+    rep.note("attributes " + ", ".join(f"{k} {attrs[k]}" for k in ATTRIBUTE_FIELDS if k in attrs))
+    combat = [f"{n} {r}" for n, r in skills.items() if n in data.MAP_SKILLS and r > 0]
+    rep.note("skills " + (", ".join(combat) if combat else "(no combat skills)"))
+    rep.note(f"{len(weapons)} equipped weapon{'s' if len(weapons) != 1 else ''}: " + ", ".join(w.name for w in weapons))
+    rep.note(f"armour {armor} (" + (" + ".join(parts) if parts else "none worn") + ")")
+    rep.note(f"damage {phys} physical, {stun} stun; walk {walk:g} m, run {run:g} m" if walk is not None and run is not None
+             else f"damage {phys} physical, {stun} stun")
+    rep.note("portrait: " + ("yes" if portrait else "none in the save"))
+    return ChummerCharacter(
+        name=name,
+        metatype=metatype,
+        attributes=attrs,
+        skills=skills,
+        weapons=weapons,
+        armor=armor,
+        armor_parts=parts,
+        physical_damage=phys,
+        stun_damage=stun,
+        walk=walk,
+        run=run,
+        smartlink=smartlink,
+        vision=vision,
+        qualities=qualities,
+        initiative_dice=init_dice,
+        initiative_bonus=init_bonus,
+        physical_bonus_boxes=phys_boxes,
+        stun_bonus_boxes=stun_boxes,
+        portrait=portrait,
+    )
+
+
+def _metatype(root: ET.Element, rep: ReportBuilder) -> str:
+    meta = _text(root, "metatype")
+    key = meta.lower()
+    if key in ("human", "elf", "dwarf", "ork", "troll"):
+        variant = _text(root, "metavariant")
+        if variant:
+            rep.skip(f"metavariant {variant} (read as {key})")
+        return key
+    rep.warn(f"metatype {meta or '(none)'} is not one the sr5 rules know; the token is a human", "character/metatype")
+    return "human"
+
+
+def _improvements(root: ET.Element) -> list[tuple[str, int, ET.Element]]:
+    """(type, value, element) of every enabled, unconditional improvement."""
+    out = []
+    node = root.find("improvements")
+    if node is None:
+        return out
+    for imp in node.findall("improvement"):
+        if not _true(imp.findtext("enabled") or "True"):
+            continue
+        if _text(imp, "condition"):
+            continue
+        kind = _text(imp, "improvementttype") or _text(imp, "improvementtype")
+        out.append((kind, _int(_text(imp, "val"), 0) or 0, imp))
+    return out
+
+
+def _attributes(root: ET.Element, rep: ReportBuilder) -> dict[str, int]:
+    out: dict[str, int] = {}
+    node = root.find("attributes")
+    if node is None:
+        rep.warn("the save has no attributes; every attribute is left at 3", "character/attributes")
+        return out
+    added = False
+    for i, a in enumerate(node.findall("attribute")):
+        name = _text(a, "name")
+        if not name or name in out:
+            continue
+        total = _int(a.findtext("totalvalue"))
+        if total is None:
+            parts = [_int(a.findtext(t)) for t in ("metatypemin", "base", "karma")]
+            if parts[0] is not None:
+                total = sum(p or 0 for p in parts)
+                added = True
+            else:
+                total = _int(a.findtext("value"))
+        if total is None:
+            if name in ATTRIBUTE_FIELDS:
+                rep.warn(f"attribute {name} has no value; left at 3", f"character/attributes/attribute[{i + 1}]")
+            continue
+        out[name] = total
+    if added:
+        rep.warn(
+            "this older save gives no final attribute values; they are metatype minimum + base + karma, "
+            "without augmentations (check cyberware and adept powers by hand)",
+            "character/attributes",
+        )
+    ess = _text(root, "totaless")
+    if ess:
+        try:
+            out["ESS"] = math.floor(float(ess))
+        except ValueError:
+            pass
+    return out
+
+
+def _skills(root: ET.Element, improvements, rep: ReportBuilder) -> dict[str, int]:
+    """Active skill name -> rating as Chummer computes it (see the module docstring)."""
+    created = _true(_text(root, "created"))
+    new = root.find("newskills")
+    ratings: dict[str, int] = {}
+    if new is not None and new.find("skills") is not None:
+        groups = {}
+        for g in new.findall("groups/group"):
+            groups[_text(g, "name")] = (_int(_text(g, "base"), 0) or 0, _int(_text(g, "karma"), 0) or 0)
+        free_base = _by_name(improvements, "SkillBase")
+        free_karma = _by_name(improvements, "SkillLevel")
+        unknown = 0
+        for i, s in enumerate(new.findall("skills/skill")):
+            suid = _text(s, "suid")
+            info = data.SKILLS.get(suid)
+            sname = info.name if info else _text(s, "name")
+            if info is None and not sname:
+                unknown += 1
+                continue
+            if info is not None and info.name.startswith("Exotic") and _text(s, "specific"):
+                sname = info.name  # one rating per exotic skill key; the weapon is in its name
+            base_pts = _int(_text(s, "base"), 0) or 0
+            karma_pts = _int(_text(s, "karma"), 0) or 0
+            gbase, gkarma = groups.get(info.group, (0, 0)) if info and info.group else (0, 0)
+            cap = 12 if created else 6
+            base = min(gbase + base_pts + free_base.get(sname, 0), cap) if gbase > 0 else min(base_pts + free_base.get(sname, 0), cap)
+            karma = min(karma_pts + free_karma.get(sname, 0) + gkarma, cap)
+            ratings[sname] = max(ratings.get(sname, 0), base + karma)
+        # Skill groups whose members the save does not list.
+        for sid, info in data.SKILLS.items():
+            if info.group and info.name not in ratings and sum(groups.get(info.group, (0, 0))) > 0:
+                ratings[info.name] = sum(groups[info.group])
+        if unknown:
+            rep.warn(f"{unknown} skill{'s' if unknown != 1 else ''} with an id not in Chummer's SR5 skill list; skipped",
+                     "character/newskills/skills")
+    elif root.find("skills") is not None:
+        rep.warn("older save layout: skills read by name and rating", "character/skills")
+        for s in root.findall("skills/skill"):
+            sname = _text(s, "name")
+            r = _int(_text(s, "rating"))
+            if r is None:
+                r = (_int(_text(s, "base"), 0) or 0) + (_int(_text(s, "karma"), 0) or 0)
+            if sname:
+                ratings[sname] = max(ratings.get(sname, 0), r)
+    else:
+        rep.warn("the save lists no skills; the token has none", "character/newskills")
+    # Unconditional bonuses to a skill (Improved Ability and the like) count toward its dice.
+    for kind, val, imp in improvements:
+        if kind == "Skill" and val:
+            sname = _text(imp, "improvedname")
+            if sname in data.MAP_SKILLS:
+                ratings[sname] = ratings.get(sname, 0) + val
+                rep.note(f"{sname} includes {val:+d} from {_text(imp, 'improvementsource') or 'an improvement'}")
+        elif kind in ("SkillGroup", "SkillCategory", "SkillAttribute") and val:
+            rep.skip(f"improvement {kind} {_text(imp, 'improvedname')} {val:+d} (not applied)")
+    return ratings
+
+
+def _by_name(improvements, kind: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for k, v, imp in improvements:
+        if k == kind:
+            n = _text(imp, "improvedname")
+            out[n] = out.get(n, 0) + v
+    return out
+
+
+def _smartlink(root: ET.Element, improvements) -> str:
+    for kind, _v, imp in improvements:
+        if kind == "Smartlink":
+            src = _text(imp, "improvementsource")
+            return "implant" if src in ("Cyberware", "Bioware") else "gear"
+    return "none"
+
+
+# -- weapons ------------------------------------------------------------------------------------
+
+
+def _weapons(root, improvements, attrs, phys_limit, rep: ReportBuilder):
+    out: list[Weapon] = []
+    vision: set[str] = set()
+    holster = False
+    node = root.find("weapons")
+    if node is None:
+        return (), vision, holster
+    skill_acc = _by_name(improvements, "WeaponSkillAccuracy")
+    names: dict[str, int] = {}
+    skipped = []
+
+    def walk(elements, prefix):
+        nonlocal holster
+        for i, w in enumerate(elements):
+            where = f"{prefix}[{i + 1}]"
+            wname = _text(w, "name") or "Unnamed weapon"
+            if not _true(_text(w, "equipped", "True")):
+                skipped.append(wname)
+                continue
+            weapon, accs = _weapon(w, where, skill_acc, attrs, phys_limit, rep)
+            for a in accs:
+                low = a.lower()
+                if "quick-draw holster" in low:
+                    holster = True
+                for word, key in data.VISION_WORDS:
+                    if word in low:
+                        vision.add(key)
+            if weapon is not None:
+                n = names.get(weapon.name, 0) + 1
+                names[weapon.name] = n
+                if n > 1:
+                    new = f"{weapon.name} ({n})"
+                    rep.note(f"a second {weapon.name} is named {new!r}")
+                    weapon = weapon.model_copy(update={"name": new})
+                out.append(weapon)
+            under = w.findall("underbarrel/weapon")
+            if under:
+                walk(under, f"{where}/underbarrel/weapon")
+
+    walk(node.findall("weapon"), "character/weapons/weapon")
+    if skipped:
+        rep.skip("weapons not equipped: " + ", ".join(skipped))
+    return tuple(out), vision, holster
+
+
+def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: ReportBuilder):
+    name = _text(w, "name") or "Unnamed weapon"
+    label = f"{where} ({name})"
+    category = _text(w, "category")
+    wtype = _text(w, "type")
+    accessories = [a for a in w.findall("accessories/accessory") if _true(_text(a, "equipped", "True"))]
+    acc_names = [_text(a, "name") for a in accessories]
+
+    # Skill.
+    useskill = _text(w, "useskill")
+    skill = None
+    if useskill:
+        skill = data.MAP_SKILLS.get(useskill) or useskill.lower().replace(" ", "_").replace("-", "_")
+    else:
+        skill = data.CATEGORY_SKILLS.get(category)
+    if skill is None and category not in ("Gear",):
+        rep.warn(f"no combat skill known for category {category!r}; the weapon names none", label)
+
+    # Damage and AP (accessories may replace or add).
+    damage = _text(w, "damage")
+    ap_text = _text(w, "ap")
+    for a in accessories:
+        if _text(a, "damagereplace"):
+            damage = _text(a, "damagereplace")
+        if _text(a, "apreplace"):
+            ap_text = _text(a, "apreplace")
+    dmg_add = sum(_int(_text(a, "damage"), 0) or 0 for a in accessories)
+    ap_add = sum(_int(_text(a, "ap"), 0) or 0 for a in accessories)
+    extra: dict[str, Any] = {}
+    dmg_value: str | None = damage.replace(" ", "") or None
+    if dmg_value and not _DAMAGE.match(dmg_value):
+        rep.warn(f"damage {damage!r} is not a damage code; kept as a note on the weapon", f"{label}/damage")
+        extra["damage_note"] = damage
+        dmg_value = None
+    elif dmg_value and dmg_add:
+        m = re.match(r"^(\d+)(.*)$", dmg_value)
+        if m:
+            dmg_value = f"{int(m.group(1)) + dmg_add}{m.group(2)}"
+        else:
+            rep.warn(f"an accessory adds {dmg_add:+d} DV to {damage!r}; not applied", f"{label}/accessories")
+    ap = _int(ap_text, None)
+    if ap is None:
+        if ap_text not in ("", "-"):
+            rep.warn(f"AP {ap_text!r} is not a number; taken as 0", f"{label}/ap")
+        ap = 0
+    ap += ap_add
+
+    # Accuracy: the weapon's, accessories' (not the smartgun's: the rules add it), skill bonuses.
+    acc_text = _text(w, "accuracy")
+    accuracy: int | None
+    m = re.match(r"^Physical\s*([+-]\s*\d+)?$", acc_text)
+    if m:
+        accuracy = phys_limit + (int(m.group(1).replace(" ", "")) if m.group(1) else 0)
+    else:
+        accuracy = _int(acc_text)
+        if accuracy is None and acc_text:
+            rep.warn(f"accuracy {acc_text!r} is not a number; left out", f"{label}/accuracy")
+    smartgun = any("smartgun" in n.lower() for n in acc_names) or "smartgun" in name.lower()
+    if accuracy is not None:
+        for a in accessories:
+            if "smartgun" in _text(a, "name").lower():
+                continue
+            accuracy += _int(_text(a, "accuracy"), 0) or 0
+        if skill:
+            for sname, key in data.MAP_SKILLS.items():
+                if key == skill and skill_acc.get(sname):
+                    accuracy += skill_acc[sname]
+
+    # Modes.
+    modes: list[str] = []
+    mode_text = _text(w, "mode")
+    for a in accessories:
+        if _text(a, "firemodereplace"):
+            mode_text = _text(a, "firemodereplace")
+    for part in re.split(r"[/,\s]+", mode_text):
+        if part in MODES and part not in modes:
+            modes.append(part)
+        elif part not in ("", "0", "-"):
+            rep.warn(f"firing mode {part!r} is not SS, SA, BF or FA; left out", f"{label}/mode")
+    for a in accessories:
+        for part in re.split(r"[/,\s]+", _text(a, "addmode") or _text(a, "firemode")):
+            if part in MODES and part not in modes:
+                modes.append(part)
+    modes.sort(key=MODES.index)
+
+    # Recoil compensation: the weapon's plus accessories (the best of each RC group).
+    rc_text = _text(w, "rc")
+    rc = _int(re.split(r"[(\s]", rc_text)[0] if rc_text else "0", 0) or 0
+    groups: dict[str, int] = {}
+    deployable = []
+    for a in accessories:
+        val = _int(_text(a, "rc"), 0) or 0
+        if not val:
+            continue
+        if _true(_text(a, "rcdeployable")):
+            deployable.append(f"{_text(a, 'name')} {val:+d}")
+            continue
+        grp = _text(a, "rcgroup") or "0"
+        if grp == "0":
+            rc += val
+        else:
+            groups[grp] = max(groups.get(grp, 0), val)
+    rc += sum(groups.values())
+    if deployable:
+        rep.note(f"{name}: RC when deployed not included ({', '.join(deployable)})")
+
+    # Ammunition.
+    ammo = reload = None
+    if wtype != "Melee":
+        m = _AMMO.match(_text(w, "ammo"))
+        if m and int(m.group(1)) > 0:
+            ammo = int(m.group(1))
+            reload = RELOAD.get((m.group(2) or "").lower())
+    bonus = [a for a in accessories if (_int(_text(a, "ammobonus"), 0) or 0) or (_int(_text(a, "rangebonus"), 0) or 0)]
+    for a in bonus:
+        rep.warn(f"accessory {_text(a, 'name')} changes clip size or range; not applied", f"{label}/accessories")
+
+    # Range.
+    cat_id = None
+    ranges = None
+    if wtype != "Melee":
+        table = _text(w, "range") or category
+        if table == "Crossbows" or category == "Crossbows":
+            table = next((t for t in ("Light", "Medium", "Heavy") if t.lower() in name.lower()), "Medium") + " Crossbows"
+        mult = float(_text(w, "rangemultiply") or 1) if re.match(r"^[\d.]+$", _text(w, "rangemultiply") or "1") else 1.0
+        if table in data.RANGE_CATEGORIES:
+            cat_id = data.RANGE_CATEGORIES[table]
+            if abs(mult - 1.0) > 1e-9:
+                cat = CATEGORIES[cat_id]
+                if cat.per_strength:
+                    rep.warn(f"range multiplier {mult:g} on a Strength-scaled range; not applied", label)
+                else:
+                    ranges = _own_bands(tuple(m_ * mult for m_ in cat.maxima))
+        elif table in data.OWN_RANGES:
+            maxima, per_str = data.OWN_RANGES[table]
+            scale = attrs.get("STR", 3) if per_str else 1
+            ranges = _own_bands(tuple(m_ * scale * mult for m_ in maxima))
+            rep.note(f"{name}: range table {table!r} kept as the weapon's own bands")
+        else:
+            rep.warn(f"no range table for {table!r}; the weapon has no range bands", f"{label}/range")
+
+    reach = _int(_text(w, "reach"), 0) or 0
+    try:
+        weapon = Weapon(
+            name=name,
+            category=cat_id,
+            ranges=ranges,
+            damage=dmg_value,
+            ap=ap,
+            accuracy=accuracy,
+            modes=tuple(modes),
+            rc=rc,
+            ammo=ammo,
+            smartgun=smartgun,
+            reach=reach,
+            skill=skill,
+            reload=reload,
+            **extra,
+        )
+    except ValueError as exc:
+        rep.warn(f"the weapon cannot be used: {exc}; skipped", label)
+        return None, acc_names
+    return weapon, acc_names
+
+
+def _own_bands(maxima: tuple[float, ...]) -> tuple[RangeBand, ...]:
+    return tuple(
+        RangeBand(band=n, max=float(m), modifier=BAND_MODIFIERS[n]) for n, m in zip(BAND_NAMES, maxima) if m > 0
+    )
+
+
+# -- armour, movement, qualities, vision --------------------------------------------------------
+
+
+def _armor(root: ET.Element, rep: ReportBuilder) -> tuple[int, tuple[str, ...]]:
+    pieces: list[ArmorPiece] = []
+    node = root.find("armors")
+    if node is None:
+        return 0, ()
+    for i, a in enumerate(node.findall("armor")):
+        if not _true(_text(a, "equipped", "True")):
+            continue
+        name = _text(a, "name") or f"armor {i + 1}"
+        text = _text(a, "armor")
+        mods = [m for m in a.findall("armormods/armormod") if _true(_text(m, "equipped", "True"))]
+        mod_value = sum(_int(_text(m, "armor"), 0) or 0 for m in mods)
+        damage = _int(_text(a, "damage"), 0) or 0
+        override = _text(a, "armoroverride")
+        stack_fit = next((m for m in mods if _text(m, "name") == "Custom Fit (Stack)"), None)
+        bonus = 0
+        stacks_on = None
+        if override.startswith("+") and stack_fit is not None:
+            bonus = _int(override, 0) or 0
+            stacks_on = _text(stack_fit, "extra") or None
+        value = _int(text)
+        if value is None:
+            rep.warn(f"armour value {text!r} is not a number; {name} left out", f"character/armors/armor[{i + 1}]")
+            continue
+        if text.startswith("+"):
+            pieces.append(ArmorPiece(name, None, value + mod_value - damage))
+        else:
+            pieces.append(ArmorPiece(name, value + mod_value - damage, bonus, stacks_on))
+    if not pieces:
+        return 0, ()
+    best_total = -1
+    best_parts: tuple[str, ...] = ()
+    bases = [p for p in pieces if p.value is not None] or [None]
+    for base in bases:
+        total = base.value if base else 0
+        parts = [f"{base.name} {base.value}"] if base else []
+        for p in pieces:
+            if p is base:
+                continue
+            if p.value is None:
+                total += p.bonus
+                parts.append(f"{p.name} +{p.bonus}")
+            elif base is not None and p.bonus and p.stacks_on == base.name:
+                total += p.bonus
+                parts.append(f"{p.name} +{p.bonus} (Custom Fit (Stack))")
+        if total > best_total:
+            best_total, best_parts = total, tuple(parts)
+    ignored = [p.name for p in pieces if not any(part.startswith(p.name + " ") for part in best_parts)]
+    if ignored:
+        rep.note("armour worn but not stacking: " + ", ".join(ignored))
+    return max(0, best_total), best_parts
+
+
+def _movement(root: ET.Element, attrs: dict[str, int], rep: ReportBuilder) -> tuple[float | None, float | None]:
+    agi = attrs.get("AGI")
+    if agi is None:
+        return None, None
+
+    def ground(tag: str, default: float) -> float:
+        text = _text(root, tag)
+        if not text:
+            rep.warn(f"no {tag} rate in the save; Agility x {default:g} used", f"character/{tag}")
+            return default
+        first = text.split("/")[0]
+        try:
+            return float(first)
+        except ValueError:
+            rep.warn(f"{tag} rate {text!r} not understood; Agility x {default:g} used", f"character/{tag}")
+            return default
+
+    return agi * ground("walk", 2), agi * ground("run", 4)
+
+
+def _qualities(root, improvements, holster: bool, rep: ReportBuilder) -> tuple[str, ...]:
+    out: list[str] = []
+    others = []
+    for q in root.findall("qualities/quality"):
+        n = _text(q, "name")
+        key = data.QUALITIES.get(n)
+        if key:
+            if key not in out:
+                out.append(key)
+        elif n:
+            others.append(n)
+    if any(k == "Ambidextrous" for k, _v, _i in improvements) and "ambidextrous" not in out:
+        out.append("ambidextrous")
+    if holster:
+        out.append("quick_draw_holster")
+    if others:
+        rep.skip("qualities: " + ", ".join(others))
+    return tuple(out)
+
+
+def _vision(root: ET.Element, metatype: str, weapon_vision: set[str]) -> tuple[str, ...]:
+    found: list[str] = list(data.METATYPE_VISION.get(metatype, ()))
+
+    def scan(nodes):
+        for g in nodes:
+            if not _true(_text(g, "equipped", "True")):
+                continue
+            low = _text(g, "name").lower()
+            for word, key in data.VISION_WORDS:
+                if word in low and key not in found:
+                    found.append(key)
+            scan(g.findall("children/gear"))
+            scan(g.findall("children/cyberware"))
+            scan(g.findall("gears/gear"))
+
+    scan(root.findall("gears/gear"))
+    scan(root.findall("cyberwares/cyberware"))
+    for key in sorted(weapon_vision):
+        if key not in found:
+            found.append(key)
+    return tuple(found)
+
+
+def _portrait(root: ET.Element, rep: ReportBuilder) -> str | None:
+    shots = [m.text or "" for m in root.findall("mugshots/mugshot")]
+    if not shots and (root.findtext("mugshot") or "").strip():
+        shots = [root.findtext("mugshot") or ""]  # older layout: one mugshot
+    shots = [s.strip() for s in shots if s and s.strip()]
+    if not shots:
+        return None
+    index = _int(_text(root, "mainmugshotindex"), -1)
+    text = shots[index] if index is not None and 0 <= index < len(shots) else shots[0]
+    head = images.image_header(images.b64_prefix(text))
+    if head.problem is None:
+        too_big = images.size_problem(head)
+        if too_big:
+            rep.warn(f"the portrait is not used: {too_big}", "character/mugshots")
+            return None
+    blob, b64_problem = images.b64_decode(text)
+    info = images.check_image(blob)
+    if info.problem or head.problem:
+        rep.warn(f"the portrait cannot be used: {info.problem or head.problem}"
+                 + (f" ({b64_problem})" if b64_problem else ""), "character/mugshots")
+        return None
+    return images.data_uri(blob, info.format)
+
+
+def _unsupported(root: ET.Element, skills: dict[str, int], rep: ReportBuilder) -> None:
+    others = sorted(f"{n} {r}" for n, r in skills.items() if n not in data.MAP_SKILLS and r > 0)
+    if others:
+        rep.skip("other active skills: " + ", ".join(others))
+    knowledge = [k for k in root.findall("newskills/knoskills/skill") if _text(k, "name")]
+    if knowledge:
+        rep.skip(f"knowledge and language skills: {len(knowledge)}")
+    powers = [f"{_text(p, 'name')} {_text(p, 'rating')}".strip() for p in root.findall("powers/power")]
+    if powers:
+        rep.skip("adept powers (their bonuses are applied only through the save's improvements): " + ", ".join(powers))
+    for tag, label in (
+        ("spells/spell", "spells"), ("complexforms/complexform", "complex forms"), ("spirits/spirit", "spirits"),
+        ("foci/focus", "foci"), ("martialarts/martialart", "martial arts"), ("critterpowers/critterpower", "critter powers"),
+        ("contacts/contact", "contacts"), ("vehicles/vehicle", "vehicles and drones"), ("drugs/drug", "drugs"),
+        ("lifestyles/lifestyle", "lifestyles"), ("gears/gear", "gear items (top level)"),
+        ("cyberwares/cyberware", "cyberware and bioware"),
+    ):
+        n = len(root.findall(tag))
+        if n:
+            rep.skip(f"{label}: {n}")
+
+
+# -- the token and the encounter ----------------------------------------------------------------
+
+
+def _slug(text: str) -> str:
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:40].strip("-") or "character"
+
+
+def import_chummer(
+    path: str | Path, side: str = "runner", at: tuple[float, float] | None = None
+) -> tuple[Token, ImportReport]:
+    """Read a Chummer5a save and make a Shadowrun token of it.
+
+    The token's id is made from the character's alias or name (``add_character`` makes it
+    unique in an encounter); it stands at ``at`` (metres) or at (0, 0) when ``at`` is None.
+    Raises :class:`ImportFileError` (file, XML place, reason) for a file that is not a
+    readable Chummer save; anything the token cannot carry is listed in the report."""
+    start = time.perf_counter()
+    char, rep = parse_chummer(path)
+    x, y = at if at is not None else (0.0, 0.0)
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise CoverfireError(f"position ({x}, {y}) is not a finite point")
+    token = char.to_token(ident=_slug(char.name), side=side or "runner", x=float(x), y=float(y))
+    return token, rep.build(time.perf_counter() - start)
+
+
+def add_character(encounter: Encounter, token: Token, at: tuple[float, float] | None = None) -> tuple[Encounter, Token]:
+    """The encounter with ``token`` added under a fresh id (its own id when free, else
+    ``id-N``), placed at ``at`` (metres) or, when ``at`` is None, on the free spot nearest
+    the map's centre. Raises :class:`IllegalActionError` when ``at`` is off the map."""
+    ids = encounter.all_ids()
+    ident = token.id if token.id not in ids else encounter.new_id(token.id)
+    m = encounter.map
+    if at is not None:
+        x, y = float(at[0]), float(at[1])
+        if not (0 <= x <= m.width and 0 <= y <= m.height):
+            raise IllegalActionError(f"({x:g}, {y:g}) lies outside the {m.width:g} x {m.height:g} m map")
+    else:
+        x, y = free_spot(encounter, token.radius)
+    placed = token.model_copy(update={"id": ident, "x": x, "y": y})
+    return encounter.model_copy(update={"tokens": encounter.tokens + (placed,)}), placed
+
+
+def free_spot(encounter: Encounter, radius: float, step: float = 0.5) -> tuple[float, float]:
+    """The point nearest the map's centre (on a ``step``-metre grid, metres) where a disc of
+    ``radius`` touches no blocking obstacle and no other token; the centre if none is free."""
+    m = encounter.map
+    cx, cy = m.width / 2, m.height / 2
+    blockers = [shapely.Polygon(o.polygon) for o in encounter.obstacles if o.blocks]
+    tree = shapely.STRtree(blockers) if blockers else None
+    others = [(t.x, t.y, t.radius) for t in encounter.tokens]
+    n = int(max(m.width, m.height) / step) + 1
+    best = None
+    for ring in range(n):
+        pts = []
+        for i in range(-ring, ring + 1):
+            for j in (-ring, ring):
+                pts += [(cx + i * step, cy + j * step), (cx + j * step, cy + i * step)]
+        pts.sort(key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
+        for x, y in pts:
+            if not (radius <= x <= m.width - radius and radius <= y <= m.height - radius):
+                continue
+            if any((x - ox) ** 2 + (y - oy) ** 2 < (radius + r) ** 2 for ox, oy, r in others):
+                continue
+            if tree is not None and len(tree.query(shapely.Point(x, y).buffer(radius), predicate="intersects")):
+                continue
+            best = (x, y)
+            break
+        if best:
+            return best
+    return cx, cy
+
+
+def run_import_character(args) -> int:
+    """``coverfire import-character FILE.chum5 --into ENCOUNTER.json [--side S] [--at X Y]``:
+    add the character to the encounter and save it (atomically, portrait beside it)."""
+    from engine.files import load_encounter
+
+    encounter = load_encounter(args.into)
+    at = tuple(args.at) if getattr(args, "at", None) else None
+    token, report = import_chummer(args.file, side=args.side or "runner", at=at)
+    encounter, placed = add_character(encounter, token, at=at)
+    _saved, written = images.save_with_images(encounter, args.into)
+    for line in report.lines():
+        print(line)
+    print(f"Added {placed.name!r} as {placed.id!r} at ({placed.x:g}, {placed.y:g}) to {args.into}"
+          + (" and wrote " + ", ".join(written) if written else ""))
+    return 0
+
+
+__all__ = [
+    "ArmorPiece", "ChummerCharacter", "add_character", "free_spot", "import_chummer", "parse_chummer",
+    "read_chummer_xml", "run_import_character",
+]
