@@ -1,0 +1,146 @@
+"""Autosave and crash recovery.
+
+While an encounter has unsaved changes, :class:`Autosaver` writes it every minute to the
+user's data folder (``QStandardPaths.AppDataLocation``/autosave), atomically, with the file
+it belongs to. A clean exit removes that file; a file left behind by a process that is no
+longer running means Coverfire stopped without saving, and :func:`find_recoverable` offers
+it on the next start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QStandardPaths, QTimer
+
+from engine.errors import EncounterFileError
+from engine.files import atomic_write_bytes, encounter_from_data, encounter_to_data
+from engine.model import Encounter
+from gui.document import EncounterDocument
+
+MARK = "coverfire.autosave"
+INTERVAL_MS = 60_000
+
+
+def default_folder() -> Path:
+    """``<AppDataLocation>/autosave`` (created when first written)."""
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".coverfire") / "autosave"
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """An autosave left by a Coverfire that did not close normally."""
+
+    file: Path
+    source: str | None
+    saved: float
+    name: str
+    data: dict
+
+    def encounter(self) -> Encounter:
+        """The autosaved encounter (raises :class:`EncounterFileError` if it is damaged)."""
+        return encounter_from_data(self.data, file=str(self.file))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def find_recoverable(folder: Path | None = None) -> list[Recovery]:
+    """Autosaves of Coverfire sessions that are no longer running, newest first. Damaged
+    files are skipped (and left for the user to inspect)."""
+    folder = folder or default_folder()
+    out = []
+    if not folder.is_dir():
+        return out
+    for f in folder.glob("autosave-*.json"):
+        try:
+            wrapper = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(wrapper, dict) or wrapper.get("format") != MARK:
+            continue
+        if _alive(int(wrapper.get("pid", -1))):
+            continue
+        data = wrapper.get("encounter")
+        if not isinstance(data, dict):
+            continue
+        out.append(Recovery(f, wrapper.get("source"), float(wrapper.get("saved", 0)),
+                            str(data.get("name", "Untitled")), data))
+    out.sort(key=lambda r: r.saved, reverse=True)
+    return out
+
+
+class Autosaver(QObject):
+    """Writes the document's unsaved state every ``interval_ms`` milliseconds."""
+
+    def __init__(self, document: EncounterDocument, folder: Path | None = None,
+                 interval_ms: int = INTERVAL_MS, parent: QObject | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.folder = Path(folder) if folder is not None else default_folder()
+        self.file = self.folder / f"autosave-{os.getpid()}-{uuid.uuid4().hex[:8]}.json"
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+        document.cleanChanged.connect(self._on_clean)
+        self.last_error: str | None = None
+
+    def tick(self) -> None:
+        """Autosave now if there are unsaved changes, else drop the autosave."""
+        if not self.document.dirty:
+            self.discard()
+            return
+        wrapper = {
+            "format": MARK,
+            "pid": os.getpid(),
+            "saved": time.time(),
+            "source": str(self.document.path) if self.document.path else None,
+            "encounter": encounter_to_data(self.document.committed),
+        }
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.file, json.dumps(wrapper, ensure_ascii=False).encode("utf-8"))
+            self.last_error = None
+        except OSError as exc:  # a full disk must not stop the GM's game
+            self.last_error = f"autosave failed: {exc}"
+
+    def discard(self) -> None:
+        """Remove this session's autosave (after a save, or on a clean exit)."""
+        try:
+            self.file.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            pass
+
+    def _on_clean(self, clean: bool) -> None:
+        if clean:
+            self.discard()
+
+
+def remove(recovery: Recovery) -> None:
+    try:
+        recovery.file.unlink()
+    except OSError:
+        pass
+
+
+__all__ = ["Autosaver", "Recovery", "find_recoverable", "default_folder", "remove", "EncounterFileError"]

@@ -1,0 +1,218 @@
+"""The open encounter as a Qt object: the current frozen value, its file, its undo history,
+and the engine's spatial answers kept up to date.
+
+Every edit swaps one :class:`~engine.model.Encounter` value for another. A drag shows its
+intermediate states with :meth:`EncounterDocument.preview` (no undo step) and lands with
+:meth:`EncounterDocument.commit` (one undo step from the state before the drag began), the
+"changing" / "finished" split of pyqtgraph's TargetItem. Listeners get a
+:class:`DocumentChange` saying what changed (:func:`gui.edits.diff`), so each map layer
+recomputes only what the edit touched.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from engine.files import load_encounter, save_encounter
+from engine.model import Encounter
+from gui.edits import Diff, diff
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DocumentChange:
+    """One change of the document's encounter: what differs (:class:`gui.edits.Diff`),
+    whether it is a live preview (a drag in progress) and whether a whole new encounter was
+    loaded (``reset``)."""
+
+    diff: Diff
+    preview: bool = False
+    reset: bool = False
+
+
+class _Swap(QUndoCommand):
+    """An undo step: the encounter before and after one edit."""
+
+    def __init__(self, doc: "EncounterDocument", before: Encounter, after: Encounter, text: str):
+        super().__init__(text)
+        self._doc, self._before, self._after = doc, before, after
+        self._first = True
+
+    def redo(self) -> None:  # noqa: D401 - Qt API
+        if self._first and self._doc.encounter is self._after:
+            self._first = False  # the edit is already showing (a drag's last preview)
+            self._doc._publish(self._after, preview=False, previous=self._doc._committed)
+            return
+        self._first = False
+        self._doc._set(self._after)
+
+    def undo(self) -> None:
+        self._doc._set(self._before)
+
+
+def _load_tactics_class():
+    """The engine's :class:`engine.analysis.Tactics`, or None while the engine lacks it."""
+    try:
+        from engine.analysis import Tactics
+    except ImportError as exc:  # the analysis module is not in this build yet
+        log.warning("live answers are off: %s", exc)
+        return None
+    return Tactics
+
+
+class EncounterDocument(QObject):
+    """The encounter being edited. Signals:
+
+    * ``changed(DocumentChange)`` after every change (previews included);
+    * ``pathChanged(object)`` when the file it belongs to changes (a :class:`Path` or None);
+    * ``cleanChanged(bool)`` when it becomes saved (True) or unsaved (False).
+    """
+
+    changed = Signal(object)
+    pathChanged = Signal(object)
+    cleanChanged = Signal(bool)
+
+    def __init__(self, encounter: Encounter, path: str | Path | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._encounter = encounter
+        self._committed = encounter  # the value before a preview started
+        self._path = Path(path) if path is not None else None
+        self._forced_dirty = False
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        tactics_cls = _load_tactics_class()
+        self._tactics = tactics_cls(encounter) if tactics_cls is not None else None
+        self._tactics_error: str | None = None
+
+    # -- state ---------------------------------------------------------------------------
+    @property
+    def encounter(self) -> Encounter:
+        """The encounter as shown now (a preview while a drag is in progress)."""
+        return self._encounter
+
+    @property
+    def committed(self) -> Encounter:
+        """The encounter as of the last finished edit (ignores a preview in progress)."""
+        return self._committed
+
+    @property
+    def tactics(self):
+        """The engine's spatial answers for :attr:`encounter` (``engine.analysis.Tactics``),
+        or None when this build has no analysis module."""
+        return self._tactics
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @property
+    def dirty(self) -> bool:
+        """Whether there are changes not saved to :attr:`path`."""
+        return self._forced_dirty or not self.undo_stack.isClean()
+
+    @property
+    def in_preview(self) -> bool:
+        return self._encounter is not self._committed
+
+    def display_name(self) -> str:
+        return self._path.name if self._path else (self._encounter.name or "Untitled")
+
+    # -- edits ---------------------------------------------------------------------------
+    def preview(self, encounter: Encounter) -> None:
+        """Show ``encounter`` live without an undo step (a drag in progress)."""
+        if encounter is self._encounter:
+            return
+        self._publish(encounter, preview=True, previous=self._encounter)
+
+    def commit(self, encounter: Encounter, text: str) -> bool:
+        """Land an edit as one undo step from the last committed state (dropping any preview).
+
+        Returns False (and restores the committed state) when nothing changed."""
+        before = self._committed
+        if encounter is before or encounter == before:
+            self.cancel_preview()
+            return False
+        self.undo_stack.push(_Swap(self, before, encounter, text))
+        return True
+
+    def cancel_preview(self) -> None:
+        """Drop a preview and show the last committed state again."""
+        if self.in_preview:
+            self._publish(self._committed, preview=False, previous=self._encounter)
+
+    def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False) -> None:
+        """Replace the whole document (a file opened or recovered): clears the undo history."""
+        previous = self._encounter
+        self._path = Path(path) if path is not None else None
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self._forced_dirty = dirty
+        self._committed = encounter
+        self._encounter = encounter
+        self._update_tactics(encounter, reset=True)
+        self.changed.emit(DocumentChange(diff(None, encounter), preview=False, reset=True))
+        del previous
+        self.pathChanged.emit(self._path)
+        self.cleanChanged.emit(not self.dirty)
+
+    # -- files ---------------------------------------------------------------------------
+    def open(self, path: str | Path) -> None:
+        """Load a file into this document; raises :class:`engine.errors.EncounterFileError`
+        and leaves the document as it was when the file is bad."""
+        encounter = load_encounter(path)
+        self.set_content(encounter, path)
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the committed encounter (atomically) to ``path`` or the current file.
+
+        Raises :class:`engine.errors.EncounterFileError` when it cannot be written."""
+        target = Path(path) if path is not None else self._path
+        if target is None:
+            raise ValueError("this encounter has no file yet: give a path")
+        save_encounter(self._committed, target)
+        if target != self._path:
+            self._path = target
+            self.pathChanged.emit(self._path)
+        self._forced_dirty = False
+        self.undo_stack.setClean()
+        self.cleanChanged.emit(True)
+        return target
+
+    # -- internals ---------------------------------------------------------------------------
+    def _set(self, encounter: Encounter) -> None:
+        self._publish(encounter, preview=False, previous=self._encounter)
+
+    def _publish(self, encounter: Encounter, *, preview: bool, previous: Encounter) -> None:
+        self._encounter = encounter
+        if not preview:
+            self._committed = encounter
+        d = diff(previous, encounter)
+        self._update_tactics(encounter)
+        self.changed.emit(DocumentChange(d, preview=preview))
+
+    def _update_tactics(self, encounter: Encounter, reset: bool = False) -> None:
+        if self._tactics is None:
+            return
+        try:
+            if reset:
+                self._tactics = type(self._tactics)(encounter)
+            else:
+                self._tactics.update(encounter)
+            self._tactics_error = None
+        except ValueError as exc:  # the engine refused this state (shown in the status bar)
+            self._tactics_error = str(exc)
+            log.warning("analysis failed: %s", exc)
+
+    @property
+    def tactics_error(self) -> str | None:
+        """The engine's message when it could not analyse the current state, else None."""
+        return self._tactics_error
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.cleanChanged.emit(clean and not self._forced_dirty)

@@ -1,0 +1,555 @@
+"""The main window: the map in the middle, the inspector and targets docks, tools, menus,
+files (open, save, recent, autosave and recovery).
+
+Later features plug in without editing this file: :meth:`MainWindow.add_dock`,
+:meth:`MainWindow.add_menu`, :meth:`MainWindow.add_action`, and
+:func:`register_extension` (a function called with every new main window, e.g. a rule
+system adding its attack dialog and initiative tracker).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QImage, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
+
+from engine.errors import CoverfireError
+from engine.model import Background, Encounter, MapSpec
+from gui import edits, style
+from gui.answers import LiveAnswers
+from gui.autosave import Autosaver, find_recoverable, remove
+from gui.document import EncounterDocument
+from gui.inspector import InspectorPanel
+from gui.map_view import MapView
+from gui.selection import Selection
+from gui.targets import TargetsPanel
+from gui.tools import (
+    CalibrateTool,
+    PolygonTool,
+    RectTool,
+    SelectTool,
+    TokenTool,
+    WallTool,
+    ZoneTool,
+    background_from_calibration,
+)
+
+APP_NAME = "Coverfire"
+MAX_RECENT = 8
+FILE_FILTER = "Coverfire encounters (*.json);;All files (*)"
+
+#: Functions called with each new :class:`MainWindow` (see :func:`register_extension`).
+EXTENSIONS: list[Callable[["MainWindow"], None]] = []
+
+
+def register_extension(fn: Callable[["MainWindow"], None]) -> Callable[["MainWindow"], None]:
+    """Have ``fn(window)`` called for every main window built from now on (to add docks,
+    menus, actions). Usable as a decorator."""
+    if fn not in EXTENSIONS:
+        EXTENSIONS.append(fn)
+    return fn
+
+
+def _demo_path() -> Path:
+    from assets import demo_encounter_path
+
+    return demo_encounter_path()
+
+
+def blank_encounter() -> Encounter:
+    return Encounter(name="Untitled encounter", map=MapSpec(width=40.0, height=30.0))
+
+
+class MainWindow(QMainWindow):
+    """The GM's window on one encounter document."""
+
+    def __init__(self, encounter: Encounter | None = None, path: str | Path | None = None, *,
+                 settings: QSettings | None = None, autosave_folder: Path | None = None,
+                 autosave_interval_ms: int = 60_000):
+        super().__init__()
+        self.settings = settings or QSettings(APP_NAME, APP_NAME)
+        self.document = EncounterDocument(encounter or blank_encounter(), path, self)
+        self.selection = Selection(self)
+        self.answers = LiveAnswers(self.document, self.selection, self)
+        self.map_view = MapView(self.document, self.selection, self.answers)
+        self.setCentralWidget(self.map_view)
+        self.menus: dict[str, QMenu] = {}
+        self.actions: dict[str, QAction] = {}
+        self.docks: dict[str, QDockWidget] = {}
+        self.tools: dict[str, Callable[[], object]] = {}
+        self._view_options = style.GM_VIEW
+
+        self.inspector = InspectorPanel(self.document, self.selection)
+        self.targets = TargetsPanel(self.answers, self.selection)
+        self._build_menus()
+        self._build_toolbars()
+        self.add_dock(self.targets, "Targets", Qt.DockWidgetArea.RightDockWidgetArea, "targets")
+        self.add_dock(self.inspector, "Inspector", Qt.DockWidgetArea.RightDockWidgetArea, "inspector")
+        self._build_status()
+
+        self.document.cleanChanged.connect(lambda _: self._update_title())
+        self.document.pathChanged.connect(lambda _: self._update_title())
+        self.document.changed.connect(self._on_document)
+        self.map_view.statusMessage.connect(lambda t: self.statusBar().showMessage(t, 6000))
+        self.autosaver = Autosaver(self.document, autosave_folder, autosave_interval_ms, self)
+        self._update_title()
+        self.resize(QSize(1600, 1000))
+        geo = self.settings.value("window/geometry")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        for ext in list(EXTENSIONS):
+            ext(self)
+
+    # -- extension points ---------------------------------------------------------------------
+    def add_dock(self, widget: QWidget, title: str, area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+                 name: str | None = None, *, tabify_with: str | None = None) -> QDockWidget:
+        """Put ``widget`` in a dock panel (listed in View > Panels); ``tabify_with`` names a
+        dock to share tabs with."""
+        name = name or title.lower().replace(" ", "_")
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{name}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        if tabify_with and tabify_with in self.docks:
+            self.tabifyDockWidget(self.docks[tabify_with], dock)
+        self.docks[name] = dock
+        self.menus["Panels"].addAction(dock.toggleViewAction())
+        return dock
+
+    def add_menu(self, title: str, *, before: str = "Help") -> QMenu:
+        """The menu called ``title`` (made, before ``before``, if new)."""
+        if title in self.menus:
+            return self.menus[title]
+        menu = QMenu(title, self)
+        anchor = self.menus.get(before)
+        if anchor is not None:
+            self.menuBar().insertMenu(anchor.menuAction(), menu)
+        else:
+            self.menuBar().addMenu(menu)
+        self.menus[title] = menu
+        return menu
+
+    def add_action(self, menu: str, text: str, slot: Callable[[], object], *, shortcut: str | QKeySequence | None = None,
+                   name: str | None = None, checkable: bool = False, tip: str = "") -> QAction:
+        """An action in menu ``menu`` (made if new) calling ``slot``; kept in ``self.actions``."""
+        act = QAction(text, self)
+        if shortcut:
+            act.setShortcut(QKeySequence(shortcut))
+        act.setCheckable(checkable)
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        act.triggered.connect(lambda checked=False: slot(checked) if checkable else slot())
+        self.add_menu(menu).addAction(act)
+        self.actions[name or text.replace("&", "").replace("\u2026", "").strip().lower()] = act
+        return act
+
+    def add_tool(self, name: str, factory: Callable[[MapView], object], *, shortcut: str = "", tip: str = "") -> QAction:
+        """A map tool with a toolbar button; ``factory(map_view)`` makes the tool."""
+        act = QAction(name, self)
+        act.setCheckable(True)
+        if shortcut:
+            act.setShortcut(QKeySequence(shortcut))
+        act.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
+        act.setStatusTip(tip)
+        self._tool_group.addAction(act)
+        self._tool_bar.addAction(act)
+        self.add_menu("Tools").addAction(act)
+        self.tools[name] = factory
+        act.triggered.connect(lambda _=False, n=name: self.set_tool(n))
+        self.actions[f"tool:{name}"] = act
+        return act
+
+    def set_tool(self, name: str):
+        """Switch the map to the named tool; returns the tool."""
+        tool = self.tools[name](self.map_view)
+        self.map_view.set_tool(tool)
+        self.actions[f"tool:{name}"].setChecked(True)
+        return tool
+
+    # -- building --------------------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        for title in ("&File", "&Edit", "&View", "&Map", "&Tools", "&Help"):
+            m = self.menuBar().addMenu(title)
+            self.menus[title.replace("&", "")] = m
+        self.menus["Panels"] = self.menus["View"].addMenu("Panels")
+        A = self.add_action
+        A("File", "&New", self.new_file, shortcut=QKeySequence.StandardKey.New)
+        A("File", "&Open\u2026", self.open_dialog, shortcut=QKeySequence.StandardKey.Open)
+        self.recent_menu = self.menus["File"].addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        A("File", "Open the &demo", lambda: self.open_file(_demo_path()), name="open demo")
+        self.menus["File"].addSeparator()
+        A("File", "&Save", self.save, shortcut=QKeySequence.StandardKey.Save)
+        A("File", "Save &As\u2026", self.save_as, shortcut=QKeySequence.StandardKey.SaveAs)
+        self.menus["File"].addSeparator()
+        A("File", "&Quit", self.close, shortcut=QKeySequence.StandardKey.Quit)
+
+        undo = self.document.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.document.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        self.menus["Edit"].addAction(undo)
+        self.menus["Edit"].addAction(redo)
+        self.actions["undo"], self.actions["redo"] = undo, redo
+        self.menus["Edit"].addSeparator()
+        A("Edit", "&Delete", self.delete_selection, shortcut=QKeySequence.StandardKey.Delete)
+        A("Edit", "D&uplicate", self.duplicate_selection, shortcut="Ctrl+D")
+        A("Edit", "Select &None", lambda: self.selection.clear(), shortcut="Ctrl+Shift+A", name="select none")
+        A("Edit", "&Lock attacker", lambda on: self.targets.lock.setChecked(on), shortcut="L",
+          checkable=True, name="lock attacker")
+
+        self.targets.lock.toggled.connect(self.actions["lock attacker"].setChecked)
+        A("View", "&Fit map", self.map_view.fit_map, shortcut="F", name="fit")
+        A("View", "Zoom &in", lambda: self.map_view.zoom_by(1 / 1.25), shortcut=QKeySequence.StandardKey.ZoomIn, name="zoom in")
+        A("View", "Zoom &out", lambda: self.map_view.zoom_by(1.25), shortcut=QKeySequence.StandardKey.ZoomOut, name="zoom out")
+        self.actions["zoom in"].setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomIn), QKeySequence("+"), QKeySequence("=")])
+        self.actions["zoom out"].setShortcuts([QKeySequence(QKeySequence.StandardKey.ZoomOut), QKeySequence("-")])
+        self.menus["View"].addSeparator()
+        for field, text in (("show_grid", "Grid"), ("show_labels", "Names"), ("show_badges", "Target badges"),
+                            ("show_zones", "Zones"), ("show_legend", "Legend"), ("show_scale_bar", "Scale bar")):
+            act = A("View", text, lambda on, f=field: self._toggle_option(f, on), checkable=True, name=f"view:{field}")
+            act.setChecked(getattr(self._view_options, field))
+
+        A("Map", "&Background image\u2026", self.choose_background, name="background")
+        A("Map", "&Scale background by two points\u2026", self.calibrate_background, name="calibrate")
+        A("Map", "&Remove background", self.remove_background, name="remove background")
+        self.menus["Map"].addSeparator()
+        A("Map", "Snap to &grid", lambda on: setattr(self.map_view, "snapping", on), checkable=True,
+          shortcut="Ctrl+G", name="snap")
+
+        A("Help", "&About Coverfire", self._about, name="about")
+
+    def _build_toolbars(self) -> None:
+        self._tool_bar = QToolBar("Tools", self)
+        self._tool_bar.setObjectName("toolbar_tools")
+        self._tool_bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self._tool_bar)
+        self._tool_group = QActionGroup(self)
+        self._tool_group.setExclusive(True)
+        for cls in (SelectTool, TokenTool, PolygonTool, RectTool, WallTool):
+            self.add_tool(cls.name, lambda v, c=cls: c(v), shortcut=cls.shortcut, tip=cls.tip)
+        self._tool_bar.addSeparator()
+        for kind in ("suppressive", "shotgun", "blast", "cone", "line"):
+            proto = ZoneTool(self.map_view, kind)
+            self.add_tool(proto.name, lambda v, k=kind: ZoneTool(v, k), shortcut=proto.shortcut, tip=proto.tip)
+        self.actions["tool:Select"].setChecked(True)
+
+        opts = QToolBar("Tool options", self)
+        opts.setObjectName("toolbar_options")
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, opts)
+        opts.addWidget(QLabel(" New token side "))
+        self.side_combo = QComboBox()
+        self.side_combo.setEditable(True)
+        self.side_combo.addItems(["runner", "ganger", "neutral", "security", "ally"])
+        self.side_combo.setCurrentText(self.map_view.new_token_side)
+        self.side_combo.currentTextChanged.connect(lambda s: setattr(self.map_view, "new_token_side", s.strip() or "neutral"))
+        opts.addWidget(self.side_combo)
+        opts.addWidget(QLabel("  Obstacle height (m) "))
+        self.height_spin = QDoubleSpinBox()
+        self.height_spin.setRange(0.1, 100.0)
+        self.height_spin.setSingleStep(0.1)
+        self.height_spin.setValue(self.map_view.new_obstacle_height)
+        self.height_spin.valueChanged.connect(lambda v: setattr(self.map_view, "new_obstacle_height", float(v)))
+        opts.addWidget(self.height_spin)
+        opts.addWidget(QLabel("  Wall thickness (m) "))
+        self.wall_spin = QDoubleSpinBox()
+        self.wall_spin.setRange(0.05, 5.0)
+        self.wall_spin.setSingleStep(0.05)
+        self.wall_spin.setValue(self.map_view.wall_thickness)
+        self.wall_spin.valueChanged.connect(lambda v: setattr(self.map_view, "wall_thickness", float(v)))
+        opts.addWidget(self.wall_spin)
+        self.snap_box = QCheckBox("Snap")
+        self.snap_box.toggled.connect(lambda on: self.actions["snap"].setChecked(on) or setattr(self.map_view, "snapping", on))
+        self.actions["snap"].toggled.connect(self.snap_box.setChecked)
+        opts.addWidget(self.snap_box)
+
+    def _build_status(self) -> None:
+        self.cursor_label = QLabel()
+        self.statusBar().addPermanentWidget(self.cursor_label)
+        self.map_view.cursorMoved.connect(lambda x, y: self.cursor_label.setText(f"x {x:.1f} m   y {y:.1f} m"))
+
+    def _toggle_option(self, field: str, on: bool) -> None:
+        self._view_options = self._view_options.with_(**{field: on})
+        self.map_view.set_options(self._view_options)
+
+    # -- document events ------------------------------------------------------------------------
+    def _on_document(self, change) -> None:
+        if change.reset:
+            self.selection.clear()
+            self.selection.set_attacker(None)
+        if self.document.tactics_error and not change.preview:
+            self.statusBar().showMessage(f"The engine cannot analyse this: {self.document.tactics_error}", 8000)
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.display_name()}[*] \u2014 {self.document.encounter.name} \u2014 {APP_NAME}")
+        self.setWindowModified(self.document.dirty)
+
+    # -- files ------------------------------------------------------------------------------------
+    def _is_template(self, path: Path | None) -> bool:
+        if path is None:
+            return True
+        try:
+            return path.resolve() == _demo_path().resolve()
+        except OSError:
+            return False
+
+    def new_file(self) -> None:
+        if self.maybe_save():
+            self.document.set_content(blank_encounter(), None)
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = str(self.document.path.parent) if self.document.path else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open encounter", start, FILE_FILTER)
+        if path:
+            self.open_file(path, ask=False)
+
+    def open_file(self, path: str | Path, *, ask: bool = True) -> bool:
+        """Open an encounter file. A bad file shows the engine's message and the current
+        encounter stays as it was. Returns whether it opened."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            self.document.open(path)
+        except CoverfireError as exc:
+            QMessageBox.warning(self, "Cannot open this encounter",
+                                f"{exc}\n\nThe encounter you had open is unchanged.")
+            return False
+        self.autosaver.discard()
+        if not self._is_template(Path(path)):
+            self._add_recent(Path(path))
+        self.map_view.fit_map()
+        return True
+
+    def save(self) -> bool:
+        """Save to the current file (Save As for a new encounter or the bundled demo)."""
+        if self._is_template(self.document.path):
+            return self.save_as()
+        return self._write(self.document.path)
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        if path is None:
+            start = str(self.document.path.parent / self.document.path.name) if self.document.path and not self._is_template(self.document.path) else str(Path.home() / "encounter.json")
+            path, _ = QFileDialog.getSaveFileName(self, "Save encounter as", start, FILE_FILTER)
+            if not path:
+                return False
+        path = Path(path)
+        if path.suffix == "":
+            path = path.with_suffix(".json")
+        self._rebase_background(path)
+        return self._write(path)
+
+    def _write(self, path: Path) -> bool:
+        try:
+            self.document.save(path)
+        except CoverfireError as exc:
+            QMessageBox.warning(self, "Cannot save", str(exc))
+            return False
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def _rebase_background(self, new_path: Path) -> None:
+        """Keep a background image path that is relative to the encounter file valid when
+        the file moves to another folder."""
+        enc = self.document.committed
+        bg = enc.map.background
+        if bg is None or bg.image.startswith("data:") or os.path.isabs(bg.image):
+            return
+        old_dir = self.document.path.parent if self.document.path else Path.cwd()
+        absolute = (old_dir / bg.image).resolve()
+        try:
+            rel = os.path.relpath(absolute, new_path.parent.resolve())
+        except ValueError:
+            rel = str(absolute)
+        if rel != bg.image:
+            new_map = enc.map.model_copy(update={"background": bg.model_copy(update={"image": rel})})
+            self.document.commit(enc.model_copy(update={"map": new_map}), "Keep background image path")
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes: True to go on (saved or discarded), False to stop."""
+        if not self.document.dirty:
+            return True
+        ans = QMessageBox.question(
+            self, "Unsaved changes",
+            f"Save the changes to {self.document.display_name()}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if ans == QMessageBox.StandardButton.Save:
+            return self.save()
+        return ans == QMessageBox.StandardButton.Discard
+
+    def closeEvent(self, ev: QCloseEvent) -> None:
+        if not self.maybe_save():
+            ev.ignore()
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.autosaver.discard()
+        self.autosaver.timer.stop()
+        ev.accept()
+
+    def recent_files(self) -> list[str]:
+        v = self.settings.value("recentFiles", [])
+        if isinstance(v, str):
+            v = [v]
+        return [str(p) for p in (v or [])]
+
+    def _add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        files = [f for f in self.recent_files() if f != p]
+        files.insert(0, p)
+        self.settings.setValue("recentFiles", files[:MAX_RECENT])
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        if not files:
+            a = self.recent_menu.addAction("(none)")
+            a.setEnabled(False)
+            return
+        for f in files:
+            a = self.recent_menu.addAction(f)
+            a.triggered.connect(lambda _=False, f=f: self.open_file(f))
+
+    def offer_recovery(self, folder: Path | None = None) -> bool:
+        """After a crash: offer the newest leftover autosave. Returns whether one was recovered."""
+        found = find_recoverable(folder or self.autosaver.folder)
+        for rec in found:
+            from datetime import datetime
+
+            when = datetime.fromtimestamp(rec.saved).strftime("%Y-%m-%d %H:%M")
+            where = rec.source or "a new encounter"
+            ans = QMessageBox.question(
+                self, "Recover unsaved work?",
+                f"Coverfire closed without saving \u201c{rec.name}\u201d ({where}), autosaved {when}.\n\n"
+                "Recover it? (No deletes the autosave.)",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes,
+            )
+            if ans == QMessageBox.StandardButton.Yes:
+                try:
+                    enc = rec.encounter()
+                except CoverfireError as exc:
+                    QMessageBox.warning(self, "Cannot recover", str(exc))
+                    continue
+                self.document.set_content(enc, rec.source, dirty=True)
+                remove(rec)
+                self.autosaver.tick()
+                return True
+            remove(rec)
+        return False
+
+    # -- edit commands -----------------------------------------------------------------------------
+    def delete_selection(self) -> None:
+        ids = self.selection.ids
+        if not ids:
+            return
+        enc = self.document.committed
+        new = edits.delete(enc, ids)
+        text = f"Delete {edits.find(enc, ids[0]).name or ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} objects"
+        self.document.commit(new, text)
+        self.selection.clear()
+
+    def duplicate_selection(self) -> None:
+        ids = self.selection.ids
+        if not ids:
+            return
+        try:
+            new, new_ids = edits.duplicate(self.document.committed, ids)
+        except CoverfireError as exc:
+            self.statusBar().showMessage(str(exc), 6000)
+            return
+        self.document.commit(new, "Duplicate")
+        self.selection.select(new_ids, new, keep_attacker=True)
+
+    # -- background image ---------------------------------------------------------------------------
+    def choose_background(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Background image", str(Path.home()), "Images (*.png *.jpg *.jpeg)")
+        if path:
+            self.set_background_image(path)
+
+    def set_background_image(self, image_path: str | Path) -> bool:
+        """Put an image under the map, as wide as the map (then use two-point scaling)."""
+        img = QImage(str(image_path))
+        if img.isNull():
+            QMessageBox.warning(self, "Cannot use this image", f"{image_path}: not a PNG or JPEG image Qt can read")
+            return False
+        enc = self.document.committed
+        ref = str(image_path)
+        if self.document.path is not None and not self._is_template(self.document.path):
+            try:
+                ref = os.path.relpath(Path(image_path).resolve(), self.document.path.parent.resolve())
+            except ValueError:
+                ref = str(Path(image_path).resolve())
+        else:
+            ref = str(Path(image_path).resolve())
+        w = enc.map.width
+        bg = Background(image=ref, x=0.0, y=0.0, width=w, height=w * img.height() / img.width())
+        new_map = enc.map.model_copy(update={"background": bg})
+        self.document.commit(enc.model_copy(update={"map": new_map}), "Set background image")
+        self.map_view.fit_map()
+        self.statusBar().showMessage("Map > Scale background by two points sets its size", 8000)
+        return True
+
+    def calibrate_background(self) -> None:
+        if self.document.encounter.map.background is None:
+            QMessageBox.information(self, "No background", "Choose a background image first (Map > Background image).")
+            return
+        self.map_view.set_tool(CalibrateTool(self.map_view, self._calibrated))
+        self._tool_group.checkedAction() and self._tool_group.checkedAction().setChecked(False)
+        self.statusBar().showMessage("Click two points on the image whose distance you know", 10000)
+
+    def _calibrated(self, a, b) -> None:
+        metres, ok = QInputDialog.getDouble(self, "Distance", "Distance between the two points (metres):", 10.0, 0.01, 100000.0, 2)
+        self.set_tool("Select")
+        if ok:
+            self.apply_calibration(a, b, metres)
+
+    def apply_calibration(self, a, b, metres: float) -> bool:
+        enc = self.document.committed
+        bg = enc.map.background
+        try:
+            new_bg = background_from_calibration(bg, a, b, metres)
+        except CoverfireError as exc:
+            QMessageBox.warning(self, "Cannot scale", str(exc))
+            return False
+        new_map = enc.map.model_copy(update={"background": new_bg})
+        self.document.commit(enc.model_copy(update={"map": new_map}), "Scale background")
+        self.map_view.fit_map()
+        return True
+
+    def remove_background(self) -> None:
+        enc = self.document.committed
+        if enc.map.background is None:
+            return
+        self.document.commit(enc.model_copy(update={"map": enc.map.model_copy(update={"background": None})}),
+                             "Remove background")
+
+    def _about(self) -> None:
+        QMessageBox.about(self, "About Coverfire",
+                          "Coverfire: a battle map for game masters who run gun fights.\n"
+                          "Cover, zones, ranges and charges, worked out as you drag.")
+
+
+def schedule(fn: Callable[[], object]) -> None:
+    QTimer.singleShot(0, fn)

@@ -1,0 +1,526 @@
+"""The map view: a pyqtgraph ViewBox in metres (aspect locked, y down) holding the layers,
+turning mouse input into tool calls, with a scale bar, legend and title drawn over it.
+
+Several views can show one document (the GM's map, a player view, an offscreen export):
+each gets its own :class:`gui.style.ViewOptions` and builds its own layers, while the
+document, selection and :class:`gui.answers.LiveAnswers` are shared.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from engine.model import Encounter
+from gui import style
+from gui.answers import LiveAnswers
+from gui.document import DocumentChange, EncounterDocument
+from gui.layers import (
+    NO_BRUSH,
+    NO_PEN,
+    AnswerLayer,
+    GroundLayer,
+    ObstacleLayer,
+    OverlayLayer,
+    Sketch,
+    TokenLayer,
+    ZoneLayer,
+    _alpha,
+    cosmetic,
+    draw_label,
+    selection_sketch,
+)
+from gui.selection import Selection
+from gui.style import GM_VIEW, ViewOptions
+from gui.tools import Picker, Pointer, SelectTool, Tool
+
+pg.setConfigOptions(antialias=True)
+
+
+class MapViewBox(pg.ViewBox):
+    """A ViewBox in map metres: aspect locked, y growing downwards, no context menu; the
+    wheel zooms (pyqtgraph's own), panning is done by :class:`MapView`."""
+
+    def __init__(self):
+        super().__init__(lockAspect=True, invertY=True, enableMenu=False)
+        self.setBackgroundColor(None)
+
+    def mouseDragEvent(self, ev, axis=None):  # panning is the view's job
+        ev.ignore()
+
+    def mouseClickEvent(self, ev):
+        ev.ignore()
+
+
+def load_background_image(encounter: Encounter, doc_path: Path | None) -> QImage | None:
+    """The background image of an encounter, from a ``data:`` URI or a path relative to the
+    encounter file (or absolute); None when there is none or it cannot be read."""
+    bg = encounter.map.background
+    if bg is None:
+        return None
+    src = bg.image
+    img = QImage()
+    if src.startswith("data:"):
+        try:
+            payload = src.split(",", 1)[1]
+            img.loadFromData(base64.b64decode(payload))
+        except (IndexError, ValueError):
+            return None
+    else:
+        p = Path(src)
+        if not p.is_absolute() and doc_path is not None:
+            p = doc_path.parent / p
+        if not img.load(str(p)):
+            return None
+    return None if img.isNull() else img
+
+
+class MapView(pg.GraphicsView):
+    """A view of one document. Signals: ``hoverChanged(str|None)`` (the token under the
+    mouse), ``statusMessage(str)`` (for the status bar), ``cursorMoved(float, float)``
+    (map metres)."""
+
+    hoverChanged = Signal(object)
+    statusMessage = Signal(str)
+    cursorMoved = Signal(float, float)
+
+    def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
+                 options: ViewOptions = GM_VIEW, *, interactive: bool = True, parent: QWidget | None = None):
+        super().__init__(parent, background=style.MAP_BACKDROP)
+        self.document = document
+        self.selection = selection
+        self.answers = answers
+        self.options = options
+        self.interactive = interactive
+        # tool host settings
+        self.snapping = False
+        self.new_token_side = "neutral"
+        self.new_obstacle_height = 1.0
+        self.wall_thickness = 0.3
+        self.tool: Tool = SelectTool(self)
+        self._left_down = False
+        self._pan_from: QPointF | None = None
+        self._hover: str | None = None
+        self._picker: Picker | None = None
+        self._picker_for: Encounter | None = None
+        self._bg_key = None
+
+        self.vb = MapViewBox()
+        self.setCentralItem(self.vb)
+        self.vb.disableAutoRange()
+        self.ground = GroundLayer(options)
+        self.zones = ZoneLayer(options)
+        self.obstacles = ObstacleLayer(options)
+        self.tokens = TokenLayer(options)
+        self.answer_layer = AnswerLayer(options)
+        self.overlay = OverlayLayer(options)
+        self.layers = [self.ground, self.zones, self.obstacles, self.tokens, self.answer_layer, self.overlay]
+        for layer in self.layers:
+            self.vb.addItem(layer, ignoreBounds=True)
+        self.vb.sigTransformChanged.connect(self._on_transform)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
+
+        document.changed.connect(self._on_document)
+        selection.changed.connect(self._on_selection)
+        answers.updated.connect(self._on_answers)
+        self._on_document(DocumentChange(diff=__import__("gui.edits", fromlist=["diff"]).diff(None, document.encounter), reset=True))
+        self._on_answers()
+        self.fit_map()
+
+    # -- options -------------------------------------------------------------------------------
+    def set_options(self, options: ViewOptions) -> None:
+        """Draw with other options (e.g. a player view's larger labels)."""
+        self.options = options
+        for layer in self.layers:
+            layer.options = options
+        enc = self.document.encounter
+        self.obstacles.rebuild()
+        self.tokens.rebuild()
+        self.zones.set_zones(enc, self.document.tactics)
+        self.ground.rebuild()
+        self._on_answers()
+        self._refresh_selection()
+        self.viewport().update()
+
+    # -- ToolHost --------------------------------------------------------------------------------
+    def picker(self) -> Picker:
+        enc = self.document.encounter
+        if self._picker is None or self._picker_for is not enc:
+            self._picker = Picker(enc, self.document.tactics, self.options.shows)
+            self._picker_for = enc
+        return self._picker
+
+    def set_sketch(self, sketch: Sketch | None) -> None:
+        self.overlay.set_tool_sketch(sketch)
+
+    def status(self, text: str) -> None:
+        self.statusMessage.emit(text)
+
+    def grid(self) -> float:
+        return self.document.encounter.map.grid
+
+    def set_tool(self, tool: Tool) -> None:
+        self.tool.cancel()
+        self.tool = tool
+        self.set_sketch(None)
+        cursor = Qt.CursorShape.ArrowCursor if isinstance(tool, SelectTool) else Qt.CursorShape.CrossCursor
+        self.viewport().setCursor(cursor)
+        if tool.tip:
+            self.status(tool.tip)
+
+    # -- geometry helpers ---------------------------------------------------------------------
+    def m_per_px(self) -> float:
+        """Metres spanned by one device pixel at the current zoom."""
+        px = self.vb.viewPixelSize()
+        return float(px[0]) if px and px[0] > 0 else 0.05
+
+    def map_to_viewport(self, x: float, y: float) -> QPoint:
+        """The viewport pixel showing map point (x, y) metres."""
+        scene = self.vb.mapViewToScene(QPointF(x, y))
+        return self.mapFromScene(scene)
+
+    def viewport_to_map(self, pos: QPointF | QPoint) -> tuple[float, float]:
+        """The map point (metres) under a viewport pixel."""
+        scene = self.mapToScene(QPoint(int(round(pos.x())), int(round(pos.y()))))
+        p = self.vb.mapSceneToView(scene)
+        return (p.x(), p.y())
+
+    def fit_map(self) -> None:
+        """Show the whole map (and background image)."""
+        m = self.document.encounter.map
+        rect = QRectF(0, 0, m.width, m.height)
+        if self.ground.has_image and m.background is not None:
+            bg = m.background
+            rect = rect.united(QRectF(bg.x, bg.y, bg.width, bg.height))
+        self.vb.setRange(rect, padding=0.03)
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom in (factor < 1 shows less) around the view's centre."""
+        self.vb.scaleBy((factor, factor))
+
+    def pan_by(self, dx_px: float, dy_px: float) -> None:
+        k = self.m_per_px()
+        self.vb.translateBy(x=dx_px * k, y=dy_px * k)
+
+    def render_image(self, width: int, height: int, *, fit: bool = True) -> QImage:
+        """Render this view offscreen at ``width`` x ``height`` pixels (for snapshots)."""
+        self.resize(QSize(width, height))
+        if fit:
+            self.fit_map()
+        return self.grab().toImage()
+
+    # -- document / selection / answers ---------------------------------------------------------
+    def _on_transform(self, *_):
+        k = self.m_per_px()
+        for layer in self.layers:
+            layer.set_pixel_size(k)
+
+    def _on_document(self, change: DocumentChange) -> None:
+        enc = self.document.encounter
+        d = change.diff
+        if d.map or change.reset:
+            m = enc.map
+            self.ground.set_map(m.width, m.height, m.grid)
+            self._load_background(enc)
+        if d.obstacles or change.reset:
+            self.obstacles.set_obstacles(enc.obstacles)
+        if d.tokens or d.token_looks or change.reset:
+            self.tokens.set_tokens(enc.tokens)
+        if d.zones or d.obstacles or d.tokens or change.reset:
+            self.zones.set_zones(enc, self.document.tactics)
+        if change.reset:
+            self.fit_map()
+        self._refresh_selection()
+
+    def _load_background(self, enc: Encounter) -> None:
+        bg = enc.map.background
+        key = (bg, self.document.path)
+        if key == self._bg_key:
+            return
+        self._bg_key = key
+        if bg is None:
+            self.ground.set_background(None, None)
+            return
+        img = load_background_image(enc, self.document.path)
+        if img is None:
+            self.status(f"The background image {bg.image!r} cannot be read")
+        self.ground.set_background(img, QRectF(bg.x, bg.y, bg.width, bg.height))
+
+    def _on_selection(self) -> None:
+        self._refresh_selection()
+
+    def _refresh_selection(self) -> None:
+        if self.options.show_selection:
+            enc = self.document.encounter
+            self.overlay.set_selection_sketch(selection_sketch(enc, self.selection.ids, self.zones.drawings()))
+        else:
+            self.overlay.set_selection_sketch(Sketch())
+
+    def focus_target(self) -> str | None:
+        """The target whose sight line and charge are drawn: the hovered token, else the
+        one picked in the targets table."""
+        a = self.answers.attacker
+        if self._hover is not None and self._hover != a:
+            return self._hover
+        f = self.selection.focus
+        return f if f != a else None
+
+    def _on_answers(self) -> None:
+        enc = self.document.encounter
+        ans = self.answers
+        focus = self.focus_target()
+        sight = ans.sight(focus) if focus and self.options.show_sight else None
+        charge = ans.charge(focus) if focus and self.options.show_charge else None
+        self.answer_layer.set_answers(enc, ans.attacker, ans.targets, sight, charge, focus)
+        rings: dict[str, list[QColor]] = {}
+        if self.options.show_zone_rings:
+            zones = {z.id: z for z in enc.zones if self.options.shows(z)}
+            for tid, hits in ans.token_zones.items():
+                cols = [style.zone_colour(zones[zid]) for zid, _ in hits if zid in zones]
+                if cols:
+                    rings[tid] = cols
+        self.tokens.set_rings(rings)
+        self._update_tooltip()
+
+    def token_tooltip(self, token_id: str) -> str:
+        """The tooltip of a token: its name, and the zones it is in with the fraction inside."""
+        enc = self.document.encounter
+        try:
+            t = enc.token(token_id)
+        except ValueError:
+            return ""
+        lines = [f"{t.name or t.id} ({t.side}, {t.stance})"]
+        hits = self.answers.token_zones.get(token_id, [])
+        zones = {z.id: z for z in enc.zones}
+        for zid, frac in hits:
+            z = zones.get(zid)
+            if z is None or not self.options.shows(z):
+                continue
+            lines.append(f"in {z.name or z.id}: {frac * 100:.0f}% of its footprint")
+        if len(lines) == 1:
+            lines.append("in no zone")
+        rep = self.answers.targets.get(token_id)
+        if rep is not None and not self.options.player:
+            rng = rep.range
+            band = f"{rng.band} ({rng.modifier:+d})" if rng is not None and rng.band else "out of range"
+            lines.append(f"{rep.distance:.1f} m, {band}, cover {rep.cover.fraction * 100:.0f}% {rep.cover.cls}")
+        return "\n".join(lines)
+
+    def _update_tooltip(self) -> None:
+        self.tokens.setToolTip(self.token_tooltip(self._hover) if self._hover else "")
+
+    def set_hover(self, token_id: str | None) -> None:
+        if token_id == self._hover:
+            return
+        self._hover = token_id
+        self.hoverChanged.emit(token_id)
+        self._on_answers()
+
+    # -- mouse -------------------------------------------------------------------------------
+    def _pointer(self, ev: QMouseEvent) -> Pointer:
+        x, y = self.viewport_to_map(ev.position())
+        mods = ev.modifiers()
+        return Pointer(x, y, bool(mods & Qt.KeyboardModifier.ShiftModifier),
+                       bool(mods & Qt.KeyboardModifier.ControlModifier),
+                       bool(mods & Qt.KeyboardModifier.AltModifier), self.m_per_px())
+
+    def mousePressEvent(self, ev: QMouseEvent) -> None:
+        if ev.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
+            self._pan_from = ev.position()
+            ev.accept()
+            return
+        if ev.button() == Qt.MouseButton.LeftButton and self.interactive:
+            self.setFocus()
+            self._left_down = True
+            self.set_hover(None)
+            self.tool.press(self._pointer(ev))
+            ev.accept()
+            return
+        super().mousePressEvent(ev)
+
+    def mouseMoveEvent(self, ev: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            d = ev.position() - self._pan_from
+            self._pan_from = ev.position()
+            self.pan_by(-d.x(), -d.y())
+            ev.accept()
+            return
+        p = self._pointer(ev)
+        self.cursorMoved.emit(p.x, p.y)
+        if self._left_down:
+            self.tool.move(p)
+            ev.accept()
+            return
+        if self.interactive:
+            self.tool.hover(p)
+        self.set_hover(self.tokens.token_at(p.x, p.y, 3 * p.m_per_px))
+        super().mouseMoveEvent(ev)
+
+    def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
+        if self._pan_from is not None and ev.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
+            self._pan_from = None
+            ev.accept()
+            return
+        if ev.button() == Qt.MouseButton.LeftButton and self._left_down:
+            self._left_down = False
+            self.tool.release(self._pointer(ev))
+            ev.accept()
+            return
+        super().mouseReleaseEvent(ev)
+
+    def mouseDoubleClickEvent(self, ev: QMouseEvent) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton and self.interactive:
+            self.tool.double_click(self._pointer(ev))
+            ev.accept()
+            return
+        super().mouseDoubleClickEvent(ev)
+
+    def leaveEvent(self, ev: QEvent) -> None:
+        self.set_hover(None)
+        super().leaveEvent(ev)
+
+    def keyPressEvent(self, ev) -> None:
+        key = ev.key()
+        step = 60
+        if key == Qt.Key.Key_Escape:
+            self.tool.cancel()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.tool.finish()
+        elif key == Qt.Key.Key_Backspace:
+            self.tool.undo_point()
+        elif key == Qt.Key.Key_Left:
+            self.pan_by(-step, 0)
+        elif key == Qt.Key.Key_Right:
+            self.pan_by(step, 0)
+        elif key == Qt.Key.Key_Up:
+            self.pan_by(0, -step)
+        elif key == Qt.Key.Key_Down:
+            self.pan_by(0, step)
+        else:
+            super().keyPressEvent(ev)
+            return
+        ev.accept()
+
+    # -- foreground: scale bar, legend, title -------------------------------------------------------
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        super().drawForeground(painter, rect)
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        vp = self.viewport().rect()
+        if self.options.show_scale_bar:
+            self._draw_scale_bar(painter, vp)
+        if self.options.show_legend:
+            self._draw_legend(painter, vp)
+        if self.options.title:
+            draw_label(painter, vp.width() / 2, 12, self.options.title, 24 * self.options.label_scale,
+                       anchor="top", bold=True)
+        painter.restore()
+
+    def scale_bar_metres(self) -> float:
+        """The scale bar's length in metres: 1, 2 or 5 times a power of ten, 70-180 pixels long."""
+        px_per_m = 1.0 / self.m_per_px()
+        best = 1.0
+        for e in range(-2, 6):
+            for m in (1, 2, 5):
+                length = m * 10.0**e
+                if length * px_per_m <= 180:
+                    best = length
+        return best
+
+    def _draw_scale_bar(self, painter: QPainter, vp) -> None:
+        metres = self.scale_bar_metres()
+        length = metres / self.m_per_px()
+        s = self.options.label_scale
+        x0, y0 = 18.0, vp.height() - 22.0
+        painter.setPen(NO_PEN)
+        painter.setBrush(QBrush(style.LABEL_PILL))
+        painter.drawRoundedRect(QRectF(x0 - 10, y0 - 30 * s, length + 20, 30 * s + 12), 6, 6)
+        for colour, width in ((QColor("#0b0d10"), 5.0), (QColor("#f5f7fa"), 2.5)):
+            painter.setPen(cosmetic(colour, width))
+            painter.drawLine(QPointF(x0, y0), QPointF(x0 + length, y0))
+            painter.drawLine(QPointF(x0, y0 - 6), QPointF(x0, y0 + 4))
+            painter.drawLine(QPointF(x0 + length, y0 - 6), QPointF(x0 + length, y0 + 4))
+        text = f"{metres:g} m"
+        draw_label(painter, x0 + length / 2, y0 - 6, text, 12 * s, anchor="bottom", bold=True, bg=None)
+
+    def legend_entries(self) -> list[tuple[str, str, QColor]]:
+        """(kind, text, colour) rows of the legend: obstacle heights present, sides present,
+        visible zones, and (with an attacker) the cover classes of the badges."""
+        enc = self.document.encounter
+        rows: list[tuple[str, str, QColor]] = []
+        classes = {style.height_class(o.height) for o in enc.obstacles if self.options.shows(o) and o.blocks and not o.hidden}
+        for c in style.HEIGHT_CLASSES:
+            if c in classes:
+                rows.append(("box", style.HEIGHT_LABELS[c], style.HEIGHT_FILL[c]))
+        sides = []
+        for t in enc.tokens:
+            if self.options.shows(t) and t.side not in sides:
+                sides.append(t.side)
+        for side in sides:
+            rows.append(("disc", side, style.side_colour(side)))
+        if any(t.stance != "standing" for t in enc.tokens if self.options.shows(t)):
+            rows.append(("text", "C crouched   P prone", QColor("#f5f7fa")))
+        for z in enc.zones:
+            if self.options.shows(z) and self.options.show_zones:
+                rows.append(("zone", z.name or z.id, style.zone_colour(z)))
+        if self.answers.attacker is not None and self.options.show_badges:
+            rows.append(("cover", "cover", QColor()))
+        return rows
+
+    def _draw_legend(self, painter: QPainter, vp) -> None:
+        rows = self.legend_entries()
+        if not rows:
+            return
+        s = self.options.label_scale
+        px = 12 * s
+        line = 19 * s
+        from gui.layers import TEXT
+
+        width = 0.0
+        for kind, text, _ in rows:
+            if kind == "cover":
+                width = max(width, sum(TEXT.get(c, px)[1] + 14 * s for c in style.COVER_COLOURS) + 4)
+            else:
+                width = max(width, TEXT.get(text, px)[1] + 26 * s)
+        h = line * len(rows) + 12
+        left = vp.width() - width - 30
+        top = vp.height() - h - 14
+        painter.setPen(cosmetic(QColor(255, 255, 255, 40), 1.0))
+        painter.setBrush(QBrush(QColor(10, 12, 16, 200)))
+        painter.drawRoundedRect(QRectF(left - 8, top - 6, width + 24, h + 6), 8, 8)
+        y = top + 2
+        for kind, text, colour in rows:
+            cx, cy = left + 8 * s, y + line / 2
+            if kind == "box":
+                painter.setPen(cosmetic(QColor("#0b0d10"), 1.0))
+                painter.setBrush(QBrush(colour))
+                painter.drawRect(QRectF(cx - 6 * s, cy - 6 * s, 12 * s, 12 * s))
+            elif kind == "disc":
+                painter.setPen(cosmetic(QColor("#0b0d10"), 1.2))
+                painter.setBrush(QBrush(colour))
+                painter.drawEllipse(QPointF(cx, cy), 6 * s, 6 * s)
+            elif kind == "zone":
+                painter.setPen(cosmetic(colour, 1.5))
+                painter.setBrush(QBrush(_alpha(colour, 110)))
+                painter.drawRect(QRectF(cx - 6 * s, cy - 6 * s, 12 * s, 12 * s))
+            if kind == "cover":
+                x = left
+                for cls, c in style.COVER_COLOURS.items():
+                    r = draw_label(painter, x, cy, cls, px, anchor="left", bold=True, fg=QColor("#0b0d10"), bg=c)
+                    x = r.right() + 6 * s
+            elif kind == "text":
+                draw_label(painter, left, cy, text, px, anchor="left", bg=None)
+            else:
+                draw_label(painter, left + 18 * s, cy, text, px, anchor="left", bg=None)
+            y += line
+        painter.setBrush(NO_BRUSH)
+        painter.setPen(QPen(Qt.PenStyle.NoPen))

@@ -1,0 +1,242 @@
+"""The targets dock: one row per other token for the selected attacker, with the engine's
+numbers (distance, range band and modifier, cover fraction and class, zones, charge
+movement). Sortable by any column; clicking a row selects that token (the attacker stays)."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.ranges import BAND_NAMES
+from gui import style
+from gui.answers import LiveAnswers
+from gui.selection import Selection
+
+COLUMNS = ("Target", "Dist (m)", "Band", "Mod", "Cover %", "Cover", "Zones", "Charge (m)")
+SORT_ROLE = Qt.ItemDataRole.UserRole
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+COVER_ORDER = {"none": 0, "partial": 1, "good": 2, "full": 3}
+
+
+def row_values(report, name: str, zone_names: dict[str, str]) -> tuple[list[str], list[object]]:
+    """Display texts and sort keys of one target row, from the engine's ``TargetReport``."""
+    rng = report.range
+    band = rng.band if rng is not None else None
+    mod = rng.modifier if rng is not None else None
+    cover = report.cover
+    zones = [zone_names.get(z, z) for z in report.zones]
+    charge = report.charge
+    if charge is None:
+        ctext, ckey = "", math.inf
+    elif charge.possible and charge.movement is not None:
+        ctext, ckey = f"{charge.movement:.1f}", float(charge.movement)
+    else:
+        ctext, ckey = "no", math.inf
+    texts = [
+        name,
+        f"{report.distance:.1f}",
+        band or "out of range",
+        "" if mod is None else (f"{mod:+d}" if mod else "0"),
+        f"{cover.fraction * 100:.0f}",
+        cover.cls,
+        ", ".join(zones),
+        ctext,
+    ]
+    keys = [
+        name.lower(),
+        float(report.distance),
+        BAND_NAMES.index(band) if band in BAND_NAMES else len(BAND_NAMES),
+        -99 if mod is None else int(mod),
+        float(cover.fraction),
+        COVER_ORDER.get(cover.cls, 9),
+        ", ".join(zones),
+        ckey,
+    ]
+    return texts, keys
+
+
+class TargetsModel(QAbstractTableModel):
+    """Rows of the targets table, rebuilt from :class:`LiveAnswers` after every change."""
+
+    def __init__(self, answers: LiveAnswers, parent=None):
+        super().__init__(parent)
+        self.answers = answers
+        self._rows: list[tuple[str, list[str], list[object], str | None]] = []
+        answers.updated.connect(self.reload)
+        self.reload()
+
+    def reload(self) -> None:
+        enc = self.answers.document.encounter
+        names = {t.id: t.name or t.id for t in enc.tokens}
+        zone_names = {z.id: z.name or z.id for z in enc.zones}
+        rows = []
+        for tid in self.answers.target_order:
+            rep = self.answers.targets[tid]
+            texts, keys = row_values(rep, names.get(tid, tid), zone_names)
+            rows.append((tid, texts, keys, rep.cover.cls))
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        tid, texts, keys, cls = self._rows[index.row()]
+        c = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return texts[c]
+        if role == SORT_ROLE:
+            return keys[c]
+        if role == ID_ROLE:
+            return tid
+        if role == Qt.ItemDataRole.TextAlignmentRole and c in (1, 3, 4, 7):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and c == 5:
+            return QBrush(style.COVER_COLOURS.get(cls, QColor()))
+        if role == Qt.ItemDataRole.ForegroundRole and c == 5:
+            return QBrush(QColor("#101418"))
+        return None
+
+    def row_of(self, token_id: str) -> int:
+        for i, row in enumerate(self._rows):
+            if row[0] == token_id:
+                return i
+        return -1
+
+    def row_texts(self, token_id: str) -> list[str] | None:
+        i = self.row_of(token_id)
+        return list(self._rows[i][1]) if i >= 0 else None
+
+
+class TargetsPanel(QWidget):
+    """The dock's contents: attacker and weapon choice, lock toggle, the sortable table."""
+
+    def __init__(self, answers: LiveAnswers, selection: Selection, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.answers = answers
+        self.selection = selection
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        top = QHBoxLayout()
+        self.attacker_label = QLabel()
+        self.attacker_label.setStyleSheet("font-weight: 600;")
+        top.addWidget(self.attacker_label, 1)
+        self.weapon = QComboBox()
+        self.weapon.setMinimumContentsLength(14)
+        self.weapon.activated.connect(self._weapon_chosen)
+        top.addWidget(self.weapon)
+        self.lock = QCheckBox("Lock attacker")
+        self.lock.setToolTip("Keep this attacker while you select and move other tokens (L)")
+        self.lock.toggled.connect(self._lock)
+        top.addWidget(self.lock)
+        lay.addLayout(top)
+        self.model = TargetsModel(answers, self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setAlternatingRowColors(True)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        self.table.clicked.connect(self._clicked)
+        lay.addWidget(self.table, 1)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color: #9aa5b1;")
+        lay.addWidget(self.note)
+        answers.updated.connect(self._refresh_header)
+        self.model.modelReset.connect(self._reselect)
+        self._refresh_header()
+
+    def _refresh_header(self) -> None:
+        enc = self.answers.document.encounter
+        a = self.answers.attacker
+        self.lock.blockSignals(True)
+        self.lock.setChecked(self.selection.attacker_locked)
+        self.lock.blockSignals(False)
+        self.weapon.blockSignals(True)
+        self.weapon.clear()
+        if a is None:
+            self.attacker_label.setText("Select a token to see its targets")
+            self.weapon.setEnabled(False)
+        else:
+            t = enc.token(a)
+            self.attacker_label.setText(f"Attacker: {t.name or t.id}")
+            self.weapon.setEnabled(bool(t.weapons))
+            for w in t.weapons:
+                self.weapon.addItem(w.name, w.name)
+            chosen = self.selection.weapon or (t.weapons[0].name if t.weapons else None)
+            i = self.weapon.findData(chosen)
+            if i >= 0:
+                self.weapon.setCurrentIndex(i)
+        self.weapon.blockSignals(False)
+        if not self.answers.available:
+            self.note.setText("The engine's analysis is not available in this build.")
+        elif self.answers.error:
+            self.note.setText(f"The engine cannot analyse this state: {self.answers.error}")
+        else:
+            self.note.setText("")
+        self.note.setVisible(bool(self.note.text()))
+
+    def _weapon_chosen(self, i: int) -> None:
+        self.selection.set_weapon(self.weapon.itemData(i))
+
+    def _lock(self, on: bool) -> None:
+        self.selection.attacker_locked = on
+
+    def _clicked(self, index) -> None:
+        tid = self.proxy.data(index, ID_ROLE)
+        if tid:
+            self.selection.select([tid], self.answers.document.encounter, keep_attacker=True)
+
+    def _reselect(self) -> None:
+        focus = self.selection.focus or (self.selection.first() if self.selection.first() != self.answers.attacker else None)
+        if not focus:
+            return
+        r = self.model.row_of(focus)
+        if r >= 0:
+            idx = self.proxy.mapFromSource(self.model.index(r, 0))
+            self.table.selectionModel().select(
+                idx, self.table.selectionModel().SelectionFlag.ClearAndSelect | self.table.selectionModel().SelectionFlag.Rows
+            )
+
+    def row_index(self, token_id: str):
+        """The table (proxy) index of a token's row, column 0 (for tests and keyboard use)."""
+        r = self.model.row_of(token_id)
+        return self.proxy.mapFromSource(self.model.index(r, 0)) if r >= 0 else QModelIndex()
+
+
+__all__ = ["TargetsModel", "TargetsPanel", "QPersistentModelIndex"]

@@ -1,0 +1,620 @@
+"""Map tools: what a press, a drag, a click does. Mouse logic without Qt events.
+
+A tool receives :class:`Pointer` values (map metres, modifier keys, metres per pixel) from
+the map view and talks to a :class:`ToolHost` (the document, the selection, picking,
+snapping, a sketch to draw). Tests drive tools with plain Pointers. During a drag a tool
+shows live states through ``document.preview`` and lands the whole drag as one undo step
+with ``document.commit``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import shapely
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QColor, QPainterPath
+
+from engine.errors import CoverfireError
+from engine.model import AREA_ZONES, Encounter
+from gui import edits
+from gui.document import EncounterDocument
+from gui.layers import Sketch, zone_handles
+from gui.qtgeom import add_ring, polyline_path
+from gui.selection import Selection
+
+HANDLE_SLACK_PX = 8.0
+CLOSE_SLACK_PX = 10.0
+PICK_SLACK_PX = 4.0
+CLICK_PX = 3.0
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A mouse position on the map in metres, with modifier keys and the current zoom."""
+
+    x: float
+    y: float
+    shift: bool = False
+    ctrl: bool = False
+    alt: bool = False
+    m_per_px: float = 0.05
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def px_to(self, other: "Pointer") -> float:
+        """Distance to ``other`` in screen pixels."""
+        return math.hypot(self.x - other.x, self.y - other.y) / max(self.m_per_px, 1e-12)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What is under the pointer: ``kind`` is ``token``, ``obstacle``, ``zone``, ``vertex``
+    (``index`` of an obstacle's vertex) or ``handle`` (``index`` into
+    :func:`gui.layers.zone_handles`)."""
+
+    kind: str
+    id: str
+    index: int = -1
+
+
+class Picker:
+    """Finds the object under a point, for one encounter (rebuilt when it changes)."""
+
+    def __init__(self, encounter: Encounter, tactics=None, visible: Callable[[object], bool] | None = None):
+        self.encounter = encounter
+        vis = visible or (lambda item: True)
+        toks = [t for t in encounter.tokens if vis(t)]
+        self._tok_ids = [t.id for t in toks]
+        self._tok = np.array([(t.x, t.y, t.radius) for t in toks], dtype=float).reshape(-1, 3)
+        obs = [o for o in encounter.obstacles if vis(o)]
+        self._obs_ids = [o.id for o in obs]
+        self._obs = shapely.polygons([list(o.polygon) for o in obs]) if obs else np.empty(0, dtype=object)
+        self._tree = shapely.STRtree(self._obs) if len(self._obs) else None
+        self._zones = []
+        if tactics is not None:
+            for z in reversed(encounter.zones):  # the last drawn is on top
+                if not vis(z):
+                    continue
+                try:
+                    self._zones.append((z.id, tactics.zone_shape(z.id)))
+                except ValueError:
+                    pass
+
+    def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
+        if not len(self._tok):
+            return None
+        d = np.hypot(self._tok[:, 0] - x, self._tok[:, 1] - y) - self._tok[:, 2]
+        i = int(np.argmin(d))
+        return self._tok_ids[i] if d[i] <= slack else None
+
+    def obstacle_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
+        if self._tree is None:
+            return None
+        pt = shapely.Point(x, y)
+        idx = self._tree.query(pt, predicate="dwithin", distance=slack) if slack > 0 else self._tree.query(pt, predicate="intersects")
+        if len(idx) == 0:
+            return None
+        return self._obs_ids[int(max(idx))]  # the last drawn is on top
+
+    def zone_at(self, x: float, y: float) -> str | None:
+        for zid, shape in self._zones:
+            if shape is not None and shapely.intersects_xy(shape, x, y):
+                return zid
+        return None
+
+    def hit(self, x: float, y: float, m_per_px: float, selected: tuple[str, ...] = ()) -> Hit | None:
+        """Handles of selected objects first, then tokens, obstacles, zones."""
+        enc = self.encounter
+        slack = HANDLE_SLACK_PX * m_per_px
+        for ident in selected:
+            kind = edits.kind_of(enc, ident)
+            if kind == "obstacle":
+                pts = np.asarray(enc.obstacle(ident).polygon)
+                d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+                i = int(np.argmin(d))
+                if d[i] <= slack:
+                    return Hit("vertex", ident, i)
+            elif kind == "zone":
+                for i, (hx, hy) in enumerate(zone_handles(enc, enc.zone(ident))):
+                    if math.hypot(hx - x, hy - y) <= slack:
+                        return Hit("handle", ident, i)
+        tid = self.token_at(x, y, PICK_SLACK_PX * m_per_px)
+        if tid is not None:
+            return Hit("token", tid)
+        oid = self.obstacle_at(x, y)
+        if oid is not None:
+            return Hit("obstacle", oid)
+        zid = self.zone_at(x, y)
+        if zid is not None:
+            return Hit("zone", zid)
+        return None
+
+
+class ToolHost(Protocol):
+    """What a tool needs from the map view."""
+
+    document: EncounterDocument
+    selection: Selection
+    snapping: bool
+    new_token_side: str
+    new_obstacle_height: float
+    wall_thickness: float
+
+    def picker(self) -> Picker: ...
+    def set_sketch(self, sketch: Sketch | None) -> None: ...
+    def status(self, text: str) -> None: ...
+    def grid(self) -> float: ...
+
+
+def _name(item) -> str:
+    return getattr(item, "name", "") or item.id
+
+
+class Tool:
+    """Base tool: does nothing. ``name`` is shown on its toolbar button."""
+
+    name = "Tool"
+    shortcut = ""
+    tip = ""
+
+    def __init__(self, host: ToolHost):
+        self.host = host
+
+    @property
+    def doc(self) -> EncounterDocument:
+        return self.host.document
+
+    def press(self, p: Pointer) -> None: ...
+    def move(self, p: Pointer) -> None: ...
+    def release(self, p: Pointer) -> None: ...
+    def hover(self, p: Pointer) -> None: ...
+    def double_click(self, p: Pointer) -> None: ...
+
+    def finish(self) -> None:
+        """Enter: complete what is being drawn."""
+
+    def cancel(self) -> None:
+        """Escape: drop what is in progress."""
+        self.doc.cancel_preview()
+        self.host.set_sketch(None)
+
+    def undo_point(self) -> None:
+        """Backspace while drawing: drop the last point."""
+
+    def snap_point(self, p: Pointer, *, centre: bool = False) -> tuple[float, float]:
+        """The pointer, snapped to grid intersections (or cell centres) when snapping is on."""
+        if not self.host.snapping:
+            return p.xy
+        g = self.host.grid()
+        off = g / 2 if centre else 0.0
+        return (edits.snap(p.x, g, off), edits.snap(p.y, g, off))
+
+    def _land(self, encounter: Encounter, text: str) -> bool:
+        """Commit a finished edit; the engine's refusal goes to the status bar."""
+        try:
+            encounter = edits.checked(encounter)
+        except CoverfireError as exc:
+            self.doc.cancel_preview()
+            self.host.status(f"Not done: {exc}")
+            return False
+        return self.doc.commit(encounter, text)
+
+
+# -- select / move -------------------------------------------------------------------------------
+class SelectTool(Tool):
+    """Click to select (shift: add/remove), drag to move the selection, drag a vertex,
+    a zone's aim or radius handle."""
+
+    name = "Select"
+    shortcut = "S"
+    tip = "Select and move (drag tokens, shapes, vertices and zone handles)"
+
+    def __init__(self, host: ToolHost):
+        super().__init__(host)
+        self._down: Pointer | None = None
+        self._hit: Hit | None = None
+        self._base: Encounter | None = None
+        self._dragging = False
+        self._anchor: tuple[float, float] | None = None
+
+    def press(self, p: Pointer) -> None:
+        sel = self.host.selection
+        enc = self.doc.encounter
+        hit = self.host.picker().hit(p.x, p.y, p.m_per_px, sel.ids)
+        self._down, self._hit, self._base, self._dragging = p, hit, enc, False
+        if hit is None:
+            if not p.shift:
+                sel.clear()
+            return
+        if hit.kind in ("vertex", "handle"):
+            return
+        if p.shift:
+            sel.toggle(hit.id, enc)
+        elif hit.id not in sel.ids:
+            sel.select([hit.id], enc)
+        item = edits.find(enc, hit.id)
+        if hit.kind == "token":
+            self._anchor = (item.x, item.y)
+        elif hit.kind == "obstacle":
+            self._anchor = item.polygon[0]
+        else:
+            self._anchor = None
+
+    def move(self, p: Pointer) -> None:
+        if self._down is None or self._hit is None:
+            return
+        if not self._dragging and p.px_to(self._down) < CLICK_PX:
+            return
+        self._dragging = True
+        base, hit = self._base, self._hit
+        try:
+            if hit.kind == "vertex":
+                xy = self.snap_point(p)
+                o = base.obstacle(hit.id)
+                pts = list(o.polygon)
+                pts[hit.index] = xy
+                why = edits.polygon_ok(pts)
+                if why:
+                    self.host.status(f"That vertex would break the outline: {why}")
+                    return
+                self.doc.preview(edits.set_vertex(base, hit.id, hit.index, xy))
+            elif hit.kind == "handle":
+                self.doc.preview(self._handle_edit(base, hit, p))
+            else:
+                ids = self.host.selection.ids or (hit.id,)
+                dx, dy = p.x - self._down.x, p.y - self._down.y
+                if self.host.snapping and self._anchor is not None:
+                    token = hit.kind == "token"
+                    ax, ay = self._anchor
+                    g = self.host.grid()
+                    off = g / 2 if token else 0.0
+                    dx = edits.snap(ax + dx, g, off) - ax
+                    dy = edits.snap(ay + dy, g, off) - ay
+                self.doc.preview(edits.translate(base, ids, dx, dy))
+        except CoverfireError as exc:
+            self.host.status(str(exc))
+
+    def _handle_edit(self, base: Encounter, hit: Hit, p: Pointer) -> Encounter:
+        z = base.zone(hit.id)
+        handles = zone_handles(base, z)
+        is_centre = z.x is not None and hit.index == len(handles) - 1 and (
+            z.kind in AREA_ZONES or len(handles) == 2
+        )
+        if is_centre:
+            ox, oy = base.zone_origin(z)
+            x, y = self.snap_point(p)
+            return edits.translate(base, [z.id], x - ox, y - oy)
+        if z.kind in ("blast", "circle"):
+            return edits.resize_zone(base, z.id, p.xy)
+        return edits.aim_zone(base, z.id, p.xy)
+
+    def release(self, p: Pointer) -> None:
+        if self._down is None:
+            return
+        hit, dragging = self._hit, self._dragging
+        self._down, self._hit, self._dragging = None, None, False
+        if not dragging or hit is None:
+            return
+        enc = self.doc.encounter
+        if enc is self.doc.committed:
+            return
+        if hit.kind == "vertex":
+            text = f"Move a corner of {_name(enc.obstacle(hit.id))}"
+        elif hit.kind == "handle":
+            text = f"Adjust {_name(enc.zone(hit.id))}"
+        else:
+            ids = self.host.selection.ids or (hit.id,)
+            text = f"Move {_name(edits.find(enc, ids[0]))}" if len(ids) == 1 else f"Move {len(ids)} objects"
+        self._land(enc, text)
+
+    def cancel(self) -> None:
+        self._down, self._hit, self._dragging = None, None, False
+        super().cancel()
+
+
+# -- add token --------------------------------------------------------------------------------
+class TokenTool(Tool):
+    name = "Token"
+    shortcut = "T"
+    tip = "Add a token where you click"
+
+    def release(self, p: Pointer) -> None:
+        enc = self.doc.encounter
+        t = edits.new_token(enc, self.snap_point(p, centre=True), side=self.host.new_token_side)
+        if self._land(edits.add_unchecked(enc, t), f"Add {t.name}"):
+            self.host.selection.select([t.id], self.doc.encounter)
+
+
+# -- obstacles ------------------------------------------------------------------------------------
+class PolygonTool(Tool):
+    """Click the vertices; click the first one again (or press Enter) to close."""
+
+    name = "Polygon"
+    shortcut = "P"
+    tip = "Draw an obstacle: click its corners, click the first corner (or Enter) to close"
+
+    def __init__(self, host: ToolHost):
+        super().__init__(host)
+        self.points: list[tuple[float, float]] = []
+        self._cursor: tuple[float, float] | None = None
+
+    def release(self, p: Pointer) -> None:
+        xy = self.snap_point(p)
+        if len(self.points) >= 3:
+            fx, fy = self.points[0]
+            if math.hypot(fx - p.x, fy - p.y) <= CLOSE_SLACK_PX * p.m_per_px:
+                self.finish()
+                return
+        if self.points and math.hypot(self.points[-1][0] - xy[0], self.points[-1][1] - xy[1]) < 1e-9:
+            return
+        self.points.append(xy)
+        self._sketch()
+
+    def hover(self, p: Pointer) -> None:
+        self._cursor = self.snap_point(p)
+        if self.points:
+            self._sketch()
+
+    move = hover
+
+    def double_click(self, p: Pointer) -> None:
+        self.finish()
+
+    def undo_point(self) -> None:
+        if self.points:
+            self.points.pop()
+            self._sketch()
+
+    def finish(self) -> None:
+        pts = self.points
+        if len(pts) < 3:
+            self.host.status("An obstacle needs at least three corners")
+            return
+        enc = self.doc.encounter
+        try:
+            o = edits.new_obstacle(enc, pts, self.host.new_obstacle_height)
+        except CoverfireError as exc:
+            self.host.status(str(exc))
+            return
+        self.points = []
+        self.host.set_sketch(None)
+        if self._land(edits.add_unchecked(enc, o), "Draw obstacle"):
+            self.host.selection.select([o.id], self.doc.encounter)
+
+    def cancel(self) -> None:
+        self.points = []
+        super().cancel()
+
+    def _sketch(self) -> None:
+        pts = list(self.points)
+        if self._cursor is not None:
+            pts.append(self._cursor)
+        sk = Sketch(lines=[polyline_path(pts)], handles=list(self.points[:1]))
+        if len(pts) >= 3:
+            f = QPainterPath()
+            add_ring(f, pts)
+            sk.fills.append(f)
+        self.host.set_sketch(sk)
+
+
+class RectTool(Tool):
+    name = "Rectangle"
+    shortcut = "R"
+    tip = "Draw a rectangular obstacle by dragging"
+
+    def __init__(self, host: ToolHost):
+        super().__init__(host)
+        self._start: tuple[float, float] | None = None
+
+    def press(self, p: Pointer) -> None:
+        self._start = self.snap_point(p)
+
+    def move(self, p: Pointer) -> None:
+        if self._start is None:
+            return
+        pts = edits.rectangle(self._start, self.snap_point(p))
+        f = QPainterPath()
+        add_ring(f, pts)
+        w, h = pts[1][0] - pts[0][0], pts[2][1] - pts[1][1]
+        self.host.set_sketch(Sketch(lines=[f], fills=[f], labels=[(pts[2][0], pts[2][1], f"{w:.1f} x {h:.1f} m")]))
+
+    def release(self, p: Pointer) -> None:
+        if self._start is None:
+            return
+        start, self._start = self._start, None
+        self.host.set_sketch(None)
+        pts = edits.rectangle(start, self.snap_point(p))
+        if pts[1][0] - pts[0][0] < 0.05 or pts[2][1] - pts[1][1] < 0.05:
+            return
+        enc = self.doc.encounter
+        o = edits.new_obstacle(enc, pts, self.host.new_obstacle_height)
+        if self._land(edits.add_unchecked(enc, o), "Draw rectangle"):
+            self.host.selection.select([o.id], self.doc.encounter)
+
+    def cancel(self) -> None:
+        self._start = None
+        super().cancel()
+
+
+class WallTool(PolygonTool):
+    """Click along the wall; double-click or Enter ends it. The wall is a polygon
+    ``wall_thickness`` metres thick around the line."""
+
+    name = "Wall"
+    shortcut = "W"
+    tip = "Draw a wall: click along it, double-click (or Enter) to end"
+
+    def release(self, p: Pointer) -> None:
+        xy = self.snap_point(p)
+        if self.points and math.hypot(self.points[-1][0] - xy[0], self.points[-1][1] - xy[1]) < 1e-9:
+            return
+        self.points.append(xy)
+        self._sketch()
+
+    def double_click(self, p: Pointer) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        pts = self.points
+        if len(pts) < 2:
+            self.host.status("A wall needs at least two points")
+            return
+        enc = self.doc.encounter
+        try:
+            outline = edits.wall_outline(pts, self.host.wall_thickness)
+            o = edits.new_obstacle(enc, outline, self.host.new_obstacle_height, prefix="wall")
+        except CoverfireError as exc:
+            self.host.status(str(exc))
+            return
+        self.points = []
+        self.host.set_sketch(None)
+        if self._land(edits.add_unchecked(enc, o), "Draw wall"):
+            self.host.selection.select([o.id], self.doc.encounter)
+
+    def _sketch(self) -> None:
+        pts = list(self.points)
+        if self._cursor is not None:
+            pts.append(self._cursor)
+        sk = Sketch(lines=[polyline_path(pts)])
+        if len(pts) >= 2:
+            try:
+                f = QPainterPath()
+                add_ring(f, edits.wall_outline(pts, self.host.wall_thickness))
+                sk.fills.append(f)
+            except CoverfireError:
+                pass
+        self.host.set_sketch(sk)
+
+
+# -- zones ---------------------------------------------------------------------------------------
+class ZoneTool(Tool):
+    """Drag from a token (or, for area zones, from any point): the zone's direction and
+    length (or radius) follow the mouse, the engine draws its shape live."""
+
+    def __init__(self, host: ToolHost, kind: str):
+        super().__init__(host)
+        self.kind = kind
+        self.name = {"suppressive": "Suppressive", "shotgun": "Shotgun", "blast": "Blast",
+                     "cone": "Cone", "line": "Line", "circle": "Circle", "rect": "Area"}[kind]
+        self.tip = {
+            "suppressive": "Suppressive fire: drag from the shooter towards the target area",
+            "shotgun": "Shotgun spread: drag from a token with a shotgun",
+            "blast": "Blast circle: press at the centre, drag out the radius",
+            "cone": "Cone: drag from a token",
+            "line": "Line: drag from a token",
+            "circle": "Circle: press at the centre, drag out the radius",
+            "rect": "Rectangle area: press at the centre, drag to aim",
+        }[kind]
+        self.shortcut = {"suppressive": "Z", "shotgun": "G", "blast": "B"}.get(kind, "")
+        self._zone_id: str | None = None
+        self._base: Encounter | None = None
+
+    def press(self, p: Pointer) -> None:
+        enc = self.doc.encounter
+        owner = None
+        tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px)
+        if tid is not None:
+            owner = enc.token(tid)
+        if self.kind in ("suppressive", "shotgun") and owner is None:
+            self.host.status(f"Start a {self.kind} zone on the token that fires")
+            return
+        if self.kind in AREA_ZONES:  # centred where pressed, or on the token pressed
+            at = (owner.x, owner.y) if owner is not None else self.snap_point(p)
+            owner = None
+        else:
+            at = p.xy
+        try:
+            z = edits.default_zone(enc, self.kind, owner, at)
+            new = edits.add(enc, z)
+        except CoverfireError as exc:
+            self.host.status(f"Cannot add a {self.kind} zone here: {exc}")
+            return
+        self._zone_id, self._base = z.id, enc
+        self.doc.preview(new)
+        self.host.selection.select([z.id], new, keep_attacker=True)
+
+    def move(self, p: Pointer) -> None:
+        if self._zone_id is None:
+            return
+        enc = self.doc.encounter
+        if self.kind in ("blast", "circle"):
+            new = edits.resize_zone(enc, self._zone_id, p.xy)
+        else:
+            new = edits.aim_zone(enc, self._zone_id, p.xy)
+        self.doc.preview(new)
+        z = new.zone(self._zone_id)
+        text = f"r {z.radius:.1f} m" if self.kind in ("blast", "circle") else f"{z.length or 0:.1f} m at {z.direction:.0f}\u00b0"
+        self.host.set_sketch(Sketch(labels=[(p.x, p.y, text)], colour=QColor("#ffffff")))
+
+    def release(self, p: Pointer) -> None:
+        if self._zone_id is None:
+            return
+        zid, self._zone_id = self._zone_id, None
+        self.host.set_sketch(None)
+        enc = self.doc.encounter
+        z = enc.zone(zid)
+        self._land(enc, f"Add {z.name or z.kind + ' zone'}")
+        self.host.selection.select([zid], self.doc.encounter, keep_attacker=True)
+
+    def cancel(self) -> None:
+        self._zone_id = None
+        super().cancel()
+
+
+# -- background placement ------------------------------------------------------------------------------
+class CalibrateTool(Tool):
+    """Two clicks on the background image; then ``on_done(a, b)`` (metres) asks the distance."""
+
+    name = "Scale image"
+    tip = "Click two points of the background image whose distance you know"
+
+    def __init__(self, host: ToolHost, on_done: Callable[[tuple[float, float], tuple[float, float]], None]):
+        super().__init__(host)
+        self.points: list[tuple[float, float]] = []
+        self.on_done = on_done
+
+    def release(self, p: Pointer) -> None:
+        self.points.append(p.xy)
+        if len(self.points) == 2:
+            a, b = self.points
+            self.points = []
+            self.host.set_sketch(None)
+            self.on_done(a, b)
+        else:
+            self.host.set_sketch(Sketch(handles=list(self.points)))
+            self.host.status("Now click the second point")
+
+    def hover(self, p: Pointer) -> None:
+        if self.points:
+            self.host.set_sketch(Sketch(lines=[polyline_path([self.points[0], p.xy])], handles=list(self.points)))
+
+    def cancel(self) -> None:
+        self.points = []
+        super().cancel()
+
+
+def background_from_calibration(bg, a_map, b_map, metres: float):
+    """A background re-scaled so the two clicked points (map metres, on the image as placed
+    now) end up ``metres`` apart, with the first point kept where it is."""
+    from engine.errors import GeometryError
+
+    d_now = math.hypot(b_map[0] - a_map[0], b_map[1] - a_map[1])
+    if d_now <= 1e-9:
+        raise GeometryError("the two points are the same: click two different points")
+    if not (metres > 0 and math.isfinite(metres)):
+        raise GeometryError(f"the distance must be a positive number of metres, got {metres}")
+    k = metres / d_now
+    x = a_map[0] - (a_map[0] - bg.x) * k
+    y = a_map[1] - (a_map[1] - bg.y) * k
+    return bg.model_copy(update={"x": x, "y": y, "width": bg.width * k, "height": bg.height * k})
+
+
+def point(x: float, y: float) -> QPointF:
+    return QPointF(x, y)
