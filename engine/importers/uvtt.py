@@ -269,7 +269,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             )
     width, height = size_cells[0] * cell, size_cells[1] * cell
 
-    if img_info is not None and ppg is not None and not img_info.problem:
+    if img_uri is not None and img_info is not None and ppg is not None and not img_info.problem:
         ew, eh = size_cells[0] * ppg, size_cells[1] * ppg
         if abs(img_info.width - ew) > 1.5 or abs(img_info.height - eh) > 1.5:
             rep.warn(
