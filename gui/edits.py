@@ -219,11 +219,15 @@ def set_vertex(encounter: Encounter, obstacle_id: str, index: int, xy: Point) ->
 
 def polygon_ok(points: Sequence[Point]) -> str | None:
     """Why these points do not make an obstacle footprint (the engine's own check), or None."""
+    from pydantic import ValidationError
+
     try:
         Obstacle(id="check", height=1.0, polygon=tuple(points))
+    except ValidationError as exc:
+        msg = exc.errors()[0]["msg"]
+        return msg.removeprefix("Value error, ")
     except ValueError as exc:
-        msg = str(exc)
-        return msg.split("\n")[-1].strip().removeprefix("Value error, ") if "\n" in msg else msg
+        return str(exc)
     return None
 
 

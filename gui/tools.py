@@ -75,7 +75,13 @@ class Picker:
         self._tok = np.array([(t.x, t.y, t.radius) for t in toks], dtype=float).reshape(-1, 3)
         obs = [o for o in encounter.obstacles if vis(o)]
         self._obs_ids = [o.id for o in obs]
-        self._obs = shapely.polygons([list(o.polygon) for o in obs]) if obs else np.empty(0, dtype=object)
+        if obs:
+            counts = np.array([len(o.polygon) for o in obs])
+            coords = np.concatenate([np.asarray(o.polygon, dtype=float) for o in obs])
+            rings = shapely.linearrings(coords, indices=np.repeat(np.arange(len(obs)), counts))
+            self._obs = shapely.polygons(rings)
+        else:
+            self._obs = np.empty(0, dtype=object)
         self._tree = shapely.STRtree(self._obs) if len(self._obs) else None
         self._zones = []
         if tactics is not None:

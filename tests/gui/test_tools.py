@@ -1,0 +1,158 @@
+"""Map tools driven with plain pointer values (map metres), through a real map view."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.files import load_encounter
+from gui.answers import LiveAnswers
+from gui.document import EncounterDocument
+from gui.map_view import MapView
+from gui.selection import Selection
+from gui.tools import PolygonTool, Pointer, RectTool, SelectTool, TokenTool, WallTool, ZoneTool, background_from_calibration
+
+PX = 0.05  # metres per pixel in these tests
+
+
+@pytest.fixture
+def view(qtbot, demo_path):
+    doc = EncounterDocument(load_encounter(demo_path), demo_path)
+    sel = Selection()
+    ans = LiveAnswers(doc, sel)
+    v = MapView(doc, sel, ans)
+    qtbot.addWidget(v)
+    v._keep = (sel, ans)
+    return v
+
+
+def P(x, y, **kw):
+    return Pointer(x, y, m_per_px=PX, **kw)
+
+
+def test_dragging_a_token_moves_it_live_and_lands_as_one_step(view):
+    doc, tool = view.document, SelectTool(view)
+    tool.press(P(12.0, 20.0))  # Sam's centre
+    assert view.selection.ids == ("sam",) and view.selection.attacker == "sam"
+    for i in range(1, 11):
+        tool.move(P(12.0 + 0.3 * i, 20.0 + 0.1 * i))
+        assert doc.encounter.token("sam").x == pytest.approx(12.0 + 0.3 * i)
+    assert doc.undo_stack.count() == 0
+    tool.release(P(15.0, 21.0))
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.text(0) == "Move Sam"
+    assert (doc.encounter.token("sam").x, doc.encounter.token("sam").y) == pytest.approx((15.0, 21.0))
+    # the token layer draws the new place
+    assert view.tokens.token_at(15.0, 21.0) == "sam"
+
+
+def test_snapping_puts_a_dragged_token_on_a_cell_centre(view):
+    view.snapping = True
+    tool = SelectTool(view)
+    tool.press(P(12.0, 20.0))
+    tool.move(P(13.8, 21.3))
+    tool.release(P(13.8, 21.3))
+    t = view.document.encounter.token("sam")
+    # grid 1 m, centres at k + 0.5: 12 + 1.8 = 13.8 -> 13.5; 20 + 1.3 = 21.3 -> 21.5
+    assert (t.x, t.y) == (13.5, 21.5)
+
+
+def test_a_click_without_moving_selects_but_does_not_edit(view):
+    tool = SelectTool(view)
+    tool.press(P(27.0, 17.0))
+    tool.release(P(27.0 + PX, 17.0))  # one pixel: still a click
+    assert view.selection.ids == ("ganger-1",)
+    assert view.document.undo_stack.count() == 0
+    tool.press(P(5.0, 30.0))  # empty ground clears the selection
+    tool.release(P(5.0, 30.0))
+    assert view.selection.ids == ()
+
+
+def test_dragging_a_vertex_of_the_selected_obstacle(view):
+    doc, tool = view.document, SelectTool(view)
+    tool.press(P(23.0, 17.0))  # inside the sedan: selects it
+    tool.release(P(23.0, 17.0))
+    assert view.selection.ids == ("car-1",)
+    tool.press(P(21.0 + 2 * PX, 16.0))  # two pixels from its corner (21, 16)
+    tool.move(P(20.0, 15.0))
+    tool.release(P(20.0, 15.0))
+    assert doc.encounter.obstacle("car-1").polygon[0] == (20.0, 15.0)
+    assert doc.undo_stack.text(doc.undo_stack.count() - 1) == "Move a corner of Sedan"
+    # a move that would make the outline cross itself is refused (the last valid one stays)
+    tool.press(P(20.0, 15.0))
+    tool.move(P(21.0, 19.0))
+    tool.release(P(21.0, 19.0))
+    assert doc.encounter.obstacle("car-1").polygon[0] == (20.0, 15.0)
+
+
+def test_polygon_tool_closes_on_the_first_corner(view):
+    doc = view.document
+    view.new_obstacle_height = 1.1
+    tool = PolygonTool(view)
+    for x, y in ((40.0, 30.0), (44.0, 30.0), (44.0, 33.0)):
+        tool.release(P(x, y))
+    assert len(doc.encounter.obstacles) == 10  # not yet
+    tool.release(P(40.0 + 3 * PX, 30.0 - 2 * PX))  # near the first corner: closes
+    assert len(doc.encounter.obstacles) == 11
+    o = doc.encounter.obstacles[-1]
+    assert o.polygon == ((40.0, 30.0), (44.0, 30.0), (44.0, 33.0)) and o.height == 1.1
+    assert view.selection.ids == (o.id,)
+    assert doc.undo_stack.count() == 1
+
+
+def test_rectangle_and_wall_tools(view):
+    doc = view.document
+    rt = RectTool(view)
+    rt.press(P(50.0, 30.0))
+    rt.move(P(52.0, 31.0))
+    rt.release(P(53.0, 32.5))
+    o = doc.encounter.obstacles[-1]
+    assert o.polygon == ((50.0, 30.0), (53.0, 30.0), (53.0, 32.5), (50.0, 32.5))
+    view.wall_thickness = 0.4
+    wt = WallTool(view)
+    wt.release(P(30.0, 35.0))
+    wt.release(P(36.0, 35.0))
+    wt.finish()
+    w = doc.encounter.obstacles[-1]
+    assert w.id.startswith("wall") and sorted({p[1] for p in w.polygon}) == [34.8, 35.2]
+    assert doc.undo_stack.count() == 2
+
+
+def test_token_tool_adds_a_token_of_the_chosen_side(view):
+    view.new_token_side = "security"
+    TokenTool(view).release(P(30.2, 10.7))
+    t = view.document.encounter.tokens[-1]
+    assert (t.x, t.y, t.side) == (30.2, 10.7, "security")
+    assert view.selection.ids == (t.id,)
+
+
+def test_zone_tool_drags_a_suppressive_zone_from_its_shooter(view):
+    doc = view.document
+    tool = ZoneTool(view, "suppressive")
+    tool.press(P(40.0, 35.0))  # not on a token: refused
+    assert len(doc.encounter.zones) == 2
+    tool.press(P(16.0, 30.0))  # Brick
+    tool.move(P(22.0, 30.0))
+    tool.move(P(36.0, 30.0))  # 20 m east of Brick
+    assert doc.undo_stack.count() == 0
+    tool.release(P(36.0, 30.0))
+    z = doc.encounter.zones[-1]
+    assert (z.kind, z.owner, z.length, z.direction) == ("suppressive", "brick", 20.0, 0.0)
+    assert doc.undo_stack.count() == 1
+
+
+def test_escape_drops_a_drawing_in_progress(view):
+    tool = PolygonTool(view)
+    tool.release(P(40.0, 30.0))
+    tool.release(P(44.0, 30.0))
+    tool.cancel()
+    assert tool.points == [] and view.document.undo_stack.count() == 0
+
+
+def test_background_calibration_keeps_the_first_point_and_scales():
+    from engine.model import Background
+
+    bg = Background(image="x.png", x=0.0, y=0.0, width=60.0, height=40.0)
+    # two clicks 10 m apart on the image as placed; they are really 15 m apart: 1.5x
+    out = background_from_calibration(bg, (10.0, 10.0), (20.0, 10.0), 15.0)
+    assert (out.width, out.height) == pytest.approx((90.0, 60.0))
+    # the first point stays at (10, 10): x' = 10 - (10 - 0) * 1.5 = -5
+    assert (out.x, out.y) == pytest.approx((-5.0, -5.0))
