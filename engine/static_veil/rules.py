@@ -988,10 +988,11 @@ def _resolve_charge(self: StaticVeil, work: _Work, a: Charge, plan: _Plan) -> bo
     facing = space.bearing(plan.end or (actor.x, actor.y), (target.x, target.y))
     work.move(actor.id, plan.path)
     work.put(actor.id, facing=facing)
-    start = plan.runup_start
+    start, end = plan.runup_start, plan.end
+    straight = math.hypot(end[0] - start[0], end[1] - start[1]) if start and end else None
     work.lines.append(
         f"{_name(actor)} charges {_name(target)}: runs {_fmt_m(plan.movement_cost)}"
-        + (f", the last {_fmt_m(work.settings.runup)} straight from ({start[0]:.1f}, {start[1]:.1f})" if start else "")
+        + (f", the last {_fmt_m(straight)} straight at them" if straight is not None else "")
         + f"; melee attack at +{work.settings.charge_bonus}."
     )
     return _resolve_attack(work, a, plan, a.attack, a.location, a.item)

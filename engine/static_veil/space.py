@@ -48,7 +48,9 @@ def navigator(encounter: Encounter):
     nav = _NAV_CACHE.get(key)
     if nav is None:
         nav = _paths().Navigator(
-            blocking_polygons(encounter), bounds=(0.0, 0.0, encounter.map.width, encounter.map.height)
+            blocking_polygons(encounter),
+            bounds=(0.0, 0.0, encounter.map.width, encounter.map.height),
+            ids=[o.id for o in encounter.obstacles if o.blocks],
         )
         _NAV_CACHE[key] = nav
         while len(_NAV_CACHE) > _NAV_CACHE_SIZE:
@@ -103,9 +105,9 @@ def charge_plan(encounter: Encounter, actor: Token, target: Token, reach: float,
 
 @dataclass(frozen=True)
 class SlideEnd:
-    """Where a pushed body ends: its centre ``end`` (metres), how far it ``travelled``, and
-    what stopped it short (``stopped_by``: a label such as ``"wall 'Crate'"`` or
-    ``"token 'Vex'"``; None when it went the whole distance)."""
+    """Where a pushed body ends: its centre ``end`` (metres) after ``travelled`` metres of
+    the ``distance`` it was pushed, and what stopped it short (``stopped_by``: e.g.
+    ``"wall 'Crate'"``, ``"Ash"``, ``"the map edge"``; None when it went the whole way)."""
 
     distance: float
     end: XY
@@ -122,54 +124,35 @@ def slide(
 ) -> SlideEnd:
     """Push ``body`` straight along ``direction_deg`` for ``length`` metres; it stops at
     the first wall, map edge or other body (tokens in ``exclude`` and itself do not stop it)."""
-    end, travelled, reason = _paths().slide(
+    skip = set(exclude) | {body.id}
+    others = [t for t in encounter.tokens if t.id not in skip]
+    res = _paths().slide(
         navigator(encounter),
         (body.x, body.y),
         body.radius,
         direction_deg,
         length,
-        discs=bodies(encounter, set(exclude) | {body.id}),
+        discs=bodies(encounter, skip),
+        disc_ids=[t.id for t in others],
     )
-    end = (float(end[0]), float(end[1]))
-    travelled = float(travelled)
     stopped = None
-    if travelled < length - 1e-3:
-        stopped = _what_stops(encounter, end, body.radius, set(exclude) | {body.id}) or (
-            str(reason) if reason else "an obstacle"
-        )
-    return SlideEnd(length, end, travelled, stopped)
-
-
-def _what_stops(encounter: Encounter, xy: XY, radius: float, exclude: set[str]) -> str | None:
-    """The nearest wall, body or map edge to a disc at ``xy`` (what it is pressed against)."""
-    best: tuple[float, str] | None = None
-    pt = shapely.Point(xy)
-    for o in encounter.obstacles:
-        if not o.blocks:
-            continue
-        d = shapely.Polygon(o.polygon).distance(pt) - radius
-        label = f"{'door' if o.door else 'wall'} {o.name or o.id!r}" if o.name else f"obstacle {o.id!r}"
-        if best is None or d < best[0]:
-            best = (d, label)
-    for t in encounter.tokens:
-        if t.id in exclude:
-            continue
-        d = math.hypot(t.x - xy[0], t.y - xy[1]) - t.radius - radius
-        if best is None or d < best[0]:
-            best = (d, f"token {t.name or t.id!r}")
-    w, h = encounter.map.width, encounter.map.height
-    edge = min(xy[0], xy[1], w - xy[0], h - xy[1]) - radius
-    if best is None or edge < best[0]:
-        best = (edge, "the map edge")
-    if best is None or best[0] > 0.05:
-        return None
-    return best[1]
+    if res.stopped_by is not None:
+        if res.stopped_kind == "obstacle":
+            o = encounter.obstacle(str(res.stopped_by))
+            kind = "door" if o.door else "wall"
+            stopped = f"{kind} '{o.name or o.id}'"
+        elif res.stopped_kind == "body":
+            t = encounter.token(str(res.stopped_by))
+            stopped = t.name or t.id
+        else:
+            stopped = "the map edge"
+    return SlideEnd(float(length), (float(res.end[0]), float(res.end[1])), float(res.travelled), stopped)
 
 
 @dataclass(frozen=True)
 class DragPlan:
-    """A grapple moved: the actor's path to its goal, the dragged partner's path, and the
-    length (metres) the actor walks."""
+    """A grapple moved: the actor's path to its goal, the dragged partner's path (both
+    metres, first point where each stands now), and the length the actor walks."""
 
     actor_path: tuple[XY, ...]
     partner_path: tuple[XY, ...]
@@ -177,58 +160,20 @@ class DragPlan:
 
 
 def drag(encounter: Encounter, actor: Token, partner: Token, to: XY) -> DragPlan | None:
-    """Move ``actor`` to ``to`` with ``partner`` in tow; None when no path exists.
-
-    Uses ``geometry.paths.drag_path`` when it offers one with the agreed meaning;
-    otherwise the actor walks the shortest path for the larger of the two bodies and the
-    partner follows the same track, trailing its starting centre distance behind."""
-    paths = _paths()
-    nav = navigator(encounter)
-    others = bodies(encounter, {actor.id, partner.id})
-    start = (actor.x, actor.y)
-    radius = max(actor.radius, partner.radius)
-    res = nav.shortest_path(start, tuple(to), radius, discs=others)
+    """Move ``actor`` to ``to`` with ``partner`` in tow (:func:`geometry.paths.drag_path`:
+    the actor walks the shortest path for the larger body, the partner follows the same
+    track as far behind as they stood apart); None when no path exists."""
+    res = _paths().drag_path(
+        navigator(encounter),
+        (actor.x, actor.y),
+        actor.radius,
+        (partner.x, partner.y),
+        partner.radius,
+        tuple(to),
+        discs=bodies(encounter, {actor.id, partner.id}),
+    )
     if res is None:
         return None
-    track = [tuple(map(float, p)) for p in res.points]
-    length = float(res.length)
-    spacing = max(distance(actor, partner), actor.radius + partner.radius)
-    partner_track = _trail(track, spacing, (partner.x, partner.y))
-    del paths
-    return DragPlan(tuple(track), tuple(partner_track), length)
-
-
-def _trail(track: list[XY], spacing: float, partner_start: XY) -> list[XY]:
-    """The partner's path: to the actor's start, then along the actor's track, stopping
-    ``spacing`` metres (along the track) short of its end; if the track is shorter than the
-    spacing, the partner only closes in along its own line towards the actor's end."""
-    seg = np.diff(np.asarray(track, dtype=float), axis=0)
-    lens = np.hypot(seg[:, 0], seg[:, 1]) if len(seg) else np.zeros(0)
-    total = float(lens.sum())
-    stop_at = total - spacing
-    if stop_at <= EPS:
-        ex, ey = track[-1]
-        px, py = partner_start
-        d = math.hypot(ex - px, ey - py)
-        if d <= spacing + EPS:
-            return [partner_start]
-        f = (d - spacing) / d
-        return [partner_start, (px + f * (ex - px), py + f * (ey - py))]
-    out = [partner_start, track[0]]
-    run = 0.0
-    for (a, b), L in zip(zip(track, track[1:]), lens):
-        if run + L >= stop_at - EPS:
-            f = (stop_at - run) / L if L > 0 else 0.0
-            out.append((a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])))
-            break
-        out.append(b)
-        run += L
-    return out
-
-
-def path_length(points: tuple[XY, ...] | list[XY]) -> float:
-    """Length of a polyline in metres."""
-    if len(points) < 2:
-        return 0.0
-    a = np.asarray(points, dtype=float)
-    return float(np.hypot(*np.diff(a, axis=0).T).sum())
+    a = tuple((float(x), float(y)) for x, y in res.mover_path)
+    b = tuple((float(x), float(y)) for x, y in res.other_path)
+    return DragPlan(a, b, float(res.length))

@@ -2,7 +2,7 @@
 
 A scenario file (``scenarios/*.json``) holds ``name``, ``about`` (the hand derivation of its
 numbers), optional ``tol`` (metres / points, default 1e-6), ``encounter`` (an encounter object;
-``ruleset`` defaults to static-veil) and ``steps``. A step is one of
+``ruleset`` defaults to static-veil) and ``steps`` (a step may carry its own ``tol``). A step is one of
 
 * ``{"do": KEY, ...fields, "expect": {...}}``: apply the maneuver (``KEY`` of
   ``ACTION_BY_KEY``); ``outcome`` {won, net_hits}, ``attack`` {hit, net_hits, damage},
@@ -55,7 +55,7 @@ def make_action(key: str, fields: dict[str, Any]) -> Any:
     cls = ACTION_BY_KEY[key]
     kw: dict[str, Any] = {}
     for k, v in fields.items():
-        if k in ("expect", "reason", "test", *STEP_KINDS):
+        if k in ("expect", "reason", "test", "tol", *STEP_KINDS):
             continue
         if k == "outcome":
             v = Opposed(**v)
@@ -115,6 +115,7 @@ def run(path: Path) -> None:
     enc = make_encounter(sc["encounter"])
     changes: list[Any] = []
     for i, step in enumerate(sc["steps"]):
+        tol = float(step.get("tol", sc.get("tol", 1e-6)))
         kinds = [k for k in STEP_KINDS if k in step]
         assert len(kinds) == 1, f"{path.name} step {i}: one of {STEP_KINDS}, got {kinds}"
         where = f"{path.name} step {i} ({kinds[0]})"
