@@ -1,1 +1,29 @@
-"""The sr5 rule system."""
+"""The Shadowrun 5e rule system (``ruleset: "sr5"``), Qt-free.
+
+Modules, each usable alone:
+
+- :mod:`engine.sr5.sheet` - the data in the encounter file (``Sheet`` per token, ``Settings``
+  per encounter);
+- :mod:`engine.sr5.dice` - seeded roller, typed-in dice, hits, glitches, Edge;
+- :mod:`engine.sr5.pools` - pools whose every die has a labelled source, GM overrides;
+- :mod:`engine.sr5.environment` - the combined visibility/light/wind/range modifier;
+- :mod:`engine.sr5.condition` - monitors, wound modifiers, damage and overflow;
+- :mod:`engine.sr5.combat` - initiative, passes, phases, the action economy, actions, movement;
+- :mod:`engine.sr5.attack` - the DADA attack: plan (pools), resolve (rolls), apply (damage);
+- :mod:`engine.sr5.suppressive` - suppressive fire zones and their tests;
+- :mod:`engine.sr5.facts` - map facts in (distance, cover, zones), from ``engine.analysis``;
+- :mod:`engine.sr5.changes` - change records for refresh and undo.
+
+``RULESET`` (for ``engine.rules.get_ruleset("sr5")``) is imported lazily, so importing the
+sheet (as ``engine.model`` does) does not pull in the rules.
+"""
+
+from __future__ import annotations
+
+
+def __getattr__(name: str):
+    if name == "RULESET":
+        from engine.sr5.system import RULESET
+
+        return RULESET
+    raise AttributeError(f"module 'engine.sr5' has no attribute {name!r}")

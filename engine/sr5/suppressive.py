@@ -1,0 +1,355 @@
+"""Suppressive fire (seed 001, sr5-facts.md).
+
+- Complex Action, a full-auto weapon, 20 rounds (fewer narrow the zone: 1 m per 2 rounds
+  short; the zone's shape is the map's ``Zone``), no recoil.
+- The shooter rolls weapon skill + Agility [Accuracy] (+ smartlink, aim, wounds and any
+  GM-approved modifier); the hits are kept (:class:`~engine.sr5.sheet.Suppression`).
+- Everyone in the zone or right next to it (``Options.adjacent_metres``) and aware of it:
+  dice penalty = the hits on all actions until the zone ends; only the highest when zones
+  overlap.
+- Those inside who are neither prone (unless enhanced) nor behind full cover from the
+  shooter, and anyone moving into, out of, or standing up in it: Reaction + Edge (+ the
+  Full Defense bonus), threshold = hits; failing, the weapon's base DV (no net hits),
+  resisted with Body + armor as usual. A test per zone, -1 die for each after the first.
+- It lasts to the end of the Combat Turn while the shooter neither moves nor acts otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.errors import IllegalActionError
+from engine.model import Encounter, zone_weapon
+from engine.sr5 import condition
+from engine.sr5.changes import Change, Edit, settings_of, sheet_of
+from engine.sr5.dice import Roller, SeededRoller, TestResult
+from engine.sr5.facts import MapFacts
+from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
+from engine.sr5.sheet import Settings, Sheet, Suppression
+from engine.sr5.tables import SUPPRESSIVE_ROUNDS, parse_damage, smartlinked, weapon_modes, weapon_skill, wireless_smartlink_dice
+
+
+def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Modifier | None:
+    """The dice penalty of the strongest active suppressive zone ``tid`` is in or right next
+    to (``near_zones`` from the map), or None (none, its own zone, or it is unaware)."""
+    if "unaware" in sheet.conditions:
+        return None
+    cands = [s for s in settings.suppressions if s.zone in near_zones and s.shooter != tid and s.hits > 0]
+    if not cands:
+        return None
+    best = max(cands, key=lambda s: s.hits)
+    return mod("suppressed", f"suppressive fire {best.zone} ({best.hits} hits)", -best.hits, "map")
+
+
+# ---------------------------------------------------------------------------------------------
+# the shooter
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SuppressiveDeclaration:
+    """``shooter`` fills the map zone ``zone`` (kind suppressive) with ``weapon`` (None: the
+    zone's weapon); ``enhanced`` = enhanced suppressive fire (prone does not spare)."""
+
+    shooter: str
+    zone: str
+    weapon: str | None = None
+    edge: bool = False
+    enhanced: bool = False
+
+
+@dataclass(frozen=True)
+class SuppressivePlan:
+    declaration: SuppressiveDeclaration
+    pool: Pool
+    rounds: int
+    dv: int
+    damage_type: str
+    ap: int
+    weapon: str
+    problems: tuple[str, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.problems
+
+    def override(self, key: str, value: int, label: str | None = None) -> SuppressivePlan:
+        return replace(self, pool=self.pool.override(key, value, label))
+
+
+def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: MapFacts | None = None) -> SuppressivePlan:
+    """The shooter's pool and why suppressive fire is not allowed (``problems``)."""
+    from engine.sr5.combat import COMPLEX, _cost_reason, aim_cap, find_weapon, in_combat, ready_weapons
+
+    st = settings_of(encounter)
+    tok = encounter.token(decl.shooter)
+    sh = sheet_of(tok)
+    zone = encounter.zone(decl.zone)
+    problems = []
+    if zone.kind != "suppressive":
+        problems.append(f"zone {zone.id} is a {zone.kind} zone, not a suppressive one")
+    if zone.owner is not None and zone.owner != decl.shooter:
+        problems.append(f"zone {zone.id} belongs to {zone.owner}, not {decl.shooter}")
+    wname = decl.weapon or (zone.weapon if zone.owner == decl.shooter else None)
+    if wname is None and zone.owner == decl.shooter:
+        zw = zone_weapon(encounter, zone)
+        wname = zw.name if zw else None
+    w = find_weapon(tok, wname)
+    rounds = zone.rounds or SUPPRESSIVE_ROUNDS
+    if "FA" not in weapon_modes(w):
+        problems.append(f"{w.name} has no full-auto mode: suppressive fire needs one")
+    if w.name not in ready_weapons(tok):
+        problems.append(f"{w.name} is not ready: Ready Weapon first (Simple Action)")
+    if w.ammo is not None:
+        if w.loaded is None:
+            problems.append(f"{w.name} has no clip in")
+        elif w.loaded < rounds:
+            problems.append(f"{w.name} has {w.loaded} rounds left; suppressive fire needs {rounds}")
+    reason = _cost_reason(st, decl.shooter, sh, COMPLEX)
+    if reason:
+        problems.append(reason)
+    if in_combat(st) and st.acting == decl.shooter and st.phase.attacked:
+        problems.append(f"{decl.shooter} has already attacked this Action Phase")
+    if decl.edge and sh.edge_left < 1:
+        problems.append(f"{decl.shooter} has no Edge left")
+    key = weapon_skill(w, "FA")
+    parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), sh.skill(key)), base("agility", "Agility", sh.agility)]
+    wound = condition.wound_modifier(sh, st.options)
+    if wound:
+        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
+    sl = wireless_smartlink_dice(w, sh)
+    if sl:
+        parts.append(mod("smartlink", f"wireless smartlink ({sh.smartlink})", sl, "sheet"))
+    cap = aim_cap(sh, w, st)
+    aim = min(sh.aim, cap) if sh.aim_weapon == w.name else 0
+    if aim and (sh.aim_bonus == "pool" or (smartlinked(w, sh) and sh.wireless)):
+        parts.append(mod("aim", f"Take Aim x{sh.aim}", aim, "sheet"))
+    if facts is not None:
+        m = suppression_modifier(st, decl.shooter, sh, facts.token(decl.shooter).near_zones)
+        if m is not None:
+            parts.append(m)
+    if decl.edge:
+        parts.append(mod("edge", "Edge (Push the Limit)", sh.edge, "declaration"))
+    limit = ()
+    if w.accuracy is not None:
+        limit = (base("accuracy", f"accuracy of {w.name}", w.accuracy, "weapon"),)
+        if smartlinked(w, sh):
+            limit += (mod("smartgun", "smartgun", 2, "weapon"),)
+    dmg = parse_damage(w.damage, sh.strength, weapon=w.name)
+    pool = Pool(f"{tok.name or tok.id} suppressive fire ({zone.id})", tuple(parts), limit, decl.edge)
+    return SuppressivePlan(decl, pool, rounds, dmg.value, dmg.type, w.ap, w.name, tuple(problems))
+
+
+def apply_suppressive(
+    encounter: Encounter, plan: SuppressivePlan, dice: Roller | Sequence[int] | None = None, *, force: bool = False
+) -> tuple[Encounter, Change]:
+    """Roll the shooter's test and put the zone in force until the end of the turn."""
+    from engine.sr5.combat import COMPLEX, in_combat, log_entry, spend
+
+    if plan.problems and not force:
+        raise IllegalActionError(plan.problems[0])
+    st = settings_of(encounter)
+    res = roll_pool(plan.pool, dice if dice is not None else SeededRoller(st.seed))
+    d = plan.declaration
+    edit = Edit(encounter)
+    spend(edit, d.shooter, "suppressive_fire", COMPLEX)
+    if in_combat(st) and edit.settings.acting == d.shooter:
+        edit.update_settings(phase=edit.settings.phase.model_copy(update={"attacked": True}))
+    sh = edit.sheet(d.shooter)
+    upd: dict = {"aim": 0, "aim_weapon": None, "aim_magnified": False}
+    if d.edge:
+        upd["edge_points"] = max(0, sh.edge_left - 1)
+    edit.update_sheet(d.shooter, **upd)
+    tok = edit.token(d.shooter)
+    edit.set_token(tok.model_copy(update={"weapons": tuple(
+        x.model_copy(update={"loaded": max(0, x.loaded - plan.rounds)}) if x.name == plan.weapon and x.loaded is not None
+        else x for x in tok.weapons)}))
+    sup = Suppression(zone=d.zone, shooter=d.shooter, weapon=plan.weapon, hits=res.hits, dv=plan.dv,
+                      damage_type=plan.damage_type, ap=plan.ap, turn=edit.settings.turn, enhanced=d.enhanced)
+    others = tuple(s for s in edit.settings.suppressions if s.zone != d.zone)
+    edit.update_settings(suppressions=others + (sup,))
+    text = f"{tok.name or tok.id} lays suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
+    edit.log(log_entry(edit.settings, d.shooter, "suppressive", text, [roll_record(plan.pool, res)]))
+    edit.details["test"] = res
+    edit.prompts.append(f"those exposed in {d.zone} roll Reaction + Edge ({res.hits})")
+    return edit.finish(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# those in the zone
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ZoneStatus:
+    """A token's standing against active suppressive fire: its dice ``penalty`` (from
+    ``penalty_zone``), the zones it must test against now, and the zones it is spared from
+    with the reason (prone, full cover)."""
+
+    token: str
+    penalty: int = 0
+    penalty_zone: str | None = None
+    must_test: tuple[str, ...] = ()
+    spared: tuple[tuple[str, str], ...] = ()
+
+
+def suppression_status(encounter: Encounter, facts: MapFacts) -> dict[str, ZoneStatus]:
+    """For every token touched by active suppressive fire: penalty, tests due, who is spared."""
+    st = settings_of(encounter)
+    active = {s.zone: s for s in st.suppressions}
+    out = {}
+    for t in encounter.tokens:
+        tf = facts.token(t.id)
+        sh = sheet_of(t)
+        m = suppression_modifier(st, t.id, sh, tf.near_zones)
+        must, spared = [], []
+        for z in tf.in_zones + tf.covered_zones:
+            s = active.get(z)
+            if s is None or s.shooter == t.id:
+                continue
+            if z in tf.covered_zones:
+                spared.append((z, "full cover"))
+            elif t.stance == "prone" and not s.enhanced:
+                spared.append((z, "prone"))
+            else:
+                must.append(z)
+        if m is not None or must or spared:
+            best = None
+            if m is not None:
+                best = max((s for s in st.suppressions if s.zone in tf.near_zones and s.shooter != t.id),
+                           key=lambda s: s.hits)
+            out[t.id] = ZoneStatus(t.id, m.value if m else 0, best.zone if best else None, tuple(must), tuple(spared))
+    return out
+
+
+@dataclass(frozen=True)
+class SuppressionTestPlan:
+    """One token's Reaction + Edge test against one zone, and its soak if it fails."""
+
+    token: str
+    zone: str
+    test: Pool
+    soak: Pool
+    dv: int
+    damage_type: str
+    ap: int
+    armor: int
+
+    def override(self, key: str, value: int, *, pool: str = "test", label: str | None = None) -> SuppressionTestPlan:
+        if pool not in ("test", "soak"):
+            raise IllegalActionError(f"pool {pool!r} is not test or soak")
+        return replace(self, **{pool: getattr(self, pool).override(key, value, label)})
+
+
+def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: int = 0) -> SuppressionTestPlan:
+    """The test of ``token`` against active zone ``zone``; ``index`` counts the zones it has
+    already tested against this phase (-1 die each)."""
+    st = settings_of(encounter)
+    s = next((x for x in st.suppressions if x.zone == zone), None)
+    if s is None:
+        raise IllegalActionError(f"no suppressive fire is active in zone {zone!r}")
+    tok = encounter.token(token)
+    sh = sheet_of(tok)
+    parts: list[Modifier] = [base("reaction", "Reaction", sh.reaction), base("edge", "Edge", sh.edge)]
+    if sh.full_defense:
+        parts.append(mod("full_defense", "Full Defense: Willpower", sh.willpower, "sheet"))
+    wound = condition.wound_modifier(sh, st.options)
+    if wound:
+        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
+    if index:
+        parts.append(mod("overlap", f"{index} earlier suppressive test{'s' if index > 1 else ''}", -index, "rules"))
+    name = tok.name or tok.id
+    test = Pool(f"{name} dodges suppressive fire {zone}", tuple(parts), threshold=s.hits)
+    armor = max(0, sh.armor + s.ap)
+    soak = Pool(f"{name} resists suppressive fire", (base("body", "Body", sh.body),
+                base("armor", f"armor {sh.armor} AP {s.ap:+d} ->" if s.ap else "armor", armor, "sheet")))
+    return SuppressionTestPlan(token, zone, test, soak, s.dv, s.damage_type, s.ap, sh.armor)
+
+
+@dataclass(frozen=True)
+class SuppressionTestResolution:
+    plan: SuppressionTestPlan
+    test: TestResult | None = None
+    soak: TestResult | None = None
+
+    @property
+    def hit(self) -> bool | None:
+        return None if self.test is None else not self.test.success
+
+    @property
+    def damage_type(self) -> str:
+        t = self.plan.damage_type
+        return "S" if t == "P" and self.plan.armor + self.plan.ap > self.plan.dv else t
+
+    @property
+    def boxes(self) -> int | None:
+        if self.test is None:
+            return None
+        if self.test.success:
+            return 0
+        return None if self.soak is None else max(0, self.plan.dv - self.soak.hits)
+
+    def next_roll(self) -> Pool | None:
+        if self.test is None:
+            return self.plan.test
+        if not self.test.success and self.soak is None:
+            return self.plan.soak
+        return None
+
+    @property
+    def done(self) -> bool:
+        return self.next_roll() is None
+
+    def roll(self, dice: Roller | Sequence[int]) -> SuppressionTestResolution:
+        pool = self.next_roll()
+        if pool is None:
+            raise IllegalActionError("this test needs no more rolls")
+        r = roll_pool(pool, dice)
+        return replace(self, test=r) if self.test is None else replace(self, soak=r)
+
+
+def resolve_suppression_test(plan: SuppressionTestPlan, dice: Roller | Sequence[Sequence[int]] | None = None) -> SuppressionTestResolution:
+    r = SuppressionTestResolution(plan)
+    if dice is None or hasattr(dice, "roll"):
+        roller = dice or SeededRoller()
+        while not r.done:
+            r = r.roll(roller)
+        return r
+    lists = list(dice)
+    for faces in lists:
+        if r.done:
+            raise IllegalActionError("more rolls given than the test needs")
+        r = r.roll(faces)
+    if not r.done:
+        raise IllegalActionError("the soak roll is missing")
+    return r
+
+
+def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution) -> tuple[Encounter, Change]:
+    """Mark the damage of a failed test (with the Initiative its wound modifier costs)."""
+    from engine.sr5.combat import in_combat, log_entry
+
+    if not res.done:
+        raise IllegalActionError("the suppressive fire test is not resolved yet")
+    p = res.plan
+    edit = Edit(encounter)
+    st = edit.settings
+    name = _nm(encounter, p.token)
+    rolls = [roll_record(p.test, res.test)]
+    text = f"{name} vs suppressive fire {p.zone}: {res.test.describe()}"
+    if res.test.success:
+        text += ": not hit"
+    else:
+        rolls.append(roll_record(p.soak, res.soak))
+        sh = edit.sheet(p.token)
+        new, d = condition.apply_damage(sh, res.boxes or 0, res.damage_type, st.options)
+        delta = d.wound_after - d.wound_before
+        if delta and new.initiative is not None and in_combat(st):
+            new = new.model_copy(update={"initiative": new.initiative + delta})
+        edit.set_sheet(p.token, new)
+        text += f": hit, {p.dv}{res.damage_type} vs soak {res.soak.hits}: {d.describe()}"
+        edit.details["damage"] = d
+    edit.log(log_entry(st, p.token, "suppression_test", text, rolls))
+    return edit.finish(text)
+
+
+def _nm(encounter: Encounter, tid: str) -> str:
+    t = encounter.token(tid)
+    return t.name or t.id
