@@ -1159,6 +1159,10 @@ class D100Rules:
             w.say(f"{w.name(a.actor)} {label[mode]} {wpn.name} at {w.name(t.id)} "
                   f"({n} shot{'s' if n != 1 else ''}, {chances[0].text()})", "fire", a.actor, t.id)
             for i, ch in enumerate(chances):
+                if w.sheet(t.id).dead:
+                    w.say(f"  {n - i} more shot{'s' if n - i != 1 else ''} at {w.name(t.id)} "
+                          "not rolled: already dead", "miss", a.actor, t.id)
+                    break
                 results.append(self._shot(w, a.actor, t, wpn, ch, i + 1, melee=False))
         # aim: kept only by single shots at the aimed target
         keep = all(mode == "single" and t.id == aim_target for _, _, mode, t, _, _ in plan)
@@ -1256,12 +1260,14 @@ class D100Rules:
                                       new_step))
                 w.say(f"    {w.name(target)}'s {loc.replace('_', ' ')} is now {SEVERITIES[new_step]} "
                       f"({dmg} points)", "severity", None, target)
+            # "If your injury total ever exceeds the given value ... you die immediately":
+            # before the location's effects, which then no longer apply (_effect checks).
+            events += w.check_death(target, f"{loc.replace('_', ' ')} wound")
             stunned_by_step = False
             for step, eff in fx.crossed(loc, old_step, new_step, st.crossing_effects):
                 evs, stun = self._effect(w, target, loc, step, eff)
                 events += evs
                 stunned_by_step = stunned_by_step or stun
-            events += w.check_death(target, f"{loc.replace('_', ' ')} wound")
         else:
             stunned_by_step = False
         if loc == "head" and not stunned_by_step and not w.sheet(target).dead:
