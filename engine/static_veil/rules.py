@@ -495,6 +495,26 @@ class StaticVeil:
                 f"{_name(t)} has {_fmt_m(s.movement_left)} of Movement left; this move is {_fmt_m(length)}"
             )
 
+    def move(self, encounter: Encounter, token_id: str, path: tuple[XY, ...] | list[XY]) -> Result:
+        """A normal move of ``token_id`` along ``path`` (metres, first point its centre now or
+        omitted): checked by :meth:`check_move`, spends the path's length of Movement, one
+        undo step. The GUI calls this when a token is dragged in a Static Veil encounter."""
+        t = encounter.token(token_id)
+        pts = [(float(x), float(y)) for x, y in path]
+        if not pts:
+            raise IllegalActionError("a move needs at least a destination")
+        if math.hypot(pts[0][0] - t.x, pts[0][1] - t.y) > 1e-9:
+            pts.insert(0, (t.x, t.y))
+        length = space.path_length(pts)
+        self.check_move(encounter, token_id, pts[-1], length)
+        work = _Work(encounter, self.settings(encounter))
+        s = work.sheet(token_id)
+        work.set_sheet(token_id, movement_used=s.movement_used + length)
+        work.move(token_id, tuple(pts))
+        left = work.sheet(token_id).movement_left
+        work.lines.append(f"{_name(t)} moves {_fmt_m(length)} ({_fmt_m(left)} of Movement left).")
+        return self._finish(encounter, work, "move", "Move", None, None, actor=token_id)
+
     # ------------------------------------------------------------------------------------------
     # planning (all checks live here)
     # ------------------------------------------------------------------------------------------
@@ -745,8 +765,14 @@ def _plan_grapple(self: StaticVeil, enc, a: Grapple, st: Settings, plan: _Plan, 
 
 def _plan_release(self: StaticVeil, enc, a: Release, st: Settings, plan: _Plan, probe: bool) -> None:
     plan.ap_cost = 0
+    s = _sheet(plan.actor)
+    if s.grapple is None:
+        raise IllegalActionError(f"{_name(plan.actor)} is not in a grapple")
+    if not _has(enc, s.grapple.other):
+        plan.notes.append(f"the grapple partner {s.grapple.other!r} is no longer on the map")
+        return  # a stale link: letting go just clears it
     partner = self._grapple_partner(enc, plan)
-    if not _sheet(plan.actor).grapple.initiator:  # type: ignore[union-attr]
+    if not s.grapple.initiator:
         raise IllegalActionError(
             f"only the character who started the grapple ({_name(partner)}) can release it; "
             f"{_name(plan.actor)} must Break Free"
@@ -1132,7 +1158,10 @@ def _unlink(work: _Work, a_id: str, b_id: str) -> None:
 
 def _resolve_release(self: StaticVeil, work: _Work, a: Release, plan: _Plan) -> None:
     partner = plan.partner
-    assert partner is not None
+    if partner is None:
+        work.set_sheet(plan.actor.id, grapple=None)
+        work.lines.append(f"{_name(plan.actor)} is no longer grappling (the partner left the map).")
+        return None
     _unlink(work, plan.actor.id, partner.id)
     work.lines.append(f"{_name(plan.actor)} releases {_name(partner)} (Free Action).")
     return None

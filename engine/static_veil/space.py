@@ -20,7 +20,6 @@ import shapely
 from engine.model import Encounter, Token
 
 XY = tuple[float, float]
-EPS = 1e-6
 
 _NAV_CACHE: OrderedDict[Any, Any] = OrderedDict()
 _NAV_CACHE_SIZE = 4
@@ -177,3 +176,11 @@ def drag(encounter: Encounter, actor: Token, partner: Token, to: XY) -> DragPlan
     a = tuple((float(x), float(y)) for x, y in res.mover_path)
     b = tuple((float(x), float(y)) for x, y in res.other_path)
     return DragPlan(a, b, float(res.length))
+
+
+def path_length(points: tuple[XY, ...] | list[XY]) -> float:
+    """Length of a polyline in metres."""
+    if len(points) < 2:
+        return 0.0
+    a = np.asarray(points, dtype=float)
+    return float(np.hypot(*np.diff(a, axis=0).T).sum())
