@@ -1,0 +1,447 @@
+"""The spatial answers for one encounter: range, cover, zones, lines of sight and charges.
+
+:class:`Tactics` holds the indexes (obstacle cover index, movement graph) of an encounter and
+answers a GM's questions from them. The GUI keeps one and calls :meth:`Tactics.update` on
+every change -- on every mouse move during a drag -- so the obstacle index is rebuilt only
+when the obstacles themselves change; moving tokens costs nothing until a question is asked.
+
+Numbers that the rules leave open are module constants here (documented in
+docs/geometry.md): origin heights of zones, the shotgun spread widths, the default reach
+and run-up of a charge. The geometry (cover, zones, paths) lives in ``geometry/``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from engine.errors import CoverfireError, GeometryError
+from engine.model import DIRECTED_ZONES, Encounter, Token, Weapon, Zone, zone_weapon
+from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
+from geometry.bodies import body_height, eye_height
+from geometry.cover import CoverIndex, cover_class
+from geometry.errors import GeometryInputError
+from geometry.zones import (
+    circle,
+    cone,
+    corridor,
+    discs_in_shape,
+    fire_shadows,
+    rect,
+    shotgun_spread,
+    suppressive_triangle,
+)
+
+#: Metres: centres of attacker and target are ``r1 + r2 + reach`` apart in melee contact.
+DEFAULT_REACH = 1.0
+#: Metres of straight run at the target a charge needs (Static Veil Charge).
+DEFAULT_RUNUP = 4.0
+#: Metres above the ground that blast, circle and rect zones act from (their centre).
+AREA_ZONE_ORIGIN_HEIGHT = 1.0
+#: Metres above the ground a directed zone without an owner fires from (a standing eye).
+UNOWNED_FIRE_HEIGHT = eye_height("standing")
+#: Body height (metres) whose full cover :meth:`Tactics.zone_shape_clipped` takes out.
+CLIP_BODY_HEIGHT = body_height("standing")
+#: Shotgun spread width (metres) in the Short, Medium, Long, Extreme band, by choke
+#: (shared/reference/sr5-facts.md; narrow choke: a 1 m corridor).
+SHOTGUN_SPREAD_WIDTHS: dict[str, tuple[float, ...]] = {
+    "narrow": (1.0, 1.0, 1.0, 1.0),
+    "medium": (2.0, 4.0, 6.0, 8.0),
+    "wide": (3.0, 6.0, 9.0, 12.0),
+}
+#: Range table a shotgun zone falls back to when its owner's weapon has none.
+FALLBACK_SHOTGUN_CATEGORY = "shotgun_flechette"
+
+
+class UnknownWeaponError(CoverfireError):
+    """A weapon name the token does not carry."""
+
+    def __init__(self, token: Token, name: str) -> None:
+        self.token = token.id
+        self.name = name
+        carried = ", ".join(repr(w.name) for w in token.weapons) or "nothing"
+        super().__init__(f"token {token.id!r} carries no weapon named {name!r} (it carries {carried})")
+
+
+# --- values ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RangeResult:
+    """The range band a distance falls in: its name, pool modifier and upper bound (m)."""
+
+    band: str
+    modifier: int
+    max: float
+
+
+@dataclass(frozen=True, slots=True)
+class CoverResult:
+    """Hidden fraction (0..1) of the target's silhouette and its class."""
+
+    fraction: float
+    cls: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetReport:
+    """What an attacker's weapon faces at one target. ``distance`` is centre to centre in
+    metres; ``range`` is None without a weapon or out of range; ``zones`` are the ids of the
+    zones touching the target; ``charge`` is filled when asked for."""
+
+    id: str
+    distance: float
+    range: RangeResult | None
+    cover: CoverResult
+    zones: tuple[str, ...]
+    charge: object | None = None  # geometry.paths.ChargePlan
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneHit:
+    """A token a zone touches: ``fraction`` of its footprint inside the zone's shape and its
+    ``cover`` fraction from the zone's origin (below 1: not in full cover)."""
+
+    id: str
+    fraction: float
+    cover: float
+
+
+@dataclass(frozen=True, slots=True)
+class SightReport:
+    """A line of sight from an attacker's eye to a target, for drawing and explaining.
+
+    ``eye`` and ``target`` are plan points (m), ``eye_z`` the eye height; the silhouette is
+    ``2 * radius`` wide, ``target_height`` tall; ``u`` are column offsets across it (+ to the
+    shooter's right) and ``hidden`` the height each is hidden to (0 none, inf all)."""
+
+    attacker: str
+    target_id: str
+    eye: tuple[float, float]
+    eye_z: float
+    target: tuple[float, float]
+    target_height: float
+    radius: float
+    distance: float
+    fraction: float
+    cls: str
+    u: tuple[float, ...]
+    hidden: tuple[float, ...]
+
+    @property
+    def cover(self) -> CoverResult:
+        return CoverResult(self.fraction, self.cls)
+
+
+@contextlib.contextmanager
+def _as_engine_errors():
+    try:
+        yield
+    except GeometryInputError as exc:
+        raise GeometryError(str(exc)) from None
+
+
+# --- ranges ---------------------------------------------------------------------------------
+
+def token_strength(token: Token) -> int:
+    """The Strength that scales thrown weapons' ranges: the token's SR5 Strength, else
+    ``engine.ranges.DEFAULT_STRENGTH``."""
+    s = getattr(token.sr5, "strength", None) if token.sr5 is not None else None
+    return int(s) if isinstance(s, (int, float)) and s > 0 else DEFAULT_STRENGTH
+
+
+def weapon_bands(token: Token, weapon: Weapon) -> tuple[tuple[Band, ...], float]:
+    """A weapon's range bands in metres and its minimum range: its own ``ranges``, else its
+    category's table (Strength-scaled ones with the token's Strength); no bands if neither."""
+    if weapon.ranges:
+        return tuple(Band(b.band, float(b.max), int(b.modifier)) for b in weapon.ranges), 0.0
+    if weapon.category:
+        cat = CATEGORIES[weapon.category]
+        return bands_for(weapon.category, token_strength(token)), cat.minimum
+    return (), 0.0
+
+
+def range_at(bands: tuple[Band, ...], minimum: float, distance: float) -> RangeResult | None:
+    """The band of ``distance`` metres: the first whose max is at least it (within
+    ``RANGE_EPSILON``); None below the minimum or beyond the last band."""
+    if not bands or distance < minimum - RANGE_EPSILON:
+        return None
+    for b in bands:
+        if distance <= b.max + RANGE_EPSILON:
+            return RangeResult(b.band, b.modifier, b.max)
+    return None
+
+
+def _ranges(bands, minimum, dist: np.ndarray) -> list[RangeResult | None]:
+    if not bands:
+        return [None] * len(dist)
+    maxima = np.array([b.max for b in bands]) + RANGE_EPSILON
+    k = np.searchsorted(maxima, dist, side="left")
+    results = [RangeResult(b.band, b.modifier, b.max) for b in bands] + [None]
+    out = [results[i] for i in k.tolist()]
+    if minimum > 0:
+        low = dist < minimum - RANGE_EPSILON
+        out = [None if lo else r for r, lo in zip(out, low.tolist())]
+    return out
+
+
+# --- the cached answers ------------------------------------------------------------------------
+
+class Tactics:
+    """The spatial answers for one encounter, cached. Call :meth:`update` with each new
+    version of the encounter; the obstacle index is reused while the obstacles are the same
+    (same tuple, or equal), the movement graph likewise (built on the first charge)."""
+
+    def __init__(self, encounter: Encounter) -> None:
+        self._obstacles: tuple | None = None
+        self._index: CoverIndex | None = None
+        self._blocking: list = []
+        self._nav = None
+        self._nav_bounds = None
+        self._tokens: tuple | None = None
+        self._zone_cache: dict[str, tuple] = {}
+        self._hits: dict[str, list[ZoneHit]] | None = None
+        self.index_builds = 0  # how often the obstacle index was built (for tests and the bench)
+        self.update(encounter)
+
+    # -- state ---------------------------------------------------------------------------------
+    def update(self, encounter: Encounter) -> None:
+        """Take a new version of the encounter. Cheap when only tokens or zones changed."""
+        obs = encounter.obstacles
+        if self._obstacles is None or not (obs is self._obstacles or obs == self._obstacles):
+            with _as_engine_errors():
+                self._blocking = [o for o in obs if o.blocks]
+                polys = [shapely.Polygon(o.polygon) for o in self._blocking]
+                self._index = CoverIndex(polys, [o.height for o in self._blocking])
+            self._polys = polys
+            self._nav = None
+            self._zone_cache.clear()
+            self.index_builds += 1
+        self._obstacles = obs
+        bounds = (0.0, 0.0, float(encounter.map.width), float(encounter.map.height))
+        if bounds != self._nav_bounds:
+            self._nav = None
+            self._nav_bounds = bounds
+        if encounter.tokens is not self._tokens:
+            toks = encounter.tokens
+            self._tokens = toks
+            self._ids = [t.id for t in toks]
+            self._pos = {t.id: i for i, t in enumerate(toks)}
+            self._xy = np.array([(t.x, t.y) for t in toks], dtype=float).reshape(-1, 2)
+            self._r = np.array([t.radius for t in toks], dtype=float)
+            self._h = np.array([body_height(t.stance) for t in toks], dtype=float)
+        self._hits = None
+        self.encounter = encounter
+
+    @property
+    def cover_index(self) -> CoverIndex:
+        """The obstacle index (blocking obstacles only)."""
+        assert self._index is not None
+        return self._index
+
+    @property
+    def navigator(self):
+        """The movement graph over the blocking obstacles and the map's edge (built lazily)."""
+        if self._nav is None:
+            from geometry.paths import Navigator
+
+            with _as_engine_errors():
+                self._nav = Navigator(self._polys, self._nav_bounds, ids=[o.id for o in self._blocking])
+        return self._nav
+
+    def _token(self, ident: str) -> Token:
+        return self.encounter.token(ident)
+
+    # -- targets -----------------------------------------------------------------------------------
+    def weapon_of(self, attacker_id: str, weapon: str | None = None) -> Weapon | None:
+        """The attacker's named weapon, or its first; raises :class:`UnknownWeaponError`."""
+        a = self._token(attacker_id)
+        w = a.weapon(weapon)
+        if weapon is not None and w is None:
+            raise UnknownWeaponError(a, weapon)
+        return w
+
+    def cover(self, attacker_id: str, target_ids=None) -> dict[str, CoverResult]:
+        """Cover of each target (default: every other token) from the attacker's eye."""
+        a = self._token(attacker_id)
+        ids = [t for t in self._ids if t != attacker_id] if target_ids is None else list(target_ids)
+        for t in ids:
+            if t not in self._pos:
+                self._token(t)  # raises UnknownIdError
+        idx = np.array([self._pos[t] for t in ids], dtype=np.int64)
+        with _as_engine_errors():
+            f = self.cover_index.cover_fractions((a.x, a.y), eye_height(a.stance), self._xy[idx],
+                                                 self._r[idx], self._h[idx])
+        return {t: CoverResult(float(v), cover_class(v)) for t, v in zip(ids, f)}
+
+    def targets(self, attacker_id: str, weapon: str | None = None, charges: bool = False) -> list[TargetReport]:
+        """For the attacker (its named weapon, default its first) and every other token, in
+        the encounter's order: distance, range band, cover, zones touching it, and with
+        ``charges`` the charge plan to it."""
+        a = self._token(attacker_id)
+        w = self.weapon_of(attacker_id, weapon)
+        me = self._pos[attacker_id]
+        others = np.array([i for i in range(len(self._ids)) if i != me], dtype=np.int64)
+        if others.size == 0:
+            return []
+        xy = self._xy[others]
+        dist = np.hypot(xy[:, 0] - a.x, xy[:, 1] - a.y)
+        bands, minimum = weapon_bands(a, w) if w is not None else ((), 0.0)
+        ranges = _ranges(bands, minimum, dist)
+        with _as_engine_errors():
+            frac = self.cover_index.cover_fractions((a.x, a.y), eye_height(a.stance), xy,
+                                                    self._r[others], self._h[others])
+        by_token = self.token_zones()
+        out = []
+        for i, d, rg, f in zip(others.tolist(), dist.tolist(), ranges, frac.tolist()):
+            tid = self._ids[i]
+            plan = self.charge(attacker_id, tid) if charges else None
+            out.append(TargetReport(tid, d, rg, CoverResult(f, cover_class(f)),
+                                    by_token.get(tid, ()), plan))
+        return out
+
+    # -- line of sight ----------------------------------------------------------------------------
+    def line_of_sight(self, attacker_id: str, target_id: str, columns: int = 41) -> SightReport:
+        """The attacker's eye, the target's silhouette and how much of it is hidden, with
+        the hidden height of ``columns`` evenly spaced columns across it."""
+        a = self._token(attacker_id)
+        t = self._token(target_id)
+        e = eye_height(a.stance)
+        h = body_height(t.stance)
+        u = np.linspace(-t.radius, t.radius, max(2, int(columns)))
+        with _as_engine_errors():
+            frac = float(self.cover_index.cover_fractions((a.x, a.y), e, [(t.x, t.y)], [t.radius], [h])[0])
+            hidden = self.cover_index.hidden_heights((a.x, a.y), e, (t.x, t.y), t.radius, u)
+        return SightReport(a.id, t.id, (a.x, a.y), e, (t.x, t.y), h, t.radius,
+                           math.hypot(t.x - a.x, t.y - a.y), frac, cover_class(frac),
+                           tuple(u.tolist()), tuple(hidden.tolist()))
+
+    # -- charges ---------------------------------------------------------------------------------
+    def charge(self, attacker_id: str, target_id: str, reach: float | None = None,
+               runup: float | None = None):
+        """The attacker's shortest charge at the target (``geometry.paths.plan_charge``):
+        ends ``r1 + r2 + reach`` apart after a straight run of at least ``runup`` metres,
+        walking around obstacles and the other tokens. When the geometry refuses (a token
+        inside an obstacle or off the map) the plan says so in ``reason``."""
+        from geometry.paths import ChargePlan, plan_charge
+
+        a = self._token(attacker_id)
+        t = self._token(target_id)
+        if a.id == t.id:
+            return ChargePlan(False, (), None, None, None, "a token cannot charge itself")
+        keep = [i for i, ident in enumerate(self._ids) if ident not in (a.id, t.id)]
+        discs = np.column_stack((self._xy[keep], self._r[keep])) if keep else np.zeros((0, 3))
+        try:
+            return plan_charge(self.navigator, (a.x, a.y), a.radius, (t.x, t.y), t.radius, discs,
+                               reach=DEFAULT_REACH if reach is None else reach,
+                               runup=DEFAULT_RUNUP if runup is None else runup)
+        except GeometryInputError as exc:
+            return ChargePlan(False, (), None, None, None, str(exc))
+
+    # -- zones --------------------------------------------------------------------------------------
+    def zone_origin(self, zone_id: str) -> tuple[float, float, float]:
+        """Where a zone's fire comes from: plan point (m) and height above ground (m) --
+        the owner's eye for directed zones with an owner, else the documented defaults."""
+        enc = self.encounter
+        z = enc.zone(zone_id)
+        x, y = enc.zone_origin(z)
+        if z.kind in DIRECTED_ZONES:
+            if z.owner is not None:
+                return x, y, eye_height(enc.token(z.owner).stance)
+            return x, y, UNOWNED_FIRE_HEIGHT
+        return x, y, AREA_ZONE_ORIGIN_HEIGHT
+
+    def _shape(self, z: Zone, origin: tuple[float, float]) -> shapely.Geometry:
+        k = z.kind
+        if k == "suppressive":
+            return suppressive_triangle(origin, z.direction, z.length, z.effective_width)
+        if k == "shotgun":
+            owner = self.encounter.token(z.owner)
+            w = zone_weapon(self.encounter, z)
+            bands, _ = weapon_bands(owner, w) if w is not None else ((), 0.0)
+            if not bands:
+                bands = bands_for(FALLBACK_SHOTGUN_CATEGORY)
+            widths = SHOTGUN_SPREAD_WIDTHS[z.effective_choke]
+            return shotgun_spread(origin, z.direction, [(b.max, wd) for b, wd in zip(bands, widths)],
+                                  length=z.length)
+        if k in ("blast", "circle"):
+            return circle(origin, z.radius)
+        if k == "cone":
+            return cone(origin, z.direction, z.length, z.angle)
+        if k == "line":
+            return corridor(origin, z.direction, z.length, z.width)
+        if k == "rect":
+            return rect(origin, z.direction, z.length, z.width)
+        raise GeometryError(f"zone {z.id!r} has unknown kind {k!r}")
+
+    def _zone(self, zone_id: str):
+        z = self.encounter.zone(zone_id)
+        ox, oy, oz = self.zone_origin(zone_id)
+        key = (z, ox, oy, oz)
+        hit = self._zone_cache.get(zone_id)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        with _as_engine_errors():
+            shape = self._shape(z, (ox, oy))
+        shapely.prepare(shape)
+        self._zone_cache[zone_id] = (key, shape)
+        return shape
+
+    def zone_shape(self, zone_id: str) -> shapely.Geometry:
+        """The zone's area on the map (a Shapely polygon, metres)."""
+        return self._zone(zone_id)
+
+    def zone_shape_clipped(self, zone_id: str) -> shapely.Geometry:
+        """The zone's area minus the ground where a standing body (``CLIP_BODY_HEIGHT``) is
+        wholly hidden from the zone's origin by obstacles taller than the origin height."""
+        shape = self._zone(zone_id)
+        ox, oy, oz = self.zone_origin(zone_id)
+        idx = self.cover_index
+        cand = idx.tree.query(shape, predicate="intersects")
+        if cand.size == 0:
+            return shape
+        x0, y0, x1, y1 = shape.bounds
+        extent = max(math.hypot(x - ox, y - oy) for x in (x0, x1) for y in (y0, y1))
+        with _as_engine_errors():
+            shadows = fire_shadows(idx.polygons[cand], idx.heights[cand], (ox, oy), oz,
+                                   CLIP_BODY_HEIGHT, extent)
+        return shape if shadows.is_empty else shapely.difference(shape, shadows)
+
+    def zone_hits(self) -> dict[str, list[ZoneHit]]:
+        """For every zone, the tokens it touches (part of the footprint inside its shape and
+        not in full cover from its origin), in the encounter's token order. The owner of a
+        directed zone is not in it."""
+        if self._hits is not None:
+            return self._hits
+        out: dict[str, list[ZoneHit]] = {}
+        n = len(self._ids)
+        for z in self.encounter.zones:
+            shape = self._zone(z.id)
+            with _as_engine_errors():
+                frac = discs_in_shape(shape, self._xy, self._r) if n else np.zeros(0)
+            if z.kind in DIRECTED_ZONES and z.owner is not None:
+                frac[self._pos[z.owner]] = 0.0
+            inside = np.nonzero(frac > 0)[0]
+            hits: list[ZoneHit] = []
+            if inside.size:
+                ox, oy, oz = self.zone_origin(z.id)
+                with _as_engine_errors():
+                    cov = self.cover_index.cover_fractions((ox, oy), oz, self._xy[inside], self._r[inside],
+                                                           self._h[inside])
+                for i, c in zip(inside.tolist(), cov.tolist()):
+                    if cover_class(c) != "full":
+                        hits.append(ZoneHit(self._ids[i], float(frac[i]), float(c)))
+            out[z.id] = hits
+        self._hits = out
+        return out
+
+    def token_zones(self) -> dict[str, tuple[str, ...]]:
+        """Token id -> ids of the zones touching it (zones in the encounter's order)."""
+        by: dict[str, list[str]] = {}
+        for zid, hits in self.zone_hits().items():
+            for h in hits:
+                by.setdefault(h.id, []).append(zid)
+        return {k: tuple(v) for k, v in by.items()}

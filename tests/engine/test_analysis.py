@@ -1,0 +1,271 @@
+"""Tactics: range, cover, zones, lines of sight and charges on small hand-made encounters.
+
+Every expected number is derived in a comment. Map: x east, y south; direction 0 = east."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.analysis import (
+    AREA_ZONE_ORIGIN_HEIGHT,
+    SHOTGUN_SPREAD_WIDTHS,
+    Tactics,
+    UnknownWeaponError,
+)
+from engine.errors import UnknownIdError
+from engine.files import encounter_from_data
+
+PISTOL = {"name": "Ares Predator V", "category": "heavy_pistol"}  # 5 / 20 / 40 / 60 m
+FLECHETTE = {"name": "Defiance T-250", "category": "shotgun_flechette"}  # 15 / 30 / 45 / 60 m
+
+
+def enc(tokens, obstacles=(), zones=(), size=(100.0, 60.0)):
+    return encounter_from_data({
+        "format": "coverfire.encounter", "version": 1, "name": "test", "ruleset": "sr5",
+        "map": {"width": size[0], "height": size[1]},
+        "obstacles": list(obstacles), "tokens": list(tokens), "zones": list(zones),
+    })
+
+
+def tok(ident, x, y, stance="standing", weapons=(PISTOL,), **kw):
+    return {"id": ident, "x": x, "y": y, "stance": stance, "weapons": list(weapons), **kw}
+
+
+def box(ident, x0, y0, x1, y1, h, **kw):
+    return {"id": ident, "height": h, "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]], **kw}
+
+
+def report(t, attacker="a", weapon=None):
+    return {r.id: r for r in t.targets(attacker, weapon)}
+
+
+# --- range ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dx,band,modifier", [
+    (5.0, "short", 0),  # exactly on the Short bound is Short, not Medium
+    (5.5, "medium", -1),
+    (20.0, "medium", -1),
+    (40.0, "long", -3),
+    (59.0, "extreme", -6),
+])
+def test_range_bands_of_a_heavy_pistol(dx, band, modifier):
+    t = Tactics(enc([tok("a", 10, 30), tok("b", 10 + dx, 30)]))
+    r = report(t)["b"]
+    assert r.distance == pytest.approx(dx)
+    assert (r.range.band, r.range.modifier) == (band, modifier)
+
+
+def test_beyond_the_last_band_is_out_of_range_and_no_weapon_no_range():
+    t = Tactics(enc([tok("a", 1, 30), tok("b", 62, 30), tok("c", 1, 40, weapons=())]))
+    assert report(t)["b"].range is None  # 61 m > 60 m
+    assert report(t, "c")["a"].range is None
+
+
+def test_distance_is_centre_to_centre():
+    t = Tactics(enc([tok("a", 0.5, 0.5), tok("b", 3.5, 4.5)]))
+    assert report(t)["b"].distance == pytest.approx(5.0)  # 3-4-5
+
+
+def test_weapon_choice_and_own_ranges_override_the_category():
+    own = {"name": "Odd gun", "category": "heavy_pistol",
+           "ranges": [{"band": "short", "max": 2, "modifier": 0}, {"band": "long", "max": 8, "modifier": -3}]}
+    t = Tactics(enc([tok("a", 10, 30, weapons=(PISTOL, own)), tok("b", 14, 30)]))
+    assert report(t)["b"].range.band == "short"  # first weapon: heavy pistol, 4 m <= 5
+    r = report(t, weapon="Odd gun")["b"].range
+    assert (r.band, r.modifier, r.max) == ("long", -3, 8.0)  # 4 m: over 2, within 8
+
+
+def test_strength_scales_thrown_weapons():
+    knife = {"name": "Knife", "category": "thrown_knife"}  # STR, STR x2, x3, x5
+    # 8 m away. Strength 5: 5 / 10 / 15 / 25 m -> medium. Without an sr5 sheet the default
+    # Strength 3: 3 / 6 / 9 / 15 m -> long.
+    t = Tactics(enc([tok("s", 10, 30, weapons=(knife,), sr5={"strength": 5}),
+                     tok("d", 10, 40, weapons=(knife,)), tok("x", 18, 30)]))
+    assert report(t, "s")["x"].range.band == "medium"
+    t2 = Tactics(enc([tok("d", 10, 30, weapons=(knife,)), tok("x", 18, 30)]))
+    assert report(t2, "d")["x"].range.band == "long"
+
+
+def test_minimum_range_of_a_grenade_launcher():
+    gl = {"name": "GL", "category": "grenade_launcher"}  # minimum 5 m
+    t = Tactics(enc([tok("a", 10, 30, weapons=(gl,)), tok("b", 13, 30), tok("c", 20, 30)]))
+    rep = report(t)
+    assert rep["b"].range is None
+    assert rep["c"].range.band == "short"
+
+
+def test_unknown_attacker_or_weapon_are_clear_errors():
+    t = Tactics(enc([tok("a", 10, 30), tok("b", 14, 30)]))
+    with pytest.raises(UnknownIdError, match="no token with id 'zed'"):
+        t.targets("zed")
+    with pytest.raises(UnknownWeaponError, match="'a' carries no weapon named 'Bazooka'.*Ares Predator V"):
+        t.targets("a", "Bazooka")
+
+
+# --- cover -----------------------------------------------------------------------------------------
+
+def test_issue_wall_example_through_the_engine():
+    # eye 1.6 m at x = 10; 1 m wall 19..19.2 m away; standing target 20 m away:
+    # hidden to 1.6 - 0.6 * 20 / 19.2 = 0.975 m -> 0.975 / 1.8 = 54.2 % -> good
+    e = enc([tok("a", 10, 30), tok("b", 30, 30)], [box("w", 29, 20, 29.2, 40, 1.0)])
+    t = Tactics(e)
+    c = report(t)["b"].cover
+    assert c.fraction == pytest.approx(0.975 / 1.8, abs=1e-9)
+    assert c.cls == "good"
+    s = t.line_of_sight("a", "b", columns=5)
+    assert s.hidden == pytest.approx((0.975,) * 5)
+    assert s.u == pytest.approx((-0.4, -0.2, 0.0, 0.2, 0.4))
+    assert (s.eye, s.eye_z, s.target, s.target_height) == ((10, 30), 1.6, (30, 30), 1.8)
+    assert s.cls == "good"
+
+
+def test_stances_change_eye_and_body_heights():
+    # crouched shooter, eye 1.0 = wall height: hidden to 1.0; crouched target 1.2 m -> 83.3 %
+    e = enc([tok("a", 10, 30, stance="crouched"), tok("b", 30, 30, stance="crouched")],
+            [box("w", 29, 20, 29.2, 40, 1.0)])
+    assert report(Tactics(e))["b"].cover.fraction == pytest.approx(1.0 / 1.2)
+
+
+def test_open_door_hides_nothing_closed_door_does():
+    door = box("d", 20, 20, 20.2, 40, 2.5, door=True, open=True)
+    e = enc([tok("a", 10, 30), tok("b", 30, 30)], [door])
+    assert report(Tactics(e))["b"].cover.cls == "none"
+    closed = enc([tok("a", 10, 30), tok("b", 30, 30)], [dict(door, open=False)])
+    # 2.5 m door at 10 m, target 20 m: 1.6 + 0.9 * 20 / 10 = 3.4 m > 1.8 -> full
+    assert report(Tactics(closed))["b"].cover.cls == "full"
+
+
+def test_tokens_do_not_hide_one_another():
+    e = enc([tok("a", 10, 30), tok("m", 20, 30), tok("b", 30, 30)])
+    assert report(Tactics(e))["b"].cover.fraction == 0.0
+
+
+# --- zones -----------------------------------------------------------------------------------------
+
+def test_suppressive_zone_touches_who_is_in_it_unless_in_full_cover():
+    edge_y = 32.5 + 0.2 / math.cos(math.atan(1 / 6))
+    toks = [tok("a", 10, 30), tok("in", 30, 31), tok("edge", 25, edge_y), tok("out", 30, 40),
+            tok("walled", 25, 28)]
+    # triangle apex (10,30), 30 m east, 10 m wide at x = 40: its side is y = 30 + (x - 10) / 6.
+    # "in" (30,31): half-width 3.33 -> inside. "edge": at x = 25 the side is at y = 32.5; the
+    # centre sits 0.2 m (square to the slanted side) outside -> a circular segment is in.
+    # "out" (30,40) -> 10 m off the axis -> out.
+    # "walled" (25,28) behind a 3 m wall at x 20..20.2 y 26..29: from the eye at 1.6 m the wall
+    # hides it fully (entry a ~ 10: 1.6 + 1.4 * 15 / 10 = 3.7 > 1.8) -> not touched.
+    z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30}
+    t = Tactics(enc(toks, [box("w", 20, 26, 20.2, 29, 3.0)], [z]))
+    hits = {h.id: h for h in t.zone_hits()["sup"]}
+    assert set(hits) == {"in", "edge"}  # and not the owner "a"
+    assert hits["in"].fraction == 1.0
+    d, r = 0.2, 0.4  # circular segment inside: (r^2 acos(d/r) - d sqrt(r^2-d^2)) / (pi r^2)
+    seg = (r * r * math.acos(d / r) - d * math.sqrt(r * r - d * d)) / (math.pi * r * r)
+    assert hits["edge"].fraction == pytest.approx(seg, abs=1e-3)
+    assert report(t)["in"].zones == ("sup",)
+    assert report(t)["walled"].zones == ()
+    # the clipped shape has the wall's shadow taken out
+    assert t.zone_shape("sup").area == pytest.approx(150.0)
+    assert t.zone_shape_clipped("sup").area < 150.0 - 5
+
+
+def test_low_wall_does_not_stop_a_zone():
+    # 1 m wall: a standing body behind it is only partly hidden -> still touched
+    z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30, "width": 10}
+    t = Tactics(enc([tok("a", 10, 30), tok("b", 30, 30)], [box("w", 29, 28, 29.2, 32, 1.0)], [z]))
+    (h,) = t.zone_hits()["sup"]
+    assert h.id == "b" and h.cover == pytest.approx(0.975 / 1.8)
+
+
+def test_shotgun_spread_follows_the_owner_shotgun_bands():
+    # flechette bands 15 / 30 / 45 / 60 m; medium choke widths 2 / 4 / 6 / 8 m.
+    toks = [tok("a", 5, 30, weapons=(PISTOL, FLECHETTE)),
+            tok("near_in", 15, 30.5), tok("near_out", 15, 31.6),  # band 1: |dy| <= 1 (+ r 0.4)
+            tok("mid_in", 30, 31.5)]                                 # band 2: |dy| <= 2
+    z = {"id": "sg", "kind": "shotgun", "owner": "a", "direction": 0, "choke": "medium"}
+    t = Tactics(enc(toks, zones=[z]))
+    hit = {h.id for h in t.zone_hits()["sg"]}
+    assert hit == {"near_in", "mid_in"}  # near_out: 1.6 - 0.4 = 1.2 > 1 from the axis
+    assert t.zone_shape("sg").area == pytest.approx(15 * (2 + 4 + 6 + 8))
+    wide = dict(z, choke="wide")
+    assert Tactics(enc(toks, zones=[wide])).zone_shape("sg").area == pytest.approx(15 * (3 + 6 + 9 + 12))
+    narrow = dict(z, choke="narrow", length=20)
+    assert Tactics(enc(toks, zones=[narrow])).zone_shape("sg").area == pytest.approx(20 * 1.0)
+    assert SHOTGUN_SPREAD_WIDTHS["medium"] == (2.0, 4.0, 6.0, 8.0)
+
+
+def test_blast_origin_height_and_fractions():
+    # blast at (50, 30), r 5. "half" at (55, 30): centre on the rim -> ~ half its disc inside.
+    # "shielded" at (50, 36)... outside the radius anyway; "behind" at (50, 34) behind a
+    # 2 m wall at y 32..32.2: from 1.0 m, 1.0 + 1.0 * 4 / 2 = 3.0 m > 1.8 -> full cover.
+    toks = [tok("a", 5, 5), tok("half", 55, 30), tok("behind", 50, 34), tok("open", 47, 30)]
+    z = {"id": "b", "kind": "blast", "x": 50, "y": 30, "radius": 5}
+    t = Tactics(enc(toks, [box("w", 45, 32, 55, 32.2, 2.0)], [z]))
+    hits = {h.id: h for h in t.zone_hits()["b"]}
+    assert set(hits) == {"half", "open"}
+    assert hits["half"].fraction == pytest.approx(0.5, abs=0.02)  # rim curvature: ~0.475
+    assert hits["open"].fraction == 1.0
+    assert t.zone_origin("b") == (50, 30, AREA_ZONE_ORIGIN_HEIGHT)
+
+
+def test_cone_line_rect_and_circle_zones():
+    toks = [tok("a", 10, 30), tok("c_in", 10, 38), tok("l_in", 30, 30.8), tok("r_in", 70, 10),
+            tok("o_in", 80, 50)]
+    zones = [
+        {"id": "cone", "kind": "cone", "owner": "a", "direction": 90, "length": 10, "angle": 60},
+        {"id": "line", "kind": "line", "owner": "a", "direction": 0, "length": 25, "width": 2},
+        {"id": "rect", "kind": "rect", "x": 70, "y": 10, "direction": 30, "length": 6, "width": 3},
+        {"id": "circ", "kind": "circle", "x": 80, "y": 50, "radius": 2},
+    ]
+    hits = Tactics(enc(toks, zones=zones)).zone_hits()
+    assert [h.id for h in hits["cone"]] == ["c_in"]  # 8 m south, on the axis
+    assert [h.id for h in hits["line"]] == ["l_in"]  # 0.8 off the axis, half width 1
+    assert [h.id for h in hits["rect"]] == ["r_in"]
+    assert [h.id for h in hits["circ"]] == ["o_in"]
+
+
+# --- update and caching -------------------------------------------------------------------------
+
+def test_update_reuses_the_obstacle_index_when_only_tokens_move():
+    e = enc([tok("a", 10, 30), tok("b", 30, 30)], [box("w", 29, 20, 29.2, 40, 1.0)])
+    t = Tactics(e)
+    assert report(t)["b"].cover.cls == "good"
+    moved = e.model_copy(update={"tokens": (e.tokens[0], e.tokens[1].model_copy(update={"y": 50.0}))})
+    t.update(moved)
+    assert t.index_builds == 1
+    assert report(t)["b"].cover.cls == "none"  # the wall ends at y = 40
+    # a new but equal obstacles tuple: still no rebuild
+    t.update(moved.model_copy(update={"obstacles": tuple(o.model_copy() for o in e.obstacles)}))
+    assert t.index_builds == 1
+    # a changed obstacle: rebuilt
+    taller = e.obstacles[0].model_copy(update={"height": 3.0})
+    t.update(moved.model_copy(update={"obstacles": (taller,)}))
+    assert t.index_builds == 2
+
+
+# --- charge ------------------------------------------------------------------------------------------
+
+def test_charge_on_open_ground_backs_off_for_the_run_up():
+    # the issue's example: target 5 m away, radii 0.4, reach 1: contact 1.8 m apart, needs
+    # 4 m straight -> back off 0.8 m, then run 4 m: movement 4.8,
+    # path (3,6) -> (2.2,6) -> (6.2,6)
+    t = Tactics(enc([tok("sam", 3, 6), tok("ork", 8, 6)]))
+    plan = t.charge("sam", "ork")
+    assert plan.possible and plan.reason is None
+    assert plan.movement == pytest.approx(4.8, abs=1e-6)
+    assert [tuple(p) for p in plan.path] == [pytest.approx((3, 6)), pytest.approx((2.2, 6)),
+                                            pytest.approx((6.2, 6))]
+    with_charges = {r.id: r for r in t.targets("sam", charges=True)}
+    assert with_charges["ork"].charge.movement == pytest.approx(4.8, abs=1e-6)
+    assert report(t, "sam")["ork"].charge is None  # only when asked
+
+
+def test_charge_impossible_says_why():
+    # the attacker is boxed in by walls on every side: no run-up can be reached
+    walls = [box("n", 0, 0, 20, 1, 3), box("s", 0, 9, 20, 10, 3), box("w", 0, 0, 1, 10, 3),
+             box("e", 19, 0, 20, 10, 3)]
+    t = Tactics(enc([tok("a", 5, 5), tok("b", 40, 5)], walls))
+    plan = t.charge("a", "b")
+    assert not plan.possible
+    assert plan.reason
+
