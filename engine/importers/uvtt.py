@@ -281,16 +281,29 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
     half = opts.wall_thickness / 2
     obstacles: list[Obstacle] = []
 
+    def add(where: str, **fields) -> bool:
+        try:
+            obstacles.append(Obstacle(**fields))
+        except ValueError as exc:  # a degenerate shape the geometry could not make valid
+            rep.warn(f"this shape cannot become an obstacle ({exc.__class__.__name__}); skipped", where)
+            return False
+        return True
+
     # Walls: merge polylines that meet end to end, then thin polygons.
-    wall_lines = [(to_m(pts), where) for pts, where in walls]
+    wall_lines = []
+    for pts, where in walls:
+        a = to_m(pts)
+        if float(np.hypot(*np.diff(np.round(a, 6), axis=0).T).sum()) < 1e-6:
+            rep.warn("the polyline is shorter than a micrometre; skipped", where)
+            continue
+        wall_lines.append((a, where))
     chains = _merge([a for a, _ in wall_lines])
     n_wall_polys = 0
     for chain in chains:
         for poly in _thin_polygons(chain, half):
-            n_wall_polys += 1
-            obstacles.append(
-                Obstacle(id=f"wall-{n_wall_polys}", name="Wall", height=opts.wall_height, polygon=_ring(poly))
-            )
+            if add("$.line_of_sight", id=f"wall-{n_wall_polys + 1}", name="Wall", height=opts.wall_height,
+                   polygon=_ring(poly)):
+                n_wall_polys += 1
 
     # Doors.
     n_doors = n_open = 0
@@ -298,20 +311,12 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         poly = _door_polygon(portal, to_m, half, cell, rep, f"$.portals[{i}]")
         if poly is None:
             continue
-        n_doors += 1
         is_open = not portal["closed"]
-        n_open += is_open
         label = "Door (freestanding)" if portal.get("freestanding") else "Door"
-        obstacles.append(
-            Obstacle(
-                id=f"door-{n_doors}",
-                name=label,
-                height=opts.wall_height,
-                polygon=_ring(poly),
-                door=True,
-                open=is_open,
-            )
-        )
+        if add(f"$.portals[{i}]", id=f"door-{n_doors + 1}", name=label, height=opts.wall_height,
+               polygon=_ring(poly), door=True, open=is_open):
+            n_doors += 1
+            n_open += is_open
 
     # Low cover from objects.
     n_cover = 0
@@ -327,10 +332,9 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             if poly is None or poly.is_empty or poly.area <= 1e-9:
                 rep.warn("the object outline has no area; skipped", where)
                 continue
-            n_cover += 1
-            obstacles.append(
-                Obstacle(id=f"cover-{n_cover}", name="Low cover", height=opts.object_height, polygon=_ring(poly))
-            )
+            if add(where, id=f"cover-{n_cover + 1}", name="Low cover", height=opts.object_height,
+                   polygon=_ring(poly)):
+                n_cover += 1
 
     lights = _lights(data, to_m, cell, rep)
     env_light, env_raw = _ambient(data, rep)
@@ -492,7 +496,8 @@ def _merge(lines: list[np.ndarray]) -> list[shapely.LineString]:
 
 
 def _buffer(line: shapely.LineString, half: float):
-    return line.buffer(half, cap_style="flat", join_style="mitre", mitre_limit=MITRE_LIMIT)
+    with np.errstate(divide="ignore", invalid="ignore"):  # GEOS on lines folding back on themselves
+        return line.buffer(half, cap_style="flat", join_style="mitre", mitre_limit=MITRE_LIMIT)
 
 
 def _thin_polygons(line: shapely.LineString, half: float, depth: int = 0) -> list[shapely.Polygon]:

@@ -333,3 +333,36 @@ def test_unknown_fields_are_kept(tmp_path):
 def test_bad_cell_size_is_refused(tmp_path):
     with pytest.raises(CoverfireError, match="cell size"):
         import_uvtt(_write(tmp_path, _map()), cell_size=0)
+
+
+# -- any polyline becomes valid obstacles that cover it -------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_coord = st.one_of(st.integers(0, 10).map(float), st.floats(0, 10, allow_nan=False))
+_polyline = st.lists(st.tuples(_coord, _coord), min_size=2, max_size=10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_polyline, min_size=1, max_size=5), st.booleans())
+def test_random_walls_become_valid_obstacles_over_every_vertex(polylines, close_first):
+    from engine.importers.uvtt import UvttOptions, import_uvtt_data
+
+    if close_first:
+        polylines = [polylines[0] + [polylines[0][0]]] + polylines[1:]
+    los = [[{"x": x, "y": y} for x, y in pl] for pl in polylines]
+    raw = _map(line_of_sight=los, image=None)
+    raw["resolution"]["map_size"] = {"x": 10, "y": 10}
+    enc, rep = import_uvtt_data(raw, UvttOptions(cell_size=1.0))
+    polys = [shapely.Polygon(o.polygon) for o in enc.obstacles]
+    assert all(p.is_valid and not p.interiors and p.area > 0 for p in polys)
+    union = shapely.union_all(polys) if polys else shapely.Polygon()
+    for pl in polylines:
+        length = shapely.LineString(pl).length if len(set(pl)) >= 2 else 0.0
+        if length < 1e-5:
+            # Reported and skipped: a polyline needs two distinct points a micrometre apart.
+            assert any(w.where and w.where.startswith("$.line_of_sight") for w in rep.warnings)
+            continue
+        for x, y in pl:
+            assert union.distance(shapely.Point(x, y)) < 2e-3
