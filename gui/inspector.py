@@ -419,11 +419,23 @@ class InspectorPanel(QWidget):
             return False
         self._show_error(None)
         field_names = ", ".join(k.split(".")[-1] for k in fields)
-        if self.document.commit(new, f"Edit {label}: {field_names}"):
-            if "id" in fields and fields["id"] != ident:
-                self._target = (kind, str(fields["id"]))
-                self.selection.rename(ident, str(fields["id"]))
+        new_id = str(fields["id"]) if "id" in fields else ident
+        self._commit(new, f"Edit {label}: {field_names}", ident, new_id)
         return True
+
+    def _commit(self, new: Encounter, text: str, old_id: str, new_id: str) -> None:
+        """Commit an edit; a renamed object stays selected under its new id."""
+        if new_id == old_id:
+            self.document.commit(new, text)
+            return
+        self._target = (self._target[0], new_id)
+        self.selection.blockSignals(True)
+        try:
+            self.selection.rename(old_id, new_id)
+            self.document.commit(new, text)
+        finally:
+            self.selection.blockSignals(False)
+        self.selection.changed.emit()
 
     def _commit_text(self, name: str, ftype: str, text: str) -> None:
         text = text.strip()
@@ -513,11 +525,7 @@ class InspectorPanel(QWidget):
             return
         self._show_error(None)
         item = edits.find(self.document.committed, ident)
-        if self.document.commit(new, f"Edit {item.name or item.id} (JSON)"):
-            new_id = data.get("id", ident)
-            if new_id != ident:
-                self._target = (kind, new_id)
-                self.selection.rename(ident, new_id)
+        self._commit(new, f"Edit {item.name or item.id} (JSON)", ident, str(data.get("id", ident)))
         self._refresh()
 
     def _json_toggled(self, on: bool) -> None:

@@ -205,7 +205,11 @@ class MainWindow(QMainWindow):
         undo = self.document.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.document.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+            if QKeySequence(extra) not in keys:
+                keys.append(QKeySequence(extra))
+        redo.setShortcuts(keys)
         self.menus["Edit"].addAction(undo)
         self.menus["Edit"].addAction(redo)
         self.actions["undo"], self.actions["redo"] = undo, redo

@@ -387,6 +387,14 @@ class MapView(pg.GraphicsView):
         self.set_hover(None)
         super().leaveEvent(ev)
 
+    def event(self, ev: QEvent) -> bool:
+        # Let the window's shortcuts (Ctrl+Z, Delete, tool keys) win over the scene, which
+        # would otherwise claim every key for its focus item.
+        if ev.type() == QEvent.Type.ShortcutOverride:
+            ev.ignore()
+            return False
+        return super().event(ev)
+
     def keyPressEvent(self, ev) -> None:
         key = ev.key()
         step = 60

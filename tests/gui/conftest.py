@@ -1,0 +1,50 @@
+"""Fixtures for driving the real main window offscreen, with real mouse events."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
+
+
+@pytest.fixture
+def window(qtbot, demo_path, tmp_path, monkeypatch):
+    """The main window on the demo, with its own settings file and autosave folder; closing
+    it never blocks on a question (unsaved changes are discarded unless a test says else)."""
+    from engine.files import load_encounter
+    from gui.main_window import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(load_encounter(demo_path), demo_path, settings=settings,
+                     autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
+    qtbot.addWidget(win)
+    win.resize(1600, 1000)
+    win.show()
+    qtbot.waitExposed(win)
+    win.activateWindow()
+    qtbot.waitActive(win)
+    win.map_view.fit_map()
+    return win
+
+
+def vp_point(view, x: float, y: float) -> QPoint:
+    """The viewport pixel of map point (x, y) metres."""
+    return view.map_to_viewport(x, y)
+
+
+def mouse_drag(view, a, b, steps: int = 8, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    """Press at map point ``a``, move in ``steps`` to ``b``, release: real mouse events."""
+    vp = view.viewport()
+    pa, pb = vp_point(view, *a), vp_point(view, *b)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, modifier, pa)
+    for i in range(1, steps + 1):
+        p = QPoint(round(pa.x() + (pb.x() - pa.x()) * i / steps), round(pa.y() + (pb.y() - pa.y()) * i / steps))
+        QTest.mouseMove(vp, p)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, modifier, pb)
+
+
+def mouse_click(view, x: float, y: float) -> None:
+    vp = view.viewport()
+    QTest.mouseClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, vp_point(view, x, y))

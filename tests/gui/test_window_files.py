@@ -1,0 +1,206 @@
+"""The main window's files, title, undo/redo and inspector, driven like a user would."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
+
+from engine.files import load_encounter, save_encounter
+from tests.gui.conftest import mouse_drag
+
+
+def test_title_marks_unsaved_work_and_undo_redo_work_from_the_edit_menu(window):
+    v = window.map_view
+    assert not window.isWindowModified()
+    assert "demo.json" in window.windowTitle() and "Coverfire" in window.windowTitle()
+    start = window.document.encounter.token("sam")
+    mouse_drag(v, (12.0, 20.0), (16.0, 20.0))
+    moved = window.document.encounter.token("sam")
+    assert moved.x == pytest.approx(16.0, abs=0.1) and window.document.undo_stack.count() == 1
+    assert window.isWindowModified()
+    window.actions["undo"].trigger()
+    assert window.document.encounter.token("sam") == start and not window.isWindowModified()
+    window.actions["redo"].trigger()
+    assert window.document.encounter.token("sam") == moved
+    # and the standard shortcuts
+    QTest.keyClick(v, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.encounter.token("sam") == start
+    QTest.keyClick(v, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.document.encounter.token("sam") == moved
+
+
+def test_save_as_then_reload_gives_the_same_encounter(window, tmp_path):
+    mouse_drag(window.map_view, (12.0, 20.0), (14.0, 25.0))
+    out = tmp_path / "ambush.json"
+    assert window.save_as(out)
+    assert not window.isWindowModified() and window.document.path == out
+    assert load_encounter(out) == window.document.encounter
+    assert window.recent_files()[0] == str(out.resolve())
+    window.document.commit(window.document.encounter.model_copy(update={"name": "changed"}), "rename")
+    assert window.open_file(out)  # unsaved change discarded (the fixture answers Discard)
+    assert window.document.encounter == load_encounter(out)
+
+
+def test_the_bundled_demo_is_never_overwritten_by_save(window, tmp_path, monkeypatch, demo_path):
+    before = demo_path.read_bytes()
+    target = tmp_path / "mine.json"
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
+    mouse_drag(window.map_view, (12.0, 20.0), (14.0, 20.0))
+    assert window.save()
+    assert demo_path.read_bytes() == before and target.exists()
+
+
+def test_a_broken_file_shows_a_clear_message_and_nothing_is_lost(window, tmp_path, monkeypatch):
+    mouse_drag(window.map_view, (12.0, 20.0), (18.0, 20.0))
+    before = window.document.encounter
+    stack = window.document.undo_stack.count()
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: pytest.fail("must not ask: nothing opened")))
+    bad = tmp_path / "broken.json"
+    data = json.loads((window.document.path).read_text(encoding="utf-8"))
+    data["tokens"][0]["x"] = "twelve"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert not window.open_file(bad, ask=False)
+    assert len(shown) == 1
+    title, text = shown[0]
+    assert "Cannot open" in title
+    assert "broken.json" in text and "$.tokens[0].x" in text and "unchanged" in text
+    assert window.document.encounter is before and window.document.undo_stack.count() == stack
+    assert window.isWindowModified()
+    # malformed JSON too
+    bad.write_text("{ not json", encoding="utf-8")
+    assert not window.open_file(bad, ask=False)
+    assert "malformed JSON" in shown[-1][1]
+    assert window.document.encounter is before
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+def test_closing_with_unsaved_work_asks_and_cancel_keeps_the_window(window, monkeypatch):
+    mouse_drag(window.map_view, (12.0, 20.0), (18.0, 20.0))
+    asked = []
+
+    def cancel(*a, **k):
+        asked.append(a[2] if len(a) > 2 else "")
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(cancel))
+    assert not window.close()
+    assert asked and "Save the changes" in asked[0]
+    assert window.isVisible()
+
+
+def test_inspector_edits_land_as_undo_steps_and_refusals_show_inline(window, qtbot):
+    sel = window.selection
+    sel.select(["car-1"], window.document.encounter)
+    insp = window.inspector
+    height = insp.widgets["height"]
+    height.setText("2.5")
+    height.editingFinished.emit()
+    assert window.document.encounter.obstacle("car-1").height == 2.5
+    assert insp.error is None
+    height.setText("-3")
+    height.editingFinished.emit()
+    assert window.document.encounter.obstacle("car-1").height == 2.5  # refused
+    assert insp.error and "$.height" in insp.error and insp.error_label.isVisibleTo(insp)
+    # a token: stance through its combo box, id rename follows into the selection
+    sel.select(["nyx"], window.document.encounter)
+    combo = insp.widgets["stance"]
+    combo.activated.emit(combo.findText("prone"))
+    assert window.document.encounter.token("nyx").stance == "prone"
+    ident = insp.widgets["id"]
+    ident.setText("nyx-2")
+    ident.editingFinished.emit()
+    assert window.document.encounter.token("nyx-2").name == "Nyx"
+    assert window.document.encounter.zone("spread-1").owner == "nyx-2"
+    assert sel.ids == ("nyx-2",)
+    n = window.document.undo_stack.count()
+    window.actions["undo"].trigger()
+    assert window.document.undo_stack.index() == n - 1
+    assert window.document.encounter.token("nyx").stance == "prone"
+
+
+def test_inspector_json_editor_changes_any_field_and_names_bad_ones(window):
+    window.selection.select(["ganger-2"], window.document.encounter)
+    insp = window.inspector
+    insp.json_box.setChecked(True)
+    data = json.loads(insp.json_edit.toPlainText())
+    assert data["id"] == "ganger-2"
+    data["weapons"][0]["loaded"] = 3
+    data["notes"] = "wounded"
+    insp.json_edit.setPlainText(json.dumps(data))
+    insp.json_apply.click()
+    t = window.document.encounter.token("ganger-2")
+    assert t.notes == "wounded" and t.weapons[0].loaded == 3
+    data["stance"] = "kneeling"
+    insp.json_edit.setPlainText(json.dumps(data))
+    insp.json_apply.click()
+    assert insp.error and "$.stance" in insp.error
+    assert window.document.encounter.token("ganger-2").stance == "standing"
+
+
+def test_delete_and_duplicate_from_the_edit_menu(window):
+    window.selection.select(["sam"], window.document.encounter)
+    window.actions["duplicate"].trigger()
+    assert window.document.encounter.token("sam-1").x == 13.0
+    assert window.selection.ids == ("sam-1",)
+    window.actions["delete"].trigger()
+    assert "sam-1" not in {t.id for t in window.document.encounter.tokens}
+    window.selection.select(["sam"], window.document.encounter)
+    window.actions["delete"].trigger()
+    assert "sup-1" not in {z.id for z in window.document.encounter.zones}
+    window.actions["undo"].trigger()
+    assert window.document.encounter.zone("sup-1").owner == "sam"
+
+
+def test_recovery_after_a_crash_is_offered_and_restores_the_work(window, tmp_path, monkeypatch, demo_path):
+    import subprocess
+    import sys
+
+    from engine.files import encounter_to_data
+
+    enc = load_encounter(demo_path)
+    moved = enc.model_copy(update={"name": "Crashed session"})
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout)
+    folder = window.autosaver.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "autosave-1-dead.json").write_text(json.dumps({
+        "format": "coverfire.autosave", "pid": dead, "saved": 0, "source": str(tmp_path / "fight.json"),
+        "encounter": encounter_to_data(moved)}), encoding="utf-8")
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes))
+    assert window.offer_recovery()
+    assert "Crashed session" in asked[0]
+    assert window.document.encounter.name == "Crashed session"
+    assert window.document.path == tmp_path / "fight.json" and window.isWindowModified()
+    assert not (folder / "autosave-1-dead.json").exists()
+
+
+def test_background_image_placed_and_scaled_by_two_points(window, tmp_path):
+    from PySide6.QtGui import QColor, QImage
+
+    img = QImage(600, 400, QImage.Format.Format_RGB32)
+    img.fill(QColor("#406040"))
+    path = tmp_path / "map.png"
+    img.save(str(path))
+    out = tmp_path / "with-bg.json"
+    save_encounter(window.document.encounter, out)
+    window.open_file(out)
+    assert window.set_background_image(path)
+    bg = window.document.encounter.map.background
+    assert bg.image == "map.png" and (bg.width, bg.height) == (60.0, 40.0)  # as wide as the map
+    assert window.map_view.ground.has_image
+    # clicked points 10 m apart on the image are really 20 m apart: twice as large
+    assert window.apply_calibration((0.0, 0.0), (10.0, 0.0), 20.0)
+    bg = window.document.encounter.map.background
+    assert (bg.width, bg.height) == pytest.approx((120.0, 80.0))
+    window.save()
+    assert load_encounter(out).map.background == bg
