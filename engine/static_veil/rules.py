@@ -930,8 +930,6 @@ def _plan_stand(self: StaticVeil, enc, a: StandUp, st: Settings, plan: _Plan, pr
     s = _sheet(plan.actor)
     if not (s.prone or plan.actor.stance == "prone"):
         raise IllegalActionError(f"{_name(plan.actor)} is not Prone")
-    if s.grapple is not None and not s.grapple.initiator:
-        pass  # the seed does not forbid it; the GM may
     plan.notes.append("the seed gives no cost for standing up; Settings.stand_ap is used")
 
 
@@ -968,10 +966,13 @@ def _opposed(work: _Work, given: Opposed | None, spec: TestSpec, actor: Token, o
         return given
     if work.settings.dice == "d100":
         assert spec.actor_target is not None and spec.opponent_target is not None
-        return work.dice.opposed(
+        since = len(work.dice.rolls)
+        o = work.dice.opposed(
             _name(actor), spec.actor_skill or "", spec.actor_target,
             _name(opponent), spec.opponent_skill or "", spec.opponent_target,
         )
+        _log_rolls(work, since)
+        return o
     raise OutcomeNeededError(f"enter the outcome of the {spec.name} (winner and net hits)", (spec,))
 
 
@@ -979,10 +980,12 @@ def _attack(work: _Work, given: Attack | None, spec: TestSpec, actor: Token, tar
     if given is not None:
         return given
     if work.settings.dice == "d100":
+        since = len(work.dice.rolls)
         o = work.dice.opposed(
             _name(actor), spec.actor_skill or "", spec.actor_target or 0,
             _name(target), spec.opponent_skill or "", spec.opponent_target or 0,
         )
+        _log_rolls(work, since)
         return Attack(o.won, o.net_hits if o.won else 0, None)
     raise OutcomeNeededError(
         f"enter the outcome of the {spec.name} (did it get through, net hits, damage)", (spec,)
@@ -993,8 +996,18 @@ def _check(work: _Work, given: Check | None, spec: TestSpec, who: Token) -> Chec
     if given is not None:
         return given
     if work.settings.dice == "d100":
-        return work.dice.check(_name(who), spec.actor_skill or "", spec.actor_target or 0)
+        since = len(work.dice.rolls)
+        c = work.dice.check(_name(who), spec.actor_skill or "", spec.actor_target or 0)
+        _log_rolls(work, since)
+        return c
     raise OutcomeNeededError(f"enter the outcome of the {spec.name} (passed or failed)", (spec,))
+
+
+def _log_rolls(work: _Work, since: int) -> None:
+    """Put the dice rolled since position ``since`` in the combat log (d100 model)."""
+    new = work.dice.rolls[since:]
+    if new:
+        work.lines.append("Dice: " + "; ".join(r.text() for r in new) + ".")
 
 
 def _hits(n: int) -> str:
@@ -1196,7 +1209,9 @@ def _resolve_pressure(self: StaticVeil, work: _Work, a: ApplyPressure, plan: _Pl
     if pd is None:
         spec = plan.tests[1]
         if work.settings.dice == "d100":
+            since = len(work.dice.rolls)
             pd = work.dice.roll(_name(partner), "passive defense", spec.actor_target or 0).hits
+            _log_rolls(work, since)
         else:
             raise OutcomeNeededError(
                 f"enter {_name(partner)}'s Passive Defense hits (they reduce the Raw Damage of "

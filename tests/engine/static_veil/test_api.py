@@ -213,3 +213,29 @@ def test_a_stale_grapple_link_can_be_let_go():
     res = RULESET.apply(gone, Release("b"))
     assert RULESET.sheet(res.encounter, "b").grapple is None
     assert "no longer grappling" in res.change.summary
+
+
+@pytest.mark.parametrize(
+    "seed, dropped",
+    [
+        # seed 3 rolls 6, 66, 65: attack 6 vs 55 - 20 = 35 -> 1 + 29//10 = 3 hits; defence 66 vs 30
+        # fails: hit with 3 net hits; Grip 45 - 15 = 30, roll 65 fails -> the Knife drops
+        (3, True),
+        # seed 20 rolls 1, 84, 19: 1 + 34//10 = 4 hits vs 0: Grip 45 - 20 = 25, roll 19 passes
+        (20, False),
+    ],
+)
+def test_d100_rolls_an_attack_and_the_disarm_check(seed, dropped):
+    enc = _enc(
+        [
+            {"id": "a", "name": "Ann", "x": 5, "y": 5, "static_veil": {"skills": {"melee": 55}}},
+            {"id": "b", "name": "Bo", "x": 6.2, "y": 5, "weapons": [{"name": "Knife"}],
+             "static_veil": {"skills": {"grip": 45}}},
+        ],
+        settings={"dice": "d100", "seed": seed},
+    )
+    res = RULESET.apply(enc, CalledShot("a", "b", "hand"))
+    assert [r.target for r in res.change.rolls] == [35, 30, 45 - 5 * res.change.rolls[0].hits]
+    assert RULESET.settings(res.encounter).rolls == 3
+    assert (res.encounter.token("b").weapons == ()) is dropped
+    assert res.change.log[0].text.startswith("Dice: Ann melee: rolled")
