@@ -128,9 +128,9 @@ def facts_from_tactics(
 ) -> MapFacts:
     """Build :class:`MapFacts` from an ``engine.analysis.Tactics`` (contract in notes/api.md):
     ``tactics.targets(attacker, weapon)`` gives distance, cover (fraction, class), the zones
-    each target touches and a charge plan; ``tactics.zone_shape`` and ``zone_shape_clipped``
-    tell who is exposed inside a suppressive zone, covered inside it, or right next to it
-    (within ``Options.adjacent_metres``)."""
+    each target touches and a charge plan; ``tactics.zone_hits()`` tells who is exposed inside
+    a suppressive zone (inside and not in full cover from its origin), ``tactics.zone_shape``
+    who is inside but covered, or right next to it (within ``Options.adjacent_metres``)."""
     import shapely
 
     opts = options or Options()
@@ -155,15 +155,119 @@ def facts_from_tactics(
     melee = _melee_flags(encounter, opts)
     tokens: dict[str, TokenFacts] = {}
     supp = [z for z in encounter.zones if z.kind == "suppressive"]
-    shapes = {z.id: (tactics.zone_shape(z.id), tactics.zone_shape_clipped(z.id)) for z in supp}
+    hits = tactics.zone_hits() if supp else {}
+    exposed = {z.id: {h.id for h in hits.get(z.id, ())} for z in supp}
+    shapes = {z.id: tactics.zone_shape(z.id) for z in supp}
     for t in encounter.tokens:
         disc = shapely.Point(t.x, t.y).buffer(t.radius)
         inside, covered, near = [], [], []
-        for zid, (full, clipped) in shapes.items():
-            if full.intersects(disc):
-                (inside if clipped.intersects(disc) else covered).append(zid)
-                near.append(zid)
+        for z in supp:
+            if z.owner == t.id:
+                continue
+            full = shapes[z.id]
+            if t.id in exposed[z.id]:
+                inside.append(z.id)
+                near.append(z.id)
+            elif full.intersects(disc) and full.intersection(disc).area > 0:
+                covered.append(z.id)  # inside the area but wholly hidden from its origin
+                near.append(z.id)
             elif full.distance(disc) <= opts.adjacent_metres + 1e-9:
-                near.append(zid)
+                near.append(z.id)
         tokens[t.id] = TokenFacts(tuple(inside), tuple(covered), tuple(near), melee.get(t.id, False))
+    return facts(tf, tokens)
+
+
+def facts_from_map(
+    encounter: Encounter,
+    attacker: str,
+    targets: Iterable[str],
+    weapon: str | None = None,
+    options: Options | None = None,
+    tactics: Any = None,
+) -> MapFacts:
+    """Map facts for an attack, from ``engine.analysis.Tactics`` when given or available,
+    else straight from the geometry layer (``geometry.cover.CoverIndex`` from the attacker's
+    eye; suppressive zones as ``geometry.zones`` triangles, a token fully covered from the
+    zone's origin counting as spared)."""
+    targets = list(targets)
+    if tactics is None:
+        try:
+            from engine.analysis import Tactics  # type: ignore[import-not-found]
+        except ImportError:
+            Tactics = None  # noqa: N806
+        if Tactics is not None:
+            tactics = Tactics(encounter)
+    if tactics is not None:
+        return facts_from_tactics(tactics, encounter, attacker, targets, weapon, options)
+    return _facts_from_geometry(encounter, attacker, targets, options or Options())
+
+
+def _facts_from_geometry(encounter: Encounter, attacker: str, targets: list[str], opts: Options) -> MapFacts:
+    import numpy as np
+    import shapely
+
+    from geometry.bodies import body_height, eye_height
+    from geometry.cover import CoverIndex, cover_class
+    from geometry.zones import shotgun_spread, suppressive_triangle
+
+    blocking = [o for o in encounter.obstacles if o.blocks]
+    index = CoverIndex([shapely.Polygon(o.polygon) for o in blocking], [o.height for o in blocking]) if blocking else None
+
+    def fractions(eye_tok, toks) -> np.ndarray:
+        if index is None or not toks:
+            return np.zeros(len(toks))
+        return index.cover_fractions(
+            (eye_tok.x, eye_tok.y), eye_height(eye_tok.stance),
+            np.array([(t.x, t.y) for t in toks]), np.array([t.radius for t in toks]),
+            np.array([body_height(t.stance) for t in toks]),
+        )
+
+    a = encounter.token(attacker)
+    ttoks = [encounter.token(t) for t in targets]
+    fr = fractions(a, ttoks)
+    spreads = []
+    for z in encounter.zones:
+        if z.kind == "shotgun" and z.owner == attacker:
+            from engine.sr5.tables import _CHOKE
+
+            widths = _CHOKE[z.effective_choke][4]
+            if widths[0] is not None:
+                maxima = (15.0, 30.0, 45.0, 60.0)
+                spreads.append(shotgun_spread((a.x, a.y), z.direction, list(zip(maxima, widths)), z.length))
+    tf = []
+    for t, f in zip(ttoks, fr):
+        in_spread = True
+        if spreads:
+            disc = shapely.Point(t.x, t.y).buffer(t.radius)
+            in_spread = any(s.intersects(disc) for s in spreads)
+        tf.append(TargetFacts(t.id, math.hypot(t.x - a.x, t.y - a.y), cover_class(float(f)), True, in_spread,
+                              False, float(f)))
+    melee = _melee_flags(encounter, opts)
+    tokens: dict[str, TokenFacts] = {t.id: TokenFacts(in_melee=melee.get(t.id, False)) for t in encounter.tokens}
+    for z in encounter.zones:
+        if z.kind != "suppressive":
+            continue
+        origin = encounter.zone_origin(z)
+        shape = suppressive_triangle(origin, z.direction, z.length, z.effective_width)
+        shooter = encounter.token(z.owner) if z.owner else None
+        others = [t for t in encounter.tokens if t.id != z.owner]
+        if not others:
+            continue
+        if shooter is not None:
+            cov = fractions(shooter, others)
+        else:
+            cov = np.zeros(len(others))
+        for t, c in zip(others, cov):
+            disc = shapely.Point(t.x, t.y).buffer(t.radius)
+            cur = tokens[t.id]
+            if shape.intersects(disc) and shape.intersection(disc).area > 0:
+                full = cover_class(float(c)) == "full"
+                tokens[t.id] = TokenFacts(
+                    cur.in_zones + (() if full else (z.id,)),
+                    cur.covered_zones + ((z.id,) if full else ()),
+                    cur.near_zones + (z.id,),
+                    cur.in_melee,
+                )
+            elif shape.distance(disc) <= opts.adjacent_metres + 1e-9:
+                tokens[t.id] = TokenFacts(cur.in_zones, cur.covered_zones, cur.near_zones + (z.id,), cur.in_melee)
     return facts(tf, tokens)
