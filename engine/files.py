@@ -151,6 +151,17 @@ def dumps_encounter(encounter: Encounter) -> str:
     return json.dumps(encounter_to_data(encounter), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def _mode_for(p: Path) -> int:
+    """Keep an existing file's permissions; a new file gets the usual 0666 less the umask
+    (mkstemp alone would make it owner-only)."""
+    try:
+        return p.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` so that the file is either the old one or the new one,
     never a mixture: temp file in the same folder, fsync, rename."""
@@ -158,6 +169,7 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     folder = p.parent if str(p.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, _mode_for(p))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

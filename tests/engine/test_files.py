@@ -223,3 +223,19 @@ def test_any_valid_encounter_saves_and_loads_back_equal(data):
     again = loads_encounter(dumps_encounter(enc))
     assert again == enc
     assert isinstance(again, Encounter)
+
+
+def test_save_gives_new_files_normal_permissions_and_keeps_existing_ones(tmp_path):
+    enc = loads_encounter(json.dumps(ISSUE_EXAMPLE))
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        save_encounter(enc, fresh)
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        kept = tmp_path / "kept.json"
+        kept.write_text("{}")
+        kept.chmod(0o600)
+        save_encounter(enc, kept)
+        assert kept.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
