@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -314,7 +315,7 @@ class _Graph:
                 frac = float(np.mean(w)) / np.pi  # share of directions a corner lets through
                 span = N.max(axis=0) - N.min(axis=0)
                 area = max(float(span[0] * span[1]), 1.0)
-                max_edge = math.sqrt(2.0 * pair_budget * area / (math.pi * n * n * max(frac, 0.05) ** 2))
+                max_edge = math.sqrt(2.0 * pair_budget * area / (math.pi * n * n * max(frac, 0.05)))
                 max_edge = max(max_edge, 5.0)
         self.max_edge = max_edge
         if n < 2:
@@ -376,15 +377,15 @@ class _Graph:
         t = TOUCH
         return (P[:, 0] >= x0 - t) & (P[:, 0] <= x1 + t) & (P[:, 1] >= y0 - t) & (P[:, 1] <= y1 + t)
 
-    def static_free(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    def static_free(self, P: np.ndarray, Q: np.ndarray, lines=None) -> np.ndarray:
         """Whether each segment P[i]-Q[i] stays clear of the grown obstacles and the map edge."""
         if len(P) == 0:
             return np.zeros(0, dtype=bool)
         ok = self.inside_bounds(P) & self.inside_bounds(Q)
         if len(self.parts):
-            same = (P == Q).all(axis=1)
-            geoms = np.where(same, shapely.points(P), shapely.linestrings(np.stack([P, Q], axis=1)))
-            ok &= ~shapely.intersects(self.solid, geoms)
+            if lines is None:
+                lines = _lines(P, Q)
+            ok &= ~shapely.intersects(self.solid, lines)
         return ok
 
     def point_free(self, p: XY) -> bool:
@@ -447,39 +448,68 @@ class _Graph:
 # --------------------------------------------------------------------------- one query
 
 
+def _lines(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """Segments P[i]-Q[i] as shapely geometries (a point where both ends coincide)."""
+    geoms = shapely.linestrings(np.stack([P, Q], axis=1))
+    same = (P == Q).all(axis=1)
+    if same.any():
+        geoms[same] = shapely.points(P[same])
+    return geoms
+
+
 class _Query:
     """One search on top of a static graph: extra nodes (start, goal, corners of bodies in
     the way) and their edges, with the other bodies' discs (x, y, radius grown by the
     mover's radius) as per-query obstacles."""
 
-    def __init__(self, g: _Graph, discs: np.ndarray):
+    def __init__(self, g: _Graph, discs: np.ndarray, graph_edges: bool = True):
         self.g = g
         self.n0 = g.n
-        self.C = discs[:, :2].copy()
-        self.R = discs[:, 2].copy()
+        self.C = np.ascontiguousarray(discs[:, :2], dtype=float)
+        self.R = np.ascontiguousarray(discs[:, 2], dtype=float)
+        self.maxR = float(self.R.max()) if len(self.R) else 0.0
+        self.disc_tree = shapely.STRtree(shapely.points(self.C)) if len(self.C) else None
         self.pts: list[XY] = []
-        self.tan: list[tuple[np.ndarray, np.ndarray] | None] = []
+        self.P = np.zeros((0, 2))
+        self.TA = np.zeros((0, 2))
+        self.TB = np.zeros((0, 2))
+        self.has_tan = np.zeros(0, dtype=bool)
         self.adj: dict[int, list[tuple[int, float]]] = {}
         self.badj: dict[int, list[tuple[int, float, tuple[int, ...]]]] = {}
         self.active: set[int] = set()
-        self.edge_block = g.disc_blocking(discs) if len(discs) else {}
+        self.edge_block = g.disc_blocking(discs) if len(discs) and graph_edges else {}
         self.smooth = not math.isinf(g.max_edge)
 
     def xy(self, i: int) -> XY:
         return self.g.xy[i] if i < self.n0 else self.pts[i - self.n0]
 
     # ------------------------------------------------------------- segment tests with bodies
-    def disc_blockers(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-        """(k, m) bool: disc j blocks segment i."""
-        if len(self.C) == 0 or len(P) == 0:
-            return np.zeros((len(P), len(self.C)), dtype=bool)
-        return _seg_disc_dist(P, Q, self.C) < self.R[None, :] - TOUCH
+    def blocked_by(self, P: np.ndarray, Q: np.ndarray, lines=None) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs (segment i, disc j) where disc j blocks segment P[i]-Q[i]."""
+        if self.disc_tree is None or len(P) == 0:
+            e = np.zeros(0, dtype=np.int64)
+            return e, e
+        if lines is None:
+            lines = _lines(P, Q)
+        li, dj = self.disc_tree.query(lines, predicate="dwithin", distance=self.maxR)
+        if len(li) == 0:
+            return li, dj
+        A, d = P[li], Q[li] - P[li]
+        dd = np.einsum("ij,ij->i", d, d)
+        w = self.C[dj] - A
+        t = np.clip(np.einsum("ij,ij->i", w, d) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
+        f = A + t[:, None] * d - self.C[dj]
+        hit = np.hypot(f[:, 0], f[:, 1]) < self.R[dj] - TOUCH
+        return li[hit], dj[hit]
 
     def free(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """Whether each segment is clear of grown obstacles, the map edge and the bodies."""
-        ok = self.g.static_free(P, Q)
-        if len(self.C) and ok.any():
-            ok &= ~self.disc_blockers(P, Q).any(axis=1)
+        if len(P) == 0:
+            return np.zeros(0, dtype=bool)
+        lines = _lines(P, Q)
+        ok = self.g.static_free(P, Q, lines)
+        li, _ = self.blocked_by(P, Q, lines)
+        ok[li] = False
         return ok
 
     def point_in_disc(self, p: XY) -> np.ndarray:
@@ -488,182 +518,150 @@ class _Query:
         return np.hypot(self.C[:, 0] - p[0], self.C[:, 1] - p[1]) < self.R - TOUCH
 
     # ------------------------------------------------------------- extra nodes
-    def add_node(self, p: XY, tangent: tuple[np.ndarray, np.ndarray] | None = None) -> int:
-        """Add a node at p and connect it to every node it sees (static corners within the
-        graph's edge limit -- more if none is seen -- and the other extra nodes)."""
+    def add_nodes(self, P: np.ndarray, TA: np.ndarray | None = None, TB: np.ndarray | None = None) -> list[int]:
+        """Add nodes at P (k, 2) -- with the unit directions to their polygon neighbours TA, TB
+        when they are corners -- and connect them to every node they see: static corners
+        within the graph's edge limit (further, nearest first, when none is seen) and the
+        other extra nodes."""
         g = self.g
-        k = self.n0 + len(self.pts)
-        self.pts.append(p)
-        self.tan.append(tangent)
-        P = np.array(p, dtype=float)
-        # candidates among the static corners
-        cand = np.zeros(0, dtype=np.int64)
+        P = np.asarray(P, dtype=float).reshape(-1, 2)
+        k = len(P)
+        if k == 0:
+            return []
+        has = TA is not None
+        if not has:
+            TA = TB = np.zeros((k, 2))
+        k0 = self.n0 + len(self.pts)
+        L = g.max_edge
+        src, dst = [], []
+        # static corners
         if g.n:
-            if math.isinf(g.max_edge):
-                cand = np.arange(g.n)
+            if math.isinf(L):
+                a = np.repeat(np.arange(k), g.n)
+                b = np.tile(np.arange(g.n), k)
             else:
-                cand = g.node_tree.query(shapely.Point(p), predicate="dwithin", distance=g.max_edge)
-        self._connect(k, P, cand, tangent)
-        if g.n and not math.isinf(g.max_edge) and not self.adj.get(k) and not self.badj.get(k):
-            # nothing seen within the limit: look further, nearest first
-            d = np.hypot(g.N[:, 0] - P[0], g.N[:, 1] - P[1])
-            order = np.argsort(d)
-            order = order[d[order] > g.max_edge]
-            for s in range(0, len(order), 256):
-                self._connect(k, P, order[s:s + 256], tangent)
-                if self.adj.get(k) or self.badj.get(k):
-                    break
-        # the other extra nodes
-        others = [i for i in range(self.n0, k)]
-        if others:
-            O = np.array([self.pts[i - self.n0] for i in others])
-            d = O - P
-            ok = np.ones(len(others), dtype=bool)
-            if tangent is not None:
-                ok &= _Graph._tangent(d, np.repeat(tangent[0][None], len(d), 0),
-                                      np.repeat(tangent[1][None], len(d), 0))
-            for t, i in enumerate(others):
-                tg = self.tan[i - self.n0]
-                if ok[t] and tg is not None:
-                    ok[t] = _Graph._tangent(d[t:t + 1], tg[0][None], tg[1][None])[0]
-            idx = np.flatnonzero(ok)
-            self._add_edges(k, P, np.array(others)[idx], O[idx])
-        return k
+                a, b = g.node_tree.query(shapely.points(P), predicate="dwithin", distance=L)
+            d = g.N[b] - P[a]
+            ok = _Graph._tangent(d, g.A[b], g.B[b])
+            if has:
+                ok &= _Graph._tangent(d, TA[a], TB[a])
+            src.append(a[ok])
+            dst.append(b[ok])
+        # earlier extra nodes, then the new ones among themselves
+        m = len(self.pts)
+        allP = np.vstack([self.P, P])
+        allTA = np.vstack([self.TA, TA])
+        allTB = np.vstack([self.TB, TB])
+        allhas = np.concatenate([self.has_tan, np.full(k, has)])
+        if m + k > 1:
+            a = np.repeat(np.arange(k), m + k)
+            b = np.tile(np.arange(m + k), k)
+            keep = b < m + a
+            a, b = a[keep], b[keep]
+            d = allP[b] - P[a]
+            ok = np.hypot(d[:, 0], d[:, 1]) <= L
+            ok &= _Graph._tangent(d, allTA[b], allTB[b]) | ~allhas[b]
+            if has:
+                ok &= _Graph._tangent(d, TA[a], TB[a])
+            src.append(a[ok])
+            dst.append(b[ok] + self.n0)
+        self.pts.extend((float(x), float(y)) for x, y in P.tolist())
+        self.P, self.TA, self.TB, self.has_tan = allP, allTA, allTB, allhas
+        if src:
+            self._link(np.concatenate(src) + k0, np.concatenate(dst))
+        if g.n and not math.isinf(L):
+            for i in range(k0, k0 + k):
+                if self.adj.get(i) or self.badj.get(i):
+                    continue
+                p = allP[i - self.n0]
+                dist = np.hypot(g.N[:, 0] - p[0], g.N[:, 1] - p[1])
+                order = np.argsort(dist)
+                order = order[dist[order] > L]
+                for s in range(0, len(order), 256):
+                    b = order[s:s + 256]
+                    d = g.N[b] - p
+                    ok = _Graph._tangent(d, g.A[b], g.B[b])
+                    if has:
+                        ok &= _Graph._tangent(d, np.repeat(allTA[i - self.n0][None], len(b), 0),
+                                              np.repeat(allTB[i - self.n0][None], len(b), 0))
+                    self._link(np.full(int(ok.sum()), i), b[ok])
+                    if self.adj.get(i) or self.badj.get(i):
+                        break
+        return list(range(k0, k0 + k))
 
-    def _connect(self, k: int, P: np.ndarray, cand: np.ndarray, tangent) -> None:
-        g = self.g
-        if len(cand) == 0:
-            return
-        d = g.N[cand] - P
-        ok = _Graph._tangent(d, g.A[cand], g.B[cand])
-        if tangent is not None:
-            ok &= _Graph._tangent(d, np.repeat(tangent[0][None], len(d), 0),
-                                  np.repeat(tangent[1][None], len(d), 0))
-        cand = cand[ok]
-        self._add_edges(k, P, cand, g.N[cand])
+    def _coords(self, ids: np.ndarray) -> np.ndarray:
+        out = np.empty((len(ids), 2))
+        st = ids < self.n0
+        out[st] = self.g.N[ids[st]]
+        out[~st] = self.P[ids[~st] - self.n0]
+        return out
 
-    def _add_edges(self, k: int, P: np.ndarray, ids: np.ndarray, Q: np.ndarray) -> None:
-        if len(ids) == 0:
+    def _link(self, a: np.ndarray, b: np.ndarray) -> None:
+        """Add the edges a[i]-b[i] that are free (or blocked by bodies only: kept aside, so
+        that a search can tell which bodies are worth walking around)."""
+        if len(a) == 0:
             return
-        Ps = np.repeat(P[None], len(ids), 0)
-        ok = self.g.static_free(Ps, Q)
-        ids, Q, Ps = ids[ok], Q[ok], Ps[ok]
-        if len(ids) == 0:
-            return
-        w = np.hypot(Q[:, 0] - P[0], Q[:, 1] - P[1])
-        blk = self.disc_blockers(Ps, Q)
-        anyb = blk.any(axis=1)
-        for t, v in enumerate(ids.tolist()):
-            if anyb[t]:
-                who = tuple(np.flatnonzero(blk[t]).tolist())
-                self.badj.setdefault(k, []).append((v, float(w[t]), who))
-                self.badj.setdefault(v, []).append((k, float(w[t]), who))
+        P, Q = self._coords(a), self._coords(b)
+        lines = _lines(P, Q)
+        ok = self.g.static_free(P, Q, lines)
+        li, dj = self.blocked_by(P, Q, lines)
+        w = np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1]).tolist()
+        blockers: dict[int, list[int]] = {}
+        for i, j in zip(li.tolist(), dj.tolist()):
+            blockers.setdefault(i, []).append(j)
+        al, bl, okl = a.tolist(), b.tolist(), ok.tolist()
+        adj, badj = self.adj, self.badj
+        for t in range(len(al)):
+            if not okl[t]:
+                continue
+            u, v, wt = al[t], bl[t], w[t]
+            who = blockers.get(t)
+            if who is None:
+                adj.setdefault(u, []).append((v, wt))
+                adj.setdefault(v, []).append((u, wt))
             else:
-                self.adj.setdefault(k, []).append((v, float(w[t])))
-                self.adj.setdefault(v, []).append((k, float(w[t])))
+                badj.setdefault(u, []).append((v, wt, tuple(who)))
+                badj.setdefault(v, []).append((u, wt, tuple(who)))
 
-    def activate(self, j: int) -> None:
-        """Add the corners of body j's grown disc as nodes."""
-        if j in self.active:
+    def activate(self, js) -> None:
+        """Add the corners of the grown discs of bodies js as nodes."""
+        js = [j for j in js if j not in self.active]
+        if not js:
             return
-        self.active.add(j)
+        self.active.update(js)
         g = self.g
-        rho = self.R[j] / math.cos(math.pi / g.sides)
-        V = _regular(g.sides, rho, math.pi / g.sides) + self.C[j]
-        prev = np.roll(V, 1, axis=0) - V
-        nxt = np.roll(V, -1, axis=0) - V
+        base = _regular(g.sides, 1.0 / math.cos(math.pi / g.sides), math.pi / g.sides)
+        prev = np.roll(base, 1, axis=0) - base
+        nxt = np.roll(base, -1, axis=0) - base
         prev /= np.hypot(prev[:, 0], prev[:, 1])[:, None]
         nxt /= np.hypot(nxt[:, 0], nxt[:, 1])[:, None]
+        J = np.asarray(js)
+        V = (self.C[J][:, None, :] + self.R[J][:, None, None] * base[None]).reshape(-1, 2)
+        owner = np.repeat(J, g.sides)
+        TA = np.tile(prev, (len(J), 1))
+        TB = np.tile(nxt, (len(J), 1))
         ok = g.inside_bounds(V)
         if len(g.parts):
             ok &= ~shapely.intersects_xy(g.solid, V[:, 0], V[:, 1])
-        if len(self.C):
-            inside = np.hypot(V[:, None, 0] - self.C[None, :, 0], V[:, None, 1] - self.C[None, :, 1]) \
-                < self.R[None, :] - TOUCH
-            inside[:, j] = False
-            ok &= ~inside.any(axis=1)
-        for t in np.flatnonzero(ok):
-            self.add_node((float(V[t, 0]), float(V[t, 1])), (prev[t], nxt[t]))
+        if self.disc_tree is not None:
+            pi, dj = self.disc_tree.query(shapely.points(V), predicate="dwithin", distance=self.maxR)
+            inside = (np.hypot(V[pi, 0] - self.C[dj, 0], V[pi, 1] - self.C[dj, 1]) < self.R[dj] - TOUCH) \
+                & (dj != owner[pi])
+            ok[pi[inside]] = False
+        self.add_nodes(V[ok], TA[ok], TB[ok])
 
     # ------------------------------------------------------------- search
-    def search(self, src: int, h, goal: int | None = None, on_pop=None, bound=None):
-        """A* from src. ``h(xy)`` is an admissible estimate of the cost still to go;
-        ``on_pop(node, g, parent)`` is called for every settled node (charge plans collect their
-        finishes there) and ``bound()`` stops the search once no open node can beat it.
-        Re-runs with more bodies' corners while bodies block edges worth taking.
-        Returns (g, parent) dicts."""
-        for _ in range(64):
-            wanted: set[int] = set()
-            g, parent = self._astar(src, h, goal, on_pop, bound, wanted)
-            wanted -= self.active
-            if not wanted:
-                return g, parent
-            for j in sorted(wanted):
-                self.activate(j)
-        return g, parent
-
-    def _astar(self, src, h, goal, on_pop, bound, wanted):
-        G = self.g
-        n0 = self.n0
-        nbr, eidl, ewl, ip = G.nbr_list, G.eid_list, G.ew_list, G.indptr_list
-        eblock = self.edge_block
-        adj, badj = self.adj, self.badj
-        active = self.active
-        hcache: dict[int, float] = {}
-
-        def hh(v):
-            x = hcache.get(v)
-            if x is None:
-                x = hcache[v] = h(self.xy(v))
-            return x
-
-        gs = {src: 0.0}
-        parent = {src: None}
-        closed = set()
-        heap = [(hh(src), 0.0, src)]
-        while heap:
-            f, gu, u = heapq.heappop(heap)
-            if u in closed:
-                continue
-            lim = bound() if bound is not None else math.inf
-            if f >= lim:
-                break
-            closed.add(u)
-            if u == goal:
-                break
-            if on_pop is not None:
-                on_pop(u, gu, parent)
-                lim = bound() if bound is not None else math.inf
-            if u < n0:
-                for t in range(ip[u], ip[u + 1]):
-                    v = nbr[t]
-                    if v in closed:
-                        continue
-                    e = eidl[t]
-                    ng = gu + ewl[e]
-                    if ng >= gs.get(v, math.inf):
-                        continue
-                    blk = eblock.get(e)
-                    if blk is not None:
-                        if ng + hh(v) < lim:
-                            wanted.update(j for j in blk if j not in active)
-                        continue
-                    gs[v] = ng
-                    parent[v] = u
-                    heapq.heappush(heap, (ng + hh(v), ng, v))
-            for v, w in adj.get(u, ()):
-                if v in closed:
-                    continue
-                ng = gu + w
-                if ng < gs.get(v, math.inf):
-                    gs[v] = ng
-                    parent[v] = u
-                    heapq.heappush(heap, (ng + hh(v), ng, v))
-            for v, w, blk in badj.get(u, ()):
-                ng = gu + w
-                if v not in closed and ng < gs.get(v, math.inf) and ng + hh(v) < lim:
-                    wanted.update(j for j in blk if j not in active)
-        return gs, parent
+    def search(self, src: int, h, goal: int):
+        """A* from src to goal with the admissible, consistent estimate ``h(xy)``; re-runs
+        with more bodies' corners while bodies block edges worth taking. Returns the
+        finished :class:`_AStar` (``parent`` holds the path when the goal was reached)."""
+        while True:
+            a = _AStar(self, src, h, goal)
+            a.advance()
+            more = a.wanted - self.active
+            if not more:
+                return a
+            self.activate(sorted(more))
 
     def trace(self, parent, v) -> list[XY]:
         out = []
@@ -683,15 +681,103 @@ class _Query:
         n = len(pts)
         while i < n - 1:
             js = np.arange(n - 1, i + 1, -1)
+            j = i + 1
             if len(js):
                 ok = self.free(np.repeat(P[i][None], len(js), 0), P[js])
                 hit = np.flatnonzero(ok)
-                j = int(js[hit[0]]) if len(hit) else i + 1
-            else:
-                j = i + 1
+                if len(hit):
+                    j = int(js[hit[0]])
             out.append(pts[j])
             i = j
         return out
+
+
+class _AStar:
+    """A resumable A* (Dijkstra when ``h`` is 0) over a query's graph. Settled nodes are
+    listed in order with their costs; ``wanted`` collects the bodies whose discs blocked an
+    edge that would have improved a node (their corners belong in the graph)."""
+
+    def __init__(self, q: _Query, src: int, h, goal: int | None = None):
+        self.q, self.h, self.goal = q, h, goal
+        self.hcache: dict[int, float] = {}
+        self.gs = {src: 0.0}
+        self.parent: dict[int, int | None] = {src: None}
+        self.closed: set[int] = set()
+        self.settled: list[int] = []
+        self.settled_g: list[float] = []
+        self.heap = [(self._h(src), 0, 0.0, src)]
+        self.seq = 0
+        self.wanted: set[int] = set()
+        self.reached = False
+
+    def _h(self, v: int) -> float:
+        x = self.hcache.get(v)
+        if x is None:
+            x = self.hcache[v] = self.h(self.q.xy(v))
+        return x
+
+    def frontier(self) -> float:
+        """The smallest g + h of any open node (inf when none is left)."""
+        heap, closed = self.heap, self.closed
+        while heap and heap[0][3] in closed:
+            heapq.heappop(heap)
+        return heap[0][0] if heap and not self.reached else math.inf
+
+    def advance(self, bound: float = math.inf) -> None:
+        """Settle nodes while the frontier is below ``bound`` (and the goal is not reached)."""
+        q = self.q
+        G = q.g
+        n0 = q.n0
+        nbr, eidl, ewl, ip = G.nbr_list, G.eid_list, G.ew_list, G.indptr_list
+        eblock, adj, badj, active = q.edge_block, q.adj, q.badj, q.active
+        gs, parent, closed, heap, wanted = self.gs, self.parent, self.closed, self.heap, self.wanted
+        settled, settled_g = self.settled, self.settled_g
+        push, pop, hh = heapq.heappush, heapq.heappop, self._h
+        seq = self.seq
+        goal = self.goal
+        while heap and not self.reached:
+            if heap[0][0] >= bound:
+                break
+            _, _, gu, u = pop(heap)
+            if u in closed:
+                continue
+            closed.add(u)
+            settled.append(u)
+            settled_g.append(gu)
+            if u == goal:
+                self.reached = True
+                break
+            if u < n0:
+                for t in range(ip[u], ip[u + 1]):
+                    v = nbr[t]
+                    if v in closed:
+                        continue
+                    e = eidl[t]
+                    ng = gu + ewl[e]
+                    if ng >= gs.get(v, math.inf):
+                        continue
+                    blk = eblock.get(e)
+                    if blk is not None:
+                        wanted.update(j for j in blk if j not in active)
+                        continue
+                    gs[v] = ng
+                    parent[v] = u
+                    seq += 1
+                    push(heap, (ng + hh(v), seq, ng, v))
+            for v, w in adj.get(u, ()):
+                if v in closed:
+                    continue
+                ng = gu + w
+                if ng < gs.get(v, math.inf):
+                    gs[v] = ng
+                    parent[v] = u
+                    seq += 1
+                    push(heap, (ng + hh(v), seq, ng, v))
+            for v, w, blk in badj.get(u, ()):
+                ng = gu + w
+                if v not in closed and ng < gs.get(v, math.inf):
+                    wanted.update(j for j in blk if j not in active)
+        self.seq = seq
 
 
 # --------------------------------------------------------------------------- the navigator
@@ -746,6 +832,8 @@ class Navigator:
         for p in self.polygons:
             shapely.prepare(p)
         self._graphs: dict[int, _Graph] = {}
+        self._trees: OrderedDict = OrderedDict()  # charge trees by (radius, mover, bodies)
+        self._charge_seen: dict = {}
 
     # ----------------------------------------------------------------- helpers
     def obstacle_name(self, i: int) -> str | int:
@@ -794,9 +882,7 @@ class Navigator:
         g = self._graph(r)
         D = _disc_array(discs).copy()
         D[:, 2] += g.r
-        q = _Query(g, np.zeros((0, 3)))
-        q.C, q.R = D[:, :2], D[:, 2]
-        return bool(q.free(np.array([a]), np.array([b]))[0])
+        return bool(_Query(g, D, graph_edges=False).free(np.array([a]), np.array([b]))[0])
 
     # ----------------------------------------------------------------- shortest path
     def shortest_path(self, start_xy, goal_xy, radius: float, discs: np.ndarray | None = None) -> PathResult | None:
@@ -829,16 +915,15 @@ class Navigator:
         if q.free(P, Q)[0]:
             pts = _merge_collinear(head + [t])
             return PathResult(tuple(pts), _length(pts))
-        si = q.add_node(s2)
-        ti = q.add_node(t)
+        si, ti = q.add_nodes(np.array([s2, t]))
 
         def h(p):
             return math.hypot(p[0] - t[0], p[1] - t[1])
 
-        gs, parent = q.search(si, h, goal=ti)
-        if ti not in gs or ti not in parent:
+        a = q.search(si, h, goal=ti)
+        if not a.reached:
             return None
-        pts = q.trace(parent, ti)
+        pts = q.trace(a.parent, ti)
         if q.smooth:
             pts = q.pull_taut(pts)
         pts = _merge_collinear(head[:-1] + pts)
@@ -852,6 +937,145 @@ def _no_charge(reason: str) -> ChargePlan:
     return ChargePlan(False, (), None, None, None, reason)
 
 
+class _Runup:
+    """Which straight run-ups at a target are free, by bearing (radians, from the target).
+
+    A run-up at bearing t is the segment from ``T + (c + runup) u(t)`` (its start) to
+    ``T + c u(t)`` (the contact point); it is free when a body moving along it touches nothing.
+    ``bearings`` samples are tested; where a free sample neighbours a blocked one the boundary
+    is refined by bisection to ~1e-4 degree (``edges``: free bearings at the boundaries)."""
+
+    def __init__(self, q: _Query, T: XY, c: float, runup: float, bearings: int):
+        self.q, self.T, self.c, self.Rr = q, np.asarray(T, dtype=float), c, c + runup
+        self.M = max(int(bearings), 16)
+        self.step = 2 * math.pi / self.M
+        th = np.arange(self.M) * self.step
+        self.ok = self.free(th)
+        edges: list[float] = []
+        if self.ok.any() and not self.ok.all():
+            nxt = np.roll(self.ok, -1)
+            i = np.flatnonzero(self.ok != nxt)
+            a, b = th[i].copy(), th[i] + self.step
+            a_free = self.ok[i].copy()
+            for _ in range(14):
+                mid = 0.5 * (a + b)
+                same = self.free(mid) == a_free
+                a = np.where(same, mid, a)
+                b = np.where(same, b, mid)
+            edges = np.mod(np.where(a_free, a, b), 2 * math.pi).tolist()
+        self.edges = edges
+        self.any_free = bool(self.ok.any())
+
+    def free(self, th: np.ndarray) -> np.ndarray:
+        u = np.column_stack([np.cos(th), np.sin(th)])
+        return self.q.free(self.T + self.Rr * u, self.T + self.c * u)
+
+    def start(self, t: float) -> XY:
+        return (float(self.T[0] + self.Rr * math.cos(t)), float(self.T[1] + self.Rr * math.sin(t)))
+
+    def nearest_edges(self, t0: float) -> list[float]:
+        """The nearest free boundary bearings on either side of t0."""
+        if not self.edges:
+            return []
+        d = (np.asarray(self.edges) - t0 + math.pi) % (2 * math.pi) - math.pi
+        out = []
+        pos, neg = d[d > 0], d[d < 0]
+        if len(pos):
+            out.append(t0 + float(pos.min()))
+        if len(neg):
+            out.append(t0 + float(neg.max()))
+        return out
+
+
+class _Finisher:
+    """The last step of a charge search: from settled corners (cost g), walk straight to a
+    run-up start. Candidates per corner: the run-up start on its own bearing (the nearest
+    point of the circle; cost exactly g + |distance - radius|) when that bearing looks free,
+    and the nearest free boundary bearings on either side when it looks blocked. Checked
+    cheapest first, in growing batches; checks are remembered across calls."""
+
+    def __init__(self, q: _Query, run: _Runup):
+        self.q, self.run = q, run
+        self.known: dict[tuple[int, float], tuple[bool, tuple[int, ...]]] = {}
+        E = np.sort(np.mod(np.asarray(run.edges, dtype=float), 2 * math.pi))
+        self.E = E
+
+    def best(self, ids: np.ndarray, G: np.ndarray, U: float, wanted: set[int]):
+        """The cheapest valid finish costing at most U among the corners ``ids`` (costs G),
+        as (node, cost, bearing), or None. Bodies blocking cheaper finishes go to wanted."""
+        run, q = self.run, self.q
+        if len(ids) == 0:
+            return None
+        X = q._coords(ids)
+        dx, dy = X[:, 0] - run.T[0], X[:, 1] - run.T[1]
+        d = np.hypot(dx, dy)
+        keep = (G + np.abs(d - run.Rr) <= U) & (d > 1e-9)
+        if not keep.any():
+            return None
+        ids, G, X, dx, dy = ids[keep], G[keep], X[keep], dx[keep], dy[keep]
+        t0 = np.mod(np.arctan2(dy, dx), 2 * math.pi)
+        i = (t0 // run.step).astype(np.int64) % run.M
+        a, b = run.ok[i], run.ok[(i + 1) % run.M]
+        k_list, t_list = [np.flatnonzero(a | b)], [t0[a | b]]
+        E = self.E
+        if len(E):
+            need = np.flatnonzero(~(a & b))
+            pos = np.searchsorted(E, t0[need])
+            for side in (pos % len(E), (pos - 1) % len(E)):
+                k_list.append(need)
+                t_list.append(E[side])
+        K = np.concatenate(k_list)
+        TH = np.concatenate(t_list)
+        S = np.column_stack([run.T[0] + run.Rr * np.cos(TH), run.T[1] + run.Rr * np.sin(TH)])
+        cost = G[K] + np.hypot(S[:, 0] - X[K, 0], S[:, 1] - X[K, 1])
+        sel = cost <= U
+        K, TH, S, cost = K[sel], TH[sel], S[sel], cost[sel]
+        order = np.argsort(cost, kind="stable")
+        K, TH, S, cost = K[order], TH[order], S[order], cost[order]
+        node = ids[K]
+        done = 0
+        batch = 32
+        while done < len(K):
+            sl = slice(done, min(len(K), done + batch))
+            keys = list(zip(node[sl].tolist(), TH[sl].tolist()))
+            todo = [j for j, kk in enumerate(keys) if kk not in self.known]
+            if todo:
+                j = np.asarray(todo) + done
+                P, Q = X[K[j]], S[j]
+                run_ok = run.free(TH[j])
+                lines = _lines(P, Q)
+                ok = q.g.static_free(P, Q, lines) & run_ok
+                li, dj = q.blocked_by(P, Q, lines)
+                who: dict[int, list[int]] = {}
+                for a_, b_ in zip(li.tolist(), dj.tolist()):
+                    who.setdefault(a_, []).append(b_)
+                for n_, jj in enumerate(todo):
+                    w = tuple(who.get(n_, ()))
+                    self.known[keys[jj]] = (bool(ok[n_]) and not w, w if ok[n_] else ())
+            for jj, kk in enumerate(keys):
+                valid, w = self.known[kk]
+                if valid:
+                    return int(node[done + jj]), float(cost[done + jj]), float(TH[done + jj])
+                wanted.update(w)
+            done = sl.stop
+            batch *= 2
+        return None
+
+
+class _Tree:
+    """Shortest-path costs from one mover to every corner it can reach, with every other
+    body's corners in the graph: the part of many charge plans by the same mover that does
+    not depend on the target (built when the same mover plans a second charge)."""
+
+    def __init__(self, q: _Query, src: int):
+        q.activate(range(len(q.C)))
+        self.q = q
+        self.search = _AStar(q, src, lambda p: 0.0)
+        self.search.advance()
+        self.ids = np.asarray(self.search.settled, dtype=np.int64)
+        self.cost = np.asarray(self.search.settled_g, dtype=float)
+
+
 def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target_radius: float,
                 discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0,
                 *, bearings: int = CHARGE_BEARINGS) -> ChargePlan:
@@ -862,15 +1086,19 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     ``mover_radius + target_radius + reach`` metres from the target's centre, and the last
     leg of its path runs straight at the target's centre for at least ``runup`` metres, clear
     of obstacles, the map edge and the bodies in ``discs`` ((m, 3) rows x, y, r; the target
-    is always an obstacle to walk around, and a row equal to the mover or the target is
-    ignored). Everything in metres. Returns a :class:`ChargePlan`; when no charge is possible
-    its ``reason`` says whether no free run-up exists or none can be reached.
+    is always an obstacle to walk around, and rows equal to the mover or centred on the
+    target are ignored). Everything in metres. Returns a :class:`ChargePlan`; when no charge
+    is possible its ``reason`` says whether no free run-up exists or none can be reached.
 
-    Method: the run-up starts on the circle of radius ``contact + runup`` around the target.
-    Its free bearings are sampled (``bearings`` of them, boundaries refined by bisection); an
-    A* search from the mover settles graph corners in order of cost, and each settled corner
-    offers finishes at the run-up start on its own bearing (the closest point of the circle)
-    or at the nearest free bearings; the cheapest finish seen from its corner wins."""
+    Method: the run-up starts on the circle of radius ``contact + runup`` around the target
+    (going further out never shortens the movement). Its free bearings are sampled
+    (``bearings`` of them, boundaries refined by bisection). An A* search from the mover
+    settles graph corners in order of cost; each settled corner offers finishes at the
+    run-up start on its own bearing (the point of the circle nearest to it) or at the
+    nearest free bearings, checked lazily; the first valid finish popped is the cheapest.
+    When the same mover (same position, radius and bodies) plans a second charge, a full
+    shortest-path tree from it is built once and kept, so charges at many targets cost
+    little each."""
     s = nav._check_point(mover_xy, "mover")
     T = nav._check_point(target_xy, "target")
     r1 = _positive(mover_radius, "the mover's radius")
@@ -878,92 +1106,70 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     reach = _positive(reach, "the reach", allow_zero=True)
     runup = _positive(runup, "the run-up", allow_zero=True)
     g = nav._graph(r1)
-    r1 = g.r
+    rg = g.r
     c = r1 + r2 + reach
-    Rr = c + runup
     D = _disc_array(discs)
     if len(D):
-        same_mover = (np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) < 1e-6) & (np.abs(D[:, 2] - mover_radius) < 1e-6)
+        same_mover = (np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) < 1e-6) & (np.abs(D[:, 2] - r1) < 1e-6)
         at_target = np.hypot(D[:, 0] - T[0], D[:, 1] - T[1]) < 1e-6
         D = D[~same_mover & ~at_target]
     D = np.vstack([D, [[T[0], T[1], r2]]])
-    D[:, 2] += r1
+    D[:, 2] += rg
     D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # bodies already overlapped
-    q = _Query(g, D)
-
-    # which straight run-ups are free: sample bearings, refine the boundaries
-    def runup_free(th: np.ndarray) -> np.ndarray:
-        u = np.column_stack([np.cos(th), np.sin(th)])
-        return q.free(T + c * u, T + Rr * u)
-
-    th = np.linspace(0.0, 2 * np.pi, bearings, endpoint=False)
-    ok = runup_free(th)
-    edges: list[float] = []  # free bearings next to a blocked one
-    if ok.any() and not ok.all():
-        nxt = np.roll(ok, -1)
-        lo_i = np.flatnonzero(ok != nxt)  # boundary between sample i and i+1
-        a = th[lo_i].copy()
-        b = a + 2 * np.pi / bearings
-        a_free = ok[lo_i].copy()
-        for _ in range(14):
-            mid = 0.5 * (a + b)
-            fm = runup_free(mid)
-            same = fm == a_free
-            a = np.where(same, mid, a)
-            b = np.where(same, b, mid)
-        edges = np.mod(np.where(a_free, a, b), 2 * np.pi).tolist()
-    any_free = bool(ok.any())
-
+    key = (int(round(rg * 100)), s, D[np.lexsort(D.T[::-1])].tobytes())
+    tree = nav._trees.get(key)
+    if tree is not None:
+        nav._trees.move_to_end(key)
+        q = tree.q
+    else:
+        q = _Query(g, D)
+    run = _Runup(q, T, c, runup, bearings)
     s2 = g.escape(s)
     if s2 is None:
         return _no_charge("the charging body is wedged in and cannot move")
     head: list[XY] = [s] if s2 == s else [s, s2]
-    si = q.add_node(s2)
+    if tree is None and nav._charge_seen.get(key, 0) >= 1:
+        si = q.add_nodes(np.array([s2]))[0]
+        tree = nav._trees[key] = _Tree(q, si)
+        while len(nav._trees) > 4:
+            nav._trees.popitem(last=False)
+    nav._charge_seen[key] = nav._charge_seen.get(key, 0) + 1
+    if len(nav._charge_seen) > 64:
+        nav._charge_seen.pop(next(iter(nav._charge_seen)))
+    fin = _Finisher(q, run)
+    if tree is not None:
+        done = fin.best(tree.ids, tree.cost, math.inf, set())
+        parent = tree.search.parent
+    else:
+        si = q.add_nodes(np.array([s2]))[0]
 
-    best = [math.inf, None, None]  # cost, node, run-up start
+        def h(p):
+            return abs(math.hypot(p[0] - T[0], p[1] - T[1]) - run.Rr)
 
-    def bearing_free(t: float) -> bool:
-        return bool(runup_free(np.array([t]))[0])
-
-    def finish(u: int, gu: float, parent: dict) -> None:
-        p = q.xy(u)
-        dx, dy = p[0] - T[0], p[1] - T[1]
-        dist = math.hypot(dx, dy)
-        lb = gu + abs(dist - Rr)
-        if lb >= best[0] or dist < 1e-9:
-            return
-        th0 = math.atan2(dy, dx)
-        cands = []
-        if bearing_free(th0):
-            cands.append(th0)
-        elif edges:
-            diffs = [((e - th0 + math.pi) % (2 * math.pi)) - math.pi for e in edges]
-            pos = [d for d in diffs if d > 0]
-            neg = [d for d in diffs if d < 0]
-            if pos:
-                cands.append(th0 + min(pos))
-            if neg:
-                cands.append(th0 + max(neg))
-        for t in cands:
-            x, y = T[0] + Rr * math.cos(t), T[1] + Rr * math.sin(t)
-            cost = gu + math.hypot(x - p[0], y - p[1])
-            if cost < best[0] and q.free(np.array([p]), np.array([(x, y)]))[0]:
-                best[:] = [cost, q.trace(parent, u), (x, y)]
-
-    def h(p):
-        return abs(math.hypot(p[0] - T[0], p[1] - T[1]) - Rr)
-
-    q.search(si, h, on_pop=finish, bound=lambda: best[0])
-    if best[1] is None:
-        if not any_free and not edges:
+        U = 1.25 * h(s2) + 2.0 * run.Rr
+        while True:
+            a = _AStar(q, si, h)
+            while True:
+                a.advance(U)
+                done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted)
+                if done is not None or math.isinf(a.frontier()):
+                    break
+                U = max(1.5 * U, a.frontier() + run.Rr)
+            more = a.wanted - q.active
+            if not more:
+                break
+            q.activate(sorted(more))
+        parent = a.parent
+    if done is None:
+        if not run.any_free:
             return _no_charge(
                 f"no straight {runup:g} m run-up at the target is free of obstacles and other bodies"
             )
         return _no_charge("the target cannot be reached: no free run-up start can be walked to")
-    qx, qy = best[2]
-    L = math.hypot(qx - T[0], qy - T[1])
-    contact = (T[0] + (qx - T[0]) * c / L, T[1] + (qy - T[1]) * c / L)
-    approach = best[1] + [best[2]]
+    u, _, t = done
+    qpt = run.start(t)
+    contact = (float(T[0] + c * math.cos(t)), float(T[1] + c * math.sin(t)))
+    approach = q.trace(parent, u) + [qpt]
     if q.smooth:
         approach = q.pull_taut(approach)
     pts = _merge_collinear(head[:-1] + approach + [contact])
