@@ -717,28 +717,42 @@ def _sight_drawing(a, t, sight, report) -> dict:
 
 
 def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, scale: float) -> None:
-    """An inset beside the target: its silhouette as the shooter sees it (shooter's right on
-    the right), the hidden part dark and hatched, with the hidden percentage."""
+    """An inset beside the target: its silhouette as the shooter sees it (the shooter's right
+    on the right), the hidden part dark and hatched, with the hidden percentage and class."""
     u, hidden = s["profile"]
     height, radius = s["height"], s["radius"]
-    k = 30.0 * scale  # inset pixels per metre
-    w, h = 2 * radius * k, height * k
+    k = 34.0 * scale  # inset pixels per metre
+    w, h = max(2 * radius * k, 10.0), height * k
     tx, ty = s["target"]
     cx, cy = tx * m11 + dx, ty * m22 + dy
-    left = cx + radius * px_per_m + 22
-    bottom = cy + h / 2
-    frame = QRectF(left - 6, bottom - h - 6, w + 12, h + 12 + 18 * scale)
-    painter.setPen(cosmetic(QColor(255, 255, 255, 90), 1.0))
-    painter.setBrush(QBrush(QColor(10, 12, 16, 215)))
-    painter.drawRoundedRect(frame, 6, 6)
-    # visible body
+    cls = s["cls"] or "none"
+    frac = s.get("fraction")
+    text = f"{round(100 * frac):d}% hidden" if frac is not None else "hidden"
+    st, tw, th = TEXT.get(text, 11.5 * scale, True)
+    st2, cw, _ = TEXT.get(cls, 11.5 * scale, True)
+    pad = 8.0 * scale
+    fw = max(w, tw, cw) + 2 * pad
+    fh = h + 2 * th + 3 * pad
+    vp = painter.viewport()
+    left = cx + radius * px_per_m + 26 * scale
+    if vp.width() > 0 and left + fw > vp.width() - 4:
+        left = cx - radius * px_per_m - 26 * scale - fw
+    top = cy - fh / 2
+    painter.setPen(cosmetic(QColor(255, 255, 255, 110), 1.0))
+    painter.setBrush(QBrush(QColor(10, 12, 16, 225)))
+    painter.drawRoundedRect(QRectF(left, top, fw, fh), 7, 7)
+    bx = left + (fw - w) / 2
+    bottom = top + pad + h
+    # ground line
+    painter.setPen(cosmetic(QColor(255, 255, 255, 120), 1.0))
+    painter.drawLine(QPointF(left + 4, bottom), QPointF(left + fw - 4, bottom))
     painter.setPen(NO_PEN)
     painter.setBrush(QBrush(style.side_colour(s["side"])))
-    painter.drawRect(QRectF(left, bottom - h, w, h))
-    # hidden columns, as one path of bars
+    painter.drawRect(QRectF(bx, bottom - h, w, h))
     if len(u):
         order = np.argsort(u)
-        uu, hh = u[order], np.minimum(np.nan_to_num(hidden[order], posinf=height), height)
+        uu = u[order]
+        hh = np.minimum(np.nan_to_num(hidden[order], posinf=height), height)
         edges = np.empty(len(uu) + 1)
         edges[1:-1] = (uu[1:] + uu[:-1]) / 2
         edges[0], edges[-1] = -radius, radius
@@ -746,20 +760,21 @@ def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, sca
         for i in range(len(uu)):
             if hh[i] <= 0:
                 continue
-            x0 = left + (edges[i] + radius) * k
-            x1 = left + (edges[i + 1] + radius) * k
+            x0 = bx + (edges[i] + radius) / (2 * radius) * w
+            x1 = bx + (edges[i + 1] + radius) / (2 * radius) * w
             path.addRect(QRectF(x0, bottom - hh[i] * k, max(0.5, x1 - x0), hh[i] * k))
-        painter.setBrush(QBrush(QColor("#3b4148")))
+        painter.setBrush(QBrush(QColor("#2b3036")))
         painter.drawPath(path)
-        painter.setBrush(QBrush(QColor(255, 255, 255, 60), Qt.BrushStyle.BDiagPattern))
+        painter.setBrush(QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern))
         painter.drawPath(path)
-    painter.setPen(cosmetic(QColor("#ffffff"), 1.0))
+    painter.setPen(cosmetic(QColor("#ffffff"), 1.2))
     painter.setBrush(NO_BRUSH)
-    painter.drawRect(QRectF(left, bottom - h, w, h))
-    frac = s.get("fraction")
-    text = f"{round(100 * frac):d}% hidden" if frac is not None else "hidden"
-    draw_label(painter, left + w / 2, bottom + 3, text, 10.5 * scale, anchor="top", bold=True,
-               fg=style.COVER_COLOURS.get(s["cls"] or "none", style.LABEL_TEXT), bg=None)
+    painter.drawRect(QRectF(bx, bottom - h, w, h))
+    colour = style.COVER_COLOURS.get(cls, style.LABEL_TEXT)
+    painter.setPen(QPen(style.LABEL_TEXT))
+    painter.drawStaticText(QPointF(left + (fw - tw) / 2, bottom + pad * 0.5), st)
+    draw_label(painter, left + fw / 2, bottom + pad * 0.5 + th + 2, cls, 11.5 * scale, anchor="top",
+               bold=True, fg=QColor("#0b0d10"), bg=colour)
 
 
 def _charge_drawing(t, plan) -> dict | None:

@@ -403,6 +403,15 @@ class MainWindow(QMainWindow):
             return self.save()
         return ans == QMessageBox.StandardButton.Discard
 
+    def showEvent(self, ev) -> None:
+        super().showEvent(ev)
+        if not getattr(self, "_sized", False):
+            self._sized = True
+            if self.settings.value("window/geometry") is None:
+                self.resizeDocks([self.docks["targets"]], [560], Qt.Orientation.Horizontal)
+                self.resizeDocks([self.docks["targets"], self.docks["inspector"]], [420, 520], Qt.Orientation.Vertical)
+            QTimer.singleShot(0, self.map_view.fit_map)
+
     def closeEvent(self, ev: QCloseEvent) -> None:
         if not self.maybe_save():
             ev.ignore()

@@ -194,13 +194,31 @@ class MapView(pg.GraphicsView):
         return (p.x(), p.y())
 
     def fit_map(self) -> None:
-        """Show the whole map (and background image)."""
+        """Show the whole map (and background image), leaving room for the legend on the
+        right and the scale bar below so they do not cover it."""
         m = self.document.encounter.map
         rect = QRectF(0, 0, m.width, m.height)
         if self.ground.has_image and m.background is not None:
             bg = m.background
             rect = rect.united(QRectF(bg.x, bg.y, bg.width, bg.height))
-        self.vb.setRange(rect, padding=0.03)
+        vw, vh = self.viewport().width(), self.viewport().height()
+        if vw < 50 or vh < 50:
+            self.vb.setRange(rect, padding=0.03)
+            return
+        margin = right = 16.0
+        bottom = 50.0 if self.options.show_scale_bar else margin
+        if self.options.show_legend:
+            bottom = max(bottom, self.legend_size()[1] + 24.0)
+        top = 52.0 * self.options.label_scale if self.options.title else margin
+        if vh - top - bottom < 0.5 * vh:  # a short view: let the legend overlap
+            bottom = margin
+        s = min((vw - right - margin) / rect.width(), (vh - top - bottom) / rect.height())
+        # centre the map in the free area, then express the whole viewport in metres
+        free_cx = margin + (vw - right - margin) / 2
+        free_cy = top + (vh - top - bottom) / 2
+        x0 = rect.center().x() - free_cx / s
+        y0 = rect.center().y() - free_cy / s
+        self.vb.setRange(QRectF(x0, y0, vw / s, vh / s), padding=0.0)
 
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor < 1 shows less) around the view's centre."""
@@ -481,33 +499,60 @@ class MapView(pg.GraphicsView):
             if self.options.shows(z) and self.options.show_zones:
                 rows.append(("zone", z.name or z.id, style.zone_colour(z)))
         if self.answers.attacker is not None and self.options.show_badges:
-            rows.append(("cover", "cover", QColor()))
+            rows.append(("cover", "cover:", QColor()))
         return rows
 
-    def _draw_legend(self, painter: QPainter, vp) -> None:
-        rows = self.legend_entries()
-        if not rows:
-            return
-        s = self.options.label_scale
-        px = 12 * s
-        line = 19 * s
+    SCALE_BAR_ROOM = 230.0  # pixels left free for the scale bar at the bottom left
+
+    def legend_layout(self, rows=None, width: float | None = None):
+        """Where the legend's entries go: a strip along the bottom, right of the scale bar,
+        wrapping into rows. Returns (entries [(kind, text, colour, x, y)], box width, box
+        height) with x, y relative to the box's top-left, in pixels."""
         from gui.layers import TEXT
 
-        width = 0.0
-        for kind, text, _ in rows:
-            if kind == "cover":
-                width = max(width, sum(TEXT.get(c, px)[1] + 14 * s for c in style.COVER_COLOURS) + 4)
-            else:
-                width = max(width, TEXT.get(text, px)[1] + 26 * s)
-        h = line * len(rows) + 12
-        left = vp.width() - width - 30
-        top = vp.height() - h - 14
-        painter.setPen(cosmetic(QColor(255, 255, 255, 40), 1.0))
-        painter.setBrush(QBrush(QColor(10, 12, 16, 200)))
-        painter.drawRoundedRect(QRectF(left - 8, top - 6, width + 24, h + 6), 8, 8)
-        y = top + 2
+        rows = self.legend_entries() if rows is None else rows
+        s = self.options.label_scale
+        px, line, gap = 12.5 * s, 22 * s, 18 * s
+        avail = (width if width is not None else self.viewport().width()) - self.SCALE_BAR_ROOM - 24
+        avail = max(avail, 200.0)
+        x = y = 0.0
+        widest = 0.0
+        out = []
         for kind, text, colour in rows:
-            cx, cy = left + 8 * s, y + line / 2
+            if kind == "cover":
+                w = sum(TEXT.get(c, px, True)[1] + 16 * s for c in style.COVER_COLOURS) + TEXT.get("cover:", px)[1] + 8 * s
+            elif kind == "text":
+                w = TEXT.get(text, px)[1] + 6 * s
+            else:
+                w = TEXT.get(text, px)[1] + 22 * s
+            if x > 0 and x + w > avail:
+                x, y = 0.0, y + line
+            out.append((kind, text, colour, x, y))
+            x += w + gap
+            widest = max(widest, x - gap)
+        height = (y + line) if out else 0.0
+        return out, widest + 20 * s, height + 10 * s
+
+    def legend_size(self, rows=None) -> tuple[float, float]:
+        """Width and height of the legend box in pixels."""
+        _, w, h = self.legend_layout(rows)
+        return w, h
+
+    def _draw_legend(self, painter: QPainter, vp) -> None:
+        entries, bw, bh = self.legend_layout()
+        if not entries:
+            return
+        s = self.options.label_scale
+        px = 12.5 * s
+        line = 22 * s
+        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
+        top = vp.height() - bh - 10
+        painter.setPen(cosmetic(QColor(255, 255, 255, 40), 1.0))
+        painter.setBrush(QBrush(QColor(10, 12, 16, 210)))
+        painter.drawRoundedRect(QRectF(left, top, bw, bh), 8, 8)
+        ox, oy = left + 10 * s, top + 5 * s
+        for kind, text, colour, ex, ey in entries:
+            cx, cy = ox + ex + 6 * s, oy + ey + line / 2
             if kind == "box":
                 painter.setPen(cosmetic(QColor("#0b0d10"), 1.0))
                 painter.setBrush(QBrush(colour))
@@ -521,14 +566,14 @@ class MapView(pg.GraphicsView):
                 painter.setBrush(QBrush(_alpha(colour, 110)))
                 painter.drawRect(QRectF(cx - 6 * s, cy - 6 * s, 12 * s, 12 * s))
             if kind == "cover":
-                x = left
+                r = draw_label(painter, ox + ex, cy, "cover:", px, anchor="left", bg=None)
+                x = r.right() + 4 * s
                 for cls, c in style.COVER_COLOURS.items():
                     r = draw_label(painter, x, cy, cls, px, anchor="left", bold=True, fg=QColor("#0b0d10"), bg=c)
                     x = r.right() + 6 * s
             elif kind == "text":
-                draw_label(painter, left, cy, text, px, anchor="left", bg=None)
+                draw_label(painter, ox + ex - 4 * s, cy, text, px, anchor="left", bg=None)
             else:
-                draw_label(painter, left + 18 * s, cy, text, px, anchor="left", bg=None)
-            y += line
+                draw_label(painter, ox + ex + 12 * s, cy, text, px, anchor="left", bg=None)
         painter.setBrush(NO_BRUSH)
         painter.setPen(QPen(Qt.PenStyle.NoPen))

@@ -125,11 +125,11 @@ class ViewOptions:
     @property
     def label_px(self) -> float:
         """Pixel size of token name labels."""
-        return 13.0 * self.label_scale
+        return 14.0 * self.label_scale
 
     @property
     def badge_px(self) -> float:
-        return 11.0 * self.label_scale
+        return 12.0 * self.label_scale
 
     def shows(self, item) -> bool:
         """Whether this view draws ``item`` (a token, obstacle or zone) at all."""

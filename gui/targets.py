@@ -25,26 +25,31 @@ from gui import style
 from gui.answers import LiveAnswers
 from gui.selection import Selection
 
-COLUMNS = ("Target", "Dist (m)", "Band", "Mod", "Cover %", "Cover", "Zones", "Charge (m)")
+COLUMNS = ("Target", "Dist m", "Band", "Mod", "Cover %", "Cover", "Charge m", "Zones")
 SORT_ROLE = Qt.ItemDataRole.UserRole
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 COVER_ORDER = {"none": 0, "partial": 1, "good": 2, "full": 3}
 
 
-def row_values(report, name: str, zone_names: dict[str, str]) -> tuple[list[str], list[object]]:
-    """Display texts and sort keys of one target row, from the engine's ``TargetReport``."""
+def charge_cell(charge, pending: bool) -> tuple[str, float]:
+    """Text and sort key of the charge column for the engine's ``ChargePlan`` (or None)."""
+    if charge is None:
+        return ("…" if pending else "", math.inf)
+    if charge.possible and charge.movement is not None:
+        return f"{charge.movement:.1f}", float(charge.movement)
+    return "no", math.inf
+
+
+def row_values(report, name: str, zone_names: dict[str, str], charge=None,
+               pending: bool = False) -> tuple[list[str], list[object]]:
+    """Display texts and sort keys of one target row, from the engine's ``TargetReport``
+    (and ``ChargePlan``, when known)."""
     rng = report.range
     band = rng.band if rng is not None else None
     mod = rng.modifier if rng is not None else None
     cover = report.cover
     zones = [zone_names.get(z, z) for z in report.zones]
-    charge = report.charge
-    if charge is None:
-        ctext, ckey = "", math.inf
-    elif charge.possible and charge.movement is not None:
-        ctext, ckey = f"{charge.movement:.1f}", float(charge.movement)
-    else:
-        ctext, ckey = "no", math.inf
+    ctext, ckey = charge_cell(charge if charge is not None else report.charge, pending)
     texts = [
         name,
         f"{report.distance:.1f}",
@@ -52,8 +57,8 @@ def row_values(report, name: str, zone_names: dict[str, str]) -> tuple[list[str]
         "" if mod is None else (f"{mod:+d}" if mod else "0"),
         f"{cover.fraction * 100:.0f}",
         cover.cls,
-        ", ".join(zones),
         ctext,
+        ", ".join(zones),
     ]
     keys = [
         name.lower(),
@@ -62,8 +67,8 @@ def row_values(report, name: str, zone_names: dict[str, str]) -> tuple[list[str]
         -99 if mod is None else int(mod),
         float(cover.fraction),
         COVER_ORDER.get(cover.cls, 9),
-        ", ".join(zones),
         ckey,
+        ", ".join(zones),
     ]
     return texts, keys
 
@@ -76,20 +81,33 @@ class TargetsModel(QAbstractTableModel):
         self.answers = answers
         self._rows: list[tuple[str, list[str], list[object], str | None]] = []
         answers.updated.connect(self.reload)
+        answers.chargesUpdated.connect(self.update_charges)
         self.reload()
 
     def reload(self) -> None:
-        enc = self.answers.document.encounter
+        ans = self.answers
+        enc = ans.document.encounter
         names = {t.id: t.name or t.id for t in enc.tokens}
         zone_names = {z.id: z.name or z.id for z in enc.zones}
+        pending = ans.attacker is not None
         rows = []
-        for tid in self.answers.target_order:
-            rep = self.answers.targets[tid]
-            texts, keys = row_values(rep, names.get(tid, tid), zone_names)
+        for tid in ans.target_order:
+            rep = ans.targets[tid]
+            texts, keys = row_values(rep, names.get(tid, tid), zone_names, ans.charges.get(tid), pending)
             rows.append((tid, texts, keys, rep.cover.cls))
         self.beginResetModel()
         self._rows = rows
         self.endResetModel()
+
+    def update_charges(self) -> None:
+        """Fill in the charge plans the engine has worked out since the last reload."""
+        charges, pending = self.answers.charges, self.answers.charges_pending
+        col = COLUMNS.index("Charge m")
+        for row in self._rows:
+            text, key = charge_cell(charges.get(row[0]), pending or row[0] not in charges)
+            row[1][col], row[2][col] = text, key
+        if self._rows:
+            self.dataChanged.emit(self.index(0, col), self.index(len(self._rows) - 1, col))
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
         return 0 if parent.isValid() else len(self._rows)
@@ -113,7 +131,7 @@ class TargetsModel(QAbstractTableModel):
             return keys[c]
         if role == ID_ROLE:
             return tid
-        if role == Qt.ItemDataRole.TextAlignmentRole and c in (1, 3, 4, 7):
+        if role == Qt.ItemDataRole.TextAlignmentRole and c in (1, 3, 4, 6):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and c == 5:
             return QBrush(style.COVER_COLOURS.get(cls, QColor()))
@@ -170,7 +188,9 @@ class TargetsPanel(QWidget):
         self.table.setAlternatingRowColors(True)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
+        hh.setMinimumSectionSize(36)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.table.clicked.connect(self._clicked)
         lay.addWidget(self.table, 1)
         self.note = QLabel()
