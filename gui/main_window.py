@@ -57,6 +57,19 @@ FILE_FILTER = "Coverfire encounters (*.json);;All files (*)"
 
 #: Functions called with each new :class:`MainWindow` (see :func:`register_extension`).
 EXTENSIONS: list[Callable[["MainWindow"], None]] = []
+#: Modules whose import registers built-in extensions; imported when a window is built.
+BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export"]
+
+
+def _load_builtin_extensions() -> None:
+    import importlib
+    import logging
+
+    for name in BUILTIN_EXTENSIONS:
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:  # a feature missing from this build: the window still opens
+            logging.getLogger(__name__).warning("extension %s not loaded: %s", name, exc)
 
 
 def register_extension(fn: Callable[["MainWindow"], None]) -> Callable[["MainWindow"], None]:
@@ -114,6 +127,7 @@ class MainWindow(QMainWindow):
         geo = self.settings.value("window/geometry")
         if geo is not None:
             self.restoreGeometry(geo)
+        _load_builtin_extensions()
         for ext in list(EXTENSIONS):
             ext(self)
 
