@@ -1374,7 +1374,9 @@ class D100Rules:
                 upd["bleeding"] = 0
                 w.event(pid, "bleeding", f"{w.name(pid)}'s {what} stops bleeding", a.location, 0)
             wounds = {**s.wounds, a.location: wd.model_copy(update=upd)}
-            injury = max(0, s.injury - healed) if st.recover_heals_total else s.injury
+            # the total loses what the location loses (no more than its damage)
+            off = min(healed, wd.damage)
+            injury = max(0, s.injury - off) if st.recover_heals_total else s.injury
             w.put(pid, wounds=wounds, injury=injury)
         if st.recover_wakes and w.sheet(pid).unconscious:
             w.put(pid, unconscious=False)
