@@ -245,62 +245,56 @@ class CoverIndex:
 
     def _pairs(self, view: _EyeView, e: float, theta: np.ndarray, alpha: np.ndarray,
                dist: np.ndarray, lmax: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate (target, obstacle) pairs: obstacles whose bearings overlap the target's
-        silhouette, nearer than it, and able to hide some of it. Sorted by target."""
+        """Candidate (target, obstacle) pairs: obstacles whose bearing bins overlap the
+        target's silhouette, nearer than it, and able to hide some of it.
+
+        Every obstacle is listed in each bearing bin it spans; a target takes all the
+        obstacles of its first bin and, from its further bins, only those that start there,
+        so each pair comes up once (twice at most when both intervals wrap round into each
+        other, which is harmless: hidden heights are maxima). Bins are 360/BEARING_BINS
+        degrees wide; a pair whose intervals only share a bin costs a little work later and
+        contributes nothing."""
         n = self.n
+        none = np.zeros(0, dtype=np.int64)
         if n == 0 or not live.any():
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+            return none, none
         reach = float(lmax[live].max())
-        h = self.heights
         useful = view.dmin < reach
         bins = BEARING_BINS
+        mask = bins - 1
         bw = _TWO_PI / bins
-        part = useful & ~view.full
-        ob = np.nonzero(part)[0]
-        k0 = np.floor(view.lo[ob] / bw).astype(np.int64) % bins
-        k1 = np.floor((view.lo[ob] + view.span[ob]) / bw).astype(np.int64)
-        nk = np.minimum(k1 - np.floor(view.lo[ob] / bw).astype(np.int64) + 1, bins)
+        ob = np.nonzero(useful & ~view.full)[0]
+        lo = view.lo[ob]
+        k0 = np.minimum(np.floor(lo / bw).astype(np.int64), mask)
+        nk = np.minimum(np.floor((lo + view.span[ob]) / bw).astype(np.int64) - k0 + 1, bins)
+        off = _ragged_arange(nk)
         ent_o = np.repeat(ob, nk)
-        ent_k = (np.repeat(k0, nk) + _ragged_arange(nk)) % bins
-        order = np.argsort(ent_k.astype(np.int16), kind="stable")  # radix sort
-        items = ent_o[order]
-        ptr = np.concatenate(([0], np.cumsum(np.bincount(ent_k, minlength=bins))))
+        ent_k = (np.repeat(k0, nk) + off) & mask
+        start = off == 0
+        key = (ent_k << 1) | ~start  # within a bin, the obstacles that start there come first
+        items = ent_o[np.argsort(key.astype(np.int16), kind="stable")]  # radix sort
+        cnt_all = np.bincount(ent_k, minlength=bins)
+        cnt_start = np.bincount(ent_k[start], minlength=bins)
+        ptr = np.cumsum(cnt_all) - cnt_all
         tl = np.nonzero(live)[0]
         tlo = (theta[tl] - alpha[tl]) % _TWO_PI
-        tk0 = np.floor(tlo / bw).astype(np.int64) % bins
-        tk1 = np.floor((tlo + 2 * alpha[tl]) / bw).astype(np.int64)
-        tnk = np.minimum(tk1 - np.floor(tlo / bw).astype(np.int64) + 1, bins)
-        q_t = np.repeat(tl, tnk)
-        q_k = (np.repeat(tk0, tnk) + _ragged_arange(tnk)) % bins
-        cnt = ptr[q_k + 1] - ptr[q_k]
-        p_t = np.repeat(q_t, cnt)
+        tk0 = np.minimum(np.floor(tlo / bw).astype(np.int64), mask)
+        tnk = np.minimum(np.floor((tlo + 2 * alpha[tl]) / bw).astype(np.int64) - tk0 + 1, bins)
+        toff = _ragged_arange(tnk)
+        q_k = (np.repeat(tk0, tnk) + toff) & mask
+        cnt = np.where(toff == 0, cnt_all[q_k], cnt_start[q_k])
+        p_t = np.repeat(np.repeat(tl, tnk), cnt)
         p_o = items[np.repeat(ptr[q_k], cnt) + _ragged_arange(cnt)]
-        # a pair shows up in every bin both span; keep it where the overlap starts (the first
-        # bin of one of the two). Two intervals that wrap into each other may keep 2 copies:
-        # harmless, the hidden heights are maxima.
-        o_k0 = np.full(n, -1, dtype=np.int64)
-        o_k0[ob] = k0
-        first = (np.repeat(q_k, cnt) == np.repeat(np.repeat(tk0, tnk), cnt)) | (
-            np.repeat(q_k, cnt) == o_k0[p_o])
-        p_t, p_o = p_t[first], p_o[first]
         fo = np.nonzero(useful & view.full)[0]
         if fo.size:
             p_t = np.concatenate((p_t, np.repeat(tl, fo.size)))
             p_o = np.concatenate((p_o, np.tile(fo, tl.size)))
-        # exact tests
-        tlo_all = (theta - alpha) % _TWO_PI
-        ovl = (
-            view.full[p_o]
-            | (((tlo_all[p_t] - view.lo[p_o]) % _TWO_PI) <= view.span[p_o])
-            | (((view.lo[p_o] - tlo_all[p_t]) % _TWO_PI) <= 2 * alpha[p_t])
-        )
         near = view.dmin[p_o] < lmax[p_t]
-        hh = h[p_o]
+        hh = self.heights[p_o]
         # an obstacle lower than the eye hides at most e + (h - e) * max(1, D / dmax)
         with np.errstate(divide="ignore"):
             ratio = np.maximum(1.0, dist[p_t] / view.dmax[p_o])
-        can = (hh >= e) | (e + (hh - e) * ratio > 0)
-        keep = ovl & near & can
+        keep = near & ((hh >= e) | (e + (hh - e) * ratio > 0))
         return p_t[keep], p_o[keep]
 
     # -- the core -------------------------------------------------------------------------------

@@ -143,19 +143,26 @@ def discs_in_shape(shape: shapely.Geometry, xy: ArrayLike, radii: ArrayLike) -> 
     out = np.zeros(n)
     if n == 0 or shape is None or shape.is_empty:
         return out
+    # discs whose bounding boxes miss the shape's cannot touch it
+    x0, y0, x1, y1 = shape.bounds
+    near = np.nonzero((pts_xy[:, 0] + r > x0) & (pts_xy[:, 0] - r < x1)
+                      & (pts_xy[:, 1] + r > y0) & (pts_xy[:, 1] - r < y1))[0]
+    if near.size == 0:
+        return out
     shapely.prepare(shape)
-    pts = shapely.points(pts_xy)
+    pts = shapely.points(pts_xy[near])
     dist = shapely.distance(shape, pts)
-    touch = dist < r
+    touch = dist < r[near]
     if not touch.any():
         return out
-    idx = np.nonzero(touch)[0]
-    edge = shapely.distance(shape.boundary, pts[idx])
-    whole = (dist[idx] == 0.0) & (edge >= r[idx])
+    idx = near[touch]
+    pts = pts[touch]
+    edge = shapely.distance(shape.boundary, pts)
+    whole = (dist[touch] == 0.0) & (edge >= r[idx])
     out[idx[whole]] = 1.0
     cut = idx[~whole]
     if cut.size:
-        discs = shapely.buffer(pts[cut], r[cut], quad_segs=ARC_SEGMENTS // 4)
+        discs = shapely.buffer(pts[~whole], r[cut], quad_segs=ARC_SEGMENTS // 4)
         inside = shapely.area(shapely.intersection(discs, shape))
         out[cut] = np.clip(inside / shapely.area(discs), 0.0, 1.0)
     return out

@@ -1,0 +1,205 @@
+"""Engine speed bench: index a big scene, answer one attacker against every token, plan charges.
+
+Run by hand from the repository root::
+
+    python bench/bench_engine.py [--seed 1] [--tokens 200] [--obstacles 2000] [--size 300]
+
+It prints medians (milliseconds) for
+
+* indexing the scene: ``Tactics(encounter)`` (cover index) and the movement graph
+  (``Tactics.navigator``), budget 1 s;
+* one attacker against every other token -- cover + range + zones, i.e.
+  ``Tactics.update`` then ``Tactics.targets`` with the zone hits recomputed -- budget 10 ms;
+* one charge plan (``Tactics.charge``) to a token within 40 m, budget 10 ms;
+
+and times the naive reference in the same run: for each target a union of Shapely shadow
+polygons (``geometry.cover_reference``), reporting the ratio to the fast cover and how well
+the two agree. Exit status 1 when a budget is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+
+from bench.scene import make_scene
+from engine.analysis import Tactics
+from geometry.bodies import body_height, eye_height
+from geometry.cover import cover_class
+from geometry.cover_reference import reference_cover
+
+BUDGET_INDEX_S = 1.0
+BUDGET_TARGETS_MS = 10.0
+BUDGET_CHARGE_MS = 10.0
+
+
+def _median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000.0
+
+
+def run(seed: int = 1, tokens: int = 200, obstacles: int = 2000, size: float = 300.0,
+        attackers: int = 40, repeats: int = 3, charges: int = 30, naive_attackers: int = 3,
+        log=print) -> dict:
+    """Run the bench; returns the measured numbers (seconds or milliseconds as named)."""
+    res: dict = {"seed": seed, "tokens": tokens, "obstacles": obstacles, "size": size}
+    t0 = time.perf_counter()
+    enc = make_scene(seed, tokens=tokens, obstacles=obstacles, size=size)
+    res["scene_s"] = time.perf_counter() - t0
+    res["obstacles_made"] = len(enc.obstacles)
+    log(f"scene: seed {seed}, {len(enc.tokens)} tokens, {len(enc.obstacles)} obstacles, "
+        f"{len(enc.zones)} zones on {size:g} x {size:g} m (made in {res['scene_s']:.2f} s)")
+
+    builds = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        tac = Tactics(enc)
+        builds.append(time.perf_counter() - t0)
+    res["index_s"] = statistics.median(builds)
+    t0 = time.perf_counter()
+    nav = tac.navigator  # built lazily: time it here, with the graph for every token radius
+    for radius in sorted({t.radius for t in enc.tokens}):
+        nav.prepare(radius)
+    res["navigator_s"] = time.perf_counter() - t0
+    ids = [t.id for t in enc.tokens]
+
+    # one attacker against every other token: cover + range + zones
+    n_att = min(attackers, len(ids))
+    tac.targets(ids[0])  # warm-up
+    times, cover_times = [], []
+    for _ in range(repeats):
+        for a in ids[:n_att]:
+            t0 = time.perf_counter()
+            tac.update(enc)  # what the GUI does on every change: indexes reused
+            tac.targets(a)
+            times.append(time.perf_counter() - t0)
+    idx = tac.cover_index
+    xy = np.array([(t.x, t.y) for t in enc.tokens])
+    r = np.array([t.radius for t in enc.tokens])
+    h = np.array([body_height(t.stance) for t in enc.tokens])
+    for _ in range(repeats):
+        for i, a in enumerate(enc.tokens[:n_att]):
+            others = np.arange(len(ids)) != i
+            t0 = time.perf_counter()
+            idx.cover_fractions((a.x, a.y), eye_height(a.stance), xy[others], r[others], h[others])
+            cover_times.append(time.perf_counter() - t0)
+    res["targets_ms"] = _median_ms(times)
+    res["targets_max_ms"] = max(times) * 1000
+    res["cover_ms"] = _median_ms(cover_times)
+    zone_times = []
+    for _ in range(5):
+        tac.update(enc)
+        t0 = time.perf_counter()
+        tac.zone_hits()
+        zone_times.append(time.perf_counter() - t0)
+    res["zones_ms"] = _median_ms(zone_times)
+
+    # charges: pairs within 40 m
+    pairs = []
+    for i in range(len(ids)):
+        d = np.hypot(*(xy - xy[i]).T)
+        for j in np.nonzero((d > 2) & (d < 40))[0][:2]:
+            pairs.append((ids[i], ids[int(j)]))
+        if len(pairs) >= charges:
+            break
+    charge_times, possible = [], 0
+    for a, b in pairs:
+        t0 = time.perf_counter()
+        plan = tac.charge(a, b)
+        charge_times.append(time.perf_counter() - t0)
+        possible += bool(plan.possible)
+    res["charge_ms"] = _median_ms(charge_times) if charge_times else float("nan")
+    res["charge_max_ms"] = max(charge_times) * 1000 if charge_times else float("nan")
+    res["charges"] = len(charge_times)
+    res["charges_possible"] = possible
+
+    # the naive reference: shadow-polygon union per target, same attackers
+    naive_times, fast_times, diffs, refs, same_class = [], [], [], [], 0
+    for i, a in enumerate(enc.tokens[:naive_attackers]):
+        others = np.arange(len(ids)) != i
+        e = eye_height(a.stance)
+        t0 = time.perf_counter()
+        ref = np.array([reference_cover(idx, (a.x, a.y), e, p, rr, hh)
+                        for p, rr, hh in zip(xy[others], r[others], h[others])])
+        naive_times.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        fast = idx.cover_fractions((a.x, a.y), e, xy[others], r[others], h[others])
+        fast_times.append(time.perf_counter() - t0)
+        diffs.append(np.abs(fast - ref))
+        refs.append(ref)
+        same_class += sum(cover_class(f) == cover_class(g) for f, g in zip(fast, ref))
+    # more partial cover: near targets (within 40 m) of further attackers
+    for i, a in enumerate(enc.tokens[naive_attackers:naive_attackers + 20], start=naive_attackers):
+        dd = np.hypot(*(xy - xy[i]).T)
+        near = np.nonzero((dd > 0) & (dd < 40))[0]
+        if near.size == 0:
+            continue
+        e = eye_height(a.stance)
+        ref = np.array([reference_cover(idx, (a.x, a.y), e, xy[j], r[j], h[j]) for j in near])
+        fast = idx.cover_fractions((a.x, a.y), e, xy[near], r[near], h[near])
+        diffs.append(np.abs(fast - ref))
+        refs.append(ref)
+        same_class += sum(cover_class(f) == cover_class(g) for f, g in zip(fast, ref))
+    d = np.concatenate(diffs) if diffs else np.zeros(0)
+    res["naive_ms"] = _median_ms(naive_times) if naive_times else float("nan")
+    res["naive_fast_ms"] = _median_ms(fast_times) if fast_times else float("nan")
+    res["ratio"] = res["naive_ms"] / res["naive_fast_ms"] if fast_times else float("nan")
+    res["agree_max"] = float(d.max()) if d.size else float("nan")
+    res["agree_mean"] = float(d.mean()) if d.size else float("nan")
+    res["agree_class"] = same_class / d.size if d.size else float("nan")
+    res["compared"] = int(d.size)
+    refs = np.concatenate(refs) if refs else np.zeros(0)
+    res["partial_compared"] = int(((refs > 0.001) & (refs < 0.999)).sum())
+    return res
+
+
+def report(res: dict, log=print) -> bool:
+    ok_index = res["index_s"] + res["navigator_s"] <= BUDGET_INDEX_S
+    ok_targets = res["targets_ms"] <= BUDGET_TARGETS_MS
+    ok_charge = res["charge_ms"] <= BUDGET_CHARGE_MS
+
+    def mark(ok):
+        return "ok" if ok else "OVER BUDGET"
+
+    log(f"index: cover index {res['index_s'] * 1000:.0f} ms + movement graph "
+        f"{res['navigator_s'] * 1000:.0f} ms = {(res['index_s'] + res['navigator_s']) * 1000:.0f} ms "
+        f"(budget {BUDGET_INDEX_S * 1000:.0f} ms) {mark(ok_index)}")
+    log(f"one attacker vs every other token (cover + range + zones): median "
+        f"{res['targets_ms']:.2f} ms, worst {res['targets_max_ms']:.1f} ms "
+        f"(budget {BUDGET_TARGETS_MS:g} ms) {mark(ok_targets)}")
+    log(f"  of which cover alone: median {res['cover_ms']:.2f} ms; all zone hits afresh: "
+        f"median {res['zones_ms']:.2f} ms")
+    log(f"charge plan (target within 40 m): median {res['charge_ms']:.2f} ms, worst "
+        f"{res['charge_max_ms']:.1f} ms over {res['charges']} plans ({res['charges_possible']} possible) "
+        f"(budget {BUDGET_CHARGE_MS:g} ms) {mark(ok_charge)}")
+    log(f"naive shadow-union cover: median {res['naive_ms']:.0f} ms per attacker vs "
+        f"{res['naive_fast_ms']:.2f} ms fast (same attackers, same run): {res['ratio']:.0f}x faster")
+    log(f"agreement over {res['compared']} targets ({res['partial_compared']} partly hidden): "
+        f"max |diff| {res['agree_max'] * 100:.2g} points, mean {res['agree_mean'] * 100:.2g} points, same class {res['agree_class'] * 100:.1f} %")
+    return ok_index and ok_targets and ok_charge
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--tokens", type=int, default=200)
+    p.add_argument("--obstacles", type=int, default=2000)
+    p.add_argument("--size", type=float, default=300.0)
+    p.add_argument("--attackers", type=int, default=40)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--naive-attackers", type=int, default=3)
+    a = p.parse_args(argv)
+    res = run(a.seed, a.tokens, a.obstacles, a.size, a.attackers, a.repeats,
+              naive_attackers=a.naive_attackers)
+    return 0 if report(res) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

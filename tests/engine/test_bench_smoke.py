@@ -1,0 +1,46 @@
+"""The bench's scene generator and runner at a small size, so neither rots.
+
+The real bench (200 tokens, 2,000 obstacles) is run by hand: ``python bench/bench_engine.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from bench.bench_engine import report, run
+from bench.scene import make_scene
+
+
+def test_scene_is_seeded_and_sane():
+    a = make_scene(3, tokens=15, obstacles=80, size=60.0)
+    b = make_scene(3, tokens=15, obstacles=80, size=60.0)
+    assert a == b
+    assert make_scene(4, tokens=15, obstacles=80, size=60.0) != a
+    assert len(a.tokens) == 15 and 70 <= len(a.obstacles) <= 80
+    heights = {o.height for o in a.obstacles}
+    assert min(heights) < 1.6 < max(heights)  # low and tall cover both occur
+    blocked = shapely.union_all([shapely.Polygon(o.polygon) for o in a.obstacles])
+    for t in a.tokens:
+        assert blocked.distance(shapely.Point(t.x, t.y)) >= t.radius
+        assert 0 < t.x < 60 and 0 < t.y < 60
+    xy = np.array([(t.x, t.y) for t in a.tokens])
+    r = np.array([t.radius for t in a.tokens])
+    d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    assert (d >= r[:, None] + r[None, :]).all()
+    assert {z.kind for z in a.zones} >= {"suppressive", "shotgun", "blast"}
+
+
+def test_bench_runs_small():
+    lines = []
+    res = run(seed=2, tokens=12, obstacles=60, size=50.0, attackers=3, repeats=1, charges=2,
+              naive_attackers=2, log=lines.append)
+    assert lines and "scene" in lines[0]
+    for key in ("index_s", "navigator_s", "targets_ms", "cover_ms", "zones_ms", "charge_ms",
+                "naive_ms", "ratio", "agree_max"):
+        assert key in res
+    assert res["compared"] > 0
+    assert res["agree_max"] <= 0.02
+    out = []
+    report(res, log=out.append)
+    assert any("naive" in x for x in out)
