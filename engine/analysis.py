@@ -204,6 +204,7 @@ class Tactics:
         self._tokens: tuple | None = None
         self._zone_cache: dict[str, tuple] = {}
         self._hits: dict[str, list[ZoneHit]] | None = None
+        self._hit_cache: dict[str, tuple] = {}
         self.index_builds = 0  # how often the obstacle index was built (for tests and the bench)
         self.update(encounter)
 
@@ -413,28 +414,48 @@ class Tactics:
     def zone_hits(self) -> dict[str, list[ZoneHit]]:
         """For every zone, the tokens it touches (part of the footprint inside its shape and
         not in full cover from its origin), in the encounter's token order. The owner of a
-        directed zone is not in it."""
+        directed zone is not in it.
+
+        Incremental: a token's answer for a zone is kept while the token (the same frozen
+        value), the zone, its origin and the obstacles stay the same -- dragging one token
+        re-measures that token only (and the zones it owns)."""
         if self._hits is not None:
             return self._hits
         out: dict[str, list[ZoneHit]] = {}
-        n = len(self._ids)
+        toks = self._tokens or ()
+        live = set()
         for z in self.encounter.zones:
+            live.add(z.id)
             shape = self._zone(z.id)
-            with _as_engine_errors():
-                frac = discs_in_shape(shape, self._xy, self._r) if n else np.zeros(0)
-            if z.kind in DIRECTED_ZONES and z.owner is not None:
-                frac[self._pos[z.owner]] = 0.0
-            inside = np.nonzero(frac > 0)[0]
-            hits: list[ZoneHit] = []
-            if inside.size:
-                ox, oy, oz = self.zone_origin(z.id)
+            key = self._zone_cache[z.id][0] + (id(self._index),)
+            old = self._hit_cache.get(z.id)
+            known: dict[str, tuple] = old[1] if old is not None and old[0] == key else {}
+            todo = [i for i, t in enumerate(toks) if known.get(t.id, (None,))[0] is not t]
+            fresh: dict[str, tuple] = {t.id: known[t.id] for t in toks if t.id in known}
+            if todo:
+                idx = np.array(todo, dtype=np.int64)
                 with _as_engine_errors():
-                    cov = self.cover_index.cover_fractions((ox, oy), oz, self._xy[inside], self._r[inside],
-                                                           self._h[inside])
-                for i, c in zip(inside.tolist(), cov.tolist()):
-                    if cover_class(c) != "full":
-                        hits.append(ZoneHit(self._ids[i], float(frac[i]), float(c)))
-            out[z.id] = hits
+                    frac = discs_in_shape(shape, self._xy[idx], self._r[idx])
+                if z.kind in DIRECTED_ZONES and z.owner is not None:
+                    frac[idx == self._pos[z.owner]] = 0.0
+                inside = np.nonzero(frac > 0)[0]
+                cov = np.zeros(idx.size)
+                if inside.size:
+                    ox, oy, oz = self.zone_origin(z.id)
+                    sel = idx[inside]
+                    with _as_engine_errors():
+                        cov[inside] = self.cover_index.cover_fractions(
+                            (ox, oy), oz, self._xy[sel], self._r[sel], self._h[sel])
+                for k, i in enumerate(todo):
+                    t = toks[i]
+                    f, c = float(frac[k]), float(cov[k])
+                    hit = ZoneHit(t.id, f, c) if f > 0 and cover_class(c) != "full" else None
+                    fresh[t.id] = (t, hit)
+            self._hit_cache[z.id] = (key, fresh)
+            out[z.id] = [fresh[t.id][1] for t in toks if fresh[t.id][1] is not None]
+        for zid in list(self._hit_cache):
+            if zid not in live:
+                del self._hit_cache[zid]
         self._hits = out
         return out
 

@@ -269,3 +269,32 @@ def test_charge_impossible_says_why():
     assert not plan.possible
     assert plan.reason
 
+
+
+def test_zone_hits_follow_moves_incrementally():
+    # triangle from (10,30) east, 30 m long, 10 m wide at the far end
+    z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30, "width": 10}
+    e = enc([tok("a", 10, 30), tok("b", 30, 30), tok("c", 30, 50)], zones=[z])
+    t = Tactics(e)
+    assert [h.id for h in t.zone_hits()["sup"]] == ["b"]
+
+    def moved(e, i, **kw):
+        toks = list(e.tokens)
+        toks[i] = toks[i].model_copy(update=kw)
+        return e.model_copy(update={"tokens": tuple(toks)})
+
+    e2 = moved(e, 2, y=31.0)  # c walks into the zone
+    t.update(e2)
+    assert [h.id for h in t.zone_hits()["sup"]] == ["b", "c"]
+    e3 = moved(e2, 1, y=10.0)  # b walks out
+    t.update(e3)
+    assert [h.id for h in t.zone_hits()["sup"]] == ["c"]
+    e4 = moved(e3, 0, y=10.0)  # the owner turns away (moves): its triangle moves with it
+    t.update(e4)
+    assert [h.id for h in t.zone_hits()["sup"]] == ["b"]  # b is at (30, 10) now: in it
+    # a wall put up between: the obstacle index changes, every answer is redone
+    e5 = e4.model_copy(update={"obstacles": (
+        encounter_from_data({"format": "coverfire.encounter", "version": 1, "map": {"width": 100, "height": 60},
+                             "obstacles": [box("w", 20, 0, 20.2, 20, 4.0)]}).obstacles[0],)})
+    t.update(e5)
+    assert t.zone_hits()["sup"] == []
