@@ -705,7 +705,7 @@ class AttackResolution:
         if a is None or d is None:
             return TargetOutcome(target, a, d, s)
         net = a.hits - d.hits
-        if net < 0:
+        if net < 0 or a.hits == 0:  # no hits never touch the target (a documented default)
             return TargetOutcome(target, a, d, None, net, "miss")
         if net == 0:
             return TargetOutcome(target, a, d, None, 0, "graze")
@@ -752,7 +752,8 @@ class AttackResolution:
             if o.defense is not None:
                 out.append(f"{tp.target}: defense {tp.defense.describe()}: {o.defense.describe()}")
             if o.result == "miss":
-                out.append(f"{tp.target}: miss ({o.attack.hits} vs {o.defense.hits})")
+                out.append(f"{tp.target}: miss ({o.attack.hits} vs {o.defense.hits})"
+                           + (" - no hits" if o.attack.hits == 0 else ""))
             elif o.result == "graze":
                 out.append(f"{tp.target}: graze (tie {o.attack.hits}): contact, no damage")
             elif o.result == "hit":
