@@ -107,6 +107,7 @@ def draw_label(painter: QPainter, x: float, y: float, text: str, px: float, *, a
         painter.setBrush(QBrush(bg))
         painter.drawRoundedRect(rect, bh / 2.6, bh / 2.6)
     painter.setPen(QPen(fg))
+    painter.setFont(style.ui_font(px, bold))  # drawStaticText draws in the painter's font
     painter.drawStaticText(QPointF(left + pad_x, top + pad_y), st)
     return rect
 
@@ -685,6 +686,7 @@ def _draw_badge(painter: QPainter, cx: float, bottom: float, b: Badge, px: float
     painter.drawRoundedRect(r, 5, 5)
     painter.setBrush(QBrush(b.colour))
     painter.drawRoundedRect(QRectF(left + w1 + 2 * pad, top + 1, w2 + 2 * pad - 1, h), 4, 4)
+    painter.setFont(style.ui_font(px, True))  # drawStaticText draws in the painter's font
     painter.setPen(QPen(style.LABEL_TEXT if b.text != "out" else style.OUT_OF_RANGE))
     painter.drawStaticText(QPointF(left + pad, top + 1), st1)
     painter.setPen(QPen(QColor("#0b0d10")))
