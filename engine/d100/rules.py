@@ -405,6 +405,16 @@ def _heal_bonus(maximum: int) -> int:
     return max(0, (maximum - 50) // 10)
 
 
+def seeded_source(dice) -> SeededDice | None:
+    """The encounter's seeded sequence behind a dice source: ``dice`` itself, or the
+    ``fallback`` of the GM's :class:`~engine.d100.dice.EnteredDice` (so dice the GM typed in
+    do not use up the sequence and the ones rolled still advance ``Settings.rolls``)."""
+    if isinstance(dice, SeededDice):
+        return dice
+    fallback = getattr(dice, "fallback", None)
+    return fallback if isinstance(fallback, SeededDice) else None
+
+
 def _roll_dice(rec: Recorder, expr: str, label: str, who: str | None) -> int:
     n, sides, k = parse_dice(expr)
     return max(0, sum(rec.dice(n, sides, label, who)) + k) if n else max(0, k)
@@ -1042,8 +1052,9 @@ class D100Rules:
     def _finish(self, enc: Encounter, action, w: _Work, shots, recover) -> Change:
         st_before = enc.d100
         st = w.settings
-        if isinstance(w.rec.source, SeededDice) and st.seed is not None:
-            st = st.model_copy(update={"rolls": w.rec.source.position})
+        seeded = seeded_source(w.rec.source)
+        if seeded is not None and st.seed is not None:
+            st = st.model_copy(update={"rolls": seeded.position})
         st = st.model_copy(update={"log": (*st.log, *w.log)})
         changes = []
         new_tokens = []
