@@ -42,8 +42,6 @@ SIDES = 8
 TOUCH = 1e-4
 #: Candidate corner pairs a static graph may examine before edges get a length limit.
 PAIR_BUDGET = 400_000
-#: Bearings sampled around a charge target to find which straight run-ups are free.
-CHARGE_BEARINGS = 240
 
 
 # --------------------------------------------------------------------------- values
@@ -307,23 +305,25 @@ class _Graph:
     def _edges(self, pair_budget: int, max_edge: float | None) -> None:
         n = self.n
         N, A, B = self.N, self.A, self.B
-        if max_edge is None:
-            if n * (n - 1) // 2 <= 1.5 * pair_budget:
-                max_edge = math.inf
-            else:
-                w = np.mod(np.arctan2(B[:, 1], B[:, 0]) + np.pi - np.arctan2(A[:, 1], A[:, 0]), 2 * np.pi)
-                frac = float(np.mean(w)) / np.pi  # share of directions a corner lets through
-                span = N.max(axis=0) - N.min(axis=0)
-                area = max(float(span[0] * span[1]), 1.0)
-                max_edge = math.sqrt(2.0 * pair_budget * area / (math.pi * n * n * max(frac, 0.05)))
-                max_edge = max(max_edge, 5.0)
-        self.max_edge = max_edge
+        self.K = max(24.0, 2.0 * pair_budget / max(n, 1))  # candidates a corner may examine
+        self.density = None
+        if max_edge is None and n * (n - 1) // 2 <= 1.5 * pair_budget:
+            max_edge = math.inf
+        self.max_edge = max_edge if max_edge is not None else -1.0  # -1: per corner, by density
         if n < 2:
             i = j = np.zeros(0, dtype=np.int64)
-        elif math.isinf(max_edge):
+        elif math.isinf(self.max_edge):
             i, j = np.triu_indices(n, 1)
         else:
-            i, j = self._wedge_pairs(max_edge)
+            aa = np.arctan2(A[:, 1], A[:, 0])
+            w = np.mod(np.arctan2(B[:, 1], B[:, 0]) + np.pi - aa, 2 * np.pi)
+            if max_edge is not None:
+                L = np.full(n, float(max_edge))
+            else:
+                self._density_grid()
+                L = self.reach(N, w)
+            self.L = L
+            i, j = self._wedge_pairs(L, aa, w)
         if len(i):
             d = N[j] - N[i]
             ok = self._tangent(d, A[i], B[i]) & self._tangent(d, A[j], B[j])
@@ -347,12 +347,39 @@ class _Graph:
         self.ew_list = self.ew.tolist()
         self.indptr_list = self.indptr.tolist()
 
-    def _wedge_pairs(self, L: float) -> tuple[np.ndarray, np.ndarray]:
-        """Corner pairs at most about L apart, each inside the other's tangent wedges."""
-        N, A, B = self.N, self.A, self.B
+    def _density_grid(self) -> None:
+        """Corners per square metre around each cell of a coarse grid (3 x 3 cells summed)."""
+        N = self.N
+        lo = N.min(axis=0) - 1.0
+        hi = N.max(axis=0) + 1.0
+        area = float(np.prod(hi - lo))
+        cell = math.sqrt(16.0 * area / self.n)
+        nx, ny = (int(v) for v in np.maximum(np.ceil((hi - lo) / cell), 1))
+        ix = np.clip(((N[:, 0] - lo[0]) // cell).astype(np.int64), 0, nx - 1)
+        iy = np.clip(((N[:, 1] - lo[1]) // cell).astype(np.int64), 0, ny - 1)
+        counts = np.zeros((nx + 2, ny + 2))
+        np.add.at(counts, (ix + 1, iy + 1), 1.0)
+        box = sum(counts[dx:dx + nx, dy:dy + ny] for dx in range(3) for dy in range(3))
+        self.density = (lo, cell, box / (9.0 * cell * cell))
+        self.diag = float(np.hypot(*(hi - lo)))
+
+    def reach(self, P: np.ndarray, w: np.ndarray | float) -> np.ndarray:
+        """Edge-length limit (metres) for corners at P letting through directions of total
+        width 2 w (radians): long where corners are sparse, short where they crowd, so that
+        each examines about K candidates."""
+        if self.density is None:
+            return np.full(len(P), self.max_edge if self.max_edge > 0 else math.inf)
+        lo, cell, dens = self.density
+        ix = np.clip(((P[:, 0] - lo[0]) // cell).astype(np.int64), 0, dens.shape[0] - 1)
+        iy = np.clip(((P[:, 1] - lo[1]) // cell).astype(np.int64), 0, dens.shape[1] - 1)
+        rho = np.maximum(dens[ix, iy], 1e-6)
+        L = np.sqrt(self.K / (rho * np.maximum(w, 0.05)))
+        return np.clip(L, 3.0, self.diag)
+
+    def _wedge_pairs(self, L: np.ndarray, aa: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Corner pairs (i < j) where one lies in the other's tangent wedges (L[i] long)."""
+        N = self.N
         n = self.n
-        aa = np.arctan2(A[:, 1], A[:, 0])
-        w = np.mod(np.arctan2(B[:, 1], B[:, 0]) + np.pi - aa, 2 * np.pi)
         margin = 1e-3
         fr = np.linspace(0.0, 1.0, 3)
         polys = []
@@ -365,8 +392,10 @@ class _Graph:
         owner = np.concatenate([np.arange(n), np.arange(n)])
         qi, j = self.node_tree.query(wedges, predicate="intersects")
         i = owner[qi]
-        keep = i < j
-        return i[keep], j[keep]
+        lo, hi = np.minimum(i, j), np.maximum(i, j)
+        keep = lo < hi
+        key = np.unique(lo[keep] * n + hi[keep])
+        return key // n, key % n
 
     # ----------------------------------------------------------------- segment tests
 
@@ -474,6 +503,7 @@ class _Query:
         self.TA = np.zeros((0, 2))
         self.TB = np.zeros((0, 2))
         self.has_tan = np.zeros(0, dtype=bool)
+        self.Lov = np.zeros(0)
         self.adj: dict[int, list[tuple[int, float]]] = {}
         self.badj: dict[int, list[tuple[int, float, tuple[int, ...]]]] = {}
         self.active: set[int] = set()
@@ -532,15 +562,17 @@ class _Query:
         if not has:
             TA = TB = np.zeros((k, 2))
         k0 = self.n0 + len(self.pts)
-        L = g.max_edge
+        limited = not math.isinf(g.max_edge)
+        # a start or goal sees all round, a disc corner through two 45-degree wedges
+        Lk = g.reach(P, math.pi / g.sides * (2.0 if has else 4.0)) if limited else np.full(k, math.inf)
         src, dst = [], []
         # static corners
         if g.n:
-            if math.isinf(L):
+            if not limited:
                 a = np.repeat(np.arange(k), g.n)
                 b = np.tile(np.arange(g.n), k)
             else:
-                a, b = g.node_tree.query(shapely.points(P), predicate="dwithin", distance=L)
+                a, b = g.node_tree.query(shapely.points(P), predicate="dwithin", distance=Lk)
             d = g.N[b] - P[a]
             ok = _Graph._tangent(d, g.A[b], g.B[b])
             if has:
@@ -553,30 +585,31 @@ class _Query:
         allTA = np.vstack([self.TA, TA])
         allTB = np.vstack([self.TB, TB])
         allhas = np.concatenate([self.has_tan, np.full(k, has)])
+        allL = np.concatenate([self.Lov, Lk])
         if m + k > 1:
             a = np.repeat(np.arange(k), m + k)
             b = np.tile(np.arange(m + k), k)
             keep = b < m + a
             a, b = a[keep], b[keep]
             d = allP[b] - P[a]
-            ok = np.hypot(d[:, 0], d[:, 1]) <= L
+            ok = np.hypot(d[:, 0], d[:, 1]) <= np.maximum(Lk[a], allL[b])
             ok &= _Graph._tangent(d, allTA[b], allTB[b]) | ~allhas[b]
             if has:
                 ok &= _Graph._tangent(d, TA[a], TB[a])
             src.append(a[ok])
             dst.append(b[ok] + self.n0)
         self.pts.extend((float(x), float(y)) for x, y in P.tolist())
-        self.P, self.TA, self.TB, self.has_tan = allP, allTA, allTB, allhas
+        self.P, self.TA, self.TB, self.has_tan, self.Lov = allP, allTA, allTB, allhas, allL
         if src:
             self._link(np.concatenate(src) + k0, np.concatenate(dst))
-        if g.n and not math.isinf(L):
+        if g.n and limited:
             for i in range(k0, k0 + k):
                 if self.adj.get(i) or self.badj.get(i):
                     continue
                 p = allP[i - self.n0]
                 dist = np.hypot(g.N[:, 0] - p[0], g.N[:, 1] - p[1])
                 order = np.argsort(dist)
-                order = order[dist[order] > L]
+                order = order[dist[order] > allL[i - self.n0]]
                 for s in range(0, len(order), 256):
                     b = order[s:s + 256]
                     d = g.N[b] - p
@@ -852,9 +885,12 @@ class Navigator:
         self._graph(_positive(radius, "the radius"))
 
     def graph_size(self, radius: float) -> tuple[int, int, float]:
-        """(corners, edges, edge-length limit in metres) of the graph for this radius."""
+        """(corners, edges, edge-length limit in metres) of the graph for this radius: the
+        limit is inf for a complete graph, else the median of the per-corner limits."""
         g = self._graph(_positive(radius, "the radius"))
-        return g.n, len(g.ei), g.max_edge
+        if math.isinf(g.max_edge) or g.n < 2:
+            return g.n, len(g.ei), math.inf
+        return g.n, len(g.ei), float(np.median(g.L))
 
     def obstacle_at(self, p: XY) -> int | None:
         """Index of an obstacle whose footprint contains point p (metres), or None."""
@@ -938,92 +974,227 @@ def _no_charge(reason: str) -> ChargePlan:
 
 
 class _Runup:
-    """Which straight run-ups at a target are free, by bearing (radians, from the target).
+    """Which straight run-ups at a target are free, by bearing (radians from the target, in
+    [0, 2 pi)).
 
     A run-up at bearing t is the segment from ``T + (c + runup) u(t)`` (its start) to
-    ``T + c u(t)`` (the contact point); it is free when a body moving along it touches nothing.
-    ``bearings`` samples are tested; where a free sample neighbours a blocked one the boundary
-    is refined by bisection to ~1e-4 degree (``edges``: free bearings at the boundaries)."""
+    ``T + c u(t)`` (the contact point); it is free when a body moving along it touches
+    nothing. The blocked bearings are found exactly: each grown obstacle, cut into the
+    annulus between the two radii (in eight 45-degree sectors, so no piece wraps round the
+    target), blocks the bearings between its extreme vertices; the map edge likewise; a
+    grown disc blocks a symmetric interval found by bisection (distance to the segment grows
+    with the angle off the disc's bearing). ``free_lo``/``free_hi`` are the free intervals,
+    sorted, and ``edges`` their ends (nudged 1e-7 rad inside)."""
 
-    def __init__(self, q: _Query, T: XY, c: float, runup: float, bearings: int):
+    SECTORS = 8
+    ARC = 16  # chords per sector arc
+
+    def __init__(self, q: _Query, T: XY, c: float, runup: float):
         self.q, self.T, self.c, self.Rr = q, np.asarray(T, dtype=float), c, c + runup
-        self.M = max(int(bearings), 16)
-        self.step = 2 * math.pi / self.M
-        th = np.arange(self.M) * self.step
-        self.ok = self.free(th)
-        edges: list[float] = []
-        if self.ok.any() and not self.ok.all():
-            nxt = np.roll(self.ok, -1)
-            i = np.flatnonzero(self.ok != nxt)
-            a, b = th[i].copy(), th[i] + self.step
-            a_free = self.ok[i].copy()
-            for _ in range(14):
-                mid = 0.5 * (a + b)
-                same = self.free(mid) == a_free
-                a = np.where(same, mid, a)
-                b = np.where(same, b, mid)
-            edges = np.mod(np.where(a_free, a, b), 2 * math.pi).tolist()
-        self.edges = edges
-        self.any_free = bool(self.ok.any())
+        g = q.g
+        blocked = [self._polygon_intervals(g), self._disc_intervals()]
+        lo = np.concatenate([b[0] for b in blocked])
+        hi = np.concatenate([b[1] for b in blocked])
+        self._set_free(lo, hi)
+
+    # ------------------------------------------------------------- blocked intervals
+    def _sectors(self) -> tuple[np.ndarray, np.ndarray]:
+        n, m = self.SECTORS, self.ARC
+        width = 2 * math.pi / n
+        mids = (np.arange(n) + 0.5) * width
+        k = np.linspace(-width / 2, width / 2, m + 1)
+        rout = self.Rr / math.cos(width / m / 2)  # outer arc drawn around the circle
+        rin = self.c  # inner chords fall inside radius c: the piece is a little too big
+        polys = []
+        for mid in mids:
+            a = mid + k
+            outer = np.column_stack([np.cos(a), np.sin(a)]) * rout
+            inner = np.column_stack([np.cos(a[::-1]), np.sin(a[::-1])]) * rin
+            polys.append(shapely.Polygon(np.vstack([outer, inner]) + self.T))
+        return np.array(polys, dtype=object), mids
+
+    def _polygon_intervals(self, g: _Graph) -> tuple[np.ndarray, np.ndarray]:
+        T, R = self.T, self.Rr * 1.01
+        box = shapely.box(T[0] - R, T[1] - R, T[0] + R, T[1] + R)
+        shapes = list(g.parts[g.parts_tree.query(box, predicate="intersects")]) if len(g.parts) else []
+        if g.inset is not None:
+            x0, y0, x1, y1 = g.inset
+            if x0 < x1 and y0 < y1:
+                outside = shapely.difference(box.buffer(1.0, join_style="mitre"), shapely.box(x0, y0, x1, y1))
+                if not outside.is_empty:
+                    shapes.append(outside)
+            else:
+                shapes.append(box.buffer(1.0, join_style="mitre"))
+        if not shapes:
+            return np.zeros(0), np.zeros(0)
+        sectors, mids = self._sectors()
+        S = np.array(shapes, dtype=object)
+        cut = shapely.intersection(S[:, None], sectors[None, :])
+        which = np.broadcast_to(np.arange(len(mids))[None, :], cut.shape)
+        keep = ~shapely.is_empty(cut)
+        cut, which = cut[keep], which[keep]
+        if len(cut) == 0:
+            return np.zeros(0), np.zeros(0)
+        pieces, pidx = shapely.get_parts(cut, return_index=True)
+        area = shapely.area(pieces)
+        pieces, pidx = pieces[area > 1e-12], pidx[area > 1e-12]
+        if len(pieces) == 0:
+            return np.zeros(0), np.zeros(0)
+        xy, vidx = shapely.get_coordinates(pieces, return_index=True)
+        mid = mids[which[pidx]]
+        rel = np.arctan2(xy[:, 1] - T[1], xy[:, 0] - T[0]) - mid[vidx]
+        rel = (rel + math.pi) % (2 * math.pi) - math.pi
+        lo = np.full(len(pieces), np.inf)
+        hi = np.full(len(pieces), -np.inf)
+        np.minimum.at(lo, vidx, rel)
+        np.maximum.at(hi, vidx, rel)
+        return lo + mid, hi + mid
+
+    def _disc_intervals(self) -> tuple[np.ndarray, np.ndarray]:
+        q = self.q
+        if len(q.C) == 0:
+            return np.zeros(0), np.zeros(0)
+        d = q.C - self.T
+        D = np.hypot(d[:, 0], d[:, 1])
+        beta = np.arctan2(d[:, 1], d[:, 0])
+        R = q.R - TOUCH
+
+        def dist(phi):
+            s = np.clip(D * np.cos(phi), self.c, self.Rr)
+            return np.sqrt(np.maximum(s * s + D * D - 2 * s * D * np.cos(phi), 0.0))
+
+        hit = dist(np.zeros_like(D)) < R
+        whole = dist(np.full_like(D, math.pi)) < R
+        lo_a, hi_a = np.zeros_like(D), np.full_like(D, math.pi)
+        for _ in range(40):
+            mid = 0.5 * (lo_a + hi_a)
+            inside = dist(mid) < R
+            lo_a = np.where(inside, mid, lo_a)
+            hi_a = np.where(inside, hi_a, mid)
+        phi = np.where(whole, math.pi + 1e-9, hi_a)
+        m = hit
+        return (beta - phi)[m], (beta + phi)[m]
+
+    def _set_free(self, lo: np.ndarray, hi: np.ndarray) -> None:
+        tau = 2 * math.pi
+        self.all_free = len(lo) == 0
+        if self.all_free:
+            self.free_lo, self.free_hi = np.array([0.0]), np.array([tau])
+            self.edges, self.any_free = [], True
+            return
+        if ((hi - lo) >= tau).any():
+            self.free_lo = self.free_hi = np.zeros(0)
+            self.edges, self.any_free = [], False
+            return
+        w = hi - lo
+        lo = np.mod(lo, tau)
+        hi = lo + w
+        wrap = hi > tau
+        lo = np.concatenate([lo, np.zeros(int(wrap.sum()))])
+        hi = np.concatenate([np.minimum(hi, tau), hi[wrap] - tau])
+        order = np.argsort(lo)
+        merged: list[list[float]] = []
+        for a, b in zip(lo[order].tolist(), hi[order].tolist()):
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        # free gaps between blocked intervals (the last one wraps past 2 pi to the first)
+        f_lo, f_hi = [], []
+        for k in range(len(merged)):
+            a = merged[k][1]
+            b = merged[k + 1][0] if k + 1 < len(merged) else merged[0][0] + tau
+            if b - a > 2e-7:
+                f_lo.append(a + 1e-7)
+                f_hi.append(b - 1e-7)
+        self.free_lo, self.free_hi = np.array(f_lo), np.array(f_hi)
+        self.any_free = bool(f_lo)
+        self.edges = [x % tau for x in f_lo + f_hi]
+
+    # ------------------------------------------------------------- queries
+    def is_free(self, th: np.ndarray) -> np.ndarray:
+        """Whether the run-ups at bearings th lie in a free interval (no segment test)."""
+        th = np.mod(np.asarray(th, dtype=float), 2 * math.pi)
+        if self.all_free:
+            return np.ones(th.shape, dtype=bool)
+        if not self.any_free:
+            return np.zeros(th.shape, dtype=bool)
+        x = th[:, None]
+        a, b = self.free_lo[None, :], self.free_hi[None, :]
+        return (((x >= a) & (x <= b)) | ((x + 2 * math.pi >= a) & (x + 2 * math.pi <= b))).any(axis=1)
+
+    def nearest_edges(self, th: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For bearings th: the nearest free bearing counter-clockwise (the next free
+        interval's start) and clockwise (the previous one's end)."""
+        tau = 2 * math.pi
+        th = np.mod(np.asarray(th, dtype=float), tau)[:, None]
+        up = np.mod(self.free_lo[None, :] - th, tau).argmin(axis=1)
+        down = np.mod(th - self.free_hi[None, :], tau).argmin(axis=1)
+        return np.mod(self.free_lo[up], tau), np.mod(self.free_hi[down], tau)
 
     def free(self, th: np.ndarray) -> np.ndarray:
+        """Whether the run-ups at bearings th are free (segment test, the final word)."""
+        th = np.asarray(th, dtype=float)
         u = np.column_stack([np.cos(th), np.sin(th)])
         return self.q.free(self.T + self.Rr * u, self.T + self.c * u)
 
     def start(self, t: float) -> XY:
         return (float(self.T[0] + self.Rr * math.cos(t)), float(self.T[1] + self.Rr * math.sin(t)))
 
-    def nearest_edges(self, t0: float) -> list[float]:
-        """The nearest free boundary bearings on either side of t0."""
-        if not self.edges:
-            return []
-        d = (np.asarray(self.edges) - t0 + math.pi) % (2 * math.pi) - math.pi
-        out = []
-        pos, neg = d[d > 0], d[d < 0]
-        if len(pos):
-            out.append(t0 + float(pos.min()))
-        if len(neg):
-            out.append(t0 + float(neg.max()))
-        return out
-
 
 class _Finisher:
     """The last step of a charge search: from settled corners (cost g), walk straight to a
     run-up start. Candidates per corner: the run-up start on its own bearing (the nearest
-    point of the circle; cost exactly g + |distance - radius|) when that bearing looks free,
-    and the nearest free boundary bearings on either side when it looks blocked. Checked
-    cheapest first, in growing batches; checks are remembered across calls."""
+    point of the circle; cost exactly g + |distance - radius|) when that bearing is free;
+    the nearest free bearings on either side when it is blocked; and where the
+    line from the corner's parent through the corner meets the circle (a last leg that only
+    grazes that corner: the optimum may sit at such a visibility boundary). Checked cheapest
+    first, in growing batches; checks are remembered across calls."""
 
     def __init__(self, q: _Query, run: _Runup):
         self.q, self.run = q, run
         self.known: dict[tuple[int, float], tuple[bool, tuple[int, ...]]] = {}
-        E = np.sort(np.mod(np.asarray(run.edges, dtype=float), 2 * math.pi))
-        self.E = E
 
-    def best(self, ids: np.ndarray, G: np.ndarray, U: float, wanted: set[int]):
-        """The cheapest valid finish costing at most U among the corners ``ids`` (costs G),
-        as (node, cost, bearing), or None. Bodies blocking cheaper finishes go to wanted."""
+    def best(self, ids: np.ndarray, G: np.ndarray, U: float, wanted: set[int], X: np.ndarray,
+             PX: np.ndarray):
+        """The cheapest valid finish costing at most U among the corners ``ids`` (costs G,
+        coordinates X, their parents' coordinates PX, NaN for none), as (node, cost, bearing),
+        or None. Bodies blocking cheaper finishes go to wanted."""
         run, q = self.run, self.q
         if len(ids) == 0:
             return None
-        X = q._coords(ids)
         dx, dy = X[:, 0] - run.T[0], X[:, 1] - run.T[1]
         d = np.hypot(dx, dy)
         keep = (G + np.abs(d - run.Rr) <= U) & (d > 1e-9)
         if not keep.any():
             return None
-        ids, G, X, dx, dy = ids[keep], G[keep], X[keep], dx[keep], dy[keep]
+        ids, G, X, PX, dx, dy = ids[keep], G[keep], X[keep], PX[keep], dx[keep], dy[keep]
         t0 = np.mod(np.arctan2(dy, dx), 2 * math.pi)
-        i = (t0 // run.step).astype(np.int64) % run.M
-        a, b = run.ok[i], run.ok[(i + 1) % run.M]
-        k_list, t_list = [np.flatnonzero(a | b)], [t0[a | b]]
-        E = self.E
-        if len(E):
-            need = np.flatnonzero(~(a & b))
-            pos = np.searchsorted(E, t0[need])
-            for side in (pos % len(E), (pos - 1) % len(E)):
+        own = run.is_free(t0)
+        k_list, t_list = [np.flatnonzero(own)], [t0[own]]
+        need = np.flatnonzero(~own)
+        if len(need) and run.any_free:
+            for side in run.nearest_edges(t0[need]):
                 k_list.append(need)
-                t_list.append(E[side])
+                t_list.append(side)
+        # straight on through the corner from its parent, to the circle
+        u = X - PX
+        lu = np.hypot(u[:, 0], u[:, 1])
+        has = np.isfinite(lu) & (lu > 1e-9)
+        if has.any():
+            hk = np.flatnonzero(has)
+            u = u[hk] / lu[hk, None]
+            b = u[:, 0] * dx[hk] + u[:, 1] * dy[hk]
+            disc = b * b - (d[keep][hk] ** 2 - run.Rr ** 2)
+            for sign in (-1.0, 1.0):
+                t = -b + sign * np.sqrt(np.maximum(disc, 0.0))
+                ok = (disc >= 0) & (t > 1e-9)
+                if ok.any():
+                    pts = X[hk[ok]] + t[ok, None] * u[ok]
+                    th = np.mod(np.arctan2(pts[:, 1] - run.T[1], pts[:, 0] - run.T[0]), 2 * math.pi)
+                    free = run.is_free(th)
+                    k_list.append(hk[ok][free])
+                    t_list.append(th[free])
         K = np.concatenate(k_list)
         TH = np.concatenate(t_list)
         S = np.column_stack([run.T[0] + run.Rr * np.cos(TH), run.T[1] + run.Rr * np.sin(TH)])
@@ -1062,6 +1233,17 @@ class _Finisher:
         return None
 
 
+def _settled_xy(q: _Query, a: _AStar) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates of a search's settled nodes and of their parents (NaN for the source)."""
+    ids = np.asarray(a.settled, dtype=np.int64)
+    par = np.asarray([-1 if a.parent[i] is None else a.parent[i] for i in a.settled], dtype=np.int64)
+    X = q._coords(ids)
+    PX = np.full_like(X, np.nan)
+    has = par >= 0
+    PX[has] = q._coords(par[has])
+    return X, PX
+
+
 class _Tree:
     """Shortest-path costs from one mover to every corner it can reach, with every other
     body's corners in the graph: the part of many charge plans by the same mover that does
@@ -1074,11 +1256,11 @@ class _Tree:
         self.search.advance()
         self.ids = np.asarray(self.search.settled, dtype=np.int64)
         self.cost = np.asarray(self.search.settled_g, dtype=float)
+        self.X, self.PX = _settled_xy(q, self.search)
 
 
 def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target_radius: float,
-                discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0,
-                *, bearings: int = CHARGE_BEARINGS) -> ChargePlan:
+                discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0) -> ChargePlan:
     """The shortest charge of a body at another (Static Veil Charge: move at least ``runup``
     metres directly toward the target, then melee it).
 
@@ -1091,8 +1273,8 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     is possible its ``reason`` says whether no free run-up exists or none can be reached.
 
     Method: the run-up starts on the circle of radius ``contact + runup`` around the target
-    (going further out never shortens the movement). Its free bearings are sampled
-    (``bearings`` of them, boundaries refined by bisection). An A* search from the mover
+    (going further out never shortens the movement). Its free bearings are found exactly
+    (intervals, see :class:`_Runup`). An A* search from the mover
     settles graph corners in order of cost; each settled corner offers finishes at the
     run-up start on its own bearing (the point of the circle nearest to it) or at the
     nearest free bearings, checked lazily; the first valid finish popped is the cheapest.
@@ -1123,7 +1305,7 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
         q = tree.q
     else:
         q = _Query(g, D)
-    run = _Runup(q, T, c, runup, bearings)
+    run = _Runup(q, T, c, runup)
     s2 = g.escape(s)
     if s2 is None:
         return _no_charge("the charging body is wedged in and cannot move")
@@ -1138,7 +1320,7 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
         nav._charge_seen.pop(next(iter(nav._charge_seen)))
     fin = _Finisher(q, run)
     if tree is not None:
-        done = fin.best(tree.ids, tree.cost, math.inf, set())
+        done = fin.best(tree.ids, tree.cost, math.inf, set(), tree.X, tree.PX)
         parent = tree.search.parent
     else:
         si = q.add_nodes(np.array([s2]))[0]
@@ -1151,7 +1333,8 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
             a = _AStar(q, si, h)
             while True:
                 a.advance(U)
-                done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted)
+                done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted,
+                                *_settled_xy(q, a))
                 if done is not None or math.isinf(a.frontier()):
                     break
                 U = max(1.5 * U, a.frontier() + run.Rr)
