@@ -400,6 +400,10 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             problems.append(f"{skill_label} {skill} allows at most {most} targets (half the skill), not {len(targets)}")
     if decl.called_shot and spread:
         problems.append("a called shot cannot be made with a medium or wide spread")
+    if decl.charge and not melee:
+        problems.append("a charge is a melee attack")
+    elif decl.charge and in_combat(st) and not ash.running:
+        problems.append(f"{aname} has not run: a charge needs a run at the target (Run, then move)")
     if decl.edge and ash.edge_left < 1:
         problems.append(f"{aname} has no Edge left")
     if decl.second_weapon and decl.second_weapon == (decl.weapon or w.name):

@@ -31,7 +31,7 @@ from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.dice import Roller, SeededRoller, check_faces
+from engine.sr5.dice import Roller, check_faces, default_roller
 from engine.sr5.pools import Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import LogEntry, PhaseUse, RollRecord, Settings, Sheet
 from engine.sr5.tables import (
@@ -221,7 +221,7 @@ def start_turn(
     entered = dict(entered or {})
     edit = Edit(encounter)
     st = edit.settings
-    roller = dice or SeededRoller(st.seed)
+    roller = dice or default_roller(st)
     ids = tuple(who) if who is not None else participants(encounter)
     for k in entered:
         encounter.token(k)  # unknown ids fail here
@@ -648,7 +648,7 @@ def apply_action(
     if reason and not (force and action.id not in ATTACK_ONLY):
         raise IllegalActionError(reason)
     st = settings_of(encounter)
-    roller = dice if dice is not None else SeededRoller(st.seed)
+    roller = dice if dice is not None else default_roller(st)
     tok = encounter.token(action.actor)
     who = tok.name or tok.id
     edit = Edit(encounter)
@@ -919,3 +919,86 @@ def apply_move(
     text = f"{who} moves {metres:.1f} m ({total:.1f} m this turn" + (", running" if sh.running else "") + ")"
     edit.log(log_entry(edit.settings, tid, "move", text))
     return edit.finish(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# for the initiative tracker and the log dock
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PhaseBudget:
+    """What ``token`` may still do now: Simple and Complex Actions left in its phase, Free
+    Actions left (in or out of its phase), and whether it may still attack this phase."""
+
+    token: str
+    own_phase: bool
+    simple: int
+    complex: int
+    free: int
+    attack: bool
+
+    def describe(self) -> str:
+        if not self.own_phase:
+            return f"{self.free} Free Action{'s' if self.free != 1 else ''} (not its phase)"
+        bits = []
+        if self.complex:
+            bits.append("1 Complex or")
+        bits.append(f"{self.simple} Simple")
+        bits.append(f"+ {self.free} Free")
+        if not self.attack:
+            bits.append("(has attacked)")
+        return " ".join(bits)
+
+
+def phase_budget(encounter: Encounter, tid: str) -> PhaseBudget:
+    """The actions ``tid`` has left now (see :class:`PhaseBudget`); outside a Combat Turn
+    everything is open (2 Simple, 1 Complex, 1 Free)."""
+    st = settings_of(encounter)
+    encounter.token(tid)
+    if not in_combat(st):
+        return PhaseBudget(tid, True, 2, 1, 1, True)
+    if st.acting != tid:
+        free = 1 if (tid in st.acted and tid not in st.free_spent) else 0
+        return PhaseBudget(tid, False, 0, 0, free, False)
+    ph = st.phase
+    if ph.complex:
+        return PhaseBudget(tid, True, 0, 0, max(0, 1 - ph.free), not ph.attacked)
+    simple = max(0, 2 - ph.simple - max(0, ph.free - 1))
+    free = max(0, 3 - ph.simple - ph.free)
+    cplx = 1 if (ph.simple == 0 and ph.free <= 1) else 0
+    return PhaseBudget(tid, True, simple, cplx, free, not ph.attacked)
+
+
+def available_actions(encounter: Encounter, tid: str, weapon: str | None = None) -> list[tuple[ActionSpec, str | None]]:
+    """Every non-attack action with None when ``tid`` may take it now (with ``weapon`` for
+    weapon actions), or the reason it may not: for a menu that greys out what is refused."""
+    out = []
+    for spec in ACTIONS.values():
+        if spec.id in ATTACK_ONLY:
+            continue
+        w = weapon if spec.id in ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip",
+                                  "eject_clip", "insert_clip", "reload", "quick_draw") else None
+        try:
+            reason = check_action(encounter, Action(tid, spec.id, weapon=w, mode="SA", choke="narrow"))
+        except IllegalActionError as exc:
+            reason = str(exc)
+        out.append((spec, reason))
+    return out
+
+
+def log_text(encounter: Encounter) -> str:
+    """The combat log as plain text (for export): one line per entry, then each roll's pool
+    breakdown, dice and hits indented below it."""
+    st = settings_of(encounter)
+    lines = []
+    for e in st.log:
+        head = f"[T{e.turn}.{e.initiative_pass}] " if e.turn else ""
+        lines.append(head + e.text)
+        for r in e.rolls:
+            parts = " ".join(f"{lbl} {v:+d}" for lbl, v in r.parts)
+            lim = f" [limit {r.limit}]" if r.limit is not None else ""
+            dice = " ".join(str(d) for d in r.dice)
+            extra = " (entered)" if r.entered else ""
+            lines.append(f"    {r.label}: {parts} = {r.pool}{lim}; dice {dice or '-'}{extra} -> {r.hits} hits"
+                         + (" GLITCH" if r.glitch and not r.critical_glitch else "")
+                         + (" CRITICAL GLITCH" if r.critical_glitch else ""))
+    return "\n".join(lines) + ("\n" if lines else "")

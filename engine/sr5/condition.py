@@ -119,3 +119,27 @@ def apply_damage(s: Sheet, boxes: int, damage_type: str, options: Options | None
         wound_modifier(new, opts),
         status(new),
     )
+
+
+@dataclass(frozen=True)
+class Monitor:
+    """A token's condition at a glance (for the bars on the map): boxes filled and total of
+    each track, overflow boxes used and available, the wound modifier and the state."""
+
+    physical: int
+    physical_boxes: int
+    stun: int
+    stun_boxes: int
+    overflow: int
+    overflow_boxes: int
+    wound_modifier: int
+    status: str
+
+
+def monitor(s: Sheet, options: Options | None = None) -> Monitor:
+    """The :class:`Monitor` of a sheet."""
+    pb = physical_boxes(s)
+    return Monitor(
+        min(s.physical_damage, pb), pb, min(s.stun_damage, stun_boxes(s)), stun_boxes(s),
+        max(0, s.physical_damage - pb), overflow_boxes(s), wound_modifier(s, options), status(s),
+    )

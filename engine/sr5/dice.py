@@ -42,6 +42,16 @@ class SeededRoller:
         return tuple(self._rng.randint(1, 6) for _ in range(max(0, n)))
 
 
+def default_roller(settings) -> SeededRoller:
+    """The roller used when a caller gives no dice: fresh randomness when ``settings.seed``
+    is None, else seeded by the seed and the length of the combat log, so every roll of a
+    fight differs and the same fight replays with the same dice."""
+    seed = getattr(settings, "seed", None)
+    if seed is None:
+        return SeededRoller(None)
+    return SeededRoller(int(seed) * 1_000_003 + len(getattr(settings, "log", ())))
+
+
 class EnteredDice:
     """Faces typed in by the GM (physical dice) or fixed by a test, handed out in order.
 

@@ -23,7 +23,7 @@ from engine.errors import IllegalActionError
 from engine.model import Encounter, zone_weapon
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.dice import Roller, SeededRoller, TestResult
+from engine.sr5.dice import Roller, SeededRoller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import Settings, Sheet, Suppression
@@ -148,7 +148,7 @@ def apply_suppressive(
     if plan.problems and not force:
         raise IllegalActionError(plan.problems[0])
     st = settings_of(encounter)
-    res = roll_pool(plan.pool, dice if dice is not None else SeededRoller(st.seed))
+    res = roll_pool(plan.pool, dice if dice is not None else default_roller(st))
     d = plan.declaration
     edit = Edit(encounter)
     spend(edit, d.shooter, "suppressive_fire", COMPLEX)

@@ -320,3 +320,43 @@ def test_change_record_reverts_an_action():
     assert ch.token_ids == ("a",)
     assert ch.revert(e2) == e
     assert ch.reapply(e) == e2
+
+
+def test_phase_budget_and_available_actions_for_the_tracker():
+    e = _duel()
+    b = combat.phase_budget(e, "a")
+    assert (b.simple, b.complex, b.free, b.attack) == (2, 1, 3, True)
+    assert b.describe() == "1 Complex or 2 Simple + 3 Free"
+    e, _ = apply_action(e, Action("a", "take_aim", weapon="AK-97"))
+    b = combat.phase_budget(e, "a")
+    assert (b.simple, b.complex, b.free) == (1, 0, 2)
+    assert combat.phase_budget(e, "b").describe() == "0 Free Actions (not its phase)"
+    menu = dict((s.id, r) for s, r in combat.available_actions(e, "a", weapon="AK-97"))
+    assert menu["observe_in_detail"] is None and "Complex Action needs the whole phase" in menu["use_skill"]
+    assert "fire_weapon" not in menu
+
+
+def test_log_text_exports_rolls_with_their_pools():
+    e = encounter(token("a", 0, 0, stance="prone", physical_damage=3), token("b", 5, 0))
+    e, _ = apply_action(e, Action("a", "stand_up"), [5, 6, 1, 2, 3, 4])
+    text = combat.log_text(e)
+    assert "A: Stand Up (wounded): 6 dice [5 6 1 2 3 4] -> 2 hits vs threshold 2: success: stands" in text
+    assert "    Stand Up A: Body +4 Willpower +3 wounds -1 = 6; dice 5 6 1 2 3 4 (entered) -> 2 hits" in text
+
+
+def test_monitor_summary_for_the_bars():
+    m = condition.monitor(Sheet(body=4, willpower=3, physical_damage=12, stun_damage=4))
+    assert (m.physical, m.physical_boxes, m.overflow, m.overflow_boxes, m.stun, m.stun_boxes) == (10, 10, 2, 4, 4, 10)
+    assert (m.wound_modifier, m.status) == (-4, "dying")
+
+
+def test_seeded_fights_replay_and_rolls_differ_along_the_log():
+    e = encounter(token("a", 0, 0), token("b", 5, 0), settings=Settings(seed=7))
+    e1, c1 = start_turn(e)
+    e2, c2 = start_turn(e)
+    assert c1.details == c2.details  # same seed, same history: same dice
+    from engine.sr5.dice import default_roller
+
+    # later rolls of the same fight use a seed moved on by the log's length: not the same dice
+    assert default_roller(e1.sr5).roll(12) != default_roller(e.sr5).roll(12)
+    assert default_roller(e1.sr5).roll(12) == default_roller(e1.sr5).roll(12)
