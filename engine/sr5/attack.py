@@ -361,6 +361,13 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
     reason = _cost_reason(st, decl.attacker, ash, cost, cost_ini)
     if reason:
         problems.append(reason)
+    elif len(targets) > 1 and in_combat(st) and st.acting == decl.attacker:
+        # the Multiple Targets declaration is a Free Action on top of the attack (seed 001)
+        ph = st.phase
+        after = ph.model_copy(update={"simple": ph.simple + (cost == SIMPLE), "complex": ph.complex + (cost == COMPLEX)})
+        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE)
+        if why:
+            problems.append(f"several targets need the Multiple Targets Free Action: {why}")
     if in_combat(st) and st.acting == decl.attacker and st.phase.attacked and not decl.intercept:
         problems.append(f"{aname} has already attacked this Action Phase (one attack per phase)")
 
@@ -811,8 +818,10 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
     opts = st.options
     aid = decl.attacker
     aname = _nm(encounter, aid)
-    spend(edit, aid, plan.action if plan.cost != "none" else "quick_draw_fire", plan.cost if plan.cost != INTERRUPT else INTERRUPT,
+    spend(edit, aid, plan.action if plan.cost != "none" else "quick_draw_fire", plan.cost,
           initiative=plan.cost_initiative)
+    if len(plan.targets) > 1 and in_combat(st) and edit.settings.acting == aid:
+        spend(edit, aid, "multiple_targets", FREE)
     if in_combat(st) and edit.settings.acting == aid and not decl.intercept:
         edit.update_settings(phase=edit.settings.phase.model_copy(update={"attacked": True, "quick_draw_fire": False}))
     ash = edit.sheet(aid)

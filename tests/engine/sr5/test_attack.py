@@ -330,3 +330,19 @@ def test_parry_needs_a_melee_weapon_and_adds_its_skill():
     assert p.target("razor").defense.value("parry") == 3 and p.target("razor").interrupt_cost == 5
     e2, _ = apply_attack(e, resolve_attack(p, [[1] * 9, [1] * 9]))
     assert e2.token("razor").sr5.initiative == 10
+
+
+def test_several_targets_take_the_multiple_targets_free_action():
+    from engine.sr5.combat import Action, apply_action
+
+    e = encounter(_shooter(agility=5), token("a", 10, 0), token("b", 12, 0))
+    e, _ = start_turn(e, entered={"sam": 20, "a": 10, "b": 5})
+    d = AttackDeclaration("sam", ("a", "b"), mode="BF")
+    e2, _ = apply_attack(e, resolve_attack(plan_attack(e, d, _at(("a", 10), ("b", 12))), [[1] * 6, [1] * 4, [1] * 5, [1] * 4]))
+    assert e2.sr5.phase.simple == 1 and e2.sr5.phase.free == 1
+    assert e2.sr5.phase.actions == ("fire_weapon", "multiple_targets")
+    # with the Free Action already spent and one Simple used, a burst at two targets is refused
+    e3, _ = apply_action(e, Action("sam", "speak"))
+    e3, _ = apply_action(e3, Action("sam", "observe_in_detail"))
+    p = plan_attack(e3, d, _at(("a", 10), ("b", 12)))
+    assert any("Multiple Targets Free Action" in x for x in p.problems)
