@@ -813,7 +813,8 @@ def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, ne
 class MovementBudget:
     """Metres a token may have moved by now this Combat Turn.
 
-    ``walk``/``run`` are the turn's rates (Agility x 2, x 4 plus Sprint metres); ``walk_now``
+    ``walk``/``run`` are the turn's rates (``Sheet.walk_rate``/``run_rate`` when set, else
+    Agility x 2 and x 4; plus Sprint metres); ``walk_now``
     and ``run_now`` the part of them open by this pass (rates split evenly over the passes
     the token acts in, ``Options.movement_split``); ``moved`` metres already moved."""
 
@@ -839,8 +840,8 @@ def movement(encounter: Encounter, tid: str) -> MovementBudget:
     """The token's movement budget now (see :class:`MovementBudget`)."""
     st = settings_of(encounter)
     sh = sheet_of(encounter.token(tid))
-    walk = 2.0 * sh.agility
-    run = 4.0 * sh.agility + sh.sprint_metres
+    walk = sh.walk_rate if sh.walk_rate is not None else 2.0 * sh.agility
+    run = (sh.run_rate if sh.run_rate is not None else 4.0 * sh.agility) + sh.sprint_metres
     frac, passes = 1.0, 1
     if in_combat(st) and st.options.movement_split == "per_pass":
         score = sh.initiative or 0

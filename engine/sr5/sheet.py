@@ -133,6 +133,8 @@ class Sheet(_Value):
     smartlink: Smartlink = "none"  # where the user's smartlink sits (gear: goggles; implant: eye)
     wireless: bool = True  # smartlink and smartguns in wireless mode
     vision: tuple[str, ...] = ()
+    walk_rate: float | None = Field(default=None, ge=0, le=1000)  # metres per Combat Turn; None = Agility x 2
+    run_rate: float | None = Field(default=None, ge=0, le=1000)  # metres per Combat Turn; None = Agility x 4
     # -- initiative -----------------------------------------------------------------------------
     initiative_dice: int = Field(default=1, ge=1, le=5)
     initiative_bonus: int = Field(default=0, ge=-50, le=50)  # added to Reaction + Intuition
