@@ -362,52 +362,8 @@ class CoverIndex:
         # columns, sorted by (target, u)
         order_back = None
         if cells is None:
-            nb = int(BASE_COLUMNS if base_columns is None else base_columns)
-            if nb < 1:
-                raise InvalidInputError("base_columns must be at least 1")
-            lt = np.nonzero(live)[0]
-            base_t = np.repeat(lt, nb + 1)
-            base_u = np.tile(np.linspace(-1.0, 1.0, nb + 1), lt.size) * r[base_t]
-            rr = r[pe_t]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                uv = np.where(ta > 1e-12, D * qa / ta, np.inf)  # a vertex seen on the silhouette line
-                fa, fb = ta - D, tb - D
-                crossing = (fa * fb) < 0
-                lam = np.where(crossing, fa / (fa - fb), 0.0)
-                ux = np.where(crossing, qa + lam * (qb - qa), np.inf)  # an edge crossing that line
-            bk_t = np.concatenate((pe_t, pe_t))
-            bk_u = np.concatenate((uv, ux))
-            if body is not None and pe_t.size:
-                # where an edge's (linear) hidden height crosses the ground or the body's
-                # top, the clipped profile has a kink: make those column boundaries too
-                h_pe = self.heights[p_o][pe_pair]
-                n_e = ta * qb - qa * tb
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    a1 = (h_pe - e) * (tb - ta) / n_e
-                    a0 = e + (h_pe - e) * D * (qb - qa) / n_e
-                    front = (ta > 1e-12) & (tb > 1e-12)
-                    ub = np.where(front, D * qb / tb, np.inf)
-                    lo = np.where(front, np.minimum(uv, ub), -np.inf)
-                    hi = np.where(front, np.maximum(uv, ub), np.inf)
-                    for level in (0.0, body[pe_t]):
-                        uk = (a0 - level) / a1
-                        uk = np.where((uk > lo) & (uk < hi), uk, np.inf)
-                        bk_t = np.concatenate((bk_t, pe_t))
-                        bk_u = np.concatenate((bk_u, uk))
-                rr = np.tile(rr, bk_u.size // max(rr.size, 1))
-            else:
-                rr = np.concatenate((rr, rr))
-            ok = np.abs(bk_u) < rr
-            all_t = np.concatenate((base_t, bk_t[ok]))
-            all_u = np.concatenate((base_u, bk_u[ok]))
-            order = np.argsort(all_t * 4.0 + (all_u / r[all_t] + 1.0), kind="stable")
-            st, su = all_t[order], all_u[order]
-            same = st[1:] == st[:-1]
-            c_t = st[:-1][same]
-            c_w = (su[1:] - su[:-1])[same]
-            c_u = 0.5 * (su[1:] + su[:-1])[same]
-            keepc = c_w > 1e-12 * r[c_t]
-            c_t, c_u, c_w = c_t[keepc], c_u[keepc], c_w[keepc]
+            c_t, c_u, c_w = self._columns(e, live, r, p_o, pe_pair, pe_t, ta, qa, tb, qb, D,
+                                          base_columns, body)
         else:
             c_t = np.asarray(cells[0], dtype=np.int64)
             c_u = np.asarray(cells[1], dtype=float)
@@ -439,6 +395,64 @@ class CoverIndex:
             c_t, c_u, hidden = c_t[order_back], c_u[order_back], hidden[order_back]
             c_w = c_w[order_back]
         return c_t, c_u, c_w, hidden
+
+    def _columns(self, e, live, r, p_o, pe_pair, pe_t, ta, qa, tb, qb, D, base_columns, body):
+        """Silhouette columns (target, centre u, width), sorted by (target, u): even
+        :data:`BASE_COLUMNS` per target, split where the hidden-height profile may jump or
+        bend (obstacle vertices seen on the silhouette line, edges crossing it, and with
+        ``body`` heights the offsets where an edge's profile meets the ground or the top)."""
+        nb = int(BASE_COLUMNS if base_columns is None else base_columns)
+        if nb < 1:
+            raise InvalidInputError("base_columns must be at least 1")
+        lt = np.nonzero(live)[0]
+        base_t = np.repeat(lt, nb + 1)
+        base_u = np.tile(np.linspace(-1.0, 1.0, nb + 1), lt.size) * r[base_t]
+        rr = r[pe_t]
+        ts, us = [base_t], [base_u]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            uv = np.where(ta > 1e-12, D * qa / ta, np.inf)  # a vertex seen on the silhouette line
+            k = np.abs(uv) < rr
+            ts.append(pe_t[k])
+            us.append(uv[k])
+            fa, fb = ta - D, tb - D
+            k = np.nonzero((fa * fb) < 0)[0]  # edges crossing the silhouette line
+            if k.size:
+                lam = fa[k] / (fa[k] - fb[k])
+                ux = qa[k] + lam * (qb[k] - qa[k])
+                m = np.abs(ux) < rr[k]
+                ts.append(pe_t[k][m])
+                us.append(ux[m])
+            if body is not None and pe_t.size:
+                # where an edge's (linear) hidden height crosses the ground or the body's
+                # top, the clipped profile bends: make those column boundaries too. Only
+                # for edges wholly in front of the eye whose projection meets the silhouette.
+                ub = np.where(tb > 1e-12, D * qb / tb, np.inf)
+                front = (ta > 1e-12) & (tb > 1e-12)
+                lo = np.minimum(uv, ub)
+                hi = np.maximum(uv, ub)
+                k = np.nonzero(front & (lo < rr) & (hi > -rr))[0]
+                if k.size:
+                    tk = pe_t[k]
+                    dh = self.heights[p_o[pe_pair[k]]] - e
+                    n_e = ta[k] * qb[k] - qa[k] * tb[k]
+                    a1 = dh * (tb[k] - ta[k]) / n_e
+                    a0 = e + dh * D[k] * (qb[k] - qa[k]) / n_e
+                    for level in (0.0, body[tk]):
+                        uk = (a0 - level) / a1
+                        m = (uk > lo[k]) & (uk < hi[k]) & (np.abs(uk) < rr[k])
+                        ts.append(tk[m])
+                        us.append(uk[m])
+        all_t = np.concatenate(ts)
+        all_u = np.concatenate(us)
+        order = np.argsort(all_t * 4.0 + (all_u / r[all_t] + 1.0), kind="stable")
+        st, su = all_t[order], all_u[order]
+        same = st[1:] == st[:-1]
+        c_t = st[:-1][same]
+        c_w = (su[1:] - su[:-1])[same]
+        c_u = 0.5 * (su[1:] + su[:-1])[same]
+        keepc = c_w > 1e-12 * r[c_t]
+        c_t, c_u, c_w = c_t[keepc], c_u[keepc], c_w[keepc]
+        return c_t, c_u, c_w
 
     def _simple(self, hidden, e, use, h_pe, pe_t, ta, qa, tb, qb, D, n_e, k1, k2, r, c_u, ckey):
         """Obstacles wholly in front of the silhouette line (none crosses it, the eye is
