@@ -846,11 +846,11 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
         tid = tp.target
         tname = _nm(encounter, tid)
         o = resolution.outcome(tid)
+        if tp.interrupt_cost and tp.defense_choice in INTERRUPT_COST:
+            # an interrupt is an action: Initiative, and it costs aim, recoil and own suppression
+            spend(edit, tid, tp.defense_choice, INTERRUPT, initiative=tp.interrupt_cost)
         tsh = edit.sheet(tid)
         tupd: dict = {"defended": tsh.defended + 1}
-        if tp.interrupt_cost and tp.defense_choice in INTERRUPT_COST:
-            if tsh.initiative is not None and in_combat(st):
-                tupd["initiative"] = tsh.initiative - tp.interrupt_cost
         if tp.defense_choice == "full_defense":
             tupd["full_defense"] = True
         tsh = edit.update_sheet(tid, **tupd)

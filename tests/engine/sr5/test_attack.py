@@ -324,12 +324,13 @@ def test_melee_charge_reach_and_contact():
 
 def test_parry_needs_a_melee_weapon_and_adds_its_skill():
     s = _shooter(weapons=(KNIFE,), skills={"blades": 5})
-    e = encounter(s, token("razor", 1.5, 0, weapons=(KNIFE,), skills={"blades": 3}))
+    e = encounter(s, token("razor", 1.5, 0, weapons=(KNIFE,), skills={"blades": 3}, recoil=3))
     e, _ = start_turn(e, entered={"sam": 20, "razor": 15})
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), defenses={"razor": "parry"}), _at(("razor", 1.5)))
     assert p.target("razor").defense.value("parry") == 3 and p.target("razor").interrupt_cost == 5
     e2, _ = apply_attack(e, resolve_attack(p, [[1] * 9, [1] * 9]))
     assert e2.token("razor").sr5.initiative == 10
+    assert e2.token("razor").sr5.recoil == 0  # the Parry interrupt is an action: recoil resets
 
 
 def test_several_targets_take_the_multiple_targets_free_action():
