@@ -1,0 +1,720 @@
+"""The player view: a second top-level window made for screen sharing.
+
+It shows the GM's document to the players: no toolbars or docks, no hidden tokens,
+obstacles or zones, no GM notes, no selection handles, sight lines or charge paths, no
+ids of unnamed tokens. The GM chooses what else players see (:class:`PlayerOptions`:
+names, condition bars, zones, cover badges, range rings, grid, legend, label size) and
+those choices persist in QSettings. The window's title is the GM's, so it can be picked in
+a screen-share app's window list.
+
+It follows the GM's view (pan and zoom) or stays where pinned, updates live while the GM
+drags (it listens to the same document's ``changed`` signal, previews included), can be
+blanked between scenes (a neutral card with the title), and can go full screen on any
+screen.
+
+Two extra layers live here and are also used by snapshots (:mod:`gui.snapshot`):
+:class:`ConditionLayer` (condition bars from the rule system's sheet values) and
+:class:`RangeRingLayer` (the selected attacker's weapon range bands, from the engine).
+
+Menus (added to every main window through :func:`gui.main_window.register_extension`):
+View > Player View (Ctrl+Shift+P), Player View Options..., Player view follows my view,
+Blank player view (Ctrl+B), Player view full screen on > (each screen).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication, QKeyEvent, QPainter, QPen, QScreen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLineEdit,
+    QStackedLayout,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.model import Encounter, Token
+from gui import style
+from gui.answers import LiveAnswers
+from gui.document import DocumentChange, EncounterDocument
+from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, _alpha, cosmetic, draw_label
+from gui.map_view import MapView
+from gui.selection import Selection
+from gui.style import PLAYER_VIEW, ViewOptions
+
+#: Sides whose condition bars players always see (when bars are on); other sides are NPCs.
+PARTY_SIDES = frozenset({"runner", "player", "pc", "ally", "party"})
+SETTINGS_GROUP = "playerView"
+
+
+# -- what a token's condition is -------------------------------------------------------------
+@dataclass(frozen=True)
+class ConditionTrack:
+    """One damage track of a token: ``taken`` of ``size`` (boxes or injury points)."""
+
+    label: str
+    taken: int
+    size: int
+
+    @property
+    def left(self) -> float:
+        """Fraction of the track still unharmed, 0 to 1."""
+        return max(0.0, min(1.0, 1.0 - self.taken / self.size)) if self.size > 0 else 0.0
+
+
+def condition_tracks(encounter: Encounter, token: Token) -> tuple[ConditionTrack, ...]:
+    """The damage tracks a token's sheet has under the encounter's rule system: SR5
+    Physical and Stun monitors (boxes, sized by ``engine.sr5.condition``); d100 injury out
+    of ``max_injury``. Static Veil sheets have no maximum, so no bar. No sheet: no tracks."""
+    if encounter.ruleset == "sr5" and token.sr5 is not None:
+        from engine.sr5.condition import physical_boxes, stun_boxes
+
+        s = token.sr5
+        p, st = physical_boxes(s), stun_boxes(s)
+        return (ConditionTrack("Physical", min(s.physical_damage, p), p),
+                ConditionTrack("Stun", min(s.stun_damage, st), st))
+    if encounter.ruleset == "d100" and token.d100 is not None:
+        s = token.d100
+        return (ConditionTrack("Injury", min(s.injury, s.max_injury), s.max_injury),)
+    return ()
+
+
+TRACK_COLOURS = {"Physical": QColor("#66bb6a"), "Stun": QColor("#4fc3f7"), "Injury": QColor("#66bb6a")}
+HURT_COLOUR = QColor("#ef5350")
+
+
+def _track_colour(track: ConditionTrack) -> QColor:
+    """Physical/injury bars shade from green to red as they empty; Stun stays blue."""
+    base = TRACK_COLOURS.get(track.label, QColor("#66bb6a"))
+    if track.label == "Stun":
+        return base
+    f = track.left
+    return QColor.fromRgbF(base.redF() * f + HURT_COLOUR.redF() * (1 - f),
+                           base.greenF() * f + HURT_COLOUR.greenF() * (1 - f),
+                           base.blueF() * f + HURT_COLOUR.blueF() * (1 - f))
+
+
+# -- extra layers ------------------------------------------------------------------------------
+class ConditionLayer(MapLayer):
+    """Condition bars under the tokens (below their name labels): one thin bar per track,
+    filled by the share still unharmed. Drawn in device pixels; no numbers (players read
+    the bar, not the boxes)."""
+
+    def __init__(self, options: ViewOptions):
+        super().__init__(options)
+        self.setZValue(5)
+        self._bars: list[tuple[float, float, float, tuple[ConditionTrack, ...]]] = []
+        self.show_npcs = False
+        self.enabled = True
+
+    def set_tokens(self, encounter: Encounter) -> None:
+        bars = []
+        if self.enabled:
+            for t in encounter.tokens:
+                if not self.options.shows(t):
+                    continue
+                if self.options.player and not self.show_npcs and t.side.lower() not in PARTY_SIDES:
+                    continue
+                tracks = condition_tracks(encounter, t)
+                if tracks:
+                    bars.append((t.x, t.y, t.radius, tracks))
+        self._bars = bars
+        if bars:
+            xs = [b[0] for b in bars]
+            ys = [b[1] for b in bars]
+            r = max(b[2] for b in bars)
+            rect = QRectF(min(xs) - r, min(ys) - r, max(xs) - min(xs) + 2 * r, max(ys) - min(ys) + 2 * r)
+        else:
+            rect = QRectF()
+        self._set_rect(rect, 80.0 * self.options.label_scale)
+        self.update()
+
+    def bars(self) -> list:
+        return list(self._bars)
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1
+        if not self._bars:
+            return
+        tr = painter.transform()
+        px_per_m = abs(tr.m11()) or 1.0
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        s = self.options.label_scale
+        h = 5.0 * s
+        gap = 2.0
+        label_h = TEXT.get("Ag", self.options.label_px, True)[2] * 1.12 + 5 if self.options.show_labels else 2.0
+        for x, y, r, tracks in self._bars:
+            p = tr.map(QPointF(x, y))
+            rp = r * px_per_m
+            w = max(2 * rp, 34.0 * s)
+            top = p.y() + rp + 3 + label_h
+            for track in tracks:
+                frame = QRectF(p.x() - w / 2, top, w, h)
+                painter.setPen(cosmetic(QColor("#0b0d10"), 1.0))
+                painter.setBrush(QBrush(QColor(10, 12, 16, 210)))
+                painter.drawRect(frame.adjusted(-1, -1, 1, 1))
+                painter.setPen(NO_PEN)
+                painter.setBrush(QBrush(_track_colour(track)))
+                painter.drawRect(QRectF(frame.left(), frame.top(), w * track.left, h))
+                top += h + gap
+        painter.restore()
+
+
+class RangeRingLayer(MapLayer):
+    """Circles round the attacker at each range band's outer edge of its weapon (the
+    engine's ``weapon_bands``; distance centre to centre, as the engine measures), each
+    labelled with band, modifier and metres."""
+
+    def __init__(self, options: ViewOptions):
+        super().__init__(options)
+        self.setZValue(-40)
+        self._centre: tuple[float, float] | None = None
+        self._bands: tuple = ()
+        self.enabled = False
+
+    def set_attacker(self, encounter: Encounter, answers: LiveAnswers) -> None:
+        self._centre, self._bands = None, ()
+        a = answers.attacker
+        tactics = answers.document.tactics
+        if self.enabled and a is not None and tactics is not None:
+            t = encounter.token(a)
+            if self.options.shows(t):
+                try:
+                    w = tactics.weapon_of(a, answers.selection.weapon)
+                except ValueError:
+                    w = None
+                if w is not None:
+                    from engine.analysis import weapon_bands
+
+                    self._bands, _ = weapon_bands(t, w)
+                    self._centre = (t.x, t.y)
+        if self._centre and self._bands:
+            r = max(b.max for b in self._bands)
+            cx, cy = self._centre
+            self._set_rect(QRectF(cx - r, cy - r, 2 * r, 2 * r), 60.0 * self.options.label_scale)
+        else:
+            self._set_rect(QRectF())
+        self.update()
+
+    def rings(self) -> list[tuple[str, float, int]]:
+        """(band, radius in metres, modifier) of the rings drawn now."""
+        return [(b.band, b.max, b.modifier) for b in self._bands] if self._centre else []
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1
+        if not self._centre or not self._bands:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        cx, cy = self._centre
+        painter.setBrush(NO_BRUSH)
+        for b in self._bands:
+            painter.setPen(cosmetic(QColor(0, 0, 0, 140), 3.5))
+            painter.drawEllipse(QPointF(cx, cy), b.max, b.max)
+            painter.setPen(cosmetic(QColor(255, 241, 118, 190), 1.6, Qt.PenStyle.DashLine))
+            painter.drawEllipse(QPointF(cx, cy), b.max, b.max)
+        tr = painter.transform()
+        painter.save()
+        painter.resetTransform()
+        px = 11.0 * self.options.label_scale
+        a = math.radians(-60)
+        for b in self._bands:
+            p = tr.map(QPointF(cx + b.max * math.cos(a), cy + b.max * math.sin(a)))
+            mod = f"{b.modifier:+d}".replace("-", "\u2212") if b.modifier else "0"
+            draw_label(painter, p.x(), p.y(), f"{b.band} {mod}  {b.max:g} m", px, anchor="center",
+                       bold=True, fg=QColor("#101418"), bg=QColor(255, 241, 118, 220))
+        painter.restore()
+
+
+# -- the players' choices ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerOptions:
+    """What the GM lets players see. ``label_scale`` multiplies label sizes (1.4 reads well
+    through a 1080p screen share); ``npc_conditions`` shows condition bars of sides outside
+    :data:`PARTY_SIDES` too; ``title_on_map`` also prints the title over the map."""
+
+    title: str = ""
+    names: bool = True
+    conditions: bool = True
+    npc_conditions: bool = False
+    zones: bool = True
+    badges: bool = True
+    range_rings: bool = False
+    grid: bool = True
+    legend: bool = True
+    scale_bar: bool = True
+    title_on_map: bool = False
+    label_scale: float = 1.4
+    follow: bool = True
+
+    def with_(self, **changes) -> "PlayerOptions":
+        return replace(self, **changes)
+
+    def view_options(self) -> ViewOptions:
+        """The map view options of a player view with these choices."""
+        return PLAYER_VIEW.with_(
+            label_scale=max(0.5, min(4.0, float(self.label_scale))),
+            show_labels=self.names, show_zones=self.zones, show_zone_rings=self.zones,
+            show_badges=self.badges, show_grid=self.grid, show_legend=self.legend,
+            show_scale_bar=self.scale_bar, title=(self.title or None) if self.title_on_map else None,
+            show_selection=False, show_sight=False, show_charge=False,
+        )
+
+    # QSettings round trip
+    def save(self, settings: QSettings) -> None:
+        settings.beginGroup(SETTINGS_GROUP)
+        for f in fields(self):
+            settings.setValue(f.name, getattr(self, f.name))
+        settings.endGroup()
+
+    @classmethod
+    def load(cls, settings: QSettings) -> "PlayerOptions":
+        """The saved choices (defaults for anything missing or unreadable)."""
+        out = {}
+        settings.beginGroup(SETTINGS_GROUP)
+        for f in fields(cls):
+            v = settings.value(f.name)
+            if v is None:
+                continue
+            default = f.default
+            try:
+                if isinstance(default, bool):
+                    out[f.name] = v if isinstance(v, bool) else str(v).lower() in ("true", "1", "yes")
+                elif isinstance(default, float):
+                    out[f.name] = float(v)
+                else:
+                    out[f.name] = str(v)
+            except (TypeError, ValueError):
+                continue
+        settings.endGroup()
+        return cls(**out)
+
+
+# -- a map view with the extra layers ------------------------------------------------------------
+class SharedMapView(MapView):
+    """A read-only :class:`MapView` of a shared document with condition bars and range rings
+    (used by the player window and by snapshots). ``extras`` holds the choices the
+    :class:`ViewOptions` do not cover."""
+
+    def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
+                 options: ViewOptions, extras: PlayerOptions | None = None, parent: QWidget | None = None):
+        self._extras_ready = False
+        super().__init__(document, selection, answers, options, interactive=False, parent=parent)
+        self.extras = extras or PlayerOptions()
+        self.conditions = ConditionLayer(options)
+        self.range_rings = RangeRingLayer(options)
+        for layer in (self.conditions, self.range_rings):
+            self.layers.append(layer)
+            self.vb.addItem(layer, ignoreBounds=True)
+            layer.set_pixel_size(self.m_per_px())
+        self._extras_ready = True
+        self._apply_extras()
+
+    def set_extras(self, extras: PlayerOptions) -> None:
+        self.extras = extras
+        self._apply_extras()
+
+    def _apply_extras(self) -> None:
+        self.conditions.enabled = self.extras.conditions
+        self.conditions.show_npcs = self.extras.npc_conditions or not self.options.player
+        self.range_rings.enabled = self.extras.range_rings
+        self._refresh_extras()
+
+    def _refresh_extras(self) -> None:
+        if not self._extras_ready:
+            return
+        enc = self.document.encounter
+        self.conditions.set_tokens(enc)
+        self.range_rings.set_attacker(enc, self.answers)
+
+    def set_options(self, options: ViewOptions) -> None:
+        super().set_options(options)
+        self._apply_extras()
+
+    def _on_document(self, change: DocumentChange) -> None:
+        super()._on_document(change)
+        if self._extras_ready and (change.reset or change.diff.tokens or change.diff.token_looks):
+            self.conditions.set_tokens(self.document.encounter)
+
+    def _on_answers(self) -> None:
+        super()._on_answers()
+        if self._extras_ready:
+            self.range_rings.set_attacker(self.document.encounter, self.answers)
+
+    def token_tooltip(self, token_id: str) -> str:
+        """Players' tooltips: name and zones only (never an id, notes or numbers)."""
+        text = super().token_tooltip(token_id)
+        if not self.options.player or not text:
+            return text
+        t = self.document.encounter.token(token_id)
+        lines = text.split("\n")
+        lines[0] = t.name or "(unnamed)"
+        return "\n".join(lines)
+
+    def mouseDoubleClickEvent(self, ev) -> None:  # no editing from here
+        ev.accept()
+
+    def keyPressEvent(self, ev: QKeyEvent) -> None:
+        ev.ignore()  # let the player window handle its keys
+
+
+class BlankCard(QWidget):
+    """What players see between scenes: a neutral card with the title."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.title = ""
+        self.setAutoFillBackground(False)
+
+    def set_title(self, title: str) -> None:
+        self.title = title
+        self.update()
+
+    def paintEvent(self, ev) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.fillRect(self.rect(), style.MAP_BACKDROP)
+        if self.title:
+            px = max(24.0, min(self.width() / 22.0, 72.0))
+            draw_label(p, self.width() / 2, self.height() / 2, self.title, px, anchor="center",
+                       bold=True, bg=None)
+        p.setPen(QPen(QColor(255, 255, 255, 40), 2))
+        p.setBrush(NO_BRUSH)
+        w, h = self.width(), self.height()
+        p.drawLine(QPointF(w * 0.35, h / 2 + 60), QPointF(w * 0.65, h / 2 + 60))
+        p.end()
+
+
+class PlayerWindow(QWidget):
+    """The player view window on one document (shared with the GM's window).
+
+    ``follow(gm_view)`` ties its pan and zoom to the GM's map; :attr:`following` switches
+    that off (pinned: the view stays, the GM can still pan it with the right or middle
+    button and zoom with the wheel). Keys in this window: F11 full screen, Esc leave full
+    screen, B blank/reveal, P pin/follow."""
+
+    blankChanged = Signal(bool)
+    followChanged = Signal(bool)
+
+    def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
+                 options: PlayerOptions | None = None, gm_view: MapView | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.document = document
+        self.options = options or PlayerOptions()
+        self.gm_view = gm_view
+        self.setObjectName("coverfire_player_view")
+        self.view = SharedMapView(document, selection, answers, self.options.view_options(), self.options, self)
+        self.card = BlankCard(self)
+        self._stack = QStackedLayout(self)
+        self._stack.setContentsMargins(0, 0, 0, 0)
+        self._stack.addWidget(self.view)
+        self._stack.addWidget(self.card)
+        self._blank = False
+        self._following = False
+        self.resize(1280, 720)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._apply_title()
+        document.changed.connect(self._on_document)
+        if gm_view is not None:
+            gm_view.vb.sigRangeChanged.connect(self._on_gm_range)
+        self.set_following(self.options.follow)
+
+    # -- title, options --------------------------------------------------------------------
+    def title(self) -> str:
+        """The window title: the GM's, else the encounter's name and "players"."""
+        return self.options.title.strip() or f"{self.document.encounter.name} \u2014 players"
+
+    def _apply_title(self) -> None:
+        t = self.title()
+        self.setWindowTitle(t)
+        self.card.set_title(t)
+
+    def set_options(self, options: PlayerOptions) -> None:
+        """Show with other choices (applied at once)."""
+        self.options = options
+        self.view.set_options(options.view_options())
+        self.view.set_extras(options)
+        self._apply_title()
+        if options.follow != self._following:
+            self.set_following(options.follow)
+
+    def _on_document(self, change: DocumentChange) -> None:
+        if change.reset:
+            self._apply_title()
+            if self._following:
+                self.sync_to_gm()
+
+    # -- follow or pin -------------------------------------------------------------------------
+    @property
+    def following(self) -> bool:
+        return self._following
+
+    def set_following(self, on: bool) -> None:
+        """Follow the GM's pan and zoom (True) or stay where it is now (False, pinned)."""
+        on = bool(on) and self.gm_view is not None
+        changed = on != self._following
+        self._following = on
+        self.options = self.options.with_(follow=on)
+        if on:
+            self.sync_to_gm()
+        if changed:
+            self.followChanged.emit(on)
+
+    def sync_to_gm(self) -> None:
+        """Show (at least) the map area the GM's view shows now."""
+        if self.gm_view is None:
+            return
+        rect = self.gm_view.vb.viewRect()
+        if rect.width() > 0 and rect.height() > 0:
+            self.view.vb.setRange(rect, padding=0.0)
+
+    def _on_gm_range(self, *_):
+        if self._following:
+            self.sync_to_gm()
+
+    def view_rect(self) -> QRectF:
+        """The map area (metres) this view shows now."""
+        return self.view.vb.viewRect()
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        if self._following:
+            self.sync_to_gm()
+
+    # -- blank / reveal --------------------------------------------------------------------------
+    @property
+    def blank(self) -> bool:
+        return self._blank
+
+    def set_blank(self, on: bool) -> None:
+        """Hide the map behind the title card (True) or show it (False)."""
+        on = bool(on)
+        if on == self._blank:
+            return
+        self._blank = on
+        self._stack.setCurrentWidget(self.card if on else self.view)
+        self.blankChanged.emit(on)
+
+    # -- screens -----------------------------------------------------------------------------
+    def show_full_screen(self, screen: QScreen | int | None = None) -> None:
+        """Full screen on ``screen`` (a QScreen or an index into ``QGuiApplication.screens()``;
+        None: the screen it is on)."""
+        if isinstance(screen, int):
+            screens = QGuiApplication.screens()
+            if not 0 <= screen < len(screens):
+                raise ValueError(f"there is no screen {screen + 1}; this computer has {len(screens)}")
+            screen = screens[screen]
+        if screen is not None:
+            if self.isFullScreen():
+                self.showNormal()
+            self.setScreen(screen)
+            self.move(screen.geometry().topLeft())
+            self.resize(screen.geometry().size())
+        self.showFullScreen()
+        self.raise_()
+
+    def leave_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+
+    def keyPressEvent(self, ev: QKeyEvent) -> None:
+        key = ev.key()
+        if key == Qt.Key.Key_F11:
+            self.leave_full_screen() if self.isFullScreen() else self.show_full_screen()
+        elif key == Qt.Key.Key_Escape:
+            self.leave_full_screen()
+        elif key == Qt.Key.Key_B:
+            self.set_blank(not self._blank)
+        elif key == Qt.Key.Key_P:
+            self.set_following(not self._following)
+        else:
+            super().keyPressEvent(ev)
+            return
+        ev.accept()
+
+
+# -- the options dialog -------------------------------------------------------------------------
+class PlayerOptionsDialog(QDialog):
+    """Choose what players see; every change applies at once (``changed`` signal)."""
+
+    changed = Signal(object)
+
+    LABELS = (
+        ("names", "Names"),
+        ("conditions", "Condition bars (party)"),
+        ("npc_conditions", "Condition bars of NPCs too"),
+        ("zones", "Zones (and zone rings on tokens)"),
+        ("badges", "Range and cover badges of the attacker's targets"),
+        ("range_rings", "Range rings round the attacker"),
+        ("grid", "Grid"),
+        ("legend", "Legend"),
+        ("scale_bar", "Scale bar"),
+        ("title_on_map", "Title over the map"),
+        ("follow", "Follow my view (off: pinned)"),
+    )
+
+    def __init__(self, options: PlayerOptions, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Player view options")
+        self._options = options
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        self.title_edit = QLineEdit(options.title)
+        self.title_edit.setPlaceholderText("shown as the window title (for the screen share)")
+        form.addRow("Title", self.title_edit)
+        self.scale_spin = QDoubleSpinBox()
+        self.scale_spin.setRange(0.8, 3.0)
+        self.scale_spin.setSingleStep(0.1)
+        self.scale_spin.setValue(options.label_scale)
+        form.addRow("Label size", self.scale_spin)
+        lay.addLayout(form)
+        self.boxes: dict[str, QCheckBox] = {}
+        for name, text in self.LABELS:
+            box = QCheckBox(text)
+            box.setChecked(bool(getattr(options, name)))
+            box.toggled.connect(self._emit)
+            lay.addWidget(box)
+            self.boxes[name] = box
+        self.title_edit.textChanged.connect(self._emit)
+        self.scale_spin.valueChanged.connect(self._emit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.accept)
+        buttons.accepted.connect(self.accept)
+        lay.addWidget(buttons)
+
+    def options(self) -> PlayerOptions:
+        return self._options.with_(
+            title=self.title_edit.text(), label_scale=round(self.scale_spin.value(), 2),
+            **{name: box.isChecked() for name, box in self.boxes.items()},
+        )
+
+    def _emit(self, *_):
+        self._options = self.options()
+        self.changed.emit(self._options)
+
+
+# -- the main window's side -----------------------------------------------------------------------
+class PlayerViewController:
+    """Owns a main window's player view: opens and closes it, keeps its options in the
+    window's QSettings, and keeps the menu's check marks in step."""
+
+    def __init__(self, window):
+        self.window = window
+        self.options = PlayerOptions.load(window.settings)
+        self.player: PlayerWindow | None = None
+        self.dialog: PlayerOptionsDialog | None = None
+        A = window.add_action
+        window.menus["View"].addSeparator()
+        self.act_open = A("View", "&Player View", self.toggle, shortcut="Ctrl+Shift+P", checkable=True,
+                          name="player view", tip="A second window for the players, to screen-share")
+        self.act_options = A("View", "Player View &Options\u2026", self.edit_options, name="player view options")
+        self.act_follow = A("View", "Player view follows my view", self.set_following, checkable=True,
+                            name="player view follows")
+        self.act_follow.setChecked(self.options.follow)
+        self.act_blank = A("View", "&Blank player view", self.set_blank, checkable=True, shortcut="Ctrl+B",
+                           name="blank player view", tip="Hide the map from the players (shows the title)")
+        self.screen_menu = window.menus["View"].addMenu("Player view &full screen on")
+        self.screen_menu.aboutToShow.connect(self._fill_screens)
+        window.destroyed.connect(lambda *_: self._drop())
+
+    def _drop(self) -> None:
+        if self.player is not None:
+            self.player.close()
+            self.player.deleteLater()
+            self.player = None
+
+    def open(self) -> PlayerWindow:
+        """Show the player view (made on first use); returns it."""
+        if self.player is None:
+            w = self.window
+            self.player = PlayerWindow(w.document, w.selection, w.answers, self.options, w.map_view)
+            self.player.blankChanged.connect(self.act_blank.setChecked)
+            self.player.followChanged.connect(self._follow_changed)
+        self.player.show()
+        self.player.raise_()
+        self.act_open.setChecked(True)
+        return self.player
+
+    def close(self) -> None:
+        if self.player is not None:
+            self.player.hide()
+        self.act_open.setChecked(False)
+
+    def toggle(self, on: bool) -> None:
+        self.open() if on else self.close()
+
+    def set_options(self, options: PlayerOptions) -> None:
+        self.options = options
+        options.save(self.window.settings)
+        self.act_follow.setChecked(options.follow)
+        if self.player is not None:
+            self.player.set_options(options)
+
+    def edit_options(self) -> PlayerOptionsDialog:
+        if self.dialog is None:
+            self.dialog = PlayerOptionsDialog(self.options, self.window)
+            self.dialog.changed.connect(self.set_options)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+    def set_following(self, on: bool) -> None:
+        self.set_options(self.options.with_(follow=bool(on)))
+
+    def _follow_changed(self, on: bool) -> None:
+        if on != self.options.follow:
+            self.options = self.options.with_(follow=on)
+            self.options.save(self.window.settings)
+        self.act_follow.setChecked(on)
+
+    def set_blank(self, on: bool) -> None:
+        if on and self.player is None:
+            self.open()
+        if self.player is not None:
+            self.player.set_blank(on)
+        self.act_blank.setChecked(bool(self.player and self.player.blank))
+
+    def full_screen_on(self, index: int) -> PlayerWindow:
+        p = self.open()
+        p.show_full_screen(index)
+        return p
+
+    def _fill_screens(self) -> None:
+        self.screen_menu.clear()
+        for i, s in enumerate(QGuiApplication.screens()):
+            g = s.geometry()
+            act = QAction(f"Screen {i + 1}: {s.name() or 'screen'} ({g.width()}\u00d7{g.height()})", self.screen_menu)
+            act.triggered.connect(lambda _=False, i=i: self.full_screen_on(i))
+            self.screen_menu.addAction(act)
+        self.screen_menu.addSeparator()
+        act = QAction("Windowed", self.screen_menu)
+        act.triggered.connect(lambda: self.player and self.player.leave_full_screen())
+        self.screen_menu.addAction(act)
+
+
+def _install(window) -> None:
+    window.player_view = PlayerViewController(window)
+
+
+def _register() -> None:
+    from gui.main_window import register_extension
+
+    register_extension(_install)
+
+
+_register()
+
+__all__ = [
+    "PARTY_SIDES", "ConditionTrack", "condition_tracks", "ConditionLayer", "RangeRingLayer",
+    "PlayerOptions", "SharedMapView", "BlankCard", "PlayerWindow", "PlayerOptionsDialog",
+    "PlayerViewController",
+]
