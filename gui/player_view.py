@@ -337,12 +337,26 @@ class SharedMapView(MapView):
 
     def set_options(self, options: ViewOptions) -> None:
         super().set_options(options)
+        self.tokens.set_tokens(self.display_tokens(self.document.encounter.tokens))
         self._apply_extras()
 
     def _on_document(self, change: DocumentChange) -> None:
         super()._on_document(change)
-        if self._extras_ready and (change.reset or change.diff.tokens or change.diff.token_looks):
-            self.conditions.set_tokens(self.document.encounter)
+        if change.reset or change.diff.tokens or change.diff.token_looks:
+            self.tokens.set_tokens(self.display_tokens(self.document.encounter.tokens))
+            if self._extras_ready:
+                self.conditions.set_tokens(self.document.encounter)
+
+    def display_tokens(self, tokens: tuple) -> tuple:
+        """The tokens as labelled here: for players an unnamed token is labelled with its
+        side ("ganger"), never its id ("ganger-3" would number the NPCs for them)."""
+        if not self.options.player or all(t.name for t in tokens):
+            return tokens
+        if getattr(self, "_display_for", None) is tokens:
+            return self._display
+        self._display_for = tokens
+        self._display = tuple(t if t.name else t.model_copy(update={"name": t.side}) for t in tokens)
+        return self._display
 
     def _on_answers(self) -> None:
         super()._on_answers()
@@ -356,7 +370,7 @@ class SharedMapView(MapView):
             return text
         t = self.document.encounter.token(token_id)
         lines = text.split("\n")
-        lines[0] = t.name or "(unnamed)"
+        lines[0] = t.name or t.side
         return "\n".join(lines)
 
     def mouseDoubleClickEvent(self, ev) -> None:  # no editing from here

@@ -154,7 +154,11 @@ def test_players_never_see_notes_ids_or_numbers_in_tooltips(window, player):
     assert pv_tip.startswith("Razor") and "cover" not in pv_tip and " m," not in pv_tip
     assert "mole" not in player.view.token_tooltip("sam") and sam.name in player.view.token_tooltip("sam")
     tip = player.view.token_tooltip("npc-7")
-    assert "npc-7" not in tip and "vault" not in tip and tip.startswith("(unnamed)")
+    assert "npc-7" not in tip and "vault" not in tip and tip.startswith("ganger")
+    # its label on the map is its side, not its id (which would number the NPCs)
+    labelled = {t.id: t.name for t in player.view.display_tokens(window.document.encounter.tokens)}
+    assert labelled["npc-7"] == "ganger" and labelled["sam"] == "Sam"
+    assert {t.id: t.name for t in window.map_view.document.encounter.tokens}["npc-7"] == ""
 
 
 def test_blank_hides_the_map_behind_a_title_card_and_reveal_brings_it_back(window, player, qtbot):
@@ -211,7 +215,7 @@ def test_condition_bars_show_the_party_and_npcs_only_when_chosen(window, player)
     enc = window.document.encounter
     # Body 5 -> Physical 8 + ceil(5/2) = 11 boxes; Willpower 3 -> Stun 8 + 2 = 10 boxes
     sheet = Sheet(body=5, willpower=3, physical_damage=4, stun_damage=10)
-    tokens = tuple(t.model_copy(update={"sr5": sheet}) if t.id in ("sam", "ganger-1") else t for t in enc.tokens)
+    tokens = tuple(t.model_copy(update={"sr5": sheet if t.id in ("sam", "ganger-1") else None}) for t in enc.tokens)
     window.document.commit(enc.model_copy(update={"tokens": tokens}), "sheets")
     phys, stun = condition_tracks(window.document.encounter, window.document.encounter.token("sam"))
     assert (phys.label, phys.taken, phys.size) == ("Physical", 4, 11) and phys.left == pytest.approx(7 / 11)
