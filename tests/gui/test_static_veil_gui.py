@@ -1,0 +1,283 @@
+"""The Static Veil maneuvers in the real main window, offscreen, driven by real mouse clicks
+on the map and on the panel's buttons (issue 7, map-window half).
+
+The demo (assets/encounters/demo-static-veil.json), in metres, radii 0.4, reach 1 m:
+* Kit (16.5, 15) stands 1.5 - 0.8 = 0.7 m edge to edge from Jay (18, 15): within reach.
+  A shove pushes Jay east (0 deg). The brick wall's west face is x = 20, so Jay's centre
+  stops at 20 - 0.4 = 19.6 after 1.6 m: 0 net hits (1 m) -> (19.0, 15), not stopped;
+  1+ net hits (2 m or more) -> (19.6, 15), stopped by wall 'Brick wall'.
+* Rook (4, 10) charges Vex (16, 10) around the crate x 8..10, y 7..12 (the geometry of
+  tests/engine/static_veil/scenarios/charge.json): path (4,10) -> (7.83431, 12.4) ->
+  (10.16569, 12.4) -> contact (14.33534, 10.68477); the straight leg is 6.30866 - 1.8 =
+  4.50866 m; Movement 11.36352 of Rook's 12.
+* Moss (26, 1.5) and Ash (27.5, 2.5) are shut in the 5 x 5 m back office (walls at x 24.7..25,
+  y 5..5.3, and the map edge): no straight 5.8 m lane at Ash exists, so no charge.
+* Bolt holds Nix in a grapple; Lou is Prone and Distracted (1).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from tests.gui.conftest import mouse_click, vp_point
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "assets" / "encounters" / "demo-static-veil.json"
+
+
+@pytest.fixture
+def sv(qtbot, tmp_path, monkeypatch):
+    """The main window on the Static Veil demo; returns (window, controller)."""
+    import gui.rules.static_veil  # noqa: F401 - registers the extension (also a built-in)
+    from engine.files import load_encounter
+    from gui.main_window import MainWindow
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(load_encounter(DEMO), DEMO, settings=settings,
+                     autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
+    qtbot.addWidget(win)
+    win.resize(1600, 1000)
+    win.show()
+    qtbot.waitExposed(win)
+    win.map_view.fit_map()
+    return win, win.static_veil
+
+
+def _token(win, ident):
+    return win.document.encounter.token(ident)
+
+
+def _click_button(qtbot, button):
+    QApplication.processEvents()  # widgets added to a shown layout appear on the next turn
+    assert button.isVisible() and button.isEnabled(), button.text()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def _log(win, *, undone: bool | None = False) -> list[str]:
+    """The shared combat log's Static Veil lines (live ones; ``undone=True``: struck ones)."""
+    return [ln.text for ln in win.combat_log.lines() if ln.ruleset == "static-veil"
+            and (undone is None or ln.undone == undone)]
+
+
+def _select(win, ident):
+    t = _token(win, ident)
+    mouse_click(win.map_view, t.x, t.y)
+    assert win.static_veil.actor == ident
+
+
+def _pick(win, ident):
+    t = _token(win, ident)
+    mouse_click(win.map_view, t.x, t.y)
+
+
+# ---------------------------------------------------------------------------------------------
+def test_demo_loads_with_sheets_and_the_map_the_tests_need():
+    from engine.files import load_encounter
+    from engine.static_veil import RULESET, Charge, Shove
+
+    enc = load_encounter(DEMO)
+    assert enc.ruleset == "static-veil"
+    assert all(t.static_veil is not None for t in enc.tokens)
+    assert {o.id for o in enc.obstacles} >= {"crate", "brick-wall", "office-w", "office-s"}
+    ends = RULESET.preview(enc, Shove("kit", "jay")).shove_ends
+    assert ends[0].end == pytest.approx((19.0, 15.0)) and ends[0].stopped_by is None
+    assert ends[1].end == pytest.approx((19.6, 15.0)) and ends[1].travelled == pytest.approx(1.6)
+    assert ends[1].stopped_by == "wall 'Brick wall'"
+    charge = RULESET.preview(enc, Charge("rook", "vex"))
+    assert charge.allowed and charge.movement_cost == pytest.approx(11.36352, abs=1e-4)
+    assert not RULESET.preview(enc, Charge("moss", "ash")).allowed
+    assert RULESET.grapple_links(enc) == (("bolt", "nix"),)
+
+
+def test_shown_only_for_static_veil_encounters(sv, demo_path):
+    win, ctl = sv
+    assert ctl.active and ctl.dock.isVisible() and win.docks["combat_log"].isVisible()
+    assert ctl.menu.menuAction().isVisible()
+    assert win.open_file(demo_path)  # the sr5 demo
+    assert not ctl.active
+    assert not ctl.dock.isVisible() and not ctl.menu.menuAction().isVisible()
+    assert not ctl.dock.toggleViewAction().isVisible()
+    assert ctl.layer.marks == [] and not ctl.layer.isVisible()
+    assert not win.docks["combat_log"].isVisible()
+    assert win.open_file(DEMO)
+    assert ctl.active and ctl.dock.isVisible() and ctl.menu.menuAction().isVisible()
+    assert win.docks["combat_log"].isVisible()
+
+
+def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
+    from engine.static_veil import RULESET, Shove
+
+    win, ctl = sv
+    panel = ctl.panel
+    _select(win, "kit")
+    assert panel.option_state("shove") == (True, "choose a target on the map")
+    _click_button(qtbot, panel.buttons["shove"])
+    assert ctl.picking == "token"
+    _pick(win, "jay")
+    assert ctl.target == "jay" and ctl.picking is None
+    assert win.map_view.tool.name == "Select"  # back to the normal tool
+
+    # the previewed ends are the engine's, and the map draws them before confirming
+    engine = RULESET.preview(win.document.encounter, Shove("kit", "jay"))
+    assert [e.end for e in ctl.preview.shove_ends] == [e.end for e in engine.shove_ends]
+    ghosts = {g.tag: (g.x, g.y) for g in ctl.layer.drawing.ghosts if g.tag}
+    assert ghosts == {"0": pytest.approx((19.0, 15.0)), "1+": pytest.approx((19.6, 15.0))}
+    assert _token(win, "jay").x == 18.0  # nothing moved yet
+
+    assert not panel.confirm_btn.isEnabled()  # nobody has said who won
+    panel.outcome.enter(True, 2)
+    strong = [g for g in ctl.layer.drawing.ghosts if g.strong]
+    assert [(g.x, g.y) for g in strong] == [pytest.approx((19.6, 15.0))]
+    steps = win.document.undo_stack.count()
+    _click_button(qtbot, panel.confirm_btn)
+
+    jay = _token(win, "jay")
+    assert (jay.x, jay.y) == pytest.approx((19.6, 15.0))
+    assert win.document.undo_stack.count() == steps + 1
+    assert RULESET.sheet(win.document.encounter, "kit").ap == 1
+    assert {m.id: m.ap for m in ctl.layer.marks}["kit"] == 1
+    last = _log(win)[-1]
+    assert "Kit shoves Jay (Kit wins by 2 net hits)" in last and "stopped by wall 'Brick wall'" in last
+    assert ctl.key is None and ctl.layer.drawing is None
+
+    win.actions["undo"].trigger()
+    jay = _token(win, "jay")
+    assert (jay.x, jay.y) == (18.0, 15.0)
+    assert RULESET.sheet(win.document.encounter, "kit").ap == 3
+    assert _log(win) == [] and _log(win, undone=True) == [last]  # struck through, not gone
+    assert {m.id: m.ap for m in ctl.layer.marks}["kit"] == 3
+    win.actions["redo"].trigger()
+    assert _log(win) == [last] and (_token(win, "jay").x, _token(win, "jay").y) == pytest.approx((19.6, 15.0))
+
+
+def test_charge_refused_for_lack_of_run_up_shows_the_engines_reason(sv, qtbot):
+    from engine.static_veil import RULESET, Charge
+
+    win, ctl = sv
+    panel = ctl.panel
+    _select(win, "moss")
+    _click_button(qtbot, panel.buttons["charge"])
+    _pick(win, "ash")
+    why = RULESET.why_not(win.document.encounter, Charge("moss", "ash"))
+    assert "no straight 4 m run-up" in why
+    enabled, shown = panel.option_state("charge")
+    assert not enabled and shown == why
+    assert panel.buttons["charge"].toolTip() == why
+    assert why in panel.reasons["charge"].text()
+    assert not ctl.preview.allowed
+    assert html.escape(why) in panel.preview_label.text()
+    assert not panel.confirm_btn.isEnabled()
+    assert ctl.layer.drawing is not None and not ctl.layer.drawing.allowed
+    assert ctl.layer.drawing.labels[0][2].startswith("Charge refused: no straight 4 m run-up")
+    steps = win.document.undo_stack.count()
+    assert not ctl.confirm()
+    assert win.document.undo_stack.count() == steps
+
+
+def test_charge_path_and_run_up_leg_are_drawn_with_metres(sv, qtbot):
+    win, ctl = sv
+    _select(win, "rook")
+    _click_button(qtbot, ctl.panel.buttons["charge"])
+    _pick(win, "vex")
+    d = ctl.layer.drawing
+    assert d.allowed
+    assert d.path == ctl.preview.path and len(d.path) == 4
+    assert d.path[-1] == pytest.approx((14.33534, 10.68477), abs=1e-4)
+    assert d.runup == (ctl.preview.runup_start, ctl.preview.end)
+    assert d.runup_label == "run-up 4.5 m"  # 4.50866 m
+    assert d.labels[0][2] == "Charge Vex: 11.4 m, 2 AP"
+    # the attack's Success Target with the charge bonus is in the panel
+    assert "Rook 60 (charge +10) vs Vex defense 40" in ctl.panel.preview_label.text()
+    ctl.panel.outcome.enter(True, 1)
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    rook = _token(win, "rook")
+    assert (rook.x, rook.y) == pytest.approx((14.33534, 10.68477), abs=1e-4)
+    assert "Charged" in [s for m in ctl.layer.marks if m.id == "rook" for s in m.states]
+
+
+def test_hovering_while_picking_previews_that_target(sv, qtbot):
+    win, ctl = sv
+    _select(win, "kit")
+    _click_button(qtbot, ctl.panel.buttons["grapple"])
+    vex = _token(win, "vex")
+    QTest.mouseMove(win.map_view.viewport(), vp_point(win.map_view, vex.x, vex.y))
+    d = ctl.layer.drawing
+    assert d is not None and d.hover and not d.allowed  # Vex is 4.2 m away: out of reach
+    assert "within reach" in ctl.hover_preview.reason
+    QTest.keyClick(win.map_view, Qt.Key.Key_Escape)
+    assert ctl.picking is None and ctl.key is None and ctl.layer.drawing is None
+
+
+def test_grapple_link_states_turns_and_one_undo_step_each(sv, qtbot):
+    from engine.static_veil import RULESET
+
+    win, ctl = sv
+    marks = {m.id: m for m in ctl.layer.marks}
+    assert marks["lou"].states == ("Prone", "Distracted (1)")
+    assert marks["bolt"].states == ("Grappling",) and marks["nix"].states == ("Grappled",)
+    assert [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links] == [((5.0, 4.5), (6.0, 4.5))]
+
+    _select(win, "kit")
+    steps = win.document.undo_stack.count()
+    _click_button(qtbot, ctl.panel.start_btn)
+    assert win.document.undo_stack.count() == steps + 1
+    assert {m.id: m.active for m in ctl.layer.marks}["kit"]
+    assert _log(win)[-1] == "Round 1: Kit's turn (3 AP, 10.0 m)."
+
+    _click_button(qtbot, ctl.panel.buttons["grapple"])
+    _pick(win, "jay")
+    ctl.panel.outcome.enter(True, 0)
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    assert win.document.undo_stack.count() == steps + 2
+    links = [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links]
+    assert ((16.5, 15.0), (18.0, 15.0)) in links
+    assert ctl.panel.economy_label.text().count("1 of 3 AP") == 1
+
+    _click_button(qtbot, ctl.panel.end_btn)
+    assert ctl.layer.marks and not any(m.active for m in ctl.layer.marks)
+    win.actions["undo"].trigger()  # the end of the turn
+    win.actions["undo"].trigger()  # the grapple
+    assert ((16.5, 15.0), (18.0, 15.0)) not in [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links]
+    assert win.document.undo_stack.index() == steps + 1  # back to just after the turn began
+    assert RULESET.sheet(win.document.encounter, "kit").ap == 3
+
+
+def test_d100_model_rolls_from_the_menu_and_logs_the_dice(sv, qtbot):
+    win, ctl = sv
+    _select(win, "kit")
+    _click_button(qtbot, ctl.panel.buttons["shove"])
+    _pick(win, "jay")
+    assert not ctl.panel.roll_btn.isEnabled()  # the GM enters outcomes by default
+    win.actions["sv dice d100"].trigger()
+    assert win.document.encounter.static_veil.dice == "d100"
+    _click_button(qtbot, ctl.panel.roll_btn)
+    lines = _log(win)
+    assert any(line.startswith("Dice: Kit athletics: rolled") for line in lines)
+    assert win.document.encounter.static_veil.rolls == 2
+    win.actions["undo"].trigger()
+    assert win.document.encounter.static_veil.rolls == 0 and _log(win) == []
+
+
+def test_called_shot_offers_the_engines_locations_and_an_attack_outcome(sv, qtbot):
+    win, ctl = sv
+    _select(win, "kit")
+    _click_button(qtbot, ctl.panel.buttons["called_shot"])
+    _pick(win, "jay")
+    combo = ctl.panel.location_combo
+    keys = [combo.itemData(i) for i in range(combo.count())]
+    assert keys == ["head", "vital", "hand", "arm", "leg", "item"]
+    combo.setCurrentIndex(keys.index("leg"))
+    assert ctl.action().location == "leg"
+    form = ctl.panel.outcome
+    assert form.hit_yes is not None and form.check_pass is not None and not form.check_pass.isEnabled()
+    form.enter(True, 1, check=False)
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    assert _token(win, "jay").stance == "prone"
+    assert "Prone" in {m.id: m.states for m in ctl.layer.marks}["jay"]
