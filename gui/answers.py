@@ -39,6 +39,12 @@ class LiveAnswers(QObject):
 
     updated = Signal()
     chargesUpdated = Signal()
+    focusUpdated = Signal()
+
+    #: During a drag, a charge plan that took longer than this (ms) last time is worked out
+    #: only when the mouse rests (``FOCUS_DELAY_MS``), so the drag stays smooth.
+    LIVE_CHARGE_BUDGET_MS = 8.0
+    FOCUS_DELAY_MS = 150
 
     def __init__(self, document: EncounterDocument, selection: Selection, parent: QObject | None = None):
         super().__init__(parent)
@@ -61,6 +67,12 @@ class LiveAnswers(QObject):
         self._slicer = QTimer(self)
         self._slicer.setInterval(0)
         self._slicer.timeout.connect(self._charge_slice)
+        self._last_charge_ms = 0.0
+        self._focus_pending: str | None = None
+        self._focus_later = QTimer(self)
+        self._focus_later.setSingleShot(True)
+        self._focus_later.setInterval(self.FOCUS_DELAY_MS)
+        self._focus_later.timeout.connect(self._focus_charge)
         document.changed.connect(self._on_document)
         selection.changed.connect(self._on_selection)
         self.recompute()
@@ -195,9 +207,28 @@ class LiveAnswers(QObject):
         if attacker is None or tactics is None or target_id == attacker or self.error:
             return None
         if target_id not in self.charges:
+            start = time.perf_counter()
             try:
                 self.charges[target_id] = tactics.charge(attacker, target_id)
             except ValueError as exc:
                 log.warning("charge: %s", exc)
                 self.charges[target_id] = None
+            self._last_charge_ms = (time.perf_counter() - start) * 1e3
         return self.charges[target_id]
+
+    def live_charge(self, target_id: str):
+        """The charge plan for the looked-at target, or None for now when a drag is in
+        progress and plans are slow here: it comes (``focusUpdated``) when the mouse rests."""
+        if target_id in self.charges:
+            return self.charges[target_id]
+        if self.document.in_preview and self._last_charge_ms > self.LIVE_CHARGE_BUDGET_MS:
+            self._focus_pending = target_id
+            self._focus_later.start()
+            return None
+        return self.charge(target_id)
+
+    def _focus_charge(self) -> None:
+        tid, self._focus_pending = self._focus_pending, None
+        if tid is not None and tid not in self.charges and self.attacker is not None:
+            self.charge(tid)
+            self.focusUpdated.emit()

@@ -238,7 +238,7 @@ def aim_zone(encounter: Encounter, zone_id: str, target: Point) -> Encounter:
     ox, oy = encounter.zone_origin(z)
     dx, dy = target[0] - ox, target[1] - oy
     dist = math.hypot(dx, dy)
-    if dist < 1e-6:
+    if dist < 0.05:  # closer than 5 cm to the origin: no direction to take
         return encounter
     direction = math.degrees(math.atan2(dy, dx)) % 360.0
     update: dict[str, object] = {"direction": round(direction, 2)}

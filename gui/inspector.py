@@ -10,9 +10,10 @@ including rule-system sheets and fields other programs wrote, and applies edits 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -99,6 +100,8 @@ class _LongText(QPlainTextEdit):
 class InspectorPanel(QWidget):
     """Edits the selected object. ``error`` holds the last refusal (also shown inline)."""
 
+    PREVIEW_REFRESH_MS = 100
+
     def __init__(self, document: EncounterDocument, selection: Selection, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
@@ -142,6 +145,10 @@ class InspectorPanel(QWidget):
         self.json_apply.setVisible(False)
         outer.addWidget(self.json_box)
 
+        self._last_refresh = 0.0
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.timeout.connect(self._refresh)
         document.changed.connect(self._on_document)
         selection.changed.connect(self._on_selection)
         self._on_selection()
@@ -170,9 +177,15 @@ class InspectorPanel(QWidget):
             if edits.kind_of(self.document.encounter, self._target[1]) is None:
                 self._on_selection()
                 return
-        if change.preview and (not self.isVisible() or (change.diff.only_token_positions and self._target[0] != "token")):
-            self._stale = True
-            return
+        if change.preview:
+            if not self.isVisible() or (change.diff.only_token_positions and self._target[0] != "token"):
+                self._stale = True
+                return
+            # during a drag, follow at most every PREVIEW_REFRESH_MS (the map follows every move)
+            if (time.perf_counter() - self._last_refresh) * 1e3 < self.PREVIEW_REFRESH_MS:
+                if not self._later.isActive():
+                    self._later.start(self.PREVIEW_REFRESH_MS)
+                return
         self._refresh()
 
     def showEvent(self, ev) -> None:
@@ -199,7 +212,11 @@ class InspectorPanel(QWidget):
         self.json_box.setVisible(kind in ("token", "obstacle", "zone"))
 
     def _refresh(self) -> None:
+        self._later.stop()
+        self._last_refresh = time.perf_counter()
         kind, ident = self._target
+        if kind not in ("encounter", "many") and edits.kind_of(self.document.encounter, ident) is None:
+            return
         enc = self.document.encounter
         if kind == "encounter":
             self.heading.setText("Encounter and map")

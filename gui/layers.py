@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -28,13 +28,14 @@ from PySide6.QtGui import (
     QPainter,
     QPainterPath,
     QPen,
+    QPixmap,
     QStaticText,
 )
 from PySide6.QtWidgets import QGraphicsItem
 
 from engine.model import Encounter
 from gui import style
-from gui.qtgeom import add_ring, geometry_path, polyline_path
+from gui.qtgeom import add_ring, geometry_path, polygon_f, polyline_path
 from gui.style import ViewOptions
 
 
@@ -91,7 +92,9 @@ def draw_label(painter: QPainter, x: float, y: float, text: str, px: float, *, a
     st, w, h = TEXT.get(text, px, bold)
     pad_x, pad_y = 0.35 * h, 0.06 * h
     bw, bh = w + 2 * pad_x, h + 2 * pad_y
-    if anchor == "top":
+    if anchor == "top-left":
+        left, top = x, y
+    elif anchor == "top":
         left, top = x - bw / 2, y
     elif anchor == "bottom":
         left, top = x - bw / 2, y - bh
@@ -110,6 +113,81 @@ def draw_label(painter: QPainter, x: float, y: float, text: str, px: float, *, a
     painter.setFont(style.ui_font(px, bold))  # drawStaticText draws in the painter's font
     painter.drawStaticText(QPointF(left + pad_x, top + pad_y), st)
     return rect
+
+
+class _SpriteCache:
+    """Small pixmaps drawn once and stamped many times (token discs, labels, badges): one
+    ``drawPixmap`` per object instead of a path, pen and text layout each."""
+
+    LIMIT = 4000
+
+    def __init__(self):
+        self._cache: dict[tuple, QPixmap] = {}
+
+    def get(self, key: tuple, width: float, height: float, draw, dpr: float = 1.0) -> QPixmap:
+        full = key + (dpr,)
+        pm = self._cache.get(full)
+        if pm is None:
+            w, h = max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr))
+            pm = QPixmap(w, h)
+            pm.fill(Qt.GlobalColor.transparent)
+            pm.setDevicePixelRatio(dpr)
+            q = QPainter(pm)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            draw(q)
+            q.end()
+            if len(self._cache) > self.LIMIT:
+                self._cache.clear()
+                _SIZES.clear()
+            self._cache[full] = pm
+            _SIZES[pm.cacheKey()] = (pm.width() / dpr, pm.height() / dpr)
+        return pm
+
+
+SPRITES = _SpriteCache()
+
+
+def _dpr(painter: QPainter) -> float:
+    dev = painter.device()
+    try:
+        return float(dev.devicePixelRatioF()) if dev is not None else 1.0
+    except AttributeError:
+        return 1.0
+
+
+def label_sprite(text: str, px: float, *, bold: bool = False, fg: QColor = style.LABEL_TEXT,
+                 bg: QColor | None = style.LABEL_PILL, dpr: float = 1.0) -> QPixmap:
+    """A label (pill and text, as :func:`draw_label` draws it) as a cached pixmap."""
+    st, w, h = TEXT.get(text, px, bold)
+    pad_x, pad_y = 0.35 * h, 0.06 * h
+    bw, bh = w + 2 * pad_x, h + 2 * pad_y
+    key = ("label", text, px, bold, fg.rgba(), bg.rgba() if bg is not None else None)
+
+    def draw(q: QPainter):
+        draw_label(q, 0.0, 0.0, text, px, anchor="top-left", bold=bold, fg=fg, bg=bg)
+
+    return SPRITES.get(key, bw + 1, bh + 1, draw, dpr)
+
+
+_SIZES: dict[int, tuple[float, float]] = {}
+
+
+def stamp(painter: QPainter, pm: QPixmap, x: float, y: float, anchor: str = "center") -> QRectF:
+    """Draw a sprite with its ``anchor`` point (``center``, ``top``, ``bottom``) at (x, y)."""
+    size = _SIZES.get(pm.cacheKey())
+    if size is None:
+        dpr = pm.devicePixelRatio() or 1.0
+        size = (pm.width() / dpr, pm.height() / dpr)
+    w, h = size
+    if anchor == "top":
+        left, top = x - w / 2, y
+    elif anchor == "bottom":
+        left, top = x - w / 2, y - h
+    else:
+        left, top = x - w / 2, y - h / 2
+    painter.drawPixmap(int(left + 0.5), int(top + 0.5), pm)
+    return QRectF(left, top, w, h)
 
 
 class MapLayer(pg.GraphicsObject):
@@ -322,6 +400,7 @@ class ZoneLayer(MapLayer):
     def __init__(self, options: ViewOptions):
         super().__init__(options)
         self.setZValue(-60)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._drawings: dict[str, _ZoneDrawing] = {}
         self.build_count = 0
 
@@ -330,6 +409,7 @@ class ZoneLayer(MapLayer):
         their origin, or the obstacles), asking ``tactics`` for the shapes."""
         keep: dict[str, _ZoneDrawing] = {}
         rect = QRectF()
+        changed = False
         for z in encounter.zones:
             if not self.options.shows(z) or not self.options.show_zones:
                 continue
@@ -337,16 +417,22 @@ class ZoneLayer(MapLayer):
                 origin = encounter.zone_origin(z)
             except ValueError:
                 continue
-            key = (z, origin, id(encounter.obstacles), tactics is not None)
+            key = (z, origin, encounter.obstacles, tactics is not None)
             d = self._drawings.get(z.id)
             if d is None or d.key != key:
                 d = self._build(z, origin, key, tactics)
+                changed = True
                 if d is None:
                     continue
             keep[z.id] = d
             rect = rect.united(d.full.boundingRect()).united(d.clipped.boundingRect())
-        self._drawings = keep
-        self._set_rect(rect, 90.0 * self.options.label_scale)
+        if changed or keep.keys() != self._drawings.keys() or list(keep) != list(self._drawings):
+            self._drawings = keep
+            self._set_rect(rect, 90.0 * self.options.label_scale)
+            self.update()
+
+    def rebuild(self) -> None:
+        self._drawings = {}
         self.update()
 
     def _build(self, z, origin, key, tactics) -> _ZoneDrawing | None:
@@ -404,71 +490,51 @@ class ZoneLayer(MapLayer):
 class TokenLayer(MapLayer):
     """All tokens in one item: discs by side colour, stance letter (C crouched, P prone;
     none standing), facing tick, name label, and rings in the colours of the zones a token
-    is in. Hidden tokens are drawn faded with a dashed rim (GM) or not at all (players)."""
+    is in. Hidden tokens are drawn faded with a dashed rim (GM) or not at all (players).
+
+    Discs and labels are cached sprites stamped in device pixels; below
+    ``LABEL_MIN_PX_PER_M`` names are left out, below ``DETAIL_MIN_PX`` disc radius the
+    facing ticks too (they would be a pixel long)."""
 
     LABEL_MIN_PX_PER_M = 4.0
+    DETAIL_MIN_PX = 3.0
 
     def __init__(self, options: ViewOptions):
         super().__init__(options)
         self.setZValue(0)
         self._tokens: tuple = ()
         self._ids: list[str] = []
+        self._index: dict[str, int] = {}
         self._xy = np.zeros((0, 2))
         self._r = np.zeros(0)
+        self._facing = np.zeros(0)
+        self._looks: list[tuple] = []  # (colour, hidden, mark, name)
         self._rings: dict[str, list[QColor]] = {}
-        self._dim: set[str] = set()
-        self._by_side: dict[str, tuple[QColor, QPainterPath, QPainterPath]] = {}
-        self._ticks = QPainterPath()
-        self._labels: list[tuple[float, float, float, str, str, bool]] = []
         self.build_count = 0
 
     @property
     def ids(self) -> list[str]:
         return self._ids
 
-    def set_tokens(self, tokens: tuple) -> None:
+    def set_tokens(self, tokens: tuple, moved: frozenset[str] | None = None) -> None:
+        """Show these tokens. ``moved``: ids whose position alone changed (then only their
+        places are updated)."""
         if tokens is self._tokens:
             return
-        self._tokens = tokens
+        old, self._tokens = self._tokens, tokens
+        if moved is not None and len(old) == len(tokens):
+            # only positions changed (same ids, same order, same looks): move those discs
+            for t in tokens:
+                if t.id in moved:
+                    i = self._index.get(t.id)
+                    if i is not None:
+                        self._xy[i] = (t.x, t.y)
+            self._refresh_rect()
+            self.update()
+            return
         self.rebuild()
 
-    def set_rings(self, rings: dict[str, list[QColor]]) -> None:
-        if rings != self._rings:
-            self._rings = rings
-            self.update()
-
-    def set_dimmed(self, ids: Iterable[str]) -> None:
-        ids = set(ids)
-        if ids != self._dim:
-            self._dim = ids
-            self.update()
-
-    def rebuild(self) -> None:
-        self.build_count += 1
-        shown = [t for t in self._tokens if self.options.shows(t)]
-        self._ids = [t.id for t in shown]
-        self._xy = np.array([(t.x, t.y) for t in shown], dtype=float).reshape(-1, 2)
-        self._r = np.array([t.radius for t in shown], dtype=float)
-        sides: dict[tuple[str, bool], list] = {}
-        ticks = QPainterPath()
-        labels = []
-        for t in shown:
-            sides.setdefault((t.side, t.hidden), []).append(t)
-            a = math.radians(t.facing)
-            c, s = math.cos(a), math.sin(a)
-            ticks.moveTo(t.x + 0.45 * t.radius * c, t.y + 0.45 * t.radius * s)
-            ticks.lineTo(t.x + 1.55 * t.radius * c, t.y + 1.55 * t.radius * s)
-            mark = {"crouched": "C", "prone": "P"}.get(t.stance, "")
-            labels.append((t.x, t.y, t.radius, t.name or t.id, mark, t.hidden))
-        self._by_side = {}
-        for (side, hidden), group in sides.items():
-            path = QPainterPath()
-            for t in group:
-                path.addEllipse(QPointF(t.x, t.y), t.radius, t.radius)
-            colour = style.side_colour(side)
-            self._by_side[f"{side}\0{int(hidden)}"] = (colour, path, QPainterPath())
-        self._ticks = ticks
-        self._labels = labels
+    def _refresh_rect(self) -> None:
         if len(self._xy):
             r = self._r.max() * 1.6
             lo, hi = self._xy.min(axis=0) - r, self._xy.max(axis=0) + r
@@ -476,65 +542,90 @@ class TokenLayer(MapLayer):
         else:
             rect = QRectF()
         self._set_rect(rect, 110.0 * self.options.label_scale)
+
+    def set_rings(self, rings: dict[str, list[QColor]]) -> None:
+        if rings != self._rings:
+            self._rings = rings
+            self.update()
+
+    def rebuild(self) -> None:
+        self.build_count += 1
+        shown = [t for t in self._tokens if self.options.shows(t)]
+        self._ids = [t.id for t in shown]
+        self._index = {tid: i for i, tid in enumerate(self._ids)}
+        self._xy = np.array([(t.x, t.y) for t in shown], dtype=float).reshape(-1, 2)
+        self._r = np.array([t.radius for t in shown], dtype=float)
+        self._facing = np.radians(np.array([t.facing for t in shown], dtype=float))
+        self._looks = [
+            (style.side_colour(t.side), t.hidden, {"crouched": "C", "prone": "P"}.get(t.stance, ""), t.name or t.id)
+            for t in shown
+        ]
+        self._refresh_rect()
         self.update()
 
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
         if not self._ids:
             return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         tr = painter.transform()
-        px_per_m = abs(tr.m11()) or 1.0
-        # zone rings, outside the discs, drawn in pixels so they show at any zoom
+        m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
+        px_per_m = abs(m11) or 1.0
+        dev = np.column_stack((self._xy[:, 0] * m11 + dx, self._xy[:, 1] * m22 + dy))
+        rpx = self._r * px_per_m
+        # cull what lies outside the painted area (with room for labels)
+        clip = painter.clipBoundingRect() if painter.hasClipping() else QRectF()
+        vis = np.ones(len(dev), dtype=bool)
+        if not clip.isEmpty():
+            c = tr.mapRect(clip)
+            m = 150.0 * self.options.label_scale
+            vis = ((dev[:, 0] > c.left() - m) & (dev[:, 0] < c.right() + m)
+                   & (dev[:, 1] > c.top() - m) & (dev[:, 1] < c.bottom() + m))
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        dpr = _dpr(painter)
+        # zone rings, outside the discs
         if self._rings and self.options.show_zone_rings:
             painter.setBrush(NO_BRUSH)
             for tid, colours in self._rings.items():
-                t = self._find(tid)
-                if t is None:
+                i = self._index.get(tid)
+                if i is None or not vis[i]:
                     continue
-                x, y, r = t
                 for k, colour in enumerate(colours[:4]):
-                    rr = r + (3.0 + 4.0 * k) / px_per_m
+                    rr = rpx[i] + 3.0 + 4.0 * k
                     painter.setPen(cosmetic(colour, 3.0))
-                    painter.drawEllipse(QPointF(x, y), rr, rr)
-        outline = cosmetic(QColor("#0b0d10"), 1.6)
-        for key, (colour, path, _) in self._by_side.items():
-            hidden = key.endswith("\x001")
-            if hidden:
-                painter.setPen(cosmetic(QColor("#e0e0e0"), 1.4, Qt.PenStyle.DashLine))
-                painter.setBrush(QBrush(_alpha(colour, 90)))
-            else:
-                painter.setPen(outline)
-                painter.setBrush(QBrush(colour))
-            painter.drawPath(path)
-        painter.setBrush(NO_BRUSH)
-        painter.setPen(cosmetic(QColor("#0b0d10"), 4.0))
-        painter.drawPath(self._ticks)
-        painter.setPen(cosmetic(QColor("#fbfcfd"), 2.0))
-        painter.drawPath(self._ticks)
-        # pixel-space marks and labels
-        painter.save()
-        painter.resetTransform()
-        m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
-        show_names = self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M
-        name_px = self.options.label_px
-        for x, y, r, name, mark, hidden in self._labels:
-            cx, cy = x * m11 + dx, y * m22 + dy
-            rp = r * px_per_m
-            if mark and rp >= 5:
-                draw_label(painter, cx, cy, mark, max(8.0, min(rp * 1.25, 13.0 * self.options.label_scale)),
-                           anchor="center", bold=True, fg=QColor("#0b0d10"), bg=None)
-            if show_names:
-                draw_label(painter, cx, cy + rp + 3, name, name_px, anchor="top", bold=True,
-                           fg=QColor("#c9cfd6") if hidden else style.LABEL_TEXT)
+                    painter.drawEllipse(QPointF(dev[i, 0], dev[i, 1]), rr, rr)
+        detail = rpx.max(initial=0.0) >= self.DETAIL_MIN_PX
+        # facing ticks, as device-space lines
+        if detail:
+            cos, sin = np.cos(self._facing), np.sin(self._facing)
+            lines = []
+            for i in np.nonzero(vis & (rpx >= self.DETAIL_MIN_PX))[0].tolist():
+                x, y, r = dev[i, 0], dev[i, 1], rpx[i]
+                lines.append(QLineF(x + 0.45 * r * cos[i], y + 0.45 * r * sin[i] * np.sign(m22),
+                                    x + 1.55 * r * cos[i], y + 1.55 * r * sin[i] * np.sign(m22)))
+            painter.setPen(cosmetic(QColor("#0b0d10"), 4.0))
+            painter.drawLines(lines)
+        # discs (sprites)
+        shown = np.nonzero(vis)[0].tolist()
+        xs, ys, rs = dev[:, 0].tolist(), dev[:, 1].tolist(), (np.round(rpx * 4) / 4).tolist()
+        scale = self.options.label_scale
+        looks = self._looks
+        for i in shown:
+            colour, hidden, mark, _ = looks[i]
+            stamp(painter, _disc_sprite(colour, hidden, mark, rs[i], scale, dpr), xs[i], ys[i])
+        if detail:
+            painter.setPen(cosmetic(QColor("#fbfcfd"), 2.0))
+            painter.drawLines(lines)
+        # names
+        if self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M:
+            px = self.options.label_px
+            dim = QColor("#c9cfd6")
+            for i in shown:
+                colour, hidden, mark, name = looks[i]
+                pm = label_sprite(name, px, bold=True, fg=dim if hidden else style.LABEL_TEXT, dpr=dpr)
+                stamp(painter, pm, xs[i], ys[i] + rs[i] + 3, "top")
         painter.restore()
-
-    def _find(self, tid: str):
-        try:
-            i = self._ids.index(tid)
-        except ValueError:
-            return None
-        return self._xy[i, 0], self._xy[i, 1], self._r[i]
 
     def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
         """The id of the token drawn under (x, y) metres (within ``slack`` metres of its rim);
@@ -544,6 +635,30 @@ class TokenLayer(MapLayer):
         d = np.hypot(self._xy[:, 0] - x, self._xy[:, 1] - y) - self._r
         i = int(np.argmin(d))
         return self._ids[i] if d[i] <= slack else None
+
+
+def _disc_sprite(colour: QColor, hidden: bool, mark: str, rp: float, scale: float, dpr: float) -> QPixmap:
+    """A token disc of radius ``rp`` pixels (rounded to a quarter pixel): side colour, dark
+    rim (dashed and faded when hidden), stance letter when there is room."""
+    rq = max(0.75, rp)  # already rounded to a quarter pixel by the caller
+    size = 2 * rq + 4
+    show_mark = bool(mark) and rq >= 5
+
+    def draw(q: QPainter):
+        c = QPointF(size / 2, size / 2)
+        if hidden:
+            q.setPen(cosmetic(QColor("#e0e0e0"), 1.4, Qt.PenStyle.DashLine))
+            q.setBrush(QBrush(_alpha(colour, 90)))
+        else:
+            q.setPen(cosmetic(QColor("#0b0d10"), 1.6) if rq >= 2 else NO_PEN)
+            q.setBrush(QBrush(colour))
+        q.drawEllipse(c, rq, rq)
+        if show_mark:
+            draw_label(q, c.x(), c.y(), mark, max(8.0, min(rq * 1.25, 13.0 * scale)), anchor="center",
+                       bold=True, fg=QColor("#0b0d10"), bg=None)
+
+    key = ("disc", colour.rgba(), hidden, mark if show_mark else "", rq, round(scale, 2))
+    return SPRITES.get(key, size, size, draw, dpr)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -645,10 +760,22 @@ class AnswerLayer(MapLayer):
         painter.resetTransform()
         m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
         bpx = self.options.badge_px
-        for x, y, r, b in self._badges:
-            cx, cy = x * m11 + dx, y * m22 + dy
-            top = cy - r * px_per_m - 3
-            _draw_badge(painter, cx, top, b, bpx)
+        dpr = _dpr(painter)
+        clip = painter.clipBoundingRect() if painter.hasClipping() else QRectF()
+        if self._badges:
+            arr = np.array([(x, y, r) for x, y, r, _ in self._badges], dtype=float)
+            cxs = (arr[:, 0] * m11 + dx).tolist()
+            cys = (arr[:, 1] * m22 + dy).tolist()
+            tops = (arr[:, 1] * m22 + dy - arr[:, 2] * px_per_m - 3).tolist()
+            c = tr.mapRect(clip) if not clip.isEmpty() else None
+            full = px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
+            for i, (_, _, _, b) in enumerate(self._badges):
+                if c is not None and not (c.left() - 80 < cxs[i] < c.right() + 80 and c.top() - 40 < cys[i] < c.bottom() + 60):
+                    continue
+                if full:
+                    stamp(painter, _badge_sprite(b, bpx, dpr), cxs[i], tops[i], "bottom")
+                else:  # zoomed far out: only the cover colour, as a dot above the token
+                    stamp(painter, _dot_sprite(b.colour, dpr), cxs[i], tops[i] - 1, "bottom")
         if self._charge is not None:
             c = self._charge
             lx, ly = c["label_at"]
@@ -659,8 +786,21 @@ class AnswerLayer(MapLayer):
         painter.restore()
 
 
+_BADGES: dict[tuple, Badge] = {}
+
+
 def badge_for(report) -> Badge:
     """Badge text from the engine's ``TargetReport``: e.g. ``"M -1"`` and the cover class."""
+    rng = getattr(report, "range", None)
+    cover = getattr(report, "cover", None)
+    key = (getattr(rng, "band", None), getattr(rng, "modifier", None), getattr(cover, "cls", None))
+    b = _BADGES.get(key)
+    if b is None:
+        b = _BADGES[key] = _make_badge(report)
+    return b
+
+
+def _make_badge(report) -> Badge:
     rng = getattr(report, "range", None)
     if rng is None or getattr(rng, "band", None) is None:
         text = "out"
@@ -670,6 +810,28 @@ def badge_for(report) -> Badge:
     cover = getattr(report, "cover", None)
     cls = getattr(cover, "cls", None) if cover is not None else None
     return Badge(text, cls, style.COVER_COLOURS.get(cls or "none", style.OUT_OF_RANGE))
+
+
+def _badge_sprite(b: Badge, px: float, dpr: float) -> QPixmap:
+    """A badge (see :func:`_draw_badge`) as a cached pixmap; its bottom centre is the anchor."""
+    st1, w1, h = TEXT.get(b.text, px, True)
+    st2, w2, _ = TEXT.get(b.cover or "?", px, True)
+    pad = 0.35 * h
+    total = w1 + w2 + 4 * pad
+
+    def draw(q: QPainter):
+        _draw_badge(q, total / 2, h + 2, b, px)
+
+    return SPRITES.get(("badge", b.text, b.cover, b.colour.rgba(), px), total + 1, h + 3, draw, dpr)
+
+
+def _dot_sprite(colour: QColor, dpr: float) -> QPixmap:
+    def draw(q: QPainter):
+        q.setPen(cosmetic(QColor("#0b0d10"), 1.0))
+        q.setBrush(QBrush(colour))
+        q.drawEllipse(QPointF(3.5, 3.5), 2.6, 2.6)
+
+    return SPRITES.get(("dot", colour.rgba()), 7, 7, draw, dpr)
 
 
 def _draw_badge(painter: QPainter, cx: float, bottom: float, b: Badge, px: float) -> None:
@@ -758,17 +920,16 @@ def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, sca
         edges = np.empty(len(uu) + 1)
         edges[1:-1] = (uu[1:] + uu[:-1]) / 2
         edges[0], edges[-1] = -radius, radius
-        path = QPainterPath()
-        for i in range(len(uu)):
-            if hh[i] <= 0:
-                continue
-            x0 = bx + (edges[i] + radius) / (2 * radius) * w
-            x1 = bx + (edges[i + 1] + radius) / (2 * radius) * w
-            path.addRect(QRectF(x0, bottom - hh[i] * k, max(0.5, x1 - x0), hh[i] * k))
+        # the hidden part as one stepped outline: along the top of the columns, back along the ground
+        xe = bx + (edges + radius) / (2 * radius) * w
+        ytop = bottom - hh * k
+        pts = np.empty((2 * len(uu) + 2, 2))
+        pts[0:-2:2, 0], pts[1:-2:2, 0] = xe[:-1], xe[1:]
+        pts[0:-2:2, 1] = pts[1:-2:2, 1] = ytop
+        pts[-2] = (xe[-1], bottom)
+        pts[-1] = (xe[0], bottom)
         painter.setBrush(QBrush(QColor("#2b3036")))
-        painter.drawPath(path)
-        painter.setBrush(QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern))
-        painter.drawPath(path)
+        painter.drawPolygon(polygon_f(pts))
     painter.setPen(cosmetic(QColor("#ffffff"), 1.2))
     painter.setBrush(NO_BRUSH)
     painter.drawRect(QRectF(bx, bottom - h, w, h))

@@ -111,6 +111,8 @@ class MapView(pg.GraphicsView):
         self._picker_for: Encounter | None = None
         self._bg_key = None
 
+        # a handful of items whose bounds change on every drag step: no BSP index to update
+        self.scene().setItemIndexMethod(self.scene().ItemIndexMethod.NoIndex)
         self.vb = MapViewBox()
         self.setCentralItem(self.vb)
         self.vb.disableAutoRange()
@@ -131,6 +133,7 @@ class MapView(pg.GraphicsView):
         document.changed.connect(self._on_document)
         selection.changed.connect(self._on_selection)
         answers.updated.connect(self._on_answers)
+        answers.focusUpdated.connect(self._on_answers)
         self._on_document(DocumentChange(diff=__import__("gui.edits", fromlist=["diff"]).diff(None, document.encounter), reset=True))
         self._on_answers()
         self.fit_map()
@@ -144,6 +147,7 @@ class MapView(pg.GraphicsView):
         enc = self.document.encounter
         self.obstacles.rebuild()
         self.tokens.rebuild()
+        self.zones.rebuild()
         self.zones.set_zones(enc, self.document.tactics)
         self.ground.rebuild()
         self._on_answers()
@@ -251,7 +255,8 @@ class MapView(pg.GraphicsView):
         if d.obstacles or change.reset:
             self.obstacles.set_obstacles(enc.obstacles)
         if d.tokens or d.token_looks or change.reset:
-            self.tokens.set_tokens(enc.tokens)
+            moved = d.tokens if d.only_token_positions and not change.reset else None
+            self.tokens.set_tokens(enc.tokens, moved)
         if d.zones or d.obstacles or d.tokens or change.reset:
             self.zones.set_zones(enc, self.document.tactics)
         if change.reset:
@@ -296,7 +301,7 @@ class MapView(pg.GraphicsView):
         ans = self.answers
         focus = self.focus_target()
         sight = ans.sight(focus) if focus and self.options.show_sight else None
-        charge = ans.charge(focus) if focus and self.options.show_charge else None
+        charge = ans.live_charge(focus) if focus and self.options.show_charge else None
         self.answer_layer.set_answers(enc, ans.attacker, ans.targets, sight, charge, focus)
         rings: dict[str, list[QColor]] = {}
         if self.options.show_zone_rings:
@@ -463,10 +468,19 @@ class MapView(pg.GraphicsView):
         return best
 
     def _draw_scale_bar(self, painter: QPainter, vp) -> None:
+        from gui.layers import SPRITES, _dpr
+
         metres = self.scale_bar_metres()
-        length = metres / self.m_per_px()
+        length = round(metres / self.m_per_px(), 1)
         s = self.options.label_scale
-        x0, y0 = 18.0, vp.height() - 22.0
+        w, h = length + 40, 30 * s + 30
+        pm = SPRITES.get(("scalebar", metres, length, s), w, h,
+                         lambda q: self._paint_scale_bar(q, metres, length, h), _dpr(painter))
+        painter.drawPixmap(0, int(vp.height() - h), pm)
+
+    def _paint_scale_bar(self, painter: QPainter, metres: float, length: float, h: float) -> None:
+        s = self.options.label_scale
+        x0, y0 = 18.0, h - 22.0
         painter.setPen(NO_PEN)
         painter.setBrush(QBrush(style.LABEL_PILL))
         painter.drawRoundedRect(QRectF(x0 - 10, y0 - 30 * s, length + 20, 30 * s + 12), 6, 6)
@@ -476,14 +490,28 @@ class MapView(pg.GraphicsView):
             painter.drawLine(QPointF(x0, y0 - 6), QPointF(x0, y0 + 4))
             painter.drawLine(QPointF(x0 + length, y0 - 6), QPointF(x0 + length, y0 + 4))
         text = f"{metres:g} m"
-        draw_label(painter, x0 + length / 2, y0 - 6, text, 12 * s, anchor="bottom", bold=True, bg=None)
+        draw_label(painter, x0 + length / 2, y0 - 6, text, 12.5 * s, anchor="bottom", bold=True, bg=None)
 
     def legend_entries(self) -> list[tuple[str, str, QColor]]:
         """(kind, text, colour) rows of the legend: obstacle heights present, sides present,
         visible zones, and (with an attacker) the cover classes of the badges."""
         enc = self.document.encounter
+        key = (enc.obstacles, enc.tokens, enc.zones, self.answers.attacker is not None, self.options)
+        memo = getattr(self, "_legend_memo", None)
+        if memo is not None and len(memo[0]) == len(key) and all(a is b for a, b in zip(memo[0][:3], key[:3])) \
+                and memo[0][3:] == key[3:]:
+            return memo[1]
+        if memo is not None and memo[0][0] is enc.obstacles and memo[0][4] == self.options:
+            classes = memo[2]
+        else:
+            classes = {style.height_class(o.height) for o in enc.obstacles
+                       if self.options.shows(o) and o.blocks and not o.hidden}
+        rows = self._legend_rows(enc, classes)
+        self._legend_memo = (key, rows, classes)
+        return rows
+
+    def _legend_rows(self, enc, classes) -> list[tuple[str, str, QColor]]:
         rows: list[tuple[str, str, QColor]] = []
-        classes = {style.height_class(o.height) for o in enc.obstacles if self.options.shows(o) and o.blocks and not o.hidden}
         for c in style.HEIGHT_CLASSES:
             if c in classes:
                 rows.append(("box", style.HEIGHT_LABELS[c], style.HEIGHT_FILL[c]))
@@ -511,9 +539,20 @@ class MapView(pg.GraphicsView):
         from gui.layers import TEXT
 
         rows = self.legend_entries() if rows is None else rows
+        width = width if width is not None else self.viewport().width()
+        memo = getattr(self, "_layout_memo", None)
+        if memo is not None and memo[0] is rows and memo[1] == (width, self.options.label_scale):
+            return memo[2]
+        out = self._legend_layout(rows, width)
+        self._layout_memo = (rows, (width, self.options.label_scale), out)
+        return out
+
+    def _legend_layout(self, rows, width):
+        from gui.layers import TEXT
+
         s = self.options.label_scale
         px, line, gap = 12.5 * s, 22 * s, 18 * s
-        avail = (width if width is not None else self.viewport().width()) - self.SCALE_BAR_ROOM - 24
+        avail = width - self.SCALE_BAR_ROOM - 24
         avail = max(avail, 200.0)
         x = y = 0.0
         widest = 0.0
@@ -539,14 +578,23 @@ class MapView(pg.GraphicsView):
         return w, h
 
     def _draw_legend(self, painter: QPainter, vp) -> None:
+        from gui.layers import SPRITES, _dpr
+
         entries, bw, bh = self.legend_layout()
         if not entries:
             return
+        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
+        top = vp.height() - bh - 10
+        key = ("legend", tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), bw, bh,
+               self.options.label_scale)
+        pm = SPRITES.get(key, bw + 1, bh + 1, lambda q: self._paint_legend(q, entries, bw, bh), _dpr(painter))
+        painter.drawPixmap(int(left), int(top), pm)
+
+    def _paint_legend(self, painter: QPainter, entries, bw: float, bh: float) -> None:
         s = self.options.label_scale
         px = 12.5 * s
         line = 22 * s
-        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
-        top = vp.height() - bh - 10
+        left, top = 0.0, 0.0
         painter.setPen(cosmetic(QColor(255, 255, 255, 40), 1.0))
         painter.setBrush(QBrush(QColor(10, 12, 16, 210)))
         painter.drawRoundedRect(QRectF(left, top, bw, bh), 8, 8)

@@ -54,12 +54,18 @@ SIDE_COLOURS = {
 _EXTRA = ["#ab47bc", "#26a69a", "#ffca28", "#8d6e63", "#ec407a", "#7e57c2", "#9ccc65", "#29b6f6"]
 
 
+_SIDE_MEMO: dict[str, QColor] = {}
+
+
 def side_colour(side: str) -> QColor:
-    """A side's disc colour: fixed for the common names, else stable by name."""
-    c = SIDE_COLOURS.get(side.lower())
-    if c is not None:
-        return QColor(c)
-    return QColor(_EXTRA[zlib.crc32(side.encode("utf-8")) % len(_EXTRA)])
+    """A side's disc colour: fixed for the common names, else stable by name (a shared
+    value: copy it before changing it)."""
+    c = _SIDE_MEMO.get(side)
+    if c is None:
+        known = SIDE_COLOURS.get(side.lower())
+        c = QColor(known) if known is not None else QColor(_EXTRA[zlib.crc32(side.encode("utf-8")) % len(_EXTRA)])
+        _SIDE_MEMO[side] = c
+    return c
 
 
 ZONE_DEFAULTS = {

@@ -5,8 +5,9 @@ movement). Sortable by any column; clicking a row selects that token (the attack
 from __future__ import annotations
 
 import math
+import time
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -73,18 +74,58 @@ def row_values(report, name: str, zone_names: dict[str, str], charge=None,
     return texts, keys
 
 
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_COVER_BRUSHES = {k: QBrush(v) for k, v in style.COVER_COLOURS.items()}
+_DARK_TEXT = QBrush(QColor("#101418"))
+
+
 class TargetsModel(QAbstractTableModel):
     """Rows of the targets table, rebuilt from :class:`LiveAnswers` after every change."""
+
+    #: While a drag is in progress the table refreshes at most this often (milliseconds);
+    #: the map itself follows every mouse move.
+    PREVIEW_REFRESH_MS = 120
 
     def __init__(self, answers: LiveAnswers, parent=None):
         super().__init__(parent)
         self.answers = answers
         self._rows: list[tuple[str, list[str], list[object], str | None]] = []
-        answers.updated.connect(self.reload)
-        answers.chargesUpdated.connect(self.update_charges)
+        self._sort = (1, Qt.SortOrder.AscendingOrder)
+        self._last = 0.0
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.timeout.connect(self.reload)
+        self._charges_later = QTimer(self)
+        self._charges_later.setSingleShot(True)
+        self._charges_later.setInterval(250)
+        self._charges_later.timeout.connect(self.update_charges)
+        self.reload_count = 0
+        answers.updated.connect(self._on_updated)
+        answers.chargesUpdated.connect(self._on_charges)
         self.reload()
 
+    def _on_updated(self) -> None:
+        if self.answers.document.in_preview:
+            wait = self.PREVIEW_REFRESH_MS - (time.perf_counter() - self._last) * 1e3
+            if wait > 0:
+                if not self._later.isActive():
+                    self._later.start(int(wait) + 1)
+                return
+        self.reload()
+
+    def _on_charges(self) -> None:
+        if not self._charges_later.isActive():
+            self._charges_later.start()
+
     def reload(self) -> None:
+        """Rebuild the rows from the answers (in place when the same targets are listed)."""
+        self._later.stop()
+        self._last = time.perf_counter()
+        self.reload_count += 1
         ans = self.answers
         enc = ans.document.encounter
         names = {t.id: t.name or t.id for t in enc.tokens}
@@ -95,9 +136,28 @@ class TargetsModel(QAbstractTableModel):
             rep = ans.targets[tid]
             texts, keys = row_values(rep, names.get(tid, tid), zone_names, ans.charges.get(tid), pending)
             rows.append((tid, texts, keys, rep.cover.cls))
+        self._sort_rows(rows)
+        if rows and [r[0] for r in rows] == [r[0] for r in self._rows]:
+            self._rows = rows
+            self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(COLUMNS) - 1))
+            return
         self.beginResetModel()
         self._rows = rows
         self.endResetModel()
+
+    def _sort_rows(self, rows: list) -> None:
+        col, order = self._sort
+        rows.sort(key=lambda r: (r[2][col], r[2][0]), reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:  # Qt API
+        """Sort the rows by a column (numbers by value, bands and cover classes by rank)."""
+        self._sort = (column, order)
+        rows = list(self._rows)
+        self._sort_rows(rows)
+        if [r[0] for r in rows] != [r[0] for r in self._rows]:
+            self.beginResetModel()
+            self._rows = rows
+            self.endResetModel()
 
     def update_charges(self) -> None:
         """Fill in the charge plans the engine has worked out since the last reload."""
@@ -107,6 +167,8 @@ class TargetsModel(QAbstractTableModel):
             text, key = charge_cell(charges.get(row[0]), pending or row[0] not in charges)
             row[1][col], row[2][col] = text, key
         if self._rows:
+            if self._sort[0] == col:
+                self.sort(*self._sort)
             self.dataChanged.emit(self.index(0, col), self.index(len(self._rows) - 1, col))
 
     def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
@@ -121,22 +183,21 @@ class TargetsModel(QAbstractTableModel):
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        tid, texts, keys, cls = self._rows[index.row()]
-        c = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return texts[c]
+        # called thousands of times per repaint: answer the common roles first, cheaply
+        if role == _DISPLAY:
+            return self._rows[index.row()][1][index.column()]
         if role == SORT_ROLE:
-            return keys[c]
+            return self._rows[index.row()][2][index.column()]
         if role == ID_ROLE:
-            return tid
-        if role == Qt.ItemDataRole.TextAlignmentRole and c in (1, 3, 4, 6):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and c == 5:
-            return QBrush(style.COVER_COLOURS.get(cls, QColor()))
-        if role == Qt.ItemDataRole.ForegroundRole and c == 5:
-            return QBrush(QColor("#101418"))
+            return self._rows[index.row()][0]
+        c = index.column()
+        if role == _ALIGN:
+            return _RIGHT if c in (1, 3, 4, 6) else None
+        if c == 5:
+            if role == _BACKGROUND:
+                return _COVER_BRUSHES.get(self._rows[index.row()][3])
+            if role == _FOREGROUND:
+                return _DARK_TEXT
         return None
 
     def row_of(self, token_id: str) -> int:
@@ -173,11 +234,8 @@ class TargetsPanel(QWidget):
         top.addWidget(self.lock)
         lay.addLayout(top)
         self.model = TargetsModel(answers, self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SORT_ROLE)
         self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table.setModel(self.model)  # the model sorts itself (no proxy: fewer Python calls)
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(1, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -187,9 +245,14 @@ class TargetsPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
+        # fixed widths: sizing to contents would read every row on every refresh
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)
         hh.setMinimumSectionSize(36)
+        fm = self.table.fontMetrics()
+        for c, sample in enumerate(("Razor the Second", "Dist m ", "medium ", "Mod ", "Cover % ",
+                                    "partial ", "Charge m ")):
+            self.table.setColumnWidth(c, fm.horizontalAdvance(sample) + 22)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.table.clicked.connect(self._clicked)
         lay.addWidget(self.table, 1)
@@ -238,7 +301,7 @@ class TargetsPanel(QWidget):
         self.selection.attacker_locked = on
 
     def _clicked(self, index) -> None:
-        tid = self.proxy.data(index, ID_ROLE)
+        tid = self.model.data(index, ID_ROLE)
         if tid:
             self.selection.select([tid], self.answers.document.encounter, keep_attacker=True)
 
@@ -248,7 +311,7 @@ class TargetsPanel(QWidget):
             return
         r = self.model.row_of(focus)
         if r >= 0:
-            idx = self.proxy.mapFromSource(self.model.index(r, 0))
+            idx = self.model.index(r, 0)
             self.table.selectionModel().select(
                 idx, self.table.selectionModel().SelectionFlag.ClearAndSelect | self.table.selectionModel().SelectionFlag.Rows
             )
@@ -256,7 +319,5 @@ class TargetsPanel(QWidget):
     def row_index(self, token_id: str):
         """The table (proxy) index of a token's row, column 0 (for tests and keyboard use)."""
         r = self.model.row_of(token_id)
-        return self.proxy.mapFromSource(self.model.index(r, 0)) if r >= 0 else QModelIndex()
+        return self.model.index(r, 0) if r >= 0 else QModelIndex()
 
-
-__all__ = ["TargetsModel", "TargetsPanel", "QPersistentModelIndex"]

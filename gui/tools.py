@@ -315,10 +315,18 @@ class SelectTool(Tool):
             text = f"Move a corner of {_name(enc.obstacle(hit.id))}"
         elif hit.kind == "handle":
             text = f"Adjust {_name(enc.zone(hit.id))}"
+            try:  # only the zone changed: check it alone (a whole revalidation is slow on big maps)
+                z = enc.zone(hit.id)
+                type(z).model_validate(z.model_dump(mode="python", round_trip=True))
+            except ValueError as exc:
+                self.doc.cancel_preview()
+                self.host.status(f"Not done: {exc}")
+                return
         else:
             ids = self.host.selection.ids or (hit.id,)
             text = f"Move {_name(edits.find(enc, ids[0]))}" if len(ids) == 1 else f"Move {len(ids)} objects"
-        self._land(enc, text)
+        # moves keep every value finite and valid (vertices were checked as they moved)
+        self.doc.commit(enc, text)
 
     def cancel(self) -> None:
         self._down, self._hit, self._dragging = None, None, False
