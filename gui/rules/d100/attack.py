@@ -215,6 +215,8 @@ class AttackDialog(QDialog):
         self.reason = QLabel()
         self.reason.setWordWrap(True)
         self.reason.setStyleSheet("color:#ff8a80;font-weight:bold")
+        self.cost_label = QLabel()
+        self.cost_label.setStyleSheet("color:#8b949e")
         self.chance_tree = QTreeWidget()
         self.chance_tree.setColumnCount(3)
         self.chance_tree.setHeaderLabels(["", "%", "Source"])
@@ -241,12 +243,13 @@ class AttackDialog(QDialog):
         mods_bar.addStretch(1)
         chl = QVBoxLayout(ch)
         chl.addWidget(self.reason)
+        chl.addWidget(self.cost_label)
         chl.addWidget(self.chance_tree, 1)
         chl.addWidget(self.mod_table)
         chl.addLayout(mods_bar)
 
         # dice
-        dice = QGroupBox("Dice")
+        dice = self.dice_box = QGroupBox("Dice")
         self.roll_mode = QRadioButton()
         self.enter_mode = QRadioButton("Enter the dice rolled at the table (blank: rolled for you)")
         self.roll_mode.setChecked(True)
@@ -264,7 +267,7 @@ class AttackDialog(QDialog):
         self.other_dice = QLineEdit()
         self.other_dice.setPlaceholderText("e.g. hit#2=40, location#2=12, stun=30")
         self.dice_grid = QWidget()
-        dg = QFormLayout(self.dice_grid)
+        dg = self.dice_form = QFormLayout(self.dice_grid)
         dg.setContentsMargins(18, 0, 0, 0)
         self.hit_label = QLabel("d100 to hit (first shot)")
         dg.addRow(self.hit_label, self.hit_die)
@@ -555,8 +558,15 @@ class AttackDialog(QDialog):
             elif key == "rest":
                 self.rest_on.setChecked(not s.rested)
                 self.rest_on.setVisible(True)
+        if key == "recover":
+            label = "Heal"
         self.opt_label.setText(label)
         self.opt_row.setVisible(key in ("single", "semi", "auto", "switch", "stance", "melee", "rest", "recover"))
+        # dice only where something is rolled; location and damage only for attacks
+        self.dice_box.setVisible(key in ATTACKS or key == "recover")
+        for row in (1, 2):
+            self.dice_form.setRowVisible(row, key in ATTACKS)
+        self.other_dice.setPlaceholderText("e.g. heal=2" if key == "recover" else "e.g. hit#2=40, location#2=12, stun=30")
         self._building = False
 
     def _fill_recover_locations(self) -> None:
@@ -588,7 +598,6 @@ class AttackDialog(QDialog):
         used = self.targets[:n] if n else []
         if key == "recover":
             self._fill_recover_locations()
-            self.opt_label.setText("Heal")
         hints = {
             "aim": "Click the target on the map.",
             "single": "Click the target on the map.",
@@ -602,6 +611,8 @@ class AttackDialog(QDialog):
         if len(self.targets) > len(used) and n:
             hint += f"  <span style='color:#ffb74d'>{len(self.targets) - len(used)} more selected, not used.</span>"
         self.targets_hint.setText(hint)
+        self.target_table.setVisible(n > 0)
+        self.clear_targets.setVisible(n > 0)
         attack = key in ATTACKS or key == "aim"
         shown = {1: key in ATTACKS, 2: attack, 3: key in ATTACKS}
         self.target_table.setRowCount(0)  # drops the old cell widgets
@@ -777,19 +788,21 @@ class AttackDialog(QDialog):
         self.roll_mode.setText(f"Roll the dice: the encounter's seeded dice (seed {seed}, roll #{st.rolls + 1})"
                                if seed is not None else "Roll the dice (random)")
         if action is None:
+            self.cost_label.clear()
             self.reason.setText("Pick a target on the map." if self.max_targets() else "")
             self.apply_button.setEnabled(False)
             return
         pre = RULESET.preview(enc, action)
         self.preview = pre
-        self.reason.setText("" if pre.legal else f"Not possible: {pre.reason}")
+        self.reason.setText("" if pre.legal else f"Not possible now: {pre.reason}")
+        self.cost_label.setText("Free action (costs no action)." if pre.cost == 0 else
+                                f"Costs {pre.cost} action of {self.controller.name(action.actor)}'s speed.")
         self.apply_button.setEnabled(pre.legal)
-        cost = "free" if pre.cost == 0 else f"costs {pre.cost} action"
         for atk in pre.attacks:
             shots = atk.shots
             first = shots[0]
             top = QTreeWidgetItem([f"{self.controller.name(atk.target)} with {atk.weapon}: "
-                                   f"{len(shots)} shot{'s' if len(shots) != 1 else ''} ({cost})",
+                                   f"{len(shots)} shot{'s' if len(shots) != 1 else ''}",
                                    f"{first.value}", ""])
             f = top.font(0)
             f.setBold(True)
@@ -814,13 +827,14 @@ class AttackDialog(QDialog):
                 QTreeWidgetItem(top, [f"{self.controller.name(atk.target)} parries: {atk.parry.text()}", "", "parry"])
             top.setExpanded(True)
         if pre.recover is not None:
-            top = QTreeWidgetItem([f"Recover ({cost}): heals {pre.heal}", f"{pre.recover.value}", ""])
+            top = QTreeWidgetItem([f"Recover {self.controller.name(getattr(action, 'patient', None) or action.actor)}: "
+                                   f"heals {pre.heal} on success", f"{pre.recover.value}", ""])
             self.chance_tree.addTopLevelItem(top)
             for m in pre.recover.modifiers:
                 QTreeWidgetItem(top, [m.label, str(m.value), m.source])
             top.setExpanded(True)
         if not pre.attacks and pre.recover is None and pre.legal:
-            self.chance_tree.addTopLevelItem(QTreeWidgetItem([f"No roll to hit ({cost}).", "", ""]))
+            self.chance_tree.addTopLevelItem(QTreeWidgetItem(["No roll needed.", "", ""]))
         self.chance_tree.resizeColumnToContents(1)
         # damage dice label
         weapon = None
@@ -853,7 +867,13 @@ class AttackDialog(QDialog):
             self.message.setText(str(exc))
             return None
         self.last_change = change
-        self.result.setHtml(change_html(change, self.controller.name))
+        html = change_html(change, self.controller.name)
+        if isinstance(dice, EnteredDice):
+            unused = sorted(set(dice.entered) - dice.used_entries)
+            if unused:
+                html += ("<br><span style='color:#ffb74d'>Entered but not needed: "
+                         + ", ".join(f"{k}={dice.entered[k]}" for k in unused) + "</span>")
+        self.result.setHtml(html)
         if self.enter_mode.isChecked():
             for w in (self.hit_die, self.loc_die):
                 w.blockSignals(True)

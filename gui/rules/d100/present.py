@@ -141,4 +141,8 @@ def change_html(change, name) -> str:
             out.append(f"&nbsp;&nbsp;\u2022 <span style='color:{colour}'>{escape(e.text)}</span>")
     if not out:
         out = [escape(ln.text.strip()) for ln in change.log] or ["Done."]
+    if change.rolls:
+        dice = ", ".join(f"{escape(r.label)} d{r.sides} <b>{r.value}</b>" + (" (entered)" if r.entered else "")
+                         for r in change.rolls)
+        out.append(f"<span style='color:#8b949e'>Dice: {dice}</span>")
     return "<br>".join(out)

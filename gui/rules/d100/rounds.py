@@ -142,7 +142,7 @@ class RoundTracker(QWidget):
                 state = "acting" if tid == cur else ("ready" if st.round else "")
             if status.bleeding and not s.dead:
                 state += f", bleeding {status.bleeding}"
-            acts = f"{per}/round" if left is None else f"{left} of {per}"
+            acts = f"{per}/round" if left is None else (f"{left} of {per}" if left <= per else f"{left} left ({per}/round)")
             cells = ("\u25b6" if tid == cur else "", tok.name or tok.id, acts, state)
             for col, text in enumerate(cells):
                 item = self.table.item(row, col)
