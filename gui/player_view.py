@@ -179,6 +179,7 @@ class RangeRingLayer(MapLayer):
         self.setZValue(-40)
         self._centre: tuple[float, float] | None = None
         self._bands: tuple = ()
+        self._map = QRectF()
         self.enabled = False
 
     def set_attacker(self, encounter: Encounter, answers: LiveAnswers) -> None:
@@ -197,6 +198,7 @@ class RangeRingLayer(MapLayer):
 
                     self._bands, _ = weapon_bands(t, w)
                     self._centre = (t.x, t.y)
+                    self._map = QRectF(0, 0, encounter.map.width, encounter.map.height)
         if self._centre and self._bands:
             r = max(b.max for b in self._bands)
             cx, cy = self._centre
@@ -204,6 +206,20 @@ class RangeRingLayer(MapLayer):
         else:
             self._set_rect(QRectF())
         self.update()
+
+    LABEL_ANGLES = (-60, -120, 60, 120, -30, -150, 30, 150, 0, 180, -90, 90)
+
+    def label_point(self, radius: float, seen: QRectF) -> tuple[float, float] | None:
+        """Where on a ring of ``radius`` metres its label goes: the first of
+        :data:`LABEL_ANGLES` (degrees, 0 east, 90 south) whose point lies in ``seen``
+        (the visible part of the map, metres); None when none does."""
+        cx, cy = self._centre
+        for deg in self.LABEL_ANGLES:
+            a = math.radians(deg)
+            x, y = cx + radius * math.cos(a), cy + radius * math.sin(a)
+            if seen.contains(QPointF(x, y)):
+                return (x, y)
+        return None
 
     def rings(self) -> list[tuple[str, float, int]]:
         """(band, radius in metres, modifier) of the rings drawn now."""
@@ -222,12 +238,18 @@ class RangeRingLayer(MapLayer):
             painter.setPen(cosmetic(QColor(255, 241, 118, 190), 1.6, Qt.PenStyle.DashLine))
             painter.drawEllipse(QPointF(cx, cy), b.max, b.max)
         tr = painter.transform()
+        seen = QRectF(self._map)
+        if painter.hasClipping():
+            seen = seen.intersected(painter.clipBoundingRect())
+        seen = seen.adjusted(1, 1, -1, -1)
         painter.save()
         painter.resetTransform()
         px = 11.0 * self.options.label_scale
-        a = math.radians(-60)
         for b in self._bands:
-            p = tr.map(QPointF(cx + b.max * math.cos(a), cy + b.max * math.sin(a)))
+            at = self.label_point(b.max, seen)
+            if at is None:
+                continue
+            p = tr.map(QPointF(*at))
             mod = f"{b.modifier:+d}".replace("-", "\u2212") if b.modifier else "0"
             draw_label(painter, p.x(), p.y(), f"{b.band} {mod}  {b.max:g} m", px, anchor="center",
                        bold=True, fg=QColor("#101418"), bg=QColor(255, 241, 118, 220))

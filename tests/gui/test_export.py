@@ -312,3 +312,22 @@ def test_export_dialog_saves_each_format_and_a_bundle(window, tmp_path, monkeypa
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append(text)))
     assert dlg.save(tmp_path / "nope" / "x.pdf") is None
     assert len(shown) == 1 and "cannot write" in shown[0] and "x.pdf" in shown[0]
+
+
+def test_the_attackers_badges_show_in_a_players_export_when_chosen(demo):
+    """Badges are drawn above each target (range band | cover class). Razor (27, 17) is in
+    full cover from Sam, so a pill in the "full" colour sits just above Razor's disc."""
+    full = style.COVER_COLOURS["full"]
+
+    def full_pixels(spec) -> int:
+        with Snapshot(demo, spec) as snap:
+            a = _rgb(snap.image()).astype(int)
+            (x0, y0), (x1, y1) = snap.map_to_page(27 - 3, 17 - 2.5), snap.map_to_page(27 + 3, 17 - 0.4)
+        box = a[round(y0):round(y1), round(x0):round(x1)]
+        return int(np.all(np.abs(box - [full.red(), full.green(), full.blue()]) <= 6, axis=2).sum())
+
+    assert full_pixels(SnapshotSpec(attacker="sam", table=False)) > 50
+    assert full_pixels(SnapshotSpec(table=False)) == 0
+    from gui.player_view import PlayerOptions
+
+    assert full_pixels(SnapshotSpec(attacker="sam", table=False, player=PlayerOptions(badges=False))) == 0
