@@ -310,6 +310,7 @@ class Status:
     aim_bonus: int
     can_act: bool
     reason: str | None  # why it cannot act, when it cannot
+    stunned: bool = False  # loses this round's turn (stunned before acting) or the next one
 
 
 # =============================================================================================
@@ -592,6 +593,9 @@ class D100Rules:
             aim_bonus=min(st.aim_max, st.aim_step * s.aim_level),
             can_act=why is None,
             reason=why,
+            stunned=not s.dead and (s.stunned > 0 or (
+                st.round > 0 and s.actions_left == 0 and not s.acted and not s.turn_done
+                and not s.unconscious)),
         )
 
     def round_order(self, encounter: Encounter) -> list[tuple[str, int | None, int]]:
