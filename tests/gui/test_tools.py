@@ -156,3 +156,37 @@ def test_background_calibration_keeps_the_first_point_and_scales():
     assert (out.width, out.height) == pytest.approx((90.0, 60.0))
     # the first point stays at (10, 10): x' = 10 - (10 - 0) * 1.5 = -5
     assert (out.x, out.y) == pytest.approx((-5.0, -5.0))
+
+
+def test_a_zone_is_picked_by_its_area_and_aimed_by_its_handle(view):
+    import math
+
+    doc, tool = view.document, SelectTool(view)
+    # Sam's suppressive fire: apex at Sam (12, 20), 30 m east, 10 m wide at the far end
+    tool.press(P(30.0, 20.0))
+    tool.release(P(30.0, 20.0))
+    assert view.selection.ids == ("sup-1",)
+    # its aim handle sits at the far end (42, 20); drag it to (42, 30)
+    tool.press(P(42.0 + 3 * PX, 20.0))
+    tool.move(P(42.0, 25.0))
+    tool.move(P(42.0, 30.0))
+    tool.release(P(42.0, 30.0))
+    z = doc.encounter.zone("sup-1")
+    assert z.length == pytest.approx(math.hypot(30, 10), abs=0.01)  # 31.62 m
+    assert z.direction == pytest.approx(math.degrees(math.atan2(10, 30)), abs=0.01)  # 18.43 deg
+    assert doc.undo_stack.count() == 1 and doc.undo_stack.text(0) == "Adjust Sam's suppressive fire"
+
+
+def test_grid_thins_out_and_scale_bar_picks_round_lengths(view):
+    g = view.ground
+    # grid 1 m, lines at least 9 px apart: 1 m at 20 px/m, 2 m at 5 px/m, 5 m at 2 px/m, 10 m at 1 px/m
+    assert [g.grid_step(p) for p in (20.0, 5.0, 2.0, 1.0, 0.5)] == [1.0, 2.0, 5.0, 10.0, 20.0]
+    view.resize(1000, 700)
+    view.fit_map()
+    m = view.scale_bar_metres()
+    assert m in (1, 2, 5, 10, 20, 50) and 180 >= m / view.m_per_px() > 70
+    before = view.m_per_px()
+    view.zoom_by(0.5)  # zoom in: half as many metres per pixel
+    assert view.m_per_px() == pytest.approx(before / 2, rel=1e-3)
+    view.fit_map()
+    assert view.m_per_px() == pytest.approx(before, rel=1e-3)
