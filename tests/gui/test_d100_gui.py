@@ -255,3 +255,20 @@ def test_other_dice_entries_parse_or_name_the_bad_part():
     assert parse_other_dice("  ") == {}
     with pytest.raises(ValueError, match="'hit#2 forty'"):
         parse_other_dice("hit#2 forty")
+
+
+def test_a_stunning_head_shot_shows_on_the_map_the_body_and_the_tracker(d100):
+    w = d100
+    w.d100.rounds.start_button.click()
+    # Nyx (pistol 65) hits Vex on the head (location 5) for 3: light, stunned before acting
+    # (loses this round's turn); Vex has no helmet
+    ch = w.d100.controller.apply(Fire("nyx", ("ganger-6",)), EnteredDice({"hit": 30, "location": 5, "damage": 3}))
+    assert ch.shots[0].location == "head" and ch.shots[0].damage.taken == 3
+    assert RULESET.status(w.document.encounter, "ganger-6").stunned
+    marks = {tuple(t for t, _ in m[5]) for m in w.d100.marks.marks}
+    assert ("STUN",) in marks
+    w.selection.select(["ganger-6"], w.document.encounter)
+    assert "STUNNED: loses this turn" in w.d100.body.marks.text()
+    rt = w.d100.rounds
+    row = [r[0] for r in rt.order()].index("ganger-6")
+    assert rt.table.item(row, 3).text() == "stunned"

@@ -375,10 +375,10 @@ class BodyPanel(QWidget):
             chips.append(_chip("DEAD", "#ff5252", "#ffffff"))
         if sheet.unconscious:
             chips.append(_chip("UNCONSCIOUS", "#7e57c2", "#ffffff"))
-        if sheet.stunned:
-            chips.append(_chip(f"STUNNED: loses {'next turn' if sheet.stunned == 1 else f'{sheet.stunned} turns'}", "#ffca28"))
-        elif sheet.actions_left == 0 and not sheet.acted and not sheet.turn_done and not sheet.dead and not sheet.unconscious:
-            chips.append(_chip("STUNNED this round", "#ffca28"))
+        if status.stunned:
+            chips.append(_chip("STUNNED: loses " + ("the next turn" if sheet.stunned == 1 else
+                                                     f"{sheet.stunned} turns" if sheet.stunned else "this turn"),
+                               "#ffca28"))
         if status.map_stance == "prone" or sheet.stance == "prone":
             chips.append(_chip("PRONE", "#90a4ae"))
         if status.stay_prone:

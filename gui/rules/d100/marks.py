@@ -10,6 +10,7 @@ import math
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
+from engine.d100 import RULESET
 from gui.layers import MapLayer, cosmetic, draw_label
 from gui.style import GM_VIEW
 
@@ -36,8 +37,7 @@ class StatusMarkLayer(MapLayer):
                     tags.append(("DEAD", QColor("#ff5252")))
                 elif s.unconscious:
                     tags.append(("KO", QColor("#b39ddb")))
-                if not s.dead and (s.stunned or (s.actions_left == 0 and not s.acted and not s.turn_done
-                                                 and not s.unconscious and (encounter.d100 and encounter.d100.round))):
+                if RULESET.status(encounter, t.id).stunned:
                     tags.append(("STUN", QColor("#ffca28")))
                 bleeding = sum(w.bleeding for w in s.wounds.values())
                 if bleeding and not s.dead:

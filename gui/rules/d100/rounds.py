@@ -132,11 +132,11 @@ class RoundTracker(QWidget):
                 state = "unconscious"
             elif st.round and s.turn_done:
                 state = "turn ended"
-            elif st.round and left == 0 and not s.acted:
+            elif status.stunned and not s.stunned:
                 state = "stunned"
             elif st.round and left == 0:
                 state = "done"
-            elif s.stunned:
+            elif status.stunned:
                 state = "stunned next turn"
             else:
                 state = "acting" if tid == cur else ("ready" if st.round else "")
