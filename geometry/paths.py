@@ -210,30 +210,59 @@ def _truncate(points: Sequence[XY], distance: float) -> list[XY]:
 
 
 def _grow(polygons: Sequence[shapely.Polygon], r: float, sides: int) -> np.ndarray:
-    """Each footprint grown by ``r`` as convex pieces (one per footprint, or one per triangle
-    of a concave one): Minkowski sums with a ``sides``-gon drawn around the circle of radius
-    ``r``, turned to the footprint's longest edge."""
-    rho = r / math.cos(math.pi / sides)
-    pts, idx = [], []
-    k = 0
-    for poly in polygons:
-        ext = np.asarray(poly.exterior.coords)[:-1]
-        e = np.roll(ext, -1, axis=0) - ext
-        j = int(np.argmax(np.hypot(e[:, 0], e[:, 1])))
-        K = _regular(sides, rho, math.atan2(e[j, 1], e[j, 0]) + math.pi / sides)
-        hull = shapely.convex_hull(poly)
-        if poly.interiors or hull.area - poly.area > 1e-9 * max(hull.area, 1e-12):
-            pieces = [np.asarray(t.exterior.coords)[:-1]
-                      for t in shapely.get_parts(shapely.constrained_delaunay_triangles(poly))]
-        else:
-            pieces = [ext]
-        for c in pieces:
-            pts.append((c[:, None, :] + K[None, :, :]).reshape(-1, 2))
-            idx.append(np.full(len(c) * sides, k))
-            k += 1
-    if not pts:
+    """Each footprint grown by ``r`` as convex pieces (one per convex footprint, one per
+    triangle of a concave one): Minkowski sums with a ``sides``-gon drawn around the circle
+    of radius ``r``, turned to the footprint's longest edge (so a box grows into an octagon
+    whose sides are exactly ``r`` out)."""
+    if len(polygons) == 0:
         return np.empty(0, dtype=object)
-    return shapely.convex_hull(shapely.multipoints(np.concatenate(pts), indices=np.concatenate(idx)))
+    rho = r / math.cos(math.pi / sides)
+    polys = np.asarray(polygons, dtype=object)
+    # the direction of each footprint's longest edge
+    xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(polys), return_index=True)
+    same = owner[1:] == owner[:-1]
+    e = xy[1:] - xy[:-1]
+    elen = np.where(same, np.hypot(e[:, 0], e[:, 1]), -1.0)
+    best = np.full(len(polys), -1.0)
+    np.maximum.at(best, owner[:-1], elen)
+    is_best = same & (elen == best[owner[:-1]])
+    first = np.full(len(polys), -1, dtype=np.int64)
+    hit = np.flatnonzero(is_best)
+    first[owner[:-1][hit[::-1]]] = hit[::-1]  # the first longest edge of each footprint
+    phi = np.arctan2(e[first, 1], e[first, 0]) + math.pi / sides
+    hull_area = shapely.area(shapely.convex_hull(polys))
+    concave = (shapely.get_num_interior_rings(polys) > 0) | (hull_area - shapely.area(polys) > 1e-9 * hull_area)
+    # pieces: the convex footprints themselves, the triangles of the concave ones
+    convex_pt = ~concave[owner]
+    pc_xy = [xy[convex_pt]]
+    uniq, inv = np.unique(owner[convex_pt], return_inverse=True)
+    pc_id = [inv]
+    pc_owner = [uniq]
+    nxt = len(uniq)
+    for i in np.flatnonzero(concave):
+        tri = shapely.get_parts(shapely.constrained_delaunay_triangles(polys[i]))
+        txy, tidx = shapely.get_coordinates(shapely.get_exterior_ring(tri), return_index=True)
+        pc_xy.append(txy)
+        pc_id.append(tidx + nxt)
+        pc_owner.append(np.full(len(tri), i))
+        nxt += len(tri)
+    P = np.concatenate(pc_xy)
+    pid = np.concatenate(pc_id)
+    pown = np.concatenate(pc_owner)
+    base = _regular(sides, rho, 0.0)
+    c, s_ = np.cos(phi[pown[pid]]), np.sin(phi[pown[pid]])
+    Kx = c[:, None] * base[None, :, 0] - s_[:, None] * base[None, :, 1]
+    Ky = s_[:, None] * base[None, :, 0] + c[:, None] * base[None, :, 1]
+    pts = np.stack([P[:, 0:1] + Kx, P[:, 1:2] + Ky], axis=-1).reshape(-1, 2)
+    return shapely.convex_hull(shapely.multipoints(pts, indices=np.repeat(pid, sides)))
+
+
+def _union(pieces: np.ndarray):
+    """Union of many small shapes that mostly form separate clusters."""
+    try:
+        return shapely.disjoint_subset_union_all(pieces)  # Shapely >= 2.1, GEOS >= 3.12
+    except (AttributeError, shapely.errors.UnsupportedGEOSVersionError):  # pragma: no cover
+        return shapely.union_all(pieces)
 
 
 class _Graph:
@@ -249,7 +278,7 @@ class _Graph:
             x0, y0, x1, y1 = bounds
             self.inset = (x0 + r, y0 + r, x1 - r, y1 - r)
         pieces = _grow(polygons, r, sides)
-        union = shapely.orient_polygons(shapely.union_all(pieces)) if len(pieces) else shapely.Polygon()
+        union = shapely.orient_polygons(_union(pieces)) if len(pieces) else shapely.Polygon()
         self.union = union
         self.parts = shapely.get_parts(union)
         self.parts_tree = shapely.STRtree(self.parts)
@@ -392,9 +421,14 @@ class _Graph:
         owner = np.concatenate([np.arange(n), np.arange(n)])
         qi, j = self.node_tree.query(wedges, predicate="intersects")
         i = owner[qi]
-        lo, hi = np.minimum(i, j), np.maximum(i, j)
-        keep = lo < hi
-        key = np.unique(lo[keep] * n + hi[keep])
+        keep = i != j
+        i, j = i[keep], j[keep]
+        d = N[j] - N[i]
+        ok = self._tangent(d, self.A[i], self.B[i]) & self._tangent(d, self.A[j], self.B[j])
+        i, j = i[ok], j[ok]
+        key = np.sort(np.minimum(i, j) * n + np.maximum(i, j))
+        if len(key):
+            key = key[np.concatenate([[True], key[1:] != key[:-1]])]
         return key // n, key % n
 
     # ----------------------------------------------------------------- segment tests
@@ -563,8 +597,9 @@ class _Query:
             TA = TB = np.zeros((k, 2))
         k0 = self.n0 + len(self.pts)
         limited = not math.isinf(g.max_edge)
-        # a start or goal sees all round, a disc corner through two 45-degree wedges
-        Lk = g.reach(P, math.pi / g.sides * (2.0 if has else 4.0)) if limited else np.full(k, math.inf)
+        # a disc corner sees through two narrow wedges like any corner; a start or goal sees
+        # all round but is looked for twice as far (it is one node, and long last legs matter)
+        Lk = g.reach(P, 2.0 * math.pi / g.sides) * (1.0 if has else 2.0) if limited else np.full(k, math.inf)
         src, dst = [], []
         # static corners
         if g.n:
@@ -621,6 +656,18 @@ class _Query:
                     if self.adj.get(i) or self.badj.get(i):
                         break
         return list(range(k0, k0 + k))
+
+    def tangents(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unit directions to the polygon neighbours of nodes ids, and whether they have any
+        (a start or goal has none)."""
+        A = np.zeros((len(ids), 2))
+        B = np.zeros((len(ids), 2))
+        has = np.ones(len(ids), dtype=bool)
+        st = ids < self.n0
+        A[st], B[st] = self.g.A[ids[st]], self.g.B[ids[st]]
+        ov = ids[~st] - self.n0
+        A[~st], B[~st], has[~st] = self.TA[ov], self.TB[ov], self.has_tan[ov]
+        return A, B, has
 
     def _coords(self, ids: np.ndarray) -> np.ndarray:
         out = np.empty((len(ids), 2))
@@ -703,9 +750,10 @@ class _Query:
             v = parent[v]
         return out[::-1]
 
-    def pull_taut(self, pts: list[XY]) -> list[XY]:
-        """Shortcut a path wherever a later point is seen straight from an earlier one (paths
-        found on a graph whose edges are length-limited bend more than they need to)."""
+    def pull_taut(self, pts: list[XY], window: int = 24) -> list[XY]:
+        """Shortcut a path wherever a later point (up to ``window`` points on) is seen straight
+        from an earlier one: paths found on a graph whose edges are length-limited bend more
+        than they need to."""
         if len(pts) <= 2:
             return pts
         P = np.asarray(pts, dtype=float)
@@ -713,7 +761,7 @@ class _Query:
         i = 0
         n = len(pts)
         while i < n - 1:
-            js = np.arange(n - 1, i + 1, -1)
+            js = np.arange(min(n - 1, i + window), i + 1, -1)
             j = i + 1
             if len(js):
                 ok = self.free(np.repeat(P[i][None], len(js), 0), P[js])
@@ -1056,8 +1104,10 @@ class _Runup:
             return np.zeros(0), np.zeros(0)
         d = q.C - self.T
         D = np.hypot(d[:, 0], d[:, 1])
+        near = D < self.Rr + q.R
+        d, D = d[near], D[near]
         beta = np.arctan2(d[:, 1], d[:, 0])
-        R = q.R - TOUCH
+        R = q.R[near] - TOUCH
 
         def dist(phi):
             s = np.clip(D * np.cos(phi), self.c, self.Rr)
@@ -1154,68 +1204,119 @@ class _Finisher:
     def __init__(self, q: _Query, run: _Runup):
         self.q, self.run = q, run
         self.known: dict[tuple[int, float], tuple[bool, tuple[int, ...]]] = {}
+        self.batch = 24
 
     def best(self, ids: np.ndarray, G: np.ndarray, U: float, wanted: set[int], X: np.ndarray,
              PX: np.ndarray):
         """The cheapest valid finish costing at most U among the corners ``ids`` (costs G,
         coordinates X, their parents' coordinates PX, NaN for none), as (node, cost, bearing),
-        or None. Bodies blocking cheaper finishes go to wanted."""
-        run, q = self.run, self.q
+        or None. Bodies blocking cheaper finishes go to wanted.
+
+        Corners are taken in order of their lower bound g + |distance - radius| in growing
+        chunks; candidates are checked cheapest first, and one is accepted as soon as no
+        corner still to be taken could offer anything cheaper."""
+        run = self.run
         if len(ids) == 0:
             return None
-        dx, dy = X[:, 0] - run.T[0], X[:, 1] - run.T[1]
-        d = np.hypot(dx, dy)
-        keep = (G + np.abs(d - run.Rr) <= U) & (d > 1e-9)
-        if not keep.any():
-            return None
-        ids, G, X, PX, dx, dy = ids[keep], G[keep], X[keep], PX[keep], dx[keep], dy[keep]
+        d = np.hypot(X[:, 0] - run.T[0], X[:, 1] - run.T[1])
+        lb = G + np.abs(d - run.Rr)
+        rest = np.flatnonzero((lb <= U) & (d > 1e-9))
+        pc = np.zeros(0)
+        pk = np.zeros(0, dtype=np.int64)
+        pt = np.zeros(0)
+        chunk = 64
+        while True:
+            # the next chunk of corners by lower bound (a partial sort of what is left)
+            if len(rest) > chunk:
+                part = np.argpartition(lb[rest], chunk)
+                take, rest = rest[part[:chunk]], rest[part[chunk:]]
+                take = take[np.argsort(lb[take], kind="stable")]
+            else:
+                take, rest = rest[np.argsort(lb[rest], kind="stable")], rest[:0]
+            chunk *= 2
+            if len(take):
+                k, t, c = self._candidates(ids, G, X, PX, d, take)
+                keep = c <= U
+                pc = np.concatenate([pc, c[keep]])
+                pk = np.concatenate([pk, k[keep]])
+                pt = np.concatenate([pt, t[keep]])
+            nxt = float(lb[rest].min()) if len(rest) else math.inf
+            m = pc <= nxt
+            if m.any():
+                sel = np.flatnonzero(m)
+                sel = sel[np.argsort(pc[sel], kind="stable")]
+                found = self._check(ids, X, pk[sel], pt[sel], pc[sel], wanted)
+                if found is not None:
+                    return found
+                pc, pk, pt = pc[~m], pk[~m], pt[~m]
+            if not len(rest):
+                return None
+
+    def _candidates(self, ids, G, X, PX, d, take):
+        """Finishes offered by corners ``take``: (corner index, bearing, cost) arrays. A path
+        that bends at a corner leaves it along a tangent (both neighbours of the corner on
+        one side), so bends that are not are dropped before any segment is tested."""
+        run = self.run
+        Xt = X[take]
+        dx, dy = Xt[:, 0] - run.T[0], Xt[:, 1] - run.T[1]
         t0 = np.mod(np.arctan2(dy, dx), 2 * math.pi)
         own = run.is_free(t0)
-        k_list, t_list = [np.flatnonzero(own)], [t0[own]]
+        k_list, t_list = [take[own]], [t0[own]]
         need = np.flatnonzero(~own)
         if len(need) and run.any_free:
             for side in run.nearest_edges(t0[need]):
-                k_list.append(need)
+                k_list.append(take[need])
                 t_list.append(side)
+        K = np.concatenate(k_list)
+        TH = np.concatenate(t_list)
+        if len(K):
+            A, B, has = self.q.tangents(ids[K])
+            if has.any():
+                dq = np.column_stack([run.T[0] + run.Rr * np.cos(TH), run.T[1] + run.Rr * np.sin(TH)]) - X[K]
+                ok = ~has | _Graph._tangent(dq, A, B)
+                K, TH = K[ok], TH[ok]
+        k_list, t_list = [K], [TH]
         # straight on through the corner from its parent, to the circle
-        u = X - PX
+        u = Xt - PX[take]
         lu = np.hypot(u[:, 0], u[:, 1])
         has = np.isfinite(lu) & (lu > 1e-9)
         if has.any():
             hk = np.flatnonzero(has)
             u = u[hk] / lu[hk, None]
             b = u[:, 0] * dx[hk] + u[:, 1] * dy[hk]
-            disc = b * b - (d[keep][hk] ** 2 - run.Rr ** 2)
+            disc = b * b - (d[take][hk] ** 2 - run.Rr ** 2)
             for sign in (-1.0, 1.0):
                 t = -b + sign * np.sqrt(np.maximum(disc, 0.0))
                 ok = (disc >= 0) & (t > 1e-9)
                 if ok.any():
-                    pts = X[hk[ok]] + t[ok, None] * u[ok]
+                    pts = Xt[hk[ok]] + t[ok, None] * u[ok]
                     th = np.mod(np.arctan2(pts[:, 1] - run.T[1], pts[:, 0] - run.T[0]), 2 * math.pi)
                     free = run.is_free(th)
-                    k_list.append(hk[ok][free])
+                    k_list.append(take[hk[ok][free]])
                     t_list.append(th[free])
         K = np.concatenate(k_list)
         TH = np.concatenate(t_list)
-        S = np.column_stack([run.T[0] + run.Rr * np.cos(TH), run.T[1] + run.Rr * np.sin(TH)])
-        cost = G[K] + np.hypot(S[:, 0] - X[K, 0], S[:, 1] - X[K, 1])
-        sel = cost <= U
-        K, TH, S, cost = K[sel], TH[sel], S[sel], cost[sel]
-        order = np.argsort(cost, kind="stable")
-        K, TH, S, cost = K[order], TH[order], S[order], cost[order]
-        node = ids[K]
+        cost = G[K] + np.hypot(run.T[0] + run.Rr * np.cos(TH) - X[K, 0], run.T[1] + run.Rr * np.sin(TH) - X[K, 1])
+        return K, TH, cost
+
+    def _check(self, ids, X, K, TH, cost, wanted):
+        """The first valid candidate (sorted by cost) as (node, cost, bearing), or None. The
+        run-ups are free already (their bearings come from the free intervals, which err on
+        the blocked side); the walk from the corner to the run-up start is tested."""
+        q = self.q
+        run = self.run
         done = 0
-        batch = 32
+        node = ids[K]
         while done < len(K):
-            sl = slice(done, min(len(K), done + batch))
+            sl = slice(done, min(len(K), done + self.batch))
             keys = list(zip(node[sl].tolist(), TH[sl].tolist()))
             todo = [j for j, kk in enumerate(keys) if kk not in self.known]
             if todo:
                 j = np.asarray(todo) + done
-                P, Q = X[K[j]], S[j]
-                run_ok = run.free(TH[j])
+                P = X[K[j]]
+                Q = np.column_stack([run.T[0] + run.Rr * np.cos(TH[j]), run.T[1] + run.Rr * np.sin(TH[j])])
                 lines = _lines(P, Q)
-                ok = q.g.static_free(P, Q, lines) & run_ok
+                ok = q.g.static_free(P, Q, lines)
                 li, dj = q.blocked_by(P, Q, lines)
                 who: dict[int, list[int]] = {}
                 for a_, b_ in zip(li.tolist(), dj.tolist()):
@@ -1229,7 +1330,7 @@ class _Finisher:
                     return int(node[done + jj]), float(cost[done + jj]), float(TH[done + jj])
                 wanted.update(w)
             done = sl.stop
-            batch *= 2
+            self.batch = min(2 * self.batch, 1024)
         return None
 
 
