@@ -76,7 +76,7 @@ class D100Gui(QObject):
             return  # the GM's own layout is restored
         w = self.window
         w.resizeDocks([self.rounds_dock], [470], Qt.Orientation.Horizontal)
-        w.resizeDocks([self.rounds_dock, self.body_dock], [330, 570], Qt.Orientation.Vertical)
+        w.resizeDocks([self.rounds_dock, self.body_dock], [370, 530], Qt.Orientation.Vertical)
         if "combat_log" in w.docks:
             w.resizeDocks([w.docks["combat_log"]], [150], Qt.Orientation.Vertical)
 

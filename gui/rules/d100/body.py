@@ -359,6 +359,8 @@ class BodyPanel(QWidget):
                     self.table.setItem(row, col, item)
                 item.setText(text)
                 item.setToolTip(self.diagram.tooltip_for(loc))
+                item.setForeground(QBrush(QColor("#e6e9ed")))
+                item.setBackground(QBrush(QColor(0, 0, 0, 0)))
                 if col == 1:
                     sev = w.severity
                     item.setBackground(QBrush(SEVERITY_COLOURS[sev] if w.step else QColor(0, 0, 0, 0)))
@@ -404,7 +406,7 @@ class BodyPanel(QWidget):
         dropped = f"<br>On the floor: {', '.join(sheet.dropped)}" if sheet.dropped else ""
         if st.round:
             left = "\u2014" if sheet.actions_left is None else str(sheet.actions_left)
-            acts = f"Actions left <b>{left}</b> of {status.actions_per_round} (round {st.round})"
+            acts = f"Actions left <b>{left}</b> this round ({status.actions_per_round} per round; round {st.round})"
         else:
             acts = f"Actions per round <b>{status.actions_per_round}</b> (speed {sheet.speed})"
         why = f"<br><span style='color:#ef9a9a'>Cannot act: {status.reason}</span>" if status.reason else ""
