@@ -103,14 +103,15 @@ def _track_colour(track: ConditionTrack) -> QColor:
 
 # -- extra layers ------------------------------------------------------------------------------
 class ConditionLayer(MapLayer):
-    """Condition bars under the tokens (below their name labels): one thin bar per track,
-    filled by the share still unharmed. Drawn in device pixels; no numbers (players read
-    the bar, not the boxes)."""
+    """Condition bars beside the tokens' name labels (to the right of the name pill, so
+    the attacker's badges above the tokens never cover them; under the disc when names
+    are off): one thin bar per track, filled by the share still unharmed. Drawn in device
+    pixels; no numbers (players read the bar, not the boxes)."""
 
     def __init__(self, options: ViewOptions):
         super().__init__(options)
         self.setZValue(5)
-        self._bars: list[tuple[float, float, float, tuple[ConditionTrack, ...]]] = []
+        self._bars: list[tuple[float, float, float, str, tuple[ConditionTrack, ...]]] = []
         self.show_npcs = False
         self.enabled = True
 
@@ -124,7 +125,8 @@ class ConditionLayer(MapLayer):
                     continue
                 tracks = condition_tracks(encounter, t)
                 if tracks:
-                    bars.append((t.x, t.y, t.radius, tracks))
+                    label = t.name or (t.side if self.options.player else t.id)
+                    bars.append((t.x, t.y, t.radius, label, tracks))
         self._bars = bars
         if bars:
             xs = [b[0] for b in bars]
@@ -133,11 +135,43 @@ class ConditionLayer(MapLayer):
             rect = QRectF(min(xs) - r, min(ys) - r, max(xs) - min(xs) + 2 * r, max(ys) - min(ys) + 2 * r)
         else:
             rect = QRectF()
-        self._set_rect(rect, 80.0 * self.options.label_scale)
+        self._set_rect(rect, 220.0 * self.options.label_scale)
         self.update()
 
-    def bars(self) -> list:
-        return list(self._bars)
+    def bars(self) -> list[tuple[float, float, float, tuple[ConditionTrack, ...]]]:
+        """(x, y, radius, tracks) of each token with bars, metres."""
+        return [(x, y, r, tracks) for x, y, r, _, tracks in self._bars]
+
+    def bar_rects(self, m_per_px: float) -> list[list[QRectF]]:
+        """Where each token's bars go at ``m_per_px`` metres per pixel, in pixels relative
+        to the token's centre (one rect per track)."""
+        from gui.layers import TokenLayer
+
+        s = self.options.label_scale
+        px_per_m = 1.0 / m_per_px
+        names = self.options.show_labels and px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
+        out = []
+        for _, _, r, label, tracks in self._bars:
+            rp = r * px_per_m
+            n = len(tracks)
+            rects = []
+            if names:
+                _, w, h = TEXT.get(label, self.options.label_px, True)
+                pill_w, pill_h = w + 0.7 * h, 1.12 * h
+                left, top = pill_w / 2 + 3, rp + 3
+                bh = max(3.0, min(6.0 * s, (pill_h - 2 * (n - 1)) / n))
+                y = top + (pill_h - n * bh - 2 * (n - 1)) / 2
+                for _ in tracks:
+                    rects.append(QRectF(left, y, 30.0 * s, bh))
+                    y += bh + 2
+            else:
+                w = max(2 * rp, 30.0 * s)
+                y = rp + 3
+                for _ in tracks:
+                    rects.append(QRectF(-w / 2, y, w, 4.0 * s))
+                    y += 4.0 * s + 2
+            out.append(rects)
+        return out
 
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
@@ -145,27 +179,19 @@ class ConditionLayer(MapLayer):
             return
         tr = painter.transform()
         px_per_m = abs(tr.m11()) or 1.0
+        layout = self.bar_rects(1.0 / px_per_m)
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        s = self.options.label_scale
-        h = 5.0 * s
-        gap = 2.0
-        label_h = TEXT.get("Ag", self.options.label_px, True)[2] * 1.12 + 5 if self.options.show_labels else 2.0
-        for x, y, r, tracks in self._bars:
-            p = tr.map(QPointF(x, y))
-            rp = r * px_per_m
-            w = max(2 * rp, 34.0 * s)
-            top = p.y() + rp + 3 + label_h
-            for track in tracks:
-                frame = QRectF(p.x() - w / 2, top, w, h)
-                painter.setPen(cosmetic(QColor("#0b0d10"), 1.0))
-                painter.setBrush(QBrush(QColor(10, 12, 16, 210)))
-                painter.drawRect(frame.adjusted(-1, -1, 1, 1))
+        for (x, y, _, _, tracks), rects in zip(self._bars, layout):
+            c = tr.map(QPointF(x, y))
+            for track, rect in zip(tracks, rects):
+                frame = rect.translated(c.x(), c.y())
                 painter.setPen(NO_PEN)
+                painter.setBrush(QBrush(QColor(10, 12, 16, 220)))
+                painter.drawRoundedRect(frame.adjusted(-1.5, -1.5, 1.5, 1.5), 2, 2)
                 painter.setBrush(QBrush(_track_colour(track)))
-                painter.drawRect(QRectF(frame.left(), frame.top(), w * track.left, h))
-                top += h + gap
+                painter.drawRect(QRectF(frame.left(), frame.top(), frame.width() * track.left, frame.height()))
         painter.restore()
 
 
