@@ -21,7 +21,8 @@ import html
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -175,7 +176,8 @@ def test_charge_refused_for_lack_of_run_up_shows_the_engines_reason(sv, qtbot):
     assert html.escape(why) in panel.preview_label.text()
     assert not panel.confirm_btn.isEnabled()
     assert ctl.layer.drawing is not None and not ctl.layer.drawing.allowed
-    assert ctl.layer.drawing.labels[0][2].startswith("Charge refused: no straight 4 m run-up")
+    shown = ctl.layer.drawing.labels[0][2].split("\n")
+    assert shown[0] == "Charge refused:" and " ".join(shown[1:]).startswith("no straight 4 m run-up")
     steps = win.document.undo_stack.count()
     assert not ctl.confirm()
     assert win.document.undo_stack.count() == steps
@@ -207,7 +209,12 @@ def test_hovering_while_picking_previews_that_target(sv, qtbot):
     _select(win, "kit")
     _click_button(qtbot, ctl.panel.buttons["grapple"])
     vex = _token(win, "vex")
-    QTest.mouseMove(win.map_view.viewport(), vp_point(win.map_view, vex.x, vex.y))
+    vp = win.map_view.viewport()
+    pos = QPointF(vp_point(win.map_view, vex.x, vex.y))
+    # a plain mouse move (no button), sent straight to the map's viewport
+    ev = QMouseEvent(QEvent.Type.MouseMove, pos, vp.mapToGlobal(pos), Qt.MouseButton.NoButton,
+                     Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(vp, ev)
     d = ctl.layer.drawing
     assert d is not None and d.hover and not d.allowed  # Vex is 4.2 m away: out of reach
     assert "within reach" in ctl.hover_preview.reason
@@ -281,3 +288,41 @@ def test_called_shot_offers_the_engines_locations_and_an_attack_outcome(sv, qtbo
     _click_button(qtbot, ctl.panel.confirm_btn)
     assert _token(win, "jay").stance == "prone"
     assert "Prone" in {m.id: m.states for m in ctl.layer.marks}["jay"]
+
+
+def test_move_the_grapple_to_a_clicked_place_drags_the_partner(sv, qtbot):
+    from engine.static_veil import RULESET, MoveGrapple
+
+    win, ctl = sv
+    _select(win, "bolt")
+    _click_button(qtbot, ctl.panel.buttons["move_grapple"])
+    assert ctl.picking == "point"
+    mouse_click(win.map_view, 5.0, 7.0)  # 2.5 m south: within half of Bolt's 10 m Movement
+    assert ctl.dest == pytest.approx((5.0, 7.0), abs=0.05)  # a click lands on a pixel
+    engine = RULESET.preview(win.document.encounter, MoveGrapple("bolt", ctl.dest))
+    d = ctl.layer.drawing
+    assert d.allowed and d.path == engine.path and d.partner_path == engine.partner_path
+    ctl.panel.willing_check.setChecked(True)  # Nix goes along: no test
+    assert not ctl.panel.outcome_box.isVisible() and ctl.panel.confirm_btn.isEnabled()
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    bolt, nix = _token(win, "bolt"), _token(win, "nix")
+    assert (bolt.x, bolt.y) == pytest.approx(engine.path[-1])
+    assert (nix.x, nix.y) == pytest.approx(engine.partner_path[-1])
+    assert [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links] == [((bolt.x, bolt.y), (nix.x, nix.y))]
+
+
+def test_a_saved_log_comes_back_with_the_file(sv, qtbot, tmp_path):
+    win, ctl = sv
+    _select(win, "kit")
+    _click_button(qtbot, ctl.panel.start_btn)
+    _click_button(qtbot, ctl.panel.buttons["shove"])
+    _pick(win, "jay")
+    ctl.panel.outcome.enter(False, 1)
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    lines = _log(win)
+    assert lines[-1] == "Kit tries to shove Jay: Jay wins by 1 net hit; Jay holds their ground."
+    path = tmp_path / "fight.json"
+    assert win.save_as(path)
+    assert win.open_file(path, ask=False)
+    assert _log(win) == lines
+    assert all(ln.timestamp is None for ln in win.combat_log.lines() if ln.ruleset == "static-veil")

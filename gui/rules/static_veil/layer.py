@@ -11,6 +11,7 @@ measures the map or applies a rule.
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -22,6 +23,8 @@ from gui.qtgeom import polyline_path
 
 XY = tuple[float, float]
 
+REASON_WRAP = 52  # characters per line of a refusal on the map
+REASON_LINES = 3
 LINK_COLOUR = QColor("#e879f9")  # grapple links and marks
 OK_COLOUR = QColor("#80deea")  # an allowed maneuver's preview
 RUNUP_COLOUR = QColor("#ffffff")
@@ -233,16 +236,19 @@ def drawing_for(preview, encounter, *, net_hits: int | None = None, actor_wins: 
 
 
 def headline(preview, actor, target) -> str:
-    """The map's one-line summary of a preview: "Charge Vex: 11.4 m, 2 AP" or
-    "Charge refused: no straight 4 m run-up ..." (the panel shows the whole reason)."""
+    """The map's summary of a preview: "Charge Vex: 11.4 m, 2 AP", or for a refused one
+    "Charge refused:" and the reason wrapped in lines of REASON_WRAP characters (at most
+    REASON_LINES; the panel shows it whole)."""
     who = (target.name or target.id) if target is not None else ""
     if not preview.allowed:
         reason = preview.reason or "not allowed"
         if ": " in reason and len(reason) > 60:
-            reason = reason.split(": ", 1)[1]
-        if len(reason) > 90:
-            reason = reason[:88].rstrip() + "\u2026"
-        return f"{preview.label} refused: {reason}"
+            reason = reason.split(": ", 1)[1]  # "Moss cannot charge Ash: <why>" -> <why>
+        lines = textwrap.wrap(reason, REASON_WRAP)
+        if len(lines) > REASON_LINES:
+            lines = lines[:REASON_LINES]
+            lines[-1] = lines[-1].rstrip(".,;") + " \u2026"
+        return "\n".join([f"{preview.label} refused:"] + lines)
     parts = [f"{preview.label} {who}".strip()]
     if preview.movement_cost:
         parts.append(f"{preview.movement_cost:.1f} m")
@@ -492,9 +498,17 @@ class StaticVeilLayer(MapLayer):
                 ux, uy = away
                 side = "top" if abs(uy) >= abs(ux) else "left"
                 gap = 8.0 + (d.ghosts[0].r * px_per_m if d.ghosts else 0.0)
-                _label_in_view(painter, p.x() + ux * gap, p.y() + uy * gap, text, px * 1.05, anchor=side,
-                               bold=True, fg=QColor("#0b0d10"), bg=_alpha(colour, 240))
+                lx, ly = p.x() + ux * gap, p.y() + uy * gap
             else:
-                _label_in_view(painter, p.x(), p.y() - 30, text, px * 1.05, anchor="bottom", bold=True,
+                side, lx, ly = "bottom", p.x(), p.y() - 30
+            lines = text.split("\n")
+            _, _, h = TEXT.get("Xg", px * 1.05, True)
+            step = h * 1.12 + 2
+            if side == "bottom":
+                ly -= step * (len(lines) - 1)
+            elif side == "left":
+                ly -= step * (len(lines) - 1) / 2
+            for i, line in enumerate(lines):
+                _label_in_view(painter, lx, ly + i * step, line, px * 1.05, anchor=side, bold=i == 0,
                                fg=QColor("#0b0d10"), bg=_alpha(colour, 240))
         painter.setPen(NO_PEN)
