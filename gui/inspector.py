@@ -380,6 +380,7 @@ class InspectorPanel(QWidget):
         table.setObjectName(f"field_{name}")
         table.setHorizontalHeaderLabels(["Name", "Range table"])
         table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         table.verticalHeader().setVisible(False)
         table.setMaximumHeight(130)
         lay.addWidget(table)

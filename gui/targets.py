@@ -26,7 +26,12 @@ from gui import style
 from gui.answers import LiveAnswers
 from gui.selection import Selection
 
-COLUMNS = ("Target", "Dist m", "Band", "Mod", "Cover %", "Cover", "Charge m", "Zones")
+COLUMNS = ("Target", "Dist", "Band", "Mod", "Cover %", "Cover", "Charge", "Zones")
+TIPS = ("Target token", "Distance, centre to centre (metres)", "Range band of the chosen weapon",
+        "Range modifier to the attack pool", "Share of the silhouette hidden from the attacker's eye",
+        "Cover class: none < 25% <= partial <= 50% < good < 100% = full",
+        "Movement a charge needs, with a straight run-up (metres; 'no' when impossible)",
+        "Zones that touch the target")
 SORT_ROLE = Qt.ItemDataRole.UserRole
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 COVER_ORDER = {"none": 0, "partial": 1, "good": 2, "full": 3}
@@ -162,7 +167,7 @@ class TargetsModel(QAbstractTableModel):
     def update_charges(self) -> None:
         """Fill in the charge plans the engine has worked out since the last reload."""
         charges, pending = self.answers.charges, self.answers.charges_pending
-        col = COLUMNS.index("Charge m")
+        col = COLUMNS.index("Charge")
         for row in self._rows:
             text, key = charge_cell(charges.get(row[0]), pending or row[0] not in charges)
             row[1][col], row[2][col] = text, key
@@ -180,6 +185,8 @@ class TargetsModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return TIPS[section]
         return None
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -250,9 +257,9 @@ class TargetsPanel(QWidget):
         hh.setStretchLastSection(True)
         hh.setMinimumSectionSize(36)
         fm = self.table.fontMetrics()
-        for c, sample in enumerate(("Razor the Second", "Dist m ", "medium ", "Mod ", "Cover % ",
-                                    "partial ", "Charge m ")):
-            self.table.setColumnWidth(c, fm.horizontalAdvance(sample) + 22)
+        for c, sample in enumerate(("Token name", "Dist ", "extreme", "Mod", "Cover %", "partial",
+                                    "Charge ")):
+            self.table.setColumnWidth(c, fm.horizontalAdvance(sample) + 20)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.table.clicked.connect(self._clicked)
         lay.addWidget(self.table, 1)
