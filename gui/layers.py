@@ -756,12 +756,12 @@ class AnswerLayer(MapLayer):
             painter.setPen(pen)
             painter.drawLine(QPointF(*s["a"]), QPointF(*s["b"]))
         # pixel space: badges, charge metres, silhouette inset
+        clip = painter.clipBoundingRect() if painter.hasClipping() else QRectF()  # in metres, before the reset
         painter.save()
         painter.resetTransform()
         m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
         bpx = self.options.badge_px
         dpr = _dpr(painter)
-        clip = painter.clipBoundingRect() if painter.hasClipping() else QRectF()
         if self._badges:
             arr = np.array([(x, y, r) for x, y, r, _ in self._badges], dtype=float)
             cxs = (arr[:, 0] * m11 + dx).tolist()
