@@ -495,6 +495,32 @@ class StaticVeil:
                 f"{_name(t)} has {_fmt_m(s.movement_left)} of Movement left; this move is {_fmt_m(length)}"
             )
 
+    def plan_move(self, encounter: Encounter, token_id: str, to: XY) -> Preview:
+        """A normal move of ``token_id`` to centre ``to``, planned without changing anything:
+        the shortest way around obstacles and other bodies (``path``, ``movement_cost`` its
+        length in metres, ``end``), ``allowed`` False with the reason when :meth:`check_move`
+        refuses it (Movement left, a grapple) or there is no way. Apply it with
+        :meth:`move` (``path``)."""
+        t = encounter.token(token_id)
+        base = dict(maneuver="move", label="Move", actor=token_id, target=None, ap_cost=0)
+        to = (float(to[0]), float(to[1]))
+        if not all(math.isfinite(v) for v in to):
+            return Preview(allowed=False, reason="the destination is not a finite point", **base)
+        try:
+            way = space.walk(encounter, t, to)
+        except GeometryInputError as exc:  # inside a wall, off the map
+            return Preview(allowed=False, reason=str(exc), **base)
+        if way is None:
+            return Preview(allowed=False, reason=f"{_name(t)} cannot get to ({to[0]:.1f}, {to[1]:.1f}): "
+                           "no way around the obstacles and bodies", **base)
+        path, length = way
+        why = None
+        try:
+            self.check_move(encounter, token_id, path[-1], length)
+        except IllegalActionError as exc:
+            why = exc.reason
+        return Preview(allowed=why is None, reason=why, movement_cost=length, path=path, end=path[-1], **base)
+
     def move(self, encounter: Encounter, token_id: str, path: tuple[XY, ...] | list[XY]) -> Result:
         """A normal move of ``token_id`` along ``path`` (metres, first point its centre now or
         omitted): checked by :meth:`check_move`, spends the path's length of Movement, one

@@ -178,6 +178,19 @@ def drag(encounter: Encounter, actor: Token, partner: Token, to: XY) -> DragPlan
     return DragPlan(a, b, float(res.length))
 
 
+def walk(encounter: Encounter, body: Token, to: XY) -> tuple[tuple[XY, ...], float] | None:
+    """The shortest way (metres) for ``body``'s centre to ``to`` around the blocking
+    obstacles, the map edge and the other tokens: (points from where it stands, length), or
+    None when it cannot get there. Raises :class:`geometry.errors.GeometryInputError` when
+    ``to`` is inside an obstacle or off the map."""
+    res = navigator(encounter).shortest_path(
+        (body.x, body.y), tuple(to), body.radius, discs=bodies(encounter, {body.id})
+    )
+    if res is None:
+        return None
+    return tuple((float(x), float(y)) for x, y in res.points), float(res.length)
+
+
 def path_length(points: tuple[XY, ...] | list[XY]) -> float:
     """Length of a polyline in metres."""
     if len(points) < 2:
