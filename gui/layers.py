@@ -14,7 +14,7 @@ The layers only draw what they are given: the engine's answers come in through
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -487,6 +487,28 @@ class ZoneLayer(MapLayer):
 
 
 # ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TokenBar:
+    """A thin bar under a token (a condition monitor ...): ``fraction`` (0 to 1) of it filled
+    in ``colour`` (``"#rrggbb"``), divided into ``cells`` marks when > 0 (boxes)."""
+
+    fraction: float
+    colour: str
+    cells: int = 0
+
+
+@dataclass(frozen=True)
+class TokenDecoration:
+    """What a rule system adds to one token on the map (:meth:`TokenLayer.set_decorations`):
+    thin ``bars`` under the name and short ``tags`` (``(text, "#rrggbb")``: "-2", "RUN" ...)
+    below them. Any rule system may use it; the token layer draws them with the tokens, one
+    cached sprite per distinct look."""
+
+    bars: tuple[TokenBar, ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+# ---------------------------------------------------------------------------------------------
 class TokenLayer(MapLayer):
     """All tokens in one item: discs by side colour, stance letter (C crouched, P prone;
     none standing), facing tick, name label, and rings in the colours of the zones a token
@@ -494,7 +516,10 @@ class TokenLayer(MapLayer):
 
     Discs and labels are cached sprites stamped in device pixels; below
     ``LABEL_MIN_PX_PER_M`` names are left out, below ``DETAIL_MIN_PX`` disc radius the
-    facing ticks too (they would be a pixel long)."""
+    facing ticks too (they would be a pixel long).
+
+    Rule systems add per-token bars and tags with :meth:`set_decorations` (drawn under the
+    name label, in device pixels, following the token while it is dragged)."""
 
     LABEL_MIN_PX_PER_M = 4.0
     DETAIL_MIN_PX = 3.0
@@ -510,11 +535,25 @@ class TokenLayer(MapLayer):
         self._facing = np.zeros(0)
         self._looks: list[tuple] = []  # (colour, hidden, mark, name)
         self._rings: dict[str, list[QColor]] = {}
+        self._decorations: dict[str, TokenDecoration] = {}
         self.build_count = 0
 
     @property
     def ids(self) -> list[str]:
         return self._ids
+
+    @property
+    def decorations(self) -> dict[str, TokenDecoration]:
+        """The per-token decorations shown now (token id -> :class:`TokenDecoration`)."""
+        return dict(self._decorations)
+
+    def set_decorations(self, decorations: Mapping[str, TokenDecoration]) -> None:
+        """Replace the per-token decorations (token id -> :class:`TokenDecoration`; ids of
+        tokens not shown are ignored); repaints only when they differ."""
+        decorations = {k: v for k, v in decorations.items() if v.bars or v.tags}
+        if decorations != self._decorations:
+            self._decorations = decorations
+            self.update()
 
     def set_tokens(self, tokens: tuple, moved: frozenset[str] | None = None) -> None:
         """Show these tokens. ``moved``: ids whose position alone changed (then only their
@@ -618,13 +657,22 @@ class TokenLayer(MapLayer):
             painter.setPen(cosmetic(QColor("#fbfcfd"), 2.0))
             painter.drawLines(lines)
         # names
+        below: dict[int, float] = {}
         if self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M:
             px = self.options.label_px
             dim = QColor("#c9cfd6")
             for i in shown:
                 colour, hidden, mark, name = looks[i]
                 pm = label_sprite(name, px, bold=True, fg=dim if hidden else style.LABEL_TEXT, dpr=dpr)
-                stamp(painter, pm, xs[i], ys[i] + rs[i] + 3, "top")
+                below[i] = stamp(painter, pm, xs[i], ys[i] + rs[i] + 3, "top").bottom()
+        # rule systems' bars and tags, under the name
+        if self._decorations and detail:
+            for tid, dec in self._decorations.items():
+                i = self._index.get(tid)
+                if i is None or not vis[i]:
+                    continue
+                pm = _decoration_sprite(dec, rs[i], scale, self.options.label_px, dpr)
+                stamp(painter, pm, xs[i], below.get(i, ys[i] + rs[i] + 3) + 2, "top")
         painter.restore()
 
     def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
@@ -635,6 +683,45 @@ class TokenLayer(MapLayer):
         d = np.hypot(self._xy[:, 0] - x, self._xy[:, 1] - y) - self._r
         i = int(np.argmin(d))
         return self._ids[i] if d[i] <= slack else None
+
+
+def _decoration_sprite(dec: TokenDecoration, rp: float, scale: float, label_px: float, dpr: float) -> QPixmap:
+    """A token's bars (as wide as the disc, at least 34 px) and its tags (a row of small
+    pills) as one pixmap, top-centred on the point it is stamped at."""
+    bar_w = max(2 * rp, 34.0 * scale)
+    bar_h, gap = max(3.0, round(4.0 * scale)), 2.0
+    tag_px = max(9.0, 0.78 * label_px)
+    tags = [(text, QColor(colour)) + TEXT.get(text, tag_px, True)[1:] for text, colour in dec.tags]
+    tag_ws = [w + 0.7 * h for _, _, w, h in tags]
+    tag_h = max((h * 1.12 for *_, h in tags), default=0.0)
+    row_w = sum(tag_ws) + gap * max(0, len(tags) - 1)
+    width = max(bar_w, row_w) + 2
+    bars_h = len(dec.bars) * (bar_h + gap)
+    height = bars_h + tag_h + 2
+
+    def draw(q: QPainter):
+        top = 1.0
+        left = (width - bar_w) / 2
+        for bar in dec.bars:
+            frame = QRectF(left, top, bar_w, bar_h)
+            q.setPen(cosmetic(QColor("#0b0d10"), 1.0))
+            q.setBrush(QBrush(QColor(10, 12, 16, 215)))
+            q.drawRect(frame)
+            q.setPen(NO_PEN)
+            q.setBrush(QBrush(QColor(bar.colour)))
+            q.drawRect(QRectF(left, top, bar_w * max(0.0, min(1.0, bar.fraction)), bar_h))
+            if 1 < bar.cells <= bar_w / 2.5:
+                q.setPen(cosmetic(QColor(10, 12, 16, 150), 1.0))
+                q.drawLines([QLineF(left + bar_w * k / bar.cells, top, left + bar_w * k / bar.cells, top + bar_h)
+                             for k in range(1, bar.cells)])
+            top += bar_h + gap
+        x = (width - row_w) / 2
+        for (text, colour, w, h), tw in zip(tags, tag_ws):
+            draw_label(q, x, top, text, tag_px, anchor="top-left", bold=True, fg=QColor("#0b0d10"), bg=colour)
+            x += tw + gap
+
+    key = ("decoration", dec, round(rp * 4) / 4, round(scale, 2), round(tag_px, 1))
+    return SPRITES.get(key, width, height, draw, dpr)
 
 
 def _disc_sprite(colour: QColor, hidden: bool, mark: str, rp: float, scale: float, dpr: float) -> QPixmap:
