@@ -326,3 +326,28 @@ def test_a_saved_log_comes_back_with_the_file(sv, qtbot, tmp_path):
     assert win.open_file(path, ask=False)
     assert _log(win) == lines
     assert all(ln.timestamp is None for ln in win.combat_log.lines() if ln.ruleset == "static-veil")
+
+
+def test_move_walks_the_engines_way_and_counts_movement(sv, qtbot):
+    from engine.static_veil import RULESET
+
+    win, ctl = sv
+    _select(win, "rook")
+    _click_button(qtbot, ctl.panel.move_btn)
+    assert ctl.picking == "point"
+    mouse_click(win.map_view, 12.0, 10.0)  # behind the crate: the way goes round its south end
+    pv = RULESET.plan_move(win.document.encounter, "rook", ctl.dest)
+    assert ctl.preview == pv and pv.allowed
+    assert pv.path[1] == pytest.approx((7.83431, 12.4), abs=1e-4)  # round the crate's south-west corner
+    assert ctl.layer.drawing.path == pv.path
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    rook = _token(win, "rook")
+    assert (rook.x, rook.y) == pytest.approx(pv.path[-1])
+    left = RULESET.sheet(win.document.encounter, "rook").movement_left
+    assert left == pytest.approx(12.0 - pv.movement_cost)
+    assert f"({left:.1f} m of Movement left)" in _log(win)[-1]
+    # further than the Movement left: drawn, refused, with the engine's words
+    _click_button(qtbot, ctl.panel.move_btn)
+    mouse_click(win.map_view, 2.0, 2.0)
+    assert not ctl.preview.allowed and "of Movement left" in ctl.preview.reason
+    assert not ctl.panel.confirm_btn.isEnabled() and ctl.layer.drawing.path == ctl.preview.path

@@ -31,7 +31,9 @@ log = logging.getLogger(__name__)
 
 RULESET_NAME = "static-veil"
 #: Maneuvers that need a place on the map instead of a target token.
-POINTED = frozenset({"move_grapple"})
+POINTED = frozenset({"move_grapple", "move"})
+#: The picker's normal move (not a maneuver: RULESET.plan_move / RULESET.move).
+MOVE = "move"
 DOCK_WIDTH = 430
 LOG_HEIGHT = 150
 
@@ -303,7 +305,7 @@ class StaticVeilController(QObject):
         from engine.static_veil import ACTION_BY_KEY
 
         key = self.key
-        if key is None or self.actor is None:
+        if key is None or key == MOVE or self.actor is None:
             return None
         cls = ACTION_BY_KEY[key]
         c = self.choices
@@ -376,6 +378,9 @@ class StaticVeilController(QObject):
             self.panel.show_maneuver(None)
             self.layer.set_drawing(self._hover_drawing())
             return
+        if key == MOVE:
+            self._refresh_move()
+            return
         opt = self._option(key)
         variants = ()
         if key == "charge":
@@ -406,6 +411,21 @@ class StaticVeilController(QObject):
         opponent = self.preview.target or self.preview.partner
         self.panel.show_preview(self.preview, _name(enc, self.actor), _name(enc, opponent) or None,
                                 dice=R.settings(enc).dice)
+        self._draw_preview()
+
+    def _refresh_move(self) -> None:
+        enc = self.document.encounter
+        R = _ruleset()
+        text = (f"To ({self.dest[0]:.1f}, {self.dest[1]:.1f}) m" if self.dest
+                else "<i>Click where to walk</i>")
+        self.panel.show_maneuver(MOVE, f"Move \u2014 {_name(enc, self.actor)}", target_text=text, needs_pick=True)
+        if self.dest is None:
+            self.preview = None
+            self.panel.show_preview(None, "", None, awaiting="Pick on the map to see the way.")
+            self.layer.set_drawing(self._hover_drawing())
+            return
+        self.preview = R.plan_move(enc, self.actor, self.dest)
+        self.panel.show_preview(self.preview, _name(enc, self.actor), None, dice=R.settings(enc).dice)
         self._draw_preview()
 
     def _draw_preview(self) -> None:
@@ -440,9 +460,9 @@ class StaticVeilController(QObject):
         if not self.active or self.actor is None:
             return
         opt = self._option(key)
-        if opt is None:
+        if opt is None and key != MOVE:
             return
-        if not opt.allowed and key != self.key:
+        if opt is not None and not opt.allowed and key != self.key:
             self.panel.show_message(opt.reason or "not possible now", error=True)
             self.panel.set_options(self.options, self.key)
             return
@@ -472,6 +492,8 @@ class StaticVeilController(QObject):
         self.panel.show_message(f"Click {what} on the map.")
 
     def _label(self) -> str:
+        if self.key == MOVE:
+            return "Move"
         o = self._option(self.key)
         return o.label if o is not None else (self.key or "")
 
@@ -543,8 +565,11 @@ class StaticVeilController(QObject):
         if key == self._hover_key:
             return
         self._hover_key = key
-        act = self.action(dest=xy)
-        self.hover_preview = _ruleset().preview(self.document.encounter, act) if act is not None else None
+        if self.key == MOVE:
+            self.hover_preview = _ruleset().plan_move(self.document.encounter, self.actor, xy)
+        else:
+            act = self.action(dest=xy)
+            self.hover_preview = _ruleset().preview(self.document.encounter, act) if act is not None else None
         self.layer.set_drawing(self._hover_drawing())
 
     def cancel(self) -> None:
@@ -568,7 +593,10 @@ class StaticVeilController(QObject):
         act = self.action(outcomes)
         enc = self.document.encounter
         try:
-            res = _ruleset().apply(enc, act)
+            if self.key == MOVE:
+                res = _ruleset().move(enc, self.actor, self.preview.path)
+            else:
+                res = _ruleset().apply(enc, act)
         except IllegalActionError as exc:  # OutcomeNeededError too: its reason says what to enter
             self.panel.show_message(exc.reason if hasattr(exc, "reason") else str(exc), error=True)
             return False

@@ -171,8 +171,18 @@ class ManeuverPanel(QWidget):
 
         # -- maneuvers ----------------------------------------------------------------------------
         self.list_box = QGroupBox("Maneuvers")
-        self.rows_lay = QVBoxLayout(self.list_box)
+        box = QVBoxLayout(self.list_box)
+        box.setSpacing(3)
+        self.move_btn = QPushButton("Move  (Movement only)")
+        self.move_btn.setCheckable(True)
+        self.move_btn.setStyleSheet(BUTTON_STYLE)
+        self.move_btn.setToolTip("Walk to a place you click, the shortest way around obstacles and bodies; "
+                                 "counts Movement, costs no AP")
+        self.move_btn.clicked.connect(lambda: self.chosen.emit("move"))
+        box.addWidget(self.move_btn)
+        self.rows_lay = QVBoxLayout()
         self.rows_lay.setSpacing(3)
+        box.addLayout(self.rows_lay)
         lay.addWidget(self.list_box)
 
         # -- the chosen maneuver --------------------------------------------------------------------
@@ -301,6 +311,7 @@ class ManeuverPanel(QWidget):
         tooltip."""
         self._building = True
         _clear(self.rows_lay)
+        self.move_btn.setChecked(current == "move")
         self.options = {o.key: o for o in options}
         self.buttons, self.reasons = {}, {}
         for row in merge_options(options):
@@ -358,7 +369,7 @@ class ManeuverPanel(QWidget):
             self.target_label.setText(target_text)
             self.target_label.setVisible(bool(target_text))
             self.pick_btn.setVisible(needs_pick)
-            self.pick_btn.setText("Pick a place on the map" if key == "move_grapple" else "Pick target on map")
+            self.pick_btn.setText("Pick a place on the map" if key in ("move_grapple", "move") else "Pick target on map")
             c = choices or {}
             located = key in ("called_shot", "charge")
             for w in (self.location_label, self.location_combo):
@@ -397,7 +408,7 @@ class ManeuverPanel(QWidget):
             self.release_check.setChecked(bool(c.get("release")))
             self.willing_check.setVisible(key == "move_grapple")
             self.willing_check.setChecked(bool(c.get("willing")))
-            tested = key not in ("release", "stand_up")
+            tested = key not in ("release", "stand_up", "move")
             for w in (self.modifier_label, self.modifier_spin):
                 w.setVisible(tested)
             self.modifier_spin.setValue(int(c.get("modifier", 0)))
