@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import escape
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -59,6 +60,7 @@ from engine.d100 import (
 from engine.d100.mapcover import map_cover
 from engine.errors import CoverfireError
 from gui.rules.d100.body import BodyDiagram
+from gui.rules.d100.controller import action_title
 from gui.rules.d100.present import change_html, chance_html, loc_name, locations_text, stance_name
 
 #: (key, label) of the actions, in the dialog's order.
@@ -862,12 +864,13 @@ class AttackDialog(QDialog):
                 self.message.setText("Pick a target on the map first.")
                 return None
             dice = self.dice()
+            title = action_title(self.encounter, action)
             change = self.controller.apply(action, dice)
         except (CoverfireError, ValueError) as exc:
             self.message.setText(str(exc))
             return None
         self.last_change = change
-        html = change_html(change, self.controller.name)
+        html = f"<b>{escape(title)}</b><br>" + change_html(change, self.controller.name)
         if isinstance(dice, EnteredDice):
             unused = sorted(set(dice.entered) - dice.used_entries)
             if unused:
