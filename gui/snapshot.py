@@ -70,7 +70,8 @@ class SnapshotSpec:
     "" none). ``attacker``/``weapon``: whose badges, range rings and targets table to show.
     ``region``: the map area (x, y, width, height in metres; None: the whole map).
     ``map_width``: logical pixels of the map area. ``scale``: PNG pixels per logical pixel
-    (1-4). ``legend``, ``table``: the legend and the targets table below the map."""
+    (1-4). ``legend``, ``table``: the legend and the targets table below the map;
+    ``table_rows``: at most this many targets in it, nearest first (default 30)."""
 
     view: str = "player"
     title: str | None = None
@@ -82,6 +83,7 @@ class SnapshotSpec:
     scale: float = 1.0
     legend: bool = True
     table: bool = True
+    table_rows: int = 30
     player: PlayerOptions = field(default_factory=PlayerOptions)
 
     def check(self) -> None:
@@ -92,6 +94,8 @@ class SnapshotSpec:
             raise CoverfireError(f"scale {self.scale:g} is out of range: use 1 to 4")
         if not 200 <= self.map_width <= 8000:
             raise CoverfireError(f"map width {self.map_width} px is out of range: use 200 to 8000")
+        if self.table_rows < 1:
+            raise CoverfireError(f"table rows {self.table_rows}: give at least 1")
         if self.region is not None:
             x, y, w, h = self.region
             if not (all(math.isfinite(v) for v in self.region) and w > 0 and h > 0):
@@ -172,10 +176,12 @@ class Snapshot:
                                     label_scale=extras.label_scale)
         self.view = SharedMapView(self.document, self.selection, self.answers, options, extras)
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        self.view.setUpdatesEnabled(False)  # it is only ever drawn through render()
         self.view.setFrameShape(self.view.Shape.NoFrame)
         for layer in self.view.layers:  # draw every layer fresh at the target's resolution
             layer.setCacheMode(QGraphicsItem.CacheMode.NoCache)
         self.columns: list[str] = []
+        self.targets_total = 0
         self.rows = self._table_rows() if spec.table else []
         self.layout = self._layout()
         m = self.layout.map_rect
@@ -218,23 +224,32 @@ class Snapshot:
         a = self.encounter.token(self.answers.attacker)
         w = a.weapon(self.selection.weapon)
         who = a.name or a.id
-        return f"Targets of {who}" + (f" with the {w.name}" if w is not None else "")
+        text = f"Targets of {who}" + (f" with the {w.name}" if w is not None else "")
+        if self.targets_total > len(self.rows):
+            text += f" (the nearest {len(self.rows)} of {self.targets_total})"
+        return text
 
     def _table_rows(self) -> list[tuple[str, list[Cell]]]:
         """The targets dock's rows (same model, same texts, alignment and cover colours),
         nearest first; hidden targets are left out of the players' view."""
         if not self.attacker_shown():
             return []
-        if hasattr(self.answers, "finish_charges"):
-            self.answers.finish_charges()
+        shown = [tid for tid in self.answers.target_order if self.view.options.shows(self.encounter.token(tid))]
+        shown.sort(key=lambda tid: (self.answers.targets[tid].distance, tid))
+        self.targets_total = len(shown)
+        keep = set(shown[: self.spec.table_rows])
+        for tid in shown[: self.spec.table_rows]:  # charge plans cost 5-30 ms each: only the rows shown
+            self.answers.charge(tid)
         model = TargetsModel(self.answers)
         model.reload()
+        if hasattr(model, "update_charges"):
+            model.update_charges()
         self.columns = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
         dist_col = next((i for i, c in enumerate(self.columns) if c.lower().startswith("dist")), 1)
         rows = []
         for r in range(model.rowCount()):
             tid = model.data(model.index(r, 0), ID_ROLE)
-            if not self.view.options.shows(self.encounter.token(tid)):
+            if tid not in keep:
                 continue
             cells = []
             for c in range(model.columnCount()):
