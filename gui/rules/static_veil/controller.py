@@ -203,6 +203,7 @@ class StaticVeilController(QObject):
         w.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         if "combat_log" in w.docks:
             w.resizeDocks([w.docks["combat_log"]], [LOG_HEIGHT], Qt.Orientation.Vertical)
+        QTimer.singleShot(0, self.view.fit_map)  # the map view changed size: fill it again
 
     # -- the combat log ----------------------------------------------------------------------------
     def _reset_log(self) -> None:

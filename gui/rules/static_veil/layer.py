@@ -72,6 +72,7 @@ class TokenMark:
     movement_left: float
     states: tuple[str, ...] = ()
     active: bool = False
+    badge_side: int = -1  # -1: the AP badge on the west rim, +1 east (clear of a grapple link)
 
 
 @dataclass(frozen=True)
@@ -136,8 +137,10 @@ def marks_for(encounter, ruleset) -> tuple[list[TokenMark], list[Link]]:
     for t in encounter.tokens:
         s = ruleset.sheet(encounter, t.id)
         states = tuple(short_state(x) for x in ruleset.states(encounter, t.id))
+        partner = by_id.get(s.grapple.other) if s.grapple is not None else None
+        side = 1 if partner is not None and partner.x < t.x else -1
         marks.append(TokenMark(t.id, t.x, t.y, t.radius, s.ap, s.ap_per_turn, s.movement_left, states,
-                               settings.active == t.id))
+                               settings.active == t.id, side))
     links = []
     for a, b in ruleset.grapple_links(encounter):
         ta, tb = by_id.get(a), by_id.get(b)
@@ -443,11 +446,13 @@ class StaticVeilLayer(MapLayer):
         for m in self.marks:
             p = tr.map(QPointF(m.x, m.y))
             rp = m.r * px_per_m
-            # AP left: a round badge on the token's west rim (neighbours in melee stay clear)
+            # AP left: a round badge on the token's west rim (neighbours in melee stay clear),
+            # east when a grapple link leaves westwards
             text = str(m.ap)
             _, tw, th = TEXT.get(text, px, True)
             d = max(th + 2, tw + 8)
-            cx = p.x() - rp - d / 2 + 2
+            # outside the selection outline (rim + 0.12 m, 4.5 px pen) so a selected token shows it
+            cx = p.x() + m.badge_side * (rp + max(2.0, 0.12 * px_per_m + 2.5) + d / 2)
             painter.setPen(cosmetic(QColor("#0b0d10"), 1.5))
             painter.setBrush(QBrush(AP_COLOUR if m.ap > 0 else AP_EMPTY))
             painter.drawRoundedRect(QRectF(cx - d / 2, p.y() - (th + 2) / 2, d, th + 2), (th + 2) / 2, (th + 2) / 2)
@@ -499,6 +504,11 @@ class StaticVeilLayer(MapLayer):
                 side = "top" if abs(uy) >= abs(ux) else "left"
                 gap = 8.0 + (d.ghosts[0].r * px_per_m if d.ghosts else 0.0)
                 lx, ly = p.x() + ux * gap, p.y() + uy * gap
+                if side == "top" and len(d.path) >= 2:
+                    # extend the way the last leg runs, away from the run-up label over its middle
+                    heading = 1.0 if d.path[-1][0] >= d.path[-2][0] else -1.0
+                    widest = max(TEXT.get(ln, px * 1.05, True)[1] for ln in text.split("\n"))
+                    lx += heading * (widest / 2 - 6)
             else:
                 side, lx, ly = "bottom", p.x(), p.y() - 30
             lines = text.split("\n")
