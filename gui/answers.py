@@ -41,8 +41,8 @@ class LiveAnswers(QObject):
     chargesUpdated = Signal()
     focusUpdated = Signal()
 
-    #: During a drag, a charge plan that took longer than this (ms) last time is worked out
-    #: only when the mouse rests (``FOCUS_DELAY_MS``), so the drag stays smooth.
+    #: When the last charge plan took longer than this (ms), the looked-at target's plan is
+    #: worked out only when the mouse rests (``FOCUS_DELAY_MS``), so the map stays smooth.
     LIVE_CHARGE_BUDGET_MS = 8.0
     FOCUS_DELAY_MS = 150
 
@@ -217,11 +217,12 @@ class LiveAnswers(QObject):
         return self.charges[target_id]
 
     def live_charge(self, target_id: str):
-        """The charge plan for the looked-at target, or None for now when a drag is in
-        progress and plans are slow here: it comes (``focusUpdated``) when the mouse rests."""
+        """The charge plan for the looked-at target, or None for now when plans are slow on
+        this map (the last took over ``LIVE_CHARGE_BUDGET_MS``): then it comes
+        (``focusUpdated``) once the mouse rests, so hovering and dragging stay smooth."""
         if target_id in self.charges:
             return self.charges[target_id]
-        if self.document.in_preview and self._last_charge_ms > self.LIVE_CHARGE_BUDGET_MS:
+        if self._last_charge_ms > self.LIVE_CHARGE_BUDGET_MS:
             self._focus_pending = target_id
             self._focus_later.start()
             return None

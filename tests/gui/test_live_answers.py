@@ -191,3 +191,15 @@ def test_a_second_view_draws_for_players_and_renders_offscreen(window, qtbot):
 
     centre = img.pixelColor(pv.map_to_viewport(30.0, 35.0))
     assert centre != style.MAP_BACKDROP
+
+
+def test_slow_charge_plans_wait_for_the_mouse_to_rest(window, qtbot):
+    ans = window.answers
+    window.selection.select(["sam"], window.document.encounter)
+    ans._last_charge_ms = 50.0  # as if plans took 50 ms on this map
+    assert ans.live_charge("ganger-3") is None
+    with qtbot.waitSignal(ans.focusUpdated, timeout=2000):
+        pass
+    plan = Tactics(window.document.encounter).charge("sam", "ganger-3")
+    assert ans.charges["ganger-3"].movement == pytest.approx(plan.movement)
+    assert ans.live_charge("ganger-3") is ans.charges["ganger-3"]

@@ -204,3 +204,37 @@ def test_background_image_placed_and_scaled_by_two_points(window, tmp_path):
     assert (bg.width, bg.height) == pytest.approx((120.0, 80.0))
     window.save()
     assert load_encounter(out).map.background == bg
+
+
+def test_tool_keys_zoom_keys_wheel_and_fit(window):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from gui.tools import PolygonTool, SelectTool
+
+    v = window.map_view
+    v.setFocus()
+    QTest.keyClick(v, Qt.Key.Key_P)
+    assert isinstance(v.tool, PolygonTool) and window.actions["tool:Polygon"].isChecked()
+    QTest.keyClick(v, Qt.Key.Key_S)
+    assert isinstance(v.tool, SelectTool)
+    fit = v.m_per_px()
+    QTest.keyClick(v, Qt.Key.Key_Plus)
+    assert v.m_per_px() == pytest.approx(fit / 1.25, rel=1e-3)
+    QTest.keyClick(v, Qt.Key.Key_Minus)
+    QTest.keyClick(v, Qt.Key.Key_Minus)
+    assert v.m_per_px() == pytest.approx(fit * 1.25, rel=1e-3)
+    QTest.keyClick(v, Qt.Key.Key_F)
+    assert v.m_per_px() == pytest.approx(fit, rel=1e-3)
+    # the wheel zooms in around the mouse: the map point under it stays put
+    at = v.map_to_viewport(30.0, 20.0)
+    ev = QWheelEvent(QPointF(at), QPointF(v.viewport().mapToGlobal(at)), QPoint(0, 0), QPoint(0, 240),
+                     Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(v.viewport(), ev)
+    assert v.m_per_px() < fit * 0.9
+    x, y = v.viewport_to_map(at)
+    assert (x, y) == pytest.approx((30.0, 20.0), abs=3 * v.m_per_px())
+    # arrows pan
+    QTest.keyClick(v, Qt.Key.Key_Right)
+    assert v.viewport_to_map(at)[0] > x + 1e-6
