@@ -351,3 +351,15 @@ def test_move_walks_the_engines_way_and_counts_movement(sv, qtbot):
     mouse_click(win.map_view, 2.0, 2.0)
     assert not ctl.preview.allowed and "of Movement left" in ctl.preview.reason
     assert not ctl.panel.confirm_btn.isEnabled() and ctl.layer.drawing.path == ctl.preview.path
+
+
+def test_marks_and_links_follow_a_token_being_dragged(sv):
+    from gui import edits
+
+    win, ctl = sv
+    doc = win.document
+    doc.preview(edits.translate(doc.committed, ["nix"], 0.0, 2.0))  # a drag in progress
+    assert {m.id: (m.x, m.y) for m in ctl.layer.marks}["nix"] == (6.0, 6.5)
+    assert [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links] == [((5.0, 4.5), (6.0, 6.5))]
+    doc.cancel_preview()
+    assert {m.id: (m.x, m.y) for m in ctl.layer.marks}["nix"] == (6.0, 4.5)

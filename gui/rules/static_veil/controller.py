@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 
 from engine.errors import CoverfireError, IllegalActionError
-from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for
+from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.combat_log import combat_log_for
 from gui.rules.static_veil.panel import ManeuverPanel
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
@@ -248,6 +248,10 @@ class StaticVeilController(QObject):
         if not self.active:
             return
         enc = self.document.encounter
+        if change.preview and change.diff.only_token_positions:
+            # a drag in progress: move the marks with the tokens (cheap), ask the engine on landing
+            self.layer.set_marks(*reposition(self.layer.marks, self.layer.links, enc))
+            return
         self._update_marks()
         if change.preview:
             return

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
@@ -77,10 +77,12 @@ class TokenMark:
 
 @dataclass(frozen=True)
 class Link:
-    """A grapple: the initiator's and the held token's discs (x, y, r)."""
+    """A grapple: the initiator's and the held token's discs (x, y, r) and ids."""
 
     a: tuple[float, float, float]
     b: tuple[float, float, float]
+    a_id: str = ""
+    b_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -145,8 +147,22 @@ def marks_for(encounter, ruleset) -> tuple[list[TokenMark], list[Link]]:
     for a, b in ruleset.grapple_links(encounter):
         ta, tb = by_id.get(a), by_id.get(b)
         if ta is not None and tb is not None:
-            links.append(Link((ta.x, ta.y, ta.radius), (tb.x, tb.y, tb.radius)))
+            links.append(Link((ta.x, ta.y, ta.radius), (tb.x, tb.y, tb.radius), a, b))
     return marks, links
+
+
+def reposition(marks: list[TokenMark], links: list[Link], encounter) -> tuple[list[TokenMark], list[Link]]:
+    """The same marks and links at the tokens' current positions (a drag in progress only
+    moves tokens: no need to ask the rule system again)."""
+    pos = {t.id: (t.x, t.y) for t in encounter.tokens}
+    out_m = [replace(m, x=pos[m.id][0], y=pos[m.id][1]) if m.id in pos and pos[m.id] != (m.x, m.y) else m
+             for m in marks]
+    out_l = []
+    for ln in links:
+        a = pos.get(ln.a_id, ln.a[:2])
+        b = pos.get(ln.b_id, ln.b[:2])
+        out_l.append(replace(ln, a=(a[0], a[1], ln.a[2]), b=(b[0], b[1], ln.b[2])))
+    return out_m, out_l
 
 
 def _group_shove_ends(ends) -> list[tuple[list[int], object]]:
