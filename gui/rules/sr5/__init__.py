@@ -1,0 +1,161 @@
+"""The Shadowrun 5e rules in the map window: the initiative tracker dock, the attack dialog
+(declare, every modifier with its source, edit, roll or type dice step by step, apply),
+suppressive fire from a map zone and its tests, condition monitors and status marks on the
+tokens, and the shared combat log (:mod:`gui.combat_log`), exportable with the dice of every
+roll. Shown only while the open encounter's ruleset is ``"sr5"``.
+
+Importing this module registers :func:`install` with :func:`gui.main_window.register_extension`;
+``window.sr5`` is then the window's :class:`Sr5Gui`.
+
+No rule logic here: every answer comes from :mod:`engine.sr5`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+
+from gui.combat_log import combat_log_for
+from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
+from gui.rules.sr5.marks import decorations_for
+from gui.rules.sr5.tracker import InitiativeTracker
+
+DOCK_WIDTH = 520
+ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 initiative", "sr5 end phase", "sr5 export log")
+
+
+class Sr5Gui(QObject):
+    """Everything the sr5 rules add to one main window."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.log = combat_log_for(window)
+        self.controller = Sr5Controller(window, self.log)
+        self.tracker = InitiativeTracker(self.controller)
+        self.tracker.attackRequested.connect(self.open_attack)
+        self.tracker.suppressiveRequested.connect(self.open_suppressive)
+        self.tracker.testRequested.connect(self.open_test)
+        self.dock = window.add_dock(self.tracker, "Initiative (SR5)", Qt.DockWidgetArea.LeftDockWidgetArea, "sr5_initiative")
+        self.attack_dialog = None
+        self.suppressive_dialog = None
+        self.test_dialog = None
+        self.menu = window.add_menu("SR5")
+        A = window.add_action
+        A("SR5", "&Attack\u2026", self.open_attack, shortcut="A", name="sr5 attack",
+          tip="Attack with the selected token; shift-click the targets on the map (SR5 rules)")
+        A("SR5", "&Suppressive fire\u2026", self.open_suppressive, name="sr5 suppressive",
+          tip="Fill a suppressive zone on the map with fire (SR5 rules)")
+        self.menu.addSeparator()
+        A("SR5", "&Roll initiative\u2026", self.tracker.open_initiative, name="sr5 initiative",
+          tip="Start the next Combat Turn: roll or enter initiative")
+        A("SR5", "&End phase", self.tracker.end_phase, shortcut="N", name="sr5 end phase",
+          tip="End the acting character's Action Phase")
+        self.menu.addSeparator()
+        A("SR5", "Export combat &log with dice\u2026", self.export_dialog, name="sr5 export log",
+          tip="Save the SR5 combat log as text, every roll's pool and dice below its line")
+        self.controller.activeChanged.connect(self._set_active)
+        self.controller.stateChanged.connect(self._update_marks)
+        self._set_active(self.controller.active)
+
+    # -- showing ------------------------------------------------------------------------------------
+    def _set_active(self, on: bool) -> None:
+        self.menu.menuAction().setVisible(on)
+        for name in ACTIONS:
+            self.window.actions[name].setEnabled(on)
+        self.dock.setVisible(on)
+        self.dock.toggleViewAction().setVisible(on)
+        if on:
+            self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+            self.tracker.refresh()
+        else:
+            for dlg in (self.attack_dialog, self.suppressive_dialog, self.test_dialog):
+                if dlg is not None:
+                    dlg.close()
+        self._update_marks()
+
+    def _update_marks(self) -> None:
+        layer = self.window.map_view.tokens
+        if not self.controller.active:
+            if layer.decorations:
+                layer.set_decorations({})
+            return
+        supp = None
+        if self.controller.settings.suppressions:
+            try:
+                supp = self.controller.suppression_status()
+            except ValueError:
+                supp = None
+        layer.set_decorations(decorations_for(self.controller.encounter, supp))
+
+    # -- dialogs --------------------------------------------------------------------------------------
+    def open_attack(self, attacker: str | None = None, targets: list[str] | None = None):
+        """Show the attack dialog (for ``attacker``, default the map's attacker, against
+        ``targets``, default the tokens shift-clicked on the map); returns it."""
+        if not self.controller.active:
+            return None
+        if self.attack_dialog is None:
+            from gui.rules.sr5.attack import AttackDialog
+
+            self.attack_dialog = AttackDialog(self.window, self.controller)
+        self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets)
+        return self.attack_dialog
+
+    def open_suppressive(self, shooter: str | None = None, zone: str | None = None):
+        if not self.controller.active:
+            return None
+        if self.suppressive_dialog is None:
+            from gui.rules.sr5.suppressive import SuppressiveDialog
+
+            self.suppressive_dialog = SuppressiveDialog(self.window, self.controller)
+        self.suppressive_dialog.open_for(shooter if isinstance(shooter, str) else None, zone)
+        return self.suppressive_dialog
+
+    def open_test(self, token: str, zone: str, index: int = 0):
+        if not self.controller.active:
+            return None
+        if self.test_dialog is None:
+            from gui.rules.sr5.suppressive import SuppressionTestDialog
+
+            self.test_dialog = SuppressionTestDialog(self.window, self.controller)
+        self.test_dialog.open_for(token, zone, index)
+        return self.test_dialog
+
+    # -- export ---------------------------------------------------------------------------------------
+    def export_log(self, path: str | Path) -> Path:
+        """Write the encounter's sr5 combat log (``combat.log_text``) as UTF-8 text; raises
+        ``OSError`` when it cannot be written."""
+        path = Path(path)
+        path.write_text(self.controller.log_text(), encoding="utf-8")
+        return path
+
+    def export_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export SR5 combat log", str(Path.home() / "sr5-combat-log.txt"),
+                                              "Text files (*.txt);;All files (*)")
+        if not path:
+            return
+        try:
+            self.export_log(path)
+        except OSError as exc:
+            QMessageBox.warning(self.window, "Cannot export the log", f"{path}: {exc.strerror or exc}")
+
+
+def install(window) -> Sr5Gui:
+    """Add the SR5 docks, menu and map marks to ``window`` (``window.sr5``)."""
+    gui = Sr5Gui(window)
+    window.sr5 = gui
+    return gui
+
+
+def _register() -> None:
+    from gui.main_window import register_extension
+
+    register_extension(install)
+
+
+_register()
+
+__all__ = ["RULESET_NAME", "Sr5Controller", "Sr5Gui", "install"]

@@ -1,0 +1,787 @@
+"""The sr5 attack dialog (DADA): declare, see every pool with each modifier and where it came
+from, change any of them, roll or type the dice step by step, and apply the damage.
+
+The attacker is the map's attacker (the selected token) and the targets are the tokens
+shift-clicked on the map (they follow the map while nothing is rolled). Every number comes
+from the engine: :meth:`Sr5Controller.plan_attack` (``engine.sr5.attack.plan_attack`` with
+``facts_from_map(..., tactics=document.tactics)``), the GM's changes go through
+``AttackPlan.override`` / ``with_damage``, the rolls through ``start_resolution`` /
+``next_roll`` / ``roll``, the story through ``AttackResolution.steps``, and the result lands
+with ``apply_attack`` as one undo step.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import CoverfireError, IllegalActionError
+from engine.sr5 import attack as sr5_attack
+from engine.sr5.combat import Action, find_weapon, ready_weapons
+from engine.sr5.changes import sheet_of
+from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
+from gui.rules.sr5.widgets import DiceRow, PoolView
+
+DEFENSE_TEXT = {
+    "normal": "defends normally",
+    "full_defense": "Full Defense (interrupt, -10 Initiative)",
+    "block": "Block (melee, -5 Initiative)",
+    "dodge": "Dodge (melee, -5 Initiative)",
+    "parry": "Parry (melee, -5 Initiative)",
+}
+COVER_TEXT = {"none": "no cover", "partial": "partial cover", "good": "good cover", "full": "full cover: blind fire"}
+
+
+def _bold(label: QLabel) -> QLabel:
+    f = label.font()
+    f.setBold(True)
+    label.setFont(f)
+    return label
+
+
+class TargetBox(QFrame):
+    """One target's pools: its attack (share and own modifiers), defense and soak, and the
+    damage it faces (DV, type, AP the GM may change)."""
+
+    def __init__(self, dialog: "AttackDialog", target: str):
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.dialog = dialog
+        self.target = target
+        self.header = _bold(QLabel())
+        hf = self.header.font()
+        hf.setPointSizeF(hf.pointSizeF() * 1.1)
+        self.header.setFont(hf)
+        self.facts = QLabel()
+        self.facts.setStyleSheet("color: #b0bec5")
+        self.facts.setWordWrap(True)
+        self.attack = PoolView("Attack")
+        self.defense = PoolView("Defense")
+        self.soak = PoolView("Damage resistance")
+        self.attack.edited.connect(self._attack_edited)
+        self.attack.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="attack"))
+        self.defense.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="defense"))
+        self.defense.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="defense"))
+        self.soak.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="soak"))
+        self.soak.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="soak"))
+        self.dv = QSpinBox()
+        self.dv.setRange(0, 99)
+        self.dv.setKeyboardTracking(False)
+        self.dtype = QComboBox()
+        self.dtype.addItems(["P", "S"])
+        self.ap = QSpinBox()
+        self.ap.setRange(-20, 20)
+        self.ap.setKeyboardTracking(False)
+        self.damage_note = QLabel()
+        self.damage_note.setWordWrap(True)
+        self.dv.valueChanged.connect(lambda v: dialog.set_damage(target, dv=int(v)))
+        self.dtype.currentTextChanged.connect(lambda t: dialog.set_damage(target, damage_type=t))
+        self.ap.valueChanged.connect(lambda v: dialog.set_damage(target, ap=int(v)))
+        dmg = QHBoxLayout()
+        dmg.addWidget(QLabel("Weapon damage"))
+        dmg.addWidget(self.dv)
+        dmg.addWidget(self.dtype)
+        dmg.addWidget(QLabel("AP"))
+        dmg.addWidget(self.ap)
+        dmg.addStretch(1)
+        soak_col = QVBoxLayout()
+        soak_col.setContentsMargins(0, 0, 0, 0)
+        soak_col.addWidget(self.soak)
+        soak_col.addLayout(dmg)
+        soak_col.addWidget(self.damage_note)
+        soak_w = QWidget()
+        soak_w.setLayout(soak_col)
+        grid = QGridLayout()
+        top = Qt.AlignmentFlag.AlignTop
+        grid.addWidget(self.attack, 0, 0, top)
+        grid.addWidget(self.defense, 0, 1, top)
+        grid.addWidget(soak_w, 0, 2, top)
+        for c in range(3):
+            grid.setColumnStretch(c, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.header)
+        lay.addWidget(self.facts)
+        lay.addLayout(grid)
+
+    def _attack_edited(self, key: str, value: int) -> None:
+        plan = self.dialog.plan
+        if plan is None:
+            return
+        whole = len(plan.targets) == 1 or not plan.split  # the target's pool holds the common parts
+        if whole and key in {p.key for p in plan.common.parts}:
+            self.dialog.override(key, value)
+        else:
+            self.dialog.override(key, value, target=self.target)
+
+    def show_plan(self, plan, tp, editable: bool) -> None:
+        d = self.dialog
+        name = d.controller.name(tp.target)
+        f = tp.facts
+        bits = [f"{f.distance:.1f} m"]
+        if tp.band:
+            bits.append(f"{tp.band} range")
+        if plan.kind == "ranged":
+            cov = COVER_TEXT.get(f.cover, f.cover)
+            if f.cover_fraction is not None and f.cover != "none":
+                cov += f" ({f.cover_fraction:.0%} hidden)"
+            bits.append(cov)
+            if not f.in_spread:
+                bits.append("outside the spread")
+        self.header.setText(f"{name}  \u2014  " + ", ".join(bits))
+        env = tp.environment.label() if tp.environment is not None else ""
+        self.facts.setText(f"Environment: {env}" if env else "")
+        self.facts.setVisible(bool(env))
+        single = len(plan.targets) == 1 or not plan.split
+        fixed = frozenset({"share"})
+        title = "Attack" if single else f"Attack (share {plan.shares[plan.targets.index(tp)]} of {plan.common.total})"
+        self.attack.set_pool(tp.attack, editable=editable, fixed=fixed, title=title)
+        extra = f"{DEFENSE_TEXT.get(tp.defense_choice, tp.defense_choice)}" if tp.defense_choice != "normal" else ""
+        self.defense.set_pool(tp.defense, editable=editable, title="Defense", extra_total=extra)
+        self.soak.set_pool(tp.soak, editable=editable, title="Damage resistance (if hit)")
+        for w, v in ((self.dv, tp.damage.value), (self.ap, tp.ap)):
+            w.blockSignals(True)
+            w.setValue(v)
+            w.blockSignals(False)
+            w.setEnabled(editable)
+        self.dtype.blockSignals(True)
+        self.dtype.setCurrentText(tp.damage.type)
+        self.dtype.blockSignals(False)
+        self.dtype.setEnabled(editable)
+        note = f"hit: {tp.damage.value}{tp.damage.type} + net hits"
+        if tp.damage.text and tp.damage.text != f"{tp.damage.value}{tp.damage.type}":
+            note += f"  ({tp.damage.text})"
+        self.damage_note.setText(note)
+
+
+class AttackDialog(QDialog):
+    """See the module docstring. ``applied(Change)`` fires after an attack landed."""
+
+    applied = Signal(object)
+
+    def __init__(self, parent, controller):
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("SR5 attack")
+        self.setModal(False)
+        self.plan = None
+        self.resolution = None
+        self.roller = None
+        self.attacker: str | None = None
+        self.targets: list[str] = []
+        self.defenses: dict[str, str] = {}
+        self.overrides: dict[tuple, tuple[int, str | None]] = {}  # (pool, target, key) -> (value, label)
+        self.damage: dict[str, dict] = {}
+        self._gm_count = 0
+        self._updating = False
+        self.last_change = None
+        self._error = ""
+        self._build()
+        controller.selection.changed.connect(self._on_selection)
+        controller.stateChanged.connect(self._on_state)
+
+    # -- building -------------------------------------------------------------------------------
+    def _build(self) -> None:
+        # declaration (left)
+        self.attacker_combo = QComboBox()
+        self.weapon_combo = QComboBox()
+        self.mode_combo = QComboBox()
+        self.second_combo = QComboBox()
+        self.mode_note = QLabel()
+        self.mode_note.setWordWrap(True)
+        self.mode_note.setStyleSheet("color: #ffe082")
+        self.mode_button = QPushButton("Change gun mode")
+        self.mode_button.setToolTip("Book Change Gun Mode for the attacker (a Simple Action; Free with a wireless smartgun)")
+        self.mode_button.clicked.connect(self.change_mode)
+        self.choke_combo = QComboBox()
+        self.choke_combo.addItems(list(CHOKES))
+        self.choke_button = QPushButton("Change choke")
+        self.choke_button.setToolTip("Book Change Choke (a Simple Action; Free with a wireless smartgun)")
+        self.choke_button.clicked.connect(self.change_choke)
+        self.follow = QCheckBox("Targets follow the map")
+        self.follow.setChecked(True)
+        self.follow.setToolTip("Click the attacker, shift-click targets on the map")
+        self.target_list = QListWidget()
+        self.target_list.setMaximumHeight(96)
+        self.defense_form = QFormLayout()
+        self.called = QCheckBox("Called shot (-4)")
+        self.edge = QCheckBox("Push the Limit (Edge)")
+        self.off_hand = QCheckBox("Off hand (-2)")
+        self.area = QCheckBox("Area effect (defense -2)")
+        self.charge = QCheckBox("Charge (melee, after a run)")
+        self.superior = QCheckBox("Superior position (melee +2)")
+        self.touch = QCheckBox("Touch only (melee +2)")
+        self.friends = QSpinBox()
+        self.friends.setRange(0, 10)
+        for combo in (self.attacker_combo, self.weapon_combo, self.mode_combo, self.second_combo):
+            combo.currentIndexChanged.connect(self._declaration_changed)
+        for box in (self.called, self.edge, self.off_hand, self.area, self.charge, self.superior, self.touch):
+            box.toggled.connect(self._declaration_changed)
+        self.friends.valueChanged.connect(self._declaration_changed)
+        self.follow.toggled.connect(lambda on: on and self._on_selection())
+
+        decl = self.decl_form = QFormLayout()
+        decl.addRow("Attacker", self.attacker_combo)
+        decl.addRow("Weapon", self.weapon_combo)
+        decl.addRow("Mode", self.mode_combo)
+        decl.addRow("", self.mode_note)
+        decl.addRow("", self.mode_button)
+        self.choke_row = QWidget()
+        cr = QHBoxLayout(self.choke_row)
+        cr.setContentsMargins(0, 0, 0, 0)
+        cr.addWidget(self.choke_combo)
+        cr.addWidget(self.choke_button)
+        decl.addRow("Choke", self.choke_row)
+        decl.addRow("Second gun", self.second_combo)
+        left = QVBoxLayout()
+        left.addLayout(decl)
+        left.addWidget(_bold(QLabel("Targets (shift-click on the map)")))
+        left.addWidget(self.follow)
+        left.addWidget(self.target_list)
+        left.addWidget(_bold(QLabel("Defender answers")))
+        left.addLayout(self.defense_form)
+        left.addWidget(_bold(QLabel("Declared")))
+        for box in (self.called, self.edge, self.off_hand, self.area, self.charge, self.superior, self.touch):
+            left.addWidget(box)
+        fr = QHBoxLayout()
+        fr.addWidget(QLabel("Friends in melee"))
+        fr.addWidget(self.friends)
+        fr.addStretch(1)
+        left.addLayout(fr)
+        left.addStretch(1)
+        left_w = QWidget()
+        left_w.setLayout(left)
+        left_w.setFixedWidth(330)
+
+        # plan (centre)
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        hf = self.headline.font()
+        hf.setPointSizeF(hf.pointSizeF() * 1.15)
+        hf.setBold(True)
+        self.headline.setFont(hf)
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #ff8a80")
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setStyleSheet("color: #b0bec5")
+        self.common = PoolView("Attack pool before division")
+        self.common.edited.connect(lambda k, v: self.override(k, v))
+        self.common.added.connect(lambda label, v: self.add_modifier(label, v))
+        self.recoil = QLabel()
+        self.recoil.setWordWrap(True)
+        self.shares = QLabel()
+        self.shares.setWordWrap(True)
+        _bold(self.shares)
+        self.target_boxes: dict[str, TargetBox] = {}
+        self.boxes_layout = QVBoxLayout()
+        centre = QVBoxLayout()
+        centre.addWidget(self.common)
+        centre.addWidget(self.recoil)
+        centre.addWidget(self.shares)
+        centre.addLayout(self.boxes_layout)
+        centre.addWidget(self.notes)
+        centre.addStretch(1)
+        inner = QWidget()
+        inner.setLayout(centre)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+
+        # dice and result (bottom)
+        self.dice = DiceRow()
+        self.dice.rollRequested.connect(self.roll_next)
+        self.dice.rollAllRequested.connect(self.roll_all)
+        self.result = QPlainTextEdit()
+        self.result.setReadOnly(True)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.result.setFont(mono)
+        self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.outcome = QLabel()
+        self.outcome.setWordWrap(True)
+        _bold(self.outcome)
+        self.force = QCheckBox("GM: allow it anyway")
+        self.force.setToolTip("Roll and apply although the rules object (the GM's word)")
+        self.force.toggled.connect(lambda _: self._show())
+        self.apply_button = QPushButton("Apply damage")
+        self.apply_button.setToolTip("Mark the damage, spend the action and ammunition, log it (one undo step)")
+        self.apply_button.clicked.connect(self.apply)
+        self.restart_button = QPushButton("Start over")
+        self.restart_button.setToolTip("Forget the dice rolled so far (nothing was applied)")
+        self.restart_button.clicked.connect(self.start_over)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.restart_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(close)
+        dice_col = QVBoxLayout()
+        dice_col.addWidget(_bold(QLabel("Dice")))
+        dice_col.addWidget(self.dice)
+        dice_col.addWidget(self.outcome)
+        dice_col.addStretch(1)
+        dice_col.addWidget(self.force)
+        dice_col.addLayout(buttons)
+        dice_w = QWidget()
+        dice_w.setLayout(dice_col)
+        dice_w.setFixedWidth(560)
+        story = QVBoxLayout()
+        story.addWidget(_bold(QLabel("Step by step")))
+        story.addWidget(self.result, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(dice_w)
+        bottom.addLayout(story, 1)
+        bottom_w = QWidget()
+        bottom_w.setLayout(bottom)
+        bottom_w.setFixedHeight(250)
+
+        main = QVBoxLayout()
+        main.addWidget(self.headline)
+        main.addWidget(self.problems)
+        main.addWidget(scroll, 1)
+        main.addWidget(bottom_w)
+        lay = QHBoxLayout(self)
+        lay.addWidget(left_w)
+        lay.addLayout(main, 1)
+        self.resize(1640, 940)
+
+    # -- opening --------------------------------------------------------------------------------
+    def open_for(self, attacker: str | None = None, targets: list[str] | None = None, weapon: str | None = None) -> None:
+        """Show the dialog for ``attacker`` (default: the map's attacker or the acting token)
+        against ``targets`` (default: the tokens picked on the map)."""
+        c = self.controller
+        sel = c.selection
+        if attacker is None:
+            attacker = sel.attacker if sel.attacker in c.token_ids() else c.settings.acting
+        self.resolution = None
+        self.overrides.clear()
+        self.damage.clear()
+        self.defenses.clear()
+        self._updating = True
+        self.attacker = attacker
+        self._fill_attackers()
+        self._fill_weapons(weapon or (sel.weapon if attacker == sel.attacker else None))
+        self.targets = list(targets) if targets is not None else c.picked_targets(attacker)
+        self._updating = False
+        self.replan()
+        self.show()
+        self.raise_()
+
+    def _fill_attackers(self) -> None:
+        c = self.controller
+        self.attacker_combo.blockSignals(True)
+        self.attacker_combo.clear()
+        for t in c.encounter.tokens:
+            self.attacker_combo.addItem(t.name or t.id, t.id)
+        i = self.attacker_combo.findData(self.attacker)
+        self.attacker_combo.setCurrentIndex(max(0, i))
+        if self.attacker is None and self.attacker_combo.count():
+            self.attacker = self.attacker_combo.currentData()
+        self.attacker_combo.blockSignals(False)
+
+    def _fill_weapons(self, weapon: str | None = None) -> None:
+        c = self.controller
+        self.weapon_combo.blockSignals(True)
+        self.second_combo.blockSignals(True)
+        self.weapon_combo.clear()
+        self.second_combo.clear()
+        self.second_combo.addItem("none", None)
+        tok = c.encounter.token(self.attacker) if self.attacker else None
+        if tok is not None:
+            ready = ready_weapons(tok)
+            for w in tok.weapons:
+                self.weapon_combo.addItem(w.name + ("" if w.name in ready else "  (not ready)"), w.name)
+                self.second_combo.addItem(w.name, w.name)
+            self.weapon_combo.addItem("Unarmed", "Unarmed")
+            if weapon is None:
+                weapon = ready[0] if ready else (tok.weapons[0].name if tok.weapons else "Unarmed")
+            i = self.weapon_combo.findData(weapon)
+            self.weapon_combo.setCurrentIndex(max(0, i))
+        self.weapon_combo.blockSignals(False)
+        self.second_combo.blockSignals(False)
+        self._fill_modes()
+
+    def _fill_modes(self, mode: str | None = None) -> None:
+        c = self.controller
+        self.mode_combo.blockSignals(True)
+        self.mode_combo.clear()
+        tok = c.encounter.token(self.attacker) if self.attacker else None
+        wname = self.weapon_combo.currentData()
+        w = None
+        if tok is not None and wname:
+            try:
+                w = find_weapon(tok, wname)
+            except IllegalActionError:
+                w = None
+        modes = weapon_modes(w) if w is not None else ()
+        for m in modes:
+            fm = FIRING_MODES[m]
+            self.mode_combo.addItem(f"{m}  {fm.label} ({fm.rounds} rd, {fm.action})", m)
+        if modes:
+            want = mode or current_mode(w, sheet_of(tok))
+            i = self.mode_combo.findData(want)
+            self.mode_combo.setCurrentIndex(max(0, i))
+        self.mode_combo.setEnabled(bool(modes))
+        choke = w is not None and has_choke(w)
+        self.decl_form.setRowVisible(self.choke_row, choke)
+        if choke:
+            self.choke_combo.setCurrentText(current_choke(w, sheet_of(tok)))
+        self.mode_combo.blockSignals(False)
+
+    # -- the map --------------------------------------------------------------------------------
+    def _rolling(self) -> bool:
+        return self.resolution is not None and bool(self.resolution.rolls)
+
+    def _on_selection(self) -> None:
+        if not self.isVisible() or not self.follow.isChecked() or self._rolling():
+            return
+        c = self.controller
+        sel = c.selection
+        attacker = sel.attacker if sel.attacker in c.token_ids() else self.attacker
+        changed = attacker != self.attacker
+        if changed:
+            self.attacker = attacker
+            self._updating = True
+            self._fill_attackers()
+            self._fill_weapons(sel.weapon)
+            self._updating = False
+        targets = c.picked_targets(self.attacker)
+        if changed or targets != self.targets:
+            self.targets = targets
+            self.replan()
+
+    def _on_state(self) -> None:
+        if self.isVisible() and not self._rolling():
+            self._updating = True
+            self._fill_modes(self.mode_combo.currentData())
+            self._updating = False
+            self.replan()
+
+    def set_targets(self, targets: list[str]) -> None:
+        """Attack these targets (ids, in order: larger shares go first)."""
+        self.targets = list(targets)
+        self.replan()
+
+    # -- declaration and plan -----------------------------------------------------------------
+    def _declaration_changed(self, *_):
+        if self._updating:
+            return
+        sender = self.sender()
+        if sender is self.attacker_combo:
+            self.attacker = self.attacker_combo.currentData()
+            self._updating = True
+            self._fill_weapons()
+            self._updating = False
+            self.targets = [t for t in self.targets if t != self.attacker]
+        elif sender is self.weapon_combo:
+            self._updating = True
+            self._fill_modes()
+            self._updating = False
+        self.replan()
+
+    def declaration(self) -> sr5_attack.AttackDeclaration | None:
+        """The declaration the widgets describe (None without an attacker or a target)."""
+        if not self.attacker or not self.targets:
+            return None
+        return sr5_attack.AttackDeclaration(
+            attacker=self.attacker,
+            targets=tuple(self.targets),
+            weapon=self.weapon_combo.currentData(),
+            mode=self.mode_combo.currentData() if self.mode_combo.isEnabled() else None,
+            second_weapon=self.second_combo.currentData(),
+            off_hand=self.off_hand.isChecked(),
+            called_shot=self.called.isChecked(),
+            edge=self.edge.isChecked(),
+            area=self.area.isChecked(),
+            defenses={t: d for t, d in self.defenses.items() if t in self.targets and d != "normal"},
+            charge=self.charge.isChecked(),
+            superior_position=self.superior.isChecked(),
+            friends_in_melee=int(self.friends.value()),
+            touch_only=self.touch.isChecked(),
+        )
+
+    def replan(self) -> None:
+        """Ask the engine for the plan again (declaration, map facts), then put the GM's
+        changes back on it."""
+        if self._rolling():
+            return
+        self.resolution = None
+        decl = self.declaration()
+        self.plan = None
+        self._error = ""
+        if decl is not None:
+            try:
+                plan = self.controller.plan_attack(decl)
+                for (pool, target, key), (value, label) in list(self.overrides.items()):
+                    if target is not None and target not in self.targets:
+                        continue
+                    try:
+                        plan = plan.override(key, value, target=target, pool=pool, label=label)
+                    except IllegalActionError:
+                        del self.overrides[(pool, target, key)]
+                for t, d in self.damage.items():
+                    if t in self.targets:
+                        plan = plan.with_damage(t, **d)
+                self.plan = plan
+            except CoverfireError as exc:
+                self._error = str(exc)
+        self._show()
+
+    def override(self, key: str, value: int, *, target: str | None = None, pool: str = "attack",
+                 label: str | None = None) -> None:
+        """The GM sets a modifier (see ``AttackPlan.override``); kept when the plan is redone."""
+        if self.plan is None or self._rolling():
+            return
+        old = self.overrides.get((pool, target, key))
+        self.overrides[(pool, target, key)] = (int(value), label if label is not None else (old[1] if old else None))
+        self.replan()
+
+    def add_modifier(self, label: str, value: int, *, target: str | None = None, pool: str = "attack") -> None:
+        """A modifier of the GM's own on a pool."""
+        self._gm_count += 1
+        self.override(f"gm{self._gm_count}", value, target=target, pool=pool, label=label)
+
+    def set_damage(self, target: str, **changes) -> None:
+        if self._updating or self._rolling():
+            return
+        self.damage.setdefault(target, {}).update(changes)
+        self.replan()
+
+    def set_defense(self, target: str, choice: str) -> None:
+        self.defenses[target] = choice
+        self.replan()
+
+    # -- showing --------------------------------------------------------------------------------
+    def _show(self) -> None:
+        c = self.controller
+        plan = self.plan
+        rolling = self._rolling()
+        editable = not rolling
+        for w in (self.attacker_combo, self.weapon_combo, self.mode_combo, self.second_combo, self.called, self.edge,
+                  self.off_hand, self.area, self.charge, self.superior, self.touch, self.friends, self.follow):
+            w.setEnabled(editable and (w is not self.mode_combo or self.mode_combo.count() > 0))
+        # targets and their answers
+        self.target_list.clear()
+        for t in self.targets:
+            QListWidgetItem(c.name(t), self.target_list)
+        while self.defense_form.rowCount():
+            self.defense_form.removeRow(0)
+        melee = plan is not None and plan.kind == "melee"
+        for t in self.targets:
+            combo = QComboBox()
+            choices = ["normal", "full_defense"] + (["block", "dodge", "parry"] if melee else [])
+            for ch in choices:
+                combo.addItem(DEFENSE_TEXT[ch], ch)
+            combo.setCurrentIndex(max(0, combo.findData(self.defenses.get(t, "normal"))))
+            combo.setEnabled(editable)
+            combo.currentIndexChanged.connect(lambda _i, t=t, cb=combo: self.set_defense(t, cb.currentData()))
+            self.defense_form.addRow(c.name(t), combo)
+        # mode note
+        self._show_mode_note()
+        if plan is None:
+            who = c.name(self.attacker) if self.attacker else "nobody"
+            self.headline.setText(f"{who} attacks \u2014 pick targets: shift-click them on the map")
+            self.problems.setText(self._error)
+            self.common.setVisible(False)
+            self.recoil.setText("")
+            self.shares.setText("")
+            self.notes.setText("")
+            self._set_boxes([])
+            self.dice.set_request(None)
+            self.result.setPlainText("")
+            self.outcome.setText("")
+            self.apply_button.setEnabled(False)
+            self.restart_button.setEnabled(False)
+            return
+        names = ", ".join(c.name(t) for t in self.targets)
+        mode = f" {plan.mode.id} ({plan.mode.label}, {plan.rounds} rounds)" if plan.mode else ""
+        cost = {"simple": "Simple Action", "complex": "Complex Action", "free": "Free Action",
+                "interrupt": f"interrupt (-{plan.cost_initiative} Initiative)", "none": "no action"}.get(plan.cost, plan.cost)
+        self.headline.setText(f"{c.name(self.attacker)} \u2192 {names}: {plan.weapon.name}{mode}, {cost}")
+        self.problems.setText("\n".join(f"Not allowed: {p}" for p in plan.problems))
+        multi = len(plan.targets) > 1 and plan.split
+        self.common.setVisible(multi)
+        if multi:
+            self.common.set_pool(plan.common, editable=editable, title=f"Attack pool before division ({len(plan.targets)} targets)")
+            self.shares.setText(f"{plan.common.total} dice over {len(plan.targets)} targets \u2192 "
+                                + ", ".join(f"{c.name(tp.target)} {s}" for tp, s in zip(plan.targets, plan.shares)))
+        else:
+            self.shares.setText("")
+        self.recoil.setText(f"Recoil: {plan.recoil.text}" if plan.recoil else "")
+        self.notes.setText("\n".join(plan.notes))
+        self._set_boxes([tp.target for tp in plan.targets])
+        for tp in plan.targets:
+            self.target_boxes[tp.target].show_plan(plan, tp, editable)
+        self._show_rolls()
+
+    def _show_mode_note(self) -> None:
+        c = self.controller
+        note, can_change = "", False
+        tok = c.encounter.token(self.attacker) if self.attacker else None
+        wname = self.weapon_combo.currentData()
+        if tok is not None and wname and wname != "Unarmed" and self.mode_combo.count():
+            w = tok.weapon(wname)
+            cur = current_mode(w, sheet_of(tok)) if w is not None else None
+            want = self.mode_combo.currentData()
+            if w is not None and cur and want and cur != want:
+                note = f"The sheet has {w.name} on {cur}; switching to {want} is Change Gun Mode."
+                can_change = True
+        self.mode_note.setText(note)
+        self.decl_form.setRowVisible(self.mode_note, bool(note))
+        self.decl_form.setRowVisible(self.mode_button, can_change)
+
+    def _set_boxes(self, targets: list[str]) -> None:
+        if list(self.target_boxes) == targets:
+            return
+        for box in self.target_boxes.values():
+            self.boxes_layout.removeWidget(box)
+            box.hide()
+            box.setParent(None)
+            box.deleteLater()
+        self.target_boxes = {}
+        for t in targets:
+            box = TargetBox(self, t)
+            self.target_boxes[t] = box
+            self.boxes_layout.addWidget(box)
+
+    def _named(self, line: str) -> str:
+        for tp in self.plan.targets:
+            prefix = f"{tp.target}: "
+            if line.startswith(prefix):
+                return f"{self.controller.name(tp.target)}: " + line[len(prefix):]
+        return line
+
+    def _show_rolls(self) -> None:
+        plan = self.plan
+        allowed = plan.legal or self.force.isChecked()
+        r = self.resolution or sr5_attack.start_resolution(plan)
+        req = r.next_roll()
+        if req is not None:
+            c = self.controller
+            p = req.pool
+            what = {"attack": "Attack", "defense": "Defense", "soak": "Damage resistance"}[req.step]
+            who = c.name(plan.declaration.attacker) if req.step == "attack" else c.name(req.target)
+            lim = ""
+            if p.edge:
+                lim = ", Edge: sixes explode (type the extra dice too)"
+            elif p.limit is not None:
+                lim = f", limit {p.limit}"
+            vs = f" vs {c.name(req.target)}" if req.step == "attack" else ""
+            self.dice.set_request(f"Next: {what} \u2014 {who}{vs}: {p.total} dice{lim}", enabled=allowed)
+        else:
+            self.dice.set_request(None)
+        lines = [self._named(ln) for ln in r.steps()]
+        if not lines:
+            lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the",
+                     "faces of the dice you rolled; every step shows here: attack, defense,",
+                     "net hits, damage value against armor, damage resistance, boxes."]
+        self.result.setPlainText("\n".join(lines))
+        self.result.verticalScrollBar().setValue(self.result.verticalScrollBar().maximum())
+        done = r.done and bool(r.rolls)
+        if done:
+            outs = []
+            for tp in plan.targets:
+                o = r.outcome(tp.target)
+                name = self.controller.name(tp.target)
+                if o.result == "hit":
+                    outs.append(f"{name}: hit, {o.boxes} boxes {'Physical' if o.damage_type == 'P' else 'Stun'}")
+                else:
+                    outs.append(f"{name}: {o.result}")
+            self.outcome.setText("; ".join(outs))
+        else:
+            self.outcome.setText("")
+        self.apply_button.setEnabled(done and allowed)
+        self.restart_button.setEnabled(bool(r.rolls))
+
+    # -- rolling --------------------------------------------------------------------------------
+    def roll_next(self, faces: list[int] | None = None) -> bool:
+        """Make the next roll: with the encounter's seeded roller (``faces`` None) or the
+        typed faces. Returns whether it was taken (a wrong count shows why)."""
+        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
+            return False
+        r = self.resolution or sr5_attack.start_resolution(self.plan)
+        if r.done:
+            return False
+        if self.roller is None or not r.rolls:
+            self.roller = self.controller.roller()
+        try:
+            r = r.roll(self.roller if faces is None else list(faces))
+        except IllegalActionError as exc:
+            self.dice.show_error(str(exc))
+            return False
+        self.dice.show_error("")
+        self.dice.faces.clear()
+        self.resolution = r
+        self._show()
+        return True
+
+    def roll_all(self) -> None:
+        while self.plan is not None and not (self.resolution and self.resolution.done):
+            if not self.roll_next():
+                break
+
+    def start_over(self) -> None:
+        self.resolution = None
+        self.roller = None
+        self.replan()
+
+    def apply(self):
+        """Apply the rolled attack (one undo step); returns the engine's Change or None."""
+        r = self.resolution
+        if r is None or not r.done:
+            return None
+        try:
+            change = self.controller.apply_attack(r, force=self.force.isChecked())
+        except CoverfireError as exc:
+            self.dice.show_error(str(exc))
+            return None
+        self.last_change = change
+        story = self.result.toPlainText()
+        self.resolution = None
+        self.roller = None
+        self.overrides.clear()
+        self.damage.clear()
+        self.replan()
+        self.result.setPlainText(story + "\n\nApplied: " + change.label + "  (Ctrl+Z undoes it)"
+                                 + "".join(f"\n{p}" for p in change.prompts))
+        self.applied.emit(change)
+        return change
+
+    # -- actions from the dialog ------------------------------------------------------------------
+    def change_mode(self) -> None:
+        self._act(Action(self.attacker, "change_gun_mode", weapon=self.weapon_combo.currentData(),
+                         mode=self.mode_combo.currentData()))
+
+    def change_choke(self) -> None:
+        self._act(Action(self.attacker, "change_choke", weapon=self.weapon_combo.currentData(),
+                         choke=self.choke_combo.currentText()))
+
+    def _act(self, action: Action) -> None:
+        try:
+            self.controller.do_action(action)
+        except CoverfireError as exc:
+            self.dice.show_error(str(exc))
+
+
+__all__ = ["AttackDialog"]

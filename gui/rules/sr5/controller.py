@@ -1,0 +1,247 @@
+"""The sr5 rules on one main window: applies the engine's actions to the document (one undo
+step each), keeps the shared combat log in step with undo and redo, and answers the docks'
+questions by asking the engine.
+
+No rule here: every number comes from :mod:`engine.sr5` (``combat``, ``attack``,
+``suppressive``, ``condition``, ``facts``). The controller only fetches map facts with the
+document's cached ``Tactics``, hands out the seeded roller, and commits ``(new_encounter,
+change)`` pairs with :meth:`gui.document.EncounterDocument.commit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.model import Encounter
+from engine.sr5 import attack as sr5_attack
+from engine.sr5 import combat, condition, suppressive
+from engine.sr5.changes import Change, settings_of, sheet_of
+from engine.sr5.dice import default_roller
+from engine.sr5.facts import MapFacts, facts_from_map
+from gui.combat_log import CombatLog
+
+RULESET_NAME = "sr5"
+#: Log entry kinds shown in the shared log's colours (gui.combat_log).
+_KIND = {"turn": "round", "pass": "round", "initiative": "round", "attack": "hit", "suppression_test": "hit"}
+
+
+def token_name(encounter: Encounter, ident: str | None) -> str:
+    if ident is None:
+        return ""
+    for t in encounter.tokens:
+        if t.id == ident:
+            return t.name or t.id
+    return ident
+
+
+def _log_lines(entries) -> list[tuple[str, str]]:
+    """(text, kind) lines of sr5 log entries for the shared log: the entry, then each roll's
+    pool, dice and hits indented (the same text ``combat.log_text`` exports)."""
+    out = []
+    for e in entries:
+        kind = _KIND.get(e.kind, "")
+        if e.kind == "attack" and (": miss" in e.text or ": graze" in e.text):
+            kind = "miss"
+        head = f"[T{e.turn}.{e.initiative_pass}] " if e.turn else ""
+        out.append((head + e.text, kind))
+        if e.kind == "initiative":
+            continue  # the line itself shows the dice and the score
+        for r in e.rolls:
+            parts = ", ".join(f"{lbl} {v:+d}" for lbl, v in r.parts)
+            lim = f" [limit {r.limit}]" if r.limit is not None else ""
+            dice = " ".join(str(d) for d in r.dice) or "-"
+            out.append((f"    {r.label}: {parts} = {r.pool}{lim}; dice {dice}"
+                        + (" (entered)" if r.entered else "") + f" -> {r.hits} hits"
+                        + (" CRITICAL GLITCH" if r.critical_glitch else (" GLITCH" if r.glitch else "")), ""))
+    return out
+
+
+class Sr5Controller(QObject):
+    """Signals: ``activeChanged(bool)`` when an sr5 encounter is opened or left;
+    ``applied(Change)`` after an action landed (its prompts are the GM's next steps);
+    ``stateChanged()`` after any committed change of the encounter (edits, undo, redo, files)."""
+
+    activeChanged = Signal(bool)
+    applied = Signal(object)
+    stateChanged = Signal()
+
+    def __init__(self, window, log: CombatLog):
+        super().__init__(window)
+        self.window = window
+        self.document = window.document
+        self.selection = window.selection
+        self.log = log
+        self.last_change: Change | None = None
+        self._batches: dict[int, tuple[int, tuple]] = {}  # log batch -> (start, entries) it mirrors
+        self._active = False
+        self.document.changed.connect(self._on_document)
+        self._reset()
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        """Whether the open encounter uses the sr5 rules."""
+        return self._active
+
+    @property
+    def encounter(self) -> Encounter:
+        """The committed encounter (a drag in progress is ignored)."""
+        return self.document.committed
+
+    @property
+    def settings(self):
+        return settings_of(self.encounter)
+
+    def name(self, ident: str | None) -> str:
+        return token_name(self.encounter, ident)
+
+    def token_ids(self) -> list[str]:
+        return [t.id for t in self.encounter.tokens]
+
+    def shown_token(self) -> str | None:
+        """The token the tracker's action list is about: the first selected token, else the
+        one whose Action Phase it is, else the attacker."""
+        enc = self.encounter
+        ids = {t.id for t in enc.tokens}
+        for i in self.selection.ids:
+            if i in ids:
+                return i
+        acting = settings_of(enc).acting
+        if acting in ids:
+            return acting
+        a = self.selection.attacker
+        return a if a in ids else None
+
+    def picked_targets(self, attacker: str | None) -> list[str]:
+        """Targets picked on the map: the selected tokens other than the attacker
+        (shift-click adds), in picking order; else the target looked at (focus)."""
+        ids = {t.id for t in self.encounter.tokens}
+        out = [i for i in self.selection.ids if i in ids and i != attacker]
+        if not out and self.selection.focus in ids and self.selection.focus != attacker:
+            out = [self.selection.focus]
+        return out
+
+    def roller(self):
+        """The encounter's seeded roller (``Settings.seed`` and the log's length), so the same
+        fight replays with the same dice; fresh randomness when the file has no seed."""
+        return default_roller(self.settings)
+
+    def monitor(self, ident: str):
+        """``engine.sr5.condition.Monitor`` of a token (its sheet, or the default one)."""
+        return condition.monitor(sheet_of(self.encounter.token(ident)), self.settings.options)
+
+    # -- map facts ------------------------------------------------------------------------------
+    def facts(self, attacker: str, targets: Iterable[str], weapon: str | None = None) -> MapFacts:
+        """The map's facts for an attack (distance, cover class, zones, melee contact), from
+        the document's cached ``Tactics`` when it matches the committed encounter."""
+        enc = self.encounter
+        tactics = self.document.tactics if self.document.encounter is enc and not self.document.tactics_error else None
+        return facts_from_map(enc, attacker, list(targets), weapon, settings_of(enc).options, tactics=tactics)
+
+    def plan_attack(self, decl: sr5_attack.AttackDeclaration) -> sr5_attack.AttackPlan:
+        """The engine's plan of ``decl`` with the map's facts filled in."""
+        f = self.facts(decl.attacker, decl.targets, decl.weapon)
+        return sr5_attack.plan_attack(self.encounter, decl, f)
+
+    def plan_suppressive(self, decl: suppressive.SuppressiveDeclaration) -> suppressive.SuppressivePlan:
+        f = self.facts(decl.shooter, [], decl.weapon)
+        return suppressive.plan_suppressive(self.encounter, decl, f)
+
+    def suppression_status(self) -> dict:
+        """``engine.sr5.suppressive.suppression_status`` for the committed encounter: per
+        token its penalty, the zones it must test against and those it is spared from."""
+        enc = self.encounter
+        if not settings_of(enc).suppressions:
+            return {}
+        shooter = settings_of(enc).suppressions[0].shooter
+        return suppressive.suppression_status(enc, self.facts(shooter, []))
+
+    # -- acting ----------------------------------------------------------------------------------
+    def apply(self, fn: Callable[[Encounter], tuple[Encounter, Change]], title: str | None = None) -> Change:
+        """Run ``fn(committed_encounter) -> (new, change)`` (an engine ``apply_*``), land the
+        result as ONE undo step and log it. Raises the engine's
+        :class:`~engine.errors.IllegalActionError` (nothing changes) when it refuses."""
+        enc = self.encounter
+        new, change = fn(enc)
+        start = len(settings_of(enc).log)
+        self.document.commit(new, f"SR5: {title or change.label}")
+        self.last_change = change
+        entries = tuple(settings_of(new).log[start:])
+        if entries:
+            st = settings_of(new)
+            batch = self.log.add(_log_lines(entries), RULESET_NAME, round=st.turn or None)
+            self._batches[batch] = (start, entries)
+        self.applied.emit(change)
+        return change
+
+    def start_turn(self, entered: Mapping[str, Sequence[int] | int] | None = None) -> Change:
+        """Roll (the seeded roller) or take typed initiative: ``entered[id]`` is the faces of
+        its initiative dice or a whole score."""
+        return self.apply(lambda e: combat.start_turn(e, self.roller(), entered=entered or {}))
+
+    def end_phase(self) -> Change:
+        return self.apply(combat.end_phase)
+
+    def do_action(self, action: combat.Action, dice=None, *, force: bool = False) -> Change:
+        """A non-attack action (Take Aim, Full Defense, Hit the Dirt ...); its test, if any,
+        rolls ``dice`` (typed faces) or the seeded roller."""
+        return self.apply(lambda e: combat.apply_action(e, action, dice if dice is not None else self.roller(),
+                                                        force=force))
+
+    def apply_attack(self, resolution: sr5_attack.AttackResolution, *, force: bool = False) -> Change:
+        return self.apply(lambda e: sr5_attack.apply_attack(e, resolution, force=force))
+
+    def apply_suppressive(self, plan: suppressive.SuppressivePlan, dice=None, *, force: bool = False) -> Change:
+        return self.apply(lambda e: suppressive.apply_suppressive(e, plan, dice if dice is not None else self.roller(),
+                                                                  force=force))
+
+    def apply_suppression_test(self, resolution: suppressive.SuppressionTestResolution) -> Change:
+        return self.apply(lambda e: suppressive.apply_suppression_test(e, resolution))
+
+    def log_text(self) -> str:
+        """The encounter's sr5 combat log as text, each roll's pool breakdown below its line."""
+        return combat.log_text(self.encounter)
+
+    # -- document ----------------------------------------------------------------------------------
+    def _on_document(self, change) -> None:
+        if change.reset:
+            self._reset()
+            return
+        if change.preview:
+            return
+        if (self.document.encounter.ruleset == RULESET_NAME) != self._active:
+            self._reset()  # the ruleset itself was edited
+            return
+        self._sync_log()
+        self.stateChanged.emit()
+
+    def _reset(self) -> None:
+        enc = self.document.encounter
+        active = enc.ruleset == RULESET_NAME
+        self._batches.clear()
+        self.last_change = None
+        self.log.clear(RULESET_NAME)
+        if active:
+            saved = settings_of(enc).log
+            if saved:
+                batch = self.log.add(_log_lines(saved), RULESET_NAME, timestamp=None)
+                self._batches[batch] = (0, tuple(saved))
+        changed = active != self._active
+        self._active = active
+        self.log.want(RULESET_NAME, active)
+        if changed:
+            self.activeChanged.emit(active)
+        self.stateChanged.emit()
+
+    def _sync_log(self) -> None:
+        """Strike through the batches whose entries left the encounter's log (undone),
+        restore those back in it (redone)."""
+        saved = settings_of(self.document.encounter).log if self._active else ()
+        for batch, (start, entries) in self._batches.items():
+            live = tuple(saved[start:start + len(entries)]) == entries
+            self.log.set_undone(batch, not live)
+
+
+__all__ = ["RULESET_NAME", "Sr5Controller", "token_name"]

@@ -1,0 +1,348 @@
+"""Suppressive fire from a zone on the map, and the tests of those caught in it.
+
+:class:`SuppressiveDialog`: the shooter fills one of the map's suppressive zones; the pool
+(``engine.sr5.suppressive.plan_suppressive``) with every part editable, why it is not
+allowed, one roll (seeded or typed), applied as one undo step (``apply_suppressive``); then
+who must roll and who is spared and why (``suppression_status``).
+
+:class:`SuppressionTestDialog`: one token's Reaction + Edge test against an active zone and,
+when it fails, its damage resistance (``plan_suppression_test`` / ``roll`` /
+``apply_suppression_test``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+)
+
+from engine.errors import CoverfireError, IllegalActionError
+from engine.sr5 import suppressive as sr5_supp
+from engine.sr5.changes import settings_of
+from gui.rules.sr5.widgets import DiceRow, PoolView
+
+
+def _mono() -> QFont:
+    f = QFont("monospace")
+    f.setStyleHint(QFont.StyleHint.Monospace)
+    return f
+
+
+class SuppressiveDialog(QDialog):
+    """See the module docstring. ``applied(Change)`` after the fire landed."""
+
+    applied = Signal(object)
+
+    def __init__(self, parent, controller):
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("SR5 suppressive fire")
+        self.plan = None
+        self.overrides: dict[str, tuple[int, str | None]] = {}
+        self._gm = 0
+        self.shooter = QComboBox()
+        self.zone = QComboBox()
+        self.enhanced = QCheckBox("Enhanced (prone does not spare)")
+        self.edge = QCheckBox("Push the Limit (Edge)")
+        self.shooter.currentIndexChanged.connect(self._shooter_changed)
+        self.zone.currentIndexChanged.connect(lambda _i: self.replan())
+        self.enhanced.toggled.connect(lambda _: self.replan())
+        self.edge.toggled.connect(lambda _: self.replan())
+        form = QFormLayout()
+        form.addRow("Shooter", self.shooter)
+        form.addRow("Zone on the map", self.zone)
+        form.addRow("", self.enhanced)
+        form.addRow("", self.edge)
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #ff8a80")
+        self.pool = PoolView("Shooter's test (its hits are the zone's threshold and penalty)")
+        self.pool.edited.connect(self.override)
+        self.pool.added.connect(lambda label, v: self.add_modifier(label, v))
+        self.dice = DiceRow()
+        self.dice.rollRequested.connect(self.fire)
+        self.force = QCheckBox("GM: allow it anyway")
+        self.force.toggled.connect(lambda _: self._show())
+        self.result = QPlainTextEdit()
+        self.result.setReadOnly(True)
+        self.result.setFont(_mono())
+        self.result.setMaximumHeight(200)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.force)
+        buttons.addStretch(1)
+        buttons.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(self.headline)
+        lay.addWidget(self.problems)
+        lay.addWidget(self.pool)
+        lay.addWidget(self.dice)
+        lay.addWidget(QLabel("Who is caught"))
+        lay.addWidget(self.result)
+        lay.addLayout(buttons)
+        self.resize(720, 640)
+
+    def open_for(self, shooter: str | None = None, zone: str | None = None) -> None:
+        c = self.controller
+        enc = c.encounter
+        if shooter is None:
+            sel = c.selection.attacker
+            shooter = sel if sel in c.token_ids() else c.settings.acting
+        self.overrides.clear()
+        self.shooter.blockSignals(True)
+        self.shooter.clear()
+        for t in enc.tokens:
+            self.shooter.addItem(t.name or t.id, t.id)
+        self.shooter.setCurrentIndex(max(0, self.shooter.findData(shooter)))
+        self.shooter.blockSignals(False)
+        self._fill_zones(zone)
+        self.replan()
+        self.result.setPlainText(self._status_text())
+        self.show()
+        self.raise_()
+
+    def _fill_zones(self, zone: str | None = None) -> None:
+        enc = self.controller.encounter
+        sid = self.shooter.currentData()
+        self.zone.blockSignals(True)
+        self.zone.clear()
+        zones = [z for z in enc.zones if z.kind == "suppressive"]
+        zones.sort(key=lambda z: (z.owner != sid, z.owner is not None))
+        for z in zones:
+            owner = f" ({self.controller.name(z.owner)}'s)" if z.owner else ""
+            self.zone.addItem(f"{z.name or z.id}{owner}", z.id)
+        if zone is not None:
+            self.zone.setCurrentIndex(max(0, self.zone.findData(zone)))
+        self.zone.blockSignals(False)
+
+    def _shooter_changed(self, *_):
+        self.overrides.clear()
+        self._fill_zones()
+        self.replan()
+
+    def replan(self) -> None:
+        c = self.controller
+        sid, zid = self.shooter.currentData(), self.zone.currentData()
+        self.plan = None
+        self._error = ""
+        if sid and zid:
+            try:
+                plan = c.plan_suppressive(sr5_supp.SuppressiveDeclaration(
+                    sid, zid, edge=self.edge.isChecked(), enhanced=self.enhanced.isChecked()))
+                for key, (value, label) in self.overrides.items():
+                    plan = plan.override(key, value, label)
+                self.plan = plan
+            except CoverfireError as exc:
+                self._error = str(exc)
+        elif not zid:
+            self._error = "Draw a suppressive zone on the map first (the Suppressive tool), aimed from the shooter"
+        self._show()
+
+    def override(self, key: str, value: int, label: str | None = None) -> None:
+        old = self.overrides.get(key)
+        self.overrides[key] = (int(value), label if label is not None else (old[1] if old else None))
+        self.replan()
+
+    def add_modifier(self, label: str, value: int) -> None:
+        self._gm += 1
+        self.override(f"gm{self._gm}", value, label)
+
+    def _show(self) -> None:
+        p = self.plan
+        if p is None:
+            self.headline.setText("")
+            self.problems.setText(self._error)
+            self.pool.setVisible(False)
+            self.dice.set_request(None, many=False)
+            return
+        self.pool.setVisible(True)
+        self.headline.setText(f"{self.controller.name(p.declaration.shooter)} fills {p.declaration.zone} with "
+                              f"{p.weapon}: {p.rounds} rounds, Complex Action; failing a test costs "
+                              f"{p.dv}{p.damage_type} (AP {p.ap}), no net hits")
+        self.problems.setText("\n".join(f"Not allowed: {x}" for x in p.problems))
+        self.pool.set_pool(p.pool)
+        ok = p.legal or self.force.isChecked()
+        lim = f", limit {p.pool.limit}" if p.pool.limit is not None and not p.pool.edge else ""
+        self.dice.set_request(f"Roll: {p.pool.total} dice{lim}", enabled=ok, many=False)
+
+    def fire(self, faces=None):
+        """Roll the shooter's test (typed ``faces`` or the seeded dice) and apply it."""
+        p = self.plan
+        if p is None or not (p.legal or self.force.isChecked()):
+            return None
+        try:
+            change = self.controller.apply_suppressive(p, list(faces) if faces else None, force=self.force.isChecked())
+        except CoverfireError as exc:
+            self.dice.show_error(str(exc))
+            return None
+        self.dice.show_error("")
+        self.dice.faces.clear()
+        self.replan()
+        self.result.setPlainText(change.label + "\n" + "".join(f"\u2192 {x}\n" for x in change.prompts)
+                                 + "\n" + self._status_text())
+        self.applied.emit(change)
+        return change
+
+    def _status_text(self) -> str:
+        c = self.controller
+        if not settings_of(c.encounter).suppressions:
+            return "No suppressive fire in force."
+        lines = []
+        try:
+            status = c.suppression_status()
+        except CoverfireError as exc:
+            return str(exc)
+        for tid, zs in status.items():
+            bits = []
+            if zs.must_test:
+                bits.append("must roll Reaction + Edge vs " + ", ".join(zs.must_test))
+            bits += [f"spared in {z}: {why}" for z, why in zs.spared]
+            if zs.penalty:
+                bits.append(f"{zs.penalty:+d} dice ({zs.penalty_zone})")
+            lines.append(f"{c.name(tid)}: " + "; ".join(bits))
+        return "\n".join(lines) or "Nobody is in or next to the zone."
+
+
+class SuppressionTestDialog(QDialog):
+    """One token's test against an active suppressive zone, then its damage resistance."""
+
+    applied = Signal(object)
+
+    def __init__(self, parent, controller):
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("SR5 suppressive fire test")
+        self.plan = None
+        self.resolution = None
+        self.roller = None
+        self.headline = QLabel()
+        self.headline.setWordWrap(True)
+        self.test = PoolView("Reaction + Edge")
+        self.soak = PoolView("Damage resistance")
+        self.test.edited.connect(lambda k, v: self.override(k, v, "test"))
+        self.soak.edited.connect(lambda k, v: self.override(k, v, "soak"))
+        self.test.add_button.setVisible(False)
+        self.soak.add_button.setVisible(False)
+        self.dice = DiceRow()
+        self.dice.rollRequested.connect(self.roll_next)
+        self.dice.rollAllRequested.connect(self.roll_all)
+        self.result = QPlainTextEdit()
+        self.result.setReadOnly(True)
+        self.result.setFont(_mono())
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.clicked.connect(self.apply)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        pools = QHBoxLayout()
+        pools.addWidget(self.test)
+        pools.addWidget(self.soak)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.headline)
+        lay.addLayout(pools)
+        lay.addWidget(self.dice)
+        lay.addWidget(self.result)
+        lay.addLayout(buttons)
+        self.resize(760, 520)
+
+    def open_for(self, token: str, zone: str, index: int = 0) -> None:
+        try:
+            self.plan = sr5_supp.plan_suppression_test(self.controller.encounter, token, zone, index)
+        except CoverfireError as exc:
+            self.plan = None
+            self.headline.setText(str(exc))
+        self.resolution = None
+        self.roller = None
+        self._show()
+        self.show()
+        self.raise_()
+
+    def override(self, key: str, value: int, pool: str) -> None:
+        if self.plan is None or (self.resolution and self.resolution.test is not None):
+            return
+        self.plan = self.plan.override(key, value, pool=pool)
+        self._show()
+
+    def _show(self) -> None:
+        p = self.plan
+        if p is None:
+            self.dice.set_request(None)
+            self.apply_button.setEnabled(False)
+            return
+        c = self.controller
+        self.headline.setText(f"{c.name(p.token)} against suppressive fire {p.zone}: threshold {p.test.threshold}; "
+                              f"failing means {p.dv}{p.damage_type} (AP {p.ap})")
+        editable = self.resolution is None
+        self.test.set_pool(p.test, editable=editable)
+        self.soak.set_pool(p.soak, editable=editable, title=f"Damage resistance vs {p.dv}{p.damage_type}")
+        r = self.resolution or sr5_supp.SuppressionTestResolution(p)
+        nxt = r.next_roll()
+        if nxt is not None:
+            self.dice.set_request(f"Next: {nxt.label}: {nxt.total} dice", many=True)
+        else:
+            self.dice.set_request(None)
+        lines = []
+        if r.test is not None:
+            lines.append(f"test: {r.test.describe()}" + (": not hit" if r.test.success else ": hit"))
+        if r.soak is not None:
+            lines.append(f"soak: {r.soak.describe()} -> {r.boxes} boxes {r.damage_type}")
+        self.result.setPlainText("\n".join(lines))
+        self.apply_button.setEnabled(r.done and r.test is not None)
+
+    def roll_next(self, faces=None) -> bool:
+        if self.plan is None:
+            return False
+        r = self.resolution or sr5_supp.SuppressionTestResolution(self.plan)
+        if r.done:
+            return False
+        if self.roller is None:
+            self.roller = self.controller.roller()
+        try:
+            r = r.roll(self.roller if faces is None else list(faces))
+        except IllegalActionError as exc:
+            self.dice.show_error(str(exc))
+            return False
+        self.dice.show_error("")
+        self.dice.faces.clear()
+        self.resolution = r
+        self._show()
+        return True
+
+    def roll_all(self) -> None:
+        while self.roll_next():
+            pass
+
+    def apply(self):
+        r = self.resolution
+        if r is None or not r.done:
+            return None
+        try:
+            change = self.controller.apply_suppression_test(r)
+        except CoverfireError as exc:
+            self.dice.show_error(str(exc))
+            return None
+        self.result.setPlainText(self.result.toPlainText() + f"\n\nApplied: {change.label}  (Ctrl+Z undoes it)")
+        self.apply_button.setEnabled(False)
+        self.resolution = None
+        self.applied.emit(change)
+        return change
+
+
+__all__ = ["SuppressionTestDialog", "SuppressiveDialog"]

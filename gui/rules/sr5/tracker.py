@@ -1,0 +1,554 @@
+"""The sr5 initiative tracker dock: the Combat Turn and pass, whose Action Phase it is, the
+actions left to it, the order of everyone with their scores and monitors, the actions a
+token may take now (and why not, for the others), interrupts, and who is under suppressive
+fire.
+
+Every answer is the engine's (``engine.sr5.combat``: ``initiative_order``, ``action_order``,
+``phase_budget``, ``available_actions``, ``check_action``, ``movement``; ``condition.monitor``;
+``suppressive.suppression_status``). Buttons call the controller, which lands each change as
+one undo step.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import CoverfireError, IllegalActionError
+from engine.sr5 import combat
+from engine.sr5.changes import settings_of, sheet_of
+from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
+from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
+
+ACTING = QColor("#fff176")
+COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
+WEAPON_ACTIONS = ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
+                  "insert_clip", "reload", "quick_draw")
+INTERRUPTS = ("full_defense", "hit_the_dirt")
+
+
+def _bold(w):
+    f = w.font()
+    f.setBold(True)
+    w.setFont(f)
+    return w
+
+
+class InitiativeDialog(QDialog):
+    """Roll or enter initiative for everyone in the fight: leave a row blank to roll it (the
+    encounter's seeded dice), type the faces of its initiative dice (``"4 6"``), or type a
+    whole score with ``=`` (``"=17"``)."""
+
+    def __init__(self, parent, controller):
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("Initiative")
+        enc = controller.encounter
+        st = settings_of(enc)
+        self.ids = list(combat.participants(enc))
+        self.table = QTableWidget(len(self.ids), 4)
+        self.table.setHorizontalHeaderLabels(["Character", "Initiative", "Dice", "Your dice (blank: roll)"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.edits: dict[str, QLineEdit] = {}
+        for r, tid in enumerate(self.ids):
+            sh = sheet_of(enc.token(tid))
+            base = combat.initiative_base(sh, st)
+            self.table.setItem(r, 0, QTableWidgetItem(controller.name(tid)))
+            item = QTableWidgetItem(f"{base}")
+            item.setToolTip(f"Reaction {sh.reaction} + Intuition {sh.intuition}"
+                            + (f" + bonus {sh.initiative_bonus}" if sh.initiative_bonus else "")
+                            + " + wound modifier")
+            self.table.setItem(r, 1, item)
+            self.table.setItem(r, 2, QTableWidgetItem(f"+{sh.initiative_dice}D6"))
+            edit = QLineEdit()
+            edit.setPlaceholderText(f"{sh.initiative_dice} dice, or =score")
+            self.table.setCellWidget(r, 3, edit)
+            self.edits[tid] = edit
+        for c in range(4):
+            for r in range(len(self.ids)):
+                it = self.table.item(r, c)
+                if it is not None:
+                    it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #ef9a9a")
+        self.error.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.start = buttons.addButton("Start Combat Turn", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.start_turn)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(QLabel("Blank rows are rolled with the encounter's dice. Type the dice you rolled "
+                             "(\u201c4 6\u201d) or a whole score (\u201c=17\u201d)."))
+        lay.addWidget(self.table)
+        lay.addWidget(self.error)
+        lay.addWidget(buttons)
+        self.resize(620, min(720, 140 + 30 * len(self.ids)))
+
+    def entered(self) -> dict:
+        """What the GM typed: ``{id: [faces]}`` or ``{id: score}``; raises
+        :class:`IllegalActionError` naming the row."""
+        out = {}
+        for tid, edit in self.edits.items():
+            text = edit.text().strip()
+            if not text:
+                continue
+            if text.startswith("="):
+                try:
+                    out[tid] = int(text[1:].strip())
+                except ValueError:
+                    raise IllegalActionError(f"{self.controller.name(tid)}: {text!r} is not a score (=17)") from None
+            else:
+                try:
+                    out[tid] = parse_faces(text)
+                except IllegalActionError as exc:
+                    raise IllegalActionError(f"{self.controller.name(tid)}: {exc}") from None
+        return out
+
+    def start_turn(self) -> bool:
+        try:
+            self.controller.start_turn(self.entered())
+        except CoverfireError as exc:
+            self.error.setText(str(exc))
+            return False
+        self.accept()
+        return True
+
+
+class InitiativeTracker(QWidget):
+    """The dock's contents (see the module docstring). ``attackRequested`` and
+    ``suppressiveRequested`` ask the package to open those dialogs; ``testRequested(token,
+    zone, index)`` a suppressive-fire test."""
+
+    attackRequested = Signal()
+    suppressiveRequested = Signal()
+    testRequested = Signal(str, str, int)
+
+    def __init__(self, controller, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.turn = _bold(QLabel())
+        f = self.turn.font()
+        f.setPointSizeF(f.pointSizeF() * 1.2)
+        self.turn.setFont(f)
+        self.acting = QLabel()
+        self.acting.setWordWrap(True)
+        self.budget = QLabel()
+        self.budget.setWordWrap(True)
+        self.roll_button = QPushButton("Roll initiative\u2026")
+        self.roll_button.setToolTip("Start the next Combat Turn: roll or enter everyone's initiative")
+        self.roll_button.clicked.connect(self.open_initiative)
+        self.end_button = QPushButton("End phase \u25b6")
+        self.end_button.setToolTip("End this Action Phase: the next one acts (or the pass ends, -10 to everyone)")
+        self.end_button.clicked.connect(self.end_phase)
+        self.attack_button = QPushButton("Attack\u2026")
+        self.attack_button.setToolTip("Attack with the selected token; shift-click targets on the map (A)")
+        self.attack_button.clicked.connect(self.attackRequested.emit)
+        self.supp_button = QPushButton("Suppressive fire\u2026")
+        self.supp_button.setToolTip("Fill a suppressive zone on the map with fire")
+        self.supp_button.clicked.connect(self.suppressiveRequested.emit)
+        row = QHBoxLayout()
+        for b in (self.roll_button, self.end_button, self.attack_button, self.supp_button):
+            row.addWidget(b)
+
+        self.order = QTableWidget(0, 7)
+        self.order.setHorizontalHeaderLabels(["Character", "Init", "Passes", "Physical", "Stun", "Wounds", "Now"])
+        self.order.verticalHeader().setVisible(False)
+        self.order.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.order.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.order.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        hh = self.order.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.order.verticalHeader().setDefaultSectionSize(22)
+        self.order.itemSelectionChanged.connect(self._order_picked)
+
+        self.who = _bold(QLabel())
+        self.weapon = QComboBox()
+        self.weapon.currentIndexChanged.connect(lambda _i: self._fill_actions())
+        self.movement = QLabel()
+        self.movement.setWordWrap(True)
+        self.actions = QTreeWidget()
+        self.actions.setColumnCount(3)
+        self.actions.setHeaderLabels(["Action", "Cost", "Why not"])
+        self.actions.setRootIsDecorated(False)
+        self.actions.setUniformRowHeights(True)
+        ah = self.actions.header()
+        ah.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        ah.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        ah.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.actions.itemDoubleClicked.connect(lambda it, _c: self.take_action(it.data(0, Qt.ItemDataRole.UserRole)))
+        self.actions.currentItemChanged.connect(lambda *_: self._show_reason())
+        self.reason = QLabel()
+        self.reason.setWordWrap(True)
+        self.reason.setStyleSheet("color: #ffcc80")
+        self.do_button = QPushButton("Take action")
+        self.do_button.clicked.connect(lambda: self.take_action(self._current_action()))
+        self.interrupt_buttons: dict[str, QPushButton] = {}
+        irow = QHBoxLayout()
+        irow.addWidget(QLabel("Interrupts:"))
+        for aid, text in (("full_defense", "Full Defense (-10)"), ("hit_the_dirt", "Hit the Dirt (-5)")):
+            b = QPushButton(text)
+            b.clicked.connect(lambda _=False, a=aid: self.take_action(a))
+            self.interrupt_buttons[aid] = b
+            irow.addWidget(b)
+        irow.addStretch(1)
+        wrow = QHBoxLayout()
+        wrow.addWidget(self.who, 1)
+        wrow.addWidget(QLabel("Weapon"))
+        wrow.addWidget(self.weapon)
+        drow = QHBoxLayout()
+        drow.addWidget(self.do_button)
+        drow.addStretch(1)
+
+        self.supp = QTreeWidget()
+        self.supp.setColumnCount(3)
+        self.supp.setHeaderLabels(["Under suppressive fire", "Dice", "Test"])
+        self.supp.setRootIsDecorated(False)
+        sh = self.supp.header()
+        sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        sh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        sh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.supp.setMaximumHeight(150)
+        self.supp_title = _bold(QLabel("Suppressive fire"))
+
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(self.turn)
+        lay.addWidget(self.acting)
+        lay.addWidget(self.budget)
+        lay.addLayout(row)
+        lay.addWidget(self.order, 3)
+        lay.addLayout(wrow)
+        lay.addWidget(self.movement)
+        lay.addWidget(self.actions, 4)
+        lay.addWidget(self.reason)
+        lay.addLayout(drow)
+        lay.addLayout(irow)
+        lay.addWidget(self.supp_title)
+        lay.addWidget(self.supp)
+        lay.addWidget(self.message)
+        self._shown: str | None = None
+        self._weapon_for: str | None = None
+        controller.stateChanged.connect(self._clear_message)
+        controller.stateChanged.connect(self.refresh)
+        controller.selection.changed.connect(self.refresh)
+        controller.applied.connect(self._applied)
+        self.refresh()
+
+    # -- showing --------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        c = self.controller
+        if not c.active:
+            return
+        enc = c.encounter
+        st = settings_of(enc)
+        fighting = combat.in_combat(st)
+        if fighting:
+            self.turn.setText(f"Combat Turn {st.turn}  \u00b7  Initiative Pass {st.initiative_pass}")
+        elif st.turn:
+            self.turn.setText(f"Combat Turn {st.turn} is over")
+        else:
+            self.turn.setText("No Combat Turn yet")
+        if fighting and st.acting:
+            sh = sheet_of(enc.token(st.acting))
+            self.acting.setText(f"\u25b6 {c.name(st.acting)} acts (Initiative {sh.initiative})")
+            self.budget.setText("Left this phase: " + combat.phase_budget(enc, st.acting).describe())
+        else:
+            self.acting.setText("Roll initiative to start a Combat Turn." if not fighting else "Nobody is acting.")
+            self.budget.setText("")
+        self.end_button.setEnabled(fighting)
+        self._fill_order()
+        self._fill_who()
+        self._fill_suppression()
+
+    def _fill_order(self) -> None:
+        c = self.controller
+        enc = c.encounter
+        st = settings_of(enc)
+        fighting = combat.in_combat(st)
+        ordered = list(combat.initiative_order(enc))
+        ids = ordered + [t for t in combat.participants(enc) if t not in ordered]
+        to_act = set(combat.action_order(enc))
+        self.order.blockSignals(True)
+        self.order.setRowCount(len(ids))
+        shown = c.shown_token()
+        for r, tid in enumerate(ids):
+            sh = sheet_of(enc.token(tid))
+            m = c.monitor(tid)
+            passes = combat.movement(enc, tid).passes if fighting and (sh.initiative or 0) > 0 else None
+            if m.status != "ok":
+                now = m.status
+            elif not fighting:
+                now = ""
+            elif tid == st.acting:
+                now = "\u25b6 acting"
+            elif tid in st.acted:
+                now = "acted"
+            elif tid in to_act:
+                now = "waiting"
+            else:
+                now = "done this turn" if (sh.initiative or 0) <= 0 else ""
+            status = []
+            if sh.full_defense:
+                status.append("FD")
+            if sh.running:
+                status.append("sprinting" if sh.sprinting else "running")
+            if sh.aim:
+                status.append(f"aim {sh.aim}")
+            cells = [
+                c.name(tid),
+                "" if sh.initiative is None else str(sh.initiative),
+                "" if passes is None else str(passes),
+                f"{m.physical}/{m.physical_boxes}" + (f" +{m.overflow}" if m.overflow else ""),
+                f"{m.stun}/{m.stun_boxes}",
+                f"{m.wound_modifier:+d}" if m.wound_modifier else "",
+                ", ".join([now] + status if now else status),
+            ]
+            for col, text in enumerate(cells):
+                item = self.order.item(r, col)
+                if item is None:
+                    item = QTableWidgetItem()
+                    self.order.setItem(r, col, item)
+                item.setText(text)
+                item.setData(Qt.ItemDataRole.UserRole, tid)
+                f = item.font()
+                f.setBold(tid == st.acting)
+                item.setFont(f)
+                colour = None
+                if tid == st.acting:
+                    colour = ACTING
+                elif m.status != "ok" or (fighting and tid in st.acted) or (fighting and now == ""):
+                    colour = MUTED
+                if col == 3 and m.physical:
+                    colour = BAD
+                item.setForeground(QBrush(colour) if colour is not None else QBrush())
+            if tid == shown:
+                self.order.selectRow(r)
+        if shown not in ids:
+            self.order.clearSelection()
+        self.order.blockSignals(False)
+
+    def _order_picked(self) -> None:
+        rows = self.order.selectionModel().selectedRows()
+        if not rows:
+            return
+        item = self.order.item(rows[0].row(), 0)
+        tid = item.data(Qt.ItemDataRole.UserRole) if item else None
+        c = self.controller
+        if tid and tid != c.shown_token():
+            c.selection.select([tid], c.encounter)
+
+    def _fill_who(self) -> None:
+        c = self.controller
+        tid = c.shown_token()
+        self._shown = tid
+        if tid is None:
+            self.who.setText("Select a token to see its actions")
+            self.weapon.blockSignals(True)
+            self.weapon.clear()
+            self.weapon.blockSignals(False)
+            self.actions.clear()
+            self.movement.setText("")
+            for b in self.interrupt_buttons.values():
+                b.setEnabled(False)
+            self.do_button.setEnabled(False)
+            return
+        enc = c.encounter
+        tok = enc.token(tid)
+        budget = combat.phase_budget(enc, tid)
+        self.who.setText(f"{c.name(tid)}: {budget.describe()}")
+        if self._weapon_for != tid or self.weapon.count() != len(tok.weapons):
+            self.weapon.blockSignals(True)
+            self.weapon.clear()
+            for w in tok.weapons:
+                self.weapon.addItem(w.name, w.name)
+            ready = combat.ready_weapons(tok)
+            if ready:
+                self.weapon.setCurrentIndex(max(0, self.weapon.findData(ready[0])))
+            self.weapon.blockSignals(False)
+            self._weapon_for = tid
+        mv = combat.movement(enc, tid)
+        self.movement.setText(
+            f"Moved {mv.moved:.1f} m this turn; by this pass it may walk {mv.walk_now:.1f} m, run {mv.run_now:.1f} m"
+            f" (turn: walk {mv.walk:.0f} m, run {mv.run:.0f} m)" + (" \u2014 running" if mv.running else ""))
+        self._fill_actions()
+
+    def action_for(self, action_id: str, tid: str | None = None, weapon: str | None = None) -> combat.Action:
+        """The :class:`engine.sr5.combat.Action` this dock would take for ``action_id``,
+        with its natural parameter: the next firing mode or choke, the other stance ..."""
+        c = self.controller
+        tid = tid or self._shown
+        enc = c.encounter
+        tok = enc.token(tid)
+        sh = sheet_of(tok)
+        weapon = weapon if weapon is not None else (self.weapon.currentData() if action_id in WEAPON_ACTIONS else None)
+        kw: dict = {}
+        w = tok.weapon(weapon) if weapon else None
+        if action_id == "change_gun_mode" and w is not None:
+            modes = list(weapon_modes(w))
+            cur = current_mode(w, sh)
+            kw["mode"] = next((m for m in modes if m != cur), cur or "SA")
+        elif action_id == "change_choke" and w is not None and has_choke(w):
+            cur = current_choke(w, sh)
+            kw["choke"] = next(ch for ch in CHOKES if ch != cur)
+        elif action_id == "drop_prone":
+            kw["stance"] = "crouched" if tok.stance == "prone" else "prone"
+        elif action_id == "ready_weapon":
+            kw["hand"] = "main"
+        elif action_id == "stand_up":
+            try:
+                kw["zones"] = tuple(c.facts(tid, []).token(tid).in_zones)
+            except CoverfireError:
+                pass
+        return combat.Action(tid, action_id, weapon=weapon if action_id in WEAPON_ACTIONS else None, **kw)
+
+    def _fill_actions(self) -> None:
+        c = self.controller
+        tid = self._shown
+        if tid is None:
+            return
+        enc = c.encounter
+        current = self._current_action()
+        self.actions.clear()
+        rows = []
+        for spec, reason in combat.available_actions(enc, tid, self.weapon.currentData()):
+            if spec.id in ("change_gun_mode", "change_choke", "drop_prone", "stand_up"):
+                try:  # ask again with the parameter this dock would use
+                    reason = combat.check_action(enc, self.action_for(spec.id, tid))
+                except IllegalActionError as exc:
+                    reason = str(exc)
+            try:
+                cost, ini = combat.action_cost(enc, self.action_for(spec.id, tid))
+            except IllegalActionError:
+                cost, ini = spec.cost, spec.initiative
+            label = spec.label
+            if spec.id == "change_gun_mode" and self.action_for(spec.id, tid).mode:
+                label += f" \u2192 {self.action_for(spec.id, tid).mode}"
+            elif spec.id == "change_choke" and self.action_for(spec.id, tid).choke:
+                label += f" \u2192 {self.action_for(spec.id, tid).choke}"
+            elif spec.id == "drop_prone":
+                label += f" ({self.action_for(spec.id, tid).stance})"
+            rows.append((spec, reason, label, cost, ini))
+        rows.sort(key=lambda r: r[1] is not None)  # what it may do now first
+        for spec, reason, label, cost, ini in rows:
+            item = QTreeWidgetItem([label, COST_TEXT.get(cost, cost) + (f" -{ini}" if ini else ""), reason or ""])
+            item.setData(0, Qt.ItemDataRole.UserRole, spec.id)
+            item.setToolTip(0, spec.text or spec.label)
+            item.setToolTip(2, reason or "allowed now")
+            if reason:
+                for col in range(3):
+                    item.setForeground(col, QBrush(MUTED))
+            else:
+                item.setForeground(0, QBrush(GOOD))
+            self.actions.addTopLevelItem(item)
+            if spec.id == current:
+                self.actions.setCurrentItem(item)
+            if spec.id in self.interrupt_buttons:
+                b = self.interrupt_buttons[spec.id]
+                b.setEnabled(reason is None)
+                b.setToolTip(reason or spec.text)
+        self._show_reason()
+
+    def _current_action(self) -> str | None:
+        it = self.actions.currentItem()
+        return it.data(0, Qt.ItemDataRole.UserRole) if it is not None else None
+
+    def _show_reason(self) -> None:
+        it = self.actions.currentItem()
+        self.do_button.setEnabled(it is not None and not it.text(2))
+        if it is not None:
+            self.do_button.setText(f"Take action: {it.text(0)}")
+            self.reason.setText(f"Not now: {it.text(2)}" if it.text(2) else "")
+        else:
+            self.do_button.setText("Take action")
+            self.reason.setText("")
+
+    def _fill_suppression(self) -> None:
+        c = self.controller
+        enc = c.encounter
+        st = settings_of(enc)
+        self.supp.clear()
+        active = st.suppressions
+        self.supp_title.setVisible(bool(active))
+        self.supp.setVisible(bool(active))
+        if not active:
+            return
+        self.supp_title.setText("Suppressive fire: " + "; ".join(
+            f"{s.zone} by {c.name(s.shooter)} ({s.hits} hits, {s.dv}{s.damage_type})" for s in active))
+        try:
+            status = c.suppression_status()
+        except CoverfireError as exc:
+            self.message.setText(str(exc))
+            return
+        for tid, zs in status.items():
+            bits = []
+            if zs.must_test:
+                bits.append("must roll vs " + ", ".join(zs.must_test))
+            bits += [f"spared in {z}: {why}" for z, why in zs.spared]
+            if not bits:
+                bits.append(f"next to {zs.penalty_zone}")
+            item = QTreeWidgetItem([f"{c.name(tid)}: " + "; ".join(bits), f"{zs.penalty:+d}" if zs.penalty else "", ""])
+            self.supp.addTopLevelItem(item)
+            if zs.must_test:
+                b = QPushButton("Roll test\u2026")
+                b.setToolTip(f"Reaction + Edge against {zs.must_test[0]}")
+                b.clicked.connect(lambda _=False, t=tid, z=zs.must_test[0]: self.testRequested.emit(t, z, 0))
+                self.supp.setItemWidget(item, 2, b)
+
+    # -- acting ---------------------------------------------------------------------------------
+    def open_initiative(self) -> InitiativeDialog:
+        dlg = InitiativeDialog(self.window(), self.controller)
+        dlg.open()
+        return dlg
+
+    def end_phase(self) -> None:
+        self._do(self.controller.end_phase)
+
+    def take_action(self, action_id: str | None) -> None:
+        if not action_id or self._shown is None:
+            return
+        action = self.action_for(action_id)
+        self._do(lambda: self.controller.do_action(action))
+
+    def _do(self, fn) -> None:
+        try:
+            fn()
+        except CoverfireError as exc:
+            self.message.setStyleSheet("color: #ef9a9a")
+            self.message.setText(str(exc))
+
+    def _clear_message(self) -> None:
+        self.message.setText("")
+
+    def _applied(self, change) -> None:
+        self.message.setStyleSheet("")
+        text = change.label
+        if change.prompts:
+            text += "\n" + "\n".join(f"\u2192 {p}" for p in change.prompts)
+        self.message.setText(text)
+
+
+__all__ = ["InitiativeDialog", "InitiativeTracker"]

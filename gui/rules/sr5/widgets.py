@@ -1,0 +1,318 @@
+"""Small widgets the sr5 dialogs share: a pool table whose every modifier the GM can edit
+(:class:`PoolView`), and the dice row that rolls with the seeded roller or takes the faces
+read off physical dice (:class:`DiceRow`, :func:`parse_faces`).
+
+They show what the engine's :class:`engine.sr5.pools.Pool` says and hand the GM's edits back
+as ``(key, value)``; the dialog turns those into ``plan.override(...)``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import IllegalActionError
+
+SOURCE_TEXT = {
+    "map": "map",
+    "sheet": "sheet",
+    "weapon": "weapon",
+    "environment": "environment",
+    "declaration": "declared",
+    "rules": "rules",
+    "gm": "GM",
+}
+SOURCE_COLOUR = {
+    "map": QColor("#80deea"),
+    "environment": QColor("#b39ddb"),
+    "weapon": QColor("#ffcc80"),
+    "declaration": QColor("#a5d6a7"),
+    "gm": QColor("#ffab91"),
+}
+GOOD = QColor("#a5d6a7")
+BAD = QColor("#ef9a9a")
+MUTED = QColor("#9aa4ae")
+
+
+def parse_faces(text: str) -> list[int]:
+    """Die faces typed by the GM: numbers separated by spaces or commas (``"6 5 1"``), or a
+    run of digits, one die each (``"651"``). Raises :class:`IllegalActionError` naming the
+    bad entry (a 0, a 7, a letter)."""
+    text = text.strip()
+    if not text:
+        return []
+    tokens = re.split(r"[\s,;]+", text)
+    if len(tokens) == 1 and tokens[0].isdigit() and len(tokens[0]) > 1:
+        tokens = list(tokens[0])
+    out = []
+    for i, tok in enumerate(tokens):
+        if not tok.isdigit() or not 1 <= int(tok) <= 6:
+            raise IllegalActionError(f"die {i + 1}: {tok!r} is not a face from 1 to 6")
+        out.append(int(tok))
+    return out
+
+
+class PoolView(QWidget):
+    """One pool as a table: each part with its dice (a spin box the GM may change), where it
+    came from, and what the rules said when the GM changed it; then the limit's parts; then
+    the total. ``edited(key, value)`` fires when the GM changes a value (limit keys are
+    ``"limit:<key>"``); ``added(label, value)`` when the GM adds a modifier of their own."""
+
+    edited = Signal(str, int)
+    added = Signal(str, int)
+
+    def __init__(self, title: str = "", parent: QWidget | None = None, *, can_add: bool = True):
+        super().__init__(parent)
+        self.title = QLabel(title)
+        f = self.title.font()
+        f.setBold(True)
+        self.title.setFont(f)
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["Part", "Dice", "From"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.total = QLabel()
+        tf = self.total.font()
+        tf.setBold(True)
+        self.total.setFont(tf)
+        self.total.setWordWrap(True)
+        self.add_button = QPushButton("+ GM modifier")
+        self.add_button.setToolTip("Add a modifier of your own to this pool")
+        self.add_button.clicked.connect(self._ask_add)
+        self.add_button.setVisible(can_add)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.total, 1)
+        bottom.addWidget(self.add_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(3)
+        lay.addWidget(self.title)
+        lay.addWidget(self.table)
+        lay.addLayout(bottom)
+        self._keys: list[tuple[str, bool]] = []  # (key, editable) per row, "" for headers
+        self._spins: dict[str, QSpinBox] = {}
+        self._editable = True
+        self.pool = None
+
+    # -- showing -----------------------------------------------------------------------------
+    def set_pool(self, pool, *, editable: bool = True, fixed: frozenset[str] = frozenset(), title: str | None = None,
+                 extra_total: str = "") -> None:
+        """Show ``pool`` (an ``engine.sr5.pools.Pool``); parts whose key is in ``fixed`` (such
+        as a share of a divided pool) cannot be edited here."""
+        self.pool = pool
+        self._editable = editable
+        if title is not None:
+            self.title.setText(title)
+        rows: list[tuple[str, object]] = [(p.key, p) for p in pool.parts]
+        if pool.limit_parts and not pool.edge:
+            rows.append(("", "Limit"))
+            rows += [("limit:" + p.key, p) for p in pool.limit_parts]
+        keys = [(k, editable and bool(k) and k not in fixed) for k, _ in rows]
+        if keys != self._keys:
+            self._rebuild(rows, keys)
+        for r, (key, part) in enumerate(rows):
+            if not key:
+                continue
+            self._fill(r, key, part)
+        self._fit()
+        text = f"= {pool.total} dice"
+        if pool.edge:
+            text += "  (Edge: no limit, sixes explode)"
+        elif pool.limit is not None:
+            text += f"   [limit {pool.limit}]"
+        if pool.threshold is not None:
+            text += f"   threshold {pool.threshold}"
+        if extra_total:
+            text += f"   {extra_total}"
+        self.total.setText(text)
+        self.add_button.setEnabled(editable)
+
+    def _fit(self) -> None:
+        """Make the table exactly as tall as its rows (no inner scrolling)."""
+        t = self.table
+        t.ensurePolished()
+        t.horizontalHeader().ensurePolished()
+        head = max(t.horizontalHeader().height(), t.horizontalHeader().sizeHint().height())
+        rows = sum(max(t.rowHeight(r), t.verticalHeader().defaultSectionSize()) for r in range(t.rowCount()))
+        t.setFixedHeight(head + rows + 2 * t.frameWidth() + 2)
+
+    def showEvent(self, ev) -> None:
+        super().showEvent(ev)
+        self._fit()
+
+    def _rebuild(self, rows, keys) -> None:
+        self.table.clearContents()
+        self.table.setRowCount(len(rows))
+        self._spins = {}
+        for r, (key, part) in enumerate(rows):
+            if not key:
+                item = QTableWidgetItem(str(part))
+                f = item.font()
+                f.setItalic(True)
+                item.setFont(f)
+                item.setForeground(MUTED)
+                self.table.setItem(r, 0, item)
+                self.table.setItem(r, 1, QTableWidgetItem(""))
+                self.table.setItem(r, 2, QTableWidgetItem(""))
+                continue
+            self.table.setItem(r, 0, QTableWidgetItem())
+            self.table.setItem(r, 2, QTableWidgetItem())
+            if keys[r][1]:
+                spin = QSpinBox()
+                spin.setRange(-99, 99)
+                spin.setKeyboardTracking(False)
+                spin.setFrame(False)
+                spin.setAlignment(Qt.AlignmentFlag.AlignRight)
+                spin.setToolTip("Change this modifier (the GM's word); the rules' value is kept beside it")
+                spin.valueChanged.connect(lambda v, k=key: self.edited.emit(k, int(v)))
+                self.table.setCellWidget(r, 1, spin)
+                self._spins[key] = spin
+            else:
+                item = QTableWidgetItem()
+                item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+                self.table.setItem(r, 1, item)
+        self._keys = keys
+
+    def _fill(self, r: int, key: str, part) -> None:
+        name = self.table.item(r, 0)
+        name.setText(part.label)
+        name.setToolTip(part.text())
+        f = name.font()
+        f.setBold(part.kind == "base")
+        name.setFont(f)
+        spin = self._spins.get(key)
+        value_text = f"{part.value}" if part.kind == "base" else f"{part.value:+d}"
+        if spin is not None:
+            spin.blockSignals(True)
+            spin.setPrefix("+" if part.kind != "base" and part.value > 0 else "")
+            spin.setValue(part.value)
+            spin.blockSignals(False)
+        else:
+            self.table.item(r, 1).setText(value_text)
+        src = SOURCE_TEXT.get(part.source, part.source)
+        if part.overridden:
+            src = f"GM (rules {part.original:+d})" if part.kind != "base" else f"GM (rules {part.original})"
+        item = self.table.item(r, 2)
+        item.setText(src)
+        item.setForeground(SOURCE_COLOUR.get("gm" if part.overridden else part.source, QColor("#cfd8dc")))
+
+    def value_of(self, key: str) -> int | None:
+        """The value shown for part ``key`` (None when absent)."""
+        if self.pool is None:
+            return None
+        if key.startswith("limit:"):
+            k = key[6:]
+            for p in self.pool.limit_parts:
+                if p.key == k:
+                    return p.value
+            return None
+        p = self.pool.part(key)
+        return None if p is None else p.value
+
+    def spin(self, key: str) -> QSpinBox | None:
+        return self._spins.get(key)
+
+    def _ask_add(self) -> None:
+        label, ok = QInputDialog.getText(self, "GM modifier", "What is it for?")
+        if not ok or not label.strip():
+            return
+        value, ok = QInputDialog.getInt(self, "GM modifier", f"Dice for \u201c{label.strip()}\u201d:", 0, -50, 50)
+        if ok:
+            self.added.emit(label.strip(), int(value))
+
+
+class DiceRow(QWidget):
+    """What to roll next and how: "Roll" (the encounter's seeded roller), or type the faces
+    read off physical dice and press Enter / "Use these dice". ``rollRequested(faces or
+    None)`` fires; ``None`` means roll."""
+
+    rollRequested = Signal(object)
+    rollAllRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.what = QLabel("Nothing to roll")
+        self.what.setWordWrap(True)
+        f = self.what.font()
+        f.setBold(True)
+        self.what.setFont(f)
+        self.faces = QLineEdit()
+        self.faces.setPlaceholderText("dice you rolled, e.g. 6 5 3 1  (or 6531)")
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        self.faces.setFont(mono)
+        self.faces.returnPressed.connect(self._use_entered)
+        self.roll_button = QPushButton("Roll")
+        self.roll_button.setToolTip("Roll this test with the encounter's dice (seeded: the same fight replays)")
+        self.roll_button.clicked.connect(lambda: self.rollRequested.emit(None))
+        self.enter_button = QPushButton("Use these dice")
+        self.enter_button.setToolTip("Take the faces typed on the left (physical dice)")
+        self.enter_button.clicked.connect(self._use_entered)
+        self.all_button = QPushButton("Roll the rest")
+        self.all_button.setToolTip("Roll every roll still needed with the encounter's dice")
+        self.all_button.clicked.connect(self.rollAllRequested.emit)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #ef9a9a")
+        self.error.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.faces, 1)
+        row.addWidget(self.enter_button)
+        row.addWidget(self.roll_button)
+        row.addWidget(self.all_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.what)
+        lay.addLayout(row)
+        lay.addWidget(self.error)
+
+    def set_request(self, text: str | None, *, enabled: bool = True, many: bool = True) -> None:
+        """Show the next roll (None: nothing left to roll)."""
+        self.what.setText(text or "Nothing left to roll")
+        on = bool(text) and enabled
+        for w in (self.faces, self.roll_button, self.enter_button):
+            w.setEnabled(on)
+        self.all_button.setEnabled(on and many)
+        self.all_button.setVisible(many)
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+
+    def _use_entered(self) -> None:
+        try:
+            faces = parse_faces(self.faces.text())
+        except IllegalActionError as exc:
+            self.error.setText(str(exc))
+            return
+        if not faces:
+            self.error.setText("Type the faces of the dice you rolled, or press Roll")
+            return
+        self.rollRequested.emit(faces)
+
+
+__all__ = ["DiceRow", "PoolView", "parse_faces"]
