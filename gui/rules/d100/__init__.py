@@ -59,6 +59,7 @@ class D100Gui(QObject):
                           tip="The street map with d100 characters (opens as a new, unsaved encounter)")
         self.controller.activeChanged.connect(self._set_active)
         self.controller.stateChanged.connect(self._update_marks)
+        window.document.changed.connect(lambda change: change.preview and self._update_marks())
         self._sized = False
         window.installEventFilter(self)
         self._set_active(self.controller.active)

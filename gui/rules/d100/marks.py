@@ -23,26 +23,41 @@ class StatusMarkLayer(MapLayer):
         super().__init__(options)
         self.setZValue(5)
         self._marks: list[tuple[float, float, float, float, bool, list[tuple[str, QColor]]]] = []
+        self._tags: dict[str, tuple[object, int, float, list]] = {}  # id -> (sheet, round, frac, tags)
+
+    def _tags_of(self, encounter, t) -> tuple[float, list[tuple[str, QColor]]]:
+        """Injury fraction and tags of one token, kept while its sheet and the round stay
+        the same (a drag moves tokens without asking the rules again)."""
+        rnd = encounter.d100.round if encounter.d100 is not None else 0
+        hit = self._tags.get(t.id)
+        if hit is not None and hit[0] is t.d100 and hit[1] == rnd:
+            return hit[2], hit[3]
+        s = t.d100
+        frac = min(1.0, s.injury / max(1, s.max_injury))
+        tags: list[tuple[str, QColor]] = []
+        if s.dead:
+            tags.append(("DEAD", QColor("#ff5252")))
+        elif s.unconscious:
+            tags.append(("KO", QColor("#b39ddb")))
+        if RULESET.status(encounter, t.id).stunned:
+            tags.append(("STUN", QColor("#ffca28")))
+        bleeding = sum(w.bleeding for w in s.wounds.values())
+        if bleeding and not s.dead:
+            tags.append((f"BLEED {bleeding}", QColor("#ff6b6b")))
+        self._tags[t.id] = (s, rnd, frac, tags)
+        return frac, tags
 
     def set_encounter(self, encounter, active: bool) -> None:
+        """Follow ``encounter`` (previews included); no marks unless ``active``."""
         marks = []
         if active:
             for t in encounter.tokens:
                 if t.d100 is None or not self.options.shows(t):
                     continue
-                s = t.d100
-                frac = min(1.0, s.injury / max(1, s.max_injury))
-                tags: list[tuple[str, QColor]] = []
-                if s.dead:
-                    tags.append(("DEAD", QColor("#ff5252")))
-                elif s.unconscious:
-                    tags.append(("KO", QColor("#b39ddb")))
-                if RULESET.status(encounter, t.id).stunned:
-                    tags.append(("STUN", QColor("#ffca28")))
-                bleeding = sum(w.bleeding for w in s.wounds.values())
-                if bleeding and not s.dead:
-                    tags.append((f"BLEED {bleeding}", QColor("#ff6b6b")))
-                marks.append((t.x, t.y, t.radius, frac, s.dead, tags))
+                frac, tags = self._tags_of(encounter, t)
+                marks.append((t.x, t.y, t.radius, frac, t.d100.dead, tags))
+        else:
+            self._tags.clear()
         self._marks = marks
         if marks:
             xs = [m[0] for m in marks]
