@@ -16,8 +16,6 @@ the outcome (or roll with the d100 model) -> Confirm.
 
 from __future__ import annotations
 
-import logging
-
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 
@@ -26,8 +24,6 @@ from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for,
 from gui.combat_log import combat_log_for
 from gui.rules.static_veil.panel import ManeuverPanel
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
-
-log = logging.getLogger(__name__)
 
 RULESET_NAME = "static-veil"
 #: Maneuvers that need a place on the map instead of a target token.

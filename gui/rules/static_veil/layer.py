@@ -15,7 +15,7 @@ import textwrap
 from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 
 from gui import style
 from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, _alpha, cosmetic, draw_label
