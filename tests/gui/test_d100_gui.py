@@ -64,15 +64,17 @@ def test_docks_and_menu_show_only_for_d100_encounters(window, demo_path):
     g = window.d100
     assert window.document.encounter.ruleset == "sr5"
     assert not g.menu.menuAction().isVisible() and not g.body_dock.isVisible()
-    assert not window.docks["combat_log"].isVisible()
+    # (the combat log dock is shared: another rule system may want it for this file)
     assert not window.actions["d100 action"].isEnabled()
     window.actions["open d100 demo"].trigger()
     assert g.menu.menuAction().isVisible() and g.body_dock.isVisible() and g.rounds_dock.isVisible()
     assert window.docks["combat_log"].isVisible()
     assert window.document.path is None  # Save asks where: the bundled demo is never overwritten
+    window.actions["d100 start round"].trigger()
+    assert any(ln.ruleset == "d100" for ln in window.combat_log.lines())
     assert window.open_file(demo_path)
     assert not g.menu.menuAction().isVisible() and not g.rounds_dock.isVisible()
-    assert g.marks.marks == []
+    assert g.marks.marks == [] and not any(ln.ruleset == "d100" for ln in window.combat_log.lines())
 
 
 # -- the aimed shot through the dialog -------------------------------------------------------------
