@@ -74,7 +74,8 @@ def test_docks_and_menu_show_only_for_d100_encounters(window, demo_path):
     assert any(ln.ruleset == "d100" for ln in window.combat_log.lines())
     assert window.open_file(demo_path)
     assert not g.menu.menuAction().isVisible() and not g.rounds_dock.isVisible()
-    assert g.marks.marks == [] and not any(ln.ruleset == "d100" for ln in window.combat_log.lines())
+    assert not any(ln.ruleset == "d100" for ln in window.combat_log.lines())
+    assert all("BLEED" not in t for d in window.map_view.tokens.decorations.values() for t, _ in d.tags)
 
 
 # -- the aimed shot through the dialog -------------------------------------------------------------
@@ -130,7 +131,8 @@ def test_aimed_single_shot_with_entered_dice_lands_on_the_chest_and_undo_reverts
     assert body.cell("chest", "Armour") == "2  (5/8)"
     assert "5</b> / 45" in body.injury.text() and "PRONE" in body.marks.text()
     assert body.diagram._sheet.wound("chest").severity == "light"
-    assert any(m[3] == pytest.approx(5 / 45) for m in w.d100.marks.marks)  # injury arc on the map
+    dec = w.map_view.tokens.decorations["ganger-3"]  # injury bar under Lupe's name
+    assert dec.bars[0].fraction == pytest.approx(5 / 45) and dec.bars[0].colour == "#81c784"
 
     # the log, then undo: Lupe is whole again, the lines are struck through and not exported
     log = w.combat_log
@@ -269,8 +271,7 @@ def test_a_stunning_head_shot_shows_on_the_map_the_body_and_the_tracker(d100):
     ch = w.d100.controller.apply(Fire("nyx", ("ganger-6",)), EnteredDice({"hit": 30, "location": 5, "damage": 3}))
     assert ch.shots[0].location == "head" and ch.shots[0].damage.taken == 3
     assert RULESET.status(w.document.encounter, "ganger-6").stunned
-    marks = {tuple(t for t, _ in m[5]) for m in w.d100.marks.marks}
-    assert ("STUN",) in marks
+    assert w.map_view.tokens.decorations["ganger-6"].tags == (("STUN", "#ffca28"),)
     w.selection.select(["ganger-6"], w.document.encounter)
     assert "STUNNED: loses this turn" in w.d100.body.marks.text()
     rt = w.d100.rounds
@@ -278,17 +279,25 @@ def test_a_stunning_head_shot_shows_on_the_map_the_body_and_the_tracker(d100):
     assert rt.table.item(row, 3).text() == "stunned"
 
 
-def test_status_marks_follow_a_dragged_token_while_it_moves(d100):
-    from tests.gui.conftest import mouse_drag
-
+def test_injury_bars_and_tags_come_from_the_sheets_and_leave_with_the_file(d100, demo_path, qtbot):
     w = d100
-    w.d100.controller.apply(Fire("sam", ("ganger-2",)), EnteredDice({"hit": 30, "location": 60, "damage": 4}))
-    # 4 on Spike's abdomen: light, d3 more from the sequence; an arc at Spike (36, 26)
-    spike = [m for m in w.d100.marks.marks if m[3] > 0]
-    assert [(m[0], m[1]) for m in spike] == [(36.0, 26.0)]
-    seen = []
-    w.document.changed.connect(lambda ch: ch.preview and seen.append(
-        [(m[0], m[1]) for m in w.d100.marks.marks if m[3] > 0][0]))
-    mouse_drag(w.map_view, (36.0, 26.0), (42.0, 26.0))  # east, in the open
-    assert seen and seen[-1][0] > 36.5  # moved with the preview, before the drop
-    assert [(round(m[0]), round(m[1])) for m in w.d100.marks.marks if m[3] > 0] == [(42, 26)]
+    layer = w.map_view.tokens
+    assert layer.decorations == {}  # nobody is hurt yet
+    # Brick's AK (2d6) rolls 6 + 6 = 12 on Spike's abdomen (no armour): light, heavy and
+    # serious (11-15) - d3 more three times (1 each) and a bleeding wound: injury 15
+    ch = w.d100.controller.apply(Fire("brick", ("ganger-2",)),
+                                 EnteredDice({"hit": 30, "location": 60, "damage": 6, "damage#2": 6,
+                                              "extra": 1, "extra#2": 1, "extra#3": 1}))
+    assert ch.encounter.token("ganger-2").d100.injury == 15
+    dec = layer.decorations["ganger-2"]
+    # 15 / 50 = 0.3: under half, green
+    assert dec.bars[0].fraction == pytest.approx(0.3) and dec.bars[0].colour == "#81c784"
+    assert dec.tags == (("BLEED 1", "#ff6b6b"),)
+    w.actions["undo"].trigger()
+    assert layer.decorations == {}
+    w.actions["redo"].trigger()
+    assert "ganger-2" in layer.decorations
+    assert w.open_file(demo_path)  # an sr5 file: its rule system may decorate, d100's marks go
+    qtbot.wait(5)
+    assert layer.decorations.get("ganger-2") != dec
+    assert all("BLEED" not in t for d in layer.decorations.values() for t, _ in d.tags)

@@ -14,7 +14,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from gui.combat_log import combat_log_for
 from gui.rules.d100.body import BodyPanel
 from gui.rules.d100.controller import RULESET_NAME, D100Controller, action_title
-from gui.rules.d100.marks import StatusMarkLayer
+from gui.rules.d100.marks import DecorationCache
 from gui.rules.d100.rounds import RoundTracker
 
 
@@ -39,11 +39,8 @@ class D100Gui(QObject):
         self.body_dock = window.add_dock(self.body, "Body (d100)", Qt.DockWidgetArea.LeftDockWidgetArea, "d100_body")
         self.rounds_dock = window.add_dock(self.rounds, "Round (d100)", Qt.DockWidgetArea.LeftDockWidgetArea, "d100_round")
         window.splitDockWidget(self.rounds_dock, self.body_dock, Qt.Orientation.Vertical)
-        self.marks = StatusMarkLayer()
-        view = window.map_view
-        view.vb.addItem(self.marks, ignoreBounds=True)
-        view.layers.append(self.marks)
-        self.marks.set_pixel_size(view.m_per_px())
+        self.marks = DecorationCache()
+        self._shown_marks: dict = {}
         self.dialog = None
         self.menu = window.add_menu("d100")
         window.add_action("d100", "&Action\u2026", self.open_dialog, shortcut="A", name="d100 action",
@@ -59,7 +56,9 @@ class D100Gui(QObject):
                           tip="The street map with d100 characters (opens as a new, unsaved encounter)")
         self.controller.activeChanged.connect(self._set_active)
         self.controller.stateChanged.connect(self._update_marks)
-        window.document.changed.connect(lambda change: change.preview and self._update_marks())
+        # once every extension is installed, follow the document last of all, so a rule
+        # system that clears the token layer's decorations on a change cannot wipe ours
+        QTimer.singleShot(0, lambda: window.document.changed.connect(self._after_document))
         self._sized = False
         window.installEventFilter(self)
         self._set_active(self.controller.active)
@@ -94,8 +93,23 @@ class D100Gui(QObject):
             self.dialog.close()
         self._update_marks()
 
+    def _after_document(self, change) -> None:
+        if not change.preview and self.controller.active:
+            self._update_marks()
+
     def _update_marks(self) -> None:
-        self.marks.set_encounter(self.window.document.encounter, self.controller.active)
+        """Injury bars and status tags on the token layer while d100 is active; when it is
+        not, take down only what this rule system put there."""
+        layer = self.window.map_view.tokens
+        if self.controller.active:
+            self._shown_marks = self.marks.decorations(self.window.document.encounter)
+            layer.set_decorations(self._shown_marks)
+        else:
+            self.marks.clear()
+            if self._shown_marks and layer.decorations == {k: v for k, v in self._shown_marks.items()
+                                                             if v.bars or v.tags}:
+                layer.set_decorations({})
+            self._shown_marks = {}
 
     # -- acting --------------------------------------------------------------------------------------
     def open_dialog(self, shooter: str | None = None):
