@@ -488,6 +488,7 @@ class StaticVeilController(QObject):
         self.picking = kind
         self._tool = PickTool(self.view, self, kind)
         self.view.set_tool(self._tool)
+        self.view.setFocus()  # so that Esc reaches the map (and cancels the picking)
         what = "where to drag the grapple" if kind == "point" else "the target"
         self.window.statusBar().showMessage(f"{self._label()}: click {what} on the map (Esc cancels)", 10000)
         self.panel.show_message(f"Click {what} on the map.")
