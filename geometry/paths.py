@@ -42,6 +42,12 @@ SIDES = 8
 TOUCH = 1e-4
 #: Candidate corner pairs a static graph may examine before edges get a length limit.
 PAIR_BUDGET = 400_000
+#: In a length-limited graph a start or goal looks for corners as far as a corner there looks
+#: through its narrow tangent wedges (all round, so ~4x the candidates), times this.
+START_REACH = 1.0
+#: Charge plans by the same mover (position, radius, bodies) planned as single searches before
+#: a shared shortest-path tree is kept for the rest (worth it when many targets are asked).
+TREE_AFTER = 3
 
 
 # --------------------------------------------------------------------------- values
@@ -406,26 +412,34 @@ class _Graph:
         return np.clip(L, 3.0, self.diag)
 
     def _wedge_pairs(self, L: np.ndarray, aa: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Corner pairs (i < j) where one lies in the other's tangent wedges (L[i] long)."""
-        N = self.N
+        """Corner pairs (i < j), at most L[i] or L[j] apart, whose segment is tangent at both
+        ends. Candidates come from a bounding-box query of each corner's two tangent wedges
+        (fast in the tree), then are filtered by distance and tangency in numpy."""
+        N, A, B = self.N, self.A, self.B
         n = self.n
-        margin = 1e-3
-        fr = np.linspace(0.0, 1.0, 3)
-        polys = []
+        fr = np.linspace(0.0, 1.0, 5)
+        boxes = []
         for off in (0.0, np.pi):
-            th = (aa - margin + off)[:, None] + (w + 2 * margin)[:, None] * fr[None, :]
-            Lp = L / np.cos((w + 2 * margin) / 4.0)
+            th = (aa + off)[:, None] + w[:, None] * fr[None, :]
+            Lp = L / np.cos(w / 8.0)
             tip = N[:, None, :] + Lp[:, None, None] * np.stack([np.cos(th), np.sin(th)], axis=-1)
-            polys.append(shapely.polygons(np.concatenate([N[:, None, :], tip], axis=1)))
-        wedges = np.concatenate(polys)
-        owner = np.concatenate([np.arange(n), np.arange(n)])
-        qi, j = self.node_tree.query(wedges, predicate="intersects")
-        i = owner[qi]
-        keep = i != j
-        i, j = i[keep], j[keep]
-        d = N[j] - N[i]
-        ok = self._tangent(d, self.A[i], self.B[i]) & self._tangent(d, self.A[j], self.B[j])
-        i, j = i[ok], j[ok]
+            pts = np.concatenate([N[:, None, :], tip], axis=1)
+            boxes.append(shapely.box(pts[..., 0].min(1), pts[..., 1].min(1), pts[..., 0].max(1), pts[..., 1].max(1)))
+        qi, j = self.node_tree.query(np.concatenate(boxes))
+        i = np.where(qi < n, qi, qi - n)
+        Nx, Ny = np.ascontiguousarray(N[:, 0]), np.ascontiguousarray(N[:, 1])
+        dx, dy = Nx[j] - Nx[i], Ny[j] - Ny[i]
+        m = (dx * dx + dy * dy <= L[i] ** 2) & (i != j)
+        i, j, dx, dy = i[m], j[m], dx[m], dy[m]
+        Ax, Ay = np.ascontiguousarray(A[:, 0]), np.ascontiguousarray(A[:, 1])
+        Bx, By = np.ascontiguousarray(B[:, 0]), np.ascontiguousarray(B[:, 1])
+        for end in (0, 1):  # tangent at both ends (as _tangent, on flat arrays)
+            k = i if end == 0 else j
+            sa = dx * Ay[k] - dy * Ax[k]
+            sb = dx * By[k] - dy * Bx[k]
+            tol = 1e-9 * np.maximum(np.hypot(dx, dy), 1.0)
+            m = (sa * sb >= -tol * tol) | (np.abs(sa) <= tol) | (np.abs(sb) <= tol)
+            i, j, dx, dy = i[m], j[m], dx[m], dy[m]
         key = np.sort(np.minimum(i, j) * n + np.maximum(i, j))
         if len(key):
             key = key[np.concatenate([[True], key[1:] != key[:-1]])]
@@ -598,8 +612,8 @@ class _Query:
         k0 = self.n0 + len(self.pts)
         limited = not math.isinf(g.max_edge)
         # a disc corner sees through two narrow wedges like any corner; a start or goal sees
-        # all round but is looked for twice as far (it is one node, and long last legs matter)
-        Lk = g.reach(P, 2.0 * math.pi / g.sides) * (1.0 if has else 2.0) if limited else np.full(k, math.inf)
+        # all round, as far (it is one node, and long first/last legs matter)
+        Lk = g.reach(P, 2.0 * math.pi / g.sides) * (1.0 if has else START_REACH) if limited else np.full(k, math.inf)
         src, dst = [], []
         # static corners
         if g.n:
@@ -684,7 +698,9 @@ class _Query:
         P, Q = self._coords(a), self._coords(b)
         lines = _lines(P, Q)
         ok = self.g.static_free(P, Q, lines)
-        li, dj = self.blocked_by(P, Q, lines)
+        sel = np.flatnonzero(ok)
+        li, dj = self.blocked_by(P[sel], Q[sel], lines[sel])
+        li = sel[li]
         w = np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1]).tolist()
         blockers: dict[int, list[int]] = {}
         for i, j in zip(li.tolist(), dj.tolist()):
@@ -1346,22 +1362,79 @@ def _settled_xy(q: _Query, a: _AStar) -> tuple[np.ndarray, np.ndarray]:
 
 
 class _Tree:
-    """Shortest-path costs from one mover to every corner it can reach, with every other
-    body's corners in the graph: the part of many charge plans by the same mover that does
-    not depend on the target (built when the same mover plans a second charge)."""
+    """Shortest-path costs from one mover to the corners around it (Dijkstra, grown on demand
+    to a cost bound): the part of many charge plans by the same mover that does not depend on
+    the target (every other body, the targets included, is an obstacle in all of them).
 
-    def __init__(self, q: _Query, src: int):
-        q.activate(range(len(q.C)))
-        self.q = q
-        self.search = _AStar(q, src, lambda p: 0.0)
-        self.search.advance()
-        self.ids = np.asarray(self.search.settled, dtype=np.int64)
-        self.cost = np.asarray(self.search.settled_g, dtype=float)
-        self.X, self.PX = _settled_xy(q, self.search)
+    Growing to a bound B first adds the corners of the bodies near enough to matter (centre
+    within B plus a typical edge length), then settles every corner cheaper than B; when a
+    body outside that blocks an edge worth taking, its corners are added and the search
+    restarts."""
+
+    def __init__(self, q: _Query, src: int, start: XY):
+        self.q, self.src = q, src
+        g = q.g
+        # bodies this far beyond the bound get their corners up front (typical edge length);
+        # any other body that blocks a useful edge is added when the search meets it
+        self.reach = math.inf if math.isinf(g.max_edge) else float(
+            np.median(g.L) if g.max_edge < 0 and len(g.ei) else max(g.max_edge, 0.0))
+        self.dc = np.hypot(q.C[:, 0] - start[0], q.C[:, 1] - start[1]) - q.R if len(q.C) else np.zeros(0)
+        self.B = 0.0
+        self.search: _AStar | None = None
+        self._n = 0
+        self.ids = np.zeros(0, dtype=np.int64)
+        self.cost = np.zeros(0)
+        self.X = np.zeros((0, 2))
+        self.PX = np.zeros((0, 2))
+
+    def grow(self, B: float) -> None:
+        """Settle every corner the mover reaches for less than B metres."""
+        q = self.q
+        if self.search is not None and B <= self.B:
+            return
+        while True:
+            near = np.flatnonzero(self.dc <= B + self.reach)
+            new = [int(j) for j in near if int(j) not in q.active]
+            if new:
+                q.activate(new)
+                self.search = None
+            if self.search is None:
+                self.search = _AStar(q, self.src, lambda p: 0.0)
+                self._n = 0
+                self.ids = np.zeros(0, dtype=np.int64)
+                self.cost = np.zeros(0)
+                self.X = np.zeros((0, 2))
+                self.PX = np.zeros((0, 2))
+            self.search.advance(B)
+            more = self.search.wanted - q.active
+            if not more:
+                break
+            q.activate(sorted(more))
+            self.search = None
+        self.B = B
+        a = self.search
+        if len(a.settled) > self._n:  # extend the arrays of settled corners
+            sl = slice(self._n, len(a.settled))
+            ids = np.asarray(a.settled[sl], dtype=np.int64)
+            par = np.asarray([-1 if a.parent[i] is None else a.parent[i] for i in a.settled[sl]], dtype=np.int64)
+            X = q._coords(ids)
+            PX = np.full_like(X, np.nan)
+            has = par >= 0
+            PX[has] = q._coords(par[has])
+            self.ids = np.concatenate([self.ids, ids])
+            self.cost = np.concatenate([self.cost, np.asarray(a.settled_g[sl], dtype=float)])
+            self.X = np.vstack([self.X, X])
+            self.PX = np.vstack([self.PX, PX])
+            self._n = len(a.settled)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.search is not None and math.isinf(self.search.frontier())
 
 
 def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target_radius: float,
-                discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0) -> ChargePlan:
+                discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0,
+                *, shared_tree: bool | None = None) -> ChargePlan:
     """The shortest charge of a body at another (Static Veil Charge: move at least ``runup``
     metres directly toward the target, then melee it).
 
@@ -1379,9 +1452,10 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     settles graph corners in order of cost; each settled corner offers finishes at the
     run-up start on its own bearing (the point of the circle nearest to it) or at the
     nearest free bearings, checked lazily; the first valid finish popped is the cheapest.
-    When the same mover (same position, radius and bodies) plans a second charge, a full
-    shortest-path tree from it is built once and kept, so charges at many targets cost
-    little each."""
+    From the ``TREE_AFTER + 1``-th charge by the same mover (same position, radius and bodies)
+    on, a shortest-path tree from it is kept and grown as far as the targets need (Dijkstra to a
+    bound), so charges at many targets cost little each; ``shared_tree`` True uses (or starts)
+    that tree at once, False never does. The answer is the same either way."""
     s = nav._check_point(mover_xy, "mover")
     T = nav._check_point(target_xy, "target")
     r1 = _positive(mover_radius, "the mover's radius")
@@ -1400,7 +1474,7 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     D[:, 2] += rg
     D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # bodies already overlapped
     key = (int(round(rg * 100)), s, D[np.lexsort(D.T[::-1])].tobytes())
-    tree = nav._trees.get(key)
+    tree = nav._trees.get(key) if shared_tree is not False else None
     if tree is not None:
         nav._trees.move_to_end(key)
         q = tree.q
@@ -1411,17 +1485,26 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     if s2 is None:
         return _no_charge("the charging body is wedged in and cannot move")
     head: list[XY] = [s] if s2 == s else [s, s2]
-    if tree is None and nav._charge_seen.get(key, 0) >= 1:
+    use_tree = shared_tree is True or (shared_tree is None and nav._charge_seen.get(key, 0) >= TREE_AFTER)
+    if tree is None and use_tree:
         si = q.add_nodes(np.array([s2]))[0]
-        tree = nav._trees[key] = _Tree(q, si)
+        tree = nav._trees[key] = _Tree(q, si, s2)
         while len(nav._trees) > 4:
             nav._trees.popitem(last=False)
     nav._charge_seen[key] = nav._charge_seen.get(key, 0) + 1
     if len(nav._charge_seen) > 64:
         nav._charge_seen.pop(next(iter(nav._charge_seen)))
     fin = _Finisher(q, run)
+    lower = abs(math.hypot(s2[0] - T[0], s2[1] - T[1]) - run.Rr)
+    U = 1.25 * lower + 2.0 * run.Rr
     if tree is not None:
-        done = fin.best(tree.ids, tree.cost, math.inf, set(), tree.X, tree.PX)
+        U = max(U, tree.B)
+        while True:
+            tree.grow(U)
+            done = fin.best(tree.ids, tree.cost, U, set(), tree.X, tree.PX)
+            if done is not None or tree.exhausted:
+                break
+            U *= 2.0
         parent = tree.search.parent
     else:
         si = q.add_nodes(np.array([s2]))[0]
@@ -1429,7 +1512,6 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
         def h(p):
             return abs(math.hypot(p[0] - T[0], p[1] - T[1]) - run.Rr)
 
-        U = 1.25 * h(s2) + 2.0 * run.Rr
         while True:
             a = _AStar(q, si, h)
             while True:
@@ -1458,6 +1540,23 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
         approach = q.pull_taut(approach)
     pts = _merge_collinear(head[:-1] + approach + [contact])
     return ChargePlan(True, tuple(pts), _length(pts), pts[-2], contact, None)
+
+
+def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarray,
+                 targets: Sequence[int] | None = None, reach: float = 1.0, runup: float = 4.0) -> list[ChargePlan]:
+    """Charge plans of one mover at many targets: ``bodies`` are all the other bodies ((m, 3)
+    rows x, y, r; the mover not among them), ``targets`` the indices of the rows to charge
+    (default: every row). Same answers as :func:`plan_charge` one by one, sharing one
+    shortest-path tree from the mover."""
+    B = _disc_array(bodies)
+    idx = range(len(B)) if targets is None else [int(i) for i in targets]
+    out = []
+    for j in idx:
+        if not 0 <= j < len(B):
+            raise InvalidInputError(f"target index {j} is not a row of the {len(B)} bodies")
+        out.append(plan_charge(nav, mover_xy, mover_radius, B[j, :2], B[j, 2], np.delete(B, j, axis=0),
+                               reach=reach, runup=runup, shared_tree=True))
+    return out
 
 
 # --------------------------------------------------------------------------- shove

@@ -23,6 +23,7 @@ from geometry.paths import (
     SlideResult,
     drag_path,
     plan_charge,
+    plan_charges,
     slide,
 )
 
@@ -416,13 +417,16 @@ def test_many_charges_by_one_mover_agree_with_single_plans():
     shared = []
     for j in range(1, len(pts)):
         shared.append(plan_charge(nav, pts[0], 0.4, pts[j], 0.4, discs=np.delete(everyone, [0, j], 0)))
-    assert nav._trees  # the tree was built
+    assert nav._trees  # the tree was built (after TREE_AFTER single searches)
+    batch = plan_charges(Navigator(polys, bounds=(0, 0, 40, 40)), pts[0], 0.4, everyone[1:])
     for j in range(1, len(pts)):
-        fresh = plan_charge(Navigator(polys, bounds=(0, 0, 40, 40)), pts[0], 0.4, pts[j], 0.4,
-                            discs=np.delete(everyone, [0, j], 0))
-        assert fresh.possible == shared[j - 1].possible
-        if fresh.possible:
-            assert fresh.movement == pytest.approx(shared[j - 1].movement, abs=1e-6)
+        fresh = plan_charge(nav, pts[0], 0.4, pts[j], 0.4, discs=np.delete(everyone, [0, j], 0),
+                            shared_tree=False)
+        for other in (shared[j - 1], batch[j - 1]):
+            assert fresh.possible == other.possible
+            if fresh.possible:
+                assert fresh.movement == pytest.approx(other.movement, abs=1e-6)
+                assert same_points(fresh.path, other.path, tol=1e-6)
 
 
 def test_length_limited_graph_stays_close_to_the_complete_one():
