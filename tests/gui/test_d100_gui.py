@@ -70,6 +70,12 @@ def test_docks_and_menu_show_only_for_d100_encounters(window, demo_path):
     assert g.menu.menuAction().isVisible() and g.body_dock.isVisible() and g.rounds_dock.isVisible()
     assert window.docks["combat_log"].isVisible()
     assert window.document.path is None  # Save asks where: the bundled demo is never overwritten
+    # A opens the d100 dialog here (SR5 uses A too, but its action is off for d100 files)
+    window.selection.select(["sam"], window.document.encounter)
+    QTest.keyClick(window.map_view, Qt.Key.Key_A)
+    assert g.dialog is not None and g.dialog.isVisible() and g.dialog.shooter_id() == "sam"
+    g.dialog.close()
+    assert not window.selection.attacker_locked  # the dialog gives the attacker back
     window.actions["d100 start round"].trigger()
     assert any(ln.ruleset == "d100" for ln in window.combat_log.lines())
     assert window.open_file(demo_path)
