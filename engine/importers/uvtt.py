@@ -45,6 +45,9 @@ from shapely import ops
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.importers import images
 from engine.importers.report import ImportReport, ReportBuilder
+
+#: Wall polylines shorter than this (metres) are noise from the drawing tool and are skipped.
+MIN_WALL_LENGTH = 1e-5
 from engine.model import Background, Encounter, MapSpec, Obstacle
 from engine.sr5.sheet import Environment
 from engine.sr5.sheet import Settings as SR5Settings
@@ -293,8 +296,8 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
     wall_lines = []
     for pts, where in walls:
         a = to_m(pts)
-        if float(np.hypot(*np.diff(np.round(a, 6), axis=0).T).sum()) < 1e-6:
-            rep.warn("the polyline is shorter than a micrometre; skipped", where)
+        if float(np.hypot(*np.diff(a, axis=0).T).sum()) < MIN_WALL_LENGTH:
+            rep.warn("the polyline is shorter than 10 micrometres; skipped", where)
             continue
         wall_lines.append((a, where))
     chains = _merge([a for a, _ in wall_lines])
