@@ -14,7 +14,7 @@ The layers only draw what they are given: the engine's answers come in through
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -428,7 +428,7 @@ class ZoneLayer(MapLayer):
             rect = rect.united(d.full.boundingRect()).united(d.clipped.boundingRect())
         if changed or keep.keys() != self._drawings.keys() or list(keep) != list(self._drawings):
             self._drawings = keep
-            self._set_rect(rect, 90.0 * self.options.label_scale)
+            self._set_rect(rect, 170.0 * self.options.label_scale)
             self.update()
 
     def rebuild(self) -> None:
@@ -449,12 +449,12 @@ class ZoneLayer(MapLayer):
             a = math.radians(z.direction)
             fx, fy = origin[0] + z.length * math.cos(a), origin[1] + z.length * math.sin(a)
             w = z.effective_width or 0.0
-            d.labels.append((fx, fy, f"{w:g} m wide at {z.length:g} m"))
+            d.labels.append((fx, fy, f"{w:g} m wide at {z.length:g} m", a))
         elif z.kind in ("suppressive", "shotgun", "cone", "line") and not full.is_empty:
             a = math.radians(z.direction)
             ln = z.length or 0.0
             if ln:
-                d.labels.append((origin[0] + ln * math.cos(a), origin[1] + ln * math.sin(a), f"{ln:g} m"))
+                d.labels.append((origin[0] + ln * math.cos(a), origin[1] + ln * math.sin(a), f"{ln:g} m", a))
         return d
 
     def drawings(self) -> dict[str, _ZoneDrawing]:
@@ -479,9 +479,13 @@ class ZoneLayer(MapLayer):
         painter.resetTransform()
         px = 11.0 * self.options.label_scale
         for d in self._drawings.values():
-            for x, y, text in d.labels:
+            for x, y, text, a in d.labels:
                 p = tr.map(QPointF(x, y))
-                draw_label(painter, p.x(), p.y(), text, px, anchor="center",
+                # beyond the far end, clear of the aim handle: half the label out along the aim
+                _, w, h = TEXT.get(text, px)
+                c, sn = math.cos(a), math.sin(a) * (1 if tr.m22() > 0 else -1)
+                reach = min((w / 2 + 0.4 * h) / max(abs(c), 1e-6), (h / 2 + 0.4 * h) / max(abs(sn), 1e-6)) + 12
+                draw_label(painter, p.x() + reach * c, p.y() + reach * sn, text, px, anchor="center",
                            fg=QColor("#101418"), bg=_alpha(d.colour, 220))
         painter.restore()
 

@@ -9,7 +9,6 @@ document, selection and :class:`gui.answers.LiveAnswers` are shared.
 from __future__ import annotations
 
 import base64
-import math
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -21,6 +20,7 @@ from engine.model import Encounter
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
+from gui.edits import diff
 from gui.layers import (
     NO_BRUSH,
     NO_PEN,
@@ -126,6 +126,8 @@ class MapView(pg.GraphicsView):
         for layer in self.layers:
             self.vb.addItem(layer, ignoreBounds=True)
         self.vb.sigTransformChanged.connect(self._on_transform)
+        self.vb.sigRangeChangedManually.connect(lambda *_: setattr(self, "auto_fit", False))  # the wheel
+        self.auto_fit = True
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
@@ -134,7 +136,7 @@ class MapView(pg.GraphicsView):
         selection.changed.connect(self._on_selection)
         answers.updated.connect(self._on_answers)
         answers.focusUpdated.connect(self._on_answers)
-        self._on_document(DocumentChange(diff=__import__("gui.edits", fromlist=["diff"]).diff(None, document.encounter), reset=True))
+        self._on_document(DocumentChange(diff=diff(None, document.encounter), reset=True))
         self._on_answers()
         self.fit_map()
 
@@ -198,8 +200,10 @@ class MapView(pg.GraphicsView):
         return (p.x(), p.y())
 
     def fit_map(self) -> None:
-        """Show the whole map (and background image), leaving room for the legend on the
-        right and the scale bar below so they do not cover it."""
+        """Show the whole map (and background image), leaving room for the legend and the
+        scale bar below it so they do not cover it. Until the GM zooms or pans, the view
+        fits again whenever it is resized."""
+        self.auto_fit = True
         m = self.document.encounter.map
         rect = QRectF(0, 0, m.width, m.height)
         if self.ground.has_image and m.background is not None:
@@ -226,9 +230,11 @@ class MapView(pg.GraphicsView):
 
     def zoom_by(self, factor: float) -> None:
         """Zoom in (factor < 1 shows less) around the view's centre."""
+        self.auto_fit = False
         self.vb.scaleBy((factor, factor))
 
     def pan_by(self, dx_px: float, dy_px: float) -> None:
+        self.auto_fit = False
         k = self.m_per_px()
         self.vb.translateBy(x=dx_px * k, y=dy_px * k)
 
@@ -238,6 +244,12 @@ class MapView(pg.GraphicsView):
         if fit:
             self.fit_map()
         return self.grab().toImage()
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        # (pyqtgraph's close() clears the scene, deleting the view box, then resizes)
+        if getattr(self, "auto_fit", False) and hasattr(self, "vb") and not self.closed:
+            self.fit_map()
 
     # -- document / selection / answers ---------------------------------------------------------
     def _on_transform(self, *_):

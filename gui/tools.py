@@ -16,7 +16,6 @@ from typing import Protocol
 
 import numpy as np
 import shapely
-from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QPainterPath
 
 from engine.errors import CoverfireError
@@ -628,7 +627,3 @@ def background_from_calibration(bg, a_map, b_map, metres: float):
     x = a_map[0] - (a_map[0] - bg.x) * k
     y = a_map[1] - (a_map[1] - bg.y) * k
     return bg.model_copy(update={"x": x, "y": y, "width": bg.width * k, "height": bg.height * k})
-
-
-def point(x: float, y: float) -> QPointF:
-    return QPointF(x, y)

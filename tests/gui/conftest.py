@@ -25,6 +25,7 @@ def window(qtbot, demo_path, tmp_path, monkeypatch):
     qtbot.waitExposed(win)
     win.activateWindow()
     qtbot.waitActive(win)
+    qtbot.wait(20)  # let deferred start-up work (dock sizing, refits) run before the test drives the mouse
     win.map_view.fit_map()
     return win
 
