@@ -238,3 +238,33 @@ def test_tool_keys_zoom_keys_wheel_and_fit(window):
     # arrows pan
     QTest.keyClick(v, Qt.Key.Key_Right)
     assert v.viewport_to_map(at)[0] > x + 1e-6
+
+
+def test_inspector_edits_zones_and_the_map(window):
+    insp = window.inspector
+    window.selection.select(["spread-1"], window.document.encounter)
+    choke = insp.widgets["choke"]
+    choke.activated.emit(choke.findText("wide"))
+    assert window.document.encounter.zone("spread-1").choke == "wide"
+    length = insp.widgets["length"]
+    length.setText("12")
+    length.editingFinished.emit()
+    assert window.document.encounter.zone("spread-1").length == 12.0
+    length.setText("")  # optional numbers may be cleared
+    length.editingFinished.emit()
+    assert window.document.encounter.zone("spread-1").length is None
+    owner = insp.widgets["owner"]
+    owner.activated.emit(owner.findData("brick"))
+    assert window.document.encounter.zone("spread-1").owner == "brick"
+    # nothing selected: the encounter and its map
+    window.selection.clear()
+    assert insp.heading.text() == "Encounter and map"
+    width = insp.widgets["map.width"]
+    width.setText("80")
+    width.editingFinished.emit()
+    assert window.document.encounter.map.width == 80.0
+    assert window.map_view.ground._mw == 80.0  # the map view follows
+    width.setText("abc")
+    width.editingFinished.emit()
+    assert insp.error == "map.width: 'abc' is not a number"
+    assert window.document.encounter.map.width == 80.0
