@@ -38,6 +38,7 @@ class Sr5Gui(QObject):
         self.tracker.suppressiveRequested.connect(self.open_suppressive)
         self.tracker.testRequested.connect(self.open_test)
         self.dock = window.add_dock(self.tracker, "Initiative (SR5)", Qt.DockWidgetArea.LeftDockWidgetArea, "sr5_initiative")
+        self._shown_marks: dict = {}
         self.attack_dialog = None
         self.suppressive_dialog = None
         self.test_dialog = None
@@ -76,10 +77,14 @@ class Sr5Gui(QObject):
         self._update_marks()
 
     def _update_marks(self) -> None:
+        """Monitor bars and status tags on the token layer while sr5 is active; when it is
+        not, take down only what this rule system put there (another may own them now)."""
         layer = self.window.map_view.tokens
         if not self.controller.active:
-            if layer.decorations:
+            if self._shown_marks and layer.decorations == {k: v for k, v in self._shown_marks.items()
+                                                             if v.bars or v.tags}:
                 layer.set_decorations({})
+            self._shown_marks = {}
             return
         supp = None
         if self.controller.settings.suppressions:
@@ -87,7 +92,8 @@ class Sr5Gui(QObject):
                 supp = self.controller.suppression_status()
             except ValueError:
                 supp = None
-        layer.set_decorations(decorations_for(self.controller.encounter, supp))
+        self._shown_marks = decorations_for(self.controller.encounter, supp)
+        layer.set_decorations(self._shown_marks)
 
     # -- dialogs --------------------------------------------------------------------------------------
     def open_attack(self, attacker: str | None = None, targets: list[str] | None = None):

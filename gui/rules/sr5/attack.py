@@ -445,8 +445,10 @@ class AttackDialog(QDialog):
         self.mode_combo.setEnabled(bool(modes))
         choke = w is not None and has_choke(w)
         self.decl_form.setRowVisible(self.choke_row, choke)
-        if choke:
+        key = (self.attacker, w.name if w is not None else None)
+        if choke and key != getattr(self, "_choke_for", None):  # keep the GM's pick while the gun stays
             self.choke_combo.setCurrentText(current_choke(w, sheet_of(tok)))
+        self._choke_for = key
         self.mode_combo.blockSignals(False)
 
     # -- the map --------------------------------------------------------------------------------

@@ -195,7 +195,7 @@ class PoolView(QWidget):
                 self._spins[key] = spin
             else:
                 item = QTableWidgetItem()
-                item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, 1, item)
         self._keys = keys
 
