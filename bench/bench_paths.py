@@ -6,9 +6,9 @@
 Prints medians (milliseconds) of:
   * graph build for one radius (the "indexing" of movement; once per obstacle set and radius),
   * shortest_path between random pairs of tokens (other tokens as discs to walk around),
-  * plan_charge, one attacker against every other token: the first call is a single A*
-    search, later calls by the same mover reuse a shortest-path tree built once (its build
-    time is printed and included in the "all targets" total),
+  * plan_charge, one attacker against every other token: the first TREE_AFTER calls are
+    single A* searches, later calls by the same mover share a shortest-path tree grown on
+    demand (all included in the "all targets" total); and plan_charges, the batch form,
   * plan_charge as single searches (no shared tree) at targets within 30 m, the range a
     charge is actually declared at, and at any range,
   * slide (a shove),
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -30,7 +31,7 @@ import shapely
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geometry.paths import PAIR_BUDGET, Navigator, plan_charge, slide  # noqa: E402
+from geometry.paths import PAIR_BUDGET, TREE_AFTER, Navigator, plan_charge, plan_charges, slide  # noqa: E402
 
 
 def _scene(seed: int):
@@ -41,6 +42,10 @@ def _scene(seed: int):
     polys = [shapely.Polygon(o.polygon) for o in enc.obstacles if o.blocks]
     toks = np.array([(t.x, t.y, t.radius) for t in enc.tokens], dtype=float)
     return polys, (0.0, 0.0, enc.map.width, enc.map.height), toks
+
+
+def d_all(toks, a):
+    return np.hypot(*(np.delete(toks, a, axis=0)[:, :2] - toks[a, :2]).T).tolist()
 
 
 def ms(xs) -> str:
@@ -55,18 +60,21 @@ def main(argv=None) -> None:
     polys, bounds, toks = _scene(args.seed)
     rng = np.random.default_rng(args.seed)
     print(f"scene: {len(polys)} obstacles, {len(toks)} tokens, map {bounds[2]:g} x {bounds[3]:g} m")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"(load average {load:.2f} on {os.cpu_count()} cores before the run: other work inflates wall times)")
 
     t = time.perf_counter()
     nav = Navigator(polys, bounds=bounds)
     t_nav = time.perf_counter() - t
     builds = []
     for r in (0.4, 0.5):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         nav.prepare(r)
         builds.append(time.perf_counter() - t)
+        c = time.process_time() - c
         n, e, L = nav.graph_size(r)
         print(f"graph r={r}: {n} corners, {e} edges, median edge limit {L:.1f} m, "
-              f"built in {builds[-1] * 1e3:.0f} ms")
+              f"built in {builds[-1] * 1e3:.0f} ms (cpu {c * 1e3:.0f} ms)")
     print(f"graph build (index) per radius: {ms(builds)}  (+{t_nav * 1e3:.0f} ms Navigator)")
 
     # shortest paths between random token pairs, every other token a disc
@@ -96,20 +104,28 @@ def main(argv=None) -> None:
         sp30.append(time.perf_counter() - t)
     print(f"shortest_path, pairs within 30 m:  {ms(sp30)}")
 
-    # one attacker against every other token
+    # one attacker against every other token, as Tactics.targets asks them
     a = 0
-    per, possible = [], 0
+    per, cpu, possible = [], [], 0
     t_all = time.perf_counter()
     for j in range(1, len(toks)):
         others = np.delete(toks, [a, j], axis=0)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         plan = plan_charge(nav, toks[a, :2], toks[a, 2], toks[j, :2], toks[j, 2], discs=others)
         per.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
         possible += plan.possible
     t_all = time.perf_counter() - t_all
-    print(f"plan_charge, one attacker vs all {len(toks) - 1} targets: {ms(per)}; "
-          f"total {t_all * 1e3:.0f} ms = {t_all / (len(toks) - 1) * 1e3:.2f} ms per target "
-          f"(2nd call built the shared tree: {per[1] * 1e3:.0f} ms); {possible} possible")
+    k = TREE_AFTER
+    print(f"plan_charge, one attacker vs all {len(toks) - 1} targets (median {statistics.median(d_all(toks, a)):.0f} m "
+          f"away): {ms(per)}, cpu {statistics.median(cpu) * 1e3:.2f} ms; total {t_all * 1e3:.0f} ms = "
+          f"{t_all / (len(toks) - 1) * 1e3:.2f} ms per target; first {k} single searches "
+          f"{sum(per[:k]) * 1e3:.0f} ms, then a shared tree; {possible} possible")
+    t = time.perf_counter()
+    plans = plan_charges(Navigator(polys, bounds=bounds), toks[7, :2], toks[7, 2], np.delete(toks, 7, axis=0))
+    t_b = time.perf_counter() - t
+    print(f"plan_charges (batch, fresh navigator incl. its graph build), attacker 7 vs all: {t_b * 1e3:.0f} ms "
+          f"({sum(p.possible for p in plans)} possible)")
 
     # single searches (no shared tree)
     single, single30 = [], []
@@ -139,6 +155,8 @@ def main(argv=None) -> None:
     print(f"slide (shove 1-6 m): {ms(sl)}")
 
     # reference: a denser graph (4x the pair budget)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"(load average {load:.2f} after the timings)")
     t = time.perf_counter()
     ref = Navigator(polys, bounds=bounds, pair_budget=4 * PAIR_BUDGET)
     ref.prepare(0.4)

@@ -2,23 +2,28 @@
 
 Pure geometry (Shapely 2 + numpy): metres, x east, y south, directions in degrees with 0 east
 and 90 south. A body is a disc of radius ``r``; it may stand wherever its disc does not
-overlap an obstacle's footprint, another body's disc or the map edge.
-
-How the shortest path is found (see ``docs/movement.md``):
+overlap an obstacle's footprint, another body's disc or the map edge. ``docs/movement.md``
+explains the method, the defaults and the measured speed; in short:
 
 * Every footprint is grown by the mover's radius (Minkowski sum with a regular
-  :data:`SIDES`-gon drawn *around* the circle of radius ``r``, so the grown shape contains the
-  true rounded one and a path that clears it clears the real wall; sides parallel to the
-  footprint's edges are offset by exactly ``r``, corners by at most ``r / cos(pi / SIDES)``).
-  The grown shapes are merged.
-* The nodes of the visibility graph are the convex corners of the merged shapes; an edge joins
-  two corners when the segment between them is tangent to the shapes at both ends (only such
-  edges can be on a shortest path) and does not cross any grown shape. The graph is built once
-  per obstacle set and radius (rounded to the centimetre) and cached in the :class:`Navigator`.
-  In dense scenes the candidate pairs are limited to corners at most ``max_edge`` metres apart
-  (chosen so that building stays well under a second); paths found then are pulled taut.
-* A query adds the start, the goal and -- only when they are in the way -- the corners of
-  other bodies' discs (grown the same way), and runs A* with the straight-line distance.
+  :data:`SIDES`-gon drawn *around* the circle of radius ``r``, turned to the footprint's
+  longest edge): the grown shape contains the true rounded one, so a path that clears it
+  clears the real wall; sides are offset by exactly ``r``, corners by at most
+  ``r / cos(pi / SIDES)``. The grown shapes are merged.
+* The visibility graph's nodes are the convex corners of the merged shapes; an edge joins two
+  corners when the segment between them is tangent at both ends (only such segments can be
+  part of a shortest path) and crosses no grown shape. It is built once per obstacle set and
+  radius (rounded to the centimetre) and kept in the :class:`Navigator`. In dense scenes each
+  corner only examines about ``2 * PAIR_BUDGET / corners`` candidates: its edges are limited
+  to a length set by the local density of corners, and paths found are pulled taut.
+* A query adds the start, the goal and -- only when they turn out to be in the way -- the
+  corners of other bodies' discs (grown the same way), and runs A*.
+* :func:`plan_charge` finds the shortest path whose last leg is a straight run-up at the
+  target (free bearings found exactly, finishes checked lazily, cheapest first);
+  :func:`slide` moves a disc straight until it touches something (exact);
+  :func:`drag_path` moves two linked bodies like a short train.
+
+Errors are :mod:`geometry.errors` types (``ValueError`` subclasses).
 """
 
 from __future__ import annotations
@@ -1593,9 +1598,10 @@ def slide(nav_or_polys, start_xy, radius: float, direction_deg: float, distance:
         raise InvalidInputError(f"{len(disc_ids)} disc ids for {len(D)} discs")
     u = np.array([math.cos(ang), math.sin(ang)])
     S = np.array(s)
-    for i, p in enumerate(polys):
-        if shapely.contains_xy(p, s[0], s[1]):
-            raise InsideObstacleError("start", s, ids[i] if ids is not None else i)
+    if tree is not None:
+        for i in tree.query(shapely.Point(s), predicate="intersects").tolist():
+            if shapely.contains_xy(polys[i], s[0], s[1]):
+                raise InsideObstacleError("start", s, ids[i] if ids is not None else i)
 
     best_t, kind, index = dist, None, None
     # walls: every edge of every footprint near the swept path
