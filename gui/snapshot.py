@@ -192,7 +192,12 @@ class Snapshot:
         QApplication.processEvents()
 
     def close(self) -> None:
-        self.view.close()
+        """Free the offscreen view. No signal reaches it any more (its document, selection
+        and answers are this snapshot's own); Qt deletes it and them later. pyqtgraph's
+        ``GraphicsView.close`` is not used: it clears the scene under live Python items."""
+        for obj in (self.document, self.selection, self.answers):
+            obj.blockSignals(True)
+        self.view.hide()
         self.view.deleteLater()
         self.document.deleteLater()
 
