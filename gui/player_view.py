@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from PySide6.QtCore import QPointF, QRectF, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication, QKeyEvent, QPainter, QPen, QScreen
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -665,12 +665,15 @@ class PlayerOptionsDialog(QDialog):
 
 
 # -- the main window's side -----------------------------------------------------------------------
-class PlayerViewController:
+class PlayerViewController(QObject):
     """Owns a main window's player view: opens and closes it, keeps its options in the
-    window's QSettings, and keeps the menu's check marks in step."""
+    window's QSettings, and keeps the menu's check marks in step. The player view closes
+    with the main window (and never keeps the application running on its own)."""
 
     def __init__(self, window):
+        super().__init__(window)
         self.window = window
+        window.installEventFilter(self)
         self.options = PlayerOptions.load(window.settings)
         self.player: PlayerWindow | None = None
         self.dialog: PlayerOptionsDialog | None = None
@@ -688,6 +691,12 @@ class PlayerViewController:
         self.screen_menu.aboutToShow.connect(self._fill_screens)
         window.destroyed.connect(lambda *_: self._drop())
 
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if obj is self.window and ev.type() == QEvent.Type.Hide and not self.window.isVisible():
+            if self.player is not None:  # the main window closed (not minimised)
+                self.player.hide()
+        return False
+
     def _drop(self) -> None:
         if self.player is not None:
             self.player.close()
@@ -699,6 +708,7 @@ class PlayerViewController:
         if self.player is None:
             w = self.window
             self.player = PlayerWindow(w.document, w.selection, w.answers, self.options, w.map_view)
+            self.player.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
             self.player.blankChanged.connect(self.act_blank.setChecked)
             self.player.followChanged.connect(self._follow_changed)
         self.player.show()

@@ -226,3 +226,12 @@ def test_condition_bars_show_the_party_and_npcs_only_when_chosen(window, player)
     assert sorted((x, y) for x, y, _, _ in player.view.conditions.bars()) == [(12.0, 20.0), (27.0, 17.0)]
     window.player_view.set_options(window.player_view.options.with_(conditions=False))
     assert player.view.conditions.bars() == []
+
+
+def test_it_closes_with_the_main_window_and_never_keeps_the_app_running(window, player):
+    assert not player.testAttribute(Qt.WidgetAttribute.WA_QuitOnClose)
+    window.showMinimized()
+    assert player.isVisible()  # minimising the GM's window leaves the players' view up
+    window.showNormal()
+    window.close()  # the fixture answers "discard" to the unsaved-changes question
+    assert not window.isVisible() and not player.isVisible()
