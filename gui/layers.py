@@ -690,10 +690,10 @@ class TokenLayer(MapLayer):
 
 
 def _decoration_sprite(dec: TokenDecoration, rp: float, scale: float, label_px: float, dpr: float) -> QPixmap:
-    """A token's bars (as wide as the disc, at least 34 px) and its tags (a row of small
+    """A token's bars (as wide as the disc, at least 40 px) and its tags (a row of small
     pills) as one pixmap, top-centred on the point it is stamped at."""
-    bar_w = max(2 * rp, 34.0 * scale)
-    bar_h, gap = max(3.0, round(4.0 * scale)), 2.0
+    bar_w = max(2 * rp, 40.0 * scale)
+    bar_h, gap = max(3.0, round(5.0 * scale)), 2.0
     tag_px = max(9.0, 0.78 * label_px)
     tags = [(text, QColor(colour)) + TEXT.get(text, tag_px, True)[1:] for text, colour in dec.tags]
     tag_ws = [w + 0.7 * h for _, _, w, h in tags]
