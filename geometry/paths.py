@@ -165,17 +165,6 @@ def _regular(sides: int, rho: float, phase: float) -> np.ndarray:
     return rho * np.column_stack([np.cos(a), np.sin(a)])
 
 
-def _seg_disc_dist(P: np.ndarray, Q: np.ndarray, C: np.ndarray) -> np.ndarray:
-    """Distances (k, m) from the discs' centres C (m, 2) to the segments P[i]-Q[i] (k, 2)."""
-    d = Q - P
-    dd = np.einsum("ij,ij->i", d, d)
-    dd = np.where(dd > 0, dd, 1.0)
-    w = C[None, :, :] - P[:, None, :]
-    t = np.clip(np.einsum("kmj,kj->km", w, d) / dd[:, None], 0.0, 1.0)
-    foot = P[:, None, :] + t[:, :, None] * d[:, None, :]
-    return np.hypot(foot[..., 0] - C[None, :, 0], foot[..., 1] - C[None, :, 1])
-
-
 def _length(points) -> float:
     a = np.asarray(points, dtype=float)
     if len(a) < 2:
