@@ -495,7 +495,7 @@ class MainWindow(QMainWindow):
         new = edits.delete(enc, ids)
         text = f"Delete {edits.find(enc, ids[0]).name or ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} objects"
         self.document.commit(new, text)
-        self.selection.clear()
+        self.selection.clear(keep_attacker=True)
 
     def duplicate_selection(self) -> None:
         ids = self.selection.ids

@@ -76,9 +76,10 @@ class Selection(QObject):
         else:
             self._set(self._ids + (ident,), self._attacker, self._focus, self._weapon)
 
-    def clear(self) -> None:
-        """Select nothing (the attacker stays, so its badges remain until another is picked)."""
-        self._set((), self._attacker, None, self._weapon)
+    def clear(self, *, keep_attacker: bool = False) -> None:
+        """Select nothing; the attacker goes too unless it is locked (or ``keep_attacker``)."""
+        attacker = self._attacker if (self.attacker_locked or keep_attacker) else None
+        self._set((), attacker, None, self._weapon if attacker else None)
 
     def set_attacker(self, ident: str | None, weapon: str | None = None) -> None:
         self._set(self._ids, ident, None if ident == self._focus else self._focus, weapon)

@@ -242,7 +242,7 @@ class SelectTool(Tool):
             return
         if p.shift:
             sel.toggle(hit.id, enc)
-        elif hit.id not in sel.ids:
+        elif hit.id not in sel.ids or len(sel.ids) == 1:  # (pressing one of several keeps them all)
             sel.select([hit.id], enc)
         item = edits.find(enc, hit.id)
         if hit.kind == "token":

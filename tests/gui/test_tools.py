@@ -61,9 +61,20 @@ def test_a_click_without_moving_selects_but_does_not_edit(view):
     tool.release(P(27.0 + PX, 17.0))  # one pixel: still a click
     assert view.selection.ids == ("ganger-1",)
     assert view.document.undo_stack.count() == 0
-    tool.press(P(5.0, 30.0))  # empty ground clears the selection
+    tool.press(P(5.0, 30.0))  # empty ground clears the selection, and the attacker
     tool.release(P(5.0, 30.0))
-    assert view.selection.ids == ()
+    assert view.selection.ids == () and view.selection.attacker is None
+    view.selection.attacker_locked = True  # a locked attacker stays
+    tool.press(P(12.0, 20.0))
+    tool.release(P(12.0, 20.0))
+    assert view.selection.attacker is None  # locked on nobody: Sam is selected, not the attacker
+    view.selection.attacker_locked = False
+    tool.press(P(12.0, 20.0))
+    tool.release(P(12.0, 20.0))
+    view.selection.attacker_locked = True
+    tool.press(P(5.0, 30.0))
+    tool.release(P(5.0, 30.0))
+    assert view.selection.ids == () and view.selection.attacker == "sam"
 
 
 def test_dragging_a_vertex_of_the_selected_obstacle(view):
