@@ -230,6 +230,6 @@ class LiveAnswers(QObject):
 
     def _focus_charge(self) -> None:
         tid, self._focus_pending = self._focus_pending, None
-        if tid is not None and tid not in self.charges and self.attacker is not None:
-            self.charge(tid)
+        if tid is not None and self.attacker is not None:
+            self.charge(tid)  # (may be known already, from the idle-time fill)
             self.focusUpdated.emit()

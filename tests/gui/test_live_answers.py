@@ -168,7 +168,8 @@ def test_a_zone_dragged_from_a_token_with_the_mouse(window):
     mouse_drag(v, (16.0, 30.0), (36.0, 30.0), steps=10)  # from Brick, 20 m east
     z = window.document.encounter.zones[-1]
     assert z.kind == "suppressive" and z.owner == "brick"
-    assert z.length == pytest.approx(20.0, abs=0.1) and z.direction == pytest.approx(0.0, abs=0.5)
+    assert z.length == pytest.approx(20.0, abs=0.15)
+    assert min(z.direction, 360 - z.direction) < 0.5  # east, give or take a pixel
     assert window.document.undo_stack.count() == 1
     assert z.id in v.zones.drawings()  # drawn from the engine's clipped shape
 
