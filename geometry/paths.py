@@ -1327,7 +1327,9 @@ class _Finisher:
                 Q = np.column_stack([run.T[0] + run.Rr * np.cos(TH[j]), run.T[1] + run.Rr * np.sin(TH[j])])
                 lines = _lines(P, Q)
                 ok = q.g.static_free(P, Q, lines)
-                li, dj = q.blocked_by(P, Q, lines)
+                sel = np.flatnonzero(ok)
+                li, dj = q.blocked_by(P[sel], Q[sel], lines[sel])
+                li = sel[li]
                 who: dict[int, list[int]] = {}
                 for a_, b_ in zip(li.tolist(), dj.tolist()):
                     who.setdefault(a_, []).append(b_)
@@ -1387,7 +1389,9 @@ class _Tree:
         if self.search is not None and B <= self.B:
             return
         while True:
-            near = np.flatnonzero(self.dc <= B + self.reach)
+            # bodies up to twice as far get their corners now, so that the next doubling of
+            # the bound can resume this search instead of restarting it
+            near = np.flatnonzero(self.dc <= 2.0 * B + self.reach)
             new = [int(j) for j in near if int(j) not in q.active]
             if new:
                 q.activate(new)
@@ -1543,14 +1547,19 @@ def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarr
     (default: every row). Same answers as :func:`plan_charge` one by one, sharing one
     shortest-path tree from the mover."""
     B = _disc_array(bodies)
-    idx = range(len(B)) if targets is None else [int(i) for i in targets]
-    out = []
+    m = _point(mover_xy, "mover")
+    idx = list(range(len(B))) if targets is None else [int(i) for i in targets]
     for j in idx:
         if not 0 <= j < len(B):
             raise InvalidInputError(f"target index {j} is not a row of the {len(B)} bodies")
-        out.append(plan_charge(nav, mover_xy, mover_radius, B[j, :2], B[j, 2], np.delete(B, j, axis=0),
-                               reach=reach, runup=runup, shared_tree=True))
-    return out
+    # farthest first: the shared tree grows once to the largest bound, the rest reuse it
+    order = sorted(range(len(idx)), key=lambda k: -math.hypot(B[idx[k], 0] - m[0], B[idx[k], 1] - m[1]))
+    out: list[ChargePlan | None] = [None] * len(idx)
+    for k in order:
+        j = idx[k]
+        out[k] = plan_charge(nav, m, mover_radius, B[j, :2], B[j, 2], np.delete(B, j, axis=0),
+                             reach=reach, runup=runup, shared_tree=True)
+    return out  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- shove
