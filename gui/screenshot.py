@@ -1,6 +1,7 @@
 """Render the main window on the demo to a PNG, offscreen, as the README shows it.
 
-``python -m gui.screenshot [OUT.png] [--size 1920x1080] [--attacker sam] [--hover ganger-6]``
+``python -m gui.screenshot [OUT.png] [--size 1920x1080] [--attacker sam] [--hover ganger-6]
+[--panels targets,inspector]`` (``--panels all`` keeps every panel open, rule systems' too)
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from pathlib import Path
 
 
 def render(out: str | Path, size: tuple[int, int] = (1920, 1080), attacker: str | None = "sam",
-           hover: str | None = "ganger-6", file: str | Path | None = None) -> Path:
-    """Open ``file`` (default: the demo) in a main window of ``size`` pixels, select the
-    attacker, hover a target, let the charge column fill, and save the window as PNG."""
+           hover: str | None = "ganger-6", file: str | Path | None = None,
+           panels: tuple[str, ...] | None = ("targets", "inspector")) -> Path:
+    """Open ``file`` (default: the demo) in a main window of ``size`` pixels with only the
+    named panels open (None: all), select the attacker, hover a target, let the charge
+    column fill, and save the window as PNG."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -32,6 +35,10 @@ def render(out: str | Path, size: tuple[int, int] = (1920, 1080), attacker: str 
                      autosave_interval_ms=10_000_000)
     win.resize(*size)
     win.show()
+    QApplication.processEvents()
+    if panels is not None:
+        for name, dock in win.docks.items():
+            dock.setVisible(name in panels)
     QApplication.processEvents()
     win.map_view.fit_map()
     if attacker:
@@ -55,9 +62,11 @@ def main(argv=None) -> int:
     ap.add_argument("--attacker", default="sam")
     ap.add_argument("--hover", default="ganger-6")
     ap.add_argument("--file")
+    ap.add_argument("--panels", default="targets,inspector", help="panels to keep open, or 'all'")
     a = ap.parse_args(argv)
     w, h = (int(v) for v in a.size.lower().split("x"))
-    print(render(a.out, (w, h), a.attacker or None, a.hover or None, a.file))
+    panels = None if a.panels == "all" else tuple(p for p in a.panels.split(",") if p)
+    print(render(a.out, (w, h), a.attacker or None, a.hover or None, a.file, panels))
     return 0
 
 
