@@ -1432,7 +1432,7 @@ class _Tree:
 
 def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target_radius: float,
                 discs: np.ndarray | None = None, reach: float = 1.0, runup: float = 4.0,
-                *, shared_tree: bool | None = None) -> ChargePlan:
+                *, shared_tree: bool | None = None, max_movement: float | None = None) -> ChargePlan:
     """The shortest charge of a body at another (Static Veil Charge: move at least ``runup``
     metres directly toward the target, then melee it).
 
@@ -1453,13 +1453,18 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     From the ``TREE_AFTER + 1``-th charge by the same mover (same position, radius and bodies)
     on, a shortest-path tree from it is kept and grown as far as the targets need (Dijkstra to a
     bound), so charges at many targets cost little each; ``shared_tree`` True uses (or starts)
-    that tree at once, False never does. The answer is the same either way."""
+    that tree at once, False never does. The answer is the same either way.
+
+    ``max_movement`` (metres, optional) stops the search there: a charge that needs more is
+    refused as "too far" without searching the whole map (a character's Movement)."""
     s = nav._check_point(mover_xy, "mover")
     T = nav._check_point(target_xy, "target")
     r1 = _positive(mover_radius, "the mover's radius")
     r2 = _positive(target_radius, "the target's radius")
     reach = _positive(reach, "the reach", allow_zero=True)
     runup = _positive(runup, "the run-up", allow_zero=True)
+    if max_movement is not None:
+        max_movement = _positive(max_movement, "the movement allowed", allow_zero=True)
     g = nav._graph(r1)
     rg = g.r
     c = r1 + r2 + reach
@@ -1494,15 +1499,20 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
         nav._charge_seen.pop(next(iter(nav._charge_seen)))
     fin = _Finisher(q, run)
     lower = abs(math.hypot(s2[0] - T[0], s2[1] - T[1]) - run.Rr)
-    U = 1.25 * lower + 2.0 * run.Rr
-    if tree is not None:
-        U = max(U, tree.B)
+    cap = math.inf if max_movement is None else max(max_movement - runup, 0.0) + 1e-9
+    U = min(1.25 * lower + 2.0 * run.Rr, cap)
+    done, exhausted = None, False
+    if lower > cap:
+        pass
+    elif tree is not None:
+        U = min(max(U, tree.B), cap)
         while True:
             tree.grow(U)
             done = fin.best(tree.ids, tree.cost, U, set(), tree.X, tree.PX)
-            if done is not None or tree.exhausted:
+            exhausted = tree.exhausted
+            if done is not None or exhausted or U >= cap:
                 break
-            U *= 2.0
+            U = min(2.0 * U, cap)
         parent = tree.search.parent
     else:
         si = q.add_nodes(np.array([s2]))[0]
@@ -1516,9 +1526,10 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
                 a.advance(U)
                 done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted,
                                 *_settled_xy(q, a))
-                if done is not None or math.isinf(a.frontier()):
+                exhausted = math.isinf(a.frontier())
+                if done is not None or exhausted or U >= cap:
                     break
-                U = max(1.5 * U, a.frontier() + run.Rr)
+                U = min(max(1.5 * U, a.frontier() + run.Rr), cap)
             more = a.wanted - q.active
             if not more:
                 break
@@ -1529,6 +1540,8 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
             return _no_charge(
                 f"no straight {runup:g} m run-up at the target is free of obstacles and other bodies"
             )
+        if not exhausted and max_movement is not None:
+            return _no_charge(f"the target is too far: a charge at it needs more than {max_movement:g} m of movement")
         return _no_charge("the target cannot be reached: no free run-up start can be walked to")
     u, _, t = done
     qpt = run.start(t)
@@ -1541,7 +1554,8 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
 
 
 def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarray,
-                 targets: Sequence[int] | None = None, reach: float = 1.0, runup: float = 4.0) -> list[ChargePlan]:
+                 targets: Sequence[int] | None = None, reach: float = 1.0, runup: float = 4.0,
+                 *, max_movement: float | None = None) -> list[ChargePlan]:
     """Charge plans of one mover at many targets: ``bodies`` are all the other bodies ((m, 3)
     rows x, y, r; the mover not among them), ``targets`` the indices of the rows to charge
     (default: every row). Same answers as :func:`plan_charge` one by one, sharing one
@@ -1558,7 +1572,7 @@ def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarr
     for k in order:
         j = idx[k]
         out[k] = plan_charge(nav, m, mover_radius, B[j, :2], B[j, 2], np.delete(B, j, axis=0),
-                             reach=reach, runup=runup, shared_tree=True)
+                             reach=reach, runup=runup, shared_tree=True, max_movement=max_movement)
     return out  # type: ignore[return-value]
 
 

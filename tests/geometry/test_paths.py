@@ -336,6 +336,20 @@ def test_charge_walks_around_other_bodies_and_the_target():
     assert again.movement == pytest.approx(plan.movement)
 
 
+def test_charge_movement_cap():
+    # Open ground, 30 m away: the charge needs 30 - 1.8 = 28.2 m. With 20 m of movement it is
+    # refused as too far; with 30 m it is planned as usual. The run-up reason comes first.
+    nav = Navigator([], bounds=BIG)
+    far = plan_charge(nav, (10, 20), 0.4, (40, 20), 0.4, max_movement=20)
+    assert not far.possible and "too far" in far.reason and "20 m" in far.reason
+    ok = plan_charge(nav, (10, 20), 0.4, (40, 20), 0.4, max_movement=30)
+    assert ok.possible and ok.movement == pytest.approx(28.2)
+    assert plan_charge(nav, (10, 20), 0.4, (40, 20), 0.4, max_movement=28.2).possible
+    room = shapely.box(17, 2, 23.4, 8.4).difference(shapely.box(17.2, 2.2, 23.2, 8.2))
+    boxed = plan_charge(Navigator([room], bounds=BIG), (5, 5), 0.4, (20.2, 5.2), 0.4, max_movement=1)
+    assert "run-up" in boxed.reason
+
+
 def test_charge_errors():
     nav = Navigator([shapely.box(10, 10, 12, 12)], bounds=BIG)
     with pytest.raises(InsideObstacleError, match="target"):
