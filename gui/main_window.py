@@ -230,7 +230,8 @@ class MainWindow(QMainWindow):
         self.menus["Edit"].addSeparator()
         A("Edit", "&Delete", self.delete_selection, shortcut=QKeySequence.StandardKey.Delete)
         A("Edit", "D&uplicate", self.duplicate_selection, shortcut="Ctrl+D")
-        A("Edit", "Select &None", lambda: self.selection.clear(), shortcut="Ctrl+Shift+A", name="select none")
+        A("Edit", "Select &None", lambda: self.selection.clear(drop_attacker=True), shortcut="Ctrl+Shift+A",
+          name="select none")
         A("Edit", "&Lock attacker", lambda on: self.targets.lock.setChecked(on), shortcut="L",
           checkable=True, name="lock attacker")
 
@@ -495,7 +496,7 @@ class MainWindow(QMainWindow):
         new = edits.delete(enc, ids)
         text = f"Delete {edits.find(enc, ids[0]).name or ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} objects"
         self.document.commit(new, text)
-        self.selection.clear(keep_attacker=True)
+        self.selection.clear()
 
     def duplicate_selection(self) -> None:
         ids = self.selection.ids

@@ -76,9 +76,10 @@ class Selection(QObject):
         else:
             self._set(self._ids + (ident,), self._attacker, self._focus, self._weapon)
 
-    def clear(self, *, keep_attacker: bool = False) -> None:
-        """Select nothing; the attacker goes too unless it is locked (or ``keep_attacker``)."""
-        attacker = self._attacker if (self.attacker_locked or keep_attacker) else None
+    def clear(self, *, drop_attacker: bool = False) -> None:
+        """Select nothing. The attacker (and its badges) stays, unless ``drop_attacker``
+        and it is not locked (a click on empty ground)."""
+        attacker = None if (drop_attacker and not self.attacker_locked) else self._attacker
         self._set((), attacker, None, self._weapon if attacker else None)
 
     def set_attacker(self, ident: str | None, weapon: str | None = None) -> None:

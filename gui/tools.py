@@ -236,7 +236,7 @@ class SelectTool(Tool):
         self._down, self._hit, self._base, self._dragging = p, hit, enc, False
         if hit is None:
             if not p.shift:
-                sel.clear()
+                sel.clear(drop_attacker=True)
             return
         if hit.kind in ("vertex", "handle"):
             return
