@@ -48,6 +48,10 @@ def d_all(toks, a):
     return np.hypot(*(np.delete(toks, a, axis=0)[:, :2] - toks[a, :2]).T).tolist()
 
 
+def cpu_med(xs) -> str:
+    return f"{statistics.median(xs) * 1e3:.2f} ms"
+
+
 def ms(xs) -> str:
     return f"{statistics.median(xs) * 1e3:8.2f} ms (median of {len(xs)}, max {max(xs) * 1e3:.1f})"
 
@@ -78,19 +82,20 @@ def main(argv=None) -> None:
     print(f"graph build (index) per radius: {ms(builds)}  (+{t_nav * 1e3:.0f} ms Navigator)")
 
     # shortest paths between random token pairs, every other token a disc
-    sp, lens, pairs = [], [], []
+    sp, spc, lens, pairs = [], [], [], []
     for _ in range(args.queries):
         i, j = rng.choice(len(toks), 2, replace=False)
         others = np.delete(toks, [i, j], axis=0)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         res = nav.shortest_path(toks[i, :2], toks[j, :2], toks[i, 2], discs=others)
         sp.append(time.perf_counter() - t)
+        spc.append(time.process_time() - c)
         pairs.append((i, j))
         lens.append(None if res is None else res.length)
     d = [math.dist(toks[i, :2], toks[j, :2]) for i, j in pairs]
-    print(f"shortest_path, random pairs (median {statistics.median(d):.0f} m apart): {ms(sp)}")
+    print(f"shortest_path, random pairs (median {statistics.median(d):.0f} m apart): {ms(sp)}, cpu {cpu_med(spc)}")
     near = [k for k, (i, j) in enumerate(pairs) if d[k] <= 30]
-    sp30 = []
+    sp30, sp30c = [], []
     for _ in range(args.queries):
         i = int(rng.integers(len(toks)))
         dist = np.hypot(*(toks[:, :2] - toks[i, :2]).T)
@@ -99,10 +104,11 @@ def main(argv=None) -> None:
             continue
         j = int(rng.choice(cand))
         others = np.delete(toks, [i, j], axis=0)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         nav.shortest_path(toks[i, :2], toks[j, :2], toks[i, 2], discs=others)
         sp30.append(time.perf_counter() - t)
-    print(f"shortest_path, pairs within 30 m:  {ms(sp30)}")
+        sp30c.append(time.process_time() - c)
+    print(f"shortest_path, pairs within 30 m:  {ms(sp30)}, cpu {cpu_med(sp30c)}")
 
     # one attacker against every other token, as Tactics.targets asks them
     a = 0
@@ -121,14 +127,15 @@ def main(argv=None) -> None:
           f"away): {ms(per)}, cpu {statistics.median(cpu) * 1e3:.2f} ms; total {t_all * 1e3:.0f} ms = "
           f"{t_all / (len(toks) - 1) * 1e3:.2f} ms per target; first {k} single searches "
           f"{sum(per[:k]) * 1e3:.0f} ms, then a shared tree; {possible} possible")
-    t = time.perf_counter()
-    plans = plan_charges(Navigator(polys, bounds=bounds), toks[7, :2], toks[7, 2], np.delete(toks, 7, axis=0))
-    t_b = time.perf_counter() - t
-    print(f"plan_charges (batch, fresh navigator incl. its graph build), attacker 7 vs all: {t_b * 1e3:.0f} ms "
-          f"({sum(p.possible for p in plans)} possible)")
+    t, c = time.perf_counter(), time.process_time()
+    plans = plan_charges(nav, toks[7, :2], toks[7, 2], np.delete(toks, 7, axis=0))
+    t_b, c_b = time.perf_counter() - t, time.process_time() - c
+    print(f"plan_charges (batch), attacker 7 vs all {len(plans)}: {t_b * 1e3:.0f} ms, cpu {c_b * 1e3:.0f} ms "
+          f"= {c_b / len(plans) * 1e3:.1f} ms cpu per target ({sum(p.possible for p in plans)} possible)")
 
     # single searches (no shared tree)
     single, single30 = [], []
+    cpu_of = {id(single): [], id(single30): []}
     for k in range(args.queries):
         i = int(rng.integers(len(toks)))
         dist = np.hypot(*(toks[:, :2] - toks[i, :2]).T)
@@ -139,11 +146,12 @@ def main(argv=None) -> None:
             others = np.delete(toks, [i, j], axis=0)
             nav._trees.clear()
             nav._charge_seen.clear()
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             plan_charge(nav, toks[i, :2], toks[i, 2], toks[j, :2], toks[j, 2], discs=others)
             out.append(time.perf_counter() - t)
-    print(f"plan_charge, single search, target within 30 m: {ms(single30)}")
-    print(f"plan_charge, single search, any range:          {ms(single)}")
+            cpu_of[id(out)].append(time.process_time() - c)
+    print(f"plan_charge, single search, target within 30 m: {ms(single30)}, cpu {cpu_med(cpu_of[id(single30)])}")
+    print(f"plan_charge, single search, any range:          {ms(single)}, cpu {cpu_med(cpu_of[id(single)])}")
 
     sl = []
     for _ in range(args.queries):
