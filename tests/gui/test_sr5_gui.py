@@ -159,13 +159,17 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     # the list is the engine's available_actions, with the reason of every refusal
     engine = {spec.id: reason for spec, reason in combat.available_actions(enc, "sam", "Ingram Smartgun X")}
     shown = {}
-    for i in range(t.actions.topLevelItemCount()):
-        it = t.actions.topLevelItem(i)
-        shown[it.data(0, Qt.ItemDataRole.UserRole)] = it.text(2) or None
+    for i in range(t.actions.count()):
+        it = t.actions.item(i)
+        shown[it.data(Qt.ItemDataRole.UserRole)] = it.text()
     for aid in ("take_aim", "sprint", "insert_clip", "stand_up", "full_defense", "run"):
-        assert shown[aid] == engine[aid], aid
-    assert shown["sprint"] == "Sam must be running to sprint: Run first (Free Action)"
-    assert shown["take_aim"] is None
+        assert t.reasons[aid] == engine[aid], aid
+    assert shown["sprint"] == "Sprint  (Simple) \u2014 Sam must be running to sprint: Run first (Free Action)"
+    assert shown["take_aim"] == "Take Aim  (Simple)" and t.reasons["take_aim"] is None
+    assert shown["full_defense"] == "Full Defense  (Interrupt -10 Initiative)"
+    # allowed actions come first
+    allowed = [t.reasons[t.actions.item(i).data(Qt.ItemDataRole.UserRole)] is None for i in range(t.actions.count())]
+    assert allowed == sorted(allowed, reverse=True)
     # Take Aim (Simple): Sam's budget drops to 1 Simple + 2 Free, the map shows AIM 1
     t.take_action("take_aim")
     enc = sr5.document.encounter
@@ -384,3 +388,34 @@ def test_the_log_exports_with_every_roll(sr5, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text == combat.log_text(sr5.document.encounter)
     assert "[T1.1] Sam: Initiative 10 + 2D6 [6, 6] = 22 (dice entered)" in text
+
+
+# -- movement -------------------------------------------------------------------------------------------
+def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
+    from tests.gui.conftest import mouse_drag
+
+    g = sr5.sr5
+    start_turn(sr5)
+    steps = sr5.document.undo_stack.count()
+    # Sam (Agility 6) acts in 3 passes: walk 12 m / run 24 m a turn, a third of each by pass 1
+    # (4 m walking, 8 m running). A 6 m drag east is past walking pace: he takes Run.
+    mouse_drag(sr5.map_view, (12.0, 20.0), (18.0, 20.0))
+    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 0, timeout=2000)
+    enc = sr5.document.encounter
+    sam = enc.token("sam")
+    assert sam.x == pytest.approx(18.0, abs=0.1) and sam.sr5.moved == pytest.approx(6.0, abs=0.1)
+    assert sam.sr5.running and settings_of(enc).phase.free == 1
+    assert sr5.document.undo_stack.count() == steps + 1  # the move and its count: one step
+    assert sr5.document.undo_stack.undoText().endswith("(SR5: movement counted)")
+    assert g.tracker.message.text().startswith("Sam moves 6.0 m (6.0 m this turn, running)")
+    assert ("RUN", "#80deea") in sr5.map_view.tokens.decorations["sam"].tags
+    mv = combat.movement(enc, "sam")
+    assert (mv.walk_now, mv.run_now) == pytest.approx((4.0, 8.0))
+    # 4 m more is past the 8 m open by this pass: the engine objects, the GM's move stands
+    mouse_drag(sr5.map_view, (18.0, 20.0), (18.0, 24.0))
+    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 6.5, timeout=2000)
+    assert "counted anyway: Sam may run 8.0 m by this pass and has moved 6.0 m" in g.tracker.message.text()
+    sr5.actions["undo"].trigger()
+    sr5.actions["undo"].trigger()
+    sam = sr5.document.encounter.token("sam")
+    assert (sam.x, sam.y, sam.sr5.moved, sam.sr5.running) == (12.0, 20.0, 0.0, False)

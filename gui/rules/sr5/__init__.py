@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
+from engine.sr5.changes import settings_of
 from gui.combat_log import combat_log_for
 from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
 from gui.rules.sr5.marks import decorations_for
 from gui.rules.sr5.tracker import InitiativeTracker
 
 DOCK_WIDTH = 520
+MOVE_SUFFIX = " (SR5: movement counted)"
+MIN_WIDTH = 490  # room for the reasons an action is refused
 ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 initiative", "sr5 end phase", "sr5 export log")
 
 
@@ -34,6 +37,7 @@ class Sr5Gui(QObject):
         self.log = combat_log_for(window)
         self.controller = Sr5Controller(window, self.log)
         self.tracker = InitiativeTracker(self.controller)
+        self.tracker.setMinimumWidth(MIN_WIDTH)
         self.tracker.attackRequested.connect(self.open_attack)
         self.tracker.suppressiveRequested.connect(self.open_suppressive)
         self.tracker.testRequested.connect(self.open_test)
@@ -56,6 +60,10 @@ class Sr5Gui(QObject):
         self.menu.addSeparator()
         A("SR5", "Export combat &log with dice\u2026", self.export_dialog, name="sr5 export log",
           tip="Save the SR5 combat log as text, every roll's pool and dice below its line")
+        window.installEventFilter(self)
+        self.count_moves = True  # count dragged metres during a Combat Turn (engine.sr5.combat.apply_move)
+        self._seen = window.document.committed
+        window.document.changed.connect(self._on_document)
         self.controller.activeChanged.connect(self._set_active)
         self.controller.stateChanged.connect(self._update_marks)
         self._set_active(self.controller.active)
@@ -68,13 +76,65 @@ class Sr5Gui(QObject):
         self.dock.setVisible(on)
         self.dock.toggleViewAction().setVisible(on)
         if on:
-            self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+            QTimer.singleShot(0, self._widen)
             self.tracker.refresh()
         else:
             for dlg in (self.attack_dialog, self.suppressive_dialog, self.test_dialog):
                 if dlg is not None:
                     dlg.close()
         self._update_marks()
+
+    # -- movement ------------------------------------------------------------------------------------
+    def _on_document(self, change) -> None:
+        """A token dragged on the map during a Combat Turn: fold the engine's movement count
+        (metres, Run, prompts) into that same undo step."""
+        doc = self.window.document
+        if change.preview:
+            return
+        before = self._seen
+        self._seen = doc.committed
+        if change.reset or not self.count_moves or not self.controller.active or not change.diff.only_token_positions:
+            return
+        from engine.sr5.combat import in_combat
+
+        if not in_combat(before):
+            return
+        moved = sorted(change.diff.tokens)
+        after = doc.committed
+        QTimer.singleShot(0, lambda: self._fold_move(before, after, moved))
+
+    def _fold_move(self, before, after, moved) -> None:
+        """(After the edit's own undo step is on the stack.) Replace that step by one with the
+        movement counted, unless it was an undo or redo, or something else happened since."""
+        doc = self.window.document
+        stack = doc.undo_stack
+        count = stack.count()
+        if doc.committed is not after or stack.canRedo() or stack.index() != count or count == 0:
+            return
+        if stack.text(count - 1).endswith(MOVE_SUFFIX):
+            return
+        try:
+            counted, said = self.controller.count_moves(before, after, moved)
+        except ValueError as exc:
+            self.tracker.message.setText(f"Movement not counted: {exc}")
+            return
+        if counted is after:
+            return
+        text = stack.text(count - 1)
+        stack.undo()
+        doc.commit(counted, f"{text}{MOVE_SUFFIX}")
+        self.controller.record_log(len(settings_of(after).log), counted)
+        self.tracker.message.setStyleSheet("color: #ffcc80" if any("anyway" in s for s in said) else "")
+        self.tracker.message.setText("\n".join(said))
+
+    def _widen(self) -> None:
+        if self.dock.isVisible() and self.dock.width() < DOCK_WIDTH:
+            self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if obj is self.window and ev.type() == QEvent.Type.Show and self.controller.active:
+            QTimer.singleShot(0, self._widen)  # after the window's own first layout of its docks
+        return False
 
     def _update_marks(self) -> None:
         """Monitor bars and status tags on the token layer while sr5 is active; when it is

@@ -72,6 +72,8 @@ class TargetBox(QFrame):
         self.header.setFont(hf)
         self.facts = QLabel()
         self.facts.setStyleSheet("color: #b0bec5")
+        self.result = _bold(QLabel())
+        self.result.setWordWrap(True)
         self.facts.setWordWrap(True)
         self.attack = PoolView("Attack")
         self.defense = PoolView("Defense")
@@ -120,6 +122,35 @@ class TargetBox(QFrame):
         lay.addWidget(self.header)
         lay.addWidget(self.facts)
         lay.addLayout(grid)
+        lay.addWidget(self.result)
+
+    def show_outcome(self, o, tp) -> None:
+        """The result against this target so far (an engine ``TargetOutcome``), in one line."""
+        bits = []
+        if o.attack is not None:
+            bits.append(f"attack {o.attack.hits} hit{'s' if o.attack.hits != 1 else ''}"
+                        + (f" ({o.attack.raw_hits} rolled, limit {o.attack.limit})" if o.attack.limited else ""))
+        if o.defense is not None:
+            bits.append(f"defense {o.defense.hits}")
+        colour = "#cfd8dc"
+        if o.result == "miss":
+            bits.append("MISS")
+            colour = "#9aa4ae"
+        elif o.result == "graze":
+            bits.append("GRAZE: contact, no damage")
+            colour = "#ffe082"
+        elif o.result == "hit":
+            kind = "Stun" if o.damage_type == "S" else "Physical"
+            text = f"HIT, {o.net_hits} net: DV {tp.damage.value} + {o.net_hits} = {o.dv}{o.damage_type}"
+            if o.damage_type == "S" and tp.damage.type == "P":
+                text += f" (armor {o.armor} > DV: Stun)"
+            bits.append(text)
+            if o.soak is not None:
+                bits.append(f"resists {o.soak.hits} → {o.boxes} box{'es' if o.boxes != 1 else ''} {kind}")
+            colour = "#ff8a65"
+        self.result.setText("  →  ".join(bits))
+        self.result.setStyleSheet(f"color: {colour}")
+        self.result.setVisible(bool(bits))
 
     def _attack_edited(self, key: str, value: int) -> None:
         plan = self.dialog.plan
@@ -700,6 +731,10 @@ class AttackDialog(QDialog):
                      "net hits, damage value against armor, damage resistance, boxes."]
         self.result.setPlainText("\n".join(lines))
         self.result.verticalScrollBar().setValue(self.result.verticalScrollBar().maximum())
+        for tp in plan.targets:
+            box = self.target_boxes.get(tp.target)
+            if box is not None:
+                box.show_outcome(r.outcome(tp.target), tp)
         done = r.done and bool(r.rolls)
         if done:
             outs = []

@@ -10,6 +10,7 @@ change)`` pairs with :meth:`gui.document.EncounterDocument.commit`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from PySide6.QtCore import QObject, Signal
@@ -168,13 +169,18 @@ class Sr5Controller(QObject):
         start = len(settings_of(enc).log)
         self.document.commit(new, f"SR5: {title or change.label}")
         self.last_change = change
-        entries = tuple(settings_of(new).log[start:])
-        if entries:
-            st = settings_of(new)
-            batch = self.log.add(_log_lines(entries), RULESET_NAME, round=st.turn or None)
-            self._batches[batch] = (start, entries)
+        self.record_log(start, new)
         self.applied.emit(change)
         return change
+
+    def record_log(self, start: int, encounter: Encounter) -> None:
+        """Mirror the sr5 log entries of ``encounter`` from index ``start`` on into the shared
+        combat log, as one batch that undo strikes through."""
+        entries = tuple(settings_of(encounter).log[start:])
+        if entries:
+            st = settings_of(encounter)
+            batch = self.log.add(_log_lines(entries), RULESET_NAME, round=st.turn or None)
+            self._batches[batch] = (start, entries)
 
     def start_turn(self, entered: Mapping[str, Sequence[int] | int] | None = None) -> Change:
         """Roll (the seeded roller) or take typed initiative: ``entered[id]`` is the faces of
@@ -199,6 +205,29 @@ class Sr5Controller(QObject):
 
     def apply_suppression_test(self, resolution: suppressive.SuppressionTestResolution) -> Change:
         return self.apply(lambda e: suppressive.apply_suppression_test(e, resolution))
+
+    # -- movement ---------------------------------------------------------------------------------
+    def count_moves(self, before: Encounter, after: Encounter, moved: Iterable[str]) -> tuple[Encounter, list[str]]:
+        """``after`` with the metres each moved token went (straight from its place in
+        ``before``) counted by ``engine.sr5.combat.apply_move`` (Run, running, suppressive fire
+        prompts), and the lines to tell the GM (refusals are counted anyway, the GM's word)."""
+        enc = after
+        said: list[str] = []
+        supp = bool(settings_of(after).suppressions)
+        for tid in moved:
+            a, b = before.token(tid), after.token(tid)
+            metres = math.hypot(b.x - a.x, b.y - a.y)
+            if metres <= 1e-6 or a.sr5 is None:
+                continue
+            zb = za = ()
+            if supp:
+                zb = facts_from_map(before, tid, [], options=settings_of(before).options).token(tid).in_zones
+                za = facts_from_map(enc, tid, [], options=settings_of(enc).options).token(tid).in_zones
+            why = combat.check_move(enc, tid, metres)
+            enc, change = combat.apply_move(enc, tid, metres, zones_before=zb, zones_after=za, force=True)
+            said.append(change.label + (f" \u2014 counted anyway: {why}" if why else ""))
+            said += [f"\u2192 {p}" for p in change.prompts]
+        return enc, said
 
     def log_text(self) -> str:
         """The encounter's sr5 combat log as text, each roll's pool breakdown below its line."""

@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -187,20 +189,16 @@ class InitiativeTracker(QWidget):
         self.weapon.currentIndexChanged.connect(lambda _i: self._fill_actions())
         self.movement = QLabel()
         self.movement.setWordWrap(True)
-        self.actions = QTreeWidget()
-        self.actions.setColumnCount(3)
-        self.actions.setHeaderLabels(["Action", "Cost", "Why not"])
-        self.actions.setRootIsDecorated(False)
-        self.actions.setUniformRowHeights(True)
-        ah = self.actions.header()
-        ah.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        ah.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        ah.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.actions.itemDoubleClicked.connect(lambda it, _c: self.take_action(it.data(0, Qt.ItemDataRole.UserRole)))
+        # one line per action: allowed ones first (green), then the refused ones with the
+        # engine's reason, wrapped to the dock's width
+        self.actions = QListWidget()
+        self.actions.setWordWrap(True)
+        self.actions.setUniformItemSizes(False)
+        self.actions.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.actions.setToolTip("Double-click an allowed action to take it")
+        self.reasons: dict[str, str | None] = {}  # action id -> why not (None: allowed)
+        self.actions.itemDoubleClicked.connect(lambda it: self.take_action(it.data(Qt.ItemDataRole.UserRole)))
         self.actions.currentItemChanged.connect(lambda *_: self._show_reason())
-        self.reason = QLabel()
-        self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color: #ffcc80")
         self.do_button = QPushButton("Take action")
         self.do_button.clicked.connect(lambda: self.take_action(self._current_action()))
         self.interrupt_buttons: dict[str, QPushButton] = {}
@@ -244,7 +242,6 @@ class InitiativeTracker(QWidget):
         lay.addLayout(wrow)
         lay.addWidget(self.movement)
         lay.addWidget(self.actions, 4)
-        lay.addWidget(self.reason)
         lay.addLayout(drow)
         lay.addLayout(irow)
         lay.addWidget(self.supp_title)
@@ -453,17 +450,16 @@ class InitiativeTracker(QWidget):
                 label += f" ({self.action_for(spec.id, tid).stance})"
             rows.append((spec, reason, label, cost, ini))
         rows.sort(key=lambda r: r[1] is not None)  # what it may do now first
+        self.reasons = {}
         for spec, reason, label, cost, ini in rows:
-            item = QTreeWidgetItem([label, COST_TEXT.get(cost, cost) + (f" -{ini}" if ini else ""), reason or ""])
-            item.setData(0, Qt.ItemDataRole.UserRole, spec.id)
-            item.setToolTip(0, spec.text or spec.label)
-            item.setToolTip(2, reason or "allowed now")
-            if reason:
-                for col in range(3):
-                    item.setForeground(col, QBrush(MUTED))
-            else:
-                item.setForeground(0, QBrush(GOOD))
-            self.actions.addTopLevelItem(item)
+            costs = COST_TEXT.get(cost, cost) + (f" -{ini} Initiative" if ini else "")
+            text = f"{label}  ({costs})" + (f" \u2014 {reason}" if reason else "")
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, spec.id)
+            item.setToolTip(spec.text or spec.label)
+            item.setForeground(QBrush(MUTED if reason else GOOD))
+            self.reasons[spec.id] = reason
+            self.actions.addItem(item)
             if spec.id == current:
                 self.actions.setCurrentItem(item)
             if spec.id in self.interrupt_buttons:
@@ -474,17 +470,17 @@ class InitiativeTracker(QWidget):
 
     def _current_action(self) -> str | None:
         it = self.actions.currentItem()
-        return it.data(0, Qt.ItemDataRole.UserRole) if it is not None else None
+        return it.data(Qt.ItemDataRole.UserRole) if it is not None else None
 
     def _show_reason(self) -> None:
-        it = self.actions.currentItem()
-        self.do_button.setEnabled(it is not None and not it.text(2))
-        if it is not None:
-            self.do_button.setText(f"Take action: {it.text(0)}")
-            self.reason.setText(f"Not now: {it.text(2)}" if it.text(2) else "")
+        aid = self._current_action()
+        allowed = aid is not None and self.reasons.get(aid) is None
+        self.do_button.setEnabled(allowed)
+        if aid is not None:
+            name = combat.ACTIONS[aid].label
+            self.do_button.setText(f"Take action: {name}" if allowed else f"{name}: not now")
         else:
             self.do_button.setText("Take action")
-            self.reason.setText("")
 
     def _fill_suppression(self) -> None:
         c = self.controller
