@@ -206,3 +206,17 @@ def test_slow_charge_plans_wait_for_the_mouse_to_rest(window, qtbot):
     plan = Tactics(window.document.encounter).charge("sam", "ganger-3")
     assert ans.charges["ganger-3"].movement == pytest.approx(plan.movement)
     assert ans.live_charge("ganger-3") is ans.charges["ganger-3"]
+
+
+def test_hovering_a_token_in_a_zone_shows_the_tooltip(window):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+
+    v = window.map_view
+    p = vp_point(v, 41.5, 15.5)  # Tusk, inside Sam's suppressive fire
+    QTest.mouseMove(v.viewport(), p)
+    QApplication.sendEvent(v.viewport(), QHelpEvent(QEvent.Type.ToolTip, p, v.viewport().mapToGlobal(p)))
+    hit = [h for h in Tactics(window.document.encounter).zone_hits()["sup-1"] if h.id == "ganger-4"][0]
+    assert QToolTip.text() == f"Tusk (ganger, crouched)\nin Sam's suppressive fire: {hit.fraction * 100:.0f}% of its footprint"
+    QToolTip.hideText()
