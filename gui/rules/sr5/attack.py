@@ -333,7 +333,7 @@ class AttackDialog(QDialog):
         centre.addStretch(1)
         inner = QWidget()
         inner.setLayout(centre)
-        scroll = QScrollArea()
+        scroll = self.scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(inner)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -722,6 +722,9 @@ class AttackDialog(QDialog):
                 lim = f", limit {p.limit}"
             vs = f" vs {c.name(req.target)}" if req.step == "attack" else ""
             self.dice.set_request(f"Next: {what} \u2014 {who}{vs}: {p.total} dice{lim}", enabled=allowed)
+            box = self.target_boxes.get(req.target)
+            if box is not None and r.rolls and len(plan.targets) > 1:
+                self.scroll.ensureWidgetVisible(box, 0, 0)  # the target being rolled for
         else:
             self.dice.set_request(None)
         lines = [self._named(ln) for ln in r.steps()]

@@ -48,6 +48,7 @@ class SuppressiveDialog(QDialog):
         self.controller = controller
         self.setWindowTitle("SR5 suppressive fire")
         self.plan = None
+        self.fired = None  # the Change of the fire just applied (the dialog then shows who is caught)
         self.overrides: dict[str, tuple[int, str | None]] = {}
         self._gm = 0
         self.shooter = QComboBox()
@@ -55,7 +56,7 @@ class SuppressiveDialog(QDialog):
         self.enhanced = QCheckBox("Enhanced (prone does not spare)")
         self.edge = QCheckBox("Push the Limit (Edge)")
         self.shooter.currentIndexChanged.connect(self._shooter_changed)
-        self.zone.currentIndexChanged.connect(lambda _i: self.replan())
+        self.zone.currentIndexChanged.connect(lambda _i: self._zone_changed())
         self.enhanced.toggled.connect(lambda _: self.replan())
         self.edge.toggled.connect(lambda _: self.replan())
         form = QFormLayout()
@@ -103,6 +104,7 @@ class SuppressiveDialog(QDialog):
             sel = c.selection.attacker
             shooter = sel if sel in c.token_ids() else c.settings.acting
         self.overrides.clear()
+        self.fired = None
         self.shooter.blockSignals(True)
         self.shooter.clear()
         for t in enc.tokens:
@@ -131,7 +133,12 @@ class SuppressiveDialog(QDialog):
 
     def _shooter_changed(self, *_):
         self.overrides.clear()
+        self.fired = None
         self._fill_zones()
+        self.replan()
+
+    def _zone_changed(self) -> None:
+        self.fired = None
         self.replan()
 
     def replan(self) -> None:
@@ -170,6 +177,12 @@ class SuppressiveDialog(QDialog):
             self.dice.set_request(None, many=False)
             return
         self.pool.setVisible(True)
+        if self.fired is not None:
+            self.headline.setText(f"Done: {self.fired.label}. Pick another zone or shooter to fire again.")
+            self.problems.setText("")
+            self.pool.set_pool(p.pool, editable=False)
+            self.dice.set_request(None, many=False)
+            return
         self.headline.setText(f"{self.controller.name(p.declaration.shooter)} fills {p.declaration.zone} with "
                               f"{p.weapon}: {p.rounds} rounds, Complex Action; failing a test costs "
                               f"{p.dv}{p.damage_type} (AP {p.ap}), no net hits")
@@ -191,9 +204,11 @@ class SuppressiveDialog(QDialog):
             return None
         self.dice.show_error("")
         self.dice.faces.clear()
+        self.fired = change
         self.replan()
         self.result.setPlainText(change.label + "\n" + "".join(f"\u2192 {x}\n" for x in change.prompts)
-                                 + "\n" + self._status_text())
+                                 + "\n" + self._status_text()
+                                 + "\n\nRoll each test from the Initiative dock (Roll test\u2026 beside the name).")
         self.applied.emit(change)
         return change
 
@@ -287,8 +302,10 @@ class SuppressionTestDialog(QDialog):
             self.apply_button.setEnabled(False)
             return
         c = self.controller
-        self.headline.setText(f"{c.name(p.token)} against suppressive fire {p.zone}: threshold {p.test.threshold}; "
-                              f"failing means {p.dv}{p.damage_type} (AP {p.ap})")
+        dtype = sr5_supp.SuppressionTestResolution(p).damage_type
+        stun = f" \u2014 armor {p.armor} {p.ap:+d} AP beats DV {p.dv}: Stun" if dtype != p.damage_type else ""
+        self.headline.setText(f"{c.name(p.token)} against suppressive fire {p.zone}: Reaction + Edge, threshold "
+                              f"{p.test.threshold}. Failing means {p.dv}{p.damage_type}, AP {p.ap}, no net hits{stun}.")
         editable = self.resolution is None
         self.test.set_pool(p.test, editable=editable)
         self.soak.set_pool(p.soak, editable=editable, title=f"Damage resistance vs {p.dv}{p.damage_type}")
@@ -300,7 +317,7 @@ class SuppressionTestDialog(QDialog):
             self.dice.set_request(None)
         lines = []
         if r.test is not None:
-            lines.append(f"test: {r.test.describe()}" + (": not hit" if r.test.success else ": hit"))
+            lines.append(f"test: {r.test.describe()}" + (": dodges the fire" if r.test.success else ": caught by the fire"))
         if r.soak is not None:
             lines.append(f"soak: {r.soak.describe()} -> {r.boxes} boxes {r.damage_type}")
         self.result.setPlainText("\n".join(lines))
@@ -341,6 +358,8 @@ class SuppressionTestDialog(QDialog):
         self.result.setPlainText(self.result.toPlainText() + f"\n\nApplied: {change.label}  (Ctrl+Z undoes it)")
         self.apply_button.setEnabled(False)
         self.resolution = None
+        self.plan = None  # done: open it again for another test
+        self.dice.set_request(None)
         self.applied.emit(change)
         return change
 

@@ -226,7 +226,7 @@ class InitiativeTracker(QWidget):
         sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         sh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.supp.setMaximumHeight(150)
+
         self.supp_title = _bold(QLabel("Suppressive fire"))
 
         self.message = QLabel()
@@ -238,7 +238,7 @@ class InitiativeTracker(QWidget):
         lay.addWidget(self.acting)
         lay.addWidget(self.budget)
         lay.addLayout(row)
-        lay.addWidget(self.order, 3)
+        lay.addWidget(self.order)
         lay.addLayout(wrow)
         lay.addWidget(self.movement)
         lay.addWidget(self.actions, 4)
@@ -347,6 +347,9 @@ class InitiativeTracker(QWidget):
         if shown not in ids:
             self.order.clearSelection()
         self.order.blockSignals(False)
+        o = self.order  # as tall as its rows (up to 12), so the action list gets the rest
+        o.setFixedHeight(o.horizontalHeader().sizeHint().height() + min(12, max(1, len(ids)))
+                         * o.verticalHeader().defaultSectionSize() + 2 * o.frameWidth() + 2)
 
     def _order_picked(self) -> None:
         rows = self.order.selectionModel().selectedRows()
@@ -513,6 +516,9 @@ class InitiativeTracker(QWidget):
                 b.setToolTip(f"Reaction + Edge against {zs.must_test[0]}")
                 b.clicked.connect(lambda _=False, t=tid, z=zs.must_test[0]: self.testRequested.emit(t, z, 0))
                 self.supp.setItemWidget(item, 2, b)
+        n = min(6, max(1, self.supp.topLevelItemCount()))
+        row = max(26, self.supp.sizeHintForRow(0))
+        self.supp.setFixedHeight(self.supp.header().sizeHint().height() + n * row + 2 * self.supp.frameWidth() + 2)
 
     # -- acting ---------------------------------------------------------------------------------
     def open_initiative(self) -> InitiativeDialog:
