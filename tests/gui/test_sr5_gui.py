@@ -419,3 +419,24 @@ def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
     sr5.actions["undo"].trigger()
     sam = sr5.document.encounter.token("sam")
     assert (sam.x, sam.y, sam.sr5.moved, sam.sr5.running) == (12.0, 20.0, 0.0, False)
+
+
+def test_melee_offers_the_melee_defenses_and_a_stale_roll_is_not_applied(sr5):
+    g = sr5.sr5
+    dlg = g.open_attack("brick", ["nyx"])
+    dlg.weapon_combo.setCurrentIndex(dlg.weapon_combo.findData("Unarmed"))
+    plan = dlg.plan
+    assert plan.kind == "melee" and plan.weapon.name == "Unarmed"
+    # 7.6 m between the discs; a troll's reach 1 + 1 m: out of reach, and the Roll greys out
+    assert plan.problems == ("nyx is out of melee reach (7.6 m between them; reach allows 2.0 m)",)
+    assert not dlg.dice.roll_button.isEnabled()
+    combo = dlg.defense_form.itemAt(0, dlg.defense_form.ItemRole.FieldRole).widget()
+    assert [combo.itemData(i) for i in range(combo.count())] == ["normal", "full_defense", "block", "dodge", "parry"]
+    dlg.set_defense("nyx", "dodge")  # Reaction 4 + Intuition 5 + Gymnastics 4
+    assert dlg.plan.targets[0].defense.total == 13
+    # an attack rolled on a map that changed before it was applied is refused
+    dlg.open_for("sam", ["ganger-6"])
+    dlg.roll_next()
+    start_turn(sr5)
+    dlg.roll_all()
+    assert dlg.apply() is None and dlg.dice.error.text().startswith("The encounter changed since this attack")

@@ -224,6 +224,7 @@ class AttackDialog(QDialog):
         self._updating = False
         self.last_change = None
         self._error = ""
+        self._planned_on = None
         self._build()
         controller.selection.changed.connect(self._on_selection)
         controller.stateChanged.connect(self._on_state)
@@ -562,6 +563,7 @@ class AttackDialog(QDialog):
         self.resolution = None
         decl = self.declaration()
         self.plan = None
+        self._planned_on = self.controller.encounter
         self._error = ""
         if decl is not None:
             try:
@@ -790,6 +792,10 @@ class AttackDialog(QDialog):
         """Apply the rolled attack (one undo step); returns the engine's Change or None."""
         r = self.resolution
         if r is None or not r.done:
+            return None
+        if self.controller.encounter is not self._planned_on:
+            self.dice.show_error("The encounter changed since this attack was planned (an undo, a move, another "
+                                 "action): Start over to plan it again on the map as it is now.")
             return None
         try:
             change = self.controller.apply_attack(r, force=self.force.isChecked())

@@ -138,6 +138,8 @@ class Sr5Controller(QObject):
         """The map's facts for an attack (distance, cover class, zones, melee contact), from
         the document's cached ``Tactics`` when it matches the committed encounter."""
         enc = self.encounter
+        if weapon is not None and enc.token(attacker).weapon(weapon) is None:
+            weapon = None  # "Unarmed" (the rules' own weapon): the map measures with no weapon
         tactics = self.document.tactics if self.document.encounter is enc and not self.document.tactics_error else None
         return facts_from_map(enc, attacker, list(targets), weapon, settings_of(enc).options, tactics=tactics)
 
