@@ -219,7 +219,6 @@ def copy_snapshot(window, spec=None):
 
 
 def _make_dialog_class():
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import (
         QButtonGroup,
         QCheckBox,
