@@ -280,13 +280,13 @@ def _make_dialog_class():
             self.scale.setSingleStep(0.5)
             self.scale.setSuffix(" \u00d7 the view")
             self.scale.setValue(saved.get("scale", 1.0))
-            self.width = QSpinBox()
-            self.width.setRange(400, 16000)
-            self.width.setSingleStep(100)
-            self.width.setSuffix(" px")
-            self.width.setValue(saved.get("width", 1920))
+            self.width_spin = QSpinBox()
+            self.width_spin.setRange(400, 16000)
+            self.width_spin.setSingleStep(100)
+            self.width_spin.setSuffix(" px")
+            self.width_spin.setValue(saved.get("width", 1920))
             (self.by_width if saved.get("size_mode") == "width" else self.by_scale).setChecked(True)
-            for w in (self.by_scale, self.scale, self.by_width, self.width):
+            for w in (self.by_scale, self.scale, self.by_width, self.width_spin):
                 sl.addWidget(w)
             form.addRow("PNG size", size_row)
             self.title = QLineEdit(enc.name)
@@ -325,7 +325,7 @@ def _make_dialog_class():
             self.copy_button.clicked.connect(lambda: self.copy())
             self.bundle_button.clicked.connect(lambda: self.bundle())
             lay.addWidget(buttons)
-            for sig in (self.format.currentIndexChanged, self.scale.valueChanged, self.width.valueChanged,
+            for sig in (self.format.currentIndexChanged, self.scale.valueChanged, self.width_spin.valueChanged,
                         self.by_scale.toggled, self.table.toggled, self.legend.toggled, self.attacker.currentIndexChanged,
                         self.area.currentIndexChanged):
                 sig.connect(self._update_size)
@@ -335,7 +335,7 @@ def _make_dialog_class():
         def choices(self) -> dict:
             return {"format": self.format.currentText(), "view": self.view.currentData(),
                     "area": self.area.currentData(), "size_mode": "width" if self.by_width.isChecked() else "scale",
-                    "scale": float(self.scale.value()), "width": int(self.width.value()),
+                    "scale": float(self.scale.value()), "width": int(self.width_spin.value()),
                     "legend": self.legend.isChecked(), "table": self.table.isChecked()}
 
         def spec(self):

@@ -497,8 +497,9 @@ class PlayerWindow(QWidget):
 
     def _apply_title(self) -> None:
         t = self.title()
-        self.setWindowTitle(t)
-        self.card.set_title(t)
+        if t != self.windowTitle():
+            self.setWindowTitle(t)
+            self.card.set_title(t)
 
     def set_options(self, options: PlayerOptions) -> None:
         """Show with other choices (applied at once)."""
@@ -510,10 +511,10 @@ class PlayerWindow(QWidget):
             self.set_following(options.follow)
 
     def _on_document(self, change: DocumentChange) -> None:
-        if change.reset:
-            self._apply_title()
-            if self._following:
-                self.sync_to_gm()
+        if not change.preview:
+            self._apply_title()  # the encounter's name may have changed
+        if change.reset and self._following:
+            self.sync_to_gm()
 
     # -- follow or pin -------------------------------------------------------------------------
     @property

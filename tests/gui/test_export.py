@@ -291,7 +291,7 @@ def test_export_dialog_saves_each_format_and_a_bundle(window, tmp_path, monkeypa
     assert dlg.attacker.currentData() == "sam" and dlg.title.text() == "Alley ambush on Halsey Street"
     dlg.view.setCurrentIndex(dlg.view.findData("gm"))
     dlg.by_width.setChecked(True)
-    dlg.width.setValue(2000)
+    dlg.width_spin.setValue(2000)
     png = dlg.save(tmp_path / "shot.png")
     assert png and QImage(str(png)).width() == 2000
     for fmt in ("SVG", "PDF"):

@@ -47,6 +47,9 @@ def test_view_menu_opens_a_bare_window_titled_for_the_screen_share(window, playe
     assert not player.findChildren(QToolBar) and not player.findChildren(QDockWidget)
     assert not player.findChildren(QMenuBar)
     assert player.windowTitle() == "Alley ambush on Halsey Street \u2014 players"
+    enc = window.document.encounter
+    window.document.commit(enc.model_copy(update={"name": "Halsey Street, later"}), "rename")
+    assert player.windowTitle() == "Halsey Street, later \u2014 players"
     window.player_view.set_options(window.player_view.options.with_(title="Halsey St. (players)"))
     assert player.windowTitle() == "Halsey St. (players)"
     # no GM marks in what it draws
