@@ -195,3 +195,27 @@ def test_target_facts_refuse_nonsense():
         TargetFacts("a", 3, "half")
     with pytest.raises(IllegalActionError, match="no map facts for target 'q'"):
         facts([]).target("q")
+
+
+def test_melee_flags_mark_enemies_within_one_metre_of_gap_only():
+    """Discs of radius 0.4: centres 1.8 m apart leave a 1.0 m gap (in melee), 1.81 m a
+    1.01 m gap (not); friends never count, and hidden tokens are left out."""
+    from engine.model import Encounter, MapSpec, Token
+    from engine.sr5.facts import _melee_flags, in_melee_contact
+    from engine.sr5.sheet import Options
+
+    toks = (
+        Token(id="a", side="runner", x=0.0, y=0.0),
+        Token(id="b", side="ganger", x=1.8, y=0.0),
+        Token(id="c", side="ganger", x=0.0, y=1.81),
+        Token(id="d", side="runner", x=-1.0, y=0.0),
+        Token(id="e", side="ganger", x=-2.0, y=0.0, hidden=True),
+    )
+    enc = Encounter(map=MapSpec(width=10, height=10), tokens=toks)
+    flags = _melee_flags(enc, Options())
+    assert flags == {"a": True, "b": True, "c": False, "d": False}
+    for x in ("a", "b", "c", "d"):  # agrees with the pairwise rule
+        assert flags[x] == any(
+            in_melee_contact(enc, x, y) for y in ("a", "b", "c", "d")
+            if y != x and enc.token(y).side != enc.token(x).side
+        )
