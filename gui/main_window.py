@@ -325,8 +325,10 @@ class MainWindow(QMainWindow):
     def _is_template(self, path: Path | None) -> bool:
         if path is None:
             return True
-        try:
-            return path.resolve() == _demo_path().resolve()
+        try:  # every bundled encounter (the demos of each rule system) is read-only
+            from assets import ENCOUNTERS
+
+            return path.resolve().parent == ENCOUNTERS.resolve()
         except OSError:
             return False
 

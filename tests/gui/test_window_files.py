@@ -56,6 +56,24 @@ def test_the_bundled_demo_is_never_overwritten_by_save(window, tmp_path, monkeyp
     assert demo_path.read_bytes() == before and target.exists()
 
 
+@pytest.mark.parametrize("name", ["demo-d100.json", "demo-static-veil.json"])
+def test_no_bundled_encounter_is_overwritten_by_save(window, tmp_path, monkeypatch, name):
+    from PySide6.QtWidgets import QFileDialog
+
+    from assets import ENCOUNTERS
+
+    bundled = ENCOUNTERS / name
+    before = bundled.read_bytes()
+    target = tmp_path / "mine.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
+    assert window.open_file(bundled, ask=False)
+    enc = window.document.encounter
+    window.document.commit(enc.model_copy(update={"name": "my copy"}), "rename")
+    assert window.save()
+    assert bundled.read_bytes() == before
+    assert load_encounter(target).name == "my copy" and window.document.path == target
+
+
 def test_a_broken_file_shows_a_clear_message_and_nothing_is_lost(window, tmp_path, monkeypatch):
     mouse_drag(window.map_view, (12.0, 20.0), (18.0, 20.0))
     before = window.document.encounter
