@@ -3,7 +3,7 @@ dialog, attacker clicked and targets shift-clicked on the map, the attack dialog
 A, a modifier changed, dice typed in, damage applied to the monitor and undone.
 
 Numbers are derived by hand from docs/sr5.md and the demo's sheets
-(assets/encounters/demo.json, made by scripts/sr5_demo_sheets.py) and checked against the
+(assets/encounters/demo.json, made by assets/encounters/make_sr5_demo_sheets.py) and checked against the
 engine's own answers."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ encounter's ``sr5`` settings (a dice seed, partial light), and writes it back wi
 :func:`engine.files.save_encounter`. Map, obstacles, token positions and zones are left as
 they are (other tests measure them). Run again after editing the sheets below:
 
-    python scripts/sr5_demo_sheets.py
+    python assets/encounters/make_sr5_demo_sheets.py
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.files import load_encounter, save_encounter  # noqa: E402
