@@ -213,14 +213,17 @@ class CombatLogPanel(QWidget):
 
 
 def combat_log_for(window) -> CombatLog:
-    """The window's combat log, made (with its dock "Combat log", bottom area, hidden until
+    """The window's combat log, made (with its dock "Combat log", a tab beside the Inspector, hidden until
     an owner :meth:`CombatLog.want`\\ s it) on first use. Opening another file clears it."""
     log = getattr(window, "combat_log", None)
     if log is not None:
         return log
     log = CombatLog(window)
     panel = CombatLogPanel(log)
-    dock = window.add_dock(panel, "Combat log", Qt.DockWidgetArea.BottomDockWidgetArea, "combat_log")
+    # A tab beside the Inspector, not a strip under the map: at 1920x1080 with a rule system's
+    # panel on the left, a bottom log left the map a third of the screen's height.
+    dock = window.add_dock(panel, "Combat log", Qt.DockWidgetArea.RightDockWidgetArea, "combat_log",
+                           tabify_with="inspector")
     dock.setVisible(False)
     log.visibilityWanted.connect(dock.setVisible)
     window.combat_log = log

@@ -63,6 +63,10 @@ def test_view_menu_opens_a_bare_window_titled_for_the_screen_share(window, playe
 def test_it_follows_a_token_drag_live_before_the_mouse_is_released(window, player, qtbot):
     gm, pv = window.map_view, player.view
     runner = style.side_colour("runner")
+    # look at the corner of the map where the drag happens, so the discs are large enough to
+    # sample whatever size the GM's panels leave the map (the player view follows the GM's)
+    gm.vb.setRange(xRange=(4.0, 32.0), yRange=(14.0, 40.0), padding=0)
+    qtbot.wait(10)
     # Sam (standing, radius 0.4 m) at (12, 20); its disc centre shows the runner colour
     assert pv.tokens.token_at(12.0, 20.0) == "sam"
     assert _close(_pixel(pv, 11.9, 20.0), runner, 25)
