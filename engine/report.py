@@ -29,6 +29,7 @@ from engine.analysis import Tactics, TargetReport
 from engine.errors import CoverfireError
 from engine.files import load_encounter
 from engine.model import Encounter
+from geometry.cover import cover_percent
 
 
 def _num(v: float, nd: int = 3) -> float:
@@ -90,9 +91,7 @@ def _table(encounter: Encounter, data: dict[str, Any], out: TextIO) -> None:
         rg = t["range"]
         rng = "out of range" if rg is None and data["weapon"] else ("-" if rg is None else
                                                                      f"{rg['band']} {rg['modifier']:+d}")
-        pct = t["cover"]["fraction"] * 100
-        pct = math.floor(pct) if t["cover"]["class"] != "full" else round(pct)  # 99.6 % is not 100
-        cov = f"{pct:.0f}% {t['cover']['class']}"
+        cov = f"{cover_percent(t['cover']['fraction'], t['cover']['class'])}% {t['cover']['class']}"
         ch = t["charge"]
         if ch is None:
             charge = "-"

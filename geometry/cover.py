@@ -73,6 +73,18 @@ BEARING_BINS = 1024
 _TWO_PI = 2.0 * math.pi
 
 
+def cover_percent(fraction: float, cls: str | None = None) -> int:
+    """The hidden share as a whole percentage for display: rounded *down* (so 99.6 % of a
+    body, which is good cover, never reads "100 %"), 100 only when all is hidden. ``cls``,
+    when given, decides full cover (for fractions already rounded for a report)."""
+    f = float(fraction)
+    if not math.isfinite(f):
+        raise InvalidInputError(f"a cover fraction must be a finite number, got {fraction!r}")
+    if cls == "full" or (cls is None and f >= FULL_COVER_AT):
+        return 100
+    return max(0, min(99, math.floor(f * 100 + 1e-9)))
+
+
 def cover_class(fraction: float) -> str:
     """The cover class of a hidden fraction in [0, 1]: ``none`` (< 25 %), ``partial``
     (25-50 %), ``good`` (> 50 %, not all) or ``full`` (all hidden)."""

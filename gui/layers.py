@@ -34,6 +34,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem
 
 from engine.model import Encounter
+from geometry.cover import cover_percent
 from gui import style
 from gui.qtgeom import add_ring, geometry_path, polygon_f, polyline_path
 from gui.style import ViewOptions
@@ -982,7 +983,7 @@ def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, sca
     cx, cy = tx * m11 + dx, ty * m22 + dy
     cls = s["cls"] or "none"
     frac = s.get("fraction")
-    text = f"{round(100 * frac):d}% hidden" if frac is not None else "hidden"
+    text = f"{cover_percent(frac, cls)}% hidden" if frac is not None else "hidden"
     st, tw, th = TEXT.get(text, 11.5 * scale, True)
     st2, cw, _ = TEXT.get(cls, 11.5 * scale, True)
     pad = 8.0 * scale

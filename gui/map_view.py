@@ -17,6 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from engine.model import Encounter
+from geometry.cover import cover_percent
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
@@ -346,7 +347,7 @@ class MapView(pg.GraphicsView):
         if rep is not None and not self.options.player:
             rng = rep.range
             band = f"{rng.band} ({rng.modifier:+d})" if rng is not None and rng.band else "out of range"
-            lines.append(f"{rep.distance:.1f} m, {band}, cover {rep.cover.fraction * 100:.0f}% {rep.cover.cls}")
+            lines.append(f"{rep.distance:.1f} m, {band}, cover {cover_percent(rep.cover.fraction, rep.cover.cls)}% {rep.cover.cls}")
         return "\n".join(lines)
 
     def _update_tooltip(self) -> None:

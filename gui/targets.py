@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.ranges import BAND_NAMES
+from geometry.cover import cover_percent
 from gui import style
 from gui.answers import LiveAnswers
 from gui.selection import Selection
@@ -61,7 +62,7 @@ def row_values(report, name: str, zone_names: dict[str, str], charge=None,
         f"{report.distance:.1f}",
         band or "out of range",
         "" if mod is None else (f"{mod:+d}" if mod else "0"),
-        f"{cover.fraction * 100:.0f}",
+        str(cover_percent(cover.fraction, cover.cls)),
         cover.cls,
         ctext,
         ", ".join(zones),

@@ -253,3 +253,15 @@ def test_fraction_in_unit_interval_and_more_obstacles_never_less_cover(obs, extr
     assert np.all((before >= 0) & (before <= 1))
     assert np.all((after >= 0) & (after <= 1))
     assert np.all(after >= before - 1e-9)
+
+
+def test_cover_percent_rounds_down_and_only_full_cover_reads_100():
+    from geometry.cover import cover_percent
+
+    assert cover_percent(0.0) == 0
+    assert cover_percent(0.29) == 29  # 0.29 * 100 is 28.999...: not 28
+    assert cover_percent(0.526) == 52 and cover_percent(0.25) == 25
+    assert cover_percent(0.996) == 99  # good cover never reads 100 %
+    assert cover_percent(1.0) == 100
+    assert cover_percent(1.0, "good") == 99  # a report's fraction rounded up to 1.0
+    assert cover_percent(0.9999, "full") == 100

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from engine.analysis import Tactics
+from geometry.cover import cover_percent
 from gui.style import PLAYER_VIEW
 from tests.gui.conftest import mouse_click, mouse_drag, vp_point
 
@@ -31,7 +32,7 @@ def expected(window, attacker: str) -> dict[str, list[str]]:
     for r in Tactics(enc).targets(attacker):
         band = r.range.band if r.range else "out of range"
         mod = "" if r.range is None else (f"{r.range.modifier:+d}" if r.range.modifier else "0")
-        out[r.id] = [names[r.id], f"{r.distance:.1f}", band, mod, f"{r.cover.fraction * 100:.0f}",
+        out[r.id] = [names[r.id], f"{r.distance:.1f}", band, mod, str(cover_percent(r.cover.fraction, r.cover.cls)),
                      r.cover.cls, ", ".join(zones[z] for z in r.zones)]
     return out
 

@@ -38,6 +38,7 @@ from engine.sr5 import attack as sr5_attack
 from engine.sr5.combat import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
+from geometry.cover import cover_percent
 from gui.rules.sr5.widgets import DiceRow, PoolView
 
 DEFENSE_TEXT = {
@@ -172,7 +173,7 @@ class TargetBox(QFrame):
         if plan.kind == "ranged":
             cov = COVER_TEXT.get(f.cover, f.cover)
             if f.cover_fraction is not None and f.cover != "none":
-                cov += f" ({f.cover_fraction:.0%} hidden)"
+                cov += f" ({cover_percent(f.cover_fraction, f.cover)}% hidden)"
             bits.append(cov)
             if not f.in_spread:
                 bits.append("outside the spread")
