@@ -79,7 +79,7 @@ def test_the_table_follows_the_drag_while_the_mouse_moves(window, qtbot):
     assert window.document.in_preview
     # the table refreshes at most ~8 times a second during a drag, with the engine's numbers
     # for the previewed position
-    qtbot.waitUntil(lambda: shown(window) == expected(window, "sam"), timeout=3000)
+    qtbot.waitUntil(lambda: shown(window) == expected(window, "sam"), timeout=10_000)
     assert window.document.in_preview and window.document.encounter.token("sam").x == pytest.approx(20.0, abs=0.1)
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, vp_point(v, 20.0, 20.0))
 
@@ -202,7 +202,7 @@ def test_slow_charge_plans_wait_for_the_mouse_to_rest(window, qtbot):
     window.selection.select(["sam"], window.document.encounter)
     ans._last_charge_ms = 50.0  # as if plans took 50 ms on this map
     assert ans.live_charge("ganger-3") is None
-    with qtbot.waitSignal(ans.focusUpdated, timeout=2000):
+    with qtbot.waitSignal(ans.focusUpdated, timeout=10_000):
         pass
     plan = Tactics(window.document.encounter).charge("sam", "ganger-3")
     assert ans.charges["ganger-3"].movement == pytest.approx(plan.movement)

@@ -400,7 +400,7 @@ def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
     # Sam (Agility 6) acts in 3 passes: walk 12 m / run 24 m a turn, a third of each by pass 1
     # (4 m walking, 8 m running). A 6 m drag east is past walking pace: he takes Run.
     mouse_drag(sr5.map_view, (12.0, 20.0), (18.0, 20.0))
-    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 0, timeout=2000)
+    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 0, timeout=10_000)
     enc = sr5.document.encounter
     sam = enc.token("sam")
     assert sam.x == pytest.approx(18.0, abs=0.1) and sam.sr5.moved == pytest.approx(6.0, abs=0.1)
@@ -413,7 +413,7 @@ def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
     assert (mv.walk_now, mv.run_now) == pytest.approx((4.0, 8.0))
     # 4 m more is past the 8 m open by this pass: the engine objects, the GM's move stands
     mouse_drag(sr5.map_view, (18.0, 20.0), (18.0, 24.0))
-    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 6.5, timeout=2000)
+    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 6.5, timeout=10_000)
     assert "counted anyway: Sam may run 8.0 m by this pass and has moved 6.0 m" in g.tracker.message.text()
     sr5.actions["undo"].trigger()
     sr5.actions["undo"].trigger()
