@@ -254,7 +254,8 @@ def _grow(polygons: Sequence[shapely.Polygon], r: float, sides: int) -> np.ndarr
     Kx = c[:, None] * base[None, :, 0] - s_[:, None] * base[None, :, 1]
     Ky = s_[:, None] * base[None, :, 0] + c[:, None] * base[None, :, 1]
     pts = np.stack([P[:, 0:1] + Kx, P[:, 1:2] + Ky], axis=-1).reshape(-1, 2)
-    return shapely.convex_hull(shapely.multipoints(pts, indices=np.repeat(pid, sides)))
+    # (hull of a line through the points: building it skips making a point object per vertex)
+    return shapely.convex_hull(shapely.linestrings(pts, indices=np.repeat(pid, sides)))
 
 
 def _union(pieces: np.ndarray):
@@ -263,6 +264,48 @@ def _union(pieces: np.ndarray):
         return shapely.disjoint_subset_union_all(pieces)  # Shapely >= 2.1, GEOS >= 3.12
     except (AttributeError, shapely.errors.UnsupportedGEOSVersionError):  # pragma: no cover
         return shapely.union_all(pieces)
+
+
+def _ragged(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows with ``counts`` items each: the row of every item and its rank in its row."""
+    total = int(counts.sum())
+    row = np.repeat(np.arange(len(counts)), counts)
+    rank = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    return row, rank
+
+
+def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: float,
+                     cols_per_reach: float = 2.0, row: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i, j) of points (i == j included) with |x[j] - x[i]| <= reach[i] and
+    |y[j] - y[i]| <= slope * |x[j] - x[i]| (a thin double wedge along x), and some more.
+
+    The points are binned into a grid of columns along x (half the median reach wide)
+    and thin rows (``row`` metres), sorted by cell; a point's wedge covers a contiguous run of
+    cells in every column it spans (as tall as the wedge at the column's far side), found by
+    two table look-ups per column."""
+    x0, y0 = float(x.min()), float(y.min())
+    width = max(float(np.median(reach)) / cols_per_reach, 1e-6)
+    ncol = int((float(x.max()) - x0) // width) + 1
+    nrow = int((float(y.max()) - y0) // row) + 1
+    col = np.minimum(((x - x0) // width).astype(np.int64), ncol - 1)
+    cell = col * nrow + np.minimum(((y - y0) // row).astype(np.int64), nrow - 1)
+    order = np.argsort(cell, kind="stable")
+    start = np.zeros(ncol * nrow + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cell, minlength=ncol * nrow), out=start[1:])
+    c0 = np.clip(((x - reach - x0) // width).astype(np.int64), 0, ncol - 1)
+    c1 = np.clip(((x + reach - x0) // width).astype(np.int64), 0, ncol - 1)
+    q, k = _ragged(c1 - c0 + 1)
+    c = c0[q] + k
+    xq = x[q] - x0
+    far = np.minimum(np.maximum(np.abs(c * width - xq), np.abs((c + 1) * width - xq)), reach[q])
+    hy = far * slope + 1e-9
+    yq = y[q] - y0
+    r0 = np.clip(((yq - hy) // row).astype(np.int64), 0, nrow - 1)
+    r1 = np.clip(((yq + hy) // row).astype(np.int64), 0, nrow - 1)
+    lo = start[c * nrow + r0]
+    hi = start[c * nrow + r1 + 1]
+    rr, rank = _ragged(hi - lo)
+    return q[rr], order[lo[rr] + rank]
 
 
 class _Graph:
@@ -293,23 +336,23 @@ class _Graph:
 
     # nodes: convex corners of the merged grown shapes, inside the map
     def _nodes(self) -> None:
-        pts, av, bv = [], [], []
-        for p in self.parts:
-            for ring in (p.exterior, *p.interiors):
-                R = np.asarray(ring.coords)[:-1]
-                if len(R) < 3:
-                    continue
-                a = np.roll(R, 1, axis=0) - R
-                b = np.roll(R, -1, axis=0) - R
-                cross = (-a[:, 0]) * b[:, 1] - (-a[:, 1]) * b[:, 0]
-                m = cross > 1e-12
-                pts.append(R[m])
-                av.append(a[m])
-                bv.append(b[m])
-        if pts:
-            N, A, B = np.concatenate(pts), np.concatenate(av), np.concatenate(bv)
-        else:
-            N = A = B = np.zeros((0, 2))
+        rings = shapely.get_rings(self.parts) if len(self.parts) else np.zeros(0, dtype=object)
+        xy, ring = shapely.get_coordinates(rings, return_index=True)
+        # drop each ring's closing point; neighbours within each ring, wrapping round
+        last = np.ones(len(xy), dtype=bool)
+        last[:-1] = ring[1:] != ring[:-1]
+        xy, ring = xy[~last], ring[~last]
+        size = np.bincount(ring, minlength=len(rings))
+        start = np.cumsum(size) - size
+        pos = np.arange(len(xy)) - start[ring]
+        prev = start[ring] + (pos - 1) % size[ring]
+        nxt = start[ring] + (pos + 1) % size[ring]
+        big = (size >= 3)[ring]
+        A = xy[prev] - xy
+        B = xy[nxt] - xy
+        cross = (-A[:, 0]) * B[:, 1] - (-A[:, 1]) * B[:, 0]
+        m = big & (cross > 1e-12)
+        N, A, B = xy[m], A[m], B[m]
         if self.inset is not None and len(N):
             x0, y0, x1, y1 = self.inset
             m = (N[:, 0] >= x0) & (N[:, 0] <= x1) & (N[:, 1] >= y0) & (N[:, 1] <= y1)
@@ -319,7 +362,14 @@ class _Graph:
         self.N, self.A, self.B = N, A, B
         self.n = len(N)
         self.xy = [tuple(p) for p in N.tolist()]
-        self.node_tree = shapely.STRtree(shapely.points(N)) if self.n else None
+        self._node_tree = None
+
+    @property
+    def node_tree(self):
+        """A point tree of the corners (built on first use: queries need it, the build not)."""
+        if self._node_tree is None and self.n:
+            self._node_tree = shapely.STRtree(shapely.points(self.N))
+        return self._node_tree
 
     @staticmethod
     def _tangent(d: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -352,8 +402,8 @@ class _Graph:
                 self._density_grid()
                 L = self.reach(N, w)
             self.L = L
-            i, j = self._wedge_pairs(L, aa, w)
-        if len(i):
+            i, j = self._wedge_pairs(L, aa, w)  # tangent at both ends already
+        if len(i) and math.isinf(self.max_edge):
             d = N[j] - N[i]
             ok = self._tangent(d, A[i], B[i]) & self._tangent(d, A[j], B[j])
             i, j = i[ok], j[ok]
@@ -405,38 +455,69 @@ class _Graph:
         L = np.sqrt(self.K / (rho * np.maximum(w, 0.05)))
         return np.clip(L, 3.0, self.diag)
 
+    #: Line-direction bins (over 180 degrees) used to find candidate corner pairs.
+    DIRECTION_BINS = 16
+
     def _wedge_pairs(self, L: np.ndarray, aa: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Corner pairs (i < j), at most L[i] or L[j] apart, whose segment is tangent at both
-        ends. Candidates come from a bounding-box query of each corner's two tangent wedges
-        (fast in the tree), then are filtered by distance and tangency in numpy."""
+        ends.
+
+        A segment tangent at corner i has its direction (as a line, modulo 180 degrees) in i's
+        wedge [aa, aa + w]; tangent at both ends, in both wedges. So the line directions are
+        cut into :attr:`DIRECTION_BINS` bins; for each bin the corners whose wedge reaches
+        into it are turned so the bin's middle runs along x, and each looks in a thin box
+        (its reach L along x, L sin(half the bin) across) for partners in a point tree of the
+        same corners. That finds every pair (a superset: boxes are wider than the bin's
+        double wedge), which is then filtered exactly by distance and tangency in numpy."""
         N, A, B = self.N, self.A, self.B
         n = self.n
-        fr = np.linspace(0.0, 1.0, 5)
-        boxes = []
-        for off in (0.0, np.pi):
-            th = (aa + off)[:, None] + w[:, None] * fr[None, :]
-            Lp = L / np.cos(w / 8.0)
-            tip = N[:, None, :] + Lp[:, None, None] * np.stack([np.cos(th), np.sin(th)], axis=-1)
-            pts = np.concatenate([N[:, None, :], tip], axis=1)
-            boxes.append(shapely.box(pts[..., 0].min(1), pts[..., 1].min(1), pts[..., 0].max(1), pts[..., 1].max(1)))
-        qi, j = self.node_tree.query(np.concatenate(boxes))
-        i = np.where(qi < n, qi, qi - n)
+        M = self.DIRECTION_BINS
+        d = math.pi / M
+        eps = 1e-6  # wedges reach this far into the neighbouring bin (directions on a bin edge)
+        lo = np.mod(aa, math.pi) - eps
+        b0 = np.floor(lo / d).astype(np.int64)
+        cnt = np.floor((lo + w + 2 * eps) / d).astype(np.int64) - b0 + 1
+        ci = np.repeat(np.arange(n), cnt)
+        bi = np.mod(np.repeat(b0 - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum())), M)
+        order = np.argsort(bi, kind="stable")
+        ci, bi = ci[order], bi[order]
+        cut = np.searchsorted(bi, np.arange(M + 1))
+        slope = math.tan(d / 2 + 2 * eps)
         Nx, Ny = np.ascontiguousarray(N[:, 0]), np.ascontiguousarray(N[:, 1])
-        dx, dy = Nx[j] - Nx[i], Ny[j] - Ny[i]
-        m = (dx * dx + dy * dy <= L[i] ** 2) & (i != j)
-        i, j, dx, dy = i[m], j[m], dx[m], dy[m]
         Ax, Ay = np.ascontiguousarray(A[:, 0]), np.ascontiguousarray(A[:, 1])
         Bx, By = np.ascontiguousarray(B[:, 0]), np.ascontiguousarray(B[:, 1])
-        for end in (0, 1):  # tangent at both ends (as _tangent, on flat arrays)
-            k = i if end == 0 else j
-            sa = dx * Ay[k] - dy * Ax[k]
-            sb = dx * By[k] - dy * Bx[k]
+        I, J = [], []
+        for b in range(M):
+            S = ci[cut[b]:cut[b + 1]]
+            if len(S) < 2:
+                continue
+            c = (b + 0.5) * d
+            cs, sn = math.cos(c), math.sin(c)
+            x = N[S, 0] * cs + N[S, 1] * sn
+            y = N[S, 1] * cs - N[S, 0] * sn
+            Ls = L[S]
+            qi, tj = _wedge_box_pairs(x, y, Ls, slope)
+            # within this bin's double wedge (|dy| <= |dx| tan), the reach, and found once
+            # (from the lower index, unless only the other end reaches that far)
+            dx, dy = x[tj] - x[qi], y[tj] - y[qi]
+            d2 = dx * dx + dy * dy
+            m = (np.abs(dy) <= np.abs(dx) * slope + 1e-9) & (d2 <= Ls[qi] ** 2) & (qi != tj) \
+                & ((qi < tj) | (d2 > Ls[tj] ** 2))
+            i, j = S[qi[m]], S[tj[m]]
+            # tangent at both ends (as _tangent, on flat arrays)
+            dx, dy = Nx[j] - Nx[i], Ny[j] - Ny[i]
             tol = 1e-9 * np.maximum(np.hypot(dx, dy), 1.0)
-            m = (sa * sb >= -tol * tol) | (np.abs(sa) <= tol) | (np.abs(sb) <= tol)
-            i, j, dx, dy = i[m], j[m], dx[m], dy[m]
-        key = np.sort(np.minimum(i, j) * n + np.maximum(i, j))
-        if len(key):
-            key = key[np.concatenate([[True], key[1:] != key[:-1]])]
+            for end in (0, 1):
+                k = i if end == 0 else j
+                sa = dx * Ay[k] - dy * Ax[k]
+                sb = dx * By[k] - dy * Bx[k]
+                m = (sa * sb >= -tol * tol) | (np.abs(sa) <= tol) | (np.abs(sb) <= tol)
+                i, j, dx, dy, tol = i[m], j[m], dx[m], dy[m], tol[m]
+            I.append(i)
+            J.append(j)
+        i = np.concatenate(I) if I else np.zeros(0, dtype=np.int64)
+        j = np.concatenate(J) if J else np.zeros(0, dtype=np.int64)
+        key = np.unique(np.minimum(i, j) * n + np.maximum(i, j))
         return key // n, key % n
 
     # ----------------------------------------------------------------- segment tests
