@@ -13,11 +13,12 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
-from engine.errors import EncounterFileError
+from engine.errors import CoverfireError, EncounterFileError
 from engine.model import FORMAT, VERSION, Encounter
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -118,21 +119,35 @@ def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
     return encounter_from_data(data, file=file)
 
 
-def load_encounter(path: str | os.PathLike[str]) -> Encounter:
-    """Read and check an encounter file; every failure is an :class:`EncounterFileError`."""
+def read_user_file(
+    path: str | os.PathLike[str],
+    *,
+    error: Callable[..., CoverfireError],
+    what: str,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> bytes:
+    """The bytes of a file the user chose, or ``error(message, file=path)`` saying why not
+    (missing, a folder, unreadable, larger than ``max_bytes``); ``what`` names the kind of
+    file expected ("an encounter file", "a map file")."""
     p = Path(path)
     name = str(p)
     try:
         size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise EncounterFileError(f"the file is {size} bytes, larger than Coverfire reads", file=name)
-        raw = p.read_bytes()
+        if size > max_bytes:
+            raise error(f"the file is {size} bytes, larger than {what} can be", file=name)
+        return p.read_bytes()
     except FileNotFoundError:
-        raise EncounterFileError("no such file", file=name) from None
+        raise error("no such file", file=name) from None
     except IsADirectoryError:
-        raise EncounterFileError("this is a folder, not an encounter file", file=name) from None
+        raise error(f"this is a folder, not {what}", file=name) from None
     except OSError as exc:
-        raise EncounterFileError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+        raise error(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+
+
+def load_encounter(path: str | os.PathLike[str]) -> Encounter:
+    """Read and check an encounter file; every failure is an :class:`EncounterFileError`."""
+    name = str(Path(path))
+    raw = read_user_file(path, error=EncounterFileError, what="an encounter file")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -41,6 +41,7 @@ from typing import Any
 import shapely
 
 from engine.errors import CoverfireError, IllegalActionError, ImportFileError
+from engine.files import read_user_file
 from engine.importers import chummer_data as data
 from engine.importers import images
 from engine.importers.report import ImportReport, ReportBuilder
@@ -166,19 +167,8 @@ def _true(text: str | None) -> bool:
 
 def read_chummer_xml(path: str | Path) -> ET.Element:
     """The ``<character>`` element of a save; :class:`ImportFileError` when it is none."""
-    p = Path(path)
-    name = str(p)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ImportFileError(f"the file is {size} bytes, larger than a Chummer save can be", file=name)
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ImportFileError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise ImportFileError("this is a folder, not a Chummer save", file=name) from None
-    except OSError as exc:
-        raise ImportFileError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+    name = str(Path(path))
+    raw = read_user_file(path, error=ImportFileError, what="a Chummer save", max_bytes=MAX_FILE_BYTES)
     if b"<!ENTITY" in raw[:65536]:
         raise ImportFileError("the file declares XML entities, which a Chummer save never does; refused", file=name)
     try:

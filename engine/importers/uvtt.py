@@ -43,11 +43,10 @@ import shapely
 from shapely import ops
 
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
+from engine.files import read_user_file
 from engine.importers import images
 from engine.importers.report import ImportReport, ReportBuilder
 
-#: Wall polylines shorter than this (metres) are noise from the drawing tool and are skipped.
-MIN_WALL_LENGTH = 1e-5
 from engine.model import Background, Encounter, MapSpec, Obstacle
 from engine.sr5.sheet import Environment
 from engine.sr5.sheet import Settings as SR5Settings
@@ -68,6 +67,8 @@ PRECISION = 0.001
 MITRE_LIMIT = 5.0
 #: Format versions seen in files from Dungeondraft, DungeonFog, Arkenforge and Foundry exports.
 KNOWN_FORMATS = (0.2, 0.3, 0.4, 1.0)
+#: Wall polylines shorter than this (metres) are noise from the drawing tool and are skipped.
+MIN_WALL_LENGTH = 1e-5
 #: Largest map file read, bytes.
 MAX_FILE_BYTES = 512 * 1024 * 1024
 #: Ambient light luminance (0-1, alpha applied) at or above which a row applies.
@@ -132,19 +133,8 @@ def _short(value: Any) -> str:
 
 def read_uvtt_json(path: str | Path) -> dict:
     """The parsed JSON object of a map file; :class:`ImportFileError` if it is not one."""
-    p = Path(path)
-    name = str(p)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ImportFileError(f"the file is {size} bytes, larger than Coverfire reads", file=name)
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ImportFileError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise ImportFileError("this is a folder, not a map file", file=name) from None
-    except OSError as exc:
-        raise ImportFileError(f"cannot read the file: {exc.strerror or exc}", file=name) from None
+    name = str(Path(path))
+    raw = read_user_file(path, error=ImportFileError, what="a map file", max_bytes=MAX_FILE_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
