@@ -66,6 +66,14 @@ def _load_tactics_class():
     return Tactics
 
 
+def _has_inline_images(encounter: Encounter) -> bool:
+    """Whether the map background or a token's portrait is an in-memory ``data:`` image."""
+    bg = encounter.map.background
+    if bg is not None and bg.image.startswith("data:"):
+        return True
+    return any(str(getattr(t, "portrait", None) or "").startswith("data:") for t in encounter.tokens)
+
+
 class EncounterDocument(QObject):
     """The encounter being edited. Signals:
 
@@ -175,7 +183,14 @@ class EncounterDocument(QObject):
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("this encounter has no file yet: give a path")
-        save_encounter(self._committed, target)
+        if _has_inline_images(self._committed):
+            # an imported map or portrait held as a data: URI: write the image beside the
+            # file and store its name (the JSON stays small); memory keeps the data: URI
+            from engine.importers.images import save_with_images
+
+            save_with_images(self._committed, target)
+        else:
+            save_encounter(self._committed, target)
         if target != self._path:
             self._path = target
             self.pathChanged.emit(self._path)
