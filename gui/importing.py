@@ -1,0 +1,499 @@
+"""File > Import Map, File > Import Character, and doors opened and closed on the map.
+
+The importing itself is the engine's (:mod:`engine.importers`); this module asks the GM for
+the file and the few choices the file cannot answer, shows the engine's import report, and
+turns clicks into one undo step each:
+
+* **Import Map…** reads a Universal VTT map (``.dd2vtt``, ``.uvtt``, ``.df2vtt``), asks the
+  metres per grid cell (default 1.5 m) and the height of low cover (default 1 m), both
+  remembered in the window's settings, and opens the result as a new, unsaved encounter
+  (after offering to save the current one). A file that cannot be read leaves the current
+  encounter as it was.
+* **Import Character…** reads a Chummer5a save (``.chum5``), asks the side, then the GM
+  clicks where the character stands (Enter or Esc: the free spot nearest the map's centre).
+* **Doors** (``Obstacle.door``): the *Door* tool (O) opens or closes the door clicked; with
+  the Select tool, a double-click on a door does the same. Cover follows at once (the
+  engine's analysis ignores open doors).
+
+Importing this module registers :func:`install` with :func:`gui.main_window.register_extension`;
+``window.importing`` is then the window's :class:`ImportActions`.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import shapely
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QPainterPath
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QVBoxLayout,
+)
+
+from engine.errors import CoverfireError
+from engine.importers.report import ImportReport
+from engine.model import Encounter, Token
+from gui import edits
+from gui.layers import Sketch
+from gui.qtgeom import add_ring
+from gui.tools import PICK_SLACK_PX, Pointer, SelectTool, Tool
+
+MAP_FILTER = "Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;All files (*)"
+CHARACTER_FILTER = "Chummer5a characters (*.chum5);;All files (*)"
+SIDES = ("runner", "ganger", "neutral", "security", "ally")
+
+#: QSettings keys (the window's ``settings``)
+KEY_CELL = "import/cell_size"
+KEY_OBJECT_HEIGHT = "import/object_height"
+KEY_MAP_FOLDER = "import/map_folder"
+KEY_CHARACTER_FOLDER = "import/character_folder"
+
+DEFAULT_CELL = 1.5  # metres per grid cell (5 ft)
+DEFAULT_OBJECT_HEIGHT = 1.0  # metres: low cover drawn as objects in the map file
+DOOR_SLACK_PX = 8.0  # a click this close (screen pixels) to a thin door hits it
+
+
+# -- doors (no Qt) ---------------------------------------------------------------------------------
+def door_at(encounter: Encounter, x: float, y: float, slack: float = 0.0) -> str | None:
+    """The id of the door (``Obstacle.door``) nearest map point (x, y) metres, if it lies
+    within ``slack`` metres of it (inside counts as 0); else None."""
+    doors = [o for o in encounter.obstacles if o.door]
+    if not doors:
+        return None
+    polys = np.array([shapely.Polygon(o.polygon) for o in doors], dtype=object)
+    d = shapely.distance(polys, shapely.Point(x, y))
+    i = int(np.argmin(d))
+    return doors[i].id if d[i] <= slack else None
+
+
+def toggle_door(encounter: Encounter, door_id: str) -> tuple[Encounter, bool]:
+    """The encounter with door ``door_id`` opened (when closed) or closed (when open), and
+    whether it is open now. Raises :class:`engine.errors.UnknownIdError` for an unknown id and
+    :class:`engine.errors.IllegalActionError` for an obstacle that is not a door."""
+    from engine.errors import IllegalActionError
+
+    o = encounter.obstacle(door_id)
+    if not o.door:
+        raise IllegalActionError(f"{o.name or o.id} is not a door")
+    opened = not o.open
+    return edits.replace(encounter, o.model_copy(update={"open": opened})), opened
+
+
+def _door_label(o) -> str:
+    return o.name if o.name and o.name.lower() != "door" else f"door {o.id}"
+
+
+class DoorTool(Tool):
+    """Click a door to open or close it (one undo step)."""
+
+    name = "Door"
+    shortcut = "O"
+    tip = "Open or close a door: click it (with Select, double-click a door)"
+
+    def __init__(self, host):
+        super().__init__(host)
+        self._pressed: str | None = None
+
+    def _door(self, p: Pointer) -> str | None:
+        return door_at(self.doc.encounter, p.x, p.y, DOOR_SLACK_PX * p.m_per_px)
+
+    def press(self, p: Pointer) -> None:
+        self._pressed = self._door(p)
+
+    def release(self, p: Pointer) -> None:
+        pressed, self._pressed = self._pressed, None
+        door = self._door(p)
+        if door is None or door != pressed:
+            if door is None and pressed is None:
+                self.host.status("No door there: doors are the thin bars across openings (dashed when open)")
+            return
+        toggle_door_in(self.host, door)
+        self.hover(p)
+
+    def hover(self, p: Pointer) -> None:
+        door = self._door(p)
+        if door is None:
+            self.host.set_sketch(None)
+            return
+        o = self.doc.encounter.obstacle(door)
+        path = QPainterPath()
+        add_ring(path, o.polygon)
+        verb = "close" if o.open else "open"
+        self.host.set_sketch(Sketch(lines=[path], labels=[(p.x, p.y, f"click: {verb} {_door_label(o)}")]))
+
+    def cancel(self) -> None:
+        self._pressed = None
+        super().cancel()
+
+
+def toggle_door_in(host, door_id: str) -> bool:
+    """Open or close ``door_id`` in ``host.document`` as one undo step; the status line says
+    what happened. Returns whether the document changed."""
+    doc = host.document
+    try:
+        new, opened = toggle_door(doc.committed, door_id)
+    except (CoverfireError, ValueError) as exc:
+        host.status(str(exc))
+        return False
+    o = new.obstacle(door_id)
+    text = f"{'Open' if opened else 'Close'} {_door_label(o)}"
+    done = doc.commit(new, text)
+    if done:
+        host.status(f"{_door_label(o)[0].upper()}{_door_label(o)[1:]} is {'open' if opened else 'closed'} now"
+                    f"{': it blocks nothing' if opened else ''}")
+    return done
+
+
+# -- placing an imported character ------------------------------------------------------------------
+class PlaceCharacterTool(Tool):
+    """Click where an imported character stands. Enter or Esc (or switching tools) puts it
+    on the free spot nearest the map's centre, so the character is never lost."""
+
+    name = "Place character"
+
+    def __init__(self, host, token: Token, on_place):
+        super().__init__(host)
+        self.token = token
+        self.on_place = on_place  # on_place(at | None) -> bool (False: not placed, try again)
+        self.done = False
+        who = token.name or token.id
+        self.tip = f"Click where {who} stands (Enter or Esc: the free spot nearest the map's centre)"
+
+    def _place(self, at) -> None:
+        if self.done:
+            return
+        self.done = True
+        if not self.on_place(at):
+            self.done = False
+
+    def release(self, p: Pointer) -> None:
+        self._place(self.snap_point(p, centre=True))
+
+    def hover(self, p: Pointer) -> None:
+        x, y = self.snap_point(p, centre=True)
+        r = self.token.radius
+        path = QPainterPath()
+        path.addEllipse(x - r, y - r, 2 * r, 2 * r)
+        self.host.set_sketch(Sketch(lines=[path], fills=[path], labels=[(x, y + r, self.token.name or self.token.id)]))
+
+    def finish(self) -> None:
+        self._place(None)
+
+    def cancel(self) -> None:
+        self.host.set_sketch(None)
+        self._place(None)
+
+
+# -- dialogs ------------------------------------------------------------------------------------------
+class MapImportDialog(QDialog):
+    """Asks what the map file cannot say: metres per grid cell and the height of low cover."""
+
+    def __init__(self, parent, file_name: str, cell: float, object_height: float):
+        super().__init__(parent)
+        self.setWindowTitle("Import map")
+        self.setObjectName("map_import_dialog")
+        lay = QVBoxLayout(self)
+        intro = QLabel(f"<b>{file_name}</b><br>The map measures in grid cells. How large is one cell?")
+        intro.setWordWrap(True)
+        lay.addWidget(intro)
+        form = QFormLayout()
+        self.cell_spin = QDoubleSpinBox(objectName="cell_size")
+        self.cell_spin.setRange(0.1, 100.0)
+        self.cell_spin.setDecimals(2)
+        self.cell_spin.setSingleStep(0.5)
+        self.cell_spin.setSuffix(" m")
+        self.cell_spin.setValue(cell)
+        self.cell_spin.setToolTip("1.5 m is the usual 5-foot square")
+        form.addRow("Metres per cell", self.cell_spin)
+        self.object_spin = QDoubleSpinBox(objectName="object_height")
+        self.object_spin.setRange(0.1, 10.0)
+        self.object_spin.setDecimals(2)
+        self.object_spin.setSingleStep(0.1)
+        self.object_spin.setSuffix(" m")
+        self.object_spin.setValue(object_height)
+        self.object_spin.setToolTip("Height of the objects the map marks as blocking sight (tables, crates): low cover")
+        form.addRow("Object height (low cover)", self.object_spin)
+        lay.addLayout(form)
+        note = QLabel("Walls and doors are 3 m tall. Both values are remembered.")
+        note.setWordWrap(True)
+        lay.addWidget(note)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def values(self) -> tuple[float, float]:
+        """(metres per cell, object height in metres)."""
+        return float(self.cell_spin.value()), float(self.object_spin.value())
+
+
+class ImportReportDialog(QDialog):
+    """The engine's import report, in a window the GM reads and closes (not modal)."""
+
+    def __init__(self, parent, title: str, report: ImportReport):
+        super().__init__(parent)
+        self.setObjectName("import_report_dialog")
+        self.setWindowTitle(title)
+        self.report = report
+        lay = QVBoxLayout(self)
+        n = len(report.warnings)
+        head = "Imported without problems." if report.ok else f"Imported, with {n} warning{'s' if n != 1 else ''}."
+        if report.unsupported:
+            head += " Some things in the file are not carried over (listed below)."
+        self.headline = QLabel(head)
+        self.headline.setWordWrap(True)
+        lay.addWidget(self.headline)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text.setPlainText("\n".join(report.lines()))
+        lay.addWidget(self.text)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        lay.addWidget(buttons)
+        self.resize(640, 380)
+
+
+# -- the window's actions ----------------------------------------------------------------------------
+def _setting_float(settings, key: str, default: float) -> float:
+    try:
+        v = float(settings.value(key, default))
+    except (TypeError, ValueError):
+        return default
+    return v if math.isfinite(v) and v > 0 else default
+
+
+class ImportActions(QObject):
+    """File > Import Map and Import Character, the Door tool and double-clicking doors, for
+    one main window."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.report_dialog: ImportReportDialog | None = None
+        self.placing: PlaceCharacterTool | None = None
+        A = window.add_action
+        acts = [
+            A("File", "Import &Map\u2026", self.import_map_dialog, name="import map",
+              tip="Open a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a new encounter: picture, walls, doors"),
+            A("File", "Import &Character\u2026", self.import_character_dialog, name="import character",
+              tip="Add a Chummer5a character (.chum5) to this encounter, where you click"),
+        ]
+        menu = window.menus["File"]
+        anchor = window.actions.get("save")
+        if anchor is not None:
+            for act in acts:
+                menu.removeAction(act)
+                menu.insertAction(anchor, act)
+            menu.insertSeparator(anchor)
+        window.add_tool(DoorTool.name, lambda v: DoorTool(v), shortcut=DoorTool.shortcut, tip=DoorTool.tip)
+        window.map_view.viewport().installEventFilter(self)
+        window.selection.changed.connect(self._hint_door)
+
+    # -- settings ----------------------------------------------------------------------------------
+    @property
+    def settings(self):
+        return self.window.settings
+
+    def cell_size(self) -> float:
+        """The remembered metres per cell (default 1.5)."""
+        return _setting_float(self.settings, KEY_CELL, DEFAULT_CELL)
+
+    def object_height(self) -> float:
+        """The remembered low-cover height in metres (default 1)."""
+        return _setting_float(self.settings, KEY_OBJECT_HEIGHT, DEFAULT_OBJECT_HEIGHT)
+
+    def _folder(self, key: str) -> str:
+        v = self.settings.value(key)
+        if v and Path(str(v)).is_dir():
+            return str(v)
+        doc = self.window.document.path
+        return str(doc.parent) if doc is not None else str(Path.home())
+
+    # -- maps -----------------------------------------------------------------------------------------
+    def import_map_dialog(self) -> bool:
+        """Pick a map file, ask its scale, import it. Returns whether a map was opened."""
+        w = self.window
+        path, _ = QFileDialog.getOpenFileName(w, "Import map", self._folder(KEY_MAP_FOLDER), MAP_FILTER)
+        if not path:
+            return False
+        self.settings.setValue(KEY_MAP_FOLDER, str(Path(path).parent))
+        dlg = MapImportDialog(w, Path(path).name, self.cell_size(), self.object_height())
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return False
+        cell, height = dlg.values()
+        return self.import_map(path, cell, height)
+
+    def import_map(self, path: str | Path, cell_size: float | None = None, object_height: float | None = None) -> bool:
+        """Import a Universal VTT map and open it as a new, unsaved encounter (asking first to
+        save the current one). A file the engine cannot read shows its message and leaves the
+        current encounter as it was. Returns whether the map was opened."""
+        from engine.importers.uvtt import import_uvtt
+
+        w = self.window
+        cell = self.cell_size() if cell_size is None else float(cell_size)
+        height = self.object_height() if object_height is None else float(object_height)
+        try:
+            encounter, report = import_uvtt(path, cell, object_height=height)
+        except CoverfireError as exc:
+            QMessageBox.warning(w, "Cannot import this map", f"{exc}\n\nThe encounter you had open is unchanged.")
+            return False
+        self.settings.setValue(KEY_CELL, cell)
+        self.settings.setValue(KEY_OBJECT_HEIGHT, height)
+        if not w.maybe_save():
+            return False
+        w.document.set_content(encounter, None, dirty=True)
+        w.autosaver.discard()
+        w.map_view.fit_map()
+        walls = sum(1 for o in encounter.obstacles if not o.door and o.height >= 2.0)
+        doors = sum(1 for o in encounter.obstacles if o.door)
+        w.statusBar().showMessage(
+            f"Imported {Path(path).name}: {encounter.map.width:g} x {encounter.map.height:g} m, "
+            f"{walls} walls, {doors} doors (Door tool or double-click: open/close). Save to keep it.", 10000)
+        self.show_report(f"Map import: {Path(path).name}", report)
+        return True
+
+    # -- characters ---------------------------------------------------------------------------------
+    def import_character_dialog(self) -> bool:
+        """Pick a Chummer save, its side, then place it with a click. Returns whether the
+        character was read (it is added once placed)."""
+        w = self.window
+        path, _ = QFileDialog.getOpenFileName(w, "Import character", self._folder(KEY_CHARACTER_FOLDER), CHARACTER_FILTER)
+        if not path:
+            return False
+        self.settings.setValue(KEY_CHARACTER_FOLDER, str(Path(path).parent))
+        token, report = self._read_character(path)
+        if token is None:
+            return False
+        sides = list(SIDES)
+        combo = getattr(w, "side_combo", None)
+        if combo is not None:
+            sides += [combo.itemText(i) for i in range(combo.count()) if combo.itemText(i) not in sides]
+        side, ok = QInputDialog.getItem(w, "Import character", f"Side of {token.name or token.id}:", sides, 0, True)
+        if not ok:
+            return False
+        self.place_character(token.model_copy(update={"side": side.strip() or "runner"}), report)
+        return True
+
+    def _read_character(self, path):
+        from engine.importers.chummer import import_chummer
+
+        try:
+            return import_chummer(path, side="runner")
+        except CoverfireError as exc:
+            QMessageBox.warning(self.window, "Cannot import this character", str(exc))
+            return None, None
+
+    def import_character(self, path: str | Path, side: str = "runner", at: tuple[float, float] | None = None,
+                         *, click: bool = False) -> bool:
+        """Import a Chummer save into the open encounter: at ``at`` (metres), on the free spot
+        nearest the map's centre (``at`` None), or where the GM clicks (``click``)."""
+        token, report = self._read_character(path)
+        if token is None:
+            return False
+        token = token.model_copy(update={"side": side or "runner"})
+        if click:
+            self.place_character(token, report)
+            return True
+        return self._add(token, report, at)
+
+    def place_character(self, token: Token, report: ImportReport | None = None) -> PlaceCharacterTool:
+        """Let the GM click where ``token`` stands (the map's tool until then)."""
+        w = self.window
+        tool = PlaceCharacterTool(w.map_view, token, lambda at: self._add(token, report, at))
+        self.placing = tool
+        w.map_view.set_tool(tool)
+        group = getattr(w, "_tool_group", None)
+        if group is not None and group.checkedAction() is not None:
+            group.checkedAction().setChecked(False)
+        w.map_view.setFocus()
+        w.statusBar().showMessage(tool.tip, 30000)
+        return tool
+
+    def _add(self, token: Token, report: ImportReport | None, at) -> bool:
+        """Add ``token`` at ``at`` (None: the free spot) as one undo step."""
+        from engine.importers.chummer import add_character
+
+        w = self.window
+        doc = w.document
+        try:
+            new, placed = add_character(doc.committed, token, at)
+        except CoverfireError as exc:
+            w.statusBar().showMessage(f"Not there: {exc}. Click on the map (Enter: the free spot near the centre)", 10000)
+            return False
+        doc.commit(new, f"Import {placed.name or placed.id}")
+        w.selection.select([placed.id], doc.encounter)
+        if self.placing is not None and w.map_view.tool is self.placing:
+            self.placing = None
+            w.set_tool("Select")
+        self.placing = None
+        where = f"({placed.x:.1f}, {placed.y:.1f}) m"
+        w.statusBar().showMessage(f"Imported {placed.name or placed.id} ({placed.side}) at {where}", 8000)
+        if report is not None and not report.ok:
+            self.show_report(f"Character import: {placed.name or placed.id}", report)
+        return True
+
+    # -- report -------------------------------------------------------------------------------------
+    def show_report(self, title: str, report: ImportReport) -> ImportReportDialog:
+        """Show an import report beside the map (closing the one shown before)."""
+        if self.report_dialog is not None:
+            self.report_dialog.close()
+        dlg = ImportReportDialog(self.window, title, report)
+        self.report_dialog = dlg
+        dlg.show()
+        return dlg
+
+    # -- doors ----------------------------------------------------------------------------------------
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        """A double-click on a door with the Select tool opens or closes it."""
+        if ev.type() == QEvent.Type.MouseButtonDblClick and ev.button() == Qt.MouseButton.LeftButton:
+            view = self.window.map_view
+            if type(view.tool) is SelectTool and view.interactive:
+                x, y = view.viewport_to_map(ev.position())
+                k = view.m_per_px()
+                if view.picker().token_at(x, y, PICK_SLACK_PX * k) is None:
+                    door = door_at(view.document.encounter, x, y, DOOR_SLACK_PX * k)
+                    if door is not None:
+                        toggle_door_in(view, door)
+                        return True
+        return False
+
+    def _hint_door(self) -> None:
+        ids = self.window.selection.ids
+        if len(ids) != 1:
+            return
+        enc = self.window.document.encounter
+        if edits.kind_of(enc, ids[0]) != "obstacle":
+            return
+        o = enc.obstacle(ids[0])
+        if o.door:
+            state, verb = ("open", "close") if o.open else ("closed", "open")
+            self.window.statusBar().showMessage(
+                f"{_door_label(o)}: {state}. Double-click it (or use the Door tool, O) to {verb} it", 8000)
+
+
+def install(window) -> ImportActions:
+    """Add the import actions and the Door tool to ``window`` (``window.importing``)."""
+    window.importing = ImportActions(window)
+    return window.importing
+
+
+def _register() -> None:
+    from gui.main_window import register_extension
+
+    register_extension(install)
+
+
+_register()
