@@ -13,28 +13,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from PySide6.QtCore import QObject, Signal
-
 from engine.model import Encounter
 from engine.sr5 import attack as sr5_attack
 from engine.sr5 import combat, condition, suppressive
 from engine.sr5.changes import Change, settings_of, sheet_of
 from engine.sr5.dice import default_roller
 from engine.sr5.facts import MapFacts, facts_from_map
-from gui.combat_log import CombatLog
+from gui.rules.base import RuleController, token_name
 
 RULESET_NAME = "sr5"
 #: Log entry kinds shown in the shared log's colours (gui.combat_log).
 _KIND = {"turn": "round", "pass": "round", "initiative": "round", "attack": "hit", "suppression_test": "hit"}
-
-
-def token_name(encounter: Encounter, ident: str | None) -> str:
-    if ident is None:
-        return ""
-    for t in encounter.tokens:
-        if t.id == ident:
-            return t.name or t.id
-    return ident
 
 
 def _log_lines(entries) -> list[tuple[str, str]]:
@@ -59,44 +48,24 @@ def _log_lines(entries) -> list[tuple[str, str]]:
     return out
 
 
-class Sr5Controller(QObject):
+class Sr5Controller(RuleController):
     """Signals: ``activeChanged(bool)`` when an sr5 encounter is opened or left;
     ``applied(Change)`` after an action landed (its prompts are the GM's next steps);
     ``stateChanged()`` after any committed change of the encounter (edits, undo, redo, files)."""
 
-    activeChanged = Signal(bool)
-    applied = Signal(object)
-    stateChanged = Signal()
+    ruleset = RULESET_NAME
+    last_change: Change | None
 
-    def __init__(self, window, log: CombatLog):
-        super().__init__(window)
-        self.window = window
-        self.document = window.document
-        self.selection = window.selection
-        self.log = log
-        self.last_change: Change | None = None
-        self._batches: dict[int, tuple[int, tuple]] = {}  # log batch -> (start, entries) it mirrors
-        self._active = False
-        self.document.changed.connect(self._on_document)
-        self._reset()
+    def saved_log(self, encounter: Encounter):
+        return settings_of(encounter).log
+
+    def log_lines(self, entries) -> list[tuple[str, str]]:
+        return _log_lines(entries)
 
     # -- state ---------------------------------------------------------------------------------
     @property
-    def active(self) -> bool:
-        """Whether the open encounter uses the sr5 rules."""
-        return self._active
-
-    @property
-    def encounter(self) -> Encounter:
-        """The committed encounter (a drag in progress is ignored)."""
-        return self.document.committed
-
-    @property
     def settings(self):
         return settings_of(self.encounter)
-
-    def name(self, ident: str | None) -> str:
-        return token_name(self.encounter, ident)
 
     def token_ids(self) -> list[str]:
         return [t.id for t in self.encounter.tokens]
@@ -180,9 +149,7 @@ class Sr5Controller(QObject):
         combat log, as one batch that undo strikes through."""
         entries = tuple(settings_of(encounter).log[start:])
         if entries:
-            st = settings_of(encounter)
-            batch = self.log.add(_log_lines(entries), RULESET_NAME, round=st.turn or None)
-            self._batches[batch] = (start, entries)
+            self.add_log(start, entries, round=settings_of(encounter).turn or None)
 
     def start_turn(self, entered: Mapping[str, Sequence[int] | int] | None = None) -> Change:
         """Roll (the seeded roller) or take typed initiative: ``entered[id]`` is the faces of
@@ -234,45 +201,6 @@ class Sr5Controller(QObject):
     def log_text(self) -> str:
         """The encounter's sr5 combat log as text, each roll's pool breakdown below its line."""
         return combat.log_text(self.encounter)
-
-    # -- document ----------------------------------------------------------------------------------
-    def _on_document(self, change) -> None:
-        if change.reset:
-            self._reset()
-            return
-        if change.preview:
-            return
-        if (self.document.encounter.ruleset == RULESET_NAME) != self._active:
-            self._reset()  # the ruleset itself was edited
-            return
-        self._sync_log()
-        self.stateChanged.emit()
-
-    def _reset(self) -> None:
-        enc = self.document.encounter
-        active = enc.ruleset == RULESET_NAME
-        self._batches.clear()
-        self.last_change = None
-        self.log.clear(RULESET_NAME)
-        if active:
-            saved = settings_of(enc).log
-            if saved:
-                batch = self.log.add(_log_lines(saved), RULESET_NAME, timestamp=None)
-                self._batches[batch] = (0, tuple(saved))
-        changed = active != self._active
-        self._active = active
-        self.log.want(RULESET_NAME, active)
-        if changed:
-            self.activeChanged.emit(active)
-        self.stateChanged.emit()
-
-    def _sync_log(self) -> None:
-        """Strike through the batches whose entries left the encounter's log (undone),
-        restore those back in it (redone)."""
-        saved = settings_of(self.document.encounter).log if self._active else ()
-        for batch, (start, entries) in self._batches.items():
-            live = tuple(saved[start:start + len(entries)]) == entries
-            self.log.set_undone(batch, not live)
 
 
 __all__ = ["RULESET_NAME", "Sr5Controller", "token_name"]
