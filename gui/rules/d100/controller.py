@@ -6,8 +6,6 @@ No rule here: every answer is :data:`engine.d100.RULESET`'s.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
-
 from engine.d100 import (
     RULESET,
     Aim,
@@ -22,19 +20,9 @@ from engine.d100 import (
     SwitchWeapon,
 )
 from engine.model import Encounter
-from gui.combat_log import CombatLog
+from gui.rules.base import RuleController, token_name
 
 RULESET_NAME = "d100"
-
-
-def token_name(encounter: Encounter, ident: str | None) -> str:
-    if ident is None:
-        return ""
-    try:
-        t = encounter.token(ident)
-    except ValueError:
-        return ident
-    return t.name or t.id
 
 
 def action_title(encounter: Encounter, action) -> str:
@@ -69,41 +57,20 @@ def action_title(encounter: Encounter, action) -> str:
     return f"d100: {what}"
 
 
-class D100Controller(QObject):
+class D100Controller(RuleController):
     """Signals: ``activeChanged(bool)`` when a d100 encounter is opened or left;
     ``applied(Change)`` after an action landed; ``stateChanged()`` after any change of the
     encounter shown (edits, undo, redo, files)."""
 
-    activeChanged = Signal(bool)
-    applied = Signal(object)
-    stateChanged = Signal()
+    ruleset = RULESET_NAME
 
-    def __init__(self, window, log: CombatLog):
-        super().__init__(window)
-        self.window = window
-        self.document = window.document
-        self.selection = window.selection
-        self.log = log
-        self.last_change = None
-        # batch id -> (start, lines) of the encounter's saved d100 log it mirrors
-        self._batches: dict[int, tuple[int, tuple]] = {}
-        self._active = False
-        self.document.changed.connect(self._on_document)
-        self._reset()
+    def saved_log(self, encounter: Encounter):
+        return RULESET.settings(encounter).log
+
+    def log_lines(self, entries) -> list[tuple[str, str]]:
+        return [(ln.text, ln.kind) for ln in entries]
 
     # -- state ---------------------------------------------------------------------------------
-    @property
-    def active(self) -> bool:
-        """Whether the open encounter uses the d100 rules."""
-        return self._active
-
-    @property
-    def encounter(self) -> Encounter:
-        return self.document.committed
-
-    def name(self, ident: str | None) -> str:
-        return token_name(self.encounter, ident)
-
     def shown_token(self) -> str | None:
         """The token the body diagram shows: the first selected token, else the attacker."""
         enc = self.document.encounter
@@ -124,47 +91,6 @@ class D100Controller(QObject):
         start = len(RULESET.settings(enc).log)
         self.document.commit(change.encounter, action_title(enc, action))
         self.last_change = change
-        rnd = RULESET.settings(change.encounter).round or None
-        batch = self.log.add([(ln.text, ln.kind) for ln in change.log], RULESET_NAME, round=rnd)
-        self._batches[batch] = (start, tuple(change.log))
+        self.add_log(start, change.log, round=RULESET.settings(change.encounter).round or None)
         self.applied.emit(change)
         return change
-
-    # -- document ------------------------------------------------------------------------------
-    def _on_document(self, change) -> None:
-        if change.reset:
-            self._reset()
-            return
-        if change.preview:
-            return
-        if (self.document.encounter.ruleset == RULESET_NAME) != self._active:
-            self._reset()  # the ruleset itself was edited
-            return
-        self._sync_log()
-        self.stateChanged.emit()
-
-    def _reset(self) -> None:
-        enc = self.document.encounter
-        active = enc.ruleset == RULESET_NAME
-        self._batches.clear()
-        self.last_change = None
-        self.log.clear(RULESET_NAME)
-        if active:
-            saved = RULESET.settings(enc).log
-            if saved:
-                batch = self.log.add([(ln.text, ln.kind) for ln in saved], RULESET_NAME, timestamp=None)
-                self._batches[batch] = (0, tuple(saved))
-        changed = active != self._active
-        self._active = active
-        self.log.want(RULESET_NAME, active)
-        if changed:
-            self.activeChanged.emit(active)
-        self.stateChanged.emit()
-
-    def _sync_log(self) -> None:
-        """Strike through the batches whose lines left the encounter's saved log (undone),
-        restore those back in it (redone)."""
-        saved = RULESET.settings(self.document.encounter).log if self._active else ()
-        for batch, (start, lines) in self._batches.items():
-            live = tuple(saved[start:start + len(lines)]) == lines
-            self.log.set_undone(batch, not live)
