@@ -362,14 +362,8 @@ class _Graph:
         self.N, self.A, self.B = N, A, B
         self.n = len(N)
         self.xy = [tuple(p) for p in N.tolist()]
-        self._node_tree = None
-
-    @property
-    def node_tree(self):
-        """A point tree of the corners (built on first use: queries need it, the build not)."""
-        if self._node_tree is None and self.n:
-            self._node_tree = shapely.STRtree(shapely.points(self.N))
-        return self._node_tree
+        self.node_tree = shapely.STRtree(shapely.points(N)) if self.n else None  # for queries
+        self.diag = float(np.hypot(*(N.max(axis=0) - N.min(axis=0)))) + 2.0 if self.n else 0.0
 
     @staticmethod
     def _tangent(d: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -614,7 +608,8 @@ class _Query:
     the way) and their edges, with the other bodies' discs (x, y, radius grown by the
     mover's radius) as per-query obstacles."""
 
-    def __init__(self, g: _Graph, discs: np.ndarray, graph_edges: bool = True):
+    def __init__(self, g: _Graph, discs: np.ndarray, graph_edges: bool = True,
+                 near: tuple[XY, float] | None = None):
         self.g = g
         self.n0 = g.n
         self.C = np.ascontiguousarray(discs[:, :2], dtype=float)
@@ -630,7 +625,19 @@ class _Query:
         self.adj: dict[int, list[tuple[int, float]]] = {}
         self.badj: dict[int, list[tuple[int, float, tuple[int, ...]]]] = {}
         self.active: set[int] = set()
-        self.edge_block = g.disc_blocking(discs) if len(discs) and graph_edges else {}
+        # static edges blocked by bodies; with ``near`` = (point, limit) only by the bodies
+        # within limit of the point: a search from there that never goes further than limit
+        # cannot meet the others on a static edge (every point of an edge it takes is closer)
+        self.near = near
+        self.edge_block: dict[int, list[int]] = {}
+        if len(discs) and graph_edges:
+            if near is None:
+                self.edge_block = g.disc_blocking(discs)
+            else:
+                (px, py), lim = near
+                keep = np.flatnonzero(np.hypot(self.C[:, 0] - px, self.C[:, 1] - py) - self.R <= lim)
+                sub = g.disc_blocking(discs[keep])
+                self.edge_block = {e: [int(keep[j]) for j in js] for e, js in sub.items()}
         self.smooth = not math.isinf(g.max_edge)
 
     def xy(self, i: int) -> XY:
@@ -726,24 +733,26 @@ class _Query:
         self.P, self.TA, self.TB, self.has_tan, self.Lov = allP, allTA, allTB, allhas, allL
         if src:
             self._link(np.concatenate(src) + k0, np.concatenate(dst))
-        if g.n and limited:
+        if g.n and limited and not has:
+            # a start or goal that sees no corner within its reach looks further, in growing
+            # rings, until it sees one (corners have their reach; open ground has long edges)
             for i in range(k0, k0 + k):
                 if self.adj.get(i) or self.badj.get(i):
                     continue
                 p = allP[i - self.n0]
-                dist = np.hypot(g.N[:, 0] - p[0], g.N[:, 1] - p[1])
-                order = np.argsort(dist)
-                order = order[dist[order] > allL[i - self.n0]]
-                for s in range(0, len(order), 256):
-                    b = order[s:s + 256]
+                inner = float(allL[i - self.n0])
+                while not (self.adj.get(i) or self.badj.get(i)) and inner < g.diag:
+                    outer = 2.0 * inner
+                    b = g.node_tree.query(shapely.Point(p), predicate="dwithin", distance=outer)
                     d = g.N[b] - p
-                    ok = _Graph._tangent(d, g.A[b], g.B[b])
-                    if has:
-                        ok &= _Graph._tangent(d, np.repeat(allTA[i - self.n0][None], len(b), 0),
-                                              np.repeat(allTB[i - self.n0][None], len(b), 0))
-                    self._link(np.full(int(ok.sum()), i), b[ok])
-                    if self.adj.get(i) or self.badj.get(i):
-                        break
+                    dist = np.hypot(d[:, 0], d[:, 1])
+                    b = b[(dist > inner) & _Graph._tangent(d, g.A[b], g.B[b])]
+                    b = b[np.argsort(np.hypot(g.N[b, 0] - p[0], g.N[b, 1] - p[1]), kind="stable")]
+                    for s_ in range(0, len(b), 256):
+                        self._link(np.full(len(b[s_:s_ + 256]), i), b[s_:s_ + 256])
+                        if self.adj.get(i) or self.badj.get(i):
+                            break
+                    inner = outer
         return list(range(k0, k0 + k))
 
     def tangents(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -823,7 +832,8 @@ class _Query:
 
     # ------------------------------------------------------------- search
     def search(self, src: int, h, goal: int):
-        """A* from src to goal with the admissible, consistent estimate ``h(xy)``; re-runs
+        """A* from src to goal with the admissible, consistent estimate ``h`` (see
+        :class:`_AStar`); re-runs
         with more bodies' corners while bodies block edges worth taking. Returns the
         finished :class:`_AStar` (``parent`` holds the path when the goal was reached)."""
         while True:
@@ -865,27 +875,35 @@ class _Query:
 
 
 class _AStar:
-    """A resumable A* (Dijkstra when ``h`` is 0) over a query's graph. Settled nodes are
-    listed in order with their costs; ``wanted`` collects the bodies whose discs blocked an
-    edge that would have improved a node (their corners belong in the graph)."""
+    """A resumable A* over a query's graph (Dijkstra when ``h`` is None). The estimate ``h``
+    is ``(x, y, r)``: | distance to the point (x, y) - r | (r = 0: the straight-line
+    distance). Settled nodes are listed in order with their costs; ``wanted`` collects the
+    bodies whose discs blocked an edge that would have improved a node (their corners belong
+    in the graph)."""
 
-    def __init__(self, q: _Query, src: int, h, goal: int | None = None):
+    def __init__(self, q: _Query, src: int, h, goal: int | None = None, wlimit: float = math.inf):
         self.q, self.h, self.goal = q, h, goal
+        self.wlimit = wlimit  # nodes costing more are never reached (nor bodies wanted for them)
         self.hcache: dict[int, float] = {}
         self.gs = {src: 0.0}
         self.parent: dict[int, int | None] = {src: None}
         self.closed: set[int] = set()
         self.settled: list[int] = []
         self.settled_g: list[float] = []
-        self.heap = [(self._h(src), 0, 0.0, src)]
+        self.heap = [(self._h(src) if h is not None else 0.0, 0, 0.0, src)]
         self.seq = 0
         self.wanted: set[int] = set()
         self.reached = False
+        self.clipped = False  # some node was left out for costing more than wlimit
 
     def _h(self, v: int) -> float:
+        if self.h is None:
+            return 0.0
         x = self.hcache.get(v)
         if x is None:
-            x = self.hcache[v] = self.h(self.q.xy(v))
+            tx, ty, tr = self.h
+            px, py = self.q.xy(v)
+            x = self.hcache[v] = abs(math.hypot(px - tx, py - ty) - tr)
         return x
 
     def frontier(self) -> float:
@@ -904,9 +922,13 @@ class _AStar:
         eblock, adj, badj, active = q.edge_block, q.adj, q.badj, q.active
         gs, parent, closed, heap, wanted = self.gs, self.parent, self.closed, self.heap, self.wanted
         settled, settled_g = self.settled, self.settled_g
-        push, pop, hh = heapq.heappush, heapq.heappop, self._h
+        push, pop = heapq.heappush, heapq.heappop
+        zero = self.h is None  # Dijkstra: no estimate to add
+        tx, ty, tr = (0.0, 0.0, 0.0) if zero else self.h
+        hc, gxy, qpts, hypot = self.hcache, G.xy, q.pts, math.hypot
         seq = self.seq
         goal = self.goal
+        wl = self.wlimit
         while heap and not self.reached:
             if heap[0][0] >= bound:
                 break
@@ -926,6 +948,9 @@ class _AStar:
                         continue
                     e = eidl[t]
                     ng = gu + ewl[e]
+                    if ng > wl:
+                        self.clipped = True
+                        continue
                     if ng >= gs.get(v, math.inf):
                         continue
                     blk = eblock.get(e)
@@ -935,19 +960,35 @@ class _AStar:
                     gs[v] = ng
                     parent[v] = u
                     seq += 1
-                    push(heap, (ng + hh(v), seq, ng, v))
+                    if zero:
+                        push(heap, (ng, seq, ng, v))
+                    else:
+                        hv = hc.get(v)
+                        if hv is None:
+                            px, py = gxy[v] if v < n0 else qpts[v - n0]
+                            hv = hc[v] = abs(hypot(px - tx, py - ty) - tr)
+                        push(heap, (ng + hv, seq, ng, v))
             for v, w in adj.get(u, ()):
                 if v in closed:
                     continue
                 ng = gu + w
-                if ng < gs.get(v, math.inf):
+                if ng > wl:
+                    self.clipped = True
+                elif ng < gs.get(v, math.inf):
                     gs[v] = ng
                     parent[v] = u
                     seq += 1
-                    push(heap, (ng + hh(v), seq, ng, v))
+                    if zero:
+                        push(heap, (ng, seq, ng, v))
+                    else:
+                        hv = hc.get(v)
+                        if hv is None:
+                            px, py = gxy[v] if v < n0 else qpts[v - n0]
+                            hv = hc[v] = abs(hypot(px - tx, py - ty) - tr)
+                        push(heap, (ng + hv, seq, ng, v))
             for v, w, blk in badj.get(u, ()):
                 ng = gu + w
-                if v not in closed and ng < gs.get(v, math.inf):
+                if ng <= wl and v not in closed and ng < gs.get(v, math.inf):
                     wanted.update(j for j in blk if j not in active)
         self.seq = seq
 
@@ -1092,10 +1133,7 @@ class Navigator:
             return PathResult(tuple(pts), _length(pts))
         si, ti = q.add_nodes(np.array([s2, t]))
 
-        def h(p):
-            return math.hypot(p[0] - t[0], p[1] - t[1])
-
-        a = q.search(si, h, goal=ti)
+        a = q.search(si, (t[0], t[1], 0.0), goal=ti)
         if not a.reached:
             return None
         pts = q.trace(a.parent, ti)
@@ -1144,13 +1182,10 @@ class _Runup:
         k = np.linspace(-width / 2, width / 2, m + 1)
         rout = self.Rr / math.cos(width / m / 2)  # outer arc drawn around the circle
         rin = self.c  # inner chords fall inside radius c: the piece is a little too big
-        polys = []
-        for mid in mids:
-            a = mid + k
-            outer = np.column_stack([np.cos(a), np.sin(a)]) * rout
-            inner = np.column_stack([np.cos(a[::-1]), np.sin(a[::-1])]) * rin
-            polys.append(shapely.Polygon(np.vstack([outer, inner]) + self.T))
-        return np.array(polys, dtype=object), mids
+        a = mids[:, None] + k[None, :]
+        outer = np.stack([np.cos(a), np.sin(a)], axis=-1) * rout
+        inner = np.stack([np.cos(a[:, ::-1]), np.sin(a[:, ::-1])], axis=-1) * rin
+        return shapely.polygons(np.concatenate([outer, inner], axis=1) + self.T), mids
 
     def _polygon_intervals(self, g: _Graph) -> tuple[np.ndarray, np.ndarray]:
         T, R = self.T, self.Rr * 1.01
@@ -1158,18 +1193,22 @@ class _Runup:
         shapes = list(g.parts[g.parts_tree.query(box, predicate="intersects")]) if len(g.parts) else []
         if g.inset is not None:
             x0, y0, x1, y1 = g.inset
-            if x0 < x1 and y0 < y1:
+            if not (x0 < x1 and y0 < y1):
+                shapes.append(box.buffer(1.0, join_style="mitre"))
+            elif not (x0 <= T[0] - R and T[0] + R <= x1 and y0 <= T[1] - R and T[1] + R <= y1):
                 outside = shapely.difference(box.buffer(1.0, join_style="mitre"), shapely.box(x0, y0, x1, y1))
                 if not outside.is_empty:
                     shapes.append(outside)
-            else:
-                shapes.append(box.buffer(1.0, join_style="mitre"))
         if not shapes:
             return np.zeros(0), np.zeros(0)
         sectors, mids = self._sectors()
         S = np.array(shapes, dtype=object)
-        cut = shapely.intersection(S[:, None], sectors[None, :])
-        which = np.broadcast_to(np.arange(len(mids))[None, :], cut.shape)
+        # only the (shape, sector) pairs whose boxes overlap
+        sb, kb = shapely.bounds(S), shapely.bounds(sectors)
+        si, ki = np.nonzero((sb[:, None, 0] <= kb[None, :, 2]) & (kb[None, :, 0] <= sb[:, None, 2])
+                            & (sb[:, None, 1] <= kb[None, :, 3]) & (kb[None, :, 1] <= sb[:, None, 3]))
+        cut = shapely.intersection(S[si], sectors[ki])
+        which = ki
         keep = ~shapely.is_empty(cut)
         cut, which = cut[keep], which[keep]
         if len(cut) == 0:
@@ -1190,31 +1229,36 @@ class _Runup:
         return lo + mid, hi + mid
 
     def _disc_intervals(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bearings blocked by the grown discs, in closed form: the distance from a disc's
+        centre (D from the target, at angle theta off the run-up's bearing) to the run-up
+        segment (radii c to Rr) grows with theta, from the far end's distance (while the foot
+        of the perpendicular lies beyond Rr), through D sin(theta), to the near end's; the
+        blocked half-width is where it equals the disc's radius."""
         q = self.q
         if len(q.C) == 0:
             return np.zeros(0), np.zeros(0)
+        c, Rr = self.c, self.Rr
         d = q.C - self.T
         D = np.hypot(d[:, 0], d[:, 1])
-        near = D < self.Rr + q.R
+        near = D < Rr + q.R
         d, D = d[near], D[near]
         beta = np.arctan2(d[:, 1], d[:, 0])
         R = q.R[near] - TOUCH
+        Dp = np.maximum(D, 1e-300)
 
-        def dist(phi):
-            s = np.clip(D * np.cos(phi), self.c, self.Rr)
-            return np.sqrt(np.maximum(s * s + D * D - 2 * s * D * np.cos(phi), 0.0))
+        def end_angle(e):  # the angle at which the segment's end at radius e is R away
+            cos = (e * e + D * D - R * R) / (2.0 * e * Dp)
+            return np.arccos(np.clip(cos, -1.0, 1.0))
 
-        hit = dist(np.zeros_like(D)) < R
-        whole = dist(np.full_like(D, math.pi)) < R
-        lo_a, hi_a = np.zeros_like(D), np.full_like(D, math.pi)
-        for _ in range(40):
-            mid = 0.5 * (lo_a + hi_a)
-            inside = dist(mid) < R
-            lo_a = np.where(inside, mid, lo_a)
-            hi_a = np.where(inside, hi_a, mid)
-        phi = np.where(whole, math.pi + 1e-9, hi_a)
-        m = hit
-        return (beta - phi)[m], (beta + phi)[m]
+        d_far = np.sqrt(np.maximum(D * D - Rr * Rr, 0.0))  # distance where the foot reaches Rr
+        d_near = np.sqrt(np.maximum(D * D - c * c, 0.0))  # ... and where it reaches c
+        with np.errstate(divide="ignore", invalid="ignore"):
+            perp = np.arcsin(np.clip(R / Dp, 0.0, 1.0))
+        phi = np.where(R <= d_far, end_angle(Rr), np.where(R <= d_near, perp, end_angle(c)))
+        hit = np.where(D > Rr, D - Rr, np.where(D < c, c - D, 0.0)) < R  # blocked on its own bearing
+        whole = (c + D) < R  # even the opposite bearing's nearest point (radius c) is inside
+        phi = np.where(whole, math.pi + 1e-9, phi)
+        return (beta - phi)[hit], (beta + phi)[hit]
 
     def _set_free(self, lo: np.ndarray, hi: np.ndarray) -> None:
         tau = 2 * math.pi
@@ -1448,8 +1492,9 @@ class _Tree:
     body outside that blocks an edge worth taking, its corners are added and the search
     restarts."""
 
-    def __init__(self, q: _Query, src: int, start: XY):
+    def __init__(self, q: _Query, src: int, start: XY, limit: float = math.inf):
         self.q, self.src = q, src
+        self.limit = limit  # never grown beyond this cost (bodies further away never matter)
         g = q.g
         # bodies this far beyond the bound get their corners up front (typical edge length);
         # any other body that blocks a useful edge is added when the search meets it
@@ -1472,13 +1517,13 @@ class _Tree:
         while True:
             # bodies up to twice as far get their corners now, so that the next doubling of
             # the bound can resume this search instead of restarting it
-            near = np.flatnonzero(self.dc <= 2.0 * B + self.reach)
+            near = np.flatnonzero(self.dc <= min(2.0 * B + self.reach, self.limit))
             new = [int(j) for j in near if int(j) not in q.active]
             if new:
                 q.activate(new)
                 self.search = None
             if self.search is None:
-                self.search = _AStar(q, self.src, lambda p: 0.0)
+                self.search = _AStar(q, self.src, None, wlimit=self.limit)
                 self._n = 0
                 self.ids = np.zeros(0, dtype=np.int64)
                 self.cost = np.zeros(0)
@@ -1508,7 +1553,9 @@ class _Tree:
 
     @property
     def exhausted(self) -> bool:
-        return self.search is not None and math.isinf(self.search.frontier())
+        """Every corner the mover can reach (within the limit: nothing left out) is settled."""
+        a = self.search
+        return a is not None and math.isinf(a.frontier()) and not a.clipped
 
 
 def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target_radius: float,
@@ -1557,22 +1604,26 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     D = np.vstack([D, [[T[0], T[1], r2]]])
     D[:, 2] += rg
     D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # bodies already overlapped
-    key = (int(round(rg * 100)), s, D[np.lexsort(D.T[::-1])].tobytes())
+    s2 = g.escape(s)
+    if s2 is None:
+        return _no_charge("the charging body is wedged in and cannot move")
+    head: list[XY] = [s] if s2 == s else [s, s2]
+    # the walk to the run-up start may cost at most cap: with a movement allowance the search
+    # (and the bodies it must know of) stays within that distance of the mover
+    cap = math.inf if max_movement is None else max(max_movement - runup, 0.0) + 1e-9
+    near = None if math.isinf(cap) else (s2, cap)
+    key = (int(round(rg * 100)), s, D[np.lexsort(D.T[::-1])].tobytes(), cap)
     tree = nav._trees.get(key) if shared_tree is not False else None
     if tree is not None:
         nav._trees.move_to_end(key)
         q = tree.q
     else:
-        q = _Query(g, D)
+        q = _Query(g, D, near=near)
     run = _Runup(q, T, c, runup)
-    s2 = g.escape(s)
-    if s2 is None:
-        return _no_charge("the charging body is wedged in and cannot move")
-    head: list[XY] = [s] if s2 == s else [s, s2]
     use_tree = shared_tree is True or (shared_tree is None and nav._charge_seen.get(key, 0) >= TREE_AFTER)
     if tree is None and use_tree:
         si = q.add_nodes(np.array([s2]))[0]
-        tree = nav._trees[key] = _Tree(q, si, s2)
+        tree = nav._trees[key] = _Tree(q, si, s2, limit=cap)
         while len(nav._trees) > 4:
             nav._trees.popitem(last=False)
     nav._charge_seen[key] = nav._charge_seen.get(key, 0) + 1
@@ -1580,7 +1631,6 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
         nav._charge_seen.pop(next(iter(nav._charge_seen)))
     fin = _Finisher(q, run)
     lower = abs(math.hypot(s2[0] - T[0], s2[1] - T[1]) - run.Rr)
-    cap = math.inf if max_movement is None else max(max_movement - runup, 0.0) + 1e-9
     U = min(1.25 * lower + 2.0 * run.Rr, cap)
     done, exhausted = None, False
     if lower > cap:
@@ -1598,16 +1648,14 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     else:
         si = q.add_nodes(np.array([s2]))[0]
 
-        def h(p):
-            return abs(math.hypot(p[0] - T[0], p[1] - T[1]) - run.Rr)
-
+        h = (float(T[0]), float(T[1]), run.Rr)  # the distance to the run-up circle
         while True:
-            a = _AStar(q, si, h)
+            a = _AStar(q, si, h, wlimit=cap)
             while True:
                 a.advance(U)
                 done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted,
                                 *_settled_xy(q, a))
-                exhausted = math.isinf(a.frontier())
+                exhausted = math.isinf(a.frontier()) and not a.clipped
                 if done is not None or exhausted or U >= cap:
                     break
                 U = min(max(1.5 * U, a.frontier() + run.Rr), cap)
