@@ -20,8 +20,10 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 
 from engine.errors import CoverfireError, IllegalActionError
-from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.combat_log import combat_log_for
+from gui.rules.base import LogMirror
+from gui.rules.base import token_name as _name
+from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.rules.static_veil.panel import ManeuverPanel
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
 
@@ -38,15 +40,6 @@ def _ruleset():
     from engine.static_veil import RULESET
 
     return RULESET
-
-
-def _name(encounter, ident: str | None) -> str:
-    if ident is None:
-        return ""
-    for t in encounter.tokens:
-        if t.id == ident:
-            return t.name or t.id
-    return ident
 
 
 def _kind(entry, default: str = "") -> str:
@@ -126,7 +119,7 @@ class StaticVeilController(QObject):
         # the shared combat log (gui.combat_log): one batch of lines per maneuver, mirrored
         # from the encounter's saved Static Veil log; undone batches are struck through
         self.log = combat_log_for(window)
-        self._batches: dict[int, tuple[int, tuple]] = {}
+        self._mirror = LogMirror(self.log, RULESET_NAME)
         self.layer = StaticVeilLayer(self.view.options)
         self.view.vb.addItem(self.layer, ignoreBounds=True)
         self.view.layers.append(self.layer)
@@ -204,8 +197,7 @@ class StaticVeilController(QObject):
     # -- the combat log ----------------------------------------------------------------------------
     def _reset_log(self) -> None:
         """Show the open encounter's saved Static Veil log (or take ours away)."""
-        self._batches.clear()
-        self.log.clear(RULESET_NAME)
+        self._mirror.clear()
         if self.active:
             saved = _ruleset().settings(self.document.encounter).log
             start = 0
@@ -214,9 +206,8 @@ class StaticVeilController(QObject):
                 end = start
                 while end < len(saved) and saved[end].round == rnd:
                     end += 1
-                lines = tuple(saved[start:end])
-                batch = self.log.add([(e.text, _kind(e)) for e in lines], RULESET_NAME, round=rnd, timestamp=None)
-                self._batches[batch] = (start, lines)
+                lines = saved[start:end]
+                self._mirror.add(start, lines, [(e.text, _kind(e)) for e in lines], round=rnd, timestamp=None)
                 start = end
         self.log.want(RULESET_NAME, self.active)
 
@@ -225,16 +216,12 @@ class StaticVeilController(QObject):
         start = len(_ruleset().settings(before).log)
         rnd = change.settings_after.round
         kind = "miss" if change.success is False else ("hit" if change.success else "")
-        batch = self.log.add([(e.text, _kind(e, kind)) for e in change.log], RULESET_NAME, round=rnd)
-        self._batches[batch] = (start, tuple(change.log))
+        self._mirror.add(start, change.log, [(e.text, _kind(e, kind)) for e in change.log], round=rnd)
 
     def _sync_log(self) -> None:
         """Strike through batches whose lines left the encounter's log (undone); restore
         those back in it (redone)."""
-        saved = _ruleset().settings(self.document.encounter).log
-        for batch, (start, lines) in self._batches.items():
-            live = tuple(saved[start:start + len(lines)]) == lines
-            self.log.set_undone(batch, not live)
+        self._mirror.sync(_ruleset().settings(self.document.encounter).log)
 
     # -- events ----------------------------------------------------------------------------------
     def _on_document(self, change) -> None:
