@@ -317,9 +317,14 @@ class GroundLayer(MapLayer):
 
 
 # ---------------------------------------------------------------------------------------------
+DOOR_FILL = QColor("#7a4e24")  # closed doors: wood, apart from the grey walls
+DOOR_EDGE = QColor("#f0c27a")  # their outline, dashed when open
+
+
 class ObstacleLayer(MapLayer):
     """Every obstacle in one cached path per height class (low, waist, full), plus hidden
-    ones (GM view only, hatched) and open doors (outline only)."""
+    ones (GM view only, hatched), closed doors (wood-coloured, so the GM can tell them from
+    walls) and open doors (dashed outline only)."""
 
     def __init__(self, options: ViewOptions):
         super().__init__(options)
@@ -338,7 +343,7 @@ class ObstacleLayer(MapLayer):
     def rebuild(self) -> None:
         self.build_count += 1
         groups: dict[str, list] = {c: [] for c in style.HEIGHT_CLASSES}
-        groups["hidden"], groups["open"] = [], []
+        groups["hidden"], groups["open"], groups["door"] = [], [], []
         for o in self._obstacles:
             if not self.options.shows(o):
                 continue
@@ -346,6 +351,8 @@ class ObstacleLayer(MapLayer):
                 groups["hidden"].append(o.polygon)
             elif not o.blocks:
                 groups["open"].append(o.polygon)
+            elif o.door:
+                groups["door"].append(o.polygon)
             else:
                 groups[style.height_class(o.height)].append(o.polygon)
         self._paths = {}
@@ -371,9 +378,14 @@ class ObstacleLayer(MapLayer):
             painter.setPen(cosmetic(style.HEIGHT_EDGE[cls], 1.4))
             painter.setBrush(QBrush(style.HEIGHT_FILL[cls]))
             painter.drawPath(path)
+        path = self._paths.get("door")
+        if path is not None:
+            painter.setPen(cosmetic(DOOR_EDGE, 1.4))
+            painter.setBrush(QBrush(DOOR_FILL))
+            painter.drawPath(path)
         path = self._paths.get("open")
         if path is not None:
-            painter.setPen(cosmetic(style.HEIGHT_EDGE["full"], 1.4, Qt.PenStyle.DashLine))
+            painter.setPen(cosmetic(DOOR_EDGE, 1.4, Qt.PenStyle.DashLine))
             painter.setBrush(NO_BRUSH)
             painter.drawPath(path)
         path = self._paths.get("hidden")
