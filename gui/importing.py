@@ -91,7 +91,8 @@ def toggle_door(encounter: Encounter, door_id: str) -> tuple[Encounter, bool]:
 
 
 def _door_label(o) -> str:
-    return o.name if o.name and o.name.lower() != "door" else f"door {o.id}"
+    """A door's name, or its id when the name is just "Door" (imported doors are all called so)."""
+    return o.name if o.name and o.name.strip().lower() != "door" else o.id
 
 
 class DoorTool(Tool):
@@ -150,8 +151,8 @@ def toggle_door_in(host, door_id: str) -> bool:
     text = f"{'Open' if opened else 'Close'} {_door_label(o)}"
     done = doc.commit(new, text)
     if done:
-        host.status(f"{_door_label(o)[0].upper()}{_door_label(o)[1:]} is {'open' if opened else 'closed'} now"
-                    f"{': it blocks nothing' if opened else ''}")
+        host.status(f"{_door_label(o)} is {'open: it blocks nothing' if opened else 'closed: it blocks sight and fire'}"
+                    " (Ctrl+Z undoes)")
     return done
 
 

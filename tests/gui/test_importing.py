@@ -242,11 +242,11 @@ def test_double_click_a_door_with_select_opens_it(window, door_fight):
     assert window.document.undo_stack.count() == steps + 1
     assert window.answers.attacker == shooter  # selecting the door kept the attacker
     assert cover_of(window, target) == "none"
-    # an open door is drawn hollow (dashed outline), not filled with the walls
-    assert "open" in window.map_view.obstacles._paths
+    # an open door is drawn hollow (dashed outline); a closed one filled, apart from the walls
+    assert "open" in window.map_view.obstacles._paths and "door" not in window.map_view.obstacles._paths
     QTest.mouseDClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, vp_point(window.map_view, 7.5, 5.0))
     assert not the_door(window).open and cover_of(window, target) == "full"
-    assert "open" not in window.map_view.obstacles._paths
+    assert "open" not in window.map_view.obstacles._paths and "door" in window.map_view.obstacles._paths
 
 
 def test_door_at_picks_the_nearest_door_within_the_slack(tmp_path):
