@@ -40,6 +40,10 @@ from geometry.zones import (
 DEFAULT_REACH = 1.0
 #: Metres of straight run at the target a charge needs (Static Veil Charge).
 DEFAULT_RUNUP = 4.0
+#: Metres a token may move in a charge when its sheet does not say (no sr5 sheet in an sr5
+#: encounter, no static_veil sheet in a static-veil one): farther targets are "too far", and
+#: the search for a charge never looks beyond it (:meth:`Tactics.charge_movement`).
+DEFAULT_CHARGE_MOVEMENT = 40.0
 #: Metres above the ground that blast, circle and rect zones act from (their centre).
 AREA_ZONE_ORIGIN_HEIGHT = 1.0
 #: Metres above the ground a directed zone without an owner fires from (a standing eye).
@@ -299,7 +303,8 @@ class Tactics:
         out = []
         for i, d, rg, f in zip(others.tolist(), dist.tolist(), ranges, frac.tolist()):
             tid = self._ids[i]
-            plan = self.charge(attacker_id, tid) if charges else None
+            # every charge by one attacker shares one search from it (same answers)
+            plan = self._charge(attacker_id, tid, shared=True) if charges else None
             out.append(TargetReport(tid, d, rg, CoverResult(f, cover_class(f)),
                                     by_token.get(tid, ()), plan))
         return out
@@ -322,11 +327,34 @@ class Tactics:
 
     # -- charges ---------------------------------------------------------------------------------
     def charge(self, attacker_id: str, target_id: str, reach: float | None = None,
-               runup: float | None = None):
+               runup: float | None = None, max_movement: float | None = None):
         """The attacker's shortest charge at the target (``geometry.paths.plan_charge``):
         ends ``r1 + r2 + reach`` apart after a straight run of at least ``runup`` metres,
-        walking around obstacles and the other tokens. When the geometry refuses (a token
-        inside an obstacle or off the map) the plan says so in ``reason``."""
+        walking around obstacles and the other tokens, in at most ``max_movement`` metres
+        (default :meth:`charge_movement`; a farther target is refused as too far). When the
+        geometry refuses (a token inside an obstacle or off the map) the plan says so in
+        ``reason``. Charges by the same attacker (same encounter revision) share the search
+        from it from the fourth on."""
+        return self._charge(attacker_id, target_id, reach, runup, max_movement)
+
+    def charge_movement(self, token_id: str) -> float:
+        """Metres the token may move in a charge: its Running rate for the Combat Turn
+        (``engine.sr5.combat.movement``: the sheet's ``run_rate``, else Agility x 4, plus
+        Sprint metres) in an sr5 encounter when it has an sr5 sheet; its Movement per turn in
+        a static-veil encounter when it has a static_veil sheet; else
+        :data:`DEFAULT_CHARGE_MOVEMENT`."""
+        t = self._token(token_id)
+        ruleset = self.encounter.ruleset
+        if ruleset == "sr5" and t.sr5 is not None:
+            from engine.sr5.combat import movement
+
+            return float(movement(self.encounter, token_id).run)
+        if ruleset == "static-veil" and t.static_veil is not None:
+            return float(t.static_veil.movement)
+        return DEFAULT_CHARGE_MOVEMENT
+
+    def _charge(self, attacker_id: str, target_id: str, reach: float | None = None,
+                runup: float | None = None, max_movement: float | None = None, shared: bool = False):
         from geometry.paths import ChargePlan, plan_charge
 
         a = self._token(attacker_id)
@@ -335,10 +363,13 @@ class Tactics:
             return ChargePlan(False, (), None, None, None, "a token cannot charge itself")
         keep = [i for i, ident in enumerate(self._ids) if ident not in (a.id, t.id)]
         discs = np.column_stack((self._xy[keep], self._r[keep])) if keep else np.zeros((0, 3))
+        if max_movement is None:
+            max_movement = self.charge_movement(a.id)
         try:
             return plan_charge(self.navigator, (a.x, a.y), a.radius, (t.x, t.y), t.radius, discs,
                                reach=DEFAULT_REACH if reach is None else reach,
-                               runup=DEFAULT_RUNUP if runup is None else runup)
+                               runup=DEFAULT_RUNUP if runup is None else runup,
+                               max_movement=max_movement, shared_tree=True if shared else None)
         except GeometryInputError as exc:
             return ChargePlan(False, (), None, None, None, str(exc))
 

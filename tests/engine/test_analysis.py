@@ -271,6 +271,41 @@ def test_charge_impossible_says_why():
 
 
 
+def test_charge_stops_at_the_attackers_movement():
+    # Open ground, target 50 m east (radii 0.4, reach 1): the charge needs 50 - 1.8 = 48.2 m.
+    # No sr5 sheet: the default allowance (DEFAULT_CHARGE_MOVEMENT = 40 m) refuses it as too
+    # far; given 60 m it is planned as usual; an sr5 sheet with Agility 5 runs 4 x 5 = 20 m
+    # (plus 3 m of Sprint: 23 m), which reaches a target 20 m away (20 - 1.8 = 18.2 m) but
+    # not one 30 m away (28.2 m).
+    from engine.analysis import DEFAULT_CHARGE_MOVEMENT
+
+    t = Tactics(enc([tok("a", 10, 30), tok("b", 60, 30)]))
+    assert t.charge_movement("a") == DEFAULT_CHARGE_MOVEMENT == 40.0
+    far = t.charge("a", "b")
+    assert not far.possible and "too far" in far.reason and "40 m" in far.reason
+    ok = t.charge("a", "b", max_movement=60)
+    assert ok.possible and ok.movement == pytest.approx(48.2, abs=1e-6)
+    runner = {"agility": 5, "sprint_metres": 3.0}
+    t = Tactics(enc([tok("a", 10, 30, sr5=runner), tok("b", 30, 30), tok("c", 10, 60 - 0.5)], size=(100.0, 60.0)))
+    assert t.charge_movement("a") == pytest.approx(23.0)
+    assert t.charge("a", "b").movement == pytest.approx(18.2, abs=1e-6)
+    c = t.charge("a", "c")  # 29.5 m south: 27.7 m needed
+    assert not c.possible and "23 m" in c.reason
+    plans = {r.id: r.charge for r in t.targets("a", charges=True)}
+    assert plans["b"].movement == pytest.approx(18.2, abs=1e-6) and not plans["c"].possible
+
+
+def test_charge_movement_of_a_static_veil_token():
+    # a static-veil encounter: the token's Movement per turn (sheet default 10 m)
+    e = enc([tok("a", 10, 30, static_veil={"movement": 12.5}), tok("b", 20, 30), tok("c", 30, 30)])
+    e = e.model_copy(update={"ruleset": "static-veil"})
+    t = Tactics(e)
+    assert t.charge_movement("a") == pytest.approx(12.5)
+    assert t.charge_movement("b") == 40.0  # no sheet: the default
+    assert t.charge("a", "b").movement == pytest.approx(10 - 1.8, abs=1e-6)  # 8.2 m <= 12.5
+    assert "too far" in t.charge("a", "c").reason  # 18.2 m > 12.5
+
+
 def test_zone_hits_follow_moves_incrementally():
     # triangle from (10,30) east, 30 m long, 10 m wide at the far end
     z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30, "width": 10}

@@ -350,6 +350,51 @@ def test_charge_movement_cap():
     assert "run-up" in boxed.reason
 
 
+def test_runup_bearings_blocked_by_a_body():
+    # Target at (20, 20), radii 0.4, reach 1: contact circle c = 1.8, run-up starts on
+    # Rr = 5.8. Another body (r 0.4) grown by the mover's 0.4: a disc of R = 0.8 (less TOUCH).
+    # * centre 4 m east (between c and Rr): the run-up at bearing t passes it at 4 sin t, so
+    #   bearings within asin(0.8 / 4) = 11.537 deg of east are blocked;
+    # * centre 6.4 m east (beyond Rr): the run-up's far end (5.8 out) is the nearest point
+    #   while t is small; it is 0.8 away when 5.8^2 + 6.4^2 - 2 * 5.8 * 6.4 cos t = 0.8^2,
+    #   cos t = 73.96 / 74.24, t = 4.978 deg.
+    from geometry.paths import _Query, _Runup
+
+    nav = Navigator([], bounds=BIG)
+    g = nav._graph(0.4)
+    for dx, half in ((4.0, math.asin(0.8 / 4.0)), (6.4, math.acos(73.96 / 74.24))):
+        q = _Query(g, np.array([[20.0 + dx, 20.0, 0.8]]))
+        run = _Runup(q, (20.0, 20.0), 1.8, 4.0)
+        assert len(run.free_lo) == 1
+        assert run.free_lo[0] == pytest.approx(half, abs=1e-4)
+        assert run.free_hi[0] == pytest.approx(2 * math.pi - half, abs=1e-4)
+        assert not run.is_free(np.array([0.0, half - 1e-3])).any() and run.is_free(np.array([half + 1e-3])).all()
+
+
+@pytest.mark.parametrize("cap", [None, 14.0])
+def test_charges_sharing_a_tree_agree_with_single_plans_with_a_movement_cap(cap):
+    # With a movement cap the shared tree and the single searches only look that far; their
+    # answers must still agree with each other, and with the uncapped plan whenever that
+    # needs no more than the cap (else "too far").
+    import shapely.affinity  # noqa: F401
+
+    polys, pts = random_scene(8)
+    everyone = np.array([[x, y, 0.4] for x, y in pts])
+    nav = Navigator(polys, bounds=(0, 0, 40, 40))
+    batch = plan_charges(nav, pts[0], 0.4, everyone[1:], max_movement=cap)
+    for j in range(1, len(pts)):
+        others = np.delete(everyone, [0, j], 0)
+        single = plan_charge(nav, pts[0], 0.4, pts[j], 0.4, discs=others, max_movement=cap, shared_tree=False)
+        free = plan_charge(nav, pts[0], 0.4, pts[j], 0.4, discs=others, shared_tree=False)
+        b = batch[j - 1]
+        assert b.possible == single.possible and b.reason == single.reason
+        if b.possible:
+            assert b.movement == pytest.approx(single.movement, abs=1e-6)
+            assert b.movement == pytest.approx(free.movement, abs=1e-6)
+        elif free.possible:
+            assert cap is not None and free.movement > cap and "too far" in b.reason
+
+
 def test_charge_errors():
     nav = Navigator([shapely.box(10, 10, 12, 12)], bounds=BIG)
     with pytest.raises(InsideObstacleError, match="target"):
