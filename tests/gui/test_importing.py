@@ -290,6 +290,11 @@ def test_import_character_placed_by_a_click(window, monkeypatch, samples_dir):
     # (45, 35) m on the 60 x 40 m demo: open ground; snapping is off, so the token lands
     # where the click's pixel maps to, within a pixel's width of the point asked for
     k = window.map_view.m_per_px()
+    # a click just off the map's west edge (the view leaves a 16 px margin, ~1 m here) is
+    # refused by the engine: nothing added, still placing
+    assert 0.5 < 16 * k
+    mouse_click(window.map_view, -0.5, 20.0)
+    assert len(doc.encounter.tokens) == n_tokens and window.map_view.tool.name == "Place character"
     mouse_click(window.map_view, 45.0, 35.0)
     assert len(doc.encounter.tokens) == n_tokens + 1
     t = doc.encounter.token("wesson")
@@ -319,3 +324,15 @@ def test_import_character_enter_puts_it_on_the_free_spot(window, monkeypatch, sa
     window.actions["import character"].trigger()
     QTest.keyClick(window.map_view, Qt.Key.Key_Escape)
     assert window.document.encounter.token("wesson-1").side == "runner"
+
+
+def test_import_map_stops_when_the_gm_cancels_saving_the_current_encounter(window, monkeypatch, tmp_path):
+    doc = window.document
+    enc = doc.committed
+    moved = edits.translate(enc, [enc.tokens[0].id], 1.0, 0.0)
+    doc.commit(moved, "move")
+    assert doc.dirty
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))
+    import_through_menu(window, monkeypatch, write_little_map(tmp_path))
+    assert doc.encounter is moved and doc.dirty
+    assert window.importing.report_dialog is None
