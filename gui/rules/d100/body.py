@@ -13,12 +13,9 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QSizePolicy,
-    QTableWidget,
     QTableWidgetItem,
     QToolTip,
     QVBoxLayout,
@@ -36,6 +33,7 @@ from gui.rules.d100.present import (
     loc_short,
     stance_name,
 )
+from gui.rules.widgets import bold, read_only_table
 
 # Figure regions in a 100 x 200 box (x right, y down), the character seen from behind.
 _REGIONS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
@@ -248,11 +246,7 @@ class BodyPanel(QWidget):
         super().__init__(parent)
         self.controller = controller
         self.token_id: str | None = None
-        self.title = QLabel()
-        f = self.title.font()
-        f.setPixelSize(16)
-        f.setBold(True)
-        self.title.setFont(f)
+        self.title = bold(QLabel(), pixel_size=16)
         self.injury = QLabel()
         self.injury.setTextFormat(Qt.TextFormat.RichText)
         self.marks = QLabel()
@@ -263,18 +257,9 @@ class BodyPanel(QWidget):
         self.details.setWordWrap(True)
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.diagram = BodyDiagram()
-        self.table = QTableWidget(len(LOCATIONS), len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(self.COLUMNS)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        hh.setMinimumSectionSize(30)
+        self.table = read_only_table(self.COLUMNS, rows=len(LOCATIONS))
+        self.table.horizontalHeader().setMinimumSectionSize(30)
         self.table.horizontalHeaderItem(3).setToolTip("Armour value (durability left / at start)")
-        self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setMinimumHeight(22 * len(LOCATIONS) + 28)
         self.table.setMaximumHeight(22 * len(LOCATIONS) + 30)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

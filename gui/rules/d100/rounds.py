@@ -7,20 +7,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTableWidgetItem, QVBoxLayout, QWidget
 
 from engine.d100 import RULESET, EndTurn, StartRound
 from engine.errors import CoverfireError
+from gui.rules.widgets import bold, read_only_table
 from gui.style import side_colour
 
 
@@ -34,11 +25,7 @@ class RoundTracker(QWidget):
         super().__init__(parent)
         self.controller = controller
         self._ids: list[str] = []
-        self.round_label = QLabel()
-        f = self.round_label.font()
-        f.setPixelSize(15)
-        f.setBold(True)
-        self.round_label.setFont(f)
+        self.round_label = bold(QLabel(), pixel_size=15)
         self.now_label = QLabel()
         self.now_label.setWordWrap(True)
         self.now_label.setTextFormat(Qt.TextFormat.RichText)
@@ -55,18 +42,7 @@ class RoundTracker(QWidget):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color:#ef9a9a")
-        self.table = QTableWidget(0, len(self.COLUMNS))
-        self.table.setHorizontalHeaderLabels(self.COLUMNS)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table = read_only_table(self.COLUMNS, stretch=1, pick_rows=True)
         self.table.cellClicked.connect(self._clicked)
         buttons = QHBoxLayout()
         buttons.addWidget(self.start_button)

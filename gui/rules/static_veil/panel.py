@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.rules.static_veil.outcome import OutcomeForm, describe_test
+from gui.rules.widgets import bold
 
 GREY = "#9aa4ae"
 RED = "#ff8a80"
@@ -137,11 +138,7 @@ class ManeuverPanel(QWidget):
         self.body = body
 
         # -- who ---------------------------------------------------------------------------------
-        self.actor_label = QLabel("Select a token on the map")
-        f = self.actor_label.font()
-        f.setPointSizeF(f.pointSizeF() * 1.3)
-        f.setBold(True)
-        self.actor_label.setFont(f)
+        self.actor_label = bold(QLabel("Select a token on the map"), scale=1.3)
         lay.addWidget(self.actor_label)
         self.economy_label = QLabel("")
         self.economy_label.setWordWrap(True)
