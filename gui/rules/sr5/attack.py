@@ -13,7 +13,6 @@ with ``apply_attack`` as one undo step.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,7 +38,8 @@ from engine.sr5.combat import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
 from geometry.cover import cover_percent
-from gui.rules.sr5.widgets import DiceRow, PoolView
+from gui.rules.sr5.widgets import DiceRow, PoolView, mono_font
+from gui.rules.widgets import bold
 
 DEFENSE_TEXT = {
     "normal": "defends normally",
@@ -51,13 +51,6 @@ DEFENSE_TEXT = {
 COVER_TEXT = {"none": "no cover", "partial": "partial cover", "good": "good cover", "full": "full cover: blind fire"}
 
 
-def _bold(label: QLabel) -> QLabel:
-    f = label.font()
-    f.setBold(True)
-    label.setFont(f)
-    return label
-
-
 class TargetBox(QFrame):
     """One target's pools: its attack (share and own modifiers), defense and soak, and the
     damage it faces (DV, type, AP the GM may change)."""
@@ -67,13 +60,10 @@ class TargetBox(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.dialog = dialog
         self.target = target
-        self.header = _bold(QLabel())
-        hf = self.header.font()
-        hf.setPointSizeF(hf.pointSizeF() * 1.1)
-        self.header.setFont(hf)
+        self.header = bold(QLabel(), scale=1.1)
         self.facts = QLabel()
         self.facts.setStyleSheet("color: #b0bec5")
-        self.result = _bold(QLabel())
+        self.result = bold(QLabel())
         self.result.setWordWrap(True)
         self.facts.setWordWrap(True)
         self.attack = PoolView("Attack")
@@ -285,12 +275,12 @@ class AttackDialog(QDialog):
         decl.addRow("Second gun", self.second_combo)
         left = QVBoxLayout()
         left.addLayout(decl)
-        left.addWidget(_bold(QLabel("Targets (shift-click on the map)")))
+        left.addWidget(bold(QLabel("Targets (shift-click on the map)")))
         left.addWidget(self.follow)
         left.addWidget(self.target_list)
-        left.addWidget(_bold(QLabel("Defender answers")))
+        left.addWidget(bold(QLabel("Defender answers")))
         left.addLayout(self.defense_form)
-        left.addWidget(_bold(QLabel("Declared")))
+        left.addWidget(bold(QLabel("Declared")))
         for box in (self.called, self.edge, self.off_hand, self.area, self.charge, self.superior, self.touch):
             left.addWidget(box)
         fr = QHBoxLayout()
@@ -304,12 +294,8 @@ class AttackDialog(QDialog):
         left_w.setFixedWidth(330)
 
         # plan (centre)
-        self.headline = QLabel()
+        self.headline = bold(QLabel(), scale=1.15)
         self.headline.setWordWrap(True)
-        hf = self.headline.font()
-        hf.setPointSizeF(hf.pointSizeF() * 1.15)
-        hf.setBold(True)
-        self.headline.setFont(hf)
         self.problems = QLabel()
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #ff8a80")
@@ -323,7 +309,7 @@ class AttackDialog(QDialog):
         self.recoil.setWordWrap(True)
         self.shares = QLabel()
         self.shares.setWordWrap(True)
-        _bold(self.shares)
+        bold(self.shares)
         self.target_boxes: dict[str, TargetBox] = {}
         self.boxes_layout = QVBoxLayout()
         centre = QVBoxLayout()
@@ -346,13 +332,11 @@ class AttackDialog(QDialog):
         self.dice.rollAllRequested.connect(self.roll_all)
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        self.result.setFont(mono)
+        self.result.setFont(mono_font())
         self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.outcome = QLabel()
         self.outcome.setWordWrap(True)
-        _bold(self.outcome)
+        bold(self.outcome)
         self.force = QCheckBox("GM: allow it anyway")
         self.force.setToolTip("Roll and apply although the rules object (the GM's word)")
         self.force.toggled.connect(lambda _: self._show())
@@ -370,7 +354,7 @@ class AttackDialog(QDialog):
         buttons.addWidget(self.apply_button)
         buttons.addWidget(close)
         dice_col = QVBoxLayout()
-        dice_col.addWidget(_bold(QLabel("Dice")))
+        dice_col.addWidget(bold(QLabel("Dice")))
         dice_col.addWidget(self.dice)
         dice_col.addWidget(self.outcome)
         dice_col.addStretch(1)
@@ -380,7 +364,7 @@ class AttackDialog(QDialog):
         dice_w.setLayout(dice_col)
         dice_w.setFixedWidth(560)
         story = QVBoxLayout()
-        story.addWidget(_bold(QLabel("Step by step")))
+        story.addWidget(bold(QLabel("Step by step")))
         story.addWidget(self.result, 1)
         bottom = QHBoxLayout()
         bottom.addWidget(dice_w)
@@ -768,13 +752,9 @@ class AttackDialog(QDialog):
             return False
         if self.roller is None or not r.rolls:
             self.roller = self.controller.roller()
-        try:
-            r = r.roll(self.roller if faces is None else list(faces))
-        except IllegalActionError as exc:
-            self.dice.show_error(str(exc))
+        r = self.dice.roll_step(r, self.roller, faces)
+        if r is None:
             return False
-        self.dice.show_error("")
-        self.dice.faces.clear()
         self.resolution = r
         self._show()
         return True

@@ -13,7 +13,6 @@ when it fails, its damage resistance (``plan_suppression_test`` / ``roll`` /
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,16 +25,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from engine.errors import CoverfireError, IllegalActionError
+from engine.errors import CoverfireError
 from engine.sr5 import suppressive as sr5_supp
 from engine.sr5.changes import settings_of
-from gui.rules.sr5.widgets import DiceRow, PoolView
-
-
-def _mono() -> QFont:
-    f = QFont("monospace")
-    f.setStyleHint(QFont.StyleHint.Monospace)
-    return f
+from gui.rules.sr5.widgets import DiceRow, PoolView, mono_font
 
 
 class SuppressiveDialog(QDialog):
@@ -78,7 +71,7 @@ class SuppressiveDialog(QDialog):
         self.force.toggled.connect(lambda _: self._show())
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
-        self.result.setFont(_mono())
+        self.result.setFont(mono_font())
         self.result.setMaximumHeight(200)
         close = QPushButton("Close")
         close.clicked.connect(self.close)
@@ -257,7 +250,7 @@ class SuppressionTestDialog(QDialog):
         self.dice.rollAllRequested.connect(self.roll_all)
         self.result = QPlainTextEdit()
         self.result.setReadOnly(True)
-        self.result.setFont(_mono())
+        self.result.setFont(mono_font())
         self.apply_button = QPushButton("Apply")
         self.apply_button.clicked.connect(self.apply)
         close = QPushButton("Close")
@@ -331,13 +324,9 @@ class SuppressionTestDialog(QDialog):
             return False
         if self.roller is None:
             self.roller = self.controller.roller()
-        try:
-            r = r.roll(self.roller if faces is None else list(faces))
-        except IllegalActionError as exc:
-            self.dice.show_error(str(exc))
+        r = self.dice.roll_step(r, self.roller, faces)
+        if r is None:
             return False
-        self.dice.show_error("")
-        self.dice.faces.clear()
         self.resolution = r
         self._show()
         return True

@@ -14,7 +14,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -38,19 +37,13 @@ from engine.sr5 import combat
 from engine.sr5.changes import settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
 from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
+from gui.rules.widgets import bold, read_only_table
 
 ACTING = QColor("#fff176")
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
 WEAPON_ACTIONS = ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
                   "insert_clip", "reload", "quick_draw")
 INTERRUPTS = ("full_defense", "hit_the_dirt")
-
-
-def _bold(w):
-    f = w.font()
-    f.setBold(True)
-    w.setFont(f)
-    return w
 
 
 class InitiativeDialog(QDialog):
@@ -148,10 +141,7 @@ class InitiativeTracker(QWidget):
     def __init__(self, controller, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
-        self.turn = _bold(QLabel())
-        f = self.turn.font()
-        f.setPointSizeF(f.pointSizeF() * 1.2)
-        self.turn.setFont(f)
+        self.turn = bold(QLabel(), scale=1.2)
         self.acting = QLabel()
         self.acting.setWordWrap(True)
         self.budget = QLabel()
@@ -172,19 +162,11 @@ class InitiativeTracker(QWidget):
         for b in (self.roll_button, self.end_button, self.attack_button, self.supp_button):
             row.addWidget(b)
 
-        self.order = QTableWidget(0, 7)
-        self.order.setHorizontalHeaderLabels(["Character", "Init", "Passes", "Physical", "Stun", "Wounds", "Now"])
-        self.order.verticalHeader().setVisible(False)
-        self.order.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.order.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.order.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        hh = self.order.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.order.verticalHeader().setDefaultSectionSize(22)
+        self.order = read_only_table(["Character", "Init", "Passes", "Physical", "Stun", "Wounds", "Now"],
+                                     pick_rows=True)
         self.order.itemSelectionChanged.connect(self._order_picked)
 
-        self.who = _bold(QLabel())
+        self.who = bold(QLabel())
         self.weapon = QComboBox()
         self.weapon.currentIndexChanged.connect(lambda _i: self._fill_actions())
         self.movement = QLabel()
@@ -227,7 +209,7 @@ class InitiativeTracker(QWidget):
         sh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         sh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
 
-        self.supp_title = _bold(QLabel("Suppressive fire"))
+        self.supp_title = bold(QLabel("Suppressive fire"))
 
         self.message = QLabel()
         self.message.setWordWrap(True)

@@ -14,20 +14,19 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
     QPushButton,
     QSizePolicy,
     QSpinBox,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from engine.errors import IllegalActionError
+from gui.rules.widgets import bold, read_only_table
 
 SOURCE_TEXT = {
     "map": "map",
@@ -48,6 +47,13 @@ SOURCE_COLOUR = {
 GOOD = QColor("#a5d6a7")
 BAD = QColor("#ef9a9a")
 MUTED = QColor("#9aa4ae")
+
+
+def mono_font() -> QFont:
+    """The system's monospace font (dice faces and roll breakdowns line up)."""
+    f = QFont("monospace")
+    f.setStyleHint(QFont.StyleHint.Monospace)
+    return f
 
 
 def parse_faces(text: str) -> list[int]:
@@ -79,28 +85,12 @@ class PoolView(QWidget):
 
     def __init__(self, title: str = "", parent: QWidget | None = None, *, can_add: bool = True):
         super().__init__(parent)
-        self.title = QLabel(title)
-        f = self.title.font()
-        f.setBold(True)
-        self.title.setFont(f)
-        self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["Part", "Dice", "From"])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        hh = self.table.horizontalHeader()
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.title = bold(QLabel(title))
+        self.table = read_only_table(["Part", "Dice", "From"], row_height=24)
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.total = QLabel()
-        tf = self.total.font()
-        tf.setBold(True)
-        self.total.setFont(tf)
+        self.total = bold(QLabel())
         self.total.setWordWrap(True)
         self.add_button = QPushButton("+ GM modifier")
         self.add_button.setToolTip("Add a modifier of your own to this pool")
@@ -257,16 +247,11 @@ class DiceRow(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.what = QLabel("Nothing to roll")
+        self.what = bold(QLabel("Nothing to roll"))
         self.what.setWordWrap(True)
-        f = self.what.font()
-        f.setBold(True)
-        self.what.setFont(f)
         self.faces = QLineEdit()
         self.faces.setPlaceholderText("dice you rolled, e.g. 6 5 3 1  (or 6531)")
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.Monospace)
-        self.faces.setFont(mono)
+        self.faces.setFont(mono_font())
         self.faces.returnPressed.connect(self._use_entered)
         self.roll_button = QPushButton("Roll")
         self.roll_button.setToolTip("Roll this test with the encounter's dice (seeded: the same fight replays)")
@@ -303,6 +288,19 @@ class DiceRow(QWidget):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
 
+    def roll_step(self, resolution, roller, faces: list[int] | None):
+        """``resolution.roll`` with ``roller`` (``faces`` None) or the typed ``faces``: the
+        resolution after the roll, with the typed faces cleared; None, with the engine's
+        reason shown, when it refuses the faces."""
+        try:
+            r = resolution.roll(roller if faces is None else list(faces))
+        except IllegalActionError as exc:
+            self.show_error(str(exc))
+            return None
+        self.show_error("")
+        self.faces.clear()
+        return r
+
     def _use_entered(self) -> None:
         try:
             faces = parse_faces(self.faces.text())
@@ -315,4 +313,4 @@ class DiceRow(QWidget):
         self.rollRequested.emit(faces)
 
 
-__all__ = ["DiceRow", "PoolView", "parse_faces"]
+__all__ = ["DiceRow", "PoolView", "mono_font", "parse_faces"]
