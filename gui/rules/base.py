@@ -35,6 +35,14 @@ def token_name(encounter: Encounter, ident: str | None) -> str:
     return ident
 
 
+def take_down_decorations(layer, shown: dict) -> None:
+    """Clear the token layer's decorations (:meth:`gui.layers.TokenLayer.set_decorations`)
+    while they are still ``shown``, the ones this rule system set last (the layer keeps only
+    those with bars or tags); another rule system's are left alone."""
+    if shown and layer.decorations == {k: v for k, v in shown.items() if v.bars or v.tags}:
+        layer.set_decorations({})
+
+
 class LogMirror:
     """One rule system's batches in the shared combat log, each mirroring a slice of the
     encounter's saved log (entries compared with ``==``)."""
@@ -158,4 +166,4 @@ class RuleController(QObject):
         self._mirror.sync(self.saved_log(self.document.encounter) if self._active else ())
 
 
-__all__ = ["LogMirror", "RuleController", "token_name"]
+__all__ = ["LogMirror", "RuleController", "take_down_decorations", "token_name"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
 from gui.combat_log import combat_log_for
+from gui.rules.base import take_down_decorations
 from gui.rules.d100.body import BodyPanel
 from gui.rules.d100.controller import RULESET_NAME, D100Controller, action_title
 from gui.rules.d100.marks import DecorationCache
@@ -106,9 +107,7 @@ class D100Gui(QObject):
             layer.set_decorations(self._shown_marks)
         else:
             self.marks.clear()
-            if self._shown_marks and layer.decorations == {k: v for k, v in self._shown_marks.items()
-                                                             if v.bars or v.tags}:
-                layer.set_decorations({})
+            take_down_decorations(layer, self._shown_marks)
             self._shown_marks = {}
 
     # -- acting --------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
 from engine.sr5.changes import settings_of
 from gui.combat_log import combat_log_for
+from gui.rules.base import take_down_decorations
 from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
 from gui.rules.sr5.marks import decorations_for
 from gui.rules.sr5.tracker import InitiativeTracker
@@ -141,9 +142,7 @@ class Sr5Gui(QObject):
         not, take down only what this rule system put there (another may own them now)."""
         layer = self.window.map_view.tokens
         if not self.controller.active:
-            if self._shown_marks and layer.decorations == {k: v for k, v in self._shown_marks.items()
-                                                             if v.bars or v.tags}:
-                layer.set_decorations({})
+            take_down_decorations(layer, self._shown_marks)
             self._shown_marks = {}
             return
         supp = None
