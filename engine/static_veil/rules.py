@@ -655,6 +655,15 @@ class StaticVeil:
             note=note,
         )
 
+    def _athletics(
+        self, maneuver: str, plan: _Plan, mods: list[tuple[str, int]], opponent: Token, settings: Settings,
+        note: str = "",
+    ) -> TestSpec:
+        """The opposed Athletics test of a shove or grapple ``maneuver`` (named "<maneuver>:
+        opposed Athletics"): the actor, with ``mods``, against ``opponent``."""
+        return self._opposed_spec(f"{maneuver}: opposed Athletics", plan.actor, "athletics", mods, opponent,
+                                  ("athletics",), settings, note=note)
+
     # -- finishing --------------------------------------------------------------------------------
     def _finish(
         self,
@@ -748,9 +757,7 @@ def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, prob
     else:
         self._reach(plan, st, "shove")
     mods += list(a.modifiers)
-    plan.tests.append(
-        self._opposed_spec("Shove: opposed Athletics", plan.actor, "athletics", mods, t, ("athletics",), st)
-    )
+    plan.tests.append(self._athletics("Shove", plan, mods, t, st))
     direction = space.bearing(origin, (t.x, t.y))
     plan.shove_direction = direction
     if probe:
@@ -781,12 +788,7 @@ def _plan_grapple(self: StaticVeil, enc, a: Grapple, st: Settings, plan: _Plan, 
             f"{_name(plan.target)} is already in a grapple with {_name_of(enc, ts.grapple.other)}"
         )
     self._reach(plan, st, "seize")
-    plan.tests.append(
-        self._opposed_spec(
-            "Grapple: opposed Athletics", plan.actor, "athletics", list(a.modifiers), plan.target,
-            ("athletics",), st,
-        )
-    )
+    plan.tests.append(self._athletics("Grapple", plan, list(a.modifiers), plan.target, st))
 
 
 def _plan_release(self: StaticVeil, enc, a: Release, st: Settings, plan: _Plan, probe: bool) -> None:
@@ -812,21 +814,15 @@ def _plan_break_free(self: StaticVeil, enc, a: BreakFree, st: Settings, plan: _P
         raise IllegalActionError(
             f"{_name(plan.actor)} controls this grapple and can release {_name(partner)} as a Free Action"
         )
-    plan.tests.append(
-        self._opposed_spec(
-            "Break free: opposed Athletics", plan.actor, "athletics", list(a.modifiers), partner,
-            ("athletics",), st,
-        )
-    )
+    plan.tests.append(self._athletics("Break free", plan, list(a.modifiers), partner, st))
 
 
 def _plan_pressure(self: StaticVeil, enc, a: ApplyPressure, st: Settings, plan: _Plan, probe: bool) -> None:
     plan.ap_cost = 2
     partner = self._grapple_partner(enc, plan)
     plan.tests.append(
-        self._opposed_spec(
-            "Apply pressure: opposed Athletics", plan.actor, "athletics", list(a.modifiers), partner,
-            ("athletics",), st,
+        self._athletics(
+            "Apply pressure", plan, list(a.modifiers), partner, st,
             note=f"Raw Damage = Damage Modifier ({_sheet(plan.actor).damage_modifier}) + net hits, "
             "less 1 per Passive Defense hit; armour does not apply",
         )
@@ -852,12 +848,7 @@ def _plan_takedown(self: StaticVeil, enc, a: Takedown, st: Settings, plan: _Plan
             f"only the character who started the grapple can release it; {_name(plan.actor)} "
             "would follow the throw to the ground"
         )
-    plan.tests.append(
-        self._opposed_spec(
-            "Throw / takedown: opposed Athletics", plan.actor, "athletics", list(a.modifiers), partner,
-            ("athletics",), st,
-        )
-    )
+    plan.tests.append(self._athletics("Throw / takedown", plan, list(a.modifiers), partner, st))
     if not a.release:
         plan.notes.append(f"{_name(plan.actor)} keeps the hold and goes Prone too")
 
@@ -868,12 +859,7 @@ def _plan_move_grapple(self: StaticVeil, enc, a: MoveGrapple, st: Settings, plan
     ps = _sheet(partner)
     s = _sheet(plan.actor)
     if not (a.willing or ps.incapacitated):
-        plan.tests.append(
-            self._opposed_spec(
-                "Move the grapple: opposed Athletics", plan.actor, "athletics", list(a.modifiers),
-                partner, ("athletics",), st,
-            )
-        )
+        plan.tests.append(self._athletics("Move the grapple", plan, list(a.modifiers), partner, st))
     else:
         plan.notes.append(f"{_name(partner)} is {'willing' if a.willing else 'incapacitated'}: no test")
     _afford(plan)
