@@ -209,14 +209,10 @@ def _truncate(points: Sequence[XY], distance: float) -> list[XY]:
 # --------------------------------------------------------------------------- static graph
 
 
-def _grow(polygons: Sequence[shapely.Polygon], r: float, sides: int) -> np.ndarray:
-    """Each footprint grown by ``r`` as convex pieces (one per convex footprint, one per
-    triangle of a concave one): Minkowski sums with a ``sides``-gon drawn around the circle
-    of radius ``r``, turned to the footprint's longest edge (so a box grows into an octagon
-    whose sides are exactly ``r`` out)."""
-    if len(polygons) == 0:
-        return np.empty(0, dtype=object)
-    rho = r / math.cos(math.pi / sides)
+def _pieces(polygons: Sequence[shapely.Polygon], sides: int):
+    """The footprints as convex pieces (one per convex footprint, one per triangle of a
+    concave one), for :func:`_grow`: (vertices (k, 2), piece of each vertex, turn of each
+    vertex's growing polygon in radians). Independent of the radius."""
     polys = np.asarray(polygons, dtype=object)
     # the direction of each footprint's longest edge
     xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(polys), return_index=True)
@@ -249,8 +245,21 @@ def _grow(polygons: Sequence[shapely.Polygon], r: float, sides: int) -> np.ndarr
     P = np.concatenate(pc_xy)
     pid = np.concatenate(pc_id)
     pown = np.concatenate(pc_owner)
+    return P, pid, phi[pown[pid]]
+
+
+def _grow(polygons: Sequence[shapely.Polygon], r: float, sides: int, pieces=None) -> np.ndarray:
+    """Each footprint grown by ``r`` as convex pieces (one per convex footprint, one per
+    triangle of a concave one): Minkowski sums with a ``sides``-gon drawn around the circle
+    of radius ``r``, turned to the footprint's longest edge (so a box grows into an octagon
+    whose sides are exactly ``r`` out). ``pieces`` is :func:`_pieces` of the polygons when
+    known already."""
+    if len(polygons) == 0:
+        return np.empty(0, dtype=object)
+    P, pid, turn = _pieces(polygons, sides) if pieces is None else pieces
+    rho = r / math.cos(math.pi / sides)
     base = _regular(sides, rho, 0.0)
-    c, s_ = np.cos(phi[pown[pid]]), np.sin(phi[pown[pid]])
+    c, s_ = np.cos(turn), np.sin(turn)
     Kx = c[:, None] * base[None, :, 0] - s_[:, None] * base[None, :, 1]
     Ky = s_[:, None] * base[None, :, 0] + c[:, None] * base[None, :, 1]
     pts = np.stack([P[:, 0:1] + Kx, P[:, 1:2] + Ky], axis=-1).reshape(-1, 2)
@@ -313,14 +322,14 @@ class _Graph:
     edges between them (CSR adjacency), and the shapes used to test segments."""
 
     def __init__(self, polygons, bounds, r: float, sides: int, pair_budget: int,
-                 max_edge: float | None):
+                 max_edge: float | None, pieces=None):
         self.r = r
         self.sides = sides
         self.inset = None
         if bounds is not None:
             x0, y0, x1, y1 = bounds
             self.inset = (x0 + r, y0 + r, x1 - r, y1 - r)
-        pieces = _grow(polygons, r, sides)
+        pieces = _grow(polygons, r, sides, pieces)
         union = shapely.orient_polygons(_union(pieces)) if len(pieces) else shapely.Polygon()
         self.union = union
         self.parts = shapely.get_parts(union)
@@ -511,7 +520,9 @@ class _Graph:
             J.append(j)
         i = np.concatenate(I) if I else np.zeros(0, dtype=np.int64)
         j = np.concatenate(J) if J else np.zeros(0, dtype=np.int64)
-        key = np.unique(np.minimum(i, j) * n + np.maximum(i, j))
+        key = np.sort(np.minimum(i, j) * n + np.maximum(i, j))
+        if len(key):  # a pair on the edge of two bins is found in both
+            key = key[np.concatenate([[True], key[1:] != key[:-1]])]
         return key // n, key % n
 
     # ----------------------------------------------------------------- segment tests
@@ -1045,6 +1056,7 @@ class Navigator:
         for p in self.polygons:
             shapely.prepare(p)
         self._graphs: dict[int, _Graph] = {}
+        self._pieces = None
         self._trees: OrderedDict = OrderedDict()  # charge trees by (radius, mover, bodies)
         self._charge_seen: dict = {}
 
@@ -1056,7 +1068,10 @@ class Navigator:
         key = max(1, int(round(radius * 100)))
         g = self._graphs.get(key)
         if g is None:
-            g = _Graph(self.polygons, self.bounds, key / 100.0, self.sides, self.pair_budget, self.max_edge)
+            if self._pieces is None and self.polygons:
+                self._pieces = _pieces(self.polygons, self.sides)  # shared by every radius
+            g = _Graph(self.polygons, self.bounds, key / 100.0, self.sides, self.pair_budget, self.max_edge,
+                       self._pieces)
             self._graphs[key] = g
         return g
 
