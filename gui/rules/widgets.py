@@ -1,5 +1,6 @@
 """Small widget helpers every rule system's docks and dialogs use the same way: a bold
-label (:func:`bold`) and a table the GM reads but does not edit (:func:`read_only_table`).
+label (:func:`bold`) and a table the GM reads but does not edit (:func:`read_only_table`,
+filled with :func:`set_cell`).
 
 No rule here, only how things look.
 """
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 W = TypeVar("W", bound=QWidget)
 
@@ -51,4 +52,15 @@ def read_only_table(columns: Sequence[str], *, rows: int = 0, stretch: int = 0, 
     return t
 
 
-__all__ = ["bold", "read_only_table"]
+def set_cell(table: QTableWidget, row: int, column: int, text: str) -> QTableWidgetItem:
+    """The item at ``row``, ``column`` of ``table`` (made when there is none yet), now
+    showing ``text``."""
+    item = table.item(row, column)
+    if item is None:
+        item = QTableWidgetItem()
+        table.setItem(row, column, item)
+    item.setText(text)
+    return item
+
+
+__all__ = ["bold", "read_only_table", "set_cell"]

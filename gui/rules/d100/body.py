@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
-    QTableWidgetItem,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -33,7 +32,7 @@ from gui.rules.d100.present import (
     loc_short,
     stance_name,
 )
-from gui.rules.widgets import bold, read_only_table
+from gui.rules.widgets import bold, read_only_table, set_cell
 
 # Figure regions in a 100 x 200 box (x right, y down), the character seen from behind.
 _REGIONS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
@@ -338,11 +337,7 @@ class BodyPanel(QWidget):
                      arm_txt, f"\u25cf {w.bleeding}" if w.bleeding else "",
                      "hidden" if loc in status.hidden else "")
             for col, text in enumerate(cells):
-                item = self.table.item(row, col)
-                if item is None:
-                    item = QTableWidgetItem()
-                    self.table.setItem(row, col, item)
-                item.setText(text)
+                item = set_cell(self.table, row, col, text)
                 item.setToolTip(self.diagram.tooltip_for(loc))
                 item.setForeground(QBrush(QColor("#e6e9ed")))
                 item.setBackground(QBrush(QColor(0, 0, 0, 0)))

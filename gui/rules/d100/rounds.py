@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.d100 import RULESET, EndTurn, StartRound
 from engine.errors import CoverfireError
-from gui.rules.widgets import bold, read_only_table
+from gui.rules.widgets import bold, read_only_table, set_cell
 from gui.style import side_colour
 
 
@@ -121,11 +121,7 @@ class RoundTracker(QWidget):
             acts = f"{per}/round" if left is None else (f"{left} of {per}" if left <= per else f"{left} left ({per}/round)")
             cells = ("\u25b6" if tid == cur else "", tok.name or tok.id, acts, state)
             for col, text in enumerate(cells):
-                item = self.table.item(row, col)
-                if item is None:
-                    item = QTableWidgetItem()
-                    self.table.setItem(row, col, item)
-                item.setText(text)
+                item = set_cell(self.table, row, col, text)
                 f = item.font()
                 f.setBold(tid == cur)
                 item.setFont(f)

@@ -37,7 +37,7 @@ from engine.sr5 import combat
 from engine.sr5.changes import settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
 from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
-from gui.rules.widgets import bold, read_only_table
+from gui.rules.widgets import bold, read_only_table, set_cell
 
 ACTING = QColor("#fff176")
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
@@ -307,11 +307,7 @@ class InitiativeTracker(QWidget):
                 ", ".join([now] + status if now else status),
             ]
             for col, text in enumerate(cells):
-                item = self.order.item(r, col)
-                if item is None:
-                    item = QTableWidgetItem()
-                    self.order.setItem(r, col, item)
-                item.setText(text)
+                item = set_cell(self.order, r, col, text)
                 item.setData(Qt.ItemDataRole.UserRole, tid)
                 f = item.font()
                 f.setBold(tid == st.acting)
