@@ -362,10 +362,14 @@ class _Graph:
         cross = (-A[:, 0]) * B[:, 1] - (-A[:, 1]) * B[:, 0]
         m = big & (cross > 1e-12)
         N, A, B = xy[m], A[m], B[m]
+        # where each corner sits on its ring (two corners next to each other there are the
+        # ends of one side of a merged shape: the segment between them is free)
+        self._ring, self._pos, self._size = ring[m], pos[m], size[ring[m]]
         if self.inset is not None and len(N):
             x0, y0, x1, y1 = self.inset
             m = (N[:, 0] >= x0) & (N[:, 0] <= x1) & (N[:, 1] >= y0) & (N[:, 1] <= y1)
             N, A, B = N[m], A[m], B[m]
+            self._ring, self._pos, self._size = self._ring[m], self._pos[m], self._size[m]
         A = A / np.hypot(A[:, 0], A[:, 1])[:, None] if len(A) else A
         B = B / np.hypot(B[:, 0], B[:, 1])[:, None] if len(B) else B
         self.N, self.A, self.B = N, A, B
@@ -411,8 +415,13 @@ class _Graph:
             ok = self._tangent(d, A[i], B[i]) & self._tangent(d, A[j], B[j])
             i, j = i[ok], j[ok]
         if len(i):
-            lines = shapely.linestrings(np.stack([N[i], N[j]], axis=1))
-            free = ~shapely.intersects(self.solid, lines)
+            # a side of a merged shape runs along it: free without a test (the shapes tested
+            # against are shrunk by TOUCH); every other pair is tested all at once
+            step = np.abs(self._pos[i] - self._pos[j])
+            side = (self._ring[i] == self._ring[j]) & ((step == 1) | (step == self._size[i] - 1))
+            test = np.flatnonzero(~side)
+            free = side.copy()
+            free[test] = ~shapely.intersects(self.solid, shapely.linestrings(np.stack([N[i[test]], N[j[test]]], axis=1)))
             i, j = i[free], j[free]
         self.ei, self.ej = i.astype(np.int64), j.astype(np.int64)
         self.ew = np.hypot(*(N[self.ej] - N[self.ei]).T) if len(i) else np.zeros(0)
@@ -1023,15 +1032,22 @@ class Navigator:
     def __init__(self, polygons: Sequence[shapely.Polygon], bounds: tuple[float, float, float, float] | None = None,
                  *, ids: Sequence[str] | None = None, sides: int = SIDES,
                  pair_budget: int = PAIR_BUDGET, max_edge: float | None = None):
-        polys = []
+        polygons = list(polygons)
         for i, p in enumerate(polygons):
             if not isinstance(p, shapely.Polygon) or p.is_empty:
                 raise InvalidInputError(f"obstacle #{i} is not a polygon: {p!r}")
-            if not shapely.is_valid(p):
-                raise InvalidInputError(f"obstacle #{i} is not a valid polygon ({shapely.is_valid_reason(p)})")
-            if not np.isfinite(shapely.get_coordinates(p)).all():
-                raise InvalidInputError(f"obstacle #{i} has a NaN or infinite coordinate")
-            polys.append(shapely.orient_polygons(p))
+        arr = np.empty(len(polygons), dtype=object)
+        arr[:] = polygons
+        bad = ~shapely.is_valid(arr)
+        xy, owner = shapely.get_coordinates(arr, return_index=True)
+        nonfinite = np.zeros(len(arr), dtype=bool)
+        nonfinite[owner[~np.isfinite(xy).all(axis=1)]] = True
+        if (bad | nonfinite).any():
+            i = int(np.flatnonzero(bad | nonfinite)[0])
+            if bad[i]:
+                raise InvalidInputError(f"obstacle #{i} is not a valid polygon ({shapely.is_valid_reason(arr[i])})")
+            raise InvalidInputError(f"obstacle #{i} has a NaN or infinite coordinate")
+        polys = list(shapely.orient_polygons(arr)) if len(arr) else []
         self.polygons: tuple[shapely.Polygon, ...] = tuple(polys)
         if ids is not None:
             ids = tuple(str(s) for s in ids)
@@ -1053,8 +1069,8 @@ class Navigator:
         self.pair_budget = int(pair_budget)
         self.max_edge = max_edge
         self._raw_tree = shapely.STRtree(np.array(self.polygons, dtype=object)) if polys else None
-        for p in self.polygons:
-            shapely.prepare(p)
+        if polys:
+            shapely.prepare(np.asarray(self.polygons, dtype=object))
         self._graphs: dict[int, _Graph] = {}
         self._pieces = None
         self._trees: OrderedDict = OrderedDict()  # charge trees by (radius, mover, bodies)
