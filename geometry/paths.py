@@ -12,14 +12,17 @@ explains the method, the defaults and the measured speed; in short:
   ``r / cos(pi / SIDES)``. The grown shapes are merged.
 * The visibility graph's nodes are the convex corners of the merged shapes; an edge joins two
   corners when the segment between them is tangent at both ends (only such segments can be
-  part of a shortest path) and crosses no grown shape. It is built once per obstacle set and
-  radius (rounded to the centimetre) and kept in the :class:`Navigator`. In dense scenes each
-  corner only examines about ``2 * PAIR_BUDGET / corners`` candidates: its edges are limited
-  to a length set by the local density of corners, and paths found are pulled taut.
+  part of a shortest path) and crosses no grown shape. Candidate pairs are found per bin of
+  line directions from a table of thin cells (no geometry); the segments are then tested all
+  at once against the prepared merged shape. It is built once per obstacle set and radius
+  (rounded to the centimetre) and kept in the :class:`Navigator`. In dense scenes each
+  corner's edges are limited to a reach set by the local density of corners (about
+  ``2 * PAIR_BUDGET / corners`` corners in its wedges), and paths found are pulled taut.
 * A query adds the start, the goal and -- only when they turn out to be in the way -- the
   corners of other bodies' discs (grown the same way), and runs A*.
 * :func:`plan_charge` finds the shortest path whose last leg is a straight run-up at the
-  target (free bearings found exactly, finishes checked lazily, cheapest first);
+  target (free bearings found exactly, finishes checked lazily, cheapest first; with a
+  movement allowance the search and the bodies it looks at stay within it);
   :func:`slide` moves a disc straight until it touches something (exact);
   :func:`drag_path` moves two linked bodies like a short train.
 
@@ -312,9 +315,10 @@ def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: flo
     r0 = np.clip(((yq - hy) // row).astype(np.int64), 0, nrow - 1)
     r1 = np.clip(((yq + hy) // row).astype(np.int64), 0, nrow - 1)
     lo = start[c * nrow + r0]
-    hi = start[c * nrow + r1 + 1]
-    rr, rank = _ragged(hi - lo)
-    return q[rr], order[lo[rr] + rank]
+    cnt = start[c * nrow + r1 + 1] - lo
+    # expand the runs: (q, order[lo], ..., order[hi - 1]) for every (point, column)
+    pos = np.repeat(lo - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()), dtype=np.int64)
+    return np.repeat(q.astype(np.int32), cnt), order.astype(np.int32)[pos]
 
 
 class _Graph:
@@ -421,7 +425,8 @@ class _Graph:
             side = (self._ring[i] == self._ring[j]) & ((step == 1) | (step == self._size[i] - 1))
             test = np.flatnonzero(~side)
             free = side.copy()
-            free[test] = ~shapely.intersects(self.solid, shapely.linestrings(np.stack([N[i[test]], N[j[test]]], axis=1)))
+            lines = shapely.linestrings(np.stack([N[i[test]], N[j[test]]], axis=1))
+            free[test] = ~shapely.intersects(self.solid, lines)
             i, j = i[free], j[free]
         self.ei, self.ej = i.astype(np.int64), j.astype(np.int64)
         self.ew = np.hypot(*(N[self.ej] - N[self.ei]).T) if len(i) else np.zeros(0)
@@ -477,10 +482,10 @@ class _Graph:
         A segment tangent at corner i has its direction (as a line, modulo 180 degrees) in i's
         wedge [aa, aa + w]; tangent at both ends, in both wedges. So the line directions are
         cut into :attr:`DIRECTION_BINS` bins; for each bin the corners whose wedge reaches
-        into it are turned so the bin's middle runs along x, and each looks in a thin box
-        (its reach L along x, L sin(half the bin) across) for partners in a point tree of the
-        same corners. That finds every pair (a superset: boxes are wider than the bin's
-        double wedge), which is then filtered exactly by distance and tangency in numpy."""
+        into it are turned so the bin's middle runs along x, and each picks partners from the
+        thin double wedge (its reach L along x, the bin's width across) with
+        :func:`_wedge_box_pairs` (a table of cells, no geometry). That finds every pair (and
+        some more), which is then filtered exactly by distance and tangency in numpy."""
         N, A, B = self.N, self.A, self.B
         n = self.n
         M = self.DIRECTION_BINS
@@ -1190,7 +1195,7 @@ class _Runup:
     nothing. The blocked bearings are found exactly: each grown obstacle, cut into the
     annulus between the two radii (in eight 45-degree sectors, so no piece wraps round the
     target), blocks the bearings between its extreme vertices; the map edge likewise; a
-    grown disc blocks a symmetric interval found by bisection (distance to the segment grows
+    grown disc blocks a symmetric interval, in closed form (the distance to the segment grows
     with the angle off the disc's bearing). ``free_lo``/``free_hi`` are the free intervals,
     sorted, and ``edges`` their ends (nudged 1e-7 rad inside)."""
 
@@ -1615,7 +1620,9 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     that tree at once, False never does. The answer is the same either way.
 
     ``max_movement`` (metres, optional) stops the search there: a charge that needs more is
-    refused as "too far" without searching the whole map (a character's Movement)."""
+    refused as "too far" without searching the whole map (a character's Movement), and only
+    the bodies within that distance of the mover are looked at (no path that short can meet
+    the others)."""
     s = nav._check_point(mover_xy, "mover")
     T = nav._check_point(target_xy, "target")
     r1 = _positive(mover_radius, "the mover's radius")
