@@ -44,7 +44,18 @@ def charge_cell(charge, pending: bool) -> tuple[str, float]:
         return ("…" if pending else "", math.inf)
     if charge.possible and charge.movement is not None:
         return f"{charge.movement:.1f}", float(charge.movement)
-    return "no", math.inf
+    return charge_refusal(charge.reason), math.inf
+
+
+def charge_refusal(reason: str | None) -> str:
+    """A few words for the charge column from the engine's sentence (the full sentence is
+    the cell's tooltip)."""
+    why = (reason or "").lower()
+    if "too far" in why:
+        return "too far"
+    if "run-up" in why:
+        return "no run-up"
+    return "no"
 
 
 def row_values(report, name: str, zone_names: dict[str, str], charge=None,
@@ -84,6 +95,8 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 _ALIGN = Qt.ItemDataRole.TextAlignmentRole
 _BACKGROUND = Qt.ItemDataRole.BackgroundRole
 _FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_CHARGE_COL = COLUMNS.index("Charge")
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _COVER_BRUSHES = {k: QBrush(v) for k, v in style.COVER_COLOURS.items()}
 _DARK_TEXT = QBrush(QColor("#101418"))
@@ -199,6 +212,9 @@ class TargetsModel(QAbstractTableModel):
         if role == ID_ROLE:
             return self._rows[index.row()][0]
         c = index.column()
+        if role == _TOOLTIP and c == _CHARGE_COL:
+            plan = self.answers.charges.get(self._rows[index.row()][0])
+            return plan.reason if plan is not None and not plan.possible else None
         if role == _ALIGN:
             return _RIGHT if c in (1, 3, 4, 6) else None
         if c == 5:

@@ -10,6 +10,7 @@ from PySide6.QtTest import QTest
 from engine.analysis import Tactics
 from geometry.cover import cover_percent
 from gui.style import PLAYER_VIEW
+from gui.targets import charge_refusal
 from tests.gui.conftest import mouse_click, mouse_drag, vp_point
 
 
@@ -160,9 +161,16 @@ def test_the_table_sorts_by_cover_and_fills_charges_from_the_engine(window):
     window.answers.finish_charges()
     m.update_charges()
     engine = Tactics(window.document.encounter)
-    for tid, row in table(window).items():
+    rows = table(window)
+    for tid, row in rows.items():
         plan = engine.charge("sam", tid)
-        assert row[6] == (f"{plan.movement:.1f}" if plan.possible else "no")
+        assert row[6] == (f"{plan.movement:.1f}" if plan.possible else charge_refusal(plan.reason))
+    # Sam runs 24 m a turn (Agility 6 x 4): Tusk (32.3 m of movement) and Mouse are too far,
+    # and the cell's tooltip gives the engine's whole sentence
+    assert rows["ganger-4"][6] == "too far" and rows["ganger-5"][6] == "too far"
+    r = m.row_of("ganger-4")
+    tip = m.data(m.index(r, 6), Qt.ItemDataRole.ToolTipRole)
+    assert tip == engine.charge("sam", "ganger-4").reason and "too far" in tip
 
 
 def test_a_zone_dragged_from_a_token_with_the_mouse(window):
