@@ -35,8 +35,9 @@ _EXPORTS = {
         "Status", "TokenChange",
     ),
     "sheet": (
-        "LOCATIONS", "SEVERITIES", "STANCES", "Armour", "D100Weapon", "LogEntry", "Settings",
-        "Sheet", "Wound",
+        "LOCATIONS", "SEVERITIES", "STANCES", "Armour", "D100Weapon", "LocationTableError",
+        "LogEntry", "Settings", "Sheet", "Wound", "location_ranges", "table_from_ranges",
+        "threshold_fault",
     ),
     "mapcover": ("MapCover", "map_cover"),
 }

@@ -13,6 +13,7 @@ number open.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -261,6 +262,106 @@ DEFAULT_LOCATION_TABLE: tuple[tuple[str, int], ...] = (
 DEFAULT_THRESHOLDS: tuple[int, int, int, int, int] = (1, 6, 11, 16, 21)
 
 
+def _loc(location: str) -> str:
+    return str(location).replace("_", " ")
+
+
+class LocationTableError(ValueError):
+    """A location table that does not give every d100 roll (1-100) exactly one location.
+    ``location`` names the location at fault (the one that overlaps, leaves a gap before it,
+    runs backwards, leaves 1-100 or is missing); its ``str`` is a sentence for the GM."""
+
+    def __init__(self, message: str, location: str | None = None) -> None:
+        self.location = location
+        super().__init__(message)
+
+
+def location_ranges(table: Iterable[tuple[str, int]]) -> dict[str, tuple[int, int]]:
+    """Each location's d100 range (lowest, highest roll, both inclusive) in a location table
+    of (location, highest roll) pairs listed in roll order, in the table's order:
+    the default table gives ``{"head": (1, 10), "chest": (11, 30), ...}``."""
+    out: dict[str, tuple[int, int]] = {}
+    low = 1
+    for loc, top in table:
+        out[loc] = (low, int(top))
+        low = int(top) + 1
+    return out
+
+
+def table_from_ranges(ranges: Mapping[str, tuple[int, int]]) -> tuple[tuple[str, int], ...]:
+    """The location table, (location, highest roll) pairs in roll order, for d100 ranges
+    given per location (lowest, highest roll, inclusive), e.g. ``{"head": (1, 10), ...}``.
+
+    Raises :class:`LocationTableError` naming the location when a location is unknown or
+    missing, a range runs backwards or leaves 1-100, two ranges overlap or a roll lands on no
+    location: every roll 1-100 must land on exactly one of the eight locations."""
+    for loc in ranges:
+        if loc not in LOCATIONS:
+            raise LocationTableError(
+                f"{loc!r} is not a location; the locations are {', '.join(map(_loc, LOCATIONS))}", loc
+            )
+    for loc in LOCATIONS:
+        if loc not in ranges:
+            raise LocationTableError(f"{_loc(loc)} has no range of rolls", loc)
+    spans: list[tuple[int, int, str]] = []
+    for loc in LOCATIONS:
+        low, high = (int(x) for x in ranges[loc])
+        if low > high:
+            raise LocationTableError(
+                f"{_loc(loc)} {low}-{high} runs backwards (the lowest roll comes first)", loc
+            )
+        if low < 1 or high > 100:
+            raise LocationTableError(f"{_loc(loc)} {low}-{high} goes outside the rolls 1-100", loc)
+        spans.append((low, high, loc))
+    spans.sort()
+    nxt, prev = 1, None  # the first roll not covered yet; the span before
+    for low, high, loc in spans:
+        if low > nxt:
+            after = f", after {_loc(prev[2])} {prev[0]}-{prev[1]}" if prev else ""
+            raise LocationTableError(
+                f"{_nowhere(nxt, low - 1)}: {_loc(loc)} {low}-{high} "
+                f"starts at {low}{after}", loc
+            )
+        if low < nxt:
+            assert prev is not None
+            raise LocationTableError(
+                f"{_loc(loc)} {low}-{high} overlaps {_loc(prev[2])} {prev[0]}-{prev[1]} "
+                f"(rolls {_span(low, min(high, prev[1]))} are in both)", loc
+            )
+        nxt, prev = high + 1, (low, high, loc)
+    if nxt <= 100:
+        assert prev is not None
+        raise LocationTableError(
+            f"{_nowhere(nxt, 100)}: {_loc(prev[2])} {prev[0]}-{prev[1]} "
+            "is the last range and ends before 100", prev[2]
+        )
+    return tuple((loc, high) for _, high, loc in spans)
+
+
+def threshold_fault(thresholds: Iterable[int]) -> str | None:
+    """None when severity thresholds (the damage at which light, heavy, serious, acute,
+    crippled start) rise strictly from at least 1; else what is wrong, naming the step:
+    ``(1, 8, 7, 16, 21)`` -> ``"serious starts at 7, not above heavy (8)"``."""
+    t = [int(x) for x in thresholds]
+    steps = SEVERITIES[1:]
+    if len(t) != len(steps):
+        return f"give {len(steps)} thresholds ({', '.join(steps)}), not {len(t)}"
+    if t[0] < 1:
+        return f"light starts at {t[0]}; it must start at 1 damage or more"
+    for i in range(1, len(t)):
+        if t[i] <= t[i - 1]:
+            return f"{steps[i]} starts at {t[i]}, not above {steps[i - 1]} ({t[i - 1]})"
+    return None
+
+
+def _nowhere(a: int, b: int) -> str:
+    return f"roll {a} lands on no location" if a == b else f"rolls {a}-{b} land on no location"
+
+
+def _span(a: int, b: int) -> str:
+    return str(a) if a == b else f"{a}-{b}"
+
+
 class LogEntry(_Value):
     """One line of the combat log: the round, who acted, and what happened in words."""
 
@@ -321,25 +422,46 @@ class Settings(_Value):
             raise ValueError(
                 f"the location table must list each of {', '.join(LOCATIONS)} once; got {locs}"
             )
-        tops = [top for _, top in v]
-        if any(b <= a for a, b in zip(tops, tops[1:])) or tops[0] < 1 or tops[-1] != 100:
-            raise ValueError(f"location table upper bounds must rise from 1 to end at 100: {tops}")
+        low = 1
+        for loc, top in v:  # each location's highest roll, in roll order: name the one at fault
+            if top < low:
+                after = f"after {_loc(prev)}, which ends at {low - 1}" if low > 1 else "before 1"
+                raise ValueError(
+                    f"location table: {_loc(loc)} ends at roll {top}, {after}; the highest "
+                    "rolls must rise from 1 to end at 100"
+                )
+            low, prev = top + 1, loc
+        if low != 101:
+            raise ValueError(
+                f"location table: the last location, {_loc(prev)}, ends at roll {low - 1}, not 100"
+            )
         return v
 
     @field_validator("thresholds")
     @classmethod
     def _rising(cls, v):
-        if v[0] < 1 or any(b <= a for a, b in zip(v, v[1:])):
-            raise ValueError(f"severity thresholds must rise from at least 1: {v}")
+        fault = threshold_fault(v)
+        if fault:
+            raise ValueError(f"severity thresholds {', '.join(map(str, v))}: {fault}")
         return v
 
     @field_validator("location_thresholds")
     @classmethod
     def _rising_each(cls, v):
         for loc, t in v.items():
-            if t[0] < 1 or any(b <= a for a, b in zip(t, t[1:])):
-                raise ValueError(f"severity thresholds of {loc} must rise from at least 1: {t}")
+            fault = threshold_fault(t)
+            if fault:
+                raise ValueError(f"severity thresholds of {_loc(loc)} {', '.join(map(str, t))}: {fault}")
         return v
+
+    @model_validator(mode="after")
+    def _automatic(self):
+        if self.auto_success >= self.auto_failure:
+            raise ValueError(
+                f"rolls 1-{self.auto_success} always succeed and {self.auto_failure}-100 always "
+                "fail: the always-succeed range must end below the always-fail one"
+            )
+        return self
 
     def thresholds_for(self, location: str) -> tuple[int, int, int, int, int]:
         """Damage (points on that location) at which light, heavy, serious, acute, crippled start."""
