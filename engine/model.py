@@ -35,6 +35,8 @@ Stance = Literal["standing", "crouched", "prone"]
 ZoneKind = Literal["suppressive", "shotgun", "blast", "circle", "cone", "line", "rect"]
 Choke = Literal["narrow", "medium", "wide"]
 BandName = Literal["short", "medium", "long", "extreme"]
+#: What a grenade, minigrenade, rocket or missile carries (its blast: engine/sr5/blast.py).
+BlastKind = Literal["fragmentation", "high_explosive", "flash_bang", "gas", "smoke"]
 
 #: Zone kinds whose shape points away from an origin along ``direction``.
 DIRECTED_ZONES = ("suppressive", "shotgun", "cone", "line")
@@ -77,6 +79,7 @@ class Weapon(_Value):
     skill: str | None = None
     reload: Literal["c", "m", "cy", "b", "d", "belt", "ml"] | None = None  # how it loads: c = clip
     spare_clips: int | None = Field(default=None, ge=0)  # full clips carried; None = unlimited
+    blast: BlastKind | None = None  # a grenade (or what a launcher fires): its blast, see docs/sr5.md
 
     @field_validator("category")
     @classmethod
