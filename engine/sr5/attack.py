@@ -242,6 +242,34 @@ def _armor_part(armor: int, ap: int) -> Modifier:
     return base("armor", label, value, "sheet")
 
 
+def soak_pool(name: str, sheet: Sheet, ap: int) -> Pool:
+    """The damage resistance pool of a character (``name`` for the label): Body + armor
+    modified by ``ap`` (never below 0). Every sr5 attack that damages uses it."""
+    return Pool(f"{name} resists damage", (base("body", "Body", sheet.body), _armor_part(sheet.armor, ap)))
+
+
+def resisted(dv: int, damage_type: str, armor: int, ap: int, soak_hits: int | None) -> tuple[int, str, int | None]:
+    """Seed 001 step 4 for a modified damage value ``dv``: the modified armor (armor + AP,
+    may be below 0), the damage type (Physical becomes Stun when the modified armor exceeds
+    the DV) and the boxes left after ``soak_hits`` (None while the soak is not rolled)."""
+    modified = armor + ap
+    dtype = "S" if damage_type == "P" and modified > dv else damage_type
+    return modified, dtype, None if soak_hits is None else max(0, dv - soak_hits)
+
+
+def mark_damage(edit: Edit, tid: str, boxes: int, damage_type: str):
+    """Mark ``boxes`` of ``damage_type`` on ``tid``'s sheet in ``edit`` (overflow as
+    ``condition.apply_damage`` says); during a Combat Turn a new wound modifier lowers its
+    Initiative Score at once. Returns the ``condition.DamageResult``."""
+    st = edit.settings
+    new, dres = condition.apply_damage(edit.sheet(tid), boxes, damage_type, st.options)
+    delta = dres.wound_after - dres.wound_before
+    if delta and new.initiative is not None and in_combat(st):
+        new = new.model_copy(update={"initiative": new.initiative + delta})
+    edit.set_sheet(tid, new)
+    return dres
+
+
 def _assemble(plan: AttackPlan) -> AttackPlan:
     """Recompute the shares and each target's attack pool from the common pool and extras."""
     n = len(plan.targets)
@@ -568,7 +596,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
                                              problems, w)
         defense = Pool(f"{tname} defends", tuple(dparts), tuple(dlimit))
         ap = w.ap
-        soak = Pool(f"{tname} resists damage", (base("body", "Body", tsh.body), _armor_part(tsh.armor, ap)))
+        soak = soak_pool(tname, tsh, ap)
         tps.append(TargetPlan(tid, tf, band_name, env, extra, extra, defense, soak, dmg, ap, tsh.armor, choice, ini))
 
     split = not (spread and not opts.shotgun_split_pool and w2 is None and not (mode and mode.multiple))
@@ -721,11 +749,7 @@ class AttackResolution:
         if net == 0:
             return TargetOutcome(target, a, d, None, 0, "graze")
         dv = tp.damage.value + net
-        armor = tp.armor + tp.ap
-        dtype = tp.damage.type
-        if dtype == "P" and armor > dv:
-            dtype = "S"
-        boxes = None if s is None else max(0, dv - s.hits)
+        armor, dtype, boxes = resisted(dv, tp.damage.type, tp.armor, tp.ap, None if s is None else s.hits)
         return TargetOutcome(target, a, d, s, net, "hit", dv, armor, dtype, boxes)
 
     def next_roll(self) -> RollRequest | None:
@@ -815,7 +839,6 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
     decl = plan.declaration
     edit = Edit(encounter)
     st = edit.settings
-    opts = st.options
     aid = decl.attacker
     aname = _nm(encounter, aid)
     spend(edit, aid, plan.action if plan.cost != "none" else "quick_draw_fire", plan.cost,
@@ -861,11 +884,7 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
         line += f": {o.attack.hits} vs {o.defense.hits}: {o.result}"
         if o.result == "hit":
             rolls.append(roll_record(tp.soak, o.soak))
-            new, dres = condition.apply_damage(tsh, o.boxes or 0, o.damage_type or "P", opts)
-            delta = dres.wound_after - dres.wound_before
-            if delta and new.initiative is not None and in_combat(st):
-                new = new.model_copy(update={"initiative": new.initiative + delta})
-            edit.set_sheet(tid, new)
+            dres = mark_damage(edit, tid, o.boxes or 0, o.damage_type or "P")
             line += f", {o.dv}{o.damage_type} vs soak {o.soak.hits}: {dres.describe()}"
             edit.details.setdefault("damage", {})[tid] = dres
         for res, who in ((o.attack, aname), (o.defense, tname)):

@@ -1,18 +1,18 @@
 """Change records: what an applied sr5 action changed, so the GUI can refresh and undo revert.
 
 Every ``apply_*`` function of the sr5 rules returns ``(new_encounter, change)``. A
-:class:`Change` holds the tokens it touched as they were before and after, the sr5 settings
-before and after, the log lines it added and the prompts it raises (a suppressive-fire test
-that is now due ...). :meth:`Change.revert` puts the ``before`` values back into any later
-encounter (only those tokens and the settings), :meth:`Change.reapply` puts ``after`` back
-(redo). Encounters are frozen, so holding the before/after values costs little.
+:class:`Change` holds the tokens it touched as they were before and after, the zones it moved
+(a blast that scattered), the sr5 settings before and after, the log lines it added and the
+prompts it raises (a suppressive-fire test that is now due ...). :meth:`Change.revert` puts
+the ``before`` values back into any later encounter (only those tokens, zones and the
+settings), :meth:`Change.reapply` puts ``after`` back (redo). Encounters are frozen, so holding the before/after values costs little.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.model import Encounter, Token
+from engine.model import Encounter, Token, Zone
 from engine.sr5.sheet import LogEntry, Settings, Sheet
 
 
@@ -28,25 +28,37 @@ class Change:
     log: tuple[LogEntry, ...] = ()
     prompts: tuple[str, ...] = ()  # things the GM must now do (a test that is due ...)
     details: dict = field(default_factory=dict, compare=False)
+    zones_before: tuple[Zone, ...] = ()
+    zones_after: tuple[Zone, ...] = ()
 
     @property
     def token_ids(self) -> tuple[str, ...]:
         """Ids of the tokens this change touched."""
         return tuple(t.id for t in self.tokens_after)
 
+    @property
+    def zone_ids(self) -> tuple[str, ...]:
+        """Ids of the zones this change moved or reshaped."""
+        return tuple(z.id for z in self.zones_after)
+
     def revert(self, encounter: Encounter) -> Encounter:
-        """``encounter`` with this change undone (its tokens and settings as before)."""
-        return _put(encounter, self.tokens_before, self.settings_before)
+        """``encounter`` with this change undone (its tokens, zones and settings as before)."""
+        return _put(encounter, self.tokens_before, self.settings_before, self.zones_before)
 
     def reapply(self, encounter: Encounter) -> Encounter:
         """``encounter`` with this change done again (redo)."""
-        return _put(encounter, self.tokens_after, self.settings_after)
+        return _put(encounter, self.tokens_after, self.settings_after, self.zones_after)
 
 
-def _put(encounter: Encounter, tokens: tuple[Token, ...], settings: Settings | None) -> Encounter:
+def _put(encounter: Encounter, tokens: tuple[Token, ...], settings: Settings | None,
+         zones: tuple[Zone, ...] = ()) -> Encounter:
     by_id = {t.id: t for t in tokens}
     new_tokens = tuple(by_id.get(t.id, t) for t in encounter.tokens)
-    return encounter.model_copy(update={"tokens": new_tokens, "sr5": settings})
+    update: dict = {"tokens": new_tokens, "sr5": settings}
+    if zones:
+        zby = {z.id: z for z in zones}
+        update["zones"] = tuple(zby.get(z.id, z) for z in encounter.zones)
+    return encounter.model_copy(update=update)
 
 
 def sheet_of(token: Token) -> Sheet:
@@ -66,6 +78,7 @@ class Edit:
     def __init__(self, encounter: Encounter) -> None:
         self.before = encounter
         self._tokens: dict[str, Token] = {}
+        self._zones: dict[str, Zone] = {}
         self._settings: Settings = settings_of(encounter)
         self._log: list[LogEntry] = []
         self.prompts: list[str] = []
@@ -88,6 +101,13 @@ class Edit:
         new = self.sheet(ident).model_copy(update=changes)
         self.set_sheet(ident, new)
         return new
+
+    # zones ------------------------------------------------------------------------------------
+    def zone(self, ident: str) -> Zone:
+        return self._zones.get(ident) or self.before.zone(ident)
+
+    def set_zone(self, zone: Zone) -> None:
+        self._zones[zone.id] = zone
 
     # settings ---------------------------------------------------------------------------------
     @property
@@ -112,7 +132,11 @@ class Edit:
         new_tokens = tuple(self._tokens.get(t.id, t) for t in self.before.tokens)
         old_settings = self.before.sr5
         new_settings = settings if (settings != settings_of(self.before) or old_settings is not None) else old_settings
-        after = self.before.model_copy(update={"tokens": new_tokens, "sr5": new_settings})
+        update: dict = {"tokens": new_tokens, "sr5": new_settings}
+        moved = [z for z in self._zones.values() if z != self.before.zone(z.id)]
+        if moved:
+            update["zones"] = tuple(self._zones.get(z.id, z) for z in self.before.zones)
+        after = self.before.model_copy(update=update)
         change = Change(
             label,
             before_tokens,
@@ -122,5 +146,7 @@ class Edit:
             tuple(self._log),
             tuple(self.prompts),
             dict(self.details),
+            tuple(self.before.zone(z.id) for z in moved),
+            tuple(moved),
         )
         return after, change
