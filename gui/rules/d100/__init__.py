@@ -51,6 +51,9 @@ class D100Gui(QObject):
         window.add_action("d100", "&End current turn", self.rounds.end_turn, name="d100 end turn",
                           tip="End the current character's turn (bleeding is rolled)")
         self.menu.addSeparator()
+        self.settings_dialog = None
+        window.add_action("d100", "Rules &settings\u2026", self.open_settings, name="d100 settings",
+                          tip="The numbers the d100 rules leave open, for this encounter (one undo step)")
         window.add_action("d100", "Export combat &log\u2026", lambda: window.combat_log_panel.export_dialog(),
                           name="d100 export log")
         window.add_action("File", "Open the d&100 demo", self.open_demo, name="open d100 demo",
@@ -84,7 +87,7 @@ class D100Gui(QObject):
     # -- showing ------------------------------------------------------------------------------------
     def _set_active(self, on: bool) -> None:
         self.menu.menuAction().setVisible(on)
-        for name in ("d100 action", "d100 start round", "d100 end turn", "d100 export log"):
+        for name in ("d100 action", "d100 start round", "d100 end turn", "d100 settings", "d100 export log"):
             self.window.actions[name].setEnabled(on)
         self.body_dock.setVisible(on)
         self.rounds_dock.setVisible(on)
@@ -92,6 +95,8 @@ class D100Gui(QObject):
         self.rounds_dock.toggleViewAction().setVisible(on)
         if not on and self.dialog is not None:
             self.dialog.close()
+        if not on and self.settings_dialog is not None:
+            self.settings_dialog.reject()
         self._update_marks()
 
     def _after_document(self, change) -> None:
@@ -121,6 +126,19 @@ class D100Gui(QObject):
             self.dialog = AttackDialog(self.window, self.controller)
         self.dialog.open_for(shooter if isinstance(shooter, str) else None)
         return self.dialog
+
+    def open_settings(self):
+        """Show d100 > Rules settings… (:mod:`gui.rules.d100.settings`) filled from the
+        encounter; returns the dialog."""
+        if not self.controller.active:
+            return None
+        if self.settings_dialog is None:
+            from gui.rules.d100.settings import SettingsDialog
+
+            self.settings_dialog = SettingsDialog(self.window, self.controller)
+        self.settings_dialog.load()
+        self.settings_dialog.open()
+        return self.settings_dialog
 
     def open_demo(self) -> bool:
         """Open the d100 demo as a new encounter (Save asks where, so the bundled file stays)."""
