@@ -4,7 +4,8 @@ While an encounter has unsaved changes, :class:`Autosaver` writes it every minut
 user's data folder (``QStandardPaths.AppDataLocation``/autosave), atomically, with the file
 it belongs to. A clean exit removes that file; a file left behind by a process that is no
 longer running means Coverfire stopped without saving, and :func:`find_recoverable` offers
-it on the next start.
+it on the next start. A damaged autosave is never a crash at start-up: :func:`scan_autosaves`
+names it and :func:`set_aside` keeps it as ``<name>.damaged`` for the user to inspect.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import time
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
@@ -62,29 +64,68 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def find_recoverable(folder: Path | None = None) -> list[Recovery]:
-    """Autosaves of Coverfire sessions that are no longer running, newest first. Damaged
-    files are skipped (and left for the user to inspect)."""
+def _recovery(f: Path, wrapper: object) -> Recovery | None | bool:
+    """What an autosave file's wrapper describes: a :class:`Recovery`, ``False`` when it
+    belongs to a session still running (not a crash), ``None`` when it is damaged."""
+    if not isinstance(wrapper, dict) or wrapper.get("format") != MARK:
+        return None
+    pid = wrapper.get("pid")
+    if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid < 2**31:
+        return None
+    if _alive(pid):
+        return False
+    saved, source, data = wrapper.get("saved", 0), wrapper.get("source"), wrapper.get("encounter")
+    if isinstance(saved, bool) or not isinstance(saved, (int, float)) or not isinstance(data, dict):
+        return None
+    if source is not None and not isinstance(source, str):
+        return None
+    try:
+        datetime.fromtimestamp(saved)  # a time the recovery question can show
+    except (OverflowError, OSError, ValueError):
+        return None
+    return Recovery(f, source, float(saved), str(data.get("name", "Untitled")), data)
+
+
+def scan_autosaves(folder: Path | None = None) -> tuple[list[Recovery], list[Path]]:
+    """The autosaves in ``folder``: those of Coverfire sessions no longer running (newest
+    first), and the files that are damaged (unreadable, or not an autosave Coverfire wrote).
+    Autosaves of running sessions are in neither list."""
     folder = folder or default_folder()
-    out = []
+    found: list[Recovery] = []
+    damaged: list[Path] = []
     if not folder.is_dir():
-        return out
-    for f in folder.glob("autosave-*.json"):
+        return found, damaged
+    for f in sorted(folder.glob("autosave-*.json")):
         try:
             wrapper = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(wrapper, dict) or wrapper.get("format") != MARK:
-            continue
-        if _alive(int(wrapper.get("pid", -1))):
-            continue
-        data = wrapper.get("encounter")
-        if not isinstance(data, dict):
-            continue
-        out.append(Recovery(f, wrapper.get("source"), float(wrapper.get("saved", 0)),
-                            str(data.get("name", "Untitled")), data))
-    out.sort(key=lambda r: r.saved, reverse=True)
-    return out
+        except OSError:
+            continue  # cannot be read now (permissions): leave it alone
+        except ValueError:
+            wrapper = None
+        rec = _recovery(f, wrapper)
+        if rec is None:
+            damaged.append(f)
+        elif rec is not False:
+            found.append(rec)
+    found.sort(key=lambda r: r.saved, reverse=True)
+    return found, damaged
+
+
+def find_recoverable(folder: Path | None = None) -> list[Recovery]:
+    """Autosaves of Coverfire sessions that are no longer running, newest first (damaged
+    files are left out: see :func:`scan_autosaves`)."""
+    return scan_autosaves(folder)[0]
+
+
+def set_aside(file: Path) -> Path:
+    """Rename a damaged autosave to ``<name>.damaged`` (kept for the user to inspect, never
+    offered again); returns the new path (the old one when it cannot be renamed)."""
+    kept = file.with_name(file.name + ".damaged")
+    try:
+        file.replace(kept)
+    except OSError:
+        return file
+    return kept
 
 
 class Autosaver(QObject):
@@ -143,4 +184,5 @@ def remove(recovery: Recovery) -> None:
         pass
 
 
-__all__ = ["Autosaver", "Recovery", "find_recoverable", "default_folder", "remove", "EncounterFileError"]
+__all__ = ["Autosaver", "Recovery", "find_recoverable", "scan_autosaves", "set_aside", "default_folder",
+           "remove", "EncounterFileError"]

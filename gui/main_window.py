@@ -34,7 +34,7 @@ from engine.errors import CoverfireError
 from engine.model import Background, Encounter, MapSpec
 from gui import edits, style
 from gui.answers import LiveAnswers
-from gui.autosave import Autosaver, find_recoverable, remove
+from gui.autosave import Autosaver, remove, scan_autosaves, set_aside
 from gui.document import EncounterDocument
 from gui.inspector import InspectorPanel
 from gui.map_view import MapView
@@ -462,11 +462,18 @@ class MainWindow(QMainWindow):
             a.triggered.connect(lambda _=False, f=f: self.open_file(f))
 
     def offer_recovery(self, folder: Path | None = None) -> bool:
-        """After a crash: offer the newest leftover autosave. Returns whether one was recovered."""
-        found = find_recoverable(folder or self.autosaver.folder)
-        for rec in found:
-            from datetime import datetime
+        """After a crash: offer the newest leftover autosave. Returns whether one was recovered.
+        Damaged autosaves (and ones whose encounter no longer loads) are named in a message
+        and kept aside as ``<name>.damaged``, so they are neither lost nor asked about again."""
+        from datetime import datetime
 
+        found, damaged = scan_autosaves(folder or self.autosaver.folder)
+        if damaged:
+            kept = [f"{f}  (kept as {set_aside(f)})" for f in damaged]
+            QMessageBox.warning(self, "Damaged autosave",
+                                "Coverfire cannot read these autosave files:\n" + "\n".join(kept)
+                                + "\n\nNothing was deleted.")
+        for rec in found:
             when = datetime.fromtimestamp(rec.saved).strftime("%Y-%m-%d %H:%M")
             where = rec.source or "a new encounter"
             ans = QMessageBox.question(
@@ -480,7 +487,7 @@ class MainWindow(QMainWindow):
                 try:
                     enc = rec.encounter()
                 except CoverfireError as exc:
-                    QMessageBox.warning(self, "Cannot recover", str(exc))
+                    QMessageBox.warning(self, "Cannot recover", f"{exc}\n\nThe autosave is kept as {set_aside(rec.file)}.")
                     continue
                 self.document.set_content(enc, rec.source, dirty=True)
                 remove(rec)

@@ -89,3 +89,23 @@ def test_autosave_writes_unsaved_work_and_a_dead_session_is_offered(doc, tmp_pat
     assert found[0].source == str(doc.path)
     doc.save(tmp_path / "x.json")  # saving drops this session's autosave
     assert not saver.file.exists()
+
+
+@pytest.mark.parametrize("fields", [
+    {"pid": "abc"}, {"pid": None}, {"pid": 1e30}, {"pid": -1}, {"pid": True},
+    {"saved": "yesterday"}, {"saved": 1e400}, {"saved": 1e300},
+    {"source": 5}, {"encounter": [1, 2]},
+])
+def test_a_damaged_autosave_is_reported_not_a_crash(tmp_path, fields):
+    from gui.autosave import scan_autosaves
+
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout)
+    good = {"format": "coverfire.autosave", "pid": dead, "saved": 0, "source": None,
+            "encounter": {"name": "x"}}
+    (tmp_path / "autosave-bad.json").write_text(json.dumps(good | fields), encoding="utf-8")
+    (tmp_path / "autosave-garbage.json").write_bytes(b"\xff\xfe{ not json")
+    assert find_recoverable(tmp_path) == []
+    found, damaged = scan_autosaves(tmp_path)
+    assert found == []
+    assert sorted(p.name for p in damaged) == ["autosave-bad.json", "autosave-garbage.json"]

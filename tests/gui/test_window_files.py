@@ -286,3 +286,43 @@ def test_inspector_edits_zones_and_the_map(window):
     width.editingFinished.emit()
     assert insp.error == "map.width: 'abc' is not a number"
     assert window.document.encounter.map.width == 80.0
+
+
+def test_a_damaged_autosave_at_start_up_is_named_and_kept_aside(window, monkeypatch):
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: pytest.fail("nothing to offer")))
+    folder = window.autosaver.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    bad = folder / "autosave-1-bad.json"
+    bad.write_text('{"format": "coverfire.autosave", "pid": "abc", "saved": "yesterday"}', encoding="utf-8")
+    before = window.document.encounter
+    assert not window.offer_recovery()
+    assert window.document.encounter is before
+    assert len(shown) == 1
+    title, text = shown[0]
+    kept = folder / "autosave-1-bad.json.damaged"
+    assert "autosave" in title.lower() and str(bad) in text and str(kept) in text
+    assert not bad.exists() and "yesterday" in kept.read_text(encoding="utf-8")  # nothing lost
+    assert not window.offer_recovery() and len(shown) == 1  # not asked about again
+
+
+def test_an_autosave_whose_encounter_is_damaged_says_so_and_is_kept_aside(window, monkeypatch):
+    import subprocess
+    import sys
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout)
+    folder = window.autosaver.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    f = folder / "autosave-2-dead.json"
+    f.write_text(json.dumps({"format": "coverfire.autosave", "pid": dead, "saved": 0, "source": None,
+                             "encounter": {"format": "coverfire.encounter", "version": 1, "name": "x"}}),
+                 encoding="utf-8")
+    assert not window.offer_recovery()
+    assert len(shown) == 1 and shown[0][0] == "Cannot recover"
+    assert "missing required field 'map'" in shown[0][1] and f"{f}.damaged" in shown[0][1]
+    assert not f.exists() and (folder / "autosave-2-dead.json.damaged").exists()
