@@ -11,6 +11,7 @@ Modules, each usable alone:
 - :mod:`engine.sr5.combat` - initiative, passes, phases, the action economy, actions, movement;
 - :mod:`engine.sr5.attack` - the DADA attack: plan (pools), resolve (rolls), apply (damage);
 - :mod:`engine.sr5.suppressive` - suppressive fire zones and their tests;
+- :mod:`engine.sr5.blast` - grenades and blasts: the throw, scatter, who is caught, falloff;
 - :mod:`engine.sr5.facts` - map facts in (distance, cover, zones), from ``engine.analysis``;
 - :mod:`engine.sr5.changes` - change records for refresh and undo.
 

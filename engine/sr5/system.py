@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from engine.sr5 import attack, combat, condition, dice, environment, facts, pools, suppressive
+from engine.sr5 import attack, blast, combat, condition, dice, environment, facts, pools, suppressive
 from engine.sr5.sheet import Settings, Sheet
 
 
@@ -25,6 +25,7 @@ class RuleSet:
     facts: ModuleType
     pools: ModuleType
     suppressive: ModuleType
+    blast: ModuleType | None = None
 
 
 RULESET = RuleSet(
@@ -40,4 +41,5 @@ RULESET = RuleSet(
     facts=facts,
     pools=pools,
     suppressive=suppressive,
+    blast=blast,
 )

@@ -13,6 +13,7 @@ from engine.errors import IllegalActionError
 from engine.files import encounter_from_data, encounter_to_data, load_encounter
 from engine.sr5 import combat
 from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, resolve_attack
+from engine.sr5.blast import BlastDeclaration, apply_blast, plan_blast_on_map, resolve_blast
 from engine.sr5.combat import Action, apply_action, apply_move, end_phase, start_turn
 from engine.sr5.facts import TargetFacts, TokenFacts, facts, facts_from_map
 from engine.sr5.suppressive import (
@@ -115,6 +116,57 @@ def check_attack(where, plan, res, exp):
                     assert val == te[key], f"{w}: {key} is {val}, expected {te[key]}; steps: {res.steps()}"
 
 
+def check_blast(where, plan, res, exp):
+    """The expected numbers of a blast: the plan at the aim point, then (with dice) where
+    it landed and each caught token's rolls and damage."""
+    if "legal" in exp:
+        assert plan.legal == exp["legal"], f"{where}: problems {plan.problems}"
+    for text in exp.get("problems_contain", []):
+        assert any(text in p for p in plan.problems), f"{where}: no problem says {text!r}: {plan.problems}"
+    check_pool(where, plan.attack, exp, "attack")
+    for key, val in (("limit", plan.attack.limit), ("band", plan.band), ("scatter_dice", plan.scatter_dice),
+                     ("damage", plan.damage_text())):
+        if key in exp:
+            assert val == exp[key], f"{where}: {key} is {val}, expected {exp[key]}"
+    if "radius" in exp:
+        assert plan.radius == pytest.approx(exp["radius"]), f"{where}: radius {plan.radius}"
+    if "caught" in exp:
+        assert [t.target for t in plan.targets] == exp["caught"], f"{where}: caught {[t.target for t in plan.targets]}"
+    if "spared" in exp:
+        assert [list(s) for s in plan.facts.spared] == exp["spared"], f"{where}: spared {plan.facts.spared}"
+    if res is not None:
+        for key, val in (("hits", res.attack.hits), ("on_target", res.on_target),
+                         ("scatter_metres", res.scatter_metres), ("moved", res.moved)):
+            if key in exp:
+                assert val == exp[key], f"{where}: {key} is {val}, expected {exp[key]}; {res.steps()}"
+        if "bearing" in exp:
+            assert res.bearing == pytest.approx(exp["bearing"]), f"{where}: bearing {res.bearing}"
+        if "landing" in exp:
+            assert res.landing == pytest.approx(tuple(exp["landing"]), abs=1e-6), f"{where}: landing {res.landing}"
+        if "caught_after" in exp:
+            got = [t.target for t in res.targets]
+            assert got == exp["caught_after"], f"{where}: caught where it landed {got}"
+        if "spared_after" in exp:
+            assert [list(s) for s in res.facts.spared] == exp["spared_after"], f"{where}: spared {res.facts.spared}"
+    for tid, te in exp.get("targets", {}).items():
+        w = f"{where} [{tid}]"
+        tp = res.target(tid) if res is not None else plan.target(tid)
+        if "distance" in te:
+            assert tp.facts.distance == pytest.approx(te["distance"], abs=1e-3), f"{w}: distance {tp.facts.distance}"
+        for key, val in (("metres", tp.metres), ("dv_here", tp.dv), ("cover", tp.facts.cover)):
+            if key in te:
+                assert val == te[key], f"{w}: {key} is {val}, expected {te[key]}"
+        check_pool(w, tp.defense, te, "defense")
+        check_pool(w, tp.soak, te, "soak")
+        if res is not None:
+            o = res.outcome(tid)
+            for key, val in (("defense_hits", o.defense.hits if o.defense else None),
+                             ("soak_hits", o.soak.hits if o.soak else None), ("result", o.result), ("dv", o.dv),
+                             ("armor", o.armor), ("damage_type", o.damage_type), ("boxes", o.boxes)):
+                if key in te:
+                    assert val == te[key], f"{w}: {key} is {val}, expected {te[key]}; steps: {res.steps()}"
+
+
 def check_state(where, enc, spec):
     for tid, te in spec.get("tokens", {}).items():
         tok = enc.token(tid)
@@ -132,6 +184,10 @@ def check_state(where, enc, spec):
                 got = getattr(tok.sr5, k)
                 got = list(got) if isinstance(got, tuple) else got
                 assert got == v, f"{where}: {tid}.sr5.{k} = {got}, expected {v}"
+    for zid, ze in spec.get("zones", {}).items():
+        z = enc.zone(zid)
+        for k, v in ze.items():
+            assert getattr(z, k) == pytest.approx(v, abs=1e-6), f"{where}: zone {zid}.{k} = {getattr(z, k)}"
     st = enc.sr5
     for k, v in spec.get("settings", {}).items():
         if k == "suppressions":
@@ -181,6 +237,14 @@ def run_step(enc, step, changes, where):
             check_attack(where, plan, res, exp)
             if res is not None and step.get("apply", True):
                 enc, ch = apply_attack(enc, res)
+        elif kind == "blast":
+            plan = plan_blast_on_map(enc, BlastDeclaration(**body))
+            for o in step.get("overrides", []):
+                plan = plan.override(o["key"], o["value"], target=o.get("target"), pool=o.get("pool", "attack"))
+            res = resolve_blast(plan, step["dice"]) if "dice" in step else None
+            check_blast(where, plan, res, exp)
+            if res is not None and step.get("apply", True):
+                enc, ch = apply_blast(enc, res)
         elif kind == "suppressive":
             plan = plan_suppressive(enc, SuppressiveDeclaration(**body))
             if "pool" in exp:
@@ -245,4 +309,4 @@ def test_golden_scenario(path):
 def test_there_are_golden_scenarios_for_every_required_topic():
     names = {p.stem for p in SCENARIOS}
     assert {"firing_modes", "recoil_across_phases", "multiple_targets", "cover_classes", "suppressive_fire",
-            "shotgun_chokes"} <= names
+            "shotgun_chokes", "blast_on_target", "blast_scatter", "blast_full_cover", "blast_flash_bang"} <= names
