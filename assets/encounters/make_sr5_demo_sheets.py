@@ -1,8 +1,9 @@
 """Give the bundled demo's tokens Shadowrun 5e sheets, so a whole fight runs from it.
 
 Loads ``assets/encounters/demo.json`` with :mod:`engine.files`, sets each token's ``sr5``
-sheet (attributes, skills, armor, smartlink, initiative dice, ready weapon and mode) and the
-encounter's ``sr5`` settings (a dice seed, partial light), and writes it back with
+sheet (attributes, skills, armor, smartlink, initiative dice, ready weapon and mode), adds the
+weapons of :data:`EXTRA_WEAPONS` a token does not carry yet (Brick's fragmentation grenades),
+and the encounter's ``sr5`` settings (a dice seed, partial light), and writes it back with
 :func:`engine.files.save_encounter`. Map, obstacles, token positions and zones are left as
 they are (other tests measure them). Run again after editing the sheets below:
 
@@ -18,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.files import load_encounter, save_encounter  # noqa: E402
+from engine.model import Weapon  # noqa: E402
 from engine.sr5.sheet import Environment, Settings, Sheet  # noqa: E402
 
 GANGER = dict(body=4, agility=4, reaction=3, strength=4, willpower=3, logic=2, intuition=3, charisma=2, edge=1,
@@ -52,6 +54,12 @@ SHEETS: dict[str, dict] = {
                      skills={**GANGER["skills"], "automatics": 4}, modes={"Ingram Smartgun X": "BF"}),
 }
 
+#: Weapons added after a token's own (kept when already there): Brick carries two
+#: fragmentation grenades (18P(f) AP +5, -1 DV per metre; engine/sr5/blast.py).
+EXTRA_WEAPONS: dict[str, tuple[Weapon, ...]] = {
+    "brick": (Weapon(name="Frag grenade", category="standard_grenade", blast="fragmentation", loaded=2),),
+}
+
 SETTINGS = Settings(environment=Environment(light="partial"), seed=2075)
 
 
@@ -61,7 +69,13 @@ def main(path: Path | None = None) -> Path:
     tokens = []
     for t in enc.tokens:
         data = SHEETS.get(t.id)
-        tokens.append(t.model_copy(update={"sr5": Sheet(**data)}) if data is not None else t)
+        if data is not None:
+            t = t.model_copy(update={"sr5": Sheet(**data)})
+        have = {w.name for w in t.weapons}
+        extra = tuple(w for w in EXTRA_WEAPONS.get(t.id, ()) if w.name not in have)
+        if extra:
+            t = t.model_copy(update={"weapons": t.weapons + extra})
+        tokens.append(t)
     new = enc.model_copy(update={"tokens": tuple(tokens), "sr5": SETTINGS, "ruleset": "sr5"})
     new = type(new).model_validate(new.model_dump(mode="python", round_trip=True))
     for a, b in zip(enc.tokens, new.tokens):  # positions stay as they were
