@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from engine.errors import EncounterFileError
 from engine.files import atomic_write_bytes, encounter_from_data, encounter_to_data
@@ -129,7 +129,11 @@ def set_aside(file: Path) -> Path:
 
 
 class Autosaver(QObject):
-    """Writes the document's unsaved state every ``interval_ms`` milliseconds."""
+    """Writes the document's unsaved state every ``interval_ms`` milliseconds. ``failed(str)``
+    says (in the GM's words: which file, why) when a write did not succeed; the GM's work
+    stays in the open document."""
+
+    failed = Signal(str)
 
     def __init__(self, document: EncounterDocument, folder: Path | None = None,
                  interval_ms: int = INTERVAL_MS, parent: QObject | None = None):
@@ -161,7 +165,9 @@ class Autosaver(QObject):
             atomic_write_bytes(self.file, json.dumps(wrapper, ensure_ascii=False).encode("utf-8"))
             self.last_error = None
         except OSError as exc:  # a full disk must not stop the GM's game
-            self.last_error = f"autosave failed: {exc}"
+            self.last_error = (f"Autosave failed: cannot write {self.file}: {exc.strerror or exc}. "
+                               "Your work is still open: save it with File > Save.")
+            self.failed.emit(self.last_error)
 
     def discard(self) -> None:
         """Remove this session's autosave (after a save, or on a clean exit)."""

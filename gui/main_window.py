@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_document)
         self.map_view.statusMessage.connect(lambda t: self.statusBar().showMessage(t, 6000))
         self.autosaver = Autosaver(self.document, autosave_folder, autosave_interval_ms, self)
+        self.autosaver.failed.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self._update_title()
         self.resize(QSize(1600, 1000))
         geo = self.settings.value("window/geometry")

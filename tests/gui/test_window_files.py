@@ -326,3 +326,16 @@ def test_an_autosave_whose_encounter_is_damaged_says_so_and_is_kept_aside(window
     assert len(shown) == 1 and shown[0][0] == "Cannot recover"
     assert "missing required field 'map'" in shown[0][1] and f"{f}.damaged" in shown[0][1]
     assert not f.exists() and (folder / "autosave-2-dead.json.damaged").exists()
+
+
+def test_an_autosave_that_cannot_be_written_says_so_in_the_status_bar(window, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the autosave folder should be", encoding="utf-8")
+    window.autosaver.folder = blocker
+    window.autosaver.file = blocker / "autosave-x.json"
+    window.document.commit(window.document.encounter.model_copy(update={"name": "unsaved work"}), "rename")
+    window.autosaver.tick()
+    msg = window.statusBar().currentMessage()
+    assert msg.startswith("Autosave failed") and str(blocker / "autosave-x.json") in msg
+    assert window.autosaver.last_error == msg
+    assert window.document.encounter.name == "unsaved work" and window.document.dirty  # nothing lost
