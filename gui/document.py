@@ -176,21 +176,28 @@ class EncounterDocument(QObject):
         encounter = load_encounter(path)
         self.set_content(encounter, path)
 
-    def save(self, path: str | Path | None = None) -> Path:
+    def save(self, path: str | Path | None = None, *, rewritten: Encounter | None = None) -> Path:
         """Write the committed encounter (atomically) to ``path`` or the current file.
 
-        Raises :class:`engine.errors.EncounterFileError` when it cannot be written."""
+        ``rewritten`` is the committed encounter with what depends on the file's folder (a
+        relative background image path, :func:`gui.edits.rebase_background`) rewritten for
+        ``path``: it is written instead, and becomes the document's value (one undo step)
+        only once the file is written. Raises :class:`engine.errors.EncounterFileError` when
+        it cannot be written; the document is then as it was."""
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("this encounter has no file yet: give a path")
-        if _has_inline_images(self._committed):
+        value = self._committed if rewritten is None else rewritten
+        if _has_inline_images(value):
             # an imported map or portrait held as a data: URI: write the image beside the
             # file and store its name (the JSON stays small); memory keeps the data: URI
             from engine.importers.images import save_with_images
 
-            save_with_images(self._committed, target)
+            save_with_images(value, target)
         else:
-            save_encounter(self._committed, target)
+            save_encounter(value, target)
+        if value is not self._committed:
+            self.commit(value, "Keep background image path")
         if target != self._path:
             self._path = target
             self.pathChanged.emit(self._path)

@@ -12,8 +12,10 @@ Units are metres and degrees, x east, y south (as everywhere in Coverfire).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import shapely
 
@@ -390,6 +392,27 @@ def default_zone(encounter: Encounter, kind: str, owner: Token | None, at: Point
         if owner is not None:
             fields["owner"] = owner.id
     return Zone.model_validate(fields)
+
+
+def rebase_background(encounter: Encounter, old_file: str | Path | None, new_folder: str | Path) -> Encounter:
+    """The encounter with its background image path, when it is relative to the encounter
+    file ``old_file`` (None: to the working folder), rewritten to reach the same image from
+    ``new_folder`` (where the encounter is about to be written). In-memory (``data:``) and
+    absolute paths stay as they are; so does the encounter (the same value) when nothing
+    changes. On another drive the path becomes absolute."""
+    bg = encounter.map.background
+    if bg is None or bg.image.startswith("data:") or os.path.isabs(bg.image):
+        return encounter
+    old_dir = Path(old_file).parent if old_file is not None else Path.cwd()
+    image = (old_dir / bg.image).resolve()
+    try:
+        ref = os.path.relpath(image, Path(new_folder).resolve())
+    except ValueError:  # another drive
+        ref = str(image)
+    if ref == bg.image:
+        return encounter
+    new_map = encounter.map.model_copy(update={"background": bg.model_copy(update={"image": ref})})
+    return encounter.model_copy(update={"map": new_map})
 
 
 def snap(value: float, step: float, offset: float = 0.0) -> float:

@@ -74,25 +74,6 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 # -- bundles ----------------------------------------------------------------------------------------
-def _rebased(encounter: Encounter, source: Path | None, folder: Path) -> Encounter:
-    """The encounter with a file background image's path made valid from ``folder``."""
-    bg = encounter.map.background
-    if bg is None or bg.image.startswith("data:"):
-        return encounter
-    image = Path(bg.image)
-    if not image.is_absolute():
-        image = (source.parent if source is not None else Path.cwd()) / image
-    image = image.resolve()
-    try:
-        ref = os.path.relpath(image, folder.resolve())
-    except ValueError:  # another drive
-        ref = str(image)
-    if ref == bg.image:
-        return encounter
-    new_map = encounter.map.model_copy(update={"background": bg.model_copy(update={"image": ref})})
-    return encounter.model_copy(update={"map": new_map})
-
-
 def bundle_paths(png_path: str | Path) -> tuple[Path, Path]:
     """The PNG and encounter file of a bundle named after ``png_path``."""
     p = Path(png_path)
@@ -108,6 +89,7 @@ def save_bundle(encounter: Encounter, png_path: str | Path, spec=None, *, source
     its background image); ``open_file`` is the GM's open file, which a bundle never
     overwrites. Returns both paths."""
     from engine.files import save_encounter
+    from gui.edits import rebase_background
     from gui.snapshot import Snapshot, SnapshotSpec, write_bytes
 
     png, js = bundle_paths(png_path)
@@ -118,7 +100,7 @@ def save_bundle(encounter: Encounter, png_path: str | Path, spec=None, *, source
     spec = spec or SnapshotSpec()
     with Snapshot(encounter, spec, path=source) as snap:
         data = snap.png()
-    save_encounter(_rebased(encounter, Path(source) if source else None, png.parent), js)
+    save_encounter(rebase_background(encounter, source, png.parent), js)
     write_bytes(png, data)
     return png, js
 

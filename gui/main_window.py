@@ -377,35 +377,18 @@ class MainWindow(QMainWindow):
         path = Path(path)
         if path.suffix == "":
             path = path.with_suffix(".json")
-        self._rebase_background(path)
-        return self._write(path)
+        # a background image path relative to the file must still reach the image from there
+        return self._write(path, edits.rebase_background(self.document.committed, self.document.path, path.parent))
 
-    def _write(self, path: Path) -> bool:
+    def _write(self, path: Path, rewritten: Encounter | None = None) -> bool:
         try:
-            self.document.save(path)
+            self.document.save(path, rewritten=rewritten)
         except CoverfireError as exc:
             QMessageBox.warning(self, "Cannot save", str(exc))
             return False
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
-
-    def _rebase_background(self, new_path: Path) -> None:
-        """Keep a background image path that is relative to the encounter file valid when
-        the file moves to another folder."""
-        enc = self.document.committed
-        bg = enc.map.background
-        if bg is None or bg.image.startswith("data:") or os.path.isabs(bg.image):
-            return
-        old_dir = self.document.path.parent if self.document.path else Path.cwd()
-        absolute = (old_dir / bg.image).resolve()
-        try:
-            rel = os.path.relpath(absolute, new_path.parent.resolve())
-        except ValueError:
-            rel = str(absolute)
-        if rel != bg.image:
-            new_map = enc.map.model_copy(update={"background": bg.model_copy(update={"image": rel})})
-            self.document.commit(enc.model_copy(update={"map": new_map}), "Keep background image path")
 
     def maybe_save(self) -> bool:
         """Ask about unsaved changes: True to go on (saved or discarded), False to stop."""

@@ -121,3 +121,23 @@ def test_snap_rounds_to_the_grid_and_offsets():
     assert edits.snap(3.26, 0.5) == 3.5
     assert edits.snap(3.26, 1.0, 0.5) == 3.5
     assert edits.snap(2.9, 1.0, 0.5) == 2.5
+
+
+def test_rebase_background_follows_the_file_to_another_folder(demo, tmp_path):
+    from engine.model import Background
+
+    def with_image(image):
+        bg = Background(image=image, width=60.0, height=40.0)
+        return demo.model_copy(update={"map": demo.map.model_copy(update={"background": bg})})
+
+    old = tmp_path / "maps" / "fight.json"
+    # maps/street.png seen from tmp/out/deeper: up two, then maps/street.png
+    moved = edits.rebase_background(with_image("street.png"), old, tmp_path / "out" / "deeper")
+    assert moved.map.background.image == "../../maps/street.png"
+    assert moved.obstacles is demo.obstacles  # only the map changes
+    same = with_image("street.png")
+    assert edits.rebase_background(same, old, tmp_path / "maps") is same  # same folder: the same value
+    for kept in (str(tmp_path / "abs.png"), "data:image/png;base64,AAAA"):
+        enc = with_image(kept)
+        assert edits.rebase_background(enc, old, tmp_path / "out") is enc
+    assert edits.rebase_background(demo, old, tmp_path / "out") is demo  # no background

@@ -339,3 +339,35 @@ def test_an_autosave_that_cannot_be_written_says_so_in_the_status_bar(window, tm
     assert msg.startswith("Autosave failed") and str(blocker / "autosave-x.json") in msg
     assert window.autosaver.last_error == msg
     assert window.document.encounter.name == "unsaved work" and window.document.dirty  # nothing lost
+
+
+def test_a_failed_save_as_leaves_the_background_image_path_as_it_was(window, tmp_path, monkeypatch):
+    from PySide6.QtGui import QColor, QImage
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    here = tmp_path / "fight"
+    here.mkdir()
+    img = QImage(60, 40, QImage.Format.Format_RGB32)
+    img.fill(QColor("#406040"))
+    img.save(str(here / "map.png"))
+    assert window.save_as(here / "fight.json") and window.set_background_image(here / "map.png")
+    assert window.save()
+    steps = window.document.undo_stack.count()
+    # a folder that cannot be written (a file stands where a folder should), three levels down:
+    # the background would be rebased to "../../../fight/map.png" for it
+    blocker = tmp_path / "a" / "b" / "c"
+    blocker.parent.mkdir(parents=True)
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert not window.save_as(blocker / "elsewhere.json")
+    assert shown and shown[-1][0] == "Cannot save" and "elsewhere.json" in shown[-1][1]
+    assert window.document.path == here / "fight.json" and not window.isWindowModified()
+    assert window.document.encounter.map.background.image == "map.png"
+    assert window.document.undo_stack.count() == steps  # no stray "Keep background image path" step
+    # and a Save As that works stores the path as seen from the new folder, as before
+    other = tmp_path / "other"
+    other.mkdir()
+    assert window.save_as(other / "copy.json")
+    saved = load_encounter(other / "copy.json").map.background.image
+    assert saved == "../fight/map.png" and window.document.encounter.map.background.image == saved
+    assert window.map_view.ground.has_image
