@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from datetime import datetime
 from pathlib import Path
 
@@ -65,6 +66,8 @@ def run_export(args: argparse.Namespace) -> int:
     with Snapshot(encounter, spec, path=args.file) as snap:
         snap.write(out)
         size = snap.page_size()
+        for warning in snap.warnings:
+            print(f"coverfire: warning: {warning}", file=sys.stderr)
     if fmt == "PNG":
         detail = f"{round(size.width() * spec.scale)}\u00d7{round(size.height() * spec.scale)} px"
     else:

@@ -59,27 +59,36 @@ class MapViewBox(pg.ViewBox):
         ev.ignore()
 
 
-def load_background_image(encounter: Encounter, doc_path: Path | None) -> QImage | None:
+def load_background_image(encounter: Encounter, doc_path: Path | None) -> tuple[QImage | None, str | None]:
     """The background image of an encounter, from a ``data:`` URI or a path relative to the
-    encounter file (or absolute); None when there is none or it cannot be read."""
+    encounter file (or absolute), and why it cannot be shown: ``(image, None)``; ``(None,
+    reason)``, the reason naming the file looked for; ``(None, None)`` without a background."""
     bg = encounter.map.background
     if bg is None:
-        return None
+        return None, None
     src = bg.image
     img = QImage()
     if src.startswith("data:"):
         try:
-            payload = src.split(",", 1)[1]
-            img.loadFromData(base64.b64decode(payload))
+            img.loadFromData(base64.b64decode(src.split(",", 1)[1]))
         except (IndexError, ValueError):
-            return None
+            pass
+        if img.isNull():
+            return None, ("Background image (held in the encounter file as a data: URI) is not a PNG or JPEG "
+                          "image Coverfire can read; the map is drawn without it")
+        return img, None
+    p = Path(src)
+    if not p.is_absolute() and doc_path is not None:
+        p = doc_path.parent / p
+    if img.load(str(p)) and not img.isNull():
+        return img, None
+    if p.is_dir():
+        why = "is a folder, not an image"
+    elif not p.exists():
+        why = "is missing"
     else:
-        p = Path(src)
-        if not p.is_absolute() and doc_path is not None:
-            p = doc_path.parent / p
-        if not img.load(str(p)):
-            return None
-    return None if img.isNull() else img
+        why = "is not a PNG or JPEG image Coverfire can read"
+    return None, f"Background image {p.absolute()} {why}; the map is drawn without it"
 
 
 class MapView(pg.GraphicsView):
@@ -111,6 +120,7 @@ class MapView(pg.GraphicsView):
         self._picker: Picker | None = None
         self._picker_for: Encounter | None = None
         self._bg_key = None
+        self.background_problem: str | None = None  # why the background image is not shown
 
         # a handful of items whose bounds change on every drag step: no BSP index to update
         self.scene().setItemIndexMethod(self.scene().ItemIndexMethod.NoIndex)
@@ -282,13 +292,10 @@ class MapView(pg.GraphicsView):
         if key == self._bg_key:
             return
         self._bg_key = key
-        if bg is None:
-            self.ground.set_background(None, None)
-            return
-        img = load_background_image(enc, self.document.path)
-        if img is None:
-            self.status(f"The background image {bg.image!r} cannot be read")
-        self.ground.set_background(img, QRectF(bg.x, bg.y, bg.width, bg.height))
+        img, self.background_problem = load_background_image(enc, self.document.path)
+        if self.background_problem:
+            self.status(self.background_problem)
+        self.ground.set_background(img, QRectF(bg.x, bg.y, bg.width, bg.height) if bg is not None else None)
 
     def _on_selection(self) -> None:
         self._refresh_selection()

@@ -208,6 +208,12 @@ class Snapshot:
         self.close()
 
     # -- content ---------------------------------------------------------------------------
+    @property
+    def warnings(self) -> list[str]:
+        """What the page lacks that the encounter asks for (a background image that cannot
+        be read, naming the file), in the user's words; empty when nothing is missing."""
+        return [self.view.background_problem] if self.view.background_problem else []
+
     def title(self) -> str:
         return self.encounter.name if self.spec.title is None else self.spec.title
 

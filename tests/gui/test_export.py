@@ -331,3 +331,16 @@ def test_the_attackers_badges_show_in_a_players_export_when_chosen(demo):
     from gui.player_view import PlayerOptions
 
     assert full_pixels(SnapshotSpec(attacker="sam", table=False, player=PlayerOptions(badges=False))) == 0
+
+
+def test_cli_export_says_when_the_background_image_is_missing(qapp, tmp_path, capsys):
+    data = json.loads((ROOT / "assets" / "encounters" / "demo.json").read_text(encoding="utf-8"))
+    data["map"]["background"] = {"image": "maps/street.png", "width": 60, "height": 40}
+    enc = tmp_path / "fight.json"
+    enc.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "fight.png"
+    assert cli(["export", str(enc), "-o", str(out)]) == 0  # drawn without it
+    said = capsys.readouterr()
+    assert "wrote" in said.out and out.exists()
+    assert said.err.startswith("coverfire: warning: ") and str(tmp_path / "maps" / "street.png") in said.err
+    assert "missing" in said.err
