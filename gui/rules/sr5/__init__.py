@@ -1,6 +1,7 @@
 """The Shadowrun 5e rules in the map window: the initiative tracker dock, the attack dialog
 (declare, every modifier with its source, edit, roll or type dice step by step, apply),
-suppressive fire from a map zone and its tests, condition monitors and status marks on the
+suppressive fire from a map zone and its tests, grenades thrown at a blast zone (scatter,
+who is caught, falloff), condition monitors and status marks on the
 tokens, and the shared combat log (:mod:`gui.combat_log`), exportable with the dice of every
 roll. Shown only while the open encounter's ruleset is ``"sr5"``.
 
@@ -26,7 +27,7 @@ from gui.rules.sr5.tracker import InitiativeTracker
 DOCK_WIDTH = 520
 MOVE_SUFFIX = " (SR5: movement counted)"
 MIN_WIDTH = 490  # room for the reasons an action is refused
-ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 initiative", "sr5 end phase", "sr5 export log")
+ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 blast", "sr5 initiative", "sr5 end phase", "sr5 export log")
 
 
 class Sr5Gui(QObject):
@@ -46,6 +47,7 @@ class Sr5Gui(QObject):
         self._shown_marks: dict = {}
         self.attack_dialog = None
         self.suppressive_dialog = None
+        self.blast_dialog = None
         self.test_dialog = None
         self.menu = window.add_menu("SR5")
         A = window.add_action
@@ -53,6 +55,8 @@ class Sr5Gui(QObject):
           tip="Attack with the selected token; shift-click the targets on the map (SR5 rules)")
         A("SR5", "&Suppressive fire\u2026", self.open_suppressive, name="sr5 suppressive",
           tip="Fill a suppressive zone on the map with fire (SR5 rules)")
+        A("SR5", "Throw/Fire &grenade\u2026", self.open_blast, name="sr5 blast",
+          tip="Throw a grenade (or fire a launcher) at the selected blast zone: scatter, who is caught (SR5 rules)")
         self.menu.addSeparator()
         A("SR5", "&Roll initiative\u2026", self.tracker.open_initiative, name="sr5 initiative",
           tip="Start the next Combat Turn: roll or enter initiative")
@@ -80,7 +84,7 @@ class Sr5Gui(QObject):
             QTimer.singleShot(0, self._widen)
             self.tracker.refresh()
         else:
-            for dlg in (self.attack_dialog, self.suppressive_dialog, self.test_dialog):
+            for dlg in (self.attack_dialog, self.suppressive_dialog, self.blast_dialog, self.test_dialog):
                 if dlg is not None:
                     dlg.close()
         self._update_marks()
@@ -164,6 +168,7 @@ class Sr5Gui(QObject):
             from gui.rules.sr5.attack import AttackDialog
 
             self.attack_dialog = AttackDialog(self.window, self.controller)
+            self.attack_dialog.blastRequested.connect(lambda a, w: self.open_blast(a, None, w))
         self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets)
         return self.attack_dialog
 
@@ -176,6 +181,18 @@ class Sr5Gui(QObject):
             self.suppressive_dialog = SuppressiveDialog(self.window, self.controller)
         self.suppressive_dialog.open_for(shooter if isinstance(shooter, str) else None, zone)
         return self.suppressive_dialog
+
+    def open_blast(self, attacker: str | None = None, zone: str | None = None, weapon: str | None = None):
+        """Show the grenade dialog for ``attacker`` (default: the map's attacker) aiming at
+        blast zone ``zone`` (default: the selected blast zone) with ``weapon``; returns it."""
+        if not self.controller.active:
+            return None
+        if self.blast_dialog is None:
+            from gui.rules.sr5.blast import BlastDialog
+
+            self.blast_dialog = BlastDialog(self.window, self.controller)
+        self.blast_dialog.open_for(attacker if isinstance(attacker, str) else None, zone, weapon)
+        return self.blast_dialog
 
     def open_test(self, token: str, zone: str, index: int = 0):
         if not self.controller.active:

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import CoverfireError, IllegalActionError
 from engine.sr5 import attack as sr5_attack
+from engine.sr5.blast import is_blast_weapon
 from engine.sr5.combat import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
@@ -194,9 +195,11 @@ class TargetBox(QFrame):
 
 
 class AttackDialog(QDialog):
-    """See the module docstring. ``applied(Change)`` fires after an attack landed."""
+    """See the module docstring. ``applied(Change)`` fires after an attack landed;
+    ``blastRequested(attacker, weapon)`` when the GM takes a grenade to a blast zone."""
 
     applied = Signal(object)
+    blastRequested = Signal(str, str)
 
     def __init__(self, parent, controller):
         super().__init__(parent)
@@ -273,6 +276,14 @@ class AttackDialog(QDialog):
         cr.addWidget(self.choke_button)
         decl.addRow("Choke", self.choke_row)
         decl.addRow("Second gun", self.second_combo)
+        self.blast_note = QLabel("A grenade (or launcher) is aimed at a blast zone on the map, not at a token.")
+        self.blast_note.setWordWrap(True)
+        self.blast_note.setStyleSheet("color: #ffe082")
+        self.blast_button = QPushButton("Throw/Fire at a blast zone\u2026")
+        self.blast_button.setToolTip("Open the grenade dialog: aim at a blast zone's centre, scatter, who is caught")
+        self.blast_button.clicked.connect(self._to_blast)
+        decl.addRow("", self.blast_note)
+        decl.addRow("", self.blast_button)
         left = QVBoxLayout()
         left.addLayout(decl)
         left.addWidget(bold(QLabel("Targets (shift-click on the map)")))
@@ -550,7 +561,10 @@ class AttackDialog(QDialog):
         self.plan = None
         self._planned_on = self.controller.encounter
         self._error = ""
-        if decl is not None:
+        if decl is not None and self._blast_weapon():
+            self._error = (f"{decl.weapon} explodes: it is aimed at a blast zone on the map, not at a token "
+                           "(Throw/Fire at a blast zone\u2026)")
+        elif decl is not None:
             try:
                 plan = self.controller.plan_attack(decl)
                 for (pool, target, key), (value, label) in list(self.overrides.items()):
@@ -655,6 +669,15 @@ class AttackDialog(QDialog):
             self.target_boxes[tp.target].show_plan(plan, tp, editable)
         self._show_rolls()
 
+    def _blast_weapon(self) -> bool:
+        tok = self.controller.encounter.token(self.attacker) if self.attacker else None
+        w = tok.weapon(self.weapon_combo.currentData()) if tok is not None else None
+        return w is not None and is_blast_weapon(w)
+
+    def _to_blast(self) -> None:
+        if self.attacker and self.weapon_combo.currentData():
+            self.blastRequested.emit(self.attacker, self.weapon_combo.currentData())
+
     def _show_mode_note(self) -> None:
         c = self.controller
         note, can_change = "", False
@@ -670,6 +693,9 @@ class AttackDialog(QDialog):
         self.mode_note.setText(note)
         self.decl_form.setRowVisible(self.mode_note, bool(note))
         self.decl_form.setRowVisible(self.mode_button, can_change)
+        blast = self._blast_weapon()
+        self.decl_form.setRowVisible(self.blast_note, blast)
+        self.decl_form.setRowVisible(self.blast_button, blast)
 
     def _set_boxes(self, targets: list[str]) -> None:
         if list(self.target_boxes) == targets:

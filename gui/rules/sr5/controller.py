@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engine.model import Encounter
 from engine.sr5 import attack as sr5_attack
+from engine.sr5 import blast as sr5_blast
 from engine.sr5 import combat, condition, suppressive
 from engine.sr5.changes import Change, settings_of, sheet_of
 from engine.sr5.dice import default_roller
@@ -23,7 +24,8 @@ from gui.rules.base import RuleController, token_name
 
 RULESET_NAME = "sr5"
 #: Log entry kinds shown in the shared log's colours (gui.combat_log).
-_KIND = {"turn": "round", "pass": "round", "initiative": "round", "attack": "hit", "suppression_test": "hit"}
+_KIND = {"turn": "round", "pass": "round", "initiative": "round", "attack": "hit", "suppression_test": "hit",
+         "blast": "hit"}
 
 
 def _log_lines(entries) -> list[tuple[str, str]]:
@@ -34,6 +36,8 @@ def _log_lines(entries) -> list[tuple[str, str]]:
         kind = _KIND.get(e.kind, "")
         if e.kind == "attack" and (": miss" in e.text or ": graze" in e.text):
             kind = "miss"
+        if e.kind == "blast" and not e.rolls:
+            kind = "miss"  # spared, beyond the blast's reach, caught in gas: no roll of its own
         head = f"[T{e.turn}.{e.initiative_pass}] " if e.turn else ""
         out.append((head + e.text, kind))
         if e.kind == "initiative":
@@ -120,6 +124,31 @@ class Sr5Controller(RuleController):
     def plan_suppressive(self, decl: suppressive.SuppressiveDeclaration) -> suppressive.SuppressivePlan:
         f = self.facts(decl.shooter, [], decl.weapon)
         return suppressive.plan_suppressive(self.encounter, decl, f)
+
+    def blast_tactics(self):
+        """A ``Tactics`` of the controller's own for the blast's what-ifs (the zone moved where
+        it lands, sized to the grenade): the document's stays on what the map shows. Its
+        obstacle index is built once and reused while the obstacles stay the same."""
+        from engine.analysis import Tactics
+
+        enc = self.encounter
+        if getattr(self, "_blast_tactics", None) is None:
+            self._blast_tactics = Tactics(enc)
+        else:
+            self._blast_tactics.update(enc)
+        return self._blast_tactics
+
+    def plan_blast(self, decl: sr5_blast.BlastDeclaration) -> sr5_blast.BlastPlan:
+        """The engine's plan of a grenade thrown (or fired) at a blast zone, measured on the
+        map (``engine.sr5.blast.plan_blast_on_map``)."""
+        return sr5_blast.plan_blast_on_map(self.encounter, decl, tactics=self.blast_tactics())
+
+    def land_blast(self, resolution: sr5_blast.BlastResolution) -> sr5_blast.BlastResolution:
+        """A scattered blast with the map's facts where it landed (who is caught there)."""
+        return resolution.land(sr5_blast.landing_facts(self.encounter, resolution, tactics=self.blast_tactics()))
+
+    def apply_blast(self, resolution: sr5_blast.BlastResolution, *, force: bool = False) -> Change:
+        return self.apply(lambda e: sr5_blast.apply_blast(e, resolution, force=force))
 
     def suppression_status(self) -> dict:
         """``engine.sr5.suppressive.suppression_status`` for the committed encounter: per

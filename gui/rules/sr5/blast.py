@@ -1,0 +1,764 @@
+"""Grenades and blasts from the map: the attacker throws (or fires) at a blast zone's centre.
+
+:class:`BlastDialog` shows the engine's plan (``engine.sr5.blast.plan_blast_on_map`` through
+:meth:`Sr5Controller.plan_blast`): the attack pool with every part and its source (range band
+of the aim point, the environment ...), the blast (damage, falloff, the circle it fills, the
+scatter dice) and for each token the circle catches the DV where it stands, its defense pool
+(area effect -2, cover from the blast centre) and its damage resistance pool; who the blast
+spares and why. The GM changes any value, then rolls or types the dice step by step: the
+attack, on a miss the scatter and its direction (the landing is drawn on the map, and who is
+caught there is measured again), then each caught token's defense and soak. *Apply* lands it
+all as one undo step (``apply_blast``): the zone moves where the blast went off, the damage
+is marked, the log tells the story.
+
+No rule here: every number comes from :mod:`engine.sr5.blast`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from engine.errors import CoverfireError, IllegalActionError
+from engine.sr5 import blast as sr5_blast
+from engine.sr5.changes import settings_of
+from engine.sr5.combat import ready_weapons
+from geometry.cover import cover_percent
+from gui.rules.sr5.widgets import DiceRow, PoolView, mono_font
+from gui.rules.widgets import bold
+
+DEFENSE_TEXT = {"normal": "defends normally", "full_defense": "Full Defense (interrupt, -10 Initiative)"}
+COVER_TEXT = {"none": "in the open", "partial": "partial cover from the blast", "good": "good cover from the blast"}
+STEP_TEXT = {"attack": "Attack", "scatter": "Scatter", "direction": "Scatter direction", "defense": "Defense",
+             "soak": "Damage resistance"}
+LANDING_COLOUR = "#ffca28"  # the blast zones' own colour (gui.style)
+
+
+class CaughtBox(QFrame):
+    """One token the blast catches: where it stands, the DV there, its defense and damage
+    resistance pools (editable before the dice), and how it fared."""
+
+    def __init__(self, dialog: "BlastDialog", target: str):
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.dialog = dialog
+        self.target = target
+        self.header = bold(QLabel(), scale=1.05)
+        self.header.setWordWrap(True)
+        self.result = bold(QLabel())
+        self.result.setWordWrap(True)
+        self.defense = PoolView("Defense")
+        self.soak = PoolView("Damage resistance")
+        self.defense.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="defense"))
+        self.defense.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="defense"))
+        self.soak.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="soak"))
+        self.soak.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="soak"))
+        grid = QGridLayout()
+        top = Qt.AlignmentFlag.AlignTop
+        grid.addWidget(self.defense, 0, 0, top)
+        grid.addWidget(self.soak, 0, 1, top)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.header)
+        lay.addLayout(grid)
+        lay.addWidget(self.result)
+
+    def show_target(self, plan, tp, editable: bool, defended: bool) -> None:
+        """Show the engine's ``BlastTargetPlan`` ``tp``."""
+        f = tp.facts
+        name = self.dialog.controller.name(tp.target)
+        cov = COVER_TEXT.get(f.cover, f.cover)
+        if f.cover != "none":
+            cov += f" ({cover_percent(f.cover_fraction, f.cover)}% hidden)"
+        if plan.damage is None:
+            dv = f"in the {plan.spec.label}"
+        elif tp.harmed:
+            dv = f"DV {tp.dv}{tp.damage_type} here"
+        else:
+            dv = "beyond the blast's reach"
+        self.header.setText(f"{name}  \u2014  {f.distance:.1f} m from the centre ({tp.metres} m), {dv}, {cov}")
+        rolls = plan.damage is not None and tp.harmed
+        self.defense.setVisible(rolls and defended)
+        self.soak.setVisible(rolls)
+        if rolls:
+            extra = DEFENSE_TEXT[tp.defense_choice] if tp.defense_choice != "normal" else ""
+            self.defense.set_pool(tp.defense, editable=editable, title="Defense (each hit takes 1 off the DV)",
+                                  extra_total=extra)
+            self.soak.set_pool(tp.soak, editable=editable, title=f"Damage resistance (if DV is left, {tp.damage_type})")
+
+    def show_outcome(self, o) -> None:
+        """How it went (an engine ``BlastOutcome``), in one line."""
+        bits, colour = [], "#cfd8dc"
+        if o.defense is not None:
+            bits.append(f"defense {o.defense.hits} hit{'s' if o.defense.hits != 1 else ''}")
+        if o.result == "escapes":
+            bits.append("ESCAPES: no DV left")
+            colour = "#9aa4ae"
+        elif o.result == "beyond":
+            bits.append("unharmed")
+            colour = "#9aa4ae"
+        elif o.result == "hit":
+            kind = "Stun" if o.damage_type == "S" else "Physical"
+            bits.append(f"HIT: {o.dv}{o.damage_type} (armor {o.armor})")
+            if o.soak is not None:
+                bits.append(f"resists {o.soak.hits} \u2192 {o.boxes} box{'es' if o.boxes != 1 else ''} {kind}")
+            colour = "#ff8a65"
+        self.result.setText("  \u2192  ".join(bits))
+        self.result.setStyleSheet(f"color: {colour}")
+        self.result.setVisible(bool(bits))
+
+
+class BlastDialog(QDialog):
+    """See the module docstring. ``applied(Change)`` fires after a blast landed."""
+
+    applied = Signal(object)
+
+    def __init__(self, parent, controller):
+        super().__init__(parent)
+        self.controller = controller
+        self.setWindowTitle("SR5 grenade / blast")
+        self.setModal(False)
+        self.plan = None
+        self.resolution = None
+        self.roller = None
+        self.last_change = None
+        self.attacker: str | None = None
+        self.defenses: dict[str, str] = {}
+        self.overrides: dict[tuple, tuple[int, str | None]] = {}  # (pool, target, key) -> (value, label)
+        self.damage: dict = {}
+        self._gm = 0
+        self._error = ""
+        self._planned_on = None
+        self._updating = False
+        self._build()
+        controller.selection.changed.connect(self._on_selection)
+        controller.stateChanged.connect(self._on_state)
+
+    # -- building -------------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.attacker_combo = QComboBox()
+        self.weapon_combo = QComboBox()
+        self.zone_combo = QComboBox()
+        self.projectile_combo = QComboBox()
+        for key, label in sr5_blast.PROJECTILE_LABEL.items():
+            self.projectile_combo.addItem(f"{label} ({sr5_blast.SCATTER_DICE[key]}D6 m)", key)
+        self.fit = QCheckBox("Circle = the blast's reach")
+        self.fit.setToolTip("On: the circle becomes as large as the blast reaches (its DV, or 10 m); "
+                            "off: the blast fills the circle as drawn")
+        self.edge = QCheckBox("Push the Limit (Edge)")
+        self.follow = QCheckBox("Follow the map (attacker, selected blast zone)")
+        self.follow.setChecked(True)
+        for combo in (self.attacker_combo, self.weapon_combo, self.zone_combo, self.projectile_combo):
+            combo.currentIndexChanged.connect(self._declaration_changed)
+        for box in (self.fit, self.edge):
+            box.toggled.connect(self._declaration_changed)
+        self.defense_form = QFormLayout()
+        decl = self.decl_form = QFormLayout()
+        decl.addRow("Attacker", self.attacker_combo)
+        decl.addRow("Weapon", self.weapon_combo)
+        decl.addRow("Blast zone (aim)", self.zone_combo)
+        decl.addRow("Scatters as", self.projectile_combo)
+        decl.addRow("", self.fit)
+        decl.addRow("", self.edge)
+        left = QVBoxLayout()
+        left.addLayout(decl)
+        left.addWidget(self.follow)
+        left.addWidget(bold(QLabel("Defender answers")))
+        left.addLayout(self.defense_form)
+        left.addStretch(1)
+        left_w = QWidget()
+        left_w.setLayout(left)
+        left_w.setFixedWidth(340)
+
+        self.headline = bold(QLabel(), scale=1.15)
+        self.headline.setWordWrap(True)
+        self.problems = QLabel()
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #ff8a80")
+        self.attack = PoolView("Attack (threshold 3: on target)")
+        self.attack.edited.connect(lambda k, v: self.override(k, v))
+        self.attack.added.connect(lambda label, v: self.add_modifier(label, v))
+        self.blast_info = QLabel()
+        self.blast_info.setWordWrap(True)
+        self.dv = QSpinBox()
+        self.dv.setRange(0, 99)
+        self.dv.setKeyboardTracking(False)
+        self.dv.setToolTip("The blast's DV at its centre (the GM may change it)")
+        self.dv.valueChanged.connect(lambda v: self.set_damage(dv=int(v)))
+        self.ap = QSpinBox()
+        self.ap.setRange(-20, 20)
+        self.ap.setKeyboardTracking(False)
+        self.ap.valueChanged.connect(lambda v: self.set_damage(ap=int(v)))
+        self.scatter = QSpinBox()
+        self.scatter.setRange(0, 10)
+        self.scatter.setKeyboardTracking(False)
+        self.scatter.setSuffix("D6 m")
+        self.scatter.setToolTip("Scatter dice on a miss (the hits are taken off)")
+        self.scatter.valueChanged.connect(lambda v: self.set_damage(scatter=int(v)))
+        nums = QHBoxLayout()
+        nums.addWidget(QLabel("DV at the centre"))
+        nums.addWidget(self.dv)
+        nums.addWidget(QLabel("AP"))
+        nums.addWidget(self.ap)
+        nums.addWidget(QLabel("Scatter"))
+        nums.addWidget(self.scatter)
+        nums.addStretch(1)
+        self.landing = bold(QLabel())
+        self.landing.setWordWrap(True)
+        self.landing.setStyleSheet(f"color: {LANDING_COLOUR}")
+        self.spared = QLabel()
+        self.spared.setWordWrap(True)
+        self.spared.setStyleSheet("color: #b0bec5")
+        self.notes = QLabel()
+        self.notes.setWordWrap(True)
+        self.notes.setStyleSheet("color: #b0bec5")
+        self.boxes: dict[str, CaughtBox] = {}
+        self.boxes_layout = QVBoxLayout()
+        self.caught_title = bold(QLabel())
+        centre = QVBoxLayout()
+        top = QHBoxLayout()
+        top.addWidget(self.attack, 1)
+        info = QVBoxLayout()
+        info.addWidget(bold(QLabel("The blast")))
+        info.addWidget(self.blast_info)
+        info.addLayout(nums)
+        info.addWidget(self.landing)
+        info.addStretch(1)
+        top.addLayout(info, 1)
+        centre.addLayout(top)
+        centre.addWidget(self.caught_title)
+        centre.addLayout(self.boxes_layout)
+        centre.addWidget(self.spared)
+        centre.addWidget(self.notes)
+        centre.addStretch(1)
+        inner = QWidget()
+        inner.setLayout(centre)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(inner)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+
+        self.dice = DiceRow()
+        self.dice.rollRequested.connect(self.roll_next)
+        self.dice.rollAllRequested.connect(self.roll_all)
+        self.result = QPlainTextEdit()
+        self.result.setReadOnly(True)
+        self.result.setFont(mono_font())
+        self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.outcome = bold(QLabel())
+        self.outcome.setWordWrap(True)
+        self.force = QCheckBox("GM: allow it anyway")
+        self.force.setToolTip("Roll and apply although the rules object (the GM's word)")
+        self.force.toggled.connect(lambda _: self._show())
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setToolTip("Move the zone where the blast went off, mark the damage, spend the action "
+                                     "and the grenade, log it (one undo step)")
+        self.apply_button.clicked.connect(self.apply)
+        self.restart_button = QPushButton("Start over")
+        self.restart_button.setToolTip("Forget the dice rolled so far (nothing was applied)")
+        self.restart_button.clicked.connect(self.start_over)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.restart_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(close)
+        dice_col = QVBoxLayout()
+        dice_col.addWidget(bold(QLabel("Dice")))
+        dice_col.addWidget(self.dice)
+        dice_col.addWidget(self.outcome)
+        dice_col.addStretch(1)
+        dice_col.addWidget(self.force)
+        dice_col.addLayout(buttons)
+        dice_w = QWidget()
+        dice_w.setLayout(dice_col)
+        dice_w.setFixedWidth(560)
+        story = QVBoxLayout()
+        story.addWidget(bold(QLabel("Step by step")))
+        story.addWidget(self.result, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(dice_w)
+        bottom.addLayout(story, 1)
+        bottom_w = QWidget()
+        bottom_w.setLayout(bottom)
+        bottom_w.setFixedHeight(250)
+        main = QVBoxLayout()
+        main.addWidget(self.headline)
+        main.addWidget(self.problems)
+        main.addWidget(self.scroll, 1)
+        main.addWidget(bottom_w)
+        lay = QHBoxLayout(self)
+        lay.addWidget(left_w)
+        lay.addLayout(main, 1)
+        self.resize(1500, 900)
+
+    # -- opening --------------------------------------------------------------------------------
+    def open_for(self, attacker: str | None = None, zone: str | None = None, weapon: str | None = None) -> None:
+        """Show the dialog for ``attacker`` (default: the map's attacker, else the acting
+        token) aiming at blast zone ``zone`` (default: a selected blast zone, else the
+        first) with ``weapon`` (default: its grenade or launcher)."""
+        c = self.controller
+        sel = c.selection
+        if attacker is None:
+            attacker = sel.attacker if sel.attacker in c.token_ids() else c.settings.acting
+        self.resolution = None
+        self.roller = None
+        self.overrides.clear()
+        self.damage.clear()
+        self.defenses.clear()
+        self._updating = True
+        self.attacker = attacker
+        self._fill_attackers()
+        self._fill_weapons(weapon)
+        self._fill_zones(zone or self._selected_zone())
+        self._fill_projectile()
+        self.fit.setChecked(settings_of(c.encounter).options.blast_radius == "weapon")
+        self.edge.setChecked(False)
+        self._updating = False
+        self.replan()
+        self.show()
+        self.raise_()
+
+    def _selected_zone(self) -> str | None:
+        enc = self.controller.encounter
+        blasts = {z.id for z in enc.zones if z.kind == "blast"}
+        for i in self.controller.selection.ids:
+            if i in blasts:
+                return i
+        return None
+
+    def _fill_attackers(self) -> None:
+        c = self.controller
+        self.attacker_combo.blockSignals(True)
+        self.attacker_combo.clear()
+        for t in c.encounter.tokens:
+            self.attacker_combo.addItem(t.name or t.id, t.id)
+        self.attacker_combo.setCurrentIndex(max(0, self.attacker_combo.findData(self.attacker)))
+        if self.attacker is None and self.attacker_combo.count():
+            self.attacker = self.attacker_combo.currentData()
+        self.attacker_combo.blockSignals(False)
+
+    def _fill_weapons(self, weapon: str | None = None) -> None:
+        c = self.controller
+        self.weapon_combo.blockSignals(True)
+        self.weapon_combo.clear()
+        tok = c.encounter.token(self.attacker) if self.attacker in c.token_ids() else None
+        if tok is not None:
+            ready = ready_weapons(tok)
+            blasts = [w for w in tok.weapons if sr5_blast.is_blast_weapon(w)]
+            for w in blasts + [w for w in tok.weapons if w not in blasts]:
+                left = f", {w.loaded} left" if w.loaded is not None else ""
+                tag = "" if w.name in ready else "  (not ready)"
+                kind = f"  [{w.blast.replace('_', ' ')}{left}]" if w.blast else ""
+                self.weapon_combo.addItem(w.name + kind + tag, w.name)
+            if weapon is None:
+                try:
+                    weapon = sr5_blast.blast_weapon(tok).name
+                except IllegalActionError:
+                    weapon = None
+            self.weapon_combo.setCurrentIndex(max(0, self.weapon_combo.findData(weapon)))
+        self.weapon_combo.blockSignals(False)
+
+    def _fill_zones(self, zone: str | None = None) -> None:
+        enc = self.controller.encounter
+        keep = zone or self.zone_combo.currentData()
+        self.zone_combo.blockSignals(True)
+        self.zone_combo.clear()
+        for z in enc.zones:
+            if z.kind == "blast":
+                self.zone_combo.addItem(f"{z.name or z.id}  ({z.x:.1f}, {z.y:.1f}, r {z.radius:.1f} m)", z.id)
+        self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
+        self.zone_combo.blockSignals(False)
+
+    def _fill_projectile(self) -> None:
+        """The projectile the weapon's category implies (a missile launcher may fire rockets)."""
+        tok = self._token()
+        w = tok.weapon(self.weapon_combo.currentData()) if tok is not None else None
+        proj = sr5_blast.CATEGORY_PROJECTILE.get(w.category if w is not None else None, "standard")
+        self.projectile_combo.blockSignals(True)
+        self.projectile_combo.setCurrentIndex(max(0, self.projectile_combo.findData(proj)))
+        self.projectile_combo.blockSignals(False)
+
+    def _token(self):
+        c = self.controller
+        return c.encounter.token(self.attacker) if self.attacker in c.token_ids() else None
+
+    # -- the map --------------------------------------------------------------------------------
+    def _rolling(self) -> bool:
+        return self.resolution is not None and self.resolution.attack is not None
+
+    def _on_selection(self) -> None:
+        if not self.isVisible() or not self.follow.isChecked() or self._rolling():
+            return
+        c = self.controller
+        sel = c.selection
+        attacker = sel.attacker if sel.attacker in c.token_ids() else self.attacker
+        zone = self._selected_zone()
+        changed = False
+        self._updating = True
+        if attacker != self.attacker:
+            self.attacker = attacker
+            self._fill_attackers()
+            self._fill_weapons()
+            self._fill_projectile()
+            changed = True
+        if zone is not None and zone != self.zone_combo.currentData():
+            self._fill_zones(zone)
+            changed = True
+        self._updating = False
+        if changed:
+            self.replan()
+
+    def _on_state(self) -> None:
+        if self.isVisible() and not self._rolling():
+            self._updating = True
+            self._fill_zones()
+            self._fill_weapons(self.weapon_combo.currentData())
+            self._updating = False
+            self.replan()
+
+    # -- declaration and plan -----------------------------------------------------------------
+    def _declaration_changed(self, *_):
+        if self._updating:
+            return
+        sender = self.sender()
+        if sender is self.attacker_combo:
+            self.attacker = self.attacker_combo.currentData()
+            self._updating = True
+            self._fill_weapons()
+            self._fill_projectile()
+            self._updating = False
+        elif sender is self.weapon_combo:
+            self._updating = True
+            self._fill_projectile()
+            self._updating = False
+            self.damage.clear()
+        self.replan()
+
+    def declaration(self) -> sr5_blast.BlastDeclaration | None:
+        """The declaration the widgets describe (None without an attacker or a blast zone)."""
+        zone = self.zone_combo.currentData()
+        if not self.attacker or not zone:
+            return None
+        tok = self._token()
+        w = tok.weapon(self.weapon_combo.currentData()) if tok is not None else None
+        implied = sr5_blast.CATEGORY_PROJECTILE.get(w.category if w is not None else None)
+        proj = self.projectile_combo.currentData()
+        return sr5_blast.BlastDeclaration(
+            attacker=self.attacker, zone=zone, weapon=self.weapon_combo.currentData(), edge=self.edge.isChecked(),
+            projectile=None if proj == implied else proj, fit_radius=self.fit.isChecked(),
+            defenses={t: d for t, d in self.defenses.items() if d != "normal"},
+            scatter_dice=self.damage.get("scatter"))
+
+    def replan(self) -> None:
+        """Ask the engine for the plan again (declaration, map), then put the GM's changes back."""
+        if self._rolling():
+            return
+        self.resolution = None
+        self._set_landing_sketch(None)
+        self.plan = None
+        self._planned_on = self.controller.encounter
+        self._error = ""
+        decl = self.declaration()
+        if decl is None:
+            self._error = ("Draw a blast zone on the map first (the Blast tool, B): its centre is where the "
+                           "grenade is aimed" if not self.zone_combo.count() else "Pick the attacker")
+        else:
+            try:
+                plan = self.controller.plan_blast(decl)
+                for (pool, target, key), (value, label) in list(self.overrides.items()):
+                    try:
+                        plan = plan.override(key, value, target=target, pool=pool, label=label)
+                    except IllegalActionError:
+                        del self.overrides[(pool, target, key)]
+                dmg = {k: v for k, v in self.damage.items() if k in ("dv", "ap")}
+                if dmg and plan.damage is not None:
+                    plan = plan.with_damage(**dmg)
+                self.plan = plan
+            except (CoverfireError, ValueError) as exc:
+                self._error = str(exc)
+        self._show()
+
+    def override(self, key: str, value: int, *, target: str | None = None, pool: str = "attack",
+                 label: str | None = None) -> None:
+        """The GM sets a modifier (``BlastPlan.override``); kept when the plan is redone."""
+        if self.plan is None or self._rolling():
+            return
+        old = self.overrides.get((pool, target, key))
+        self.overrides[(pool, target, key)] = (int(value), label if label is not None else (old[1] if old else None))
+        self.replan()
+
+    def add_modifier(self, label: str, value: int, *, target: str | None = None, pool: str = "attack") -> None:
+        self._gm += 1
+        self.override(f"gm{self._gm}", value, target=target, pool=pool, label=label)
+
+    def set_damage(self, **changes) -> None:
+        """The GM changes the DV at the centre, the AP or the scatter dice."""
+        if self._updating or self._rolling():
+            return
+        self.damage.update(changes)
+        self.replan()
+
+    def set_defense(self, target: str, choice: str) -> None:
+        self.defenses[target] = choice
+        self.replan()
+
+    # -- showing --------------------------------------------------------------------------------
+    def _show(self) -> None:
+        c = self.controller
+        plan = self.plan
+        editable = not self._rolling()
+        for w in (self.attacker_combo, self.weapon_combo, self.zone_combo, self.projectile_combo, self.fit, self.edge,
+                  self.follow, self.dv, self.ap, self.scatter):
+            w.setEnabled(editable)
+        while self.defense_form.rowCount():
+            self.defense_form.removeRow(0)
+        if plan is None:
+            self.headline.setText(f"{c.name(self.attacker) if self.attacker else 'Nobody'} throws a grenade")
+            self.problems.setText(self._error)
+            for w in (self.attack, self.blast_info, self.landing, self.caught_title, self.spared, self.notes):
+                w.setVisible(False)
+            self._set_boxes([])
+            self.dice.set_request(None)
+            self.result.setPlainText("")
+            self.outcome.setText("")
+            self.apply_button.setEnabled(False)
+            self.restart_button.setEnabled(False)
+            return
+        for w in (self.attack, self.blast_info, self.caught_title, self.notes):
+            w.setVisible(True)
+        r = self.resolution or sr5_blast.start_blast(plan)
+        targets = r.targets if r.landing is not None else plan.targets
+        for tp in targets:
+            if plan.damage is None or not tp.harmed:
+                continue
+            combo = QComboBox()
+            for ch, text in DEFENSE_TEXT.items():
+                combo.addItem(text, ch)
+            combo.setCurrentIndex(max(0, combo.findData(self.defenses.get(tp.target, "normal"))))
+            combo.setEnabled(editable)
+            combo.currentIndexChanged.connect(lambda _i, t=tp.target, cb=combo: self.set_defense(t, cb.currentData()))
+            self.defense_form.addRow(c.name(tp.target), combo)
+        d = plan.declaration
+        how = "throws" if plan.thrown else "fires"
+        aim = f"({plan.aim[0]:.1f}, {plan.aim[1]:.1f})"
+        band = f", {plan.band} range" if plan.band else ""
+        cost = "Simple Action (Throw Weapon)" if plan.thrown else "Simple Action (Fire Weapon)"
+        self.headline.setText(f"{c.name(d.attacker)} {how} {plan.weapon.name} at {d.zone} {aim}: "
+                              f"{plan.facts.attacker_distance:.1f} m{band}, {cost}")
+        self.problems.setText("\n".join(f"Not allowed: {p}" for p in plan.problems))
+        self.attack.set_pool(plan.attack, editable=editable, title="Attack (threshold 3: on target; a miss scatters)")
+        self.blast_info.setText(f"{plan.spec.label.capitalize()}: {plan.damage_text()}. Circle {plan.radius:.1f} m. "
+                                f"On a miss it scatters {plan.scatter_dice}D6 m minus the hits "
+                                f"({sr5_blast.PROJECTILE_LABEL[plan.projectile]}), direction "
+                                f"{settings_of(c.encounter).options.scatter_direction}.")
+        self._updating = True
+        for w, v in ((self.dv, plan.damage.value if plan.damage else 0), (self.ap, plan.ap), (self.scatter, plan.scatter_dice)):
+            w.blockSignals(True)
+            w.setValue(v)
+            w.blockSignals(False)
+        self.dv.setEnabled(editable and plan.damage is not None)
+        self.ap.setEnabled(editable and plan.damage is not None)
+        self._updating = False
+        self.notes.setText("\n".join(plan.notes))
+        self._show_rolls()
+
+    def _set_boxes(self, targets: list[str]) -> None:
+        if list(self.boxes) == targets:
+            return
+        for box in self.boxes.values():
+            self.boxes_layout.removeWidget(box)
+            box.hide()
+            box.setParent(None)
+            box.deleteLater()
+        self.boxes = {}
+        for t in targets:
+            box = CaughtBox(self, t)
+            self.boxes[t] = box
+            self.boxes_layout.addWidget(box)
+
+    def _named(self, line: str, targets) -> str:
+        for tp in targets:
+            prefix = f"{tp.target}: "
+            if line.startswith(prefix):
+                return f"{self.controller.name(tp.target)}: " + line[len(prefix):]
+        return line
+
+    def _show_rolls(self) -> None:
+        c = self.controller
+        plan = self.plan
+        r = self.resolution or sr5_blast.start_blast(plan)
+        facts = r.facts if r.landing is not None else plan.facts
+        targets = r.targets if r.landing is not None else plan.targets
+        where = "where it landed" if r.moved else "at the aim point"
+        self.caught_title.setText(f"Caught {where}: {len(targets)}" if targets else f"Nobody is caught {where}")
+        self._set_boxes([tp.target for tp in targets])
+        defended = settings_of(c.encounter).options.blast_defense == "dodge"
+        for tp in targets:
+            box = self.boxes[tp.target]
+            box.show_target(plan, tp, not self._rolling(), defended)
+            box.show_outcome(r.outcome(tp.target) if r.landing is not None else sr5_blast.BlastOutcome(
+                tp.target, tp.facts.distance, tp.metres, tp.dv))
+        spared = [f"{c.name(t)}: {why}" for t, why in facts.spared]
+        self.spared.setText("Spared: " + "; ".join(spared) if spared else "")
+        self.spared.setVisible(bool(spared))
+        self.landing.setText(r.landing_text())
+        self.landing.setVisible(r.attack is not None)
+        allowed = plan.legal or self.force.isChecked()
+        req = r.next_roll()
+        if req is not None:
+            p = req.pool
+            who = c.name(req.target)
+            lim = ""
+            if p.edge:
+                lim = ", Edge: sixes explode (type the extra dice too)"
+            elif p.limit is not None:
+                lim = f", limit {p.limit}"
+            if req.step == "direction":
+                what = f"Next: Scatter direction: {p.total} {'die' if p.total == 1 else 'dice'} ({p.parts[0].label})"
+            elif req.step == "scatter":
+                what = f"Next: Scatter: {p.total}D6 metres, minus {r.attack.hits} hit{'s' if r.attack.hits != 1 else ''}"
+            else:
+                what = f"Next: {STEP_TEXT[req.step]} \u2014 {who}: {p.total} dice{lim}"
+                if req.step == "attack":
+                    what += ", threshold 3"
+            self.dice.set_request(what, enabled=allowed)
+            box = self.boxes.get(req.target)
+            if box is not None and req.step in ("defense", "soak"):
+                self.scroll.ensureWidgetVisible(box, 0, 0)
+        else:
+            self.dice.set_request(None)
+        lines = [self._named(ln, targets) for ln in r.steps()]
+        if not lines:
+            lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the faces of the dice "
+                     "you rolled: the attack (3 hits land on the aim point), on a miss the scatter and its "
+                     "direction, then each caught token's defense and damage resistance."]
+        self.result.setPlainText("\n".join(lines))
+        self.result.verticalScrollBar().setValue(self.result.verticalScrollBar().maximum())
+        done = r.done
+        if done:
+            outs = []
+            for tp in targets:
+                o = r.outcome(tp.target)
+                name = c.name(tp.target)
+                if o.result == "hit":
+                    outs.append(f"{name}: {o.boxes} boxes {'Physical' if o.damage_type == 'P' else 'Stun'}")
+                else:
+                    outs.append(f"{name}: {o.result}")
+            self.outcome.setText("; ".join(outs) or "Nobody is caught.")
+        else:
+            self.outcome.setText("")
+        self.apply_button.setEnabled(done and allowed)
+        self.restart_button.setEnabled(r.attack is not None)
+
+    def _set_landing_sketch(self, r) -> None:
+        """Draw where a scattered blast lands on the map (the circle there and the scatter
+        line from the aim point); None takes it down."""
+        view = self.controller.window.map_view
+        if r is None or not r.moved:
+            if getattr(self, "_sketch_shown", False):
+                view.set_sketch(None)
+                self._sketch_shown = False
+            return
+        from gui.layers import Sketch
+
+        (ax, ay), (lx, ly) = self.plan.aim, r.landing
+        circle = QPainterPath()
+        circle.addEllipse(QPointF(lx, ly), self.plan.radius, self.plan.radius)
+        line = QPainterPath(QPointF(ax, ay))
+        line.lineTo(QPointF(lx, ly))
+        sk = Sketch(lines=[circle, line], handles=[(lx, ly)],
+                    labels=[(lx, ly, f"lands {r.scatter_metres} m off, {r.bearing:.0f}\u00b0")],
+                    colour=QColor(LANDING_COLOUR))
+        view.set_sketch(sk)
+        self._sketch_shown = True
+
+    # -- rolling --------------------------------------------------------------------------------
+    def roll_next(self, faces: list[int] | None = None) -> bool:
+        """Make the next roll: the encounter's seeded roller (``faces`` None) or typed faces;
+        a scattered blast is measured where it landed. Returns whether a roll was taken."""
+        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
+            return False
+        r = self.resolution or sr5_blast.start_blast(self.plan)
+        if r.next_roll() is None:
+            return False
+        if self.roller is None or r.attack is None:
+            self.roller = self.controller.roller()
+        r = self.dice.roll_step(r, self.roller, faces)
+        if r is None:
+            return False
+        if r.needs_facts:
+            try:
+                r = self.controller.land_blast(r)
+            except (CoverfireError, ValueError) as exc:
+                self.dice.show_error(f"Cannot measure where it landed: {exc}")
+                return False
+            self._set_landing_sketch(r)
+        self.resolution = r
+        self._show()
+        return True
+
+    def roll_all(self) -> None:
+        while self.plan is not None and not (self.resolution and self.resolution.done):
+            if not self.roll_next():
+                break
+
+    def start_over(self) -> None:
+        self.resolution = None
+        self.roller = None
+        self.replan()
+
+    def apply(self):
+        """Apply the rolled blast (one undo step); returns the engine's Change or None."""
+        r = self.resolution
+        if r is None or not r.done:
+            return None
+        if self.controller.encounter is not self._planned_on:
+            self.dice.show_error("The encounter changed since this blast was planned (an undo, a move, another "
+                                 "action): Start over to plan it again on the map as it is now.")
+            return None
+        try:
+            change = self.controller.apply_blast(r, force=self.force.isChecked())
+        except CoverfireError as exc:
+            self.dice.show_error(str(exc))
+            return None
+        self.last_change = change
+        story = self.result.toPlainText()
+        self._set_landing_sketch(None)
+        self.resolution = None
+        self.roller = None
+        self.overrides.clear()
+        self.defenses.clear()
+        self.replan()
+        moved = ""
+        if change.details.get("moved"):
+            x, y = change.details["landing"]
+            moved = f"\nThe blast zone now stands where it went off: {x:.1f}, {y:.1f}."
+        self.result.setPlainText(story + "\n\nApplied: " + change.label + "  (Ctrl+Z undoes it)" + moved)
+        self.applied.emit(change)
+        return change
+
+    def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        self._set_landing_sketch(None)
+        super().closeEvent(ev)
+
+
+__all__ = ["BlastDialog", "CaughtBox"]
