@@ -267,19 +267,33 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise EncounterFileError(f"cannot write the image: {exc.strerror or exc}", file=str(path)) from None
 
 
+def _image_of(uri: str) -> tuple[bytes, str] | None:
+    """(bytes, format) of a ``data:`` URI that holds an image; None when it does not decode
+    to one (cut short, not base64, no image signature)."""
+    try:
+        data, _ = decode_data_uri(uri)
+    except (binascii.Error, ValueError):
+        return None
+    fmt = image_format(data)
+    return (data, fmt) if fmt is not None else None
+
+
 def externalize_images(encounter, path: str | os.PathLike[str]):
     """Write every ``data:`` image of ``encounter`` (the map background, token portraits)
     beside the encounter file ``path``, atomically, and return (the encounter with relative
-    image paths, the file names written). Images already given as paths are left alone."""
+    image paths, the file names written). Images already given as paths are left alone, and
+    so is a ``data:`` URI that holds no image (it stays in the file as it was: nothing of it
+    is lost, and no empty image file is written)."""
     target = Path(path)
     folder = target.parent
     stem = target.stem
     written: list[str] = []
     updates: dict = {}
     bg = encounter.map.background
-    if bg is not None and bg.image.startswith("data:"):
-        data, fmt = decode_data_uri(bg.image)
-        name = f"{stem}.map.{EXTENSION.get(fmt or '', 'img')}"
+    image = _image_of(bg.image) if bg is not None and bg.image.startswith("data:") else None
+    if image is not None:
+        data, fmt = image
+        name = f"{stem}.map.{EXTENSION[fmt]}"
         _atomic_write(folder / name, data)
         written.append(name)
         updates["map"] = encounter.map.model_copy(
@@ -289,9 +303,10 @@ def externalize_images(encounter, path: str | os.PathLike[str]):
     changed = False
     for i, t in enumerate(tokens):
         portrait = getattr(t, "portrait", None)
-        if isinstance(portrait, str) and portrait.startswith("data:"):
-            data, fmt = decode_data_uri(portrait)
-            name = f"{stem}.{_safe(t.id)}.portrait.{EXTENSION.get(fmt or '', 'img')}"
+        image = _image_of(portrait) if isinstance(portrait, str) and portrait.startswith("data:") else None
+        if image is not None:
+            data, fmt = image
+            name = f"{stem}.{_safe(t.id)}.portrait.{EXTENSION[fmt]}"
             _atomic_write(folder / name, data)
             written.append(name)
             tokens[i] = t.model_copy(update={"portrait": name})

@@ -241,6 +241,22 @@ def test_image_path_that_exists_is_embedded(tmp_path):
     assert (tmp_path / "cellar.map.png").read_bytes() == png_bytes(4, 3)
 
 
+@pytest.mark.parametrize("uri", [
+    "data:image/png;base64," + base64.b64encode(png_bytes(4, 3)).decode()[:41],  # cut short: bad padding
+    "data:image/png;base64,!!!!",  # no base64 at all
+    "data:,",
+])
+def test_saving_a_damaged_data_uri_background_keeps_it_inline_instead_of_failing(tmp_path, uri):
+    from engine.model import Background
+
+    enc, _ = import_uvtt(_write(tmp_path, _map()))
+    bg = Background(image=uri, width=4.0, height=3.0)
+    enc = enc.model_copy(update={"map": enc.map.model_copy(update={"background": bg})})
+    saved, written = save_with_images(enc, tmp_path / "cellar.json")
+    assert written == [] and list(tmp_path.glob("cellar.map.*")) == []  # no empty image file written
+    assert load_encounter(tmp_path / "cellar.json").map.background.image == uri  # nothing lost
+
+
 def test_truncated_base64_warns_and_keeps_the_walls(tmp_path):
     full = base64.b64encode(png_bytes(40, 30)).decode()
     enc, rep = import_uvtt(_write(tmp_path, _map(image=full[: len(full) // 2 + 1])))
