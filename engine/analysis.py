@@ -168,17 +168,6 @@ def weapon_bands(token: Token, weapon: Weapon) -> tuple[tuple[Band, ...], float]
     return (), 0.0
 
 
-def range_at(bands: tuple[Band, ...], minimum: float, distance: float) -> RangeResult | None:
-    """The band of ``distance`` metres: the first whose max is at least it (within
-    ``RANGE_EPSILON``); None below the minimum or beyond the last band."""
-    if not bands or distance < minimum - RANGE_EPSILON:
-        return None
-    for b in bands:
-        if distance <= b.max + RANGE_EPSILON:
-            return RangeResult(b.band, b.modifier, b.max)
-    return None
-
-
 def _ranges(bands, minimum, dist: np.ndarray) -> list[RangeResult | None]:
     if not bands:
         return [None] * len(dist)

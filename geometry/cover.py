@@ -591,10 +591,6 @@ class CoverIndex:
                                       cells=(np.zeros(uu.size, dtype=np.int64), uu))
         return hidden
 
-    def query_corridor(self, geometry: shapely.Geometry) -> np.ndarray:
-        """Indices of obstacle parts whose footprint intersects ``geometry``."""
-        return self.tree.query(geometry, predicate="intersects")
-
 
 def _check_targets(txy, r, hgt, eye_xy, eye_z) -> None:
     eye = np.asarray(eye_xy, dtype=float).reshape(-1)

@@ -156,7 +156,6 @@ class EncounterDocument(QObject):
 
     def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False) -> None:
         """Replace the whole document (a file opened or recovered): clears the undo history."""
-        previous = self._encounter
         self._path = Path(path) if path is not None else None
         self.undo_stack.clear()
         self.undo_stack.setClean()
@@ -165,7 +164,6 @@ class EncounterDocument(QObject):
         self._encounter = encounter
         self._update_tactics(encounter, reset=True)
         self.changed.emit(DocumentChange(diff(None, encounter), preview=False, reset=True))
-        del previous
         self.pathChanged.emit(self._path)
         self.cleanChanged.emit(not self.dirty)
 

@@ -403,7 +403,7 @@ class _ZoneDrawing:
     clipped: QPainterPath
     full: QPainterPath
     origin: tuple[float, float]
-    labels: list[tuple[float, float, str]] = field(default_factory=list)
+    labels: list[tuple[float, float, str, float]] = field(default_factory=list)  # x, y, text, angle (rad)
 
 
 class ZoneLayer(MapLayer):
@@ -918,8 +918,8 @@ def _make_badge(report) -> Badge:
 
 def _badge_sprite(b: Badge, px: float, dpr: float) -> QPixmap:
     """A badge (see :func:`_draw_badge`) as a cached pixmap; its bottom centre is the anchor."""
-    st1, w1, h = TEXT.get(b.text, px, True)
-    st2, w2, _ = TEXT.get(b.cover or "?", px, True)
+    _, w1, h = TEXT.get(b.text, px, True)
+    _, w2, _ = TEXT.get(b.cover or "?", px, True)
     pad = 0.35 * h
     total = w1 + w2 + 4 * pad
 
@@ -1135,7 +1135,7 @@ class OverlayLayer(MapLayer):
         painter.restore()
 
 
-def selection_sketch(encounter: Encounter, ids: Sequence[str], zone_drawings: dict, tactics=None) -> Sketch:
+def selection_sketch(encounter: Encounter, ids: Sequence[str], zone_drawings: dict) -> Sketch:
     """Outlines and handles for the selected objects: token rims, obstacle outlines with a
     handle per vertex, zone outlines with an aim handle (directed) or a radius handle."""
     sk = Sketch(colour=QColor(style.SELECT_COLOUR))

@@ -570,7 +570,3 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About Coverfire",
                           "Coverfire: a battle map for game masters who run gun fights.\n"
                           "Cover, zones, ranges and charges, worked out as you drag.")
-
-
-def schedule(fn: Callable[[], object]) -> None:
-    QTimer.singleShot(0, fn)

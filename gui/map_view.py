@@ -556,8 +556,6 @@ class MapView(pg.GraphicsView):
         """Where the legend's entries go: a strip along the bottom, right of the scale bar,
         wrapping into rows. Returns (entries [(kind, text, colour, x, y)], box width, box
         height) with x, y relative to the box's top-left, in pixels."""
-        from gui.layers import TEXT
-
         rows = self.legend_entries() if rows is None else rows
         width = width if width is not None else self.viewport().width()
         memo = getattr(self, "_layout_memo", None)

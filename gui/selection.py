@@ -88,9 +88,6 @@ class Selection(QObject):
     def set_weapon(self, weapon: str | None) -> None:
         self._set(self._ids, self._attacker, self._focus, weapon)
 
-    def set_focus(self, ident: str | None) -> None:
-        self._set(self._ids, self._attacker, ident, self._weapon)
-
     def prune(self, encounter: Encounter) -> None:
         """Forget ids that no longer exist (after an undo or a delete)."""
         live = encounter.all_ids()

@@ -253,8 +253,7 @@ class Snapshot:
             self.answers.charge(tid)
         model = TargetsModel(self.answers)
         model.reload()
-        if hasattr(model, "update_charges"):
-            model.update_charges()
+        model.update_charges()
         self.columns = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
         dist_col = next((i for i, c in enumerate(self.columns) if c.lower().startswith("dist")), 1)
         rows = []

@@ -94,7 +94,6 @@ OUT_OF_RANGE = QColor("#90a4ae")
 BAND_SHORT = {"short": "S", "medium": "M", "long": "L", "extreme": "X"}
 
 SIGHT_CLEAR = QColor("#fff59d")
-SIGHT_BLOCKED = QColor("#ff8a65")
 CHARGE_COLOUR = QColor("#80deea")
 RUNUP_COLOUR = QColor("#ffffff")
 SELECT_COLOUR = QColor("#ffffff")
