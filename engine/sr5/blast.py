@@ -245,7 +245,12 @@ def blast_facts(encounter: Encounter, zone: str, attacker: str, *, x: float | No
     enc = encounter
     if upd:
         moved = z.model_copy(update=upd)
-        type(z).model_validate(moved.model_dump(mode="python", round_trip=True))  # a valid zone, or a clear error
+        try:
+            type(z).model_validate(moved.model_dump(mode="python", round_trip=True))
+        except ValueError as exc:
+            errs = getattr(exc, "errors", None)
+            why = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'zone'}: {e['msg']}" for e in errs()) if errs else str(exc)
+            raise IllegalActionError(f"blast zone {zone!r} at {upd}: {why}") from None
         enc = encounter.model_copy(update={"zones": tuple(moved if q.id == zone else q for q in encounter.zones)})
         z = moved
     own = tactics is None

@@ -242,5 +242,5 @@ def test_blast_facts_leave_a_given_tactics_on_its_encounter():
     assert [(c.id, round(c.distance, 3)) for c in f.caught] == [("razor", 2.0), ("spike", 4.472)]
     assert tac.encounter is enc and tac.index_builds == builds  # restored, obstacle index reused
     assert enc.zone("boom").x == 30  # the encounter itself is untouched
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalActionError, match=r"blast zone 'boom' at \{'radius': -1.0\}: radius: Input should be greater than 0"):
         B.blast_facts(enc, "boom", "sam", radius=-1.0)
