@@ -12,7 +12,6 @@ Coverfire does not know are kept and saved back (``extra="allow"``).
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 import shapely
@@ -377,7 +376,3 @@ def zone_weapon(encounter: Encounter, zone: Zone) -> Weapon | None:
 def revalidate(encounter: Encounter) -> Encounter:
     """Run every check again on an encounter built with ``model_copy`` (which skips them)."""
     return Encounter.model_validate(encounter.model_dump(mode="python", round_trip=True))
-
-
-def finite(*values: float) -> bool:
-    return all(math.isfinite(v) for v in values)
