@@ -36,7 +36,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from engine.model import Encounter
 from geometry.cover import cover_percent
 from gui import style
-from gui.qtgeom import add_ring, geometry_path, polygon_f, polyline_path
+from gui.qtgeom import add_ring, geometry_path, polygon_f, polyline_path, rings_path
 from gui.style import ViewOptions
 
 
@@ -355,15 +355,9 @@ class ObstacleLayer(MapLayer):
                 groups["door"].append(o.polygon)
             else:
                 groups[style.height_class(o.height)].append(o.polygon)
-        self._paths = {}
+        self._paths = {name: rings_path(rings) for name, rings in groups.items() if rings}
         rect = QRectF()
-        for name, rings in groups.items():
-            if not rings:
-                continue
-            path = QPainterPath()
-            for ring in rings:
-                add_ring(path, ring)
-            self._paths[name] = path
+        for path in self._paths.values():
             rect = rect.united(path.boundingRect())
         self._set_rect(rect)
         self.update()
