@@ -1516,10 +1516,12 @@ class _Finisher:
         return None
 
 
-def _settled_xy(q: _Query, a: _AStar) -> tuple[np.ndarray, np.ndarray]:
-    """Coordinates of a search's settled nodes and of their parents (NaN for the source)."""
-    ids = np.asarray(a.settled, dtype=np.int64)
-    par = np.asarray([-1 if a.parent[i] is None else a.parent[i] for i in a.settled], dtype=np.int64)
+def _settled_xy(q: _Query, a: _AStar, start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Coordinates of a search's settled nodes (from the ``start``-th on) and of their
+    parents (NaN for the source)."""
+    settled = a.settled[start:]
+    ids = np.asarray(settled, dtype=np.int64)
+    par = np.asarray([-1 if a.parent[i] is None else a.parent[i] for i in settled], dtype=np.int64)
     X = q._coords(ids)
     PX = np.full_like(X, np.nan)
     has = par >= 0
@@ -1583,15 +1585,9 @@ class _Tree:
         self.B = B
         a = self.search
         if len(a.settled) > self._n:  # extend the arrays of settled corners
-            sl = slice(self._n, len(a.settled))
-            ids = np.asarray(a.settled[sl], dtype=np.int64)
-            par = np.asarray([-1 if a.parent[i] is None else a.parent[i] for i in a.settled[sl]], dtype=np.int64)
-            X = q._coords(ids)
-            PX = np.full_like(X, np.nan)
-            has = par >= 0
-            PX[has] = q._coords(par[has])
-            self.ids = np.concatenate([self.ids, ids])
-            self.cost = np.concatenate([self.cost, np.asarray(a.settled_g[sl], dtype=float)])
+            X, PX = _settled_xy(q, a, self._n)
+            self.ids = np.concatenate([self.ids, np.asarray(a.settled[self._n:], dtype=np.int64)])
+            self.cost = np.concatenate([self.cost, np.asarray(a.settled_g[self._n:], dtype=float)])
             self.X = np.vstack([self.X, X])
             self.PX = np.vstack([self.PX, PX])
             self._n = len(a.settled)
