@@ -211,6 +211,14 @@ class Tool:
             return False
         return self.doc.commit(encounter, text)
 
+    def _add(self, encounter: Encounter, item, text: str) -> bool:
+        """Land ``item`` (a new token or obstacle) added to ``encounter`` as one undo step,
+        and select it."""
+        if not self._land(edits.add_unchecked(encounter, item), text):
+            return False
+        self.host.selection.select([item.id], self.doc.encounter)
+        return True
+
 
 # -- select / move -------------------------------------------------------------------------------
 class SelectTool(Tool):
@@ -341,8 +349,7 @@ class TokenTool(Tool):
     def release(self, p: Pointer) -> None:
         enc = self.doc.encounter
         t = edits.new_token(enc, self.snap_point(p, centre=True), side=self.host.new_token_side)
-        if self._land(edits.add_unchecked(enc, t), f"Add {t.name}"):
-            self.host.selection.select([t.id], self.doc.encounter)
+        self._add(enc, t, f"Add {t.name}")
 
 
 # -- obstacles ------------------------------------------------------------------------------------
@@ -352,6 +359,9 @@ class PolygonTool(Tool):
     name = "Polygon"
     shortcut = "P"
     tip = "Draw an obstacle: click its corners, click the first corner (or Enter) to close"
+    min_points = 3
+    too_few = "An obstacle needs at least three corners"
+    undo_text = "Draw obstacle"
 
     def __init__(self, host: ToolHost):
         super().__init__(host)
@@ -385,21 +395,23 @@ class PolygonTool(Tool):
             self.points.pop()
             self._sketch()
 
+    def _obstacle(self, encounter: Encounter):
+        """The obstacle the points drawn so far make (raises :class:`CoverfireError`)."""
+        return edits.new_obstacle(encounter, self.points, self.host.new_obstacle_height)
+
     def finish(self) -> None:
-        pts = self.points
-        if len(pts) < 3:
-            self.host.status("An obstacle needs at least three corners")
+        if len(self.points) < self.min_points:
+            self.host.status(self.too_few)
             return
         enc = self.doc.encounter
         try:
-            o = edits.new_obstacle(enc, pts, self.host.new_obstacle_height)
+            o = self._obstacle(enc)
         except CoverfireError as exc:
             self.host.status(str(exc))
             return
         self.points = []
         self.host.set_sketch(None)
-        if self._land(edits.add_unchecked(enc, o), "Draw obstacle"):
-            self.host.selection.select([o.id], self.doc.encounter)
+        self._add(enc, o, self.undo_text)
 
     def cancel(self) -> None:
         self.points = []
@@ -447,9 +459,7 @@ class RectTool(Tool):
         if pts[1][0] - pts[0][0] < 0.05 or pts[2][1] - pts[1][1] < 0.05:
             return
         enc = self.doc.encounter
-        o = edits.new_obstacle(enc, pts, self.host.new_obstacle_height)
-        if self._land(edits.add_unchecked(enc, o), "Draw rectangle"):
-            self.host.selection.select([o.id], self.doc.encounter)
+        self._add(enc, edits.new_obstacle(enc, pts, self.host.new_obstacle_height), "Draw rectangle")
 
     def cancel(self) -> None:
         self._start = None
@@ -463,6 +473,9 @@ class WallTool(PolygonTool):
     name = "Wall"
     shortcut = "W"
     tip = "Draw a wall: click along it, double-click (or Enter) to end"
+    min_points = 2
+    too_few = "A wall needs at least two points"
+    undo_text = "Draw wall"
 
     def release(self, p: Pointer) -> None:
         xy = self.snap_point(p)
@@ -471,25 +484,9 @@ class WallTool(PolygonTool):
         self.points.append(xy)
         self._sketch()
 
-    def double_click(self, p: Pointer) -> None:
-        self.finish()
-
-    def finish(self) -> None:
-        pts = self.points
-        if len(pts) < 2:
-            self.host.status("A wall needs at least two points")
-            return
-        enc = self.doc.encounter
-        try:
-            outline = edits.wall_outline(pts, self.host.wall_thickness)
-            o = edits.new_obstacle(enc, outline, self.host.new_obstacle_height, prefix="wall")
-        except CoverfireError as exc:
-            self.host.status(str(exc))
-            return
-        self.points = []
-        self.host.set_sketch(None)
-        if self._land(edits.add_unchecked(enc, o), "Draw wall"):
-            self.host.selection.select([o.id], self.doc.encounter)
+    def _obstacle(self, encounter: Encounter):
+        outline = edits.wall_outline(self.points, self.host.wall_thickness)
+        return edits.new_obstacle(encounter, outline, self.host.new_obstacle_height, prefix="wall")
 
     def _sketch(self) -> None:
         pts = list(self.points)

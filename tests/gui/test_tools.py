@@ -127,6 +127,18 @@ def test_rectangle_and_wall_tools(view):
     assert doc.undo_stack.count() == 2
 
 
+def test_too_few_points_are_refused_with_each_tools_own_message(view):
+    said = []
+    view.statusMessage.connect(said.append)
+    for cls, points, words in ((PolygonTool, 2, "at least three corners"), (WallTool, 1, "at least two points")):
+        tool = cls(view)
+        for i in range(points):
+            tool.release(P(30.0 + 3 * i, 35.0))
+        tool.finish()
+        assert words in said[-1] and tool.points  # kept: the GM may go on clicking
+    assert len(view.document.encounter.obstacles) == 10 and view.document.undo_stack.count() == 0
+
+
 def test_token_tool_adds_a_token_of_the_chosen_side(view):
     view.new_token_side = "security"
     TokenTool(view).release(P(30.2, 10.7))
