@@ -447,7 +447,7 @@ class Tactics:
         for z in self.encounter.zones:
             live.add(z.id)
             shape = self._zone(z.id)
-            key = self._zone_cache[z.id][0] + (id(self._index),)
+            key = self._zone_cache[z.id][0] + (self.index_builds,)  # (not id(): addresses are reused)
             old = self._hit_cache.get(z.id)
             known: dict[str, tuple] = old[1] if old is not None and old[0] == key else {}
             todo = [i for i, t in enumerate(toks) if known.get(t.id, (None,))[0] is not t]

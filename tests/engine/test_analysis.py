@@ -333,3 +333,19 @@ def test_zone_hits_follow_moves_incrementally():
                              "obstacles": [box("w", 20, 0, 20.2, 20, 4.0)]}).obstacles[0],)})
     t.update(e5)
     assert t.zone_hits()["sup"] == []
+
+
+def test_zone_hits_are_redone_when_a_new_obstacle_index_gets_an_old_ones_address(monkeypatch):
+    # CPython may give a new CoverIndex the address (the id) of one freed before it; the worst
+    # case, every index at one address, must still redo the answers when the obstacles change.
+    from engine import analysis
+
+    monkeypatch.setattr(analysis, "id", lambda obj: 0, raising=False)
+    z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30, "width": 10}
+    e = enc([tok("a", 10, 30), tok("b", 30, 30)], zones=[z])
+    t = Tactics(e)
+    assert [h.id for h in t.zone_hits()["sup"]] == ["b"]
+    # a 4 m wall at x 20..20.2 across the whole triangle: b (30, 30) is wholly hidden from a's eye
+    walled = enc([tok("a", 10, 30), tok("b", 30, 30)], [box("w", 20, 20, 20.2, 40, 4.0)], [z])
+    t.update(walled.model_copy(update={"tokens": e.tokens, "zones": e.zones}))  # same token values
+    assert t.zone_hits()["sup"] == []
