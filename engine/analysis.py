@@ -198,6 +198,7 @@ class Tactics:
         self._zone_cache: dict[str, tuple] = {}
         self._hits: dict[str, list[ZoneHit]] | None = None
         self._hit_cache: dict[str, tuple] = {}
+        self._cover_memo: tuple | None = None  # (attacker token, index_builds, {target id: (token, fraction)})
         self.index_builds = 0  # how often the obstacle index was built (for tests and the bench)
         self.update(encounter)
 
@@ -249,6 +250,34 @@ class Tactics:
     def _token(self, ident: str) -> Token:
         return self.encounter.token(ident)
 
+    def _cover_fractions(self, a: Token, rows: np.ndarray) -> np.ndarray:
+        """Hidden fractions (0..1) of the tokens at ``rows`` (indices into the encounter's
+        tokens) from the eye of ``a``. Tokens do not hide one another, so a target's answer
+        is kept while the attacker, that target (the same frozen values) and the obstacles
+        stay the same: dragging one target re-measures that one only."""
+        memo = self._cover_memo
+        if memo is None or memo[0] is not a or memo[1] != self.index_builds:
+            memo = self._cover_memo = (a, self.index_builds, {})
+        known = memo[2]
+        toks = self._tokens
+        out = np.empty(len(rows))
+        todo = []
+        for k, i in enumerate(rows.tolist()):
+            hit = known.get(toks[i].id)
+            if hit is not None and hit[0] is toks[i]:
+                out[k] = hit[1]
+            else:
+                todo.append(k)
+        if todo:
+            sel = rows[todo]
+            with _as_engine_errors():
+                f = self.cover_index.cover_fractions((a.x, a.y), eye_height(a.stance), self._xy[sel],
+                                                     self._r[sel], self._h[sel])
+            out[todo] = f
+            for i, v in zip(sel.tolist(), f.tolist()):
+                known[toks[i].id] = (toks[i], v)
+        return out
+
     # -- targets -----------------------------------------------------------------------------------
     def weapon_of(self, attacker_id: str, weapon: str | None = None) -> Weapon | None:
         """The attacker's named weapon, or its first; raises :class:`UnknownWeaponError`."""
@@ -265,10 +294,7 @@ class Tactics:
         for t in ids:
             if t not in self._pos:
                 self._token(t)  # raises UnknownIdError
-        idx = np.array([self._pos[t] for t in ids], dtype=np.int64)
-        with _as_engine_errors():
-            f = self.cover_index.cover_fractions((a.x, a.y), eye_height(a.stance), self._xy[idx],
-                                                 self._r[idx], self._h[idx])
+        f = self._cover_fractions(a, np.array([self._pos[t] for t in ids], dtype=np.int64))
         return {t: CoverResult(float(v), cover_class(v)) for t, v in zip(ids, f)}
 
     def targets(self, attacker_id: str, weapon: str | None = None, charges: bool = False) -> list[TargetReport]:
@@ -285,9 +311,7 @@ class Tactics:
         dist = np.hypot(xy[:, 0] - a.x, xy[:, 1] - a.y)
         bands, minimum = weapon_bands(a, w) if w is not None else ((), 0.0)
         ranges = _ranges(bands, minimum, dist)
-        with _as_engine_errors():
-            frac = self.cover_index.cover_fractions((a.x, a.y), eye_height(a.stance), xy,
-                                                    self._r[others], self._h[others])
+        frac = self._cover_fractions(a, others)
         by_token = self.token_zones()
         out = []
         for i, d, rg, f in zip(others.tolist(), dist.tolist(), ranges, frac.tolist()):
@@ -307,8 +331,8 @@ class Tactics:
         e = eye_height(a.stance)
         h = body_height(t.stance)
         u = np.linspace(-t.radius, t.radius, max(2, int(columns)))
+        frac = float(self._cover_fractions(a, np.array([self._pos[t.id]]))[0])
         with _as_engine_errors():
-            frac = float(self.cover_index.cover_fractions((a.x, a.y), e, [(t.x, t.y)], [t.radius], [h])[0])
             hidden = self.cover_index.hidden_heights((a.x, a.y), e, (t.x, t.y), t.radius, u)
         return SightReport(a.id, t.id, (a.x, a.y), e, (t.x, t.y), h, t.radius,
                            math.hypot(t.x - a.x, t.y - a.y), frac, cover_class(frac),

@@ -243,6 +243,36 @@ def test_update_reuses_the_obstacle_index_when_only_tokens_move():
     assert t.index_builds == 2
 
 
+
+def test_moving_one_target_re_measures_the_cover_of_that_one_only(monkeypatch):
+    # a 1 m wall at x 29..29.2, y 20..40 (as above): b at (30, 30) is in good cover from a's eye,
+    # c at (30, 50) beyond its end is in none
+    e = enc([tok("a", 10, 30), tok("b", 30, 30), tok("c", 30, 50), tok("d", 50, 10)],
+            [box("w", 29, 20, 29.2, 40, 1.0)])
+    t = Tactics(e)
+    measured = []
+    real = type(t.cover_index).cover_fractions
+
+    def spy(index, eye, eye_z, xy, *rest):
+        measured.append(len(xy))
+        return real(index, eye, eye_z, xy, *rest)
+
+    monkeypatch.setattr(type(t.cover_index), "cover_fractions", spy)
+    first = report(t)
+    assert measured == [3] and first["b"].cover.cls == "good" and first["c"].cover.cls == "none"
+    toks = list(e.tokens)
+    toks[2] = toks[2].model_copy(update={"y": 31.0})  # c steps behind the wall
+    t.update(e.model_copy(update={"tokens": tuple(toks)}))
+    again = report(t)
+    assert measured == [3, 1] and again["c"].cover.cls == "good"
+    assert again["b"].cover == first["b"].cover and again["d"].cover == first["d"].cover
+    assert t.line_of_sight("a", "c").cls == "good" and measured == [3, 1]  # known already
+    toks[0] = toks[0].model_copy(update={"x": 11.0})  # the attacker moves: every target again
+    t.update(e.model_copy(update={"tokens": tuple(toks)}))
+    report(t)
+    assert measured == [3, 1, 3]
+
+
 # --- charge ------------------------------------------------------------------------------------------
 
 def test_charge_on_open_ground_backs_off_for_the_run_up():
