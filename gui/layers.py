@@ -804,7 +804,7 @@ class AnswerLayer(MapLayer):
                     self._badges.append((t.x, t.y, t.radius, badge_for(rep)))
             t = tokens.get(focus_id) if focus_id else None
             if t is not None and sight is not None and self.options.show_sight:
-                self._sight = _sight_drawing(a, t, sight, reports.get(t.id))
+                self._sight = _sight_drawing(t, sight)
             if t is not None and charge is not None and self.options.show_charge:
                 self._charge = _charge_drawing(t, charge)
         rect = QRectF()
@@ -889,25 +889,17 @@ _BADGES: dict[tuple, Badge] = {}
 
 def badge_for(report) -> Badge:
     """Badge text from the engine's ``TargetReport``: e.g. ``"M -1"`` and the cover class."""
-    rng = getattr(report, "range", None)
-    cover = getattr(report, "cover", None)
-    key = (getattr(rng, "band", None), getattr(rng, "modifier", None), getattr(cover, "cls", None))
+    rng, cls = report.range, report.cover.cls
+    key = (None, None, cls) if rng is None else (rng.band, rng.modifier, cls)
     b = _BADGES.get(key)
     if b is None:
-        b = _BADGES[key] = _make_badge(report)
+        if rng is None:
+            text = "out"
+        else:
+            mod = int(rng.modifier)
+            text = f"{style.BAND_SHORT.get(rng.band, rng.band[:1].upper())} {'+' if mod > 0 else ''}{mod}".replace("-", "\u2212")
+        b = _BADGES[key] = Badge(text, cls, style.COVER_COLOURS.get(cls, style.OUT_OF_RANGE))
     return b
-
-
-def _make_badge(report) -> Badge:
-    rng = getattr(report, "range", None)
-    if rng is None or getattr(rng, "band", None) is None:
-        text = "out"
-    else:
-        mod = int(rng.modifier)
-        text = f"{style.BAND_SHORT.get(rng.band, rng.band[:1].upper())} {'+' if mod > 0 else ''}{mod}".replace("-", "\u2212")
-    cover = getattr(report, "cover", None)
-    cls = getattr(cover, "cls", None) if cover is not None else None
-    return Badge(text, cls, style.COVER_COLOURS.get(cls or "none", style.OUT_OF_RANGE))
 
 
 def _badge_sprite(b: Badge, px: float, dpr: float) -> QPixmap:
@@ -953,29 +945,11 @@ def _draw_badge(painter: QPainter, cx: float, bottom: float, b: Badge, px: float
     painter.drawStaticText(QPointF(left + w1 + 3 * pad - 0.5, top + 1), st2)
 
 
-def _sight_drawing(a, t, sight, report) -> dict:
-    """What to draw for a line of sight, from the engine's ``SightReport``."""
-    eye = getattr(sight, "eye", None) or (a.x, a.y)
-    tgt = getattr(sight, "target", None) or (t.x, t.y)
-    ex, ey = float(eye[0]), float(eye[1])
-    tx, ty = float(tgt[0]), float(tgt[1])
-    fraction = getattr(sight, "fraction", None)
-    cls = getattr(sight, "cls", None)
-    if cls is None and report is not None:
-        cls = report.cover.cls
-        fraction = report.cover.fraction if fraction is None else fraction
-    u = getattr(sight, "u", None)
-    hidden = getattr(sight, "hidden", None)
-    profile = None
-    if u is not None and hidden is not None:
-        profile = (np.asarray(u, dtype=float), np.asarray(hidden, dtype=float))
-    height = getattr(sight, "target_height", None) or getattr(sight, "height", None)
-    if height is None:
-        from geometry.bodies import body_height
-
-        height = body_height(t.stance)
-    return {"a": (ex, ey), "b": (tx, ty), "cls": cls, "fraction": fraction, "profile": profile,
-            "height": float(height), "radius": float(t.radius), "target": (t.x, t.y), "side": t.side}
+def _sight_drawing(t, sight) -> dict:
+    """What to draw for the engine's ``SightReport`` to token ``t``."""
+    return {"a": tuple(sight.eye), "b": tuple(sight.target), "cls": sight.cls, "fraction": sight.fraction,
+            "profile": (np.asarray(sight.u, dtype=float), np.asarray(sight.hidden, dtype=float)),
+            "height": float(sight.target_height), "radius": float(t.radius), "target": (t.x, t.y), "side": t.side}
 
 
 def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, scale: float) -> None:
