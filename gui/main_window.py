@@ -37,7 +37,7 @@ from gui.answers import LiveAnswers
 from gui.autosave import Autosaver, remove, scan_autosaves, set_aside
 from gui.document import EncounterDocument
 from gui.inspector import InspectorPanel
-from gui.map_view import MapView
+from gui.map_view import MapView, why_not_an_image
 from gui.selection import Selection
 from gui.targets import TargetsPanel
 from gui.tools import (
@@ -513,17 +513,15 @@ class MainWindow(QMainWindow):
         """Put an image under the map, as wide as the map (then use two-point scaling)."""
         img = QImage(str(image_path))
         if img.isNull():
-            QMessageBox.warning(self, "Cannot use this image", f"{image_path}: not a PNG or JPEG image Qt can read")
+            QMessageBox.warning(self, "Cannot use this image", f"{image_path} {why_not_an_image(Path(image_path))}")
             return False
         enc = self.document.committed
-        ref = str(image_path)
+        ref = str(Path(image_path).resolve())
         if self.document.path is not None and not self._is_template(self.document.path):
-            try:
-                ref = os.path.relpath(Path(image_path).resolve(), self.document.path.parent.resolve())
-            except ValueError:
-                ref = str(Path(image_path).resolve())
-        else:
-            ref = str(Path(image_path).resolve())
+            try:  # relative to the encounter file, so the two can move together
+                ref = os.path.relpath(ref, self.document.path.parent.resolve())
+            except ValueError:  # another drive
+                pass
         w = enc.map.width
         bg = Background(image=ref, x=0.0, y=0.0, width=w, height=w * img.height() / img.width())
         new_map = enc.map.model_copy(update={"background": bg})

@@ -82,13 +82,17 @@ def load_background_image(encounter: Encounter, doc_path: Path | None) -> tuple[
         p = doc_path.parent / p
     if img.load(str(p)) and not img.isNull():
         return img, None
-    if p.is_dir():
-        why = "is a folder, not an image"
-    elif not p.exists():
-        why = "is missing"
-    else:
-        why = "is not a PNG or JPEG image Coverfire can read"
-    return None, f"Background image {p.absolute()} {why}; the map is drawn without it"
+    return None, f"Background image {p.absolute()} {why_not_an_image(p)}; the map is drawn without it"
+
+
+def why_not_an_image(path: Path) -> str:
+    """Why an image file Qt could not load cannot be used, as the end of a sentence naming
+    it: ``is missing``, ``is a folder, not an image`` or ``is not a PNG or JPEG image ...``."""
+    if path.is_dir():
+        return "is a folder, not an image"
+    if not path.exists():
+        return "is missing"
+    return "is not a PNG or JPEG image Coverfire can read"
 
 
 class MapView(pg.GraphicsView):

@@ -390,3 +390,15 @@ def test_a_background_image_that_cannot_be_shown_is_named_with_where_it_was_look
     assert str(tmp_path / "street.png") in msg and all(w in msg for w in words), msg
     assert not window.map_view.ground.has_image
     assert window.document.encounter.map.background.image == "street.png"  # kept: Save loses nothing
+
+
+def test_choosing_a_background_that_is_no_image_says_why_and_changes_nothing(window, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
+    before = window.document.encounter
+    (tmp_path / "notes.png").write_text("not a picture", encoding="utf-8")
+    assert not window.set_background_image(tmp_path / "notes.png")
+    assert not window.set_background_image(tmp_path / "gone.png")
+    assert shown == [("Cannot use this image", f"{tmp_path / 'notes.png'} is not a PNG or JPEG image Coverfire can read"),
+                     ("Cannot use this image", f"{tmp_path / 'gone.png'} is missing")]
+    assert window.document.encounter is before and window.document.undo_stack.count() == 0
