@@ -22,6 +22,8 @@ from engine.errors import CoverfireError, EncounterFileError
 from engine.model import FORMAT, VERSION, Encounter
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
+#: Deepest nesting of JSON arrays and objects read (an encounter needs fewer than ten levels).
+MAX_DEPTH = 100
 
 
 def _json_path(loc: tuple[Any, ...]) -> str:
@@ -35,19 +37,23 @@ def _json_path(loc: tuple[Any, ...]) -> str:
 
 
 def _find_nonfinite(value: Any, loc: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """The JSON path (as keys) of the first NaN or infinite number, in document order; raises
+    :class:`_TooDeep` at nesting deeper than :data:`MAX_DEPTH` (so the recursion is bounded)."""
     if isinstance(value, float) and not math.isfinite(value):
         return loc
-    if isinstance(value, dict):
-        for k, v in value.items():
+    if isinstance(value, (dict, list)):
+        if len(loc) >= MAX_DEPTH:
+            raise _TooDeep(loc)
+        for k, v in value.items() if isinstance(value, dict) else enumerate(value):
             hit = _find_nonfinite(v, loc + (k,))
             if hit is not None:
                 return hit
-    if isinstance(value, list):
-        for i, v in enumerate(value):
-            hit = _find_nonfinite(v, loc + (i,))
-            if hit is not None:
-                return hit
     return None
+
+
+class _TooDeep(Exception):
+    def __init__(self, loc: tuple[Any, ...]) -> None:
+        self.loc = loc
 
 
 def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
@@ -68,7 +74,11 @@ def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
             file=file,
             path="$.version",
         )
-    bad = _find_nonfinite(data)
+    try:
+        bad = _find_nonfinite(data)
+    except _TooDeep as deep:
+        raise EncounterFileError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)",
+                                 file=file, path=_json_path(deep.loc)) from None
     if bad is not None:
         raise EncounterFileError(
             "NaN or infinite numbers are not allowed", file=file, path=_json_path(bad)
@@ -116,6 +126,8 @@ def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
         ) from None
     except ValueError as exc:
         raise EncounterFileError(f"malformed JSON: {exc}", file=file) from None
+    except RecursionError:
+        raise EncounterFileError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)", file=file) from None
     return encounter_from_data(data, file=file)
 
 

@@ -100,7 +100,7 @@ def scan_autosaves(folder: Path | None = None) -> tuple[list[Recovery], list[Pat
             wrapper = json.loads(f.read_text(encoding="utf-8"))
         except OSError:
             continue  # cannot be read now (permissions): leave it alone
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what the parser takes
             wrapper = None
         rec = _recovery(f, wrapper)
         if rec is None:

@@ -69,6 +69,17 @@ def test_malformed_json_names_line_and_column(tmp_path):
         load_encounter(p)
 
 
+
+@pytest.mark.parametrize("depth", [900, 100_000])
+def test_json_nested_too_deeply_is_a_clear_error_not_a_recursion_traceback(tmp_path, depth):
+    # 900 levels parse, but walking them for NaNs must not overflow the stack either
+    extra = "[" * depth + "]" * depth
+    p = _write(tmp_path, json.dumps(ISSUE_EXAMPLE)[:-1] + f', "deep": {extra}}}')
+    with pytest.raises(EncounterFileError) as info:
+        load_encounter(p)
+    assert "nested too deeply" in str(info.value) and str(p) in str(info.value)
+
+
 def test_unknown_version(tmp_path):
     err = _bad(tmp_path, lambda d: d.update(version=7))
     assert err.path == "$.version" and "unknown version 7" in str(err)

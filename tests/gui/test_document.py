@@ -105,7 +105,8 @@ def test_a_damaged_autosave_is_reported_not_a_crash(tmp_path, fields):
             "encounter": {"name": "x"}}
     (tmp_path / "autosave-bad.json").write_text(json.dumps(good | fields), encoding="utf-8")
     (tmp_path / "autosave-garbage.json").write_bytes(b"\xff\xfe{ not json")
+    (tmp_path / "autosave-deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert find_recoverable(tmp_path) == []
     found, damaged = scan_autosaves(tmp_path)
     assert found == []
-    assert sorted(p.name for p in damaged) == ["autosave-bad.json", "autosave-garbage.json"]
+    assert sorted(p.name for p in damaged) == ["autosave-bad.json", "autosave-deep.json", "autosave-garbage.json"]
