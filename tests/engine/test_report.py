@@ -61,7 +61,7 @@ def test_every_token_in_turn_without_attacker(example, capsys):
     assert back["zones"] == []  # Sam owns the zone: not in it
 
 
-def test_demo_report_shape(demo_path, capsys):
+def test_demo_report_shape_and_numbers(demo_path, capsys):
     assert main(["analyze", str(demo_path), "--attacker", "sam", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert len(data["targets"]) == 8
@@ -70,6 +70,18 @@ def test_demo_report_shape(demo_path, capsys):
         assert 0.0 <= t["cover"]["fraction"] <= 1.0
         assert t["cover"]["class"] in {"none", "partial", "good", "full"}
         assert set(t["charge"]) >= {"possible", "movement", "path", "reason"}
+    t = {x["id"]: x for x in data["targets"]}
+    # centre to centre from Sam (12, 20): Nyx (10.5, 23.5) sqrt(1.5^2 + 3.5^2) = 3.808 m;
+    # Razor (27, 17) sqrt(15^2 + 3^2) = 15.297 m; Tusk (41.5, 15.5) sqrt(29.5^2 + 4.5^2) = 29.841 m
+    assert (t["nyx"]["distance"], t["ganger-1"]["distance"], t["ganger-4"]["distance"]) == (3.808, 15.297, 29.841)
+    # the Ingram, a submachine gun: short to 10 m, medium to 40 m
+    assert t["nyx"]["range"] == {"band": "short", "modifier": 0}
+    assert all(x["range"] == {"band": "medium", "modifier": -1} for i, x in t.items() if i != "nyx")
+    # Spike (36, 26) stands in the open; Tusk is inside Sam's suppressive fire
+    assert t["ganger-2"]["cover"] == {"fraction": 0.0, "class": "none"} and t["ganger-4"]["zones"] == ["sup-1"]
+    # Sam runs 24 m a Combat Turn (Agility 6 x 4): Tusk, about 28 m from contact, is too far
+    assert not t["ganger-4"]["charge"]["possible"] and "too far" in t["ganger-4"]["charge"]["reason"]
+    assert t["nyx"]["charge"]["possible"] and t["nyx"]["charge"]["path"][0] == [12, 20]
 
 
 @pytest.mark.parametrize("argv,message", [

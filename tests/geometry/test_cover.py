@@ -147,7 +147,11 @@ def test_no_obstacles_no_cover_and_target_on_the_eye_is_zero():
 
 
 def test_open_doors_are_the_callers_business_only_blockers_are_indexed():
-    # the index takes what it is given; an empty set hides nothing
+    # the index hides by what it is given: a closed 3 m door at x 10..10.2 across the sight
+    # line hides the whole body (rays enter at 10 m: 1.6 + 1.4 * 20 / 10 = 4.4 m > 1.8 m);
+    # the caller leaves an open door out, and then nothing hides it
+    door = shapely.box(10.0, -1.0, 10.2, 1.0)
+    assert one(CoverIndex([door], [3.0])) == pytest.approx(1.0)
     assert one(CoverIndex([], [])) == 0.0
 
 
