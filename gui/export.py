@@ -394,8 +394,15 @@ def _make_dialog_class():
             return path
 
         def copy(self):
+            """Copy the snapshot to the clipboard; returns the image, or None (the status bar
+            says why, e.g. a width beyond 4x the view)."""
+            try:
+                spec = self.spec()
+            except CoverfireError as exc:
+                self.window_.statusBar().showMessage(f"Cannot copy a snapshot: {exc}", 8000)
+                return None
             self._remember()
-            return copy_snapshot(self.window_, self.spec())
+            return copy_snapshot(self.window_, spec)
 
         def bundle(self, path: str | Path | None = None) -> tuple[Path, Path] | None:
             """Save the PNG and the encounter file side by side; returns both paths."""

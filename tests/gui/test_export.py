@@ -344,3 +344,15 @@ def test_cli_export_says_when_the_background_image_is_missing(qapp, tmp_path, ca
     assert "wrote" in said.out and out.exists()
     assert said.err.startswith("coverfire: warning: ") and str(tmp_path / "maps" / "street.png") in said.err
     assert "missing" in said.err
+
+
+def test_copy_from_the_dialog_with_a_width_beyond_4x_says_so_instead_of_a_traceback(window, monkeypatch):
+    window.actions["export snapshot"].trigger()
+    dlg = window.export_dialog
+    dlg.by_width.setChecked(True)
+    dlg.width_spin.setValue(16000)  # the view's page is about 1,000-1,600 px: more than 4x
+    before = QGuiApplication.clipboard().image()
+    assert dlg.copy() is None
+    msg = window.statusBar().currentMessage()
+    assert msg.startswith("Cannot copy a snapshot: 16000 px is more than 4") and "zoom out or widen the window" in msg
+    assert QGuiApplication.clipboard().image() == before  # nothing copied
