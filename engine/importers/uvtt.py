@@ -71,6 +71,9 @@ KNOWN_FORMATS = (0.2, 0.3, 0.4, 1.0)
 MIN_WALL_LENGTH = 1e-5
 #: Largest map file read, bytes.
 MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Largest magnitude of a number read (cells, pixels, radians): times any cell size Coverfire
+#: accepts (at most 1000 m) it stays a finite number of metres.
+MAX_NUMBER = 1e9
 #: Ambient light luminance (0-1, alpha applied) at or above which a row applies.
 LIGHT_ROWS = (("full", 0.75), ("partial", 0.4), ("dim", 0.15), ("dark", 0.0))
 
@@ -112,6 +115,8 @@ def _number(value: Any, where: str) -> float:
     v = float(value)
     if not math.isfinite(v):
         raise _Bad(f"expected a finite number, got {value!r}", where)
+    if abs(v) > MAX_NUMBER:
+        raise _Bad(f"{value!r} is too large for a map (at most {MAX_NUMBER:g})", where)
     return v
 
 

@@ -223,6 +223,22 @@ def test_a_whole_small_map_imports_with_its_image(tmp_path):
     assert len(enc.obstacles) == 2  # the T meets at (2, 1) mid-wall: no end-to-end merge
 
 
+
+def test_coordinates_too_large_for_a_map_are_reported_and_skipped(tmp_path):
+    # 1e308 cells is a finite number, but 1.5 m a cell makes it infinite metres: each shape
+    # with such a point is left out with a warning naming it, the rest is imported
+    huge = {"x": 1e308, "y": 1}
+    data = _map(line_of_sight=[[{"x": 0, "y": 1}, {"x": 4, "y": 1}], [{"x": 2, "y": 1}, huge],
+                               [{"x": 0, "y": 2}, {"x": 1, "y": 2}, huge, {"x": 0, "y": 2}]],
+                portals=[{"bounds": [{"x": 1, "y": 0}, huge], "closed": True}],
+                objects_line_of_sight=[[{"x": 3, "y": 2}, huge]])
+    enc, rep = import_uvtt(_write(tmp_path, data), cell_size=1.5)
+    assert len(enc.obstacles) == 1 and enc.obstacles[0].id == "wall-1"
+    where = sorted(w.where for w in rep.warnings)
+    assert where == ["$.line_of_sight[1][1].x", "$.line_of_sight[2][2].x", "$.objects_line_of_sight[0][1].x",
+                     "$.portals[0].bounds[1].x"]
+    assert all("too large" in w.message for w in rep.warnings)
+
 def test_missing_image_path_warns_and_keeps_the_rest(tmp_path):
     enc, rep = import_uvtt(_write(tmp_path, _map(image="maps/cellar.webp")))
     assert enc.map.background is None
