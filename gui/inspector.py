@@ -536,6 +536,9 @@ class InspectorPanel(QWidget):
         except ValueError as exc:
             self._show_error(f"not valid JSON: {exc}")
             return
+        except RecursionError:
+            self._show_error("not valid JSON: it is nested too deeply")
+            return
         try:
             new = edits.replace_from_data(self.document.committed, ident, data)
         except CoverfireError as exc:

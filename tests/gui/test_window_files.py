@@ -161,6 +161,9 @@ def test_inspector_json_editor_changes_any_field_and_names_bad_ones(window):
     insp.json_apply.click()
     assert insp.error and "$.stance" in insp.error
     assert window.document.encounter.token("ganger-2").stance == "standing"
+    insp.json_edit.setPlainText('{"id": "ganger-2", "notes": ' + "[" * 5_000 + "]" * 5_000 + "}")
+    insp.json_apply.click()  # nested past the parser's recursion limit: a message, no traceback
+    assert insp.error.startswith("not valid JSON") and "nested too deeply" in insp.error
 
 
 def test_delete_and_duplicate_from_the_edit_menu(window):
