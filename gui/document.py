@@ -194,10 +194,11 @@ class EncounterDocument(QObject):
             save_with_images(value, target)
         else:
             save_encounter(value, target)
+        moved = target != self._path
+        self._path = target  # (first: views look for a relative image from the new folder)
         if value is not self._committed:
             self.commit(value, "Keep background image path")
-        if target != self._path:
-            self._path = target
+        if moved:
             self.pathChanged.emit(self._path)
         self._forced_dirty = False
         self.undo_stack.setClean()

@@ -367,13 +367,15 @@ def test_a_failed_save_as_leaves_the_background_image_path_as_it_was(window, tmp
     assert window.document.path == here / "fight.json" and not window.isWindowModified()
     assert window.document.encounter.map.background.image == "map.png"
     assert window.document.undo_stack.count() == steps  # no stray "Keep background image path" step
-    # and a Save As that works stores the path as seen from the new folder, as before
-    other = tmp_path / "other"
-    other.mkdir()
+    # and a Save As that works stores the path as seen from the new folder, as before, and
+    # the map keeps showing the image (looked for from the new folder, not the old one)
+    other = tmp_path / "other" / "deeper"
+    other.mkdir(parents=True)
     assert window.save_as(other / "copy.json")
     saved = load_encounter(other / "copy.json").map.background.image
-    assert saved == "../fight/map.png" and window.document.encounter.map.background.image == saved
+    assert saved == "../../fight/map.png" and window.document.encounter.map.background.image == saved
     assert window.map_view.ground.has_image
+    assert "Background image" not in window.statusBar().currentMessage()
 
 
 @pytest.mark.parametrize("make, words", [
