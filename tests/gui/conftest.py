@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
@@ -28,6 +31,13 @@ def window(qtbot, demo_path, tmp_path, monkeypatch):
     qtbot.wait(20)  # let deferred start-up work (dock sizing, refits) run before the test drives the mouse
     win.map_view.fit_map()
     return win
+
+
+@pytest.fixture(scope="session")
+def dead_pid() -> int:
+    """The id of a process that has exited (as a crashed Coverfire's autosave names)."""
+    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout)
 
 
 def vp_point(view, x: float, y: float) -> QPoint:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -70,7 +68,7 @@ def test_opening_a_bad_file_keeps_the_document(doc, tmp_path):
     assert doc.encounter is before and doc.path == path
 
 
-def test_autosave_writes_unsaved_work_and_a_dead_session_is_offered(doc, tmp_path):
+def test_autosave_writes_unsaved_work_and_a_dead_session_is_offered(doc, tmp_path, dead_pid):
     saver = Autosaver(doc, tmp_path, interval_ms=10_000_000)
     saver.tick()
     assert not saver.file.exists()  # nothing unsaved
@@ -79,9 +77,8 @@ def test_autosave_writes_unsaved_work_and_a_dead_session_is_offered(doc, tmp_pat
     assert saver.file.exists()
     assert find_recoverable(tmp_path) == []  # this process is alive: not a crash
     # the same file left by a process that has exited is a crash to recover from
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     wrapper = json.loads(saver.file.read_text(encoding="utf-8"))
-    wrapper["pid"] = int(dead.stdout)
+    wrapper["pid"] = dead_pid
     (tmp_path / "autosave-crashed.json").write_text(json.dumps(wrapper), encoding="utf-8")
     found = find_recoverable(tmp_path)
     assert len(found) == 1
@@ -96,12 +93,10 @@ def test_autosave_writes_unsaved_work_and_a_dead_session_is_offered(doc, tmp_pat
     {"saved": "yesterday"}, {"saved": 1e400}, {"saved": 1e300},
     {"source": 5}, {"encounter": [1, 2]},
 ])
-def test_a_damaged_autosave_is_reported_not_a_crash(tmp_path, fields):
+def test_a_damaged_autosave_is_reported_not_a_crash(tmp_path, fields, dead_pid):
     from gui.autosave import scan_autosaves
 
-    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True).stdout)
-    good = {"format": "coverfire.autosave", "pid": dead, "saved": 0, "source": None,
+    good = {"format": "coverfire.autosave", "pid": dead_pid, "saved": 0, "source": None,
             "encounter": {"name": "x"}}
     (tmp_path / "autosave-bad.json").write_text(json.dumps(good | fields), encoding="utf-8")
     (tmp_path / "autosave-garbage.json").write_bytes(b"\xff\xfe{ not json")

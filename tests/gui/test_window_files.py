@@ -180,16 +180,13 @@ def test_delete_and_duplicate_from_the_edit_menu(window):
     assert window.document.encounter.zone("sup-1").owner == "sam"
 
 
-def test_recovery_after_a_crash_is_offered_and_restores_the_work(window, tmp_path, monkeypatch, demo_path):
-    import subprocess
-    import sys
-
+def test_recovery_after_a_crash_is_offered_and_restores_the_work(window, tmp_path, monkeypatch, demo_path,
+                                                                 dead_pid):
     from engine.files import encounter_to_data
 
     enc = load_encounter(demo_path)
     moved = enc.model_copy(update={"name": "Crashed session"})
-    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True).stdout)
+    dead = dead_pid
     folder = window.autosaver.folder
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "autosave-1-dead.json").write_text(json.dumps({
@@ -310,19 +307,14 @@ def test_a_damaged_autosave_at_start_up_is_named_and_kept_aside(window, monkeypa
     assert not window.offer_recovery() and len(shown) == 1  # not asked about again
 
 
-def test_an_autosave_whose_encounter_is_damaged_says_so_and_is_kept_aside(window, monkeypatch):
-    import subprocess
-    import sys
-
+def test_an_autosave_whose_encounter_is_damaged_says_so_and_is_kept_aside(window, monkeypatch, dead_pid):
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append((title, text))))
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes))
-    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True).stdout)
     folder = window.autosaver.folder
     folder.mkdir(parents=True, exist_ok=True)
     f = folder / "autosave-2-dead.json"
-    f.write_text(json.dumps({"format": "coverfire.autosave", "pid": dead, "saved": 0, "source": None,
+    f.write_text(json.dumps({"format": "coverfire.autosave", "pid": dead_pid, "saved": 0, "source": None,
                              "encounter": {"format": "coverfire.encounter", "version": 1, "name": "x"}}),
                  encoding="utf-8")
     assert not window.offer_recovery()
