@@ -44,6 +44,7 @@ import shapely
 from numpy.typing import ArrayLike
 from shapely.geometry.polygon import orient
 
+from geometry._arrays import ragged_arange as _ragged_arange
 from geometry.errors import InvalidInputError
 
 # --- cover classes: the thresholds live here and only here --------------------------------
@@ -98,16 +99,6 @@ def cover_class(fraction: float) -> str:
     if f >= PARTIAL_COVER_FROM:
         return "partial"
     return "none"
-
-
-def _ragged_arange(counts: np.ndarray) -> np.ndarray:
-    """Concatenated ``arange(c)`` for every c in ``counts`` (int64)."""
-    counts = np.asarray(counts, dtype=np.int64)
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    starts = np.cumsum(counts) - counts
-    return np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
 
 
 @dataclass(frozen=True)
@@ -494,7 +485,7 @@ class CoverIndex:
             cnt = last - first
             total = int(cnt.sum())
             if total:
-                cell = np.arange(total) + np.repeat(first - (np.cumsum(cnt) - cnt), cnt)
+                cell = np.repeat(first, cnt) + _ragged_arange(cnt)
                 hh = np.repeat(a0[fi], cnt) - c_u[cell] * np.repeat(a1[fi], cnt)
                 np.maximum.at(hidden, cell, hh)
         si = np.nonzero(~front)[0]

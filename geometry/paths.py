@@ -41,6 +41,7 @@ from typing import Iterator, Sequence
 import numpy as np
 import shapely
 
+from geometry._arrays import ragged_arange
 from geometry.errors import InsideObstacleError, InvalidInputError, OutsideMapError
 
 XY = tuple[float, float]
@@ -279,14 +280,6 @@ def _union(pieces: np.ndarray):
         return shapely.union_all(pieces)
 
 
-def _ragged(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For rows with ``counts`` items each: the row of every item and its rank in its row."""
-    total = int(counts.sum())
-    row = np.repeat(np.arange(len(counts)), counts)
-    rank = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    return row, rank
-
-
 def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: float,
                      cols_per_reach: float = 2.0, row: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i, j) of points (i == j included) with |x[j] - x[i]| <= reach[i] and
@@ -307,8 +300,9 @@ def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: flo
     np.cumsum(np.bincount(cell, minlength=ncol * nrow), out=start[1:])
     c0 = np.clip(((x - reach - x0) // width).astype(np.int64), 0, ncol - 1)
     c1 = np.clip(((x + reach - x0) // width).astype(np.int64), 0, ncol - 1)
-    q, k = _ragged(c1 - c0 + 1)
-    c = c0[q] + k
+    ncols = c1 - c0 + 1
+    q = np.repeat(np.arange(len(x)), ncols)  # (point, column) pairs: the point ...
+    c = c0[q] + ragged_arange(ncols)  # ... and the column
     xq = x[q] - x0
     far = np.minimum(np.maximum(np.abs(c * width - xq), np.abs((c + 1) * width - xq)), reach[q])
     hy = far * slope + 1e-9
@@ -318,7 +312,7 @@ def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: flo
     lo = start[c * nrow + r0]
     cnt = start[c * nrow + r1 + 1] - lo
     # expand the runs: (q, order[lo], ..., order[hi - 1]) for every (point, column)
-    pos = np.repeat(lo - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()), dtype=np.int64)
+    pos = np.repeat(lo, cnt) + ragged_arange(cnt)
     return np.repeat(q.astype(np.int32), cnt), order.astype(np.int32)[pos]
 
 
@@ -496,7 +490,7 @@ class _Graph:
         b0 = np.floor(lo / d).astype(np.int64)
         cnt = np.floor((lo + w + 2 * eps) / d).astype(np.int64) - b0 + 1
         ci = np.repeat(np.arange(n), cnt)
-        bi = np.mod(np.repeat(b0 - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum())), M)
+        bi = np.mod(np.repeat(b0, cnt) + ragged_arange(cnt), M)
         order = np.argsort(bi, kind="stable")
         ci, bi = ci[order], bi[order]
         cut = np.searchsorted(bi, np.arange(M + 1))
