@@ -20,19 +20,9 @@ import shapely
 from shapely import affinity
 
 from geometry.cover import CoverIndex
+from geometry.zones import convex_pieces
 
 _NEAR = 1e-6  # metres: the slab starts this far in front of the eye
-
-
-def _convex_pieces(poly: shapely.Polygon) -> list[shapely.Polygon]:
-    if poly.is_empty:
-        return []
-    if poly.geom_type != "Polygon":
-        return [q for g in getattr(poly, "geoms", []) for q in _convex_pieces(g)]
-    if abs(poly.convex_hull.area - poly.area) <= 1e-12 * max(1.0, poly.area):
-        return [poly]
-    tris = shapely.constrained_delaunay_triangles(poly)
-    return [t for t in tris.geoms if t.area > 0]
 
 
 def reference_cover(index: CoverIndex, eye_xy, eye_z: float, target_xy, radius: float,
@@ -59,7 +49,7 @@ def reference_cover(index: CoverIndex, eye_xy, eye_z: float, target_xy, radius: 
         big = 1e7
         slab = shapely.box(_NEAR, -big, dist, big)
         clipped = shapely.intersection(local, slab)
-        for piece in _convex_pieces(clipped):
+        for piece in convex_pieces(clipped):
             pts = np.asarray(piece.exterior.coords)[:-1]
             t, q = pts[:, 0], pts[:, 1]
             k = dist / t

@@ -168,6 +168,20 @@ def discs_in_shape(shape: shapely.Geometry, xy: ArrayLike, radii: ArrayLike) -> 
     return out
 
 
+def convex_pieces(shape: shapely.Geometry) -> list[shapely.Polygon]:
+    """``shape`` (a polygon, or several) as convex polygons covering it: a convex polygon
+    itself, a concave one (or one with holes) as its constrained Delaunay triangles."""
+    if shape is None or shape.is_empty:
+        return []
+    if shape.geom_type in ("MultiPolygon", "GeometryCollection"):
+        return [q for part in shapely.get_parts(shape) for q in convex_pieces(part)]
+    if shape.geom_type != "Polygon":
+        return []  # lines and points cover no ground
+    if abs(shape.convex_hull.area - shape.area) <= 1e-9 * max(shape.area, 1.0):
+        return [shape]
+    return [t for t in shapely.get_parts(shapely.constrained_delaunay_triangles(shape)) if t.area > 0]
+
+
 def fire_shadows(polygons: Sequence[shapely.Geometry], heights: ArrayLike, origin, origin_z: float,
                  body_height: float, extent: float) -> shapely.Geometry:
     """The ground, seen from above, where an upright body ``body_height`` metres tall is
@@ -187,9 +201,7 @@ def fire_shadows(polygons: Sequence[shapely.Geometry], heights: ArrayLike, origi
         if h <= z or poly.is_empty or poly.intersects(here):
             continue
         k = max(1.0, (H - z) / (h - z)) if H > z else 1.0
-        parts = [poly] if abs(poly.convex_hull.area - poly.area) <= 1e-9 * max(poly.area, 1.0) else [
-            t for t in shapely.constrained_delaunay_triangles(poly).geoms if t.area > 0]
-        for part in parts:
+        for part in convex_pieces(poly):
             c = np.asarray(part.exterior.coords)[:-1] - (ox, oy)
             near = c * k
             d = np.hypot(c[:, 0], c[:, 1])

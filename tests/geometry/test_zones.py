@@ -14,6 +14,7 @@ from geometry.errors import InvalidInputError
 from geometry.zones import (
     circle,
     cone,
+    convex_pieces,
     corridor,
     discs_in_shape,
     fire_shadows,
@@ -102,3 +103,16 @@ def test_fire_shadow_behind_a_tall_wall_starts_where_a_standing_body_is_hidden()
     assert not sh2.contains(shapely.Point(19.5, 0)) and sh2.contains(shapely.Point(20.5, 0))
     # a low wall never hides a whole standing body
     assert fire_shadows([shapely.box(10, -1, 10.2, 1)], [1.0], (0, 0), 1.6, 1.8, 40).is_empty
+
+
+def test_convex_pieces_keep_convex_shapes_and_split_the_rest():
+    square = shapely.box(0, 0, 2, 2)
+    assert convex_pieces(square) == [square]
+    # an L of area 3 (a 2 x 2 square less its 1 x 1 corner) in triangles of the same total area
+    ell = shapely.Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)])
+    tris = convex_pieces(ell)
+    assert len(tris) == 4 and sum(t.area for t in tris) == pytest.approx(3.0)
+    assert all(abs(t.convex_hull.area - t.area) < 1e-12 for t in tris)
+    # what an intersection may leave besides polygons (a line, a point) covers nothing
+    mixed = shapely.GeometryCollection([square, shapely.LineString([(5, 5), (6, 6)]), shapely.Point(9, 9)])
+    assert convex_pieces(mixed) == [square] and convex_pieces(shapely.Polygon()) == []
