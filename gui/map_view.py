@@ -283,12 +283,16 @@ class MapView(pg.GraphicsView):
             self.obstacles.set_obstacles(enc.obstacles)
         if d.tokens or d.token_looks or change.reset:
             moved = d.tokens if d.only_token_positions and not change.reset else None
-            self.tokens.set_tokens(enc.tokens, moved)
+            self.tokens.set_tokens(self.display_tokens(enc.tokens), moved)
         if d.zones or d.obstacles or d.tokens or change.reset:
             self.zones.set_zones(enc, self.document.tactics)
         if change.reset:
             self.fit_map()
         self._refresh_selection()
+
+    def display_tokens(self, tokens: tuple) -> tuple:
+        """The tokens as this view labels them (the GM's view: as they are)."""
+        return tokens
 
     def _load_background(self, enc: Encounter) -> None:
         bg = enc.map.background

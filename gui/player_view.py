@@ -390,10 +390,8 @@ class SharedMapView(MapView):
 
     def _on_document(self, change: DocumentChange) -> None:
         super()._on_document(change)
-        if change.reset or change.diff.tokens or change.diff.token_looks:
-            self.tokens.set_tokens(self.display_tokens(self.document.encounter.tokens))
-            if self._extras_ready:
-                self.conditions.set_tokens(self.document.encounter)
+        if self._extras_ready and (change.reset or change.diff.tokens or change.diff.token_looks):
+            self.conditions.set_tokens(self.document.encounter)
 
     def display_tokens(self, tokens: tuple) -> tuple:
         """The tokens as labelled here: for players an unnamed token is labelled with its
@@ -402,8 +400,22 @@ class SharedMapView(MapView):
             return tokens
         if getattr(self, "_display_for", None) is tokens:
             return self._display
-        self._display_for = tokens
-        self._display = tuple(t if t.name else t.model_copy(update={"name": t.side}) for t in tokens)
+        # the labelled copy of a token is kept while the token is the same value, so a drag
+        # hands the token layer the same objects but for the moved one
+        copies = getattr(self, "_copies", {})  # token id -> (token, its labelled copy)
+        fresh: dict[str, tuple] = {}
+        out = []
+        for t in tokens:
+            if t.name:
+                out.append(t)
+                continue
+            hit = copies.get(t.id)
+            if hit is None or hit[0] is not t:
+                hit = (t, t.model_copy(update={"name": t.side}))
+            fresh[t.id] = hit
+            out.append(hit[1])
+        self._copies = fresh
+        self._display_for, self._display = tokens, tuple(out)
         return self._display
 
     def _on_answers(self) -> None:

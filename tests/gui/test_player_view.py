@@ -242,3 +242,21 @@ def test_it_closes_with_the_main_window_and_never_keeps_the_app_running(window, 
     window.showNormal()
     window.close()  # the fixture answers "discard" to the unsaved-changes question
     assert not window.isVisible() and not player.isVisible()
+
+
+def test_a_drag_moves_the_players_discs_without_rebuilding_them_when_a_token_has_no_name(window, player):
+    from gui import edits
+
+    enc = window.document.encounter
+    window.document.commit(enc.model_copy(update={"tokens": enc.tokens + (
+        Token(id="npc-7", side="ganger", x=30.5, y=36.5),)}), "an unnamed NPC")
+    layer = player.view.tokens
+    builds = layer.build_count
+    base = window.document.encounter
+    for i in range(1, 6):  # five drag steps of Sam
+        window.document.preview(edits.move_tokens(base, {"sam": (12.0 + i, 20.0)}))
+    assert layer.build_count == builds  # only the moved disc's place changed
+    assert layer._xy[layer._index["sam"]].tolist() == [17.0, 20.0]
+    labels = {t.id: t.name for t in player.view.display_tokens(window.document.encounter.tokens)}
+    assert labels["npc-7"] == "ganger"  # still labelled with its side for the players
+    window.document.cancel_preview()
