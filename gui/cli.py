@@ -91,6 +91,28 @@ def _run_gui(args: argparse.Namespace) -> int:
     return run_app(args.file or _demo_path())
 
 
+def _refuse_bundled_targets(args: argparse.Namespace) -> None:
+    """The bundled demos are read-only: a sub-command that would write an encounter into
+    ``assets/encounters`` is refused (the window likewise saves them only under a new name)."""
+    from pathlib import Path
+
+    from assets import ENCOUNTERS
+
+    for attr in ("into", "output"):
+        target = getattr(args, attr, None)
+        if not target:
+            continue
+        try:
+            inside = Path(target).resolve().parent == ENCOUNTERS.resolve()
+        except OSError:
+            continue
+        if inside and Path(target).suffix.lower() == ".json":
+            raise CoverfireError(
+                f"{target}: this is a bundled demo encounter, kept as it ships; "
+                "copy it somewhere else first and write to the copy"
+            )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="coverfire",
@@ -112,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = gp.parse_args(argv)
         args.run = _run_gui
     try:
+        _refuse_bundled_targets(args)
         code = args.run(args)
     except CoverfireError as exc:
         print(f"coverfire: {exc}", file=sys.stderr)

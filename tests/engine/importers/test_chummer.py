@@ -250,3 +250,16 @@ def test_cli_adds_the_token_and_saves(samples_dir, tmp_path, capsys):
     assert (t.x, t.y, t.side) == (2.0, 3.0, "runner")
     assert t.sr5.skills["automatics"] == 6
     assert "Added" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cmd", [["import-character", "X.chum5", "--into"], ["import-map", "X.dd2vtt", "-o"]])
+def test_cli_refuses_to_write_into_a_bundled_demo(cmd, capsys):
+    from assets import ENCOUNTERS, demo_encounter_path
+    from gui.cli import main
+
+    before = demo_encounter_path().read_bytes()
+    code = main([*cmd, str(ENCOUNTERS / "demo.json")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "bundled demo" in err and "demo.json" in err
+    assert demo_encounter_path().read_bytes() == before
