@@ -52,6 +52,20 @@ from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts
 from engine.sr5.pools import Modifier, Pool, base, divide, mod, roll_pool, roll_record
 from engine.sr5.sheet import Settings, Sheet
+from engine.sr5.steps import (
+    INTERRUPT_COST,
+    armor_step,
+    count_defense,
+    defense_step,
+    end_aim,
+    find_roll,
+    glitch_note,
+    mark_attacked,
+    mark_damage,
+    soak_step,
+    unload,
+)
+from engine.sr5.steps import name_of as _nm
 from engine.sr5.suppressive import suppression_modifier
 from engine.sr5.tables import (
     FIRING_MODES,
@@ -75,7 +89,6 @@ from engine.sr5.tables import (
 )
 
 DEFENSES = ("normal", "full_defense", "block", "dodge", "parry")
-INTERRUPT_COST = {"full_defense": 10, "block": 5, "dodge": 5, "parry": 5}
 
 
 @dataclass(frozen=True)
@@ -255,19 +268,6 @@ def resisted(dv: int, damage_type: str, armor: int, ap: int, soak_hits: int | No
     modified = armor + ap
     dtype = "S" if damage_type == "P" and modified > dv else damage_type
     return modified, dtype, None if soak_hits is None else max(0, dv - soak_hits)
-
-
-def mark_damage(edit: Edit, tid: str, boxes: int, damage_type: str):
-    """Mark ``boxes`` of ``damage_type`` on ``tid``'s sheet in ``edit`` (overflow as
-    ``condition.apply_damage`` says); during a Combat Turn a new wound modifier lowers its
-    Initiative Score at once. Returns the ``condition.DamageResult``."""
-    st = edit.settings
-    new, dres = condition.apply_damage(edit.sheet(tid), boxes, damage_type, st.options)
-    delta = dres.wound_after - dres.wound_before
-    if delta and new.initiative is not None and in_combat(st):
-        new = new.model_copy(update={"initiative": new.initiative + delta})
-    edit.set_sheet(tid, new)
-    return dres
 
 
 def _assemble(plan: AttackPlan) -> AttackPlan:
@@ -732,10 +732,7 @@ class AttackResolution:
     rolls: tuple[tuple[str, str, TestResult], ...] = ()  # (target, step, result)
 
     def result(self, target: str, step: str) -> TestResult | None:
-        for t, s, r in self.rolls:
-            if t == target and s == step:
-                return r
-        return None
+        return find_roll(self.rolls, target, step)
 
     def outcome(self, target: str) -> TargetOutcome:
         """Miss / graze / hit, modified DV and armor, damage type, boxes (seed 001 step 3)."""
@@ -785,7 +782,7 @@ class AttackResolution:
             if o.attack is not None:
                 out.append(f"{tp.target}: attack {tp.attack.describe()}: {o.attack.describe()}")
             if o.defense is not None:
-                out.append(f"{tp.target}: defense {tp.defense.describe()}: {o.defense.describe()}")
+                out.append(defense_step(tp.target, tp.defense, o.defense))
             if o.result == "miss":
                 out.append(f"{tp.target}: miss ({o.attack.hits} vs {o.defense.hits})"
                            + (" - no hits" if o.attack.hits == 0 else ""))
@@ -793,11 +790,9 @@ class AttackResolution:
                 out.append(f"{tp.target}: graze (tie {o.attack.hits}): contact, no damage")
             elif o.result == "hit":
                 out.append(f"{tp.target}: hit, {o.net_hits} net: DV {tp.damage.value} + {o.net_hits} = {o.dv}; "
-                           f"armor {tp.armor} {tp.ap:+d} AP = {o.armor}"
-                           + (f" > DV: Stun" if o.damage_type == "S" and tp.damage.type == "P" else "")
-                           + f"; {o.dv}{o.damage_type}")
+                           + armor_step(tp.armor, tp.ap, o.armor, o.dv, o.damage_type, tp.damage.type))
                 if o.soak is not None:
-                    out.append(f"{tp.target}: soak {tp.soak.describe()}: {o.soak.describe()} -> {o.boxes} boxes {o.damage_type}")
+                    out.append(soak_step(tp.target, tp.soak, o.soak, o.boxes, o.damage_type))
         return out
 
 
@@ -845,38 +840,20 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
           initiative=plan.cost_initiative)
     if len(plan.targets) > 1 and in_combat(st) and edit.settings.acting == aid:
         spend(edit, aid, "multiple_targets", FREE)
-    if in_combat(st) and edit.settings.acting == aid and not decl.intercept:
-        edit.update_settings(phase=edit.settings.phase.model_copy(update={"attacked": True, "quick_draw_fire": False}))
-    ash = edit.sheet(aid)
-    upd: dict = {"aim": 0, "aim_weapon": None, "aim_magnified": False}
-    if plan.recoil is not None:
-        upd["recoil"] = ash.recoil + plan.recoil.rounds
-    if decl.edge:
-        upd["edge_points"] = max(0, ash.edge_left - 1)
-    edit.update_sheet(aid, **upd)
+    if not decl.intercept:
+        mark_attacked(edit, aid)
+    extra = {} if plan.recoil is None else {"recoil": edit.sheet(aid).recoil + plan.recoil.rounds}
+    end_aim(edit, aid, decl.edge, **extra)
     # ammunition
     per_gun = plan.mode.rounds if plan.mode else (1 if plan.rounds else 0)
-    tok = edit.token(aid)
-    new_weapons = []
-    for x in tok.weapons:
-        if x.name in (plan.weapon.name, plan.second_weapon.name if plan.second_weapon else None) and x.loaded is not None:
-            x = x.model_copy(update={"loaded": max(0, x.loaded - per_gun)})
-        new_weapons.append(x)
-    edit.set_token(tok.model_copy(update={"weapons": tuple(new_weapons)}))
+    unload(edit, aid, (plan.weapon.name, plan.second_weapon.name if plan.second_weapon else None), per_gun)
 
     summary = []
     for tp in plan.targets:
         tid = tp.target
         tname = _nm(encounter, tid)
         o = resolution.outcome(tid)
-        if tp.interrupt_cost and tp.defense_choice in INTERRUPT_COST:
-            # an interrupt is an action: Initiative, and it costs aim, recoil and own suppression
-            spend(edit, tid, tp.defense_choice, INTERRUPT, initiative=tp.interrupt_cost)
-        tsh = edit.sheet(tid)
-        tupd: dict = {"defended": tsh.defended + 1}
-        if tp.defense_choice == "full_defense":
-            tupd["full_defense"] = True
-        tsh = edit.update_sheet(tid, **tupd)
+        count_defense(edit, tid, tp.defense_choice, tp.interrupt_cost)
         rolls = [roll_record(tp.attack, o.attack), roll_record(tp.defense, o.defense)]
         line = f"{aname} -> {tname} with {plan.weapon.name}"
         if plan.mode:
@@ -887,17 +864,8 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
             dres = mark_damage(edit, tid, o.boxes or 0, o.damage_type or "P")
             line += f", {o.dv}{o.damage_type} vs soak {o.soak.hits}: {dres.describe()}"
             edit.details.setdefault("damage", {})[tid] = dres
-        for res, who in ((o.attack, aname), (o.defense, tname)):
-            if res.critical_glitch:
-                line += f"; {who} CRITICAL GLITCH"
-            elif res.glitch:
-                line += f"; {who} glitches"
+        line += glitch_note(o.attack, aname) + glitch_note(o.defense, tname)
         edit.log(log_entry(edit.settings, aid, "attack", line, rolls))
         summary.append(f"{tname} {o.result}")
     edit.details["outcomes"] = {tp.target: resolution.outcome(tp.target) for tp in plan.targets}
     return edit.finish(f"{aname} attacks: " + ", ".join(summary))
-
-
-def _nm(encounter: Encounter, tid: str) -> str:
-    t = encounter.token(tid)
-    return t.name or t.id

@@ -44,15 +44,28 @@ from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
 from engine.ranges import band_at
 from engine.sr5 import condition
-from engine.sr5.attack import INTERRUPT_COST, AttackDeclaration, _defense_parts, mark_damage, resisted, soak_pool
+from engine.sr5.attack import AttackDeclaration, _defense_parts, resisted, soak_pool
 from engine.sr5.attack import weapon_bands as _weapon_bands
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.combat import INTERRUPT, SIMPLE, _cost_reason, aim_cap, find_weapon, in_combat, log_entry, ready_weapons, spend
+from engine.sr5.combat import SIMPLE, _cost_reason, aim_cap, find_weapon, in_combat, log_entry, ready_weapons, spend
 from engine.sr5.dice import Roller, SeededRoller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts, TokenFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import Options
+from engine.sr5.steps import (
+    armor_step,
+    count_defense,
+    defense_step,
+    end_aim,
+    find_roll,
+    glitch_note,
+    mark_attacked,
+    mark_damage,
+    soak_step,
+    unload,
+)
+from engine.sr5.steps import name_of as _nm
 from engine.sr5.suppressive import suppression_modifier
 from engine.sr5.tables import Damage, parse_damage, physical_limit, smartlinked, weapon_skill, wireless_smartlink_dice
 
@@ -800,10 +813,7 @@ class BlastResolution:
 
     # -- rolls ---------------------------------------------------------------------------------
     def result(self, target: str, step: str) -> TestResult | None:
-        for t, s, r in self.rolls:
-            if t == target and s == step:
-                return r
-        return None
+        return find_roll(self.rolls, target, step)
 
     def outcome(self, target: str) -> BlastOutcome:
         """The token's result: beyond the blast, escapes, hit (with DV, armor, type, boxes)."""
@@ -916,17 +926,15 @@ class BlastResolution:
                 continue
             out.append(f"{head} ({tp.metres} m): DV {tp.dv}{tp.damage_type}")
             if o.defense is not None:
-                out.append(f"{tp.target}: defense {tp.defense.describe()}: {o.defense.describe()}")
+                out.append(defense_step(tp.target, tp.defense, o.defense))
             if o.result == "escapes":
                 out.append(f"{tp.target}: escapes (DV {tp.dv} - {o.defense.hits} = 0)")
             elif o.result == "hit":
                 less = f" - {o.defense.hits}" if o.defense is not None else ""
-                out.append(f"{tp.target}: hit: DV {tp.dv}{less} = {o.dv}; armor {tp.armor} {tp.ap:+d} AP = {o.armor}"
-                           + (" > DV: Stun" if o.damage_type == "S" and tp.damage_type == "P" else "")
-                           + f"; {o.dv}{o.damage_type}")
+                out.append(f"{tp.target}: hit: DV {tp.dv}{less} = {o.dv}; "
+                           + armor_step(tp.armor, tp.ap, o.armor, o.dv, o.damage_type, tp.damage_type))
                 if o.soak is not None:
-                    out.append(f"{tp.target}: soak {tp.soak.describe()}: {o.soak.describe()} -> {o.boxes} boxes "
-                               f"{o.damage_type}")
+                    out.append(soak_step(tp.target, tp.soak, o.soak, o.boxes, o.damage_type))
         return out
 
 
@@ -1009,17 +1017,9 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
     aid = decl.attacker
     aname = _nm(encounter, aid)
     spend(edit, aid, plan.action, plan.cost)
-    if in_combat(st) and edit.settings.acting == aid:
-        edit.update_settings(phase=edit.settings.phase.model_copy(update={"attacked": True, "quick_draw_fire": False}))
-    ash = edit.sheet(aid)
-    upd: dict = {"aim": 0, "aim_weapon": None, "aim_magnified": False}
-    if decl.edge:
-        upd["edge_points"] = max(0, ash.edge_left - 1)
-    edit.update_sheet(aid, **upd)
-    tok = edit.token(aid)
-    edit.set_token(tok.model_copy(update={"weapons": tuple(
-        x.model_copy(update={"loaded": max(0, x.loaded - 1)}) if x.name == plan.weapon.name and x.loaded is not None
-        else x for x in tok.weapons)}))
+    mark_attacked(edit, aid)
+    end_aim(edit, aid, decl.edge)
+    unload(edit, aid, (plan.weapon.name,), 1)
     # the zone goes where the blast went off, as large as it was
     lx, ly = resolution.landing
     z = edit.zone(decl.zone)
@@ -1036,10 +1036,7 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
         rolls.append(roll_record(_scatter_pool(plan, resolution.attack.hits), resolution.scatter))
     if resolution.direction is not None:
         rolls.append(roll_record(_direction_pool(plan), resolution.direction))
-    if resolution.attack.critical_glitch:
-        head += f"; {aname} CRITICAL GLITCH"
-    elif resolution.attack.glitch:
-        head += f"; {aname} glitches"
+    head += glitch_note(resolution.attack, aname)
     edit.log(log_entry(edit.settings, aid, "blast", head, rolls))
     summary = []
     outcomes = {}
@@ -1062,13 +1059,7 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
             continue
         trolls = []
         if o.defense is not None:
-            if tp.interrupt_cost and tp.defense_choice in INTERRUPT_COST:
-                spend(edit, tid, tp.defense_choice, INTERRUPT, initiative=tp.interrupt_cost)
-            tsh = edit.sheet(tid)
-            tupd: dict = {"defended": tsh.defended + 1}
-            if tp.defense_choice == "full_defense":
-                tupd["full_defense"] = True
-            edit.update_sheet(tid, **tupd)
+            count_defense(edit, tid, tp.defense_choice, tp.interrupt_cost)
             trolls.append(roll_record(tp.defense, o.defense))
         line = f"{tname} in the blast of {plan.weapon.name}: {tp.facts.distance:.1f} m ({tp.metres} m), DV {tp.dv}"
         if o.defense is not None:
@@ -1082,20 +1073,12 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
             edit.details.setdefault("damage", {})[tid] = dres
             line += f": {o.dv}{o.damage_type} vs soak {o.soak.hits}: {dres.describe()}"
             summary.append(f"{tname} {o.boxes}{o.damage_type}")
-            if o.defense is not None and o.defense.critical_glitch:
-                line += f"; {tname} CRITICAL GLITCH"
-            elif o.defense is not None and o.defense.glitch:
-                line += f"; {tname} glitches"
+            line += glitch_note(o.defense, tname)
         edit.log(log_entry(edit.settings, tid, "blast", line, trolls))
     edit.details["outcomes"] = outcomes
     edit.details["landing"] = (lx, ly)
     edit.details["moved"] = resolution.moved
     return edit.finish(f"{aname} {how} {plan.weapon.name}: " + (", ".join(summary) or "nobody hurt"))
-
-
-def _nm(encounter: Encounter, tid: str) -> str:
-    t = encounter.token(tid)
-    return t.name or t.id
 
 
 __all__ = [

@@ -27,6 +27,8 @@ from engine.sr5.dice import Roller, SeededRoller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import Settings, Sheet, Suppression
+from engine.sr5.steps import end_aim, mark_attacked, mark_damage, unload
+from engine.sr5.steps import name_of as _nm
 from engine.sr5.tables import SUPPRESSIVE_ROUNDS, parse_damage, smartlinked, weapon_modes, weapon_skill, wireless_smartlink_dice
 
 
@@ -143,7 +145,7 @@ def apply_suppressive(
     encounter: Encounter, plan: SuppressivePlan, dice: Roller | Sequence[int] | None = None, *, force: bool = False
 ) -> tuple[Encounter, Change]:
     """Roll the shooter's test and put the zone in force until the end of the turn."""
-    from engine.sr5.combat import COMPLEX, in_combat, log_entry, spend
+    from engine.sr5.combat import COMPLEX, log_entry, spend
 
     if plan.problems and not force:
         raise IllegalActionError(plan.problems[0])
@@ -152,17 +154,10 @@ def apply_suppressive(
     d = plan.declaration
     edit = Edit(encounter)
     spend(edit, d.shooter, "suppressive_fire", COMPLEX)
-    if in_combat(st) and edit.settings.acting == d.shooter:
-        edit.update_settings(phase=edit.settings.phase.model_copy(update={"attacked": True}))
-    sh = edit.sheet(d.shooter)
-    upd: dict = {"aim": 0, "aim_weapon": None, "aim_magnified": False}
-    if d.edge:
-        upd["edge_points"] = max(0, sh.edge_left - 1)
-    edit.update_sheet(d.shooter, **upd)
+    mark_attacked(edit, d.shooter, quick_draw=False)
+    end_aim(edit, d.shooter, d.edge)
+    unload(edit, d.shooter, (plan.weapon,), plan.rounds)
     tok = edit.token(d.shooter)
-    edit.set_token(tok.model_copy(update={"weapons": tuple(
-        x.model_copy(update={"loaded": max(0, x.loaded - plan.rounds)}) if x.name == plan.weapon and x.loaded is not None
-        else x for x in tok.weapons)}))
     sup = Suppression(zone=d.zone, shooter=d.shooter, weapon=plan.weapon, hits=res.hits, dv=plan.dv,
                       damage_type=plan.damage_type, ap=plan.ap, turn=edit.settings.turn, enhanced=d.enhanced)
     others = tuple(s for s in edit.settings.suppressions if s.zone != d.zone)
@@ -324,7 +319,7 @@ def resolve_suppression_test(plan: SuppressionTestPlan, dice: Roller | Sequence[
 
 def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution) -> tuple[Encounter, Change]:
     """Mark the damage of a failed test (with the Initiative its wound modifier costs)."""
-    from engine.sr5.combat import in_combat, log_entry
+    from engine.sr5.combat import log_entry
 
     if not res.done:
         raise IllegalActionError("the suppressive fire test is not resolved yet")
@@ -338,18 +333,8 @@ def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution)
         text += ": not hit"
     else:
         rolls.append(roll_record(p.soak, res.soak))
-        sh = edit.sheet(p.token)
-        new, d = condition.apply_damage(sh, res.boxes or 0, res.damage_type, st.options)
-        delta = d.wound_after - d.wound_before
-        if delta and new.initiative is not None and in_combat(st):
-            new = new.model_copy(update={"initiative": new.initiative + delta})
-        edit.set_sheet(p.token, new)
+        d = mark_damage(edit, p.token, res.boxes or 0, res.damage_type)
         text += f": hit, {p.dv}{res.damage_type} vs soak {res.soak.hits}: {d.describe()}"
         edit.details["damage"] = d
     edit.log(log_entry(st, p.token, "suppression_test", text, rolls))
     return edit.finish(text)
-
-
-def _nm(encounter: Encounter, tid: str) -> str:
-    t = encounter.token(tid)
-    return t.name or t.id
