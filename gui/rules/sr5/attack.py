@@ -24,9 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -39,7 +37,20 @@ from engine.sr5.combat import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
 from geometry.cover import cover_percent
-from gui.rules.sr5.widgets import DiceRow, PoolView, mono_font
+from gui.rules.sr5.widgets import (
+    PoolView,
+    headline_labels,
+    lay_out,
+    limit_text,
+    named,
+    replace_boxes,
+    roll_panel,
+    scroll_of,
+    show_result,
+    show_story,
+    soak_bit,
+    wire_pool,
+)
 from gui.rules.widgets import bold
 
 DEFENSE_TEXT = {
@@ -72,10 +83,8 @@ class TargetBox(QFrame):
         self.soak = PoolView("Damage resistance")
         self.attack.edited.connect(self._attack_edited)
         self.attack.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="attack"))
-        self.defense.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="defense"))
-        self.defense.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="defense"))
-        self.soak.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="soak"))
-        self.soak.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="soak"))
+        wire_pool(self.defense, dialog, target, "defense")
+        wire_pool(self.soak, dialog, target, "soak")
         self.dv = QSpinBox()
         self.dv.setRange(0, 99)
         self.dv.setKeyboardTracking(False)
@@ -132,17 +141,14 @@ class TargetBox(QFrame):
             bits.append("GRAZE: contact, no damage")
             colour = "#ffe082"
         elif o.result == "hit":
-            kind = "Stun" if o.damage_type == "S" else "Physical"
             text = f"HIT, {o.net_hits} net: DV {tp.damage.value} + {o.net_hits} = {o.dv}{o.damage_type}"
             if o.damage_type == "S" and tp.damage.type == "P":
                 text += f" (armor {o.armor} > DV: Stun)"
             bits.append(text)
             if o.soak is not None:
-                bits.append(f"resists {o.soak.hits} → {o.boxes} box{'es' if o.boxes != 1 else ''} {kind}")
+                bits.append(soak_bit(o))
             colour = "#ff8a65"
-        self.result.setText("  →  ".join(bits))
-        self.result.setStyleSheet(f"color: {colour}")
-        self.result.setVisible(bool(bits))
+        show_result(self.result, bits, colour)
 
     def _attack_edited(self, key: str, value: int) -> None:
         plan = self.dialog.plan
@@ -305,11 +311,7 @@ class AttackDialog(QDialog):
         left_w.setFixedWidth(330)
 
         # plan (centre)
-        self.headline = bold(QLabel(), scale=1.15)
-        self.headline.setWordWrap(True)
-        self.problems = QLabel()
-        self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #ff8a80")
+        self.headline, self.problems = headline_labels()
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setStyleSheet("color: #b0bec5")
@@ -330,68 +332,12 @@ class AttackDialog(QDialog):
         centre.addLayout(self.boxes_layout)
         centre.addWidget(self.notes)
         centre.addStretch(1)
-        inner = QWidget()
-        inner.setLayout(centre)
-        scroll = self.scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll = scroll_of(centre)
 
         # dice and result (bottom)
-        self.dice = DiceRow()
-        self.dice.rollRequested.connect(self.roll_next)
-        self.dice.rollAllRequested.connect(self.roll_all)
-        self.result = QPlainTextEdit()
-        self.result.setReadOnly(True)
-        self.result.setFont(mono_font())
-        self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.outcome = QLabel()
-        self.outcome.setWordWrap(True)
-        bold(self.outcome)
-        self.force = QCheckBox("GM: allow it anyway")
-        self.force.setToolTip("Roll and apply although the rules object (the GM's word)")
-        self.force.toggled.connect(lambda _: self._show())
-        self.apply_button = QPushButton("Apply damage")
-        self.apply_button.setToolTip("Mark the damage, spend the action and ammunition, log it (one undo step)")
-        self.apply_button.clicked.connect(self.apply)
-        self.restart_button = QPushButton("Start over")
-        self.restart_button.setToolTip("Forget the dice rolled so far (nothing was applied)")
-        self.restart_button.clicked.connect(self.start_over)
-        close = QPushButton("Close")
-        close.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.restart_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(close)
-        dice_col = QVBoxLayout()
-        dice_col.addWidget(bold(QLabel("Dice")))
-        dice_col.addWidget(self.dice)
-        dice_col.addWidget(self.outcome)
-        dice_col.addStretch(1)
-        dice_col.addWidget(self.force)
-        dice_col.addLayout(buttons)
-        dice_w = QWidget()
-        dice_w.setLayout(dice_col)
-        dice_w.setFixedWidth(560)
-        story = QVBoxLayout()
-        story.addWidget(bold(QLabel("Step by step")))
-        story.addWidget(self.result, 1)
-        bottom = QHBoxLayout()
-        bottom.addWidget(dice_w)
-        bottom.addLayout(story, 1)
-        bottom_w = QWidget()
-        bottom_w.setLayout(bottom)
-        bottom_w.setFixedHeight(250)
-
-        main = QVBoxLayout()
-        main.addWidget(self.headline)
-        main.addWidget(self.problems)
-        main.addWidget(scroll, 1)
-        main.addWidget(bottom_w)
-        lay = QHBoxLayout(self)
-        lay.addWidget(left_w)
-        lay.addLayout(main, 1)
+        bottom_w = roll_panel(self, "Apply damage",
+                              "Mark the damage, spend the action and ammunition, log it (one undo step)")
+        lay_out(self, left_w, self.scroll, bottom_w)
         self.resize(1640, 940)
 
     # -- opening --------------------------------------------------------------------------------
@@ -698,25 +644,11 @@ class AttackDialog(QDialog):
         self.decl_form.setRowVisible(self.blast_button, blast)
 
     def _set_boxes(self, targets: list[str]) -> None:
-        if list(self.target_boxes) == targets:
-            return
-        for box in self.target_boxes.values():
-            self.boxes_layout.removeWidget(box)
-            box.hide()
-            box.setParent(None)
-            box.deleteLater()
-        self.target_boxes = {}
-        for t in targets:
-            box = TargetBox(self, t)
-            self.target_boxes[t] = box
-            self.boxes_layout.addWidget(box)
+        self.target_boxes = replace_boxes(self.boxes_layout, self.target_boxes, targets,
+                                          lambda t: TargetBox(self, t))
 
     def _named(self, line: str) -> str:
-        for tp in self.plan.targets:
-            prefix = f"{tp.target}: "
-            if line.startswith(prefix):
-                return f"{self.controller.name(tp.target)}: " + line[len(prefix):]
-        return line
+        return named(self.controller, line, self.plan.targets)
 
     def _show_rolls(self) -> None:
         plan = self.plan
@@ -728,11 +660,7 @@ class AttackDialog(QDialog):
             p = req.pool
             what = {"attack": "Attack", "defense": "Defense", "soak": "Damage resistance"}[req.step]
             who = c.name(plan.declaration.attacker) if req.step == "attack" else c.name(req.target)
-            lim = ""
-            if p.edge:
-                lim = ", Edge: sixes explode (type the extra dice too)"
-            elif p.limit is not None:
-                lim = f", limit {p.limit}"
+            lim = limit_text(p)
             vs = f" vs {c.name(req.target)}" if req.step == "attack" else ""
             self.dice.set_request(f"Next: {what} \u2014 {who}{vs}: {p.total} dice{lim}", enabled=allowed)
             box = self.target_boxes.get(req.target)
@@ -745,8 +673,7 @@ class AttackDialog(QDialog):
             lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the",
                      "faces of the dice you rolled; every step shows here: attack, defense,",
                      "net hits, damage value against armor, damage resistance, boxes."]
-        self.result.setPlainText("\n".join(lines))
-        self.result.verticalScrollBar().setValue(self.result.verticalScrollBar().maximum())
+        show_story(self.result, lines)
         for tp in plan.targets:
             box = self.target_boxes.get(tp.target)
             if box is not None:

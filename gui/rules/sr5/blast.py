@@ -27,9 +27,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -40,7 +37,20 @@ from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
 from engine.sr5.combat import ready_weapons
 from geometry.cover import cover_percent
-from gui.rules.sr5.widgets import DiceRow, PoolView, mono_font
+from gui.rules.sr5.widgets import (
+    PoolView,
+    headline_labels,
+    lay_out,
+    limit_text,
+    named,
+    replace_boxes,
+    roll_panel,
+    scroll_of,
+    show_result,
+    show_story,
+    soak_bit,
+    wire_pool,
+)
 from gui.rules.widgets import bold
 
 DEFENSE_TEXT = {"normal": "defends normally", "full_defense": "Full Defense (interrupt, -10 Initiative)"}
@@ -65,10 +75,8 @@ class CaughtBox(QFrame):
         self.result.setWordWrap(True)
         self.defense = PoolView("Defense")
         self.soak = PoolView("Damage resistance")
-        self.defense.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="defense"))
-        self.defense.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="defense"))
-        self.soak.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool="soak"))
-        self.soak.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool="soak"))
+        wire_pool(self.defense, dialog, target, "defense")
+        wire_pool(self.soak, dialog, target, "soak")
         grid = QGridLayout()
         top = Qt.AlignmentFlag.AlignTop
         grid.addWidget(self.defense, 0, 0, top)
@@ -115,14 +123,11 @@ class CaughtBox(QFrame):
             bits.append("unharmed")
             colour = "#9aa4ae"
         elif o.result == "hit":
-            kind = "Stun" if o.damage_type == "S" else "Physical"
             bits.append(f"HIT: {o.dv}{o.damage_type} (armor {o.armor})")
             if o.soak is not None:
-                bits.append(f"resists {o.soak.hits} \u2192 {o.boxes} box{'es' if o.boxes != 1 else ''} {kind}")
+                bits.append(soak_bit(o))
             colour = "#ff8a65"
-        self.result.setText("  \u2192  ".join(bits))
-        self.result.setStyleSheet(f"color: {colour}")
-        self.result.setVisible(bool(bits))
+        show_result(self.result, bits, colour)
 
 
 class BlastDialog(QDialog):
@@ -187,11 +192,7 @@ class BlastDialog(QDialog):
         left_w.setLayout(left)
         left_w.setFixedWidth(340)
 
-        self.headline = bold(QLabel(), scale=1.15)
-        self.headline.setWordWrap(True)
-        self.problems = QLabel()
-        self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #ff8a80")
+        self.headline, self.problems = headline_labels()
         self.attack = PoolView("Attack (threshold 3: on target)")
         self.attack.edited.connect(lambda k, v: self.override(k, v))
         self.attack.added.connect(lambda label, v: self.add_modifier(label, v))
@@ -248,66 +249,11 @@ class BlastDialog(QDialog):
         centre.addWidget(self.spared)
         centre.addWidget(self.notes)
         centre.addStretch(1)
-        inner = QWidget()
-        inner.setLayout(centre)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(inner)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll = scroll_of(centre)
 
-        self.dice = DiceRow()
-        self.dice.rollRequested.connect(self.roll_next)
-        self.dice.rollAllRequested.connect(self.roll_all)
-        self.result = QPlainTextEdit()
-        self.result.setReadOnly(True)
-        self.result.setFont(mono_font())
-        self.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.outcome = bold(QLabel())
-        self.outcome.setWordWrap(True)
-        self.force = QCheckBox("GM: allow it anyway")
-        self.force.setToolTip("Roll and apply although the rules object (the GM's word)")
-        self.force.toggled.connect(lambda _: self._show())
-        self.apply_button = QPushButton("Apply")
-        self.apply_button.setToolTip("Move the zone where the blast went off, mark the damage, spend the action "
-                                     "and the grenade, log it (one undo step)")
-        self.apply_button.clicked.connect(self.apply)
-        self.restart_button = QPushButton("Start over")
-        self.restart_button.setToolTip("Forget the dice rolled so far (nothing was applied)")
-        self.restart_button.clicked.connect(self.start_over)
-        close = QPushButton("Close")
-        close.clicked.connect(self.close)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.restart_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(close)
-        dice_col = QVBoxLayout()
-        dice_col.addWidget(bold(QLabel("Dice")))
-        dice_col.addWidget(self.dice)
-        dice_col.addWidget(self.outcome)
-        dice_col.addStretch(1)
-        dice_col.addWidget(self.force)
-        dice_col.addLayout(buttons)
-        dice_w = QWidget()
-        dice_w.setLayout(dice_col)
-        dice_w.setFixedWidth(560)
-        story = QVBoxLayout()
-        story.addWidget(bold(QLabel("Step by step")))
-        story.addWidget(self.result, 1)
-        bottom = QHBoxLayout()
-        bottom.addWidget(dice_w)
-        bottom.addLayout(story, 1)
-        bottom_w = QWidget()
-        bottom_w.setLayout(bottom)
-        bottom_w.setFixedHeight(250)
-        main = QVBoxLayout()
-        main.addWidget(self.headline)
-        main.addWidget(self.problems)
-        main.addWidget(self.scroll, 1)
-        main.addWidget(bottom_w)
-        lay = QHBoxLayout(self)
-        lay.addWidget(left_w)
-        lay.addLayout(main, 1)
+        bottom_w = roll_panel(self, "Apply", "Move the zone where the blast went off, mark the damage, spend the "
+                                             "action and the grenade, log it (one undo step)")
+        lay_out(self, left_w, self.scroll, bottom_w)
         self.resize(1500, 900)
 
     # -- opening --------------------------------------------------------------------------------
@@ -582,25 +528,10 @@ class BlastDialog(QDialog):
         self._show_rolls()
 
     def _set_boxes(self, targets: list[str]) -> None:
-        if list(self.boxes) == targets:
-            return
-        for box in self.boxes.values():
-            self.boxes_layout.removeWidget(box)
-            box.hide()
-            box.setParent(None)
-            box.deleteLater()
-        self.boxes = {}
-        for t in targets:
-            box = CaughtBox(self, t)
-            self.boxes[t] = box
-            self.boxes_layout.addWidget(box)
+        self.boxes = replace_boxes(self.boxes_layout, self.boxes, targets, lambda t: CaughtBox(self, t))
 
     def _named(self, line: str, targets) -> str:
-        for tp in targets:
-            prefix = f"{tp.target}: "
-            if line.startswith(prefix):
-                return f"{self.controller.name(tp.target)}: " + line[len(prefix):]
-        return line
+        return named(self.controller, line, targets)
 
     def _show_rolls(self) -> None:
         c = self.controller
@@ -627,11 +558,7 @@ class BlastDialog(QDialog):
         if req is not None:
             p = req.pool
             who = c.name(req.target)
-            lim = ""
-            if p.edge:
-                lim = ", Edge: sixes explode (type the extra dice too)"
-            elif p.limit is not None:
-                lim = f", limit {p.limit}"
+            lim = limit_text(p)
             if req.step == "direction":
                 what = f"Next: Scatter direction: {p.total} {'die' if p.total == 1 else 'dice'} ({p.parts[0].label})"
             elif req.step == "scatter":
@@ -651,8 +578,7 @@ class BlastDialog(QDialog):
             lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the faces of the dice "
                      "you rolled: the attack (3 hits land on the aim point), on a miss the scatter and its "
                      "direction, then each caught token's defense and damage resistance."]
-        self.result.setPlainText("\n".join(lines))
-        self.result.verticalScrollBar().setValue(self.result.verticalScrollBar().maximum())
+        show_story(self.result, lines)
         done = r.done
         if done:
             outs = []

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
 )
@@ -28,7 +27,7 @@ from PySide6.QtWidgets import (
 from engine.errors import CoverfireError
 from engine.sr5 import suppressive as sr5_supp
 from engine.sr5.changes import settings_of
-from gui.rules.sr5.widgets import DiceRow, PoolView, mono_font
+from gui.rules.sr5.widgets import DiceRow, PoolView, story_box
 
 
 class SuppressiveDialog(QDialog):
@@ -69,9 +68,7 @@ class SuppressiveDialog(QDialog):
         self.dice.rollRequested.connect(self.fire)
         self.force = QCheckBox("GM: allow it anyway")
         self.force.toggled.connect(lambda _: self._show())
-        self.result = QPlainTextEdit()
-        self.result.setReadOnly(True)
-        self.result.setFont(mono_font())
+        self.result = story_box()
         self.result.setMaximumHeight(200)
         close = QPushButton("Close")
         close.clicked.connect(self.close)
@@ -248,9 +245,7 @@ class SuppressionTestDialog(QDialog):
         self.dice = DiceRow()
         self.dice.rollRequested.connect(self.roll_next)
         self.dice.rollAllRequested.connect(self.roll_all)
-        self.result = QPlainTextEdit()
-        self.result.setReadOnly(True)
-        self.result.setFont(mono_font())
+        self.result = story_box()
         self.apply_button = QPushButton("Apply")
         self.apply_button.clicked.connect(self.apply)
         close = QPushButton("Close")

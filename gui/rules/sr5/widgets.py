@@ -13,11 +13,15 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QTableWidgetItem,
@@ -313,4 +317,176 @@ class DiceRow(QWidget):
         self.rollRequested.emit(faces)
 
 
-__all__ = ["DiceRow", "PoolView", "mono_font", "parse_faces"]
+# -- pieces the attack and blast dialogs build the same way -------------------------------------
+def wire_pool(view: PoolView, dialog, target: str, pool: str) -> None:
+    """Send the GM's edits of ``view`` (one target's ``pool``) to ``dialog.override`` and
+    ``dialog.add_modifier``."""
+    view.edited.connect(lambda k, v: dialog.override(k, v, target=target, pool=pool))
+    view.added.connect(lambda label, v: dialog.add_modifier(label, v, target=target, pool=pool))
+
+
+def show_result(label: QLabel, bits: list[str], colour: str) -> None:
+    """One target's result so far: ``bits`` joined by arrows in ``colour`` (hidden when empty)."""
+    label.setText("  \u2192  ".join(bits))
+    label.setStyleSheet(f"color: {colour}")
+    label.setVisible(bool(bits))
+
+
+def soak_bit(o) -> str:
+    """``"resists 3 -> 6 boxes Physical"`` for an engine outcome with a rolled soak."""
+    kind = "Stun" if o.damage_type == "S" else "Physical"
+    return f"resists {o.soak.hits} \u2192 {o.boxes} box{'es' if o.boxes != 1 else ''} {kind}"
+
+
+def headline_labels() -> tuple[QLabel, QLabel]:
+    """The dialog's bold headline and its red line of problems (both wrapping)."""
+    headline = bold(QLabel(), scale=1.15)
+    headline.setWordWrap(True)
+    problems = QLabel()
+    problems.setWordWrap(True)
+    problems.setStyleSheet("color: #ff8a80")
+    return headline, problems
+
+
+def scroll_of(layout) -> QScrollArea:
+    """A frameless, resizing scroll area around ``layout``."""
+    inner = QWidget()
+    inner.setLayout(layout)
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setWidget(inner)
+    scroll.setFrameShape(QFrame.Shape.NoFrame)
+    return scroll
+
+
+def story_box() -> QPlainTextEdit:
+    """The read-only, monospace box the rolls are told in, step by step."""
+    box = QPlainTextEdit()
+    box.setReadOnly(True)
+    box.setFont(mono_font())
+    return box
+
+
+def roll_panel(dialog, apply_text: str, apply_tip: str) -> QWidget:
+    """The bottom of the attack and blast dialogs: the dice (``dialog.dice``), the outcome,
+    "GM: allow it anyway" (``dialog.force``), Start over / Apply / Close, and the story
+    (``dialog.result``). Wires them to the dialog's ``roll_next``, ``roll_all``, ``_show``,
+    ``start_over`` and ``apply``; returns the panel (250 px high)."""
+    dialog.dice = DiceRow()
+    dialog.dice.rollRequested.connect(dialog.roll_next)
+    dialog.dice.rollAllRequested.connect(dialog.roll_all)
+    dialog.result = story_box()
+    dialog.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    dialog.outcome = bold(QLabel())
+    dialog.outcome.setWordWrap(True)
+    dialog.force = QCheckBox("GM: allow it anyway")
+    dialog.force.setToolTip("Roll and apply although the rules object (the GM's word)")
+    dialog.force.toggled.connect(lambda _: dialog._show())
+    dialog.apply_button = QPushButton(apply_text)
+    dialog.apply_button.setToolTip(apply_tip)
+    dialog.apply_button.clicked.connect(dialog.apply)
+    dialog.restart_button = QPushButton("Start over")
+    dialog.restart_button.setToolTip("Forget the dice rolled so far (nothing was applied)")
+    dialog.restart_button.clicked.connect(dialog.start_over)
+    close = QPushButton("Close")
+    close.clicked.connect(dialog.close)
+    buttons = QHBoxLayout()
+    buttons.addWidget(dialog.restart_button)
+    buttons.addStretch(1)
+    buttons.addWidget(dialog.apply_button)
+    buttons.addWidget(close)
+    dice_col = QVBoxLayout()
+    dice_col.addWidget(bold(QLabel("Dice")))
+    dice_col.addWidget(dialog.dice)
+    dice_col.addWidget(dialog.outcome)
+    dice_col.addStretch(1)
+    dice_col.addWidget(dialog.force)
+    dice_col.addLayout(buttons)
+    dice_w = QWidget()
+    dice_w.setLayout(dice_col)
+    dice_w.setFixedWidth(560)
+    story = QVBoxLayout()
+    story.addWidget(bold(QLabel("Step by step")))
+    story.addWidget(dialog.result, 1)
+    bottom = QHBoxLayout()
+    bottom.addWidget(dice_w)
+    bottom.addLayout(story, 1)
+    bottom_w = QWidget()
+    bottom_w.setLayout(bottom)
+    bottom_w.setFixedHeight(250)
+    return bottom_w
+
+
+def lay_out(dialog, left: QWidget, scroll: QScrollArea, bottom: QWidget) -> None:
+    """The attack and blast dialogs' layout: the declaration on the left; the headline,
+    problems, the scrolling plan and the dice panel on the right."""
+    main = QVBoxLayout()
+    main.addWidget(dialog.headline)
+    main.addWidget(dialog.problems)
+    main.addWidget(scroll, 1)
+    main.addWidget(bottom)
+    lay = QHBoxLayout(dialog)
+    lay.addWidget(left)
+    lay.addLayout(main, 1)
+
+
+def replace_boxes(layout, boxes: dict, targets: list[str], make) -> dict:
+    """The per-target boxes for ``targets`` in ``layout``: ``boxes`` itself when it already
+    holds them in that order, else new ones from ``make(target)`` (the old ones deleted)."""
+    if list(boxes) == targets:
+        return boxes
+    for box in boxes.values():
+        layout.removeWidget(box)
+        box.hide()
+        box.setParent(None)
+        box.deleteLater()
+    out = {}
+    for t in targets:
+        box = make(t)
+        out[t] = box
+        layout.addWidget(box)
+    return out
+
+
+def named(controller, line: str, targets) -> str:
+    """A story line with its leading ``"<id>: "`` of one of ``targets`` given as the name."""
+    for tp in targets:
+        prefix = f"{tp.target}: "
+        if line.startswith(prefix):
+            return f"{controller.name(tp.target)}: " + line[len(prefix):]
+    return line
+
+
+def limit_text(pool) -> str:
+    """What caps a pool's hits for the dice row: Edge (sixes explode) or its limit, or ``""``."""
+    if pool.edge:
+        return ", Edge: sixes explode (type the extra dice too)"
+    if pool.limit is not None:
+        return f", limit {pool.limit}"
+    return ""
+
+
+def show_story(box: QPlainTextEdit, lines: list[str]) -> None:
+    """Tell ``lines`` in ``box``, scrolled to the last."""
+    box.setPlainText("\n".join(lines))
+    box.verticalScrollBar().setValue(box.verticalScrollBar().maximum())
+
+
+__all__ = [
+    "DiceRow",
+    "PoolView",
+    "headline_labels",
+    "lay_out",
+    "limit_text",
+    "mono_font",
+    "named",
+    "parse_faces",
+    "replace_boxes",
+    "roll_panel",
+    "scroll_of",
+    "show_result",
+    "show_story",
+    "soak_bit",
+    "story_box",
+    "wire_pool",
+]
