@@ -39,6 +39,7 @@ from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode,
 from geometry.cover import cover_percent
 from gui.rules.sr5.widgets import (
     PoolView,
+    RollingDialog,
     headline_labels,
     lay_out,
     limit_text,
@@ -200,7 +201,7 @@ class TargetBox(QFrame):
         self.damage_note.setText(note)
 
 
-class AttackDialog(QDialog):
+class AttackDialog(QDialog, RollingDialog):
     """See the module docstring. ``applied(Change)`` fires after an attack landed;
     ``blastRequested(attacker, weapon)`` when the GM takes a grenade to a blast zone."""
 
@@ -220,7 +221,6 @@ class AttackDialog(QDialog):
         self.defenses: dict[str, str] = {}
         self.overrides: dict[tuple, tuple[int, str | None]] = {}  # (pool, target, key) -> (value, label)
         self.damage: dict[str, dict] = {}
-        self._gm_count = 0
         self._updating = False
         self.last_change = None
         self._error = ""
@@ -528,20 +528,6 @@ class AttackDialog(QDialog):
                 self._error = str(exc)
         self._show()
 
-    def override(self, key: str, value: int, *, target: str | None = None, pool: str = "attack",
-                 label: str | None = None) -> None:
-        """The GM sets a modifier (see ``AttackPlan.override``); kept when the plan is redone."""
-        if self.plan is None or self._rolling():
-            return
-        old = self.overrides.get((pool, target, key))
-        self.overrides[(pool, target, key)] = (int(value), label if label is not None else (old[1] if old else None))
-        self.replan()
-
-    def add_modifier(self, label: str, value: int, *, target: str | None = None, pool: str = "attack") -> None:
-        """A modifier of the GM's own on a pool."""
-        self._gm_count += 1
-        self.override(f"gm{self._gm_count}", value, target=target, pool=pool, label=label)
-
     def set_damage(self, target: str, **changes) -> None:
         if self._updating or self._rolling():
             return
@@ -712,31 +698,11 @@ class AttackDialog(QDialog):
         self._show()
         return True
 
-    def roll_all(self) -> None:
-        while self.plan is not None and not (self.resolution and self.resolution.done):
-            if not self.roll_next():
-                break
-
-    def start_over(self) -> None:
-        self.resolution = None
-        self.roller = None
-        self.replan()
-
     def apply(self):
         """Apply the rolled attack (one undo step); returns the engine's Change or None."""
-        r = self.resolution
-        if r is None or not r.done:
+        change = self._apply_rolled("attack", "apply_attack")
+        if change is None:
             return None
-        if self.controller.encounter is not self._planned_on:
-            self.dice.show_error("The encounter changed since this attack was planned (an undo, a move, another "
-                                 "action): Start over to plan it again on the map as it is now.")
-            return None
-        try:
-            change = self.controller.apply_attack(r, force=self.force.isChecked())
-        except CoverfireError as exc:
-            self.dice.show_error(str(exc))
-            return None
-        self.last_change = change
         story = self.result.toPlainText()
         self.resolution = None
         self.roller = None

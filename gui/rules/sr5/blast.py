@@ -39,6 +39,7 @@ from engine.sr5.combat import ready_weapons
 from geometry.cover import cover_percent
 from gui.rules.sr5.widgets import (
     PoolView,
+    RollingDialog,
     headline_labels,
     lay_out,
     limit_text,
@@ -130,7 +131,7 @@ class CaughtBox(QFrame):
         show_result(self.result, bits, colour)
 
 
-class BlastDialog(QDialog):
+class BlastDialog(QDialog, RollingDialog):
     """See the module docstring. ``applied(Change)`` fires after a blast landed."""
 
     applied = Signal(object)
@@ -148,7 +149,6 @@ class BlastDialog(QDialog):
         self.defenses: dict[str, str] = {}
         self.overrides: dict[tuple, tuple[int, str | None]] = {}  # (pool, target, key) -> (value, label)
         self.damage: dict = {}
-        self._gm = 0
         self._error = ""
         self._planned_on = None
         self._updating = False
@@ -443,19 +443,6 @@ class BlastDialog(QDialog):
                 self._error = str(exc)
         self._show()
 
-    def override(self, key: str, value: int, *, target: str | None = None, pool: str = "attack",
-                 label: str | None = None) -> None:
-        """The GM sets a modifier (``BlastPlan.override``); kept when the plan is redone."""
-        if self.plan is None or self._rolling():
-            return
-        old = self.overrides.get((pool, target, key))
-        self.overrides[(pool, target, key)] = (int(value), label if label is not None else (old[1] if old else None))
-        self.replan()
-
-    def add_modifier(self, label: str, value: int, *, target: str | None = None, pool: str = "attack") -> None:
-        self._gm += 1
-        self.override(f"gm{self._gm}", value, target=target, pool=pool, label=label)
-
     def set_damage(self, **changes) -> None:
         """The GM changes the DV at the centre, the AP or the scatter dice."""
         if self._updating or self._rolling():
@@ -642,31 +629,11 @@ class BlastDialog(QDialog):
         self._show()
         return True
 
-    def roll_all(self) -> None:
-        while self.plan is not None and not (self.resolution and self.resolution.done):
-            if not self.roll_next():
-                break
-
-    def start_over(self) -> None:
-        self.resolution = None
-        self.roller = None
-        self.replan()
-
     def apply(self):
         """Apply the rolled blast (one undo step); returns the engine's Change or None."""
-        r = self.resolution
-        if r is None or not r.done:
+        change = self._apply_rolled("blast", "apply_blast")
+        if change is None:
             return None
-        if self.controller.encounter is not self._planned_on:
-            self.dice.show_error("The encounter changed since this blast was planned (an undo, a move, another "
-                                 "action): Start over to plan it again on the map as it is now.")
-            return None
-        try:
-            change = self.controller.apply_blast(r, force=self.force.isChecked())
-        except CoverfireError as exc:
-            self.dice.show_error(str(exc))
-            return None
-        self.last_change = change
         story = self.result.toPlainText()
         self._set_landing_sketch(None)
         self.resolution = None

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import IllegalActionError
+from engine.errors import CoverfireError, IllegalActionError
 from gui.rules.widgets import bold, read_only_table
 
 SOURCE_TEXT = {
@@ -472,8 +472,64 @@ def show_story(box: QPlainTextEdit, lines: list[str]) -> None:
     box.verticalScrollBar().setValue(box.verticalScrollBar().maximum())
 
 
+class RollingDialog:
+    """What the attack and blast dialogs do alike (mixed into their ``QDialog``): keep the
+    GM's overrides across replans, roll the rest, start over, and the checks before the
+    rolled attack is applied. The dialog has ``plan``, ``resolution``, ``roller``,
+    ``overrides``, ``_planned_on``, ``dice``, ``force``, ``controller``, ``_rolling()`` and
+    ``replan()``."""
+
+    _gm_count = 0
+
+    def override(self, key: str, value: int, *, target: str | None = None, pool: str = "attack",
+                 label: str | None = None) -> None:
+        """The GM sets a modifier (the plan's ``override``); kept when the plan is redone."""
+        if self.plan is None or self._rolling():
+            return
+        old = self.overrides.get((pool, target, key))
+        self.overrides[(pool, target, key)] = (int(value), label if label is not None else (old[1] if old else None))
+        self.replan()
+
+    def add_modifier(self, label: str, value: int, *, target: str | None = None, pool: str = "attack") -> None:
+        """A modifier of the GM's own on a pool."""
+        self._gm_count += 1
+        self.override(f"gm{self._gm_count}", value, target=target, pool=pool, label=label)
+
+    def roll_all(self) -> None:
+        """Roll every roll still needed with the encounter's dice."""
+        while self.plan is not None and not (self.resolution and self.resolution.done):
+            if not self.roll_next():
+                break
+
+    def start_over(self) -> None:
+        """Forget the dice rolled so far and plan again."""
+        self.resolution = None
+        self.roller = None
+        self.replan()
+
+    def _apply_rolled(self, what: str, method: str):
+        """``controller.<method>(resolution, force=...)`` once the ``what`` (attack, blast) is
+        fully rolled on the encounter it was planned on: the Change, or None with the reason
+        shown under the dice."""
+        r = self.resolution
+        if r is None or not r.done:
+            return None
+        if self.controller.encounter is not self._planned_on:
+            self.dice.show_error(f"The encounter changed since this {what} was planned (an undo, a move, another "
+                                 "action): Start over to plan it again on the map as it is now.")
+            return None
+        try:
+            change = getattr(self.controller, method)(r, force=self.force.isChecked())
+        except CoverfireError as exc:
+            self.dice.show_error(str(exc))
+            return None
+        self.last_change = change
+        return change
+
+
 __all__ = [
     "DiceRow",
+    "RollingDialog",
     "PoolView",
     "headline_labels",
     "lay_out",
