@@ -55,15 +55,20 @@ from engine.sr5.sheet import Settings, Sheet
 from engine.sr5.steps import (
     INTERRUPT_COST,
     armor_step,
+    busy_shooter_parts,
     count_defense,
     defense_step,
+    edge_parts,
     end_aim,
     find_roll,
     glitch_note,
     mark_attacked,
     mark_damage,
+    running_parts,
+    smartlink_parts,
     soak_step,
     unload,
+    wound_parts,
 )
 from engine.sr5.steps import name_of as _nm
 from engine.sr5.suppressive import suppression_modifier
@@ -445,36 +450,26 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         problems.append("the second weapon is the first one")
 
     # -- common pool ----------------------------------------------------------------------------
-    wound = condition.wound_modifier(ash, opts)
     parts: list[Modifier] = [
         base("skill", f"{skill_label}", skill),
         base("agility", "Agility", ash.agility),
     ]
     if skill == 0:
         notes.append(f"{aname} has no {skill_label} skill (defaulting is the GM's call)")
-    if wound:
-        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
+    parts += wound_parts(ash, opts)
     a_facts = facts.token(decl.attacker)
     if not melee:
-        if ash.running:
-            v = opts.sprinter_attack_penalty if ash.sprinting else opts.runner_attack_penalty
-            parts.append(mod("running", "attacker sprinting" if ash.sprinting else "attacker running", v, "sheet"))
+        parts += running_parts(ash, opts)
         if decl.off_hand or w2 is not None:
             if "ambidextrous" in ash.qualities:
                 notes.append("off hand: no penalty (Ambidextrous)")
             else:
                 parts.append(mod("off_hand", "off-hand weapon", -2, "declaration"))
-        if a_facts.in_melee or "in_melee" in ash.conditions:
-            parts.append(mod("in_melee", "attacker in melee combat", -3, "map"))
-        if "firing_from_cover" in ash.conditions:
-            parts.append(mod("from_cover", "firing from cover with an imaging device", -3, "sheet"))
-        if "in_moving_vehicle" in ash.conditions:
-            parts.append(mod("vehicle", "attacker in a moving vehicle", -2, "sheet"))
+        parts += busy_shooter_parts(ash, a_facts)
         sl = wireless_smartlink_dice(w, ash)
         if w2 is not None:
             sl = min(sl, wireless_smartlink_dice(w2, ash))
-        if sl:
-            parts.append(mod("smartlink", f"wireless smartlink ({ash.smartlink})", sl, "sheet"))
+        parts += smartlink_parts(ash, sl)
     if decl.called_shot:
         parts.append(mod("called_shot", "called shot", -4, "declaration"))
     # aim
@@ -505,8 +500,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             parts.append(mod("recoil", f"recoil ({recoil.before + recoil.rounds} rounds, compensation {recoil.compensation}"
                              + (", heavy x2" if recoil.heavy else "") + ")", recoil.penalty, "weapon"))
         rounds = rounds * len(guns)
-    if decl.edge:
-        parts.append(mod("edge", "Edge (Push the Limit)", ash.edge, "declaration"))
+    parts += edge_parts(ash, decl.edge)
 
     # -- per target -----------------------------------------------------------------------------
     bands = None if melee else weapon_bands(w, ash)
@@ -622,9 +616,7 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
         reason = _cost_reason(st, tid, tsh, INTERRUPT, ini)
         if reason:
             problems.append(reason)
-    wound = condition.wound_modifier(tsh, opts)
-    if wound:
-        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
+    parts += wound_parts(tsh, opts)
     if tsh.full_defense or choice == "full_defense":
         key, label, value = "willpower", "Willpower", tsh.willpower
         options = [("willpower", "Willpower", tsh.willpower)]

@@ -55,15 +55,20 @@ from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import Options
 from engine.sr5.steps import (
     armor_step,
+    busy_shooter_parts,
     count_defense,
     defense_step,
+    edge_parts,
     end_aim,
     find_roll,
     glitch_note,
     mark_attacked,
     mark_damage,
+    running_parts,
+    smartlink_parts,
     soak_step,
     unload,
+    wound_parts,
 )
 from engine.sr5.steps import name_of as _nm
 from engine.sr5.suppressive import suppression_modifier
@@ -550,22 +555,11 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     parts: list[Modifier] = [base("skill", skill_label, skill), base("agility", "Agility", ash.agility)]
     if skill == 0:
         notes.append(f"{aname} has no {skill_label} skill (defaulting is the GM's call)")
-    wound = condition.wound_modifier(ash, opts)
-    if wound:
-        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
-    if ash.running:
-        v = opts.sprinter_attack_penalty if ash.sprinting else opts.runner_attack_penalty
-        parts.append(mod("running", "attacker sprinting" if ash.sprinting else "attacker running", v, "sheet"))
+    parts += wound_parts(ash, opts)
+    parts += running_parts(ash, opts)
     a_facts = facts.token(decl.attacker)
-    if a_facts.in_melee or "in_melee" in ash.conditions:
-        parts.append(mod("in_melee", "attacker in melee combat", -3, "map"))
-    if "firing_from_cover" in ash.conditions:
-        parts.append(mod("from_cover", "firing from cover with an imaging device", -3, "sheet"))
-    if "in_moving_vehicle" in ash.conditions:
-        parts.append(mod("vehicle", "attacker in a moving vehicle", -2, "sheet"))
-    sl = wireless_smartlink_dice(w, ash)
-    if sl:
-        parts.append(mod("smartlink", f"wireless smartlink ({ash.smartlink})", sl, "sheet"))
+    parts += busy_shooter_parts(ash, a_facts)
+    parts += smartlink_parts(ash, wireless_smartlink_dice(w, ash))
     cap = aim_cap(ash, w, st)
     aim = min(ash.aim, cap) if ash.aim_weapon == w.name else 0
     both = smartlinked(w, ash) and ash.wireless
@@ -574,8 +568,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones)
     if sup is not None:
         parts.append(sup)
-    if decl.edge:
-        parts.append(mod("edge", "Edge (Push the Limit)", ash.edge, "declaration"))
+    parts += edge_parts(ash, decl.edge)
     # range band of the aim point, in the environment table
     band_name = None
     bands = _weapon_bands(w, ash)

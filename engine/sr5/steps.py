@@ -1,6 +1,7 @@
-"""The bookkeeping steps every sr5 attack shares when it is applied or told: the
-attacker's action spent (aim, Edge, ammunition), a defender's defense counted, damage
-marked, and the log text of glitches, defenses and soaks.
+"""The steps every sr5 attack shares: pool parts the rules add alike (wounds, a running or
+busy shooter, smartlink, Edge); when it is applied, the attacker's action spent (aim, Edge,
+ammunition), a defender's defense counted, damage marked; and the log text of glitches,
+defenses and soaks.
 
 Used by :mod:`engine.sr5.attack`, :mod:`engine.sr5.blast` and :mod:`engine.sr5.suppressive`;
 only what they do the same way lives here.
@@ -15,7 +16,8 @@ from engine.sr5 import condition
 from engine.sr5.changes import Edit
 from engine.sr5.combat import INTERRUPT, in_combat, spend
 from engine.sr5.dice import TestResult
-from engine.sr5.pools import Pool
+from engine.sr5.pools import Modifier, Pool, mod
+from engine.sr5.sheet import Options, Sheet
 
 #: Initiative an interrupt defense costs (SR5 p. 168-169).
 INTERRUPT_COST = {"full_defense": 10, "block": 5, "dodge": 5, "parry": 5}
@@ -35,6 +37,45 @@ def find_roll(rolls: Sequence[tuple[str, str, TestResult]], target: str, step: s
     return None
 
 
+# -- pool parts -------------------------------------------------------------------------------
+def wound_parts(sheet: Sheet, options: Options) -> list[Modifier]:
+    """The wound modifier as a pool part (none when it is 0)."""
+    wound = condition.wound_modifier(sheet, options)
+    return [mod("wounds", "wound modifier", wound, "sheet")] if wound else []
+
+
+def running_parts(sheet: Sheet, options: Options) -> list[Modifier]:
+    """The ranged attacker's penalty for running or sprinting this turn (none when still)."""
+    if not sheet.running:
+        return []
+    v = options.sprinter_attack_penalty if sheet.sprinting else options.runner_attack_penalty
+    return [mod("running", "attacker sprinting" if sheet.sprinting else "attacker running", v, "sheet")]
+
+
+def busy_shooter_parts(sheet: Sheet, token_facts) -> list[Modifier]:
+    """A ranged attacker's penalties for being in melee (on the map or marked), firing from
+    cover with an imaging device, and shooting from a moving vehicle."""
+    out = []
+    if token_facts.in_melee or "in_melee" in sheet.conditions:
+        out.append(mod("in_melee", "attacker in melee combat", -3, "map"))
+    if "firing_from_cover" in sheet.conditions:
+        out.append(mod("from_cover", "firing from cover with an imaging device", -3, "sheet"))
+    if "in_moving_vehicle" in sheet.conditions:
+        out.append(mod("vehicle", "attacker in a moving vehicle", -2, "sheet"))
+    return out
+
+
+def smartlink_parts(sheet: Sheet, dice: int) -> list[Modifier]:
+    """``dice`` of wireless smartlink bonus as a pool part (none when 0)."""
+    return [mod("smartlink", f"wireless smartlink ({sheet.smartlink})", dice, "sheet")] if dice else []
+
+
+def edge_parts(sheet: Sheet, edge: bool) -> list[Modifier]:
+    """Push the Limit: the attacker's Edge added to the pool when declared."""
+    return [mod("edge", "Edge (Push the Limit)", sheet.edge, "declaration")] if edge else []
+
+
+# -- applying -----------------------------------------------------------------------------------
 def mark_attacked(edit: Edit, tid: str, *, quick_draw: bool = True) -> None:
     """During a Combat Turn with ``tid`` acting, note that it attacked this phase (and,
     with ``quick_draw``, that Quick Draw fire is used up)."""

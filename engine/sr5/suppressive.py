@@ -21,13 +21,12 @@ from dataclasses import dataclass, replace
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, zone_weapon
-from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, SeededRoller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import Settings, Sheet, Suppression
-from engine.sr5.steps import end_aim, mark_attacked, mark_damage, unload
+from engine.sr5.steps import edge_parts, end_aim, mark_attacked, mark_damage, smartlink_parts, unload, wound_parts
 from engine.sr5.steps import name_of as _nm
 from engine.sr5.tables import SUPPRESSIVE_ROUNDS, parse_damage, smartlinked, weapon_modes, weapon_skill, wireless_smartlink_dice
 
@@ -115,12 +114,8 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         problems.append(f"{decl.shooter} has no Edge left")
     key = weapon_skill(w, "FA")
     parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), sh.skill(key)), base("agility", "Agility", sh.agility)]
-    wound = condition.wound_modifier(sh, st.options)
-    if wound:
-        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
-    sl = wireless_smartlink_dice(w, sh)
-    if sl:
-        parts.append(mod("smartlink", f"wireless smartlink ({sh.smartlink})", sl, "sheet"))
+    parts += wound_parts(sh, st.options)
+    parts += smartlink_parts(sh, wireless_smartlink_dice(w, sh))
     cap = aim_cap(sh, w, st)
     aim = min(sh.aim, cap) if sh.aim_weapon == w.name else 0
     if aim and (sh.aim_bonus == "pool" or (smartlinked(w, sh) and sh.wireless)):
@@ -129,8 +124,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         m = suppression_modifier(st, decl.shooter, sh, facts.token(decl.shooter).near_zones)
         if m is not None:
             parts.append(m)
-    if decl.edge:
-        parts.append(mod("edge", "Edge (Push the Limit)", sh.edge, "declaration"))
+    parts += edge_parts(sh, decl.edge)
     limit = ()
     if w.accuracy is not None:
         limit = (base("accuracy", f"accuracy of {w.name}", w.accuracy, "weapon"),)
@@ -245,9 +239,7 @@ def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: in
     parts: list[Modifier] = [base("reaction", "Reaction", sh.reaction), base("edge", "Edge", sh.edge)]
     if sh.full_defense:
         parts.append(mod("full_defense", "Full Defense: Willpower", sh.willpower, "sheet"))
-    wound = condition.wound_modifier(sh, st.options)
-    if wound:
-        parts.append(mod("wounds", "wound modifier", wound, "sheet"))
+    parts += wound_parts(sh, st.options)
     if index:
         parts.append(mod("overlap", f"{index} earlier suppressive test{'s' if index > 1 else ''}", -index, "rules"))
     name = tok.name or tok.id
