@@ -534,10 +534,6 @@ class AttackDialog(QDialog, RollingDialog):
         self.damage.setdefault(target, {}).update(changes)
         self.replan()
 
-    def set_defense(self, target: str, choice: str) -> None:
-        self.defenses[target] = choice
-        self.replan()
-
     # -- showing --------------------------------------------------------------------------------
     def _show(self) -> None:
         c = self.controller
@@ -554,15 +550,9 @@ class AttackDialog(QDialog, RollingDialog):
         while self.defense_form.rowCount():
             self.defense_form.removeRow(0)
         melee = plan is not None and plan.kind == "melee"
+        choices = ["normal", "full_defense"] + (["block", "dodge", "parry"] if melee else [])
         for t in self.targets:
-            combo = QComboBox()
-            choices = ["normal", "full_defense"] + (["block", "dodge", "parry"] if melee else [])
-            for ch in choices:
-                combo.addItem(DEFENSE_TEXT[ch], ch)
-            combo.setCurrentIndex(max(0, combo.findData(self.defenses.get(t, "normal"))))
-            combo.setEnabled(editable)
-            combo.currentIndexChanged.connect(lambda _i, t=t, cb=combo: self.set_defense(t, cb.currentData()))
-            self.defense_form.addRow(c.name(t), combo)
+            self._add_defense_row(t, [(ch, DEFENSE_TEXT[ch]) for ch in choices], editable)
         # mode note
         self._show_mode_note()
         if plan is None:
@@ -574,11 +564,7 @@ class AttackDialog(QDialog, RollingDialog):
             self.shares.setText("")
             self.notes.setText("")
             self._set_boxes([])
-            self.dice.set_request(None)
-            self.result.setPlainText("")
-            self.outcome.setText("")
-            self.apply_button.setEnabled(False)
-            self.restart_button.setEnabled(False)
+            self._clear_rolls()
             return
         names = ", ".join(c.name(t) for t in self.targets)
         mode = f" {plan.mode.id} ({plan.mode.label}, {plan.rounds} rounds)" if plan.mode else ""

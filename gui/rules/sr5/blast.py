@@ -450,10 +450,6 @@ class BlastDialog(QDialog, RollingDialog):
         self.damage.update(changes)
         self.replan()
 
-    def set_defense(self, target: str, choice: str) -> None:
-        self.defenses[target] = choice
-        self.replan()
-
     # -- showing --------------------------------------------------------------------------------
     def _show(self) -> None:
         c = self.controller
@@ -470,11 +466,7 @@ class BlastDialog(QDialog, RollingDialog):
             for w in (self.attack, self.blast_info, self.landing, self.caught_title, self.spared, self.notes):
                 w.setVisible(False)
             self._set_boxes([])
-            self.dice.set_request(None)
-            self.result.setPlainText("")
-            self.outcome.setText("")
-            self.apply_button.setEnabled(False)
-            self.restart_button.setEnabled(False)
+            self._clear_rolls()
             return
         for w in (self.attack, self.blast_info, self.caught_title, self.notes):
             w.setVisible(True)
@@ -483,13 +475,7 @@ class BlastDialog(QDialog, RollingDialog):
         for tp in targets:
             if plan.damage is None or not tp.harmed:
                 continue
-            combo = QComboBox()
-            for ch, text in DEFENSE_TEXT.items():
-                combo.addItem(text, ch)
-            combo.setCurrentIndex(max(0, combo.findData(self.defenses.get(tp.target, "normal"))))
-            combo.setEnabled(editable)
-            combo.currentIndexChanged.connect(lambda _i, t=tp.target, cb=combo: self.set_defense(t, cb.currentData()))
-            self.defense_form.addRow(c.name(tp.target), combo)
+            self._add_defense_row(tp.target, DEFENSE_TEXT.items(), editable)
         d = plan.declaration
         how = "throws" if plan.thrown else "fires"
         aim = f"({plan.aim[0]:.1f}, {plan.aim[1]:.1f})"

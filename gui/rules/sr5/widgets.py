@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QInputDialog,
@@ -506,6 +507,30 @@ class RollingDialog:
         self.resolution = None
         self.roller = None
         self.replan()
+
+    def set_defense(self, target: str, choice: str) -> None:
+        """The defender ``target`` answers with ``choice`` (normal, full_defense, ...)."""
+        self.defenses[target] = choice
+        self.replan()
+
+    def _add_defense_row(self, target: str, items, enabled: bool) -> None:
+        """A row in ``defense_form``: ``target``'s name and a combo of the ``(choice, text)``
+        ``items``, set to its current answer, that calls :meth:`set_defense`."""
+        combo = QComboBox()
+        for ch, text in items:
+            combo.addItem(text, ch)
+        combo.setCurrentIndex(max(0, combo.findData(self.defenses.get(target, "normal"))))
+        combo.setEnabled(enabled)
+        combo.currentIndexChanged.connect(lambda _i, t=target, cb=combo: self.set_defense(t, cb.currentData()))
+        self.defense_form.addRow(self.controller.name(target), combo)
+
+    def _clear_rolls(self) -> None:
+        """Nothing to roll, tell or apply (no plan)."""
+        self.dice.set_request(None)
+        self.result.setPlainText("")
+        self.outcome.setText("")
+        self.apply_button.setEnabled(False)
+        self.restart_button.setEnabled(False)
 
     def _apply_rolled(self, what: str, method: str):
         """``controller.<method>(resolution, force=...)`` once the ``what`` (attack, blast) is
