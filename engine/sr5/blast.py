@@ -44,7 +44,7 @@ from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
 from engine.ranges import band_at
 from engine.sr5 import condition
-from engine.sr5.attack import AttackDeclaration, _defense_parts, resisted, soak_pool
+from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool
 from engine.sr5.attack import weapon_bands as _weapon_bands
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.combat import SIMPLE, _cost_reason, aim_cap, find_weapon, in_combat, log_entry, ready_weapons, spend
@@ -672,17 +672,9 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
 # resolution
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class BlastRollRequest:
+class BlastRollRequest(RollRequest):
     """The next roll: ``step`` attack / scatter / direction / defense / soak, for ``target``
     (the attacker for the first three), with the ``pool`` of dice to roll."""
-
-    step: str
-    target: str
-    pool: Pool
-
-    @property
-    def label(self) -> str:
-        return f"{self.step} ({self.target}): {self.pool.total} dice"
 
 
 @dataclass(frozen=True)
