@@ -796,12 +796,13 @@ class AnswerLayer(MapLayer):
         a = tokens.get(attacker_id) if attacker_id else None
         if a is not None:
             self._attacker = (a.x, a.y, a.radius)
+            ranged = encounter.ruleset == "sr5"  # the others have no range bands: show metres
             if self.options.show_badges:
                 for tid, rep in reports.items():
                     t = tokens.get(tid)
                     if t is None:
                         continue
-                    self._badges.append((t.x, t.y, t.radius, badge_for(rep)))
+                    self._badges.append((t.x, t.y, t.radius, badge_for(rep, ranged)))
             t = tokens.get(focus_id) if focus_id else None
             if t is not None and sight is not None and self.options.show_sight:
                 self._sight = _sight_drawing(t, sight)
@@ -887,15 +888,20 @@ class AnswerLayer(MapLayer):
 _BADGES: dict[tuple, Badge] = {}
 
 
-def badge_for(report) -> Badge:
-    """Badge text from the engine's ``TargetReport``: e.g. ``"M -1"`` and the cover class."""
+def badge_for(report, ranged: bool = True) -> Badge:
+    """Badge text from the engine's ``TargetReport``: e.g. ``"M -1"`` (Shadowrun's range band
+    and modifier) or, when not ``ranged``, the distance ``"16 m"``; and the cover class."""
     rng, cls = report.range, report.cover.cls
-    key = (None, None, cls) if rng is None else (rng.band, rng.modifier, cls)
+    if not ranged:
+        text = f"{report.distance:.0f} m"
+        key = ("m", text, cls)
+    else:
+        key = (None, None, cls) if rng is None else (rng.band, rng.modifier, cls)
     b = _BADGES.get(key)
     if b is None:
-        if rng is None:
+        if ranged and rng is None:
             text = "out"
-        else:
+        elif ranged:
             mod = int(rng.modifier)
             text = f"{style.BAND_SHORT.get(rng.band, rng.band[:1].upper())} {'+' if mod > 0 else ''}{mod}".replace("-", "\u2212")
         b = _BADGES[key] = Badge(text, cls, style.COVER_COLOURS.get(cls, style.OUT_OF_RANGE))

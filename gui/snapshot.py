@@ -35,7 +35,7 @@ from gui.layers import NO_BRUSH, NO_PEN, _alpha, cosmetic
 from gui.player_view import PlayerOptions, SharedMapView
 from gui.selection import Selection
 from gui.style import GM_VIEW
-from gui.targets import ID_ROLE, SORT_ROLE, TargetsModel
+from gui.targets import COLUMNS, ID_ROLE, SORT_ROLE, TargetsModel, uses_range_bands
 
 FORMATS = {".png": "PNG", ".svg": "SVG", ".pdf": "PDF"}
 MIN_SCALE, MAX_SCALE = 1.0, 4.0
@@ -254,15 +254,18 @@ class Snapshot:
         model = TargetsModel(self.answers)
         model.reload()
         model.update_charges()
-        self.columns = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
-        dist_col = next((i for i, c in enumerate(self.columns) if c.lower().startswith("dist")), 1)
+        # as in the dock: Shadowrun's range band and modifier only for sr5 encounters
+        skip = set() if uses_range_bands(self.encounter) else {COLUMNS.index("Band"), COLUMNS.index("Mod")}
+        cols = [c for c in range(model.columnCount()) if c not in skip]
+        self.columns = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in cols]
+        dist_col = COLUMNS.index("Dist")  # a model column, whichever columns the page shows
         rows = []
         for r in range(model.rowCount()):
             tid = model.data(model.index(r, 0), ID_ROLE)
             if tid not in keep:
                 continue
             cells = []
-            for c in range(model.columnCount()):
+            for c in cols:
                 idx = model.index(r, c)
                 align = model.data(idx, Qt.ItemDataRole.TextAlignmentRole)
                 right = align is not None and bool(int(align) & int(Qt.AlignmentFlag.AlignRight))

@@ -47,6 +47,12 @@ def charge_cell(charge, pending: bool) -> tuple[str, float]:
     return charge_refusal(charge.reason), math.inf
 
 
+def uses_range_bands(encounter) -> bool:
+    """Whether the encounter's rule system reads Shadowrun range bands and modifiers (only
+    ``sr5``: the d100 and Static Veil texts have none, so their GMs see distances instead)."""
+    return encounter.ruleset == "sr5"
+
+
 def charge_refusal(reason: str | None) -> str:
     """A few words for the charge column from the engine's sentence (the full sentence is
     the cell's tooltip)."""
@@ -291,6 +297,10 @@ class TargetsPanel(QWidget):
     def _refresh_header(self) -> None:
         enc = self.answers.document.encounter
         a = self.answers.attacker
+        # range bands and their pool modifiers are Shadowrun's; d100 and Static Veil have none
+        sr5 = uses_range_bands(enc)
+        for c in (COLUMNS.index("Band"), COLUMNS.index("Mod")):
+            self.table.setColumnHidden(c, not sr5)
         self.lock.blockSignals(True)
         self.lock.setChecked(self.selection.attacker_locked)
         self.lock.blockSignals(False)

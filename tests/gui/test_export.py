@@ -356,3 +356,17 @@ def test_copy_from_the_dialog_with_a_width_beyond_4x_says_so_instead_of_a_traceb
     msg = window.statusBar().currentMessage()
     assert msg.startswith("Cannot copy a snapshot: 16000 px is more than 4") and "zoom out or widen the window" in msg
     assert QGuiApplication.clipboard().image() == before  # nothing copied
+
+
+def test_a_d100_snapshot_table_has_no_shadowrun_range_columns(qtbot, demo_path):
+    from engine.files import load_encounter
+    from gui.snapshot import Snapshot, SnapshotSpec
+
+    enc = load_encounter(demo_path).model_copy(update={"ruleset": "d100"})
+    with Snapshot(enc, SnapshotSpec(view="gm", attacker="sam")) as snap:
+        snap.image()
+        assert "Band" not in snap.columns and "Mod" not in snap.columns
+        assert snap.columns[:2] == ["Target", "Dist"] and "Cover" in snap.columns
+    with Snapshot(load_encounter(demo_path), SnapshotSpec(view="gm", attacker="sam")) as snap:
+        snap.image()
+        assert "Band" in snap.columns and "Mod" in snap.columns

@@ -229,3 +229,24 @@ def test_hovering_a_token_in_a_zone_shows_the_tooltip(window):
     hit = [h for h in Tactics(window.document.encounter).zone_hits()["sup-1"] if h.id == "ganger-4"][0]
     assert QToolTip.text() == f"Tusk (ganger, crouched)\nin Sam's suppressive fire: {hit.fraction * 100:.0f}% of its footprint"
     QToolTip.hideText()
+
+
+def test_without_shadowrun_the_table_and_badges_show_metres_not_range_bands(window):
+    """d100 and Static Veil have no range bands: the Band and Mod columns hide and a badge
+    reads the distance (Vex is 15.6 m from Sam: "16 m") beside the cover class."""
+    from gui.layers import badge_for
+
+    t = window.targets.table
+    band, mod = 2, 3
+    assert not t.isColumnHidden(band) and not t.isColumnHidden(mod)
+    enc = window.document.encounter
+    window.document.commit(enc.model_copy(update={"ruleset": "d100"}), "ruleset")
+    mouse_click(window.map_view, 12.0, 20.0)
+    assert t.isColumnHidden(band) and t.isColumnHidden(mod)
+    rep = window.answers.targets["ganger-6"]
+    assert badge_for(rep, ranged=False).text == "16 m" and badge_for(rep, ranged=False).cover == "good"
+    assert badge_for(rep).text == "M \u22121"
+    texts = {b[3].text for b in window.map_view.answer_layer._badges}
+    assert "16 m" in texts and not any(x.startswith("M ") for x in texts)
+    window.actions["undo"].trigger()
+    assert not t.isColumnHidden(band)
