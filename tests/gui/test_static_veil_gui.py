@@ -18,6 +18,7 @@ The demo (assets/encounters/demo-static-veil.json), in metres, radii 0.4, reach 
 from __future__ import annotations
 
 import html
+import math
 from pathlib import Path
 
 import pytest
@@ -363,3 +364,86 @@ def test_marks_and_links_follow_a_token_being_dragged(sv):
     assert [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links] == [((5.0, 4.5), (6.0, 6.5))]
     doc.cancel_preview()
     assert {m.id: (m.x, m.y) for m in ctl.layer.marks}["nix"] == (6.0, 4.5)
+
+
+# -- Movement spent by dragging ------------------------------------------------------------------
+def _drag_and_settle(win, qtbot, a, b, steps_before):
+    """Drag the token at ``a`` with the mouse from map point ``a`` to ``b`` and wait until the drag
+    (and any Movement folded into it) is on the undo stack."""
+    from tests.gui.conftest import mouse_drag
+
+    qtbot.wait(50)  # the docks' first sizing re-fits the map on the event loop: settle first
+    mouse_drag(win.map_view, a, b)
+    qtbot.waitUntil(lambda: win.document.undo_stack.count() == steps_before + 1, timeout=10_000)
+    qtbot.wait(50)  # the fold runs on the next turn of the event loop
+
+
+def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot):
+    from engine.static_veil import RULESET
+
+    win, ctl = sv
+    _select(win, "vex")
+    assert ctl.start_turn()
+    steps = win.document.undo_stack.count()
+    # Vex stands at (16, 10), radius 0.4; 3 m east ends at (19, 10): its edge at 19.4 m stays
+    # short of the brick wall (x 20 .. 20.5) and nobody stands within 4 m of that line (Kit
+    # and Jay are at y = 15), so the engine's way is the straight 3.0 m segment.
+    _drag_and_settle(win, qtbot, (16.0, 10.0), (19.0, 10.0), steps)
+    enc = win.document.encounter
+    vex = enc.token("vex")
+    assert (vex.x, vex.y) == pytest.approx((19.0, 10.0), abs=0.1)
+    used = RULESET.sheet(enc, "vex").movement_used
+    assert used == pytest.approx(3.0, abs=0.1)  # mouse pixels: a few cm either way
+    assert used == pytest.approx(math.hypot(vex.x - 16.0, vex.y - 10.0), abs=1e-6)  # straight line
+    assert win.document.undo_stack.count() == steps + 1  # the drag and its Movement: one step
+    assert win.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
+    assert _log(win)[-1] == f"Vex moves {used:.1f} m ({10.0 - used:.1f} m of Movement left)."
+    assert "Vex moves" in win.statusBar().currentMessage()
+    win.actions["undo"].trigger()
+    enc = win.document.encounter
+    assert (enc.token("vex").x, enc.token("vex").y) == (16.0, 10.0)
+    assert RULESET.sheet(enc, "vex").movement_used == 0.0
+    assert RULESET.settings(enc).active == "vex"  # only the drag was undone, not the turn
+    assert _log(win, undone=True)[-1].startswith("Vex moves")
+
+
+def test_a_drag_with_no_turn_running_or_counting_off_spends_nothing(sv, qtbot):
+    from engine.static_veil import RULESET
+
+    win, ctl = sv
+    assert RULESET.settings(win.document.encounter).active is None
+    steps = win.document.undo_stack.count()
+    _drag_and_settle(win, qtbot, (16.0, 10.0), (19.0, 10.0), steps)
+    enc = win.document.encounter
+    assert enc.token("vex").x == pytest.approx(19.0, abs=0.1)
+    assert RULESET.sheet(enc, "vex").movement_used == 0.0
+    assert not win.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
+    # a turn running but the controller's count_moves switched off: still a free edit
+    _select(win, "vex")
+    ctl.start_turn()
+    ctl.count_moves = False
+    steps = win.document.undo_stack.count()
+    x = enc.token("vex").x
+    _drag_and_settle(win, qtbot, (x, 10.0), (x - 2.0, 10.0), steps)
+    enc = win.document.encounter
+    assert enc.token("vex").x == pytest.approx(x - 2.0, abs=0.1)
+    assert RULESET.sheet(enc, "vex").movement_used == 0.0
+
+
+def test_a_refused_drag_lands_with_the_engines_reason_and_spends_nothing(sv, qtbot):
+    from engine.static_veil import RULESET
+
+    win, ctl = sv
+    _select(win, "bolt")
+    ctl.start_turn()
+    steps = win.document.undo_stack.count()
+    # Bolt (5, 4.5) grapples Nix (6, 4.5). Dragged 3 m west to (2, 4.5) the gap to Nix is
+    # 4 - 0.4 - 0.4 = 3.2 m > the 1 m reach: the engine refuses normal Movement.
+    _drag_and_settle(win, qtbot, (5.0, 4.5), (2.0, 4.5), steps)
+    enc = win.document.encounter
+    assert enc.token("bolt").x == pytest.approx(2.0, abs=0.1)  # the GM's drag stands
+    assert RULESET.sheet(enc, "bolt").movement_used == 0.0
+    assert not win.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
+    msg = win.statusBar().currentMessage()
+    assert msg.startswith("Bolt: no Movement spent")
+    assert "is in a grapple with Nix and cannot use normal Movement to move away" in msg
