@@ -520,6 +520,80 @@ class TokenDecoration:
 
 
 # ---------------------------------------------------------------------------------------------
+def place_labels(blocks: Sequence[tuple[float, float, float, float, float]], gap: float = 2.0,
+                 cell: float = 96.0, fixed: Sequence[tuple[float, float, float, float]] = ()) -> list[tuple[float, float]]:
+    """Greedy overlap-free placement of label blocks, in pixels. Each block is
+    ``(cx, cy, r, top, w, h)``: a token centre (cx, cy), its disc radius r, the block's
+    default top ``top`` pixels below the centre (past the disc's rim) and its size
+    ``w`` x ``h``, centred under the disc. Answers the (dx, dy) pixel offset of each block from its default place.
+
+    Blocks are placed in order of y then x; the first keeps its place. A block that would
+    overlap an already placed one (with ``gap`` pixels of air) tries, in turn: below the
+    disc (the default), above it, each of those nudged sideways just clear of what it hit,
+    and last stacked below what it hit. Placed blocks sit in a grid of ``cell`` pixel
+    squares, so a block is only checked against its neighbours. ``fixed``: (left, top,
+    right, bottom) pixel rects drawn by others (badges on a disc's rim) that blocks keep
+    clear of as if placed first."""
+    n = len(blocks)
+    out = [(0.0, 0.0)] * n
+    grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def put(rect: tuple[float, float, float, float]) -> None:
+        for gx in range(int(math.floor(rect[0] / cell)), int(math.floor(rect[2] / cell)) + 1):
+            for gy in range(int(math.floor(rect[1] / cell)), int(math.floor(rect[3] / cell)) + 1):
+                grid.setdefault((gx, gy), []).append(rect)
+
+    for rect in fixed:
+        put(tuple(rect))
+
+    def hits(l: float, t: float, r: float, b: float) -> list[tuple[float, float, float, float]]:
+        found = []
+        for gx in range(int(math.floor(l / cell)), int(math.floor(r / cell)) + 1):
+            for gy in range(int(math.floor(t / cell)), int(math.floor(b / cell)) + 1):
+                for q in grid.get((gx, gy), ()):
+                    if q[0] < r + gap and l < q[2] + gap and q[1] < b + gap and t < q[3] + gap and q not in found:
+                        found.append(q)
+        return found
+
+    order = sorted(range(n), key=lambda i: (blocks[i][1], blocks[i][0]))
+    for i in order:
+        cx, cy, top, w, h = blocks[i]
+        l0, t0 = cx - w / 2, cy + top
+        above = cy - top - h  # mirror of the default: same air between disc and block
+        place = (l0, t0)
+        hit = hits(l0, t0, l0 + w, t0 + h)
+        if hit:
+            place = None
+            tries = [t0, above]
+            for t in tries:
+                if not hits(l0, t, l0 + w, t + h):
+                    place = (l0, t)
+                    break
+            if place is None:
+                for t in tries:
+                    shifts = []
+                    for q in hits(l0, t, l0 + w, t + h):
+                        shifts += [q[2] + gap - l0, q[0] - gap - w - l0]
+                    for dx in sorted(shifts, key=abs):
+                        if not hits(l0 + dx, t, l0 + dx + w, t + h):
+                            place = (l0 + dx, t)
+                            break
+                    if place is not None:
+                        break
+            if place is None:  # stack under whatever it hits (bounded: n blocks at most)
+                t = t0
+                for _ in range(n + 1):
+                    hit = hits(l0, t, l0 + w, t + h)
+                    if not hit:
+                        break
+                    t = max(q[3] for q in hit) + gap
+                place = (l0, t)
+        l, t = place
+        put((l, t, l + w, t + h))
+        out[i] = (l - l0, t - t0)
+    return out
+
+
 class TokenLayer(MapLayer):
     """All tokens in one item: discs by side colour, stance letter (C crouched, P prone;
     none standing), facing tick, name label, and rings in the colours of the zones a token
@@ -548,6 +622,13 @@ class TokenLayer(MapLayer):
         self._rings: dict[str, list[QColor]] = {}
         self._decorations: dict[str, TokenDecoration] = {}
         self.build_count = 0
+        self._layout_gen = 0  # bumped when positions, looks or decorations change
+        self._layout_key: tuple | None = None
+        self._layout: list[tuple[float, float]] = []
+        self._extras: dict[str, tuple[float, float]] = {}
+        self._flip = False
+        self._obstacles = None
+        self.layout_count = 0
 
     @property
     def ids(self) -> list[str]:
@@ -564,6 +645,7 @@ class TokenLayer(MapLayer):
         decorations = {k: v for k, v in decorations.items() if v.bars or v.tags}
         if decorations != self._decorations:
             self._decorations = decorations
+            self._layout_gen += 1
             self.update()
 
     def set_tokens(self, tokens: tuple, moved: frozenset[str] | None = None) -> None:
@@ -579,6 +661,7 @@ class TokenLayer(MapLayer):
                     i = self._index.get(t.id)
                     if i is not None:
                         self._xy[i] = (t.x, t.y)
+            self._layout_gen += 1
             self._refresh_rect()
             self.update()
             return
@@ -610,8 +693,107 @@ class TokenLayer(MapLayer):
             (style.side_colour(t.side), t.hidden, {"crouched": "C", "prone": "P"}.get(t.stance, ""), t.name or t.id)
             for t in shown
         ]
+        self._layout_gen += 1
         self._refresh_rect()
         self.update()
+
+    # -- label layout ---------------------------------------------------------------------------
+    def set_label_extras(self, extras: Mapping[str, tuple[float, float]]) -> None:
+        """Room another layer draws under a token's name label (token id -> (width, height)
+        pixels; Static Veil's state tags ...): the label layout keeps it clear of other
+        labels, and that layer draws it at :meth:`label_offset` so it moves with the label."""
+        extras = {k: (float(w), float(h)) for k, (w, h) in extras.items() if w > 0 and h > 0}
+        if extras != self._extras:
+            self._extras = extras
+            self._layout_gen += 1
+            self.update()
+
+    def set_label_obstacles(self, obstacles) -> None:
+        """What another layer draws by the tokens that labels should keep clear of (Static
+        Veil's AP badges ...): a function of pixels per metre answering (token id, left,
+        top, right, bottom) rects in pixels relative to that token's centre (y down), or
+        None. Call again whenever what it answers changes."""
+        self._obstacles = obstacles
+        self._layout_gen += 1
+        self.update()
+
+    def _label_offsets(self, px_per_m: float, flip: bool = False) -> list[tuple[float, float]]:
+        """Per shown token (in ``ids`` order) the (dx, dy) pixel offset of its name label
+        and what hangs under it (decorations, :meth:`set_label_extras`) from their default
+        place centred under the disc, at ``px_per_m`` pixels per metre (``flip``: the view
+        has y up). Recomputed only when the tokens, their decorations, the options or the
+        zoom changed since the last call."""
+        names = self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M
+        # (rounded: other layers ask at 1 / (1 / px_per_m), which may differ in the last bit)
+        key = (self._layout_gen, round(px_per_m, 6), flip, names, self.options.label_px, self.options.label_scale)
+        if key == self._layout_key:
+            return self._layout
+        self.layout_count += 1
+        rpx = self._r * px_per_m
+        rs = (np.round(rpx * 4) / 4).tolist()
+        detail = rpx.max(initial=0.0) >= self.DETAIL_MIN_PX
+        decs = self._decorations if detail else {}
+        extras = self._extras if names else {}
+        px, scale = self.options.label_px, self.options.label_scale
+        xs, ys = (self._xy[:, 0] * px_per_m).tolist(), (self._xy[:, 1] * (-px_per_m if flip else px_per_m)).tolist()
+        blocks, which = [], []
+        for i, tid in enumerate(self._ids):
+            w = h = 0.0
+            top = rs[i] + 3
+            if names:
+                _, tw, th = TEXT.get(self._looks[i][3], px, True)
+                w, h = math.ceil(tw + 0.7 * th + 1), math.ceil(1.12 * th + 1)
+                ex = extras.get(tid)
+                if ex is not None:
+                    w, h = max(w, ex[0]), h + ex[1]
+            dec = decs.get(tid)
+            if dec is not None:
+                dw, dh = _decoration_geometry(dec, rs[i], scale, px)[:2]
+                dw, dh = math.ceil(dw), math.ceil(dh)
+                if h:
+                    w, h = max(w, dw), h + 2 + dh
+                else:
+                    w, h, top = dw, dh, top + 2
+            if w:
+                blocks.append((xs[i], ys[i], top, w, h))
+                which.append(i)
+        fixed = []
+        if blocks and self._obstacles is not None:
+            for tid, l, t, r, b in self._obstacles(px_per_m):
+                i = self._index.get(tid)
+                if i is not None:
+                    fixed.append((xs[i] + l, ys[i] + t, xs[i] + r, ys[i] + b))
+        out = [(0.0, 0.0)] * len(self._ids)
+        for i, off in zip(which, place_labels(blocks, fixed=fixed)):
+            out[i] = off
+        self._layout_key, self._layout = key, out
+        return out
+
+    def label_rects(self, m_per_px: float | None = None) -> dict[str, QRectF]:
+        """Where each shown token's name label is drawn at ``m_per_px`` metres per pixel
+        (default: the view's zoom now), after the overlap layout: token id -> the label's
+        rect in pixels, measured from the map origin (x east, y south). Tokens without a
+        label at that zoom (names off, or zoomed out past ``LABEL_MIN_PX_PER_M``) are absent."""
+        k = 1.0 / (m_per_px or self._m_per_px)
+        if not (self.options.show_labels and k >= self.LABEL_MIN_PX_PER_M):
+            return {}
+        offs = self._label_offsets(k)
+        rs = (np.round(self._r * k * 4) / 4).tolist()
+        out = {}
+        for i, tid in enumerate(self._ids):
+            _, tw, th = TEXT.get(self._looks[i][3], self.options.label_px, True)
+            w, h = math.ceil(tw + 0.7 * th + 1), math.ceil(1.12 * th + 1)
+            dx, dy = offs[i]
+            cx, top = self._xy[i, 0] * k + dx, self._xy[i, 1] * k + rs[i] + 3 + dy
+            out[tid] = QRectF(cx - w / 2, top, w, h)
+        return out
+
+    def label_offset(self, token_id: str, px_per_m: float) -> tuple[float, float]:
+        """The (dx, dy) pixels the label layout moved this token's name label (and what
+        hangs under it) from its place centred under the disc, at ``px_per_m`` pixels per
+        metre; (0, 0) for ids not shown."""
+        i = self._index.get(token_id)
+        return (0.0, 0.0) if i is None else self._label_offsets(px_per_m, self._flip)[i]
 
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
@@ -667,23 +849,28 @@ class TokenLayer(MapLayer):
         if detail:
             painter.setPen(cosmetic(QColor("#fbfcfd"), 2.0))
             painter.drawLines(lines)
-        # names
+        # names, where the label layout put them (centred under the disc unless they collide)
         below: dict[int, float] = {}
-        if self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M:
+        names = self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M
+        self._flip = m22 < 0
+        offs = self._label_offsets(px_per_m, self._flip) if names or (self._decorations and detail) else None
+        if names:
             px = self.options.label_px
             dim = QColor("#c9cfd6")
             for i in shown:
                 colour, hidden, mark, name = looks[i]
                 pm = label_sprite(name, px, bold=True, fg=dim if hidden else style.LABEL_TEXT, dpr=dpr)
-                below[i] = stamp(painter, pm, xs[i], ys[i] + rs[i] + 3, "top").bottom()
-        # rule systems' bars and tags, under the name
+                ox, oy = offs[i]
+                below[i] = stamp(painter, pm, xs[i] + ox, ys[i] + rs[i] + 3 + oy, "top").bottom()
+        # rule systems' bars and tags, under the name (moved with it)
         if self._decorations and detail:
             for tid, dec in self._decorations.items():
                 i = self._index.get(tid)
                 if i is None or not vis[i]:
                     continue
                 pm = _decoration_sprite(dec, rs[i], scale, self.options.label_px, dpr)
-                stamp(painter, pm, xs[i], below.get(i, ys[i] + rs[i] + 3) + 2, "top")
+                ox, oy = offs[i]
+                stamp(painter, pm, xs[i] + ox, below.get(i, ys[i] + rs[i] + 3 + oy) + 2, "top")
         painter.restore()
 
     def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
@@ -696,9 +883,9 @@ class TokenLayer(MapLayer):
         return self._ids[i] if d[i] <= slack else None
 
 
-def _decoration_sprite(dec: TokenDecoration, rp: float, scale: float, label_px: float, dpr: float) -> QPixmap:
-    """A token's bars (as wide as the disc, at least 40 px) and its tags (a row of small
-    pills) as one pixmap, top-centred on the point it is stamped at."""
+def _decoration_geometry(dec: TokenDecoration, rp: float, scale: float, label_px: float):
+    """Pixel geometry of a token's decoration sprite: (width, height, bar_w, bar_h, gap,
+    tag_px, tags, tag_ws, row_w) -- shared by the sprite and the label layout."""
     bar_w = max(2 * rp, 40.0 * scale)
     bar_h, gap = max(3.0, round(5.0 * scale)), 2.0
     tag_px = max(9.0, 0.78 * label_px)
@@ -709,6 +896,13 @@ def _decoration_sprite(dec: TokenDecoration, rp: float, scale: float, label_px: 
     width = max(bar_w, row_w) + 2
     bars_h = len(dec.bars) * (bar_h + gap)
     height = bars_h + tag_h + 2
+    return width, height, bar_w, bar_h, gap, tag_px, tags, tag_ws, row_w
+
+
+def _decoration_sprite(dec: TokenDecoration, rp: float, scale: float, label_px: float, dpr: float) -> QPixmap:
+    """A token's bars (as wide as the disc, at least 40 px) and its tags (a row of small
+    pills) as one pixmap, top-centred on the point it is stamped at."""
+    width, height, bar_w, bar_h, gap, tag_px, tags, tag_ws, row_w = _decoration_geometry(dec, rp, scale, label_px)
 
     def draw(q: QPainter):
         top = 1.0

@@ -112,11 +112,14 @@ class ConditionLayer(MapLayer):
         super().__init__(options)
         self.setZValue(5)
         self._bars: list[tuple[float, float, float, str, tuple[ConditionTrack, ...]]] = []
+        self._ids: list[str] = []
+        #: the view's :class:`gui.layers.TokenLayer`: bars follow a name its label layout moved
+        self.labels = None
         self.show_npcs = False
         self.enabled = True
 
     def set_tokens(self, encounter: Encounter) -> None:
-        bars = []
+        bars, ids = [], []
         if self.enabled:
             for t in encounter.tokens:
                 if not self.options.shows(t):
@@ -127,7 +130,8 @@ class ConditionLayer(MapLayer):
                 if tracks:
                     label = t.name or (t.side if self.options.player else t.id)
                     bars.append((t.x, t.y, t.radius, label, tracks))
-        self._bars = bars
+                    ids.append(t.id)
+        self._bars, self._ids = bars, ids
         if bars:
             xs = [b[0] for b in bars]
             ys = [b[1] for b in bars]
@@ -151,7 +155,7 @@ class ConditionLayer(MapLayer):
         px_per_m = 1.0 / m_per_px
         names = self.options.show_labels and px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
         out = []
-        for _, _, r, label, tracks in self._bars:
+        for tid, (_, _, r, label, tracks) in zip(self._ids, self._bars):
             rp = r * px_per_m
             n = len(tracks)
             rects = []
@@ -161,8 +165,9 @@ class ConditionLayer(MapLayer):
                 left, top = pill_w / 2 + 3, rp + 3
                 bh = max(3.0, min(6.0 * s, (pill_h - 2 * (n - 1)) / n))
                 y = top + (pill_h - n * bh - 2 * (n - 1)) / 2
+                ox, oy = self.labels.label_offset(tid, px_per_m) if self.labels is not None else (0.0, 0.0)
                 for _ in tracks:
-                    rects.append(QRectF(left, y, 30.0 * s, bh))
+                    rects.append(QRectF(left + ox, y + oy, 30.0 * s, bh))
                     y += bh + 2
             else:
                 w = max(2 * rp, 30.0 * s)
@@ -358,6 +363,7 @@ class SharedMapView(MapView):
         super().__init__(document, selection, answers, options, interactive=False, parent=parent)
         self.extras = extras or PlayerOptions()
         self.conditions = ConditionLayer(options)
+        self.conditions.labels = self.tokens
         self.range_rings = RangeRingLayer(options)
         for layer in (self.conditions, self.range_rings):
             self.layers.append(layer)

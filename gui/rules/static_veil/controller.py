@@ -129,7 +129,7 @@ class StaticVeilController(QObject):
         # from the encounter's saved Static Veil log; undone batches are struck through
         self.log = combat_log_for(window)
         self._mirror = LogMirror(self.log, RULESET_NAME)
-        self.layer = StaticVeilLayer(self.view.options)
+        self.layer = StaticVeilLayer(self.view.options, labels=self.view.tokens)
         self.view.vb.addItem(self.layer, ignoreBounds=True)
         self.view.layers.append(self.layer)
         self.layer.set_pixel_size(self.view.m_per_px())

@@ -295,16 +295,47 @@ def _label_in_view(painter: QPainter, x: float, y: float, text: str, px: float, 
 class StaticVeilLayer(MapLayer):
     """Grapple links, token marks (AP, states, active turn) and the maneuver preview."""
 
-    def __init__(self, options):
+    def __init__(self, options, labels=None):
         super().__init__(options)
         self.setZValue(30)
         self.marks: list[TokenMark] = []
         self.links: list[Link] = []
         self.drawing: Drawing | None = None
+        #: the map's :class:`gui.layers.TokenLayer`: its label layout keeps room for the state
+        #: tags under each name, and they are drawn where it moved that name
+        self.labels = labels
+        self._states_key: tuple = ()
 
     def set_marks(self, marks: list[TokenMark], links: list[Link]) -> None:
         self.marks, self.links = marks, links
+        self._reserve_states()
         self._refresh()
+
+    def _state_tags(self, m: TokenMark) -> list[str]:
+        return [st for st in m.states if st != "Grappling"]  # the link's knot marks the holder
+
+    def _reserve_states(self) -> None:
+        """Tell the token layer how much room (pixels) each token's state tags take under its
+        name label (see :meth:`gui.layers.TokenLayer.set_label_extras`) and where the AP
+        badges are (its labels keep clear of them)."""
+        if self.labels is None:
+            return
+        self.labels.set_label_obstacles(self._badges if self.marks else None)
+        key = (self.options.label_scale, self.options.label_px) + tuple((m.id, m.states) for m in self.marks if m.states)
+        if key == self._states_key:
+            return
+        self._states_key = key
+        px = 11.0 * self.options.label_scale
+        _, _, name_h = TEXT.get("Xg", self.options.label_px, True)
+        pill_h = math.ceil(1.12 * name_h + 1)  # the name label's sprite (gui.layers.label_sprite)
+        extras = {}
+        for m in self.marks:
+            sizes = [TEXT.get(st, px, True)[1:] for st in self._state_tags(m)]
+            if sizes:
+                # the tags start name_h + 3 below the label's top, each 1.12 th high, 2 px apart
+                h = name_h + 3 - pill_h + sum(1.12 * th for _, th in sizes) + 2 * (len(sizes) - 1)
+                extras[m.id] = (max(tw + 0.7 * th for tw, th in sizes), max(0.0, h) + 1)
+        self.labels.set_label_extras(extras)
 
     def set_drawing(self, drawing: Drawing | None) -> None:
         self.drawing = drawing
@@ -312,6 +343,7 @@ class StaticVeilLayer(MapLayer):
 
     def clear(self) -> None:
         self.marks, self.links, self.drawing = [], [], None
+        self._reserve_states()
         self._refresh()
 
     def _refresh(self) -> None:
@@ -453,6 +485,21 @@ class StaticVeilLayer(MapLayer):
         painter.drawPath(path)
         painter.drawPath(wing)
 
+    def _badge_rect(self, m: TokenMark, px_per_m: float) -> tuple[float, float, float, float]:
+        """The AP badge of ``m`` as (left, top, right, bottom) pixels from the token's centre."""
+        _, tw, th = TEXT.get(str(m.ap), 11.0 * self.options.label_scale, True)
+        d = max(th + 2, tw + 8)
+        # outside the selection outline (rim + 0.12 m, 4.5 px pen) so a selected token shows it
+        cx = m.badge_side * (m.r * px_per_m + max(2.0, 0.12 * px_per_m + 2.5) + d / 2)
+        return (cx - d / 2, -(th + 2) / 2, cx + d / 2, (th + 2) / 2)
+
+    def _badges(self, px_per_m: float) -> list[tuple[str, float, float, float, float]]:
+        """The AP badges as obstacles for the token layer's label layout (see
+        :meth:`gui.layers.TokenLayer.set_label_obstacles`); none where they are not drawn."""
+        if px_per_m < 6.0:
+            return []
+        return [(m.id, *self._badge_rect(m, px_per_m)) for m in self.marks]
+
     def _paint_marks(self, painter: QPainter, tr, px_per_m: float) -> None:
         if px_per_m < 6.0:
             return  # too far out to read; the panel has the numbers
@@ -462,23 +509,21 @@ class StaticVeilLayer(MapLayer):
         for m in self.marks:
             p = tr.map(QPointF(m.x, m.y))
             rp = m.r * px_per_m
+            # the name label's place after the token layer's label layout (moved if it collided)
+            ox, oy = self.labels.label_offset(m.id, px_per_m) if self.labels is not None else (0.0, 0.0)
             # AP left: a round badge on the token's west rim (neighbours in melee stay clear),
             # east when a grapple link leaves westwards
             text = str(m.ap)
-            _, tw, th = TEXT.get(text, px, True)
-            d = max(th + 2, tw + 8)
-            # outside the selection outline (rim + 0.12 m, 4.5 px pen) so a selected token shows it
-            cx = p.x() + m.badge_side * (rp + max(2.0, 0.12 * px_per_m + 2.5) + d / 2)
+            l, t, r, b = self._badge_rect(m, px_per_m)
+            cx = p.x() + (l + r) / 2
             painter.setPen(cosmetic(QColor("#0b0d10"), 1.5))
             painter.setBrush(QBrush(AP_COLOUR if m.ap > 0 else AP_EMPTY))
-            painter.drawRoundedRect(QRectF(cx - d / 2, p.y() - (th + 2) / 2, d, th + 2), (th + 2) / 2, (th + 2) / 2)
+            painter.drawRoundedRect(QRectF(p.x() + l, p.y() + t, r - l, b - t), (b - t) / 2, (b - t) / 2)
             draw_label(painter, cx, p.y(), text, px, anchor="center", bold=True, fg=QColor("#0b0d10"), bg=None)
             # states, one under another below the name label (drawn at rim + 3 px)
-            y = p.y() + rp + 3 + name_h + 3
-            for st in m.states:
-                if st == "Grappling":
-                    continue  # the link's knot marks the holder
-                r = draw_label(painter, p.x(), y, st, px, anchor="top", bold=True, fg=QColor("#0b0d10"),
+            y = p.y() + rp + 3 + name_h + 3 + oy
+            for st in self._state_tags(m):
+                r = draw_label(painter, p.x() + ox, y, st, px, anchor="top", bold=True, fg=QColor("#0b0d10"),
                                bg=state_colour(st))
                 y = r.bottom() + 2
             if m.active:
