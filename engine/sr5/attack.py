@@ -47,7 +47,7 @@ from engine.sr5.combat import (
     ready_weapons,
     spend,
 )
-from engine.sr5.dice import Roller, SeededRoller, TestResult
+from engine.sr5.dice import Roller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts
 from engine.sr5.pools import Modifier, Pool, base, divide, mod, roll_pool, roll_record
@@ -64,6 +64,7 @@ from engine.sr5.steps import (
     glitch_note,
     mark_attacked,
     mark_damage,
+    roll_through,
     running_parts,
     smartlink_parts,
     soak_step,
@@ -796,22 +797,7 @@ def start_resolution(plan: AttackPlan) -> AttackResolution:
 def resolve_attack(plan: AttackPlan, dice: Roller | Sequence[Sequence[int]] | None = None) -> AttackResolution:
     """Every roll of the attack: with a roller (a seeded one when None), or a list of face
     lists, one per roll in :meth:`AttackResolution.next_roll` order."""
-    r = AttackResolution(plan)
-    if dice is None or hasattr(dice, "roll"):
-        roller = dice or SeededRoller()
-        while not r.done:
-            r = r.roll(roller)
-        return r
-    lists = list(dice)
-    i = 0
-    while not r.done:
-        if i >= len(lists):
-            raise IllegalActionError(f"dice for {r.next_roll().label} are missing ({len(lists)} rolls given)")
-        r = r.roll(lists[i])
-        i += 1
-    if i < len(lists):
-        raise IllegalActionError(f"{len(lists)} rolls given but the attack needed {i}")
-    return r
+    return roll_through(AttackResolution(plan), dice, "the attack")
 
 
 def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: bool = False) -> tuple[Encounter, Change]:

@@ -22,11 +22,20 @@ from dataclasses import dataclass, replace
 from engine.errors import IllegalActionError
 from engine.model import Encounter, zone_weapon
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.dice import Roller, SeededRoller, TestResult, default_roller
+from engine.sr5.dice import Roller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import Settings, Sheet, Suppression
-from engine.sr5.steps import edge_parts, end_aim, mark_attacked, mark_damage, smartlink_parts, unload, wound_parts
+from engine.sr5.steps import (
+    edge_parts,
+    end_aim,
+    mark_attacked,
+    mark_damage,
+    roll_through,
+    smartlink_parts,
+    unload,
+    wound_parts,
+)
 from engine.sr5.steps import name_of as _nm
 from engine.sr5.tables import SUPPRESSIVE_ROUNDS, parse_damage, smartlinked, weapon_modes, weapon_skill, wireless_smartlink_dice
 
@@ -293,20 +302,7 @@ class SuppressionTestResolution:
 
 
 def resolve_suppression_test(plan: SuppressionTestPlan, dice: Roller | Sequence[Sequence[int]] | None = None) -> SuppressionTestResolution:
-    r = SuppressionTestResolution(plan)
-    if dice is None or hasattr(dice, "roll"):
-        roller = dice or SeededRoller()
-        while not r.done:
-            r = r.roll(roller)
-        return r
-    lists = list(dice)
-    for faces in lists:
-        if r.done:
-            raise IllegalActionError("more rolls given than the test needs")
-        r = r.roll(faces)
-    if not r.done:
-        raise IllegalActionError("the soak roll is missing")
-    return r
+    return roll_through(SuppressionTestResolution(plan), dice, "the test")
 
 
 def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution) -> tuple[Encounter, Change]:

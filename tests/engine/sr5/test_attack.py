@@ -347,3 +347,17 @@ def test_several_targets_take_the_multiple_targets_free_action():
     e3, _ = apply_action(e3, Action("sam", "observe_in_detail"))
     p = plan_attack(e3, d, _at(("a", 10), ("b", 12)))
     assert any("Multiple Targets Free Action" in x for x in p.problems)
+
+
+def test_typed_dice_must_match_the_rolls_the_attack_needs():
+    """Sam's 10-die attack of all ones misses Razor after his defense roll: two rolls in
+    all. One face list is too few (the defense is named), three are too many."""
+    e = encounter(_shooter(), token("razor", 10, 0, willpower=3, agility=5))
+    e, _ = start_turn(e, entered={"sam": 20, "razor": 15})
+    p = plan_attack(e, AttackDeclaration("sam", ("razor",), mode="SA"), _at(("razor", 10)))
+    n_def = p.target("razor").defense.total
+    assert resolve_attack(p, [[1] * 10, [1] * n_def]).done
+    with pytest.raises(IllegalActionError, match=r"dice for .*defen.* are missing \(1 rolls given\)"):
+        resolve_attack(p, [[1] * 10])
+    with pytest.raises(IllegalActionError, match=r"3 rolls given but the attack needed 2"):
+        resolve_attack(p, [[1] * 10, [1] * n_def, [1]])
