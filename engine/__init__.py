@@ -1,0 +1,1 @@
+"""The encounter model, its file format and the rule systems (no Qt)."""
