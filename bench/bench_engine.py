@@ -144,8 +144,8 @@ def run(seed: int = 1, tokens: int = 200, obstacles: int = 2000, size: float = 3
     # one attacker's charges at every other token, nothing kept from earlier searches
     all_times, all_cpu = [], []
     for a in ids[:min(3, len(ids))]:
-        tac.navigator._trees.clear()
-        tac.navigator._charge_seen.clear()
+        tac.navigator.charge_trees.clear()
+        tac.navigator.charge_seen.clear()
         t0, c0 = time.perf_counter(), time.process_time()
         reports = tac.targets(a, charges=True)
         all_times.append(time.perf_counter() - t0)

@@ -1,4 +1,4 @@
-"""Benchmark of geometry.paths on the seeded bench scene (bench/scene.py): 2,000 obstacles and
+"""Benchmark of geometry.nav on the seeded bench scene (bench/scene.py): 2,000 obstacles and
 200 tokens on a 300 m map.
 
     python bench/bench_paths.py [--seed 1] [--queries 60] [--movement 40]
@@ -34,7 +34,7 @@ import shapely
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geometry.paths import PAIR_BUDGET, Navigator, plan_charge, plan_charges, slide  # noqa: E402
+from geometry.nav import PAIR_BUDGET, Navigator, plan_charge, plan_charges, slide  # noqa: E402
 
 
 def _scene(seed: int):
@@ -99,8 +99,8 @@ def main(argv=None) -> None:
             continue
         j = int(rng.choice(cand))
         others = np.delete(toks, [i, j], axis=0)
-        nav._trees.clear()
-        nav._charge_seen.clear()
+        nav.charge_trees.clear()
+        nav.charge_seen.clear()
         t, c = time.perf_counter(), time.process_time()
         plan = plan_charge(nav, toks[i, :2], toks[i, 2], toks[j, :2], toks[j, 2], discs=others, max_movement=mm)
         per_c.append(time.perf_counter() - t)
@@ -112,8 +112,8 @@ def main(argv=None) -> None:
     # one attacker against every other token with the cap, as Tactics.targets(charges=True)
     tot, tot_c, poss = [], [], []
     for a in (0, 7, 33):
-        nav._trees.clear()
-        nav._charge_seen.clear()
+        nav.charge_trees.clear()
+        nav.charge_seen.clear()
         t, c = time.perf_counter(), time.process_time()
         plans = plan_charges(nav, toks[a, :2], toks[a, 2], np.delete(toks, a, axis=0), max_movement=mm)
         tot.append(time.perf_counter() - t)
@@ -158,8 +158,8 @@ def main(argv=None) -> None:
         dist = np.hypot(*(toks[:, :2] - toks[i, :2]).T)
         j = int(rng.choice(np.flatnonzero(dist > 1)))
         others = np.delete(toks, [i, j], axis=0)
-        nav._trees.clear()
-        nav._charge_seen.clear()
+        nav.charge_trees.clear()
+        nav.charge_seen.clear()
         t, c = time.perf_counter(), time.process_time()
         plan_charge(nav, toks[i, :2], toks[i, 2], toks[j, :2], toks[j, 2], discs=others)
         single.append(time.perf_counter() - t)

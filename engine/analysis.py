@@ -101,7 +101,7 @@ class TargetReport:
     range: RangeResult | None
     cover: CoverResult
     zones: tuple[str, ...]
-    charge: object | None = None  # geometry.paths.ChargePlan
+    charge: object | None = None  # geometry.nav.ChargePlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +241,7 @@ class Tactics:
     def navigator(self):
         """The movement graph over the blocking obstacles and the map's edge (built lazily)."""
         if self._nav is None:
-            from geometry.paths import Navigator
+            from geometry.nav import Navigator
 
             with _as_engine_errors():
                 self._nav = Navigator(self._polys, self._nav_bounds, ids=[o.id for o in self._blocking])
@@ -341,7 +341,7 @@ class Tactics:
     # -- charges ---------------------------------------------------------------------------------
     def charge(self, attacker_id: str, target_id: str, reach: float | None = None,
                runup: float | None = None, max_movement: float | None = None):
-        """The attacker's shortest charge at the target (``geometry.paths.plan_charge``):
+        """The attacker's shortest charge at the target (``geometry.nav.plan_charge``):
         ends ``r1 + r2 + reach`` apart after a straight run of at least ``runup`` metres,
         walking around obstacles and the other tokens, in at most ``max_movement`` metres
         (default :meth:`charge_movement`; a farther target is refused as too far). When the
@@ -368,7 +368,7 @@ class Tactics:
 
     def _charge(self, attacker_id: str, target_id: str, reach: float | None = None,
                 runup: float | None = None, max_movement: float | None = None, shared: bool = False):
-        from geometry.paths import ChargePlan, plan_charge
+        from geometry.nav import ChargePlan, plan_charge
 
         a = self._token(attacker_id)
         t = self._token(target_id)

@@ -1,5 +1,5 @@
 """What the map allows for the Static Veil maneuvers: reach, a charge's run-up, where a shove
-ends, where a dragged grapple goes. A thin layer over :mod:`geometry.paths` that turns an
+ends, where a dragged grapple goes. A thin layer over :mod:`geometry.nav` that turns an
 encounter into plain numbers and back; no rules here.
 
 Every obstacle that blocks (all but open doors) stops bodies, whatever its height: a body
@@ -26,8 +26,8 @@ _NAV_CACHE_SIZE = 4
 
 
 def _paths():
-    # imported on first use: the non-spatial maneuvers work without geometry.paths
-    from geometry import paths
+    # imported on first use: the non-spatial maneuvers work without geometry.nav
+    from geometry import nav as paths
 
     return paths
 
@@ -38,7 +38,7 @@ def blocking_polygons(encounter: Encounter) -> list[shapely.Polygon]:
 
 
 def navigator(encounter: Encounter):
-    """A :class:`geometry.paths.Navigator` for the encounter's blocking obstacles and map
+    """A :class:`geometry.nav.Navigator` for the encounter's blocking obstacles and map
     bounds, cached by obstacle set (moving tokens never rebuilds it)."""
     key = (
         tuple((o.polygon, o.blocks) for o in encounter.obstacles),
@@ -87,7 +87,7 @@ def compass(direction_deg: float) -> str:
 
 
 def charge_plan(encounter: Encounter, actor: Token, target: Token, reach: float, runup: float):
-    """The :class:`geometry.paths.ChargePlan` of ``actor`` running at ``target``: a path
+    """The :class:`geometry.nav.ChargePlan` of ``actor`` running at ``target``: a path
     around obstacles and other bodies whose last ``runup`` metres run straight at the
     target, ending with the two bodies ``reach`` metres apart edge to edge."""
     return _paths().plan_charge(
@@ -159,7 +159,7 @@ class DragPlan:
 
 
 def drag(encounter: Encounter, actor: Token, partner: Token, to: XY) -> DragPlan | None:
-    """Move ``actor`` to ``to`` with ``partner`` in tow (:func:`geometry.paths.drag_path`:
+    """Move ``actor`` to ``to`` with ``partner`` in tow (:func:`geometry.nav.drag_path`:
     the actor walks the shortest path for the larger body, the partner follows the same
     track as far behind as they stood apart); None when no path exists."""
     res = _paths().drag_path(

@@ -9,7 +9,7 @@ import pytest
 from tests.engine.static_veil.runner import SCENARIOS, load, run
 
 FILES = sorted(SCENARIOS.glob("*.json"))
-HAVE_PATHS = importlib.util.find_spec("geometry.paths") is not None
+HAVE_PATHS = importlib.util.find_spec("geometry.nav") is not None
 
 
 def test_there_are_golden_scenarios():
@@ -19,5 +19,5 @@ def test_there_are_golden_scenarios():
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_scenario(path):
     if "paths" in load(path).get("requires", ()) and not HAVE_PATHS:
-        pytest.skip("geometry.paths is not there yet")
+        pytest.skip("geometry.nav is not there yet")
     run(path)

@@ -1,4 +1,4 @@
-"""geometry.paths: shortest paths, charge plans, shoves and grapple drags, checked against
+"""geometry.nav: shortest paths, charge plans, shoves and grapple drags, checked against
 numbers derived by hand (the derivations are in the comments).
 
 Bodies grow obstacles by a polygon drawn *around* their circle (docs/movement.md), so a
@@ -15,7 +15,7 @@ import pytest
 import shapely
 
 from geometry.errors import GeometryInputError, InsideObstacleError, InvalidInputError, OutsideMapError
-from geometry.paths import (
+from geometry.nav import (
     ChargePlan,
     DragResult,
     Navigator,
@@ -181,8 +181,8 @@ def test_a_body_placed_overlapping_a_wall_steps_out_first():
 def test_graph_is_cached_per_radius_to_the_centimetre():
     nav = Navigator([shapely.box(10, 10, 12, 12)], bounds=BIG)
     nav.shortest_path((1, 1), (20, 20), 0.4)
-    g = nav._graph(0.4)
-    assert nav._graph(0.404) is g and nav._graph(0.5) is not g
+    g = nav.graph(0.4)
+    assert nav.graph(0.404) is g and nav.graph(0.5) is not g
 
 
 def test_concave_obstacle_inner_corner():
@@ -358,13 +358,14 @@ def test_runup_bearings_blocked_by_a_body():
     # * centre 6.4 m east (beyond Rr): the run-up's far end (5.8 out) is the nearest point
     #   while t is small; it is 0.8 away when 5.8^2 + 6.4^2 - 2 * 5.8 * 6.4 cos t = 0.8^2,
     #   cos t = 73.96 / 74.24, t = 4.978 deg.
-    from geometry.paths import _Query, _Runup
+    from geometry.nav.charge import Runup
+    from geometry.nav.search import Query
 
     nav = Navigator([], bounds=BIG)
-    g = nav._graph(0.4)
+    g = nav.graph(0.4)
     for dx, half in ((4.0, math.asin(0.8 / 4.0)), (6.4, math.acos(73.96 / 74.24))):
-        q = _Query(g, np.array([[20.0 + dx, 20.0, 0.8]]))
-        run = _Runup(q, (20.0, 20.0), 1.8, 4.0)
+        q = Query(g, np.array([[20.0 + dx, 20.0, 0.8]]))
+        run = Runup(q, (20.0, 20.0), 1.8, 4.0)
         assert len(run.free_lo) == 1
         assert run.free_lo[0] == pytest.approx(half, abs=1e-4)
         assert run.free_hi[0] == pytest.approx(2 * math.pi - half, abs=1e-4)
@@ -476,7 +477,7 @@ def test_many_charges_by_one_mover_agree_with_single_plans():
     shared = []
     for j in range(1, len(pts)):
         shared.append(plan_charge(nav, pts[0], 0.4, pts[j], 0.4, discs=np.delete(everyone, [0, j], 0)))
-    assert nav._trees  # the tree was built (after TREE_AFTER single searches)
+    assert nav.charge_trees  # the tree was built (after TREE_AFTER single searches)
     batch = plan_charges(Navigator(polys, bounds=(0, 0, 40, 40)), pts[0], 0.4, everyone[1:])
     for j in range(1, len(pts)):
         fresh = plan_charge(nav, pts[0], 0.4, pts[j], 0.4, discs=np.delete(everyone, [0, j], 0),
