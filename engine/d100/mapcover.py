@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.d100.actions import TargetSpec
-from engine.d100.rules import settings_of, sheet_of, stance_hidden
+from engine.d100.values import settings_of, sheet_of, stance_hidden
 from engine.errors import GeometryError
 from engine.model import Encounter
 from geometry.bodies import body_height, eye_height

@@ -34,19 +34,8 @@ from engine.ranges import Band, band_at, bands_for
 from engine.ranges import CATEGORIES as RANGE_CATEGORIES
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.combat import (
-    COMPLEX,
-    FREE,
-    INTERRUPT,
-    SIMPLE,
-    _cost_reason,
-    aim_cap,
-    find_weapon,
-    in_combat,
-    log_entry,
-    ready_weapons,
-    spend,
-)
+from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
+from engine.sr5.economy import COMPLEX, FREE, INTERRUPT, SIMPLE, _cost_reason, in_combat, log_entry, spend
 from engine.sr5.dice import Roller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts

@@ -47,7 +47,8 @@ from engine.sr5 import condition
 from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool
 from engine.sr5.attack import weapon_bands as _weapon_bands
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.combat import SIMPLE, _cost_reason, aim_cap, find_weapon, in_combat, log_entry, ready_weapons, spend
+from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
+from engine.sr5.economy import SIMPLE, _cost_reason, in_combat, log_entry, spend
 from engine.sr5.dice import Roller, SeededRoller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts, TokenFacts

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from engine.model import Encounter
 from engine.sr5 import condition
 from engine.sr5.changes import Edit
-from engine.sr5.combat import INTERRUPT, in_combat, spend
+from engine.sr5.economy import INTERRUPT, in_combat, spend
 from engine.errors import IllegalActionError
 from engine.sr5.dice import SeededRoller, TestResult
 from engine.sr5.pools import Modifier, Pool, mod

@@ -88,7 +88,8 @@ class SuppressivePlan:
 
 def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: MapFacts | None = None) -> SuppressivePlan:
     """The shooter's pool and why suppressive fire is not allowed (``problems``)."""
-    from engine.sr5.combat import COMPLEX, _cost_reason, aim_cap, find_weapon, in_combat, ready_weapons
+    from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
+    from engine.sr5.economy import COMPLEX, _cost_reason, in_combat
 
     st = settings_of(encounter)
     tok = encounter.token(decl.shooter)
@@ -148,7 +149,7 @@ def apply_suppressive(
     encounter: Encounter, plan: SuppressivePlan, dice: Roller | Sequence[int] | None = None, *, force: bool = False
 ) -> tuple[Encounter, Change]:
     """Roll the shooter's test and put the zone in force until the end of the turn."""
-    from engine.sr5.combat import COMPLEX, log_entry, spend
+    from engine.sr5.economy import COMPLEX, log_entry, spend
 
     if plan.problems and not force:
         raise IllegalActionError(plan.problems[0])
@@ -307,7 +308,7 @@ def resolve_suppression_test(plan: SuppressionTestPlan, dice: Roller | Sequence[
 
 def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution) -> tuple[Encounter, Change]:
     """Mark the damage of a failed test (with the Initiative its wound modifier costs)."""
-    from engine.sr5.combat import log_entry
+    from engine.sr5.economy import log_entry
 
     if not res.done:
         raise IllegalActionError("the suppressive fire test is not resolved yet")

@@ -1,0 +1,438 @@
+"""The non-attack actions of seed 000 (Take Aim, Ready Weapon, clips, Drop Prone, Stand Up,
+Run, Sprint, Quick Draw, ...): check one (``check_action``), then apply it (``apply_action``).
+
+Check, then apply (like python-chess ``is_legal``/``push``): ``check_action`` answers None when
+an action is allowed or a sentence saying why not; ``apply_action`` does it and returns
+``(new_encounter, change)``, refusing with :class:`~engine.errors.IllegalActionError` unless
+``force=True`` (the GM overrides). Attacks are declared in :mod:`engine.sr5.attack`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.errors import IllegalActionError
+from engine.model import Encounter, Weapon
+from engine.sr5 import condition
+from engine.sr5.changes import Change, Edit, settings_of, sheet_of
+from engine.sr5.dice import Roller, default_roller
+from engine.sr5.economy import (
+    ACTIONS,
+    ATTACK_ONLY,
+    COMPLEX,
+    FREE,
+    SIMPLE,
+    ActionSpec,
+    _cost_reason,
+    in_combat,
+    log_entry,
+    spend,
+)
+from engine.sr5.pools import Pool, base, mod, roll_pool, roll_record
+from engine.sr5.sheet import RollRecord, Settings, Sheet
+from engine.sr5.tables import (
+    CHOKES,
+    UNARMED,
+    has_choke,
+    is_melee,
+    physical_limit,
+    smartlinked,
+    weapon_modes,
+    weapon_skill,
+)
+
+
+def ready_weapons(token) -> tuple[str, ...]:
+    """Names of the weapons in hand (main hand first); the first weapon when the sheet says
+    nothing. Unarmed is always ready."""
+    s = sheet_of(token)
+    if s.in_hand is not None:
+        return s.in_hand
+    return (token.weapons[0].name,) if token.weapons else ()
+
+
+def find_weapon(token, name: str | None) -> Weapon:
+    """The token's weapon of that name (the first ready one when None; Unarmed by name)."""
+    if name is not None and name.lower() == "unarmed":
+        return UNARMED
+    if name is None:
+        ready = ready_weapons(token)
+        name = ready[0] if ready else None
+        if name is None:
+            return UNARMED
+    w = token.weapon(name)
+    if w is None:
+        have = ", ".join(w.name for w in token.weapons) or "none"
+        raise IllegalActionError(f"{token.name or token.id} carries no weapon {name!r} (carries: {have})")
+    return w
+
+
+@dataclass(frozen=True)
+class Action:
+    """A non-attack action of ``actor``: ``id`` is a key of :data:`ACTIONS`.
+
+    ``weapon`` for weapon actions; ``mode``/``choke`` for Change Gun Mode / Change Choke;
+    ``hand`` ("main"/"off") for Ready Weapon; ``stance`` ("prone"/"crouched") for Drop Prone;
+    ``magnify`` for a Take Aim spent lining up an image magnifier; ``aim_bonus`` ("pool"/"limit")
+    what the aim raises; ``second_weapon`` for a two-pistol Quick Draw; ``zones`` the active
+    suppressive zones the actor is inside (from the map) for Stand Up; ``note`` free text."""
+
+    actor: str
+    id: str
+    weapon: str | None = None
+    second_weapon: str | None = None
+    mode: str | None = None
+    choke: str | None = None
+    hand: str = "main"
+    stance: str = "prone"
+    magnify: bool = False
+    aim_bonus: str | None = None
+    zones: tuple[str, ...] = ()
+    note: str = ""
+
+
+def aim_cap(sheet: Sheet, weapon: Weapon, settings: Settings) -> int:
+    """The most Take Aim bonus that stacks: ceil(Willpower / 2) (seed 001, default) or half
+    the weapon skill rounded down (seed 000), per ``Options.aim_cap``."""
+    if settings.options.aim_cap == "half_skill_down":
+        return sheet.skill(weapon_skill(weapon)) // 2
+    return math.ceil(sheet.willpower / 2)
+
+
+def action_cost(encounter: Encounter, action: Action) -> tuple[str, int]:
+    """The cost of an action for this actor now: (free/simple/complex/interrupt, Initiative)."""
+    spec = _spec(action.id)
+    tok = encounter.token(action.actor)
+    sh = sheet_of(tok)
+    st = settings_of(encounter)
+    cost = spec.cost
+    if action.id in ("change_gun_mode", "change_choke") and action.weapon:
+        w = tok.weapon(action.weapon)
+        if w is not None and smartlinked(w, sh) and sh.wireless:
+            cost = FREE
+    if action.id == "sprint":
+        cost = COMPLEX if st.options.sprint_action == "complex" else SIMPLE
+    return cost, spec.initiative
+
+
+def _spec(action_id: str) -> ActionSpec:
+    try:
+        return ACTIONS[action_id]
+    except KeyError:
+        raise IllegalActionError(f"unknown action {action_id!r}; known: {', '.join(ACTIONS)}") from None
+
+
+def wounded(sheet: Sheet, settings: Settings) -> bool:
+    """For Stand Up: any box of damage (default) or a wound modifier below 0."""
+    if settings.options.wounded_means == "wound_modifier":
+        return condition.wound_modifier(sheet, settings.options) < 0
+    return sheet.physical_damage > 0 or sheet.stun_damage > 0
+
+
+def check_action(encounter: Encounter, action: Action) -> str | None:
+    """None when ``action`` is allowed now, else the reason in the GM's words."""
+    spec = _spec(action.id)
+    if action.id in ATTACK_ONLY:
+        return f"{spec.label} is declared with an attack (engine.sr5.attack.plan_attack)"
+    tok = encounter.token(action.actor)
+    sh = sheet_of(tok)
+    st = settings_of(encounter)
+    who = tok.name or tok.id
+    cost, ini = action_cost(encounter, action)
+    anytime = action.id == "drop_prone"
+    reason = _cost_reason(st, action.actor, sh, cost, ini, anytime)
+    if reason:
+        return reason
+    if not condition.can_act(sh):
+        return f"{who} is {condition.status(sh)} and cannot act"
+    wid = action.id
+    needs_weapon = wid in ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
+                           "insert_clip", "reload", "quick_draw")
+    w: Weapon | None = None
+    if needs_weapon:
+        if not action.weapon:
+            return f"{spec.label} needs a weapon"
+        w = tok.weapon(action.weapon)
+        if w is None:
+            return f"{who} carries no weapon {action.weapon!r}"
+        if wid not in ("ready_weapon", "quick_draw") and w.name not in ready_weapons(tok):
+            return f"{w.name} is not ready: Ready Weapon first (Simple Action)"
+    if wid == "take_aim":
+        assert w is not None
+        if is_melee(w):
+            return "Take Aim needs a ranged weapon"
+        stacked = sh.aim if sh.aim_weapon == w.name else 0
+        cap = aim_cap(sh, w, st)
+        if action.magnify:
+            if "image_magnification" not in sh.vision:
+                return f"{who} has no image magnification"
+            if sh.aim_magnified and sh.aim_weapon == w.name:
+                return "the image magnifier is already lined up"
+        elif stacked >= cap:
+            return f"{who} already has the most aim that stacks ({cap})"
+    elif wid == "ready_weapon":
+        assert w is not None
+        if w.name in ready_weapons(tok):
+            return f"{w.name} is already ready"
+        if action.hand not in ("main", "off"):
+            return f"hand {action.hand!r} is not main or off"
+    elif wid == "change_gun_mode":
+        assert w is not None
+        modes = weapon_modes(w)
+        if action.mode not in modes:
+            return f"{w.name} fires {', '.join(modes) or 'in no modes'}; not {action.mode!r}"
+    elif wid == "change_choke":
+        assert w is not None
+        if not has_choke(w):
+            return f"{w.name} has no choke (only shotguns firing flechettes or shot)"
+        if action.choke not in CHOKES:
+            return f"choke {action.choke!r} is not narrow, medium or wide"
+    elif wid in ("remove_clip", "eject_clip"):
+        assert w is not None
+        if w.reload not in (None, "c"):
+            return f"{w.name} has no clip (it loads {w.reload}): Reload Firearm"
+        if w.ammo is None:
+            return f"{w.name} takes no ammunition"
+        if w.loaded is None:
+            return f"{w.name} has no clip in"
+        if wid == "eject_clip" and not (smartlinked(w, sh) and sh.wireless):
+            return f"ejecting the clip by thought needs a linked wireless smartgun: Remove Clip (Simple Action)"
+    elif wid == "insert_clip":
+        assert w is not None
+        if w.reload not in (None, "c") or w.ammo is None:
+            return f"{w.name} takes no clips"
+        if w.loaded is not None:
+            return f"{w.name} still has a clip in: Remove Clip first"
+        if w.spare_clips is not None and w.spare_clips <= 0:
+            return f"{who} has no spare clip for {w.name}"
+    elif wid == "reload":
+        assert w is not None
+        if w.ammo is None:
+            return f"{w.name} takes no ammunition"
+        if w.reload in (None, "c"):
+            return f"{w.name} loads clips: Remove Clip, then Insert Clip"
+        if (w.loaded or 0) >= w.ammo:
+            return f"{w.name} is fully loaded"
+    elif wid == "quick_draw":
+        assert w is not None
+        if weapon_skill(w) != "pistols":
+            return f"only pistols can be quick-drawn; {w.name} is not one"
+        modes = [m for m in weapon_modes(w) if m in ("SS", "SA", "BF", "FA")]
+        if not modes:
+            return f"{w.name} cannot be fired with a Simple Action"
+        if st.phase.attacked and st.acting == action.actor:
+            return f"{who} has already attacked this phase (one attack per Action Phase)"
+        if action.second_weapon and tok.weapon(action.second_weapon) is None:
+            return f"{who} carries no weapon {action.second_weapon!r}"
+    elif wid == "drop_prone":
+        if action.stance not in ("prone", "crouched"):
+            return f"Drop Prone goes prone or kneels, not {action.stance!r}"
+        if tok.stance == action.stance:
+            return f"{who} is already {tok.stance}"
+    elif wid == "hit_the_dirt":
+        if tok.stance == "prone":
+            return f"{who} is already prone"
+    elif wid == "full_defense":
+        if sh.full_defense:
+            return f"{who} is already on Full Defense this turn"
+    elif wid == "stand_up":
+        if tok.stance == "standing":
+            return f"{who} is already standing"
+    elif wid == "run":
+        if sh.running:
+            return f"{who} is already running"
+    elif wid == "sprint":
+        if not sh.running and in_combat(st):
+            return f"{who} must be running to sprint: Run first (Free Action)"
+    return None
+
+
+def apply_action(
+    encounter: Encounter,
+    action: Action,
+    dice: Roller | Sequence[int] | None = None,
+    *,
+    force: bool = False,
+) -> tuple[Encounter, Change]:
+    """Do ``action``; tests it needs (Stand Up when wounded, Sprint, Quick Draw) roll with
+    ``dice`` (a roller or typed faces; a seeded roller when None). Refuses with
+    :class:`IllegalActionError` when :func:`check_action` objects, unless ``force``."""
+    reason = check_action(encounter, action)
+    if reason and not (force and action.id not in ATTACK_ONLY):
+        raise IllegalActionError(reason)
+    st = settings_of(encounter)
+    roller = dice if dice is not None else default_roller(st)
+    tok = encounter.token(action.actor)
+    who = tok.name or tok.id
+    edit = Edit(encounter)
+    cost, ini = action_cost(encounter, action)
+    spend(edit, action.actor, action.id, cost, initiative=ini, anytime=action.id == "drop_prone")
+    sh = edit.sheet(action.actor)
+    spec = ACTIONS[action.id]
+    text = f"{who}: {spec.label}"
+    rolls: list[RollRecord] = []
+    wid = action.id
+    w = tok.weapon(action.weapon) if action.weapon else None
+
+    def set_weapon(new: Weapon) -> None:
+        t = edit.token(action.actor)
+        edit.set_token(t.model_copy(update={"weapons": tuple(new if x.name == new.name else x for x in t.weapons)}))
+
+    def set_stance(stance: str) -> None:
+        edit.set_token(edit.token(action.actor).model_copy(update={"stance": stance}))
+
+    if wid == "take_aim":
+        assert w is not None
+        if action.magnify:
+            edit.update_sheet(action.actor, aim_magnified=True, aim_weapon=w.name,
+                              aim=sh.aim if sh.aim_weapon == w.name else 0)
+            text += f" with {w.name}, lining up the image magnifier (range one band better)"
+        else:
+            prev = sh.aim if sh.aim_weapon == w.name else 0
+            upd = {"aim": prev + 1, "aim_weapon": w.name}
+            if action.aim_bonus in ("pool", "limit"):
+                upd["aim_bonus"] = action.aim_bonus
+            new = edit.update_sheet(action.actor, **upd)
+            what = "dice and limit" if (smartlinked(w, new) and new.wireless) else ("dice" if new.aim_bonus == "pool" else "limit")
+            text += f" with {w.name}: +{prev + 1} {what}"
+    elif wid == "ready_weapon":
+        assert w is not None
+        hands = list(ready_weapons(edit.token(action.actor)))
+        hands = [h for h in hands if h != w.name]
+        if action.hand == "main":
+            hands = [w.name] + hands[1:2]
+        else:
+            hands = (hands[:1] or []) + [w.name]
+        edit.update_sheet(action.actor, in_hand=tuple(hands))
+        text += f": {w.name} in the {action.hand} hand"
+    elif wid == "change_gun_mode":
+        assert w is not None
+        edit.update_sheet(action.actor, modes={**sh.modes, w.name: action.mode})
+        text += f": {w.name} to {action.mode}" + (" (smartgun, Free Action)" if cost == FREE else "")
+    elif wid == "change_choke":
+        assert w is not None
+        edit.update_sheet(action.actor, chokes={**sh.chokes, w.name: action.choke})
+        text += f": {w.name} to {action.choke} choke" + (" (smartgun, Free Action)" if cost == FREE else "")
+    elif wid in ("remove_clip", "eject_clip"):
+        assert w is not None
+        set_weapon(w.model_copy(update={"loaded": None}))
+        text += f": {w.name} ({w.loaded} rounds left in the clip)"
+    elif wid == "insert_clip":
+        assert w is not None
+        spare = None if w.spare_clips is None else w.spare_clips - 1
+        set_weapon(w.model_copy(update={"loaded": w.ammo, "spare_clips": spare}))
+        text += f": {w.name} loaded with {w.ammo} rounds" + (f", {spare} spare clips left" if spare is not None else "")
+    elif wid == "reload":
+        assert w is not None
+        set_weapon(w.model_copy(update={"loaded": w.ammo}))
+        text += f": {w.name} filled to {w.ammo} rounds"
+    elif wid == "drop_prone":
+        set_stance(action.stance)
+        text += f": now {action.stance}"
+    elif wid == "hit_the_dirt":
+        set_stance("prone")
+        text += f": prone (Initiative -{ini})"
+    elif wid == "full_defense":
+        edit.update_sheet(action.actor, full_defense=True)
+        text += f": +defense for the rest of the turn (Initiative -{ini})"
+    elif wid == "run":
+        edit.update_sheet(action.actor, running=True)
+    elif wid == "stand_up":
+        if wounded(sh, st):
+            pool = Pool(
+                f"Stand Up {who}",
+                (
+                    base("body", "Body", sh.body),
+                    base("willpower", "Willpower", sh.willpower),
+                    mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet"),
+                ),
+                threshold=2,
+            )
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones)
+            res = roll_pool(pool, roller)
+            rolls.append(roll_record(pool, res))
+            edit.details["test"] = res
+            if res.success:
+                set_stance("standing")
+                text += f" (wounded): {res.describe()}: stands"
+            else:
+                text += f" (wounded): {res.describe()}: stays {tok.stance}"
+        else:
+            set_stance("standing")
+        if edit.token(action.actor).stance == "standing":
+            active = {s.zone for s in edit.settings.suppressions if s.shooter != action.actor}
+            for z in action.zones:
+                if z in active:
+                    edit.prompts.append(f"{who} stood up in suppressive fire {z}: Reaction + Edge test due")
+    elif wid == "sprint":
+        pool = Pool(
+            f"Sprint {who}",
+            (base("running", "Running", sh.skill("running")), base("strength", "Strength", sh.strength),
+             mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
+            (base("physical", "Physical limit", physical_limit(sh)),),
+        )
+        res = roll_pool(pool, roller)
+        rolls.append(roll_record(pool, res))
+        per = 1 if sh.metatype in ("dwarf", "troll") else 2
+        extra = res.hits * per
+        edit.update_sheet(action.actor, sprinting=True, sprint_metres=sh.sprint_metres + extra)
+        edit.details["test"] = res
+        text += f": {res.describe()}: +{extra} m this turn"
+    elif wid == "quick_draw":
+        assert w is not None
+        threshold = 3 if action.second_weapon is None else 4
+        if "quick_draw_holster" in sh.qualities:
+            threshold -= 1
+        pool = Pool(
+            f"Quick Draw {who}",
+            (base("pistols", "Pistols", sh.skill("pistols")), base("reaction", "Reaction", sh.reaction),
+             mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
+            threshold=threshold,
+        )
+        res = roll_pool(pool, roller)
+        rolls.append(roll_record(pool, res))
+        edit.details["test"] = res
+        if res.critical_glitch:
+            text += f": {res.describe()}: the pistol is flung away or misfires in the holster"
+        elif res.glitch:
+            text += f": {res.describe()}: the pistol sticks in the holster or is dropped"
+        else:
+            names = [w.name] + ([action.second_weapon] if action.second_weapon else [])
+            edit.update_sheet(action.actor, in_hand=tuple(names))
+            if res.success:
+                if in_combat(st) and st.acting == action.actor:
+                    edit.update_settings(phase=edit.settings.phase.model_copy(update={"quick_draw_fire": True}))
+                edit.details["fire"] = True
+                text += f": {res.describe()}: drawn, and fires with the same action"
+            else:
+                text += f": {res.describe()}: drawn, but cannot fire with this action"
+    elif action.note:
+        text += f": {action.note}"
+    edit.log(log_entry(edit.settings, action.actor, wid, text, rolls))
+    return edit.finish(text)
+
+
+def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Pool:
+    from engine.sr5.suppressive import suppression_modifier
+
+    m = suppression_modifier(settings, tid, sheet, near_zones)
+    return pool.with_part(m) if m is not None else pool
+
+
+def available_actions(encounter: Encounter, tid: str, weapon: str | None = None) -> list[tuple[ActionSpec, str | None]]:
+    """Every non-attack action with None when ``tid`` may take it now (with ``weapon`` for
+    weapon actions), or the reason it may not: for a menu that greys out what is refused."""
+    out = []
+    for spec in ACTIONS.values():
+        if spec.id in ATTACK_ONLY:
+            continue
+        w = weapon if spec.id in ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip",
+                                  "eject_clip", "insert_clip", "reload", "quick_draw") else None
+        try:
+            reason = check_action(encounter, Action(tid, spec.id, weapon=w, mode="SA", choke="narrow"))
+        except IllegalActionError as exc:
+            reason = str(exc)
+        out.append((spec, reason))
+    return out

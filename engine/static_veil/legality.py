@@ -1,0 +1,720 @@
+"""Checking and planning the Static Veil maneuvers (seed 004): what a character may do now,
+each maneuver's AP and Movement cost, run-up, reach and the tests it needs, and why a refused
+one is refused. Nothing here changes the encounter.
+
+:class:`Legality` is a mixin of :class:`engine.static_veil.rules.StaticVeil`; one planner a
+maneuver fills a :class:`_Plan` or raises :class:`~engine.errors.IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalActionError, UnknownIdError
+from engine.model import Encounter, Token
+from engine.static_veil import space
+from engine.static_veil.actions import (
+    ACTION_BY_KEY,
+    APPROACHES,
+    CALLED_SHOT_PENALTY,
+    DEFAULT_ITEM_PENALTY,
+    ITEM_PENALTY_RANGE,
+    PER_NET_HIT,
+    TARGETED,
+    VULNERABLE_DAMAGE,
+    ApplyPressure,
+    BreakFree,
+    CalledShot,
+    Charge,
+    Distraction,
+    Grapple,
+    MoveGrapple,
+    Release,
+    Shove,
+    StandUp,
+    Takedown,
+)
+from engine.static_veil.dice import TestSpec
+from engine.static_veil.sheet import Settings, Sheet
+from engine.static_veil.values import (
+    DEFENSE_SKILL,
+    REACH_SLACK,
+    SHOVE_PREVIEW_HITS,
+    XY,
+    Option,
+    Preview,
+    ShoveEnd,
+    Variant,
+)
+from geometry.errors import GeometryInputError
+
+if TYPE_CHECKING:
+    from engine.static_veil.rules import StaticVeil
+
+@dataclass
+class _Plan:
+    key: str
+    label: str
+    actor: Token
+    target: Token | None = None
+    ap_cost: int = 0
+    movement_cost: float = 0.0
+    path: tuple[XY, ...] = ()
+    runup_start: XY | None = None
+    end: XY | None = None
+    partner: Token | None = None
+    partner_path: tuple[XY, ...] = ()
+    shove_direction: float | None = None
+    shove_ends: tuple[ShoveEnd, ...] = ()
+    tests: list[TestSpec] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _sheet(token: Token) -> Sheet:
+    return token.static_veil if token.static_veil is not None else Sheet()
+
+
+def _name(token: Token) -> str:
+    return token.name or token.id
+
+
+def _fmt_m(v: float) -> str:
+    return f"{v:.1f} m"
+
+
+def _sum(mods: tuple[tuple[str, int], ...] | list[tuple[str, int]]) -> int:
+    return sum(int(v) for _, v in mods)
+
+
+class Legality:
+    """The checking half of :class:`~engine.static_veil.rules.StaticVeil`."""
+
+    # -- checking ---------------------------------------------------------------------------------
+    def available_maneuvers(
+        self, encounter: Encounter, actor_id: str, target_id: str | None = None
+    ) -> tuple[Option, ...]:
+        """Every maneuver for the maneuver picker, in a fixed order, each with its AP cost
+        and whether ``actor_id`` may do it now (and why not). Targeted maneuvers are checked
+        against ``target_id`` when given (including the map: reach, run-up); without one only
+        the actor's side is checked and they say ``needs_target``."""
+        encounter.token(actor_id)
+        if target_id is not None:
+            encounter.token(target_id)
+        settings = self.settings(encounter)
+        sheet = self.sheet(encounter, actor_id)
+        out: list[Option] = []
+        for key, cls in ACTION_BY_KEY.items():
+            targeted = key in TARGETED
+            tid = target_id if targeted else None
+            cost = _base_cost(key, settings)
+            variants = tuple(self._variant(encounter, key, actor_id, tid, v, settings) for v in _variants(key))
+            if key == "distraction" and variants:
+                # allowed when some approach is: a taunt needs no reach, a feint does
+                ok = [v for v in variants if v.allowed]
+                allowed = bool(ok)
+                reason = None if ok else variants[0].reason
+            else:
+                probe = _probe(cls, actor_id, tid)
+                try:
+                    plan = self._plan(encounter, probe, settings, probe_only=True)
+                    allowed, reason, cost = True, None, plan.ap_cost
+                except IllegalActionError as exc:
+                    allowed, reason = False, exc.reason
+            if allowed and targeted and target_id is None:
+                reason = "choose a target on the map"
+            out.append(
+                Option(
+                    key=key,
+                    label=cls.label,
+                    ap_cost=cost,
+                    allowed=allowed,
+                    reason=reason,
+                    needs_target=targeted,
+                    target=tid,
+                    variants=variants,
+                )
+            )
+        return tuple(out)
+
+    def _variant(self, enc: Encounter, key: str, actor: str, target: str | None,
+                 v: tuple[str, str, int], settings: Settings) -> Variant:
+        if key == "distraction":
+            probe: Any = Distraction(actor=actor, target=target, approach=v[0])  # type: ignore[arg-type]
+        else:
+            probe = CalledShot(actor=actor, target=target, location=v[0])  # type: ignore[arg-type]
+        try:
+            self._plan(enc, probe, settings, probe_only=True)
+        except IllegalActionError as exc:
+            return Variant(v[0], v[1], v[2], False, exc.reason)
+        return Variant(v[0], v[1], v[2])
+
+    def check(self, encounter: Encounter, action: Any) -> Preview:
+        """The preview of a legal maneuver; raises :class:`IllegalActionError` (with the
+        reason) when the character cannot afford it or the map does not allow it."""
+        plan = self._plan(encounter, action, self.settings(encounter))
+        return _preview(plan, True, None)
+
+    def is_legal(self, encounter: Encounter, action: Any) -> bool:
+        """Whether the maneuver may be done now (test outcomes are not needed for this)."""
+        return self.why_not(encounter, action) is None
+
+    def why_not(self, encounter: Encounter, action: Any) -> str | None:
+        """None when the maneuver is allowed, else the reason in the GM's words."""
+        try:
+            self._plan(encounter, action, self.settings(encounter))
+        except IllegalActionError as exc:
+            return exc.reason
+        return None
+
+    def preview(self, encounter: Encounter, action: Any) -> Preview:
+        """What the maneuver would cost and do on the map, changing nothing. An illegal
+        maneuver gives ``allowed=False`` and the reason (with whatever could be planned,
+        e.g. the charge path that is too long). Unknown token ids raise
+        :class:`~engine.errors.UnknownIdError`."""
+        settings = self.settings(encounter)
+        holder: list[_Plan] = []
+        try:
+            plan = self._plan(encounter, action, settings, out=holder)
+            return _preview(plan, True, None)
+        except IllegalActionError as exc:
+            if holder:
+                return _preview(holder[0], False, exc.reason)
+            return Preview(
+                maneuver=getattr(action, "key", "?"),
+                label=getattr(action, "label", "?"),
+                actor=getattr(action, "actor", "?"),
+                target=getattr(action, "target", None),
+                allowed=False,
+                reason=exc.reason,
+            )
+
+    # ------------------------------------------------------------------------------------------
+    # planning (all checks live here)
+    # ------------------------------------------------------------------------------------------
+    def _plan(
+        self,
+        enc: Encounter,
+        action: Any,
+        settings: Settings,
+        *,
+        probe_only: bool = False,
+        out: list[_Plan] | None = None,
+    ) -> _Plan:
+        planner = _PLANNERS.get(type(action))
+        if planner is None:
+            raise IllegalActionError(f"{type(action).__name__} is not a Static Veil maneuver")
+        actor = enc.token(action.actor)
+        target_id = getattr(action, "target", None)
+        target = enc.token(target_id) if target_id is not None else None
+        if target is not None and target.id == actor.id:
+            raise IllegalActionError(f"{_name(actor)} cannot target itself with {action.label.lower()}")
+        plan = _Plan(type(action).key, type(action).label, actor, target)
+        if out is not None:
+            out.append(plan)
+        s = _sheet(actor)
+        if s.incapacitated:
+            raise IllegalActionError(f"{_name(actor)} is incapacitated")
+        try:
+            planner(self, enc, action, settings, plan, probe_only)
+        except GeometryInputError as exc:  # e.g. a destination inside a wall
+            raise IllegalActionError(str(exc)) from None
+        _afford(plan)
+        return plan
+
+    # -- helpers used by the planners ---------------------------------------------------------------
+    def _reach(self, plan: _Plan, settings: Settings, verb: str) -> None:
+        a, t = plan.actor, plan.target
+        assert t is not None
+        g = space.gap(a, t)
+        if g > settings.reach + REACH_SLACK:
+            raise IllegalActionError(
+                f"{_name(t)} is {_fmt_m(g)} from {_name(a)} edge to edge; to {verb} it must be "
+                f"within reach ({_fmt_m(settings.reach)})"
+            )
+
+    def _runup(self, enc: Encounter, plan: _Plan, settings: Settings, what: str) -> None:
+        """Plan a run-up (Charge, Shove with run-up) into ``plan``; refuse when impossible."""
+        a, t = plan.actor, plan.target
+        assert t is not None
+        s = _sheet(a)
+        if s.prone or a.stance == "prone":
+            raise IllegalActionError(f"{_name(a)} is Prone and must stand up before a {what}")
+        if s.grapple is not None:
+            raise IllegalActionError(
+                f"{_name(a)} is in a grapple and cannot run at anyone (normal Movement cannot "
+                "take them away from their partner)"
+            )
+        cp = space.charge_plan(enc, a, t, settings.reach, settings.runup)
+        if cp.path:
+            plan.path = tuple((float(x), float(y)) for x, y in cp.path)
+        plan.runup_start = tuple(map(float, cp.runup_start)) if cp.runup_start is not None else None
+        plan.end = tuple(map(float, cp.contact)) if cp.contact is not None else None
+        if cp.movement is not None:
+            plan.movement_cost = float(cp.movement)
+        if not cp.possible:
+            why = cp.reason or "no path"
+            raise IllegalActionError(
+                f"{_name(a)} cannot {what} {_name(t)}: {why} (needs {_fmt_m(settings.runup)} "
+                "straight at the target)"
+            )
+        if plan.movement_cost > s.movement_left + REACH_SLACK:
+            raise IllegalActionError(
+                f"the {what} needs {_fmt_m(plan.movement_cost)} of Movement; {_name(a)} has "
+                f"{_fmt_m(s.movement_left)} left"
+            )
+
+    def _grapple_partner(self, enc: Encounter, plan: _Plan) -> Token:
+        s = _sheet(plan.actor)
+        if s.grapple is None:
+            raise IllegalActionError(f"{_name(plan.actor)} is not in a grapple")
+        if not _has(enc, s.grapple.other):
+            raise IllegalActionError(
+                f"{_name(plan.actor)}'s grapple partner {s.grapple.other!r} is no longer on the map"
+            )
+        partner = enc.token(s.grapple.other)
+        plan.partner = partner
+        return partner
+
+    def _opposed_spec(
+        self,
+        name: str,
+        actor: Token,
+        actor_skill: str,
+        mods: list[tuple[str, int]],
+        opponent: Token,
+        opponent_skills: tuple[str, ...],
+        settings: Settings,
+        note: str = "",
+    ) -> TestSpec:
+        amods = list(mods) + _state_mods(actor, settings)
+        omods = _state_mods(opponent, settings)
+        osheet = _sheet(opponent)
+        oskill = max(opponent_skills, key=lambda k: osheet.skill(k))
+        return TestSpec(
+            name=name,
+            kind="opposed",
+            actor_skill=actor_skill,
+            actor_target=_sheet(actor).skill(actor_skill) + _sum(amods),
+            opponent_skill=oskill,
+            opponent_target=osheet.skill(oskill) + _sum(omods),
+            modifiers=tuple(amods),
+            opponent_modifiers=tuple(omods),
+            note=note,
+        )
+
+    def _athletics(
+        self, maneuver: str, plan: _Plan, mods: list[tuple[str, int]], opponent: Token, settings: Settings,
+        note: str = "",
+    ) -> TestSpec:
+        """The opposed Athletics test of a shove or grapple ``maneuver`` (named "<maneuver>:
+        opposed Athletics"): the actor, with ``mods``, against ``opponent``."""
+        return self._opposed_spec(f"{maneuver}: opposed Athletics", plan.actor, "athletics", mods, opponent,
+                                  ("athletics",), settings, note=note)
+
+
+# ----------------------------------------------------------------------------------------------
+# Planners: one per maneuver. Each raises IllegalActionError with the reason, fills the plan.
+# ``probe`` (from available_maneuvers) may carry target None / no destination: check only the
+# actor's side then.
+# ----------------------------------------------------------------------------------------------
+
+
+def _plan_charge(self: StaticVeil, enc, a: Charge, st: Settings, plan: _Plan, probe: bool) -> None:
+    s = _sheet(plan.actor)
+    plan.ap_cost = st.attack_ap
+    if s.charged_this_turn:
+        raise IllegalActionError(f"{_name(plan.actor)} has already charged this turn (once per turn)")
+    if s.prone or plan.actor.stance == "prone":
+        raise IllegalActionError(f"{_name(plan.actor)} is Prone and must stand up before a charge")
+    if s.grapple is not None:
+        raise IllegalActionError(
+            f"{_name(plan.actor)} is in a grapple and cannot charge (normal Movement cannot take "
+            "them away from their partner)"
+        )
+    _afford(plan)
+    mods: list[tuple[str, int]] = [("charge", st.charge_bonus)]
+    if a.location is not None:
+        mods.append(_called_mod(a.location, a.item_penalty))
+    if plan.target is None:
+        return
+    self._runup(enc, plan, st, "charge")
+    mods += list(a.modifiers)
+    plan.tests.append(_attack_spec(plan.actor, "melee", mods, plan.target, st))
+    _called_effect_spec(plan, a.location, st)
+
+
+def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 2
+    _afford(plan)
+    if plan.target is None:
+        return
+    t = plan.target
+    ts = _sheet(t)
+    if ts.grapple is not None:
+        raise IllegalActionError(
+            f"{_name(t)} is held in a grapple with {_name_of(enc, ts.grapple.other)}; bodies locked "
+            "in a grapple move together (Move the Grapple, or end the grapple first)"
+        )
+    mods: list[tuple[str, int]] = []
+    origin = (plan.actor.x, plan.actor.y)
+    if a.run_up:
+        self._runup(enc, plan, st, "run up to shove")
+        mods.append(("run-up", st.shove_runup_bonus))
+        origin = plan.end if plan.end is not None else origin
+    else:
+        self._reach(plan, st, "shove")
+    mods += list(a.modifiers)
+    plan.tests.append(self._athletics("Shove", plan, mods, t, st))
+    direction = space.bearing(origin, (t.x, t.y))
+    plan.shove_direction = direction
+    if probe:
+        return
+    # the actor, after any run-up, stands behind the target: it does not stop the slide
+    moved_actor = plan.actor.model_copy(update={"x": origin[0], "y": origin[1]})
+    enc_now = _swap(enc, (moved_actor,), enc.static_veil)
+    ends = []
+    for n in range(SHOVE_PREVIEW_HITS + 1):
+        se = space.slide(enc_now, t, direction, 1.0 + n, exclude={plan.actor.id})
+        ends.append(ShoveEnd(n, 1.0 + n, se.end, se.travelled, se.stopped_by))
+    plan.shove_ends = tuple(ends)
+
+
+def _plan_grapple(self: StaticVeil, enc, a: Grapple, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 2
+    s = _sheet(plan.actor)
+    if s.grapple is not None:
+        raise IllegalActionError(
+            f"{_name(plan.actor)} is already in a grapple with {_name_of(enc, s.grapple.other)}"
+        )
+    _afford(plan)
+    if plan.target is None:
+        return
+    ts = _sheet(plan.target)
+    if ts.grapple is not None:
+        raise IllegalActionError(
+            f"{_name(plan.target)} is already in a grapple with {_name_of(enc, ts.grapple.other)}"
+        )
+    self._reach(plan, st, "seize")
+    plan.tests.append(self._athletics("Grapple", plan, list(a.modifiers), plan.target, st))
+
+
+def _plan_release(self: StaticVeil, enc, a: Release, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 0
+    s = _sheet(plan.actor)
+    if s.grapple is None:
+        raise IllegalActionError(f"{_name(plan.actor)} is not in a grapple")
+    if not _has(enc, s.grapple.other):
+        plan.notes.append(f"the grapple partner {s.grapple.other!r} is no longer on the map")
+        return  # a stale link: letting go just clears it
+    partner = self._grapple_partner(enc, plan)
+    if not s.grapple.initiator:
+        raise IllegalActionError(
+            f"only the character who started the grapple ({_name(partner)}) can release it; "
+            f"{_name(plan.actor)} must Break Free"
+        )
+
+
+def _plan_break_free(self: StaticVeil, enc, a: BreakFree, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 2
+    partner = self._grapple_partner(enc, plan)
+    if _sheet(plan.actor).grapple.initiator:  # type: ignore[union-attr]
+        raise IllegalActionError(
+            f"{_name(plan.actor)} controls this grapple and can release {_name(partner)} as a Free Action"
+        )
+    plan.tests.append(self._athletics("Break free", plan, list(a.modifiers), partner, st))
+
+
+def _plan_pressure(self: StaticVeil, enc, a: ApplyPressure, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 2
+    partner = self._grapple_partner(enc, plan)
+    plan.tests.append(
+        self._athletics(
+            "Apply pressure", plan, list(a.modifiers), partner, st,
+            note=f"Raw Damage = Damage Modifier ({_sheet(plan.actor).damage_modifier}) + net hits, "
+            "less 1 per Passive Defense hit; armour does not apply",
+        )
+    )
+    plan.tests.append(
+        TestSpec(
+            name="Passive Defense",
+            kind="passive_defense",
+            actor_skill="passive defense",
+            actor_target=_sheet(partner).passive_defense,
+            note=f"{_name(partner)} rolls Passive Defense; each hit reduces the Raw Damage by 1",
+        )
+    )
+    if a.pd_hits is not None and (not isinstance(a.pd_hits, int) or a.pd_hits < 0):
+        raise IllegalActionError(f"Passive Defense hits must be a whole number >= 0, got {a.pd_hits!r}")
+
+
+def _plan_takedown(self: StaticVeil, enc, a: Takedown, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 2
+    partner = self._grapple_partner(enc, plan)
+    if a.release and not _sheet(plan.actor).grapple.initiator:  # type: ignore[union-attr]
+        raise IllegalActionError(
+            f"only the character who started the grapple can release it; {_name(plan.actor)} "
+            "would follow the throw to the ground"
+        )
+    plan.tests.append(self._athletics("Throw / takedown", plan, list(a.modifiers), partner, st))
+    if not a.release:
+        plan.notes.append(f"{_name(plan.actor)} keeps the hold and goes Prone too")
+
+
+def _plan_move_grapple(self: StaticVeil, enc, a: MoveGrapple, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 1
+    partner = self._grapple_partner(enc, plan)
+    ps = _sheet(partner)
+    s = _sheet(plan.actor)
+    if not (a.willing or ps.incapacitated):
+        plan.tests.append(self._athletics("Move the grapple", plan, list(a.modifiers), partner, st))
+    else:
+        plan.notes.append(f"{_name(partner)} is {'willing' if a.willing else 'incapacitated'}: no test")
+    _afford(plan)
+    budget = s.movement_left / 2.0
+    if budget <= 0:
+        raise IllegalActionError(f"{_name(plan.actor)} has no Movement left to move the grapple")
+    if a.to is None:
+        return
+    to = (float(a.to[0]), float(a.to[1]))
+    if not all(math.isfinite(v) for v in to):
+        raise IllegalActionError("the destination is not a finite point")
+    dp = space.drag(enc, plan.actor, partner, to)
+    if dp is None:
+        raise IllegalActionError(
+            f"there is no way for {_name(plan.actor)} and {_name(partner)} to get to "
+            f"({to[0]:.1f}, {to[1]:.1f}) together"
+        )
+    plan.path = dp.actor_path
+    plan.partner_path = dp.partner_path
+    plan.end = dp.actor_path[-1]
+    plan.movement_cost = dp.length
+    if dp.length > budget + REACH_SLACK:
+        raise IllegalActionError(
+            f"moving the grapple there is {_fmt_m(dp.length)}; {_name(plan.actor)} may drag "
+            f"{_name(partner)} at most half the remaining Movement ({_fmt_m(budget)})"
+        )
+
+
+def _plan_called(self: StaticVeil, enc, a: CalledShot, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = st.attack_ap
+    mod = _called_mod(a.location, a.item_penalty)
+    _afford(plan)
+    if plan.target is None:
+        return
+    if not a.ranged:
+        self._reach(plan, st, "strike")
+    skill = a.skill or ("ranged" if a.ranged else "melee")
+    plan.tests.append(_attack_spec(plan.actor, skill, [mod] + list(a.modifiers), plan.target, st))
+    _called_effect_spec(plan, a.location, st)
+
+
+def _plan_distraction(self: StaticVeil, enc, a: Distraction, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = 1
+    if a.approach == "custom":
+        if not a.actor_skill or not a.opponent_skill:
+            raise IllegalActionError("a custom distraction names the actor's skill and the opposing skill")
+        askill, oskills, needs_reach = a.actor_skill.lower(), (a.opponent_skill.lower(),), False
+    elif a.approach in APPROACHES:
+        ap = APPROACHES[a.approach]
+        askill = (a.actor_skill or ap.actor_skill).lower()
+        oskills = (a.opponent_skill.lower(),) if a.opponent_skill else ap.opponent_skills
+        needs_reach = ap.needs_reach
+    else:
+        known = ", ".join(list(APPROACHES) + ["custom"])
+        raise IllegalActionError(f"unknown distraction approach {a.approach!r}; known: {known}")
+    _afford(plan)
+    if plan.target is None:
+        return
+    if needs_reach:
+        self._reach(plan, st, "feint at")
+    trick = _trick(a)
+    mods = list(a.modifiers)
+    used = _sheet(plan.actor).tricks_used.get(plan.target.id, ())
+    if trick in used:
+        rule = a.repeat or st.repeat_distraction
+        if rule == "no_effect":
+            raise IllegalActionError(
+                f"{_name(plan.target)} has seen this trick ({trick}) from {_name(plan.actor)} before: "
+                "it has no effect"
+            )
+        mods.append(("repeated trick", st.repeat_penalty))
+    plan.extra["trick"] = trick
+    plan.tests.append(
+        self._opposed_spec(f"Distraction ({trick})", plan.actor, askill, mods, plan.target, oskills, st)
+    )
+
+
+def _plan_stand(self: StaticVeil, enc, a: StandUp, st: Settings, plan: _Plan, probe: bool) -> None:
+    plan.ap_cost = st.stand_ap
+    s = _sheet(plan.actor)
+    if not (s.prone or plan.actor.stance == "prone"):
+        raise IllegalActionError(f"{_name(plan.actor)} is not Prone")
+    plan.notes.append("the seed gives no cost for standing up; Settings.stand_ap is used")
+
+
+_PLANNERS = {
+    Charge: _plan_charge,
+    Shove: _plan_shove,
+    Grapple: _plan_grapple,
+    Release: _plan_release,
+    BreakFree: _plan_break_free,
+    ApplyPressure: _plan_pressure,
+    Takedown: _plan_takedown,
+    MoveGrapple: _plan_move_grapple,
+    CalledShot: _plan_called,
+    Distraction: _plan_distraction,
+    StandUp: _plan_stand,
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# small helpers
+# ----------------------------------------------------------------------------------------------
+
+
+def _afford(plan: _Plan) -> None:
+    """Refuse a maneuver the actor cannot pay for (checked before any map question)."""
+    s = _sheet(plan.actor)
+    if plan.ap_cost > s.ap:
+        raise IllegalActionError(
+            f"{_name(plan.actor)} has {s.ap} AP left; {plan.label} costs {plan.ap_cost} AP"
+        )
+
+
+def _has(enc: Encounter, ident: str) -> bool:
+    return any(t.id == ident for t in enc.tokens)
+
+
+def _name_of(enc: Encounter, ident: str) -> str:
+    try:
+        return _name(enc.token(ident))
+    except UnknownIdError:
+        return repr(ident)
+
+
+def _swap(enc: Encounter, tokens: tuple[Token, ...], settings: Settings | None) -> Encounter:
+    """``enc`` with the given tokens replacing those of the same id, and the settings."""
+    by_id = {t.id: t for t in tokens}
+    missing = set(by_id) - {t.id for t in enc.tokens}
+    if missing:
+        raise UnknownIdError("token", sorted(missing)[0])
+    new_tokens = tuple(by_id.get(t.id, t) for t in enc.tokens)
+    return enc.model_copy(update={"tokens": new_tokens, "static_veil": settings})
+
+
+def _state_mods(token: Token, settings: Settings) -> list[tuple[str, int]]:
+    s = _sheet(token)
+    if s.distracted and settings.distracted_penalty:
+        return [(f"Distracted ({s.distracted})", settings.distracted_penalty * s.distracted)]
+    return []
+
+
+def _called_mod(location: str, item_penalty: int | None) -> tuple[str, int]:
+    if location == "item":
+        p = DEFAULT_ITEM_PENALTY if item_penalty is None else item_penalty
+        lo, hi = ITEM_PENALTY_RANGE
+        if not isinstance(p, int) or not lo <= p <= hi:
+            raise IllegalActionError(f"a held item's called-shot penalty is {lo} to {hi}, got {p!r}")
+        return ("called shot: held item", p)
+    if location not in CALLED_SHOT_PENALTY:
+        known = ", ".join(list(CALLED_SHOT_PENALTY) + ["item"])
+        raise IllegalActionError(f"unknown called-shot location {location!r}; known: {known}")
+    return (f"called shot: {location}", CALLED_SHOT_PENALTY[location])
+
+
+def _attack_spec(actor: Token, skill: str, mods: list[tuple[str, int]], target: Token, st: Settings) -> TestSpec:
+    amods = list(mods) + _state_mods(actor, st)
+    omods = _state_mods(target, st)
+    return TestSpec(
+        name=f"{skill.capitalize()} attack",
+        kind="attack",
+        actor_skill=skill,
+        actor_target=_sheet(actor).skill(skill) + _sum(amods),
+        opponent_skill=DEFENSE_SKILL,
+        opponent_target=_sheet(target).skill(DEFENSE_SKILL) + _sum(omods),
+        modifiers=tuple(amods),
+        opponent_modifiers=tuple(omods),
+        note="it must get through the target's defences (normal combat rules)",
+    )
+
+
+def _called_effect_spec(plan: _Plan, location: str | None, st: Settings) -> None:
+    t = plan.target
+    assert t is not None
+    if location in ("hand", "item"):
+        plan.tests.append(TestSpec(
+            name="Disarm: Grip check", kind="check", actor_skill="grip",
+            actor_target=_sheet(t).skill("grip") + _sum(_state_mods(t, st)),
+            modifiers=tuple(_state_mods(t, st)), per_net_hit=PER_NET_HIT,
+            note=f"if the attack gets through, {_name(t)} checks Grip at -5 per net hit; on a failure the item drops",
+        ))
+    elif location == "leg":
+        plan.tests.append(TestSpec(
+            name="Knockdown: Vigor check", kind="check", actor_skill="vigor",
+            actor_target=_sheet(t).skill("vigor") + _sum(_state_mods(t, st)),
+            modifiers=tuple(_state_mods(t, st)), per_net_hit=PER_NET_HIT,
+            note=f"if the attack gets through, {_name(t)} checks Vigor at -5 per net hit; on a failure they fall Prone",
+        ))
+    elif location in ("head", "vital"):
+        plan.notes.append(f"+{VULNERABLE_DAMAGE} damage if it hits")
+
+
+def _trick(a: Distraction) -> str:
+    if a.trick:
+        return a.trick.strip().lower()
+    if a.approach == "custom":
+        return f"custom: {a.actor_skill} vs {a.opponent_skill}".lower()
+    return a.approach
+
+
+def _base_cost(key: str, st: Settings) -> int:
+    return {
+        "charge": st.attack_ap, "called_shot": st.attack_ap, "stand_up": st.stand_ap,
+        "release": 0, "move_grapple": 1, "distraction": 1,
+    }.get(key, 2)
+
+
+def _probe(cls: type, actor: str, target: str | None) -> Any:
+    """A stand-in action for the picker: default choices, no outcomes."""
+    if cls is MoveGrapple:
+        return MoveGrapple(actor=actor, to=None)  # type: ignore[arg-type]
+    if cls is CalledShot:
+        return CalledShot(actor=actor, target=target, location="arm")  # type: ignore[arg-type]
+    if cls in (Charge, Shove, Grapple, Distraction):
+        return cls(actor=actor, target=target)
+    return cls(actor=actor)
+
+
+def _variants(key: str) -> tuple[tuple[str, str, int], ...]:
+    if key == "called_shot":
+        return tuple((loc, loc.capitalize(), p) for loc, p in CALLED_SHOT_PENALTY.items()) + (
+            ("item", "Held item (GM: -10 to -30)", DEFAULT_ITEM_PENALTY),
+        )
+    if key == "distraction":
+        return tuple((k, ap.label, 0) for k, ap in APPROACHES.items())
+    return ()
+
+
+def _preview(plan: _Plan, allowed: bool, reason: str | None) -> Preview:
+    return Preview(
+        maneuver=plan.key,
+        label=plan.label,
+        actor=plan.actor.id,
+        target=plan.target.id if plan.target is not None else None,
+        allowed=allowed,
+        reason=reason,
+        ap_cost=plan.ap_cost,
+        movement_cost=plan.movement_cost,
+        path=plan.path,
+        runup_start=plan.runup_start,
+        end=plan.end,
+        partner=plan.partner.id if plan.partner is not None else None,
+        partner_path=plan.partner_path,
+        shove_direction=plan.shove_direction,
+        shove_ends=plan.shove_ends,
+        tests=tuple(plan.tests),
+        notes=tuple(plan.notes),
+    )
