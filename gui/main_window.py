@@ -13,9 +13,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QImage, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QImage, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QCheckBox,
     QComboBox,
     QDockWidget,
@@ -26,13 +27,16 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
+    QTabBar,
+    QTabWidget,
     QToolBar,
     QWidget,
 )
 
 from engine.errors import CoverfireError
 from engine.model import Background, Encounter, MapSpec
-from gui import edits, style
+from gui import edits, screen_fit, style
 from gui.answers import LiveAnswers
 from gui.autosave import Autosaver, remove, scan_autosaves, set_aside
 from gui.document import EncounterDocument
@@ -53,6 +57,9 @@ from gui.tools import (
 
 APP_NAME = "Coverfire"
 MAX_RECENT = 8
+#: Bumped when the docks' arrangement changes so much that an old saved one should be dropped.
+STATE_VERSION = 2
+MAP_ONLY_KEY = "F10"
 FILE_FILTER = "Coverfire encounters (*.json);;All files (*)"
 
 #: Functions called with each new :class:`MainWindow` (see :func:`register_extension`).
@@ -86,6 +93,25 @@ def _demo_path() -> Path:
     return demo_encounter_path()
 
 
+def demo_paths() -> list[Path]:
+    """The bundled demo encounters (the main demo first), one per rule system."""
+    from assets import ENCOUNTERS
+
+    first = _demo_path()
+    return [first] + sorted(p for p in ENCOUNTERS.glob("*.json") if p != first)
+
+
+def demo_label(path: Path) -> str:
+    """The menu text of a demo: the encounter's own name (its file name if unreadable)."""
+    import json
+
+    try:
+        name = json.loads(path.read_text(encoding="utf-8")).get("name")
+    except (OSError, ValueError, AttributeError):
+        name = None
+    return str(name) if name else path.stem
+
+
 def blank_encounter() -> Encounter:
     return Encounter(name="Untitled encounter", map=MapSpec(width=40.0, height=30.0))
 
@@ -103,6 +129,10 @@ class MainWindow(QMainWindow):
         self.answers = LiveAnswers(self.document, self.selection, self)
         self.map_view = MapView(self.document, self.selection, self.answers)
         self.setCentralWidget(self.map_view)
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
+                            | QMainWindow.DockOption.AllowNestedDocks)
+        for area in (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea):
+            self.setTabPosition(area, QTabWidget.TabPosition.North)
         self.menus: dict[str, QMenu] = {}
         self.actions: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
@@ -124,13 +154,123 @@ class MainWindow(QMainWindow):
         self.autosaver = Autosaver(self.document, autosave_folder, autosave_interval_ms, self)
         self.autosaver.failed.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self._update_title()
-        self.resize(QSize(1600, 1000))
-        geo = self.settings.value("window/geometry")
-        if geo is not None:
-            self.restoreGeometry(geo)
+        self._map_only_hidden: list[QWidget] | None = None
+        self.restored_layout = self._restore_geometry()
         _load_builtin_extensions()
         for ext in list(EXTENSIONS):
             ext(self)
+        self.restored_layout = self._restore_state() and self.restored_layout
+        if not self.restored_layout:
+            self.docks["targets"].raise_()
+
+    # -- fitting the screen -----------------------------------------------------------------------
+    def available_geometry(self):
+        """The available geometry (desktop minus task bars) of the screen the window is on."""
+        scr = self.screen() or QGuiApplication.primaryScreen()
+        return scr.availableGeometry()
+
+    def _frame_margins(self) -> tuple[int, int]:
+        fg, g = self.frameGeometry(), self.geometry()
+        return max(0, fg.width() - g.width()), max(0, fg.height() - g.height())
+
+    def fill_screen(self) -> None:
+        """Take the whole available geometry of the window's screen (the first start)."""
+        avail = self.available_geometry()
+        size = screen_fit.client_size(avail.size(), self._frame_margins())
+        self.resize(size)
+        self.move(avail.topLeft())
+
+    def keep_on_screen(self) -> None:
+        """Shrink and move the window so its frame lies within its screen's available
+        geometry (after a restore, or after opening an encounter whose panels asked for room)."""
+        if self.isFullScreen() or self.isMaximized():
+            return
+        avail = self.available_geometry()
+        frame = self.frameGeometry()
+        fitted = screen_fit.inside(frame, avail)
+        if fitted == frame:
+            return
+        margins = self._frame_margins()
+        self.resize(screen_fit.client_size(fitted.size(), margins))
+        self.move(fitted.topLeft())
+
+    def _restore_geometry(self) -> bool:
+        geo = self.settings.value("window/geometry")
+        if isinstance(geo, QByteArray) and self.restoreGeometry(geo):
+            self.keep_on_screen()
+            return True
+        self.fill_screen()
+        return False
+
+    def _restore_state(self) -> bool:
+        state = self.settings.value("window/state")
+        if not isinstance(state, QByteArray):
+            return False
+        ok = self.restoreState(state, STATE_VERSION)
+        self.keep_on_screen()
+        return bool(ok)
+
+    def save_layout(self) -> None:
+        """Remember the window's size and place, its docks and their sizes."""
+        if self._map_only_hidden is not None:
+            self.set_map_only(False)
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState(STATE_VERSION))
+
+    def _after_open(self) -> None:
+        self.keep_on_screen()
+        self.tidy_dock_tabs()
+
+    def tidy_dock_tabs(self) -> None:
+        """Dock tabs show their whole titles (scrolling when there are many), never "Ta…"."""
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
+                bar.setExpanding(False)
+
+    def default_dock_width(self) -> int:
+        return screen_fit.dock_width(self.width())
+
+    def resizeDocks(self, docks, sizes, orientation) -> None:  # noqa: N802 - Qt API
+        """As Qt's, but a dock asked to be wider than the map-first limit gets the limit
+        (rule systems ask for room; the map keeps most of the window)."""
+        if orientation == Qt.Orientation.Horizontal:
+            limit = screen_fit.dock_width_limit(self.width())
+            sizes = [min(int(s), limit) for s in sizes]
+        super().resizeDocks(docks, sizes, orientation)
+
+    # -- map only, full screen ------------------------------------------------------------------
+    @property
+    def map_only(self) -> bool:
+        return self._map_only_hidden is not None
+
+    def set_map_only(self, on: bool) -> None:
+        """Hide every panel and toolbar (the map keeps its own legend, scale bar and
+        badges), or show again the ones that were shown."""
+        if on == self.map_only:
+            self.actions["map only"].setChecked(on)
+            return
+        if on:
+            shown = [w for w in list(self.docks.values()) + self.findChildren(QToolBar) if w.isVisible()]
+            for w in shown:
+                w.hide()
+            self._map_only_hidden = shown
+            self.statusBar().showMessage(f"Map only: {MAP_ONLY_KEY} shows the panels again", 6000)
+        else:
+            hidden, self._map_only_hidden = self._map_only_hidden, None
+            for w in hidden:
+                w.show()
+        self.actions["map only"].setChecked(on)
+        self.map_view.setFocus()
+
+    def set_full_screen(self, on: bool) -> None:
+        if on:
+            self.showFullScreen()
+        else:
+            self.showNormal()
+            self.keep_on_screen()
+        self.actions["full screen"].setChecked(on)
 
     # -- extension points ---------------------------------------------------------------------
     def add_dock(self, widget: QWidget, title: str, area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
@@ -140,10 +280,15 @@ class MainWindow(QMainWindow):
         name = name or title.lower().replace(" ", "_")
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{name}")
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        if tabify_with and tabify_with in self.docks:
-            self.tabifyDockWidget(self.docks[tabify_with], dock)
+        dock.setWidget(_scrolling(widget))
+        # map first: every panel is a tab of one column on the right (the GM may drag them
+        # elsewhere; the arrangement is saved), whichever side its maker asked for
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        host = self.docks.get(tabify_with) if tabify_with else None
+        if host is None and self.docks:
+            host = next(iter(self.docks.values()))
+        if host is not None:
+            self.tabifyDockWidget(host, dock)
         self.docks[name] = dock
         self.menus["Panels"].addAction(dock.toggleViewAction())
         return dock
@@ -210,7 +355,12 @@ class MainWindow(QMainWindow):
         A("File", "&Open\u2026", self.open_dialog, shortcut=QKeySequence.StandardKey.Open)
         self.recent_menu = self.menus["File"].addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        A("File", "Open the &demo", lambda: self.open_file(_demo_path()), name="open demo")
+        self.demo_menu = self.menus["File"].addMenu("Open &Demo")
+        for i, path in enumerate(demo_paths()):
+            act = self.demo_menu.addAction(demo_label(path))
+            act.setStatusTip(f"Open {path.name} as a new, unsaved encounter (Save asks for a file name)")
+            act.triggered.connect(lambda _=False, p=path: self.open_demo(p))
+            self.actions["open demo" if i == 0 else f"open {path.stem.removeprefix('demo-')} demo"] = act
         self.menus["File"].addSeparator()
         A("File", "&Save", self.save, shortcut=QKeySequence.StandardKey.Save)
         A("File", "Save &As\u2026", self.save_as, shortcut=QKeySequence.StandardKey.SaveAs)
@@ -237,6 +387,13 @@ class MainWindow(QMainWindow):
           checkable=True, name="lock attacker")
 
         self.targets.lock.toggled.connect(self.actions["lock attacker"].setChecked)
+        A("View", "&Map only", self.set_map_only, shortcut=MAP_ONLY_KEY, checkable=True, name="map only",
+          tip=f"Hide every panel and toolbar, the map alone ({MAP_ONLY_KEY} again shows them)")
+        A("View", "F&ull screen", self.set_full_screen, shortcut=QKeySequence.StandardKey.FullScreen,
+          checkable=True, name="full screen", tip="The window over the whole screen")
+        if self.actions["full screen"].shortcut().isEmpty():
+            self.actions["full screen"].setShortcut(QKeySequence("F11"))
+        self.menus["View"].addSeparator()
         A("View", "&Fit map", self.map_view.fit_map, shortcut="F", name="fit")
         A("View", "Zoom &in", lambda: self.map_view.zoom_by(1 / 1.25), shortcut=QKeySequence.StandardKey.ZoomIn, name="zoom in")
         A("View", "Zoom &out", lambda: self.map_view.zoom_by(1.25), shortcut=QKeySequence.StandardKey.ZoomOut, name="zoom out")
@@ -315,11 +472,15 @@ class MainWindow(QMainWindow):
         if change.reset:
             self.selection.clear()
             self.selection.set_attacker(None)
+            self._update_title()
+            # a rule system's panels may just have been shown: stay on the screen
+            self.keep_on_screen()
+            QTimer.singleShot(0, self._after_open)
         if self.document.tactics_error and not change.preview:
             self.statusBar().showMessage(f"The engine cannot analyse this: {self.document.tactics_error}", 8000)
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.display_name()}[*] \u2014 {self.document.encounter.name} \u2014 {APP_NAME}")
+        self.setWindowTitle(window_title(self.document.path, self.document.encounter.name))
         self.setWindowModified(self.document.dirty)
 
     # -- files ------------------------------------------------------------------------------------
@@ -359,6 +520,24 @@ class MainWindow(QMainWindow):
         self.autosaver.discard()
         if not self._is_template(Path(path)):
             self._add_recent(Path(path))
+        self.map_view.fit_map()
+        return True
+
+    def open_demo(self, path: str | Path | None = None) -> bool:
+        """Open a bundled demo as a new, untitled encounter: Save asks for a file name, so
+        the bundled file is never written."""
+        from engine.files import load_encounter
+
+        path = Path(path) if path is not None else _demo_path()
+        if not self.maybe_save():
+            return False
+        try:
+            enc = load_encounter(path)
+        except CoverfireError as exc:
+            QMessageBox.warning(self, "Cannot open the demo", f"{exc}\n\nThe encounter you had open is unchanged.")
+            return False
+        self.document.set_content(enc, None)
+        self.autosaver.discard()
         self.map_view.fit_map()
         return True
 
@@ -408,16 +587,24 @@ class MainWindow(QMainWindow):
         super().showEvent(ev)
         if not getattr(self, "_sized", False):
             self._sized = True
-            if self.settings.value("window/geometry") is None:
-                self.resizeDocks([self.docks["targets"]], [560], Qt.Orientation.Horizontal)
-                self.resizeDocks([self.docks["targets"], self.docks["inspector"]], [420, 520], Qt.Orientation.Vertical)
+            if not self.restored_layout:
+                self.apply_default_layout()
+            self.keep_on_screen()
+            self.tidy_dock_tabs()
             QTimer.singleShot(0, self.map_view.fit_map)
+
+    def apply_default_layout(self) -> None:
+        """The first-start arrangement: the panels one tabbed column on the right, a quarter
+        of the window wide (300-420 px)."""
+        shown = [d for d in self.docks.values() if d.isVisible() and not d.isFloating()]
+        if shown:
+            super().resizeDocks(shown[:1], [self.default_dock_width()], Qt.Orientation.Horizontal)
 
     def closeEvent(self, ev: QCloseEvent) -> None:
         if not self.maybe_save():
             ev.ignore()
             return
-        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.save_layout()
         self.autosaver.discard()
         self.autosaver.timer.stop()
         ev.accept()
@@ -568,3 +755,28 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About Coverfire",
                           "Coverfire: a battle map for game masters who run gun fights.\n"
                           "Cover, zones, ranges and charges, worked out as you drag.")
+
+
+def window_title(path: Path | None, encounter_name: str) -> str:
+    """The window title: the file's name once (and the encounter's name when it says more),
+    or the encounter's name for an unsaved one; ``[*]`` marks unsaved changes."""
+    name = (encounter_name or "").strip()
+    if path is None:
+        return f"{name or 'Untitled encounter'} (not saved)[*] \u2014 {APP_NAME}"
+    if name and name not in (path.name, path.stem):
+        return f"{path.name}[*] \u2014 {name} \u2014 {APP_NAME}"
+    return f"{path.name}[*] \u2014 {APP_NAME}"
+
+
+def _scrolling(widget: QWidget) -> QWidget:
+    """A panel as a dock's contents: scrolling inside when the dock is smaller than the panel
+    wants (so no panel can push the window past the screen). A panel that scrolls already
+    (a table, a list) is used as it is."""
+    if isinstance(widget, QAbstractScrollArea):
+        return widget
+    area = QScrollArea()
+    area.setObjectName(f"scroll_{widget.objectName() or type(widget).__name__}")
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setWidget(widget)
+    return area

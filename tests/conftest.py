@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
 ROOT = Path(__file__).resolve().parents[1]
+# one 1920x1080 screen (Qt's offscreen default is 800x600, smaller than the windows tests
+# drive, and the window keeps itself on its screen); tests/gui/test_laptop_window.py runs
+# other sizes in their own processes
+os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={ROOT / 'tests' / 'screens-desktop.json'}")
 SHARED = ROOT.parent / "shared"
 
 

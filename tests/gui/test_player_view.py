@@ -65,7 +65,8 @@ def test_it_follows_a_token_drag_live_before_the_mouse_is_released(window, playe
     runner = style.side_colour("runner")
     # look at the corner of the map where the drag happens, so the discs are large enough to
     # sample whatever size the GM's panels leave the map (the player view follows the GM's)
-    gm.vb.setRange(xRange=(4.0, 32.0), yRange=(14.0, 40.0), padding=0)
+    # (the drag ends at y 36 m: far enough above the bottom edge that the legend leaves it clear)
+    gm.vb.setRange(xRange=(4.0, 32.0), yRange=(14.0, 46.0), padding=0)
     qtbot.wait(10)
     # Sam (standing, radius 0.4 m) at (12, 20); its disc centre shows the runner colour
     assert pv.tokens.token_at(12.0, 20.0) == "sam"

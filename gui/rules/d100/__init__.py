@@ -56,8 +56,7 @@ class D100Gui(QObject):
                           tip="The numbers the d100 rules leave open, for this encounter (one undo step)")
         window.add_action("d100", "Export combat &log\u2026", lambda: window.combat_log_panel.export_dialog(),
                           name="d100 export log")
-        window.add_action("File", "Open the d&100 demo", self.open_demo, name="open d100 demo",
-                          tip="The street map with d100 characters (opens as a new, unsaved encounter)")
+        # (File > Open Demo lists the d100 demo with the others: MainWindow.open_demo)
         self.controller.activeChanged.connect(self._set_active)
         self.controller.stateChanged.connect(self._update_marks)
         # once every extension is installed, follow the document last of all, so a rule
