@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# one 1920x1080 screen (Qt's offscreen default is 800x600, smaller than the windows tests
-# drive, and the window keeps itself on its screen); tests/gui/test_laptop_window.py runs
-# other sizes in their own processes
-os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={ROOT / 'tests' / 'screens-desktop.json'}")
+# two offscreen screens (DESIGN.md "Testing at a screen size"): "fullhd" 1920x1080 at x=0,
+# where windows open (Qt's default 800x600 is smaller than the windows tests drive, and the
+# window keeps itself on its screen), and "laptop" 1366x768 at x=1920 (the screen_window
+# fixture in tests/gui/conftest.py puts a window on either)
+os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={ROOT / 'tests' / 'gui' / 'screens.json'}")
 SHARED = ROOT.parent / "shared"
 
 

@@ -33,6 +33,45 @@ def window(qtbot, demo_path, tmp_path, monkeypatch):
     return win
 
 
+SCREENS = {"laptop": (1366, 768), "fullhd": (1920, 1080)}
+
+
+def screen_named(name: str):
+    """The offscreen screen called ``name`` (tests/gui/screens.json); skips when the tests
+    run on another platform set-up (QT_QPA_PLATFORM set by hand)."""
+    from PySide6.QtGui import QGuiApplication
+
+    for scr in QGuiApplication.screens():
+        if scr.name() == name:
+            return scr
+    pytest.skip(f"no offscreen screen {name!r}: run with QT_QPA_PLATFORM unset (tests/conftest.py sets it)")
+
+
+@pytest.fixture(params=list(SCREENS))
+def screen_window(request, qtbot, demo_path, tmp_path, monkeypatch):
+    """The main window on the demo on the "laptop" (1366x768) or the "fullhd" (1920x1080)
+    screen, sized as on a first start there (the screen's available geometry)."""
+    from engine.files import load_encounter
+    from gui.main_window import MainWindow
+
+    scr = screen_named(request.param)
+    assert (scr.geometry().width(), scr.geometry().height()) == SCREENS[request.param]
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(load_encounter(demo_path), demo_path, settings=settings,
+                     autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
+    qtbot.addWidget(win)
+    win.setScreen(scr)
+    win.move(scr.availableGeometry().topLeft())
+    win.fill_screen()
+    win.show()
+    qtbot.waitExposed(win)
+    qtbot.wait(20)
+    win.map_view.fit_map()
+    win.screen_name = request.param
+    return win
+
+
 @pytest.fixture(scope="session")
 def dead_pid() -> int:
     """The id of a process that has exited (as a crashed Coverfire's autosave names)."""

@@ -203,3 +203,17 @@ def test_screen_fit_arithmetic():
     assert inside(QRect(900, 600, 600, 400), avail) == QRect(766, 340, 600, 400)
     assert inside(QRect(10, 10, 200, 100), avail) == QRect(10, 10, 200, 100)
     assert dock_width(1366) == 342 and dock_width(1920) == 420 and dock_width(800) == 300
+
+
+def test_screen_window_fixture_fits_its_screen(screen_window, qtbot):
+    win = screen_window
+    avail = win.screen().availableGeometry()
+    assert win.screen().name() == win.screen_name
+    assert avail.contains(win.frameGeometry())
+    share = win.map_view.width() * win.map_view.height() / (win.width() * win.height())
+    assert share >= {"laptop": 0.60, "fullhd": 0.70}[win.screen_name]
+    # opening the d100 demo (which grew the window past the laptop's screen) keeps it inside
+    win.actions["open d100 demo"].trigger()
+    qtbot.wait(20)
+    assert avail.contains(win.frameGeometry())
+    assert win.map_view.width() * win.map_view.height() / (win.width() * win.height()) >= share - 0.01
