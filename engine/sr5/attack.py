@@ -172,6 +172,7 @@ class AttackPlan:
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     split: bool = True  # the common pool is divided over the targets
+    zero_hit_tie: str = "graze"  # 0 hits vs 0 hits: graze (seed 001) or miss (Options.zero_hit_tie)
 
     @property
     def legal(self) -> bool:
@@ -585,7 +586,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
 
     split = not (spread and not opts.shotgun_split_pool and w2 is None and not (mode and mode.multiple))
     plan = AttackPlan(decl, kind, w, w2, mode, rounds, action, cost, cost_ini, common, (), tuple(tps), recoil,
-                      tuple(problems), tuple(notes), split)
+                      tuple(problems), tuple(notes), split, opts.zero_hit_tie)
     return _assemble(plan)
 
 
@@ -723,7 +724,7 @@ class AttackResolution:
         if a is None or d is None:
             return TargetOutcome(target, a, d, s)
         net = a.hits - d.hits
-        if net < 0 or a.hits == 0:  # no hits never touch the target (a documented default)
+        if net < 0 or (a.hits == 0 and self.plan.zero_hit_tie == "miss"):
             return TargetOutcome(target, a, d, None, net, "miss")
         if net == 0:
             return TargetOutcome(target, a, d, None, 0, "graze")

@@ -247,6 +247,9 @@ class Options(_Value):
     stun_overflow_ratio: int = Field(default=2, ge=1, le=10)  # excess Stun boxes per Physical box
     recoil_reset_by_free: bool = False  # a Free Action (other than firing) also resets recoil
     recoil_reset_by_idle_phase: bool = True  # a whole Action Phase without firing resets recoil
+    # a tie of 0 attack hits against 0 defense hits: "graze" (seed 001: "If its a tie, its a
+    # grazing hit") or "miss" (the SR5 core reading: an attack with no hits misses)
+    zero_hit_tie: Literal["graze", "miss"] = "graze"
     # grenades and blasts (engine/sr5/blast.py; docs/sr5.md "Grenades and blasts")
     scatter_direction: Literal["d6", "d12"] = "d6"  # d6: face x 60 deg; d12 (2 dice): a clock face x 30 deg
     blast_metres: Literal["floor", "round", "ceil"] = "floor"  # whole metres of a target's distance from a blast
