@@ -33,6 +33,9 @@ Ruleset = Literal["sr5", "d100", "static-veil"]
 Stance = Literal["standing", "crouched", "prone"]
 ZoneKind = Literal["suppressive", "shotgun", "blast", "circle", "cone", "line", "rect"]
 Choke = Literal["narrow", "medium", "wide"]
+#: How a suppressive zone is fired (seed 001): plain, enhanced (5 m at the far end), or a
+#: full-auto shotgun's flechettes (narrow choke: as enhanced; medium/wide: wider).
+SuppressiveFire = Literal["standard", "enhanced", "flechette"]
 BandName = Literal["short", "medium", "long", "extreme"]
 #: What a grenade, minigrenade, rocket or missile carries (its blast: engine/sr5/blast.py).
 BlastKind = Literal["fragmentation", "high_explosive", "flash_bang", "gas", "smoke"]
@@ -45,6 +48,13 @@ AREA_ZONES = ("blast", "circle", "rect")
 DEFAULT_RADIUS = 0.4
 SUPPRESSIVE_WIDTH = 10.0  # far-end width of a full 20-round suppressive burst (sr5-facts.md)
 SUPPRESSIVE_ROUNDS = 20
+ENHANCED_SUPPRESSIVE_WIDTH = 5.0  # "narrows the width at the end of the zone to 5 meters" (seed 001)
+#: Flechette suppressive fire with a medium or wide choke: metres added to the far-end width,
+#: by the band (short, medium, long, extreme of a flechette shotgun: 15/30/45/60 m) the far end
+#: lies in - the shotgun spread table's widths (sr5-facts.md), the documented default
+#: (docs/sr5.md); a zone's own ``width`` overrides it.
+FLECHETTE_SUPPRESSIVE_EXTRA = {"medium": (2.0, 4.0, 6.0, 8.0), "wide": (3.0, 6.0, 9.0, 12.0)}
+FLECHETTE_BAND_MAXIMA = (15.0, 30.0, 45.0, 60.0)
 
 
 class _Value(BaseModel):
@@ -197,6 +207,7 @@ class Zone(_Value):
     radius: float | None = Field(default=None, gt=0)
     choke: Choke | None = None
     rounds: int | None = Field(default=None, ge=1, le=20)
+    fire: SuppressiveFire | None = None  # suppressive zones: standard (None) / enhanced / flechette
     weapon: str | None = None
     color: str | None = None
     hidden: bool = False
@@ -227,10 +238,21 @@ class Zone(_Value):
 
     @property
     def effective_width(self) -> float | None:
-        """Far-end width for suppressive fire (10 m, 1 m less per 2 rounds short of 20)."""
+        """Far-end width for suppressive fire in metres: 10 m, 1 m less per 2 rounds short of
+        20; enhanced fire (and flechettes on a narrow choke) at most 5 m; flechettes on a
+        medium or wide choke that plus the spread width of the band the far end lies in."""
         if self.kind == "suppressive" and self.width is None:
             rounds = self.rounds if self.rounds is not None else SUPPRESSIVE_ROUNDS
-            return SUPPRESSIVE_WIDTH - (SUPPRESSIVE_ROUNDS - rounds) // 2
+            w = SUPPRESSIVE_WIDTH - (SUPPRESSIVE_ROUNDS - rounds) // 2
+            choke = self.choke or "narrow"
+            if self.fire == "enhanced" or (self.fire == "flechette" and choke == "narrow"):
+                return min(w, ENHANCED_SUPPRESSIVE_WIDTH)
+            if self.fire == "flechette":
+                length = self.length or 0.0
+                band = next((i for i, m in enumerate(FLECHETTE_BAND_MAXIMA) if length <= m),
+                            len(FLECHETTE_BAND_MAXIMA) - 1)
+                return w + FLECHETTE_SUPPRESSIVE_EXTRA[choke][band]
+            return w
         return self.width
 
     @property

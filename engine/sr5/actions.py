@@ -44,6 +44,10 @@ from engine.sr5.tables import (
 )
 
 
+#: Free Actions a character may take at any time, even before its first phase (not surprised).
+ANYTIME = ("drop_prone", "lucky_cover")
+
+
 def ready_weapons(token) -> tuple[str, ...]:
     """Names of the weapons in hand (main hand first); the first weapon when the sheet says
     nothing. Unarmed is always ready."""
@@ -141,7 +145,7 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     st = settings_of(encounter)
     who = tok.name or tok.id
     cost, ini = action_cost(encounter, action)
-    anytime = action.id == "drop_prone"
+    anytime = action.id in ANYTIME
     reason = _cost_reason(st, action.actor, sh, cost, ini, anytime)
     if reason:
         return reason
@@ -234,6 +238,11 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     elif wid == "hit_the_dirt":
         if tok.stance == "prone":
             return f"{who} is already prone"
+    elif wid == "lucky_cover":
+        if sh.edge_left < 1:
+            return f"{who} has no Edge left (Lucky Cover spends 1)"
+        if tok.stance == "prone" and sh.lucky_cover:
+            return f"{who} is already prone in Lucky Cover"
     elif wid == "full_defense":
         if sh.full_defense:
             return f"{who} is already on Full Defense this turn"
@@ -268,7 +277,7 @@ def apply_action(
     who = tok.name or tok.id
     edit = Edit(encounter)
     cost, ini = action_cost(encounter, action)
-    spend(edit, action.actor, action.id, cost, initiative=ini, anytime=action.id == "drop_prone")
+    spend(edit, action.actor, action.id, cost, initiative=ini, anytime=action.id in ANYTIME)
     sh = edit.sheet(action.actor)
     spec = ACTIONS[action.id]
     text = f"{who}: {spec.label}"
@@ -282,6 +291,8 @@ def apply_action(
 
     def set_stance(stance: str) -> None:
         edit.set_token(edit.token(action.actor).model_copy(update={"stance": stance}))
+        if stance != "prone" and edit.sheet(action.actor).lucky_cover:
+            edit.update_sheet(action.actor, lucky_cover=False)  # Lucky Cover lasts while prone
 
     if wid == "take_aim":
         assert w is not None
@@ -334,6 +345,10 @@ def apply_action(
     elif wid == "hit_the_dirt":
         set_stance("prone")
         text += f": prone (Initiative -{ini})"
+    elif wid == "lucky_cover":
+        set_stance("prone")
+        edit.update_sheet(action.actor, lucky_cover=True, edge_points=sh.edge_left - 1)
+        text += f": prone, spared by enhanced and flechette suppressive fire (Edge {sh.edge_left} -> {sh.edge_left - 1})"
     elif wid == "full_defense":
         edit.update_sheet(action.actor, full_defense=True)
         text += f": +defense for the rest of the turn (Initiative -{ini})"

@@ -50,6 +50,8 @@ ACTIONS: dict[str, ActionSpec] = {
         ActionSpec("gesture", "Gesture", FREE),
         ActionSpec("speak", "Speak/Text Phrase", FREE),
         ActionSpec("run", "Run", FREE, text="move past the Walking rate; running modifiers"),
+        ActionSpec("lucky_cover", "Lucky Cover (1 Edge)", FREE,
+                   text="drop prone and be spared by enhanced or flechette suppressive fire (seed 001)"),
         ActionSpec("multiple_targets", "Multiple Targets", FREE, text="split the attack pool over targets"),
         # simple
         ActionSpec("change_gun_mode", "Change Gun Mode", SIMPLE, text="Free Action with a linked smartgun"),

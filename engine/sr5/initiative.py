@@ -124,7 +124,8 @@ def start_turn(
             score = b + sum(faces)
         scores[tid] = score
         edit.update_sheet(
-            tid, initiative=score, moved=0.0, running=False, sprinting=False, sprint_metres=0.0, full_defense=False, defended=0
+            tid, initiative=score, moved=0.0, running=False, sprinting=False, sprint_metres=0.0, full_defense=False, defended=0,
+            lucky_cover=False,
         )
         rec = RollRecord(
             label=f"Initiative {_name(encounter, tid)}",

@@ -156,6 +156,7 @@ class Sheet(_Value):
     aim_magnified: bool = False  # the first Take Aim was spent lining up an image magnifier
     recoil: int = Field(default=0, ge=0, le=1_000)  # rounds fired since recoil was reset
     full_defense: bool = False  # until the end of the Combat Turn
+    lucky_cover: bool = False  # went prone with the Lucky Cover Edge action this Combat Turn
     defended: int = Field(default=0, ge=0, le=100)  # defense tests since its own last action
     in_hand: tuple[str, ...] | None = None  # ready weapons, main hand first; None = first weapon
     modes: dict[str, str] = Field(default_factory=dict)  # weapon name -> firing mode selected
@@ -250,6 +251,10 @@ class Options(_Value):
     # a tie of 0 attack hits against 0 defense hits: "graze" (seed 001: "If its a tie, its a
     # grazing hit") or "miss" (the SR5 core reading: an attack with no hits misses)
     zero_hit_tie: Literal["graze", "miss"] = "graze"
+    # flechette suppressive fire (seed 001's chart is missing): the shotgun spread table's
+    # defense modifiers on the Reaction + Edge test, by choke (narrow: exactly enhanced fire)
+    flechette_suppressive_defense: dict[str, int] = Field(
+        default_factory=lambda: {"narrow": 0, "medium": -3, "wide": -5})
     # grenades and blasts (engine/sr5/blast.py; docs/sr5.md "Grenades and blasts")
     scatter_direction: Literal["d6", "d12"] = "d6"  # d6: face x 60 deg; d12 (2 dice): a clock face x 30 deg
     blast_metres: Literal["floor", "round", "ceil"] = "floor"  # whole metres of a target's distance from a blast
@@ -300,7 +305,9 @@ class Suppression(_Value):
     damage_type: Literal["P", "S"] = "P"
     ap: int = 0
     turn: int = 0
-    enhanced: bool = False  # enhanced suppressive fire: prone does not spare
+    enhanced: bool = False  # enhanced or flechette suppressive fire: prone does not spare
+    fire: Literal["standard", "enhanced", "flechette"] = "standard"  # how the zone was fired
+    choke: Literal["narrow", "medium", "wide"] | None = None  # flechette fire: the shotgun's choke
 
 
 class PhaseUse(_Value):

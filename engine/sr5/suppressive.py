@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.errors import IllegalActionError
-from engine.model import Encounter, zone_weapon
+from engine.model import Encounter, Weapon, Zone, zone_weapon
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
@@ -37,7 +37,16 @@ from engine.sr5.steps import (
     wound_parts,
 )
 from engine.sr5.steps import name_of as _nm
-from engine.sr5.tables import SUPPRESSIVE_ROUNDS, parse_damage, smartlinked, weapon_modes, weapon_skill, wireless_smartlink_dice
+from engine.sr5.tables import (
+    SUPPRESSIVE_ROUNDS,
+    current_choke,
+    has_choke,
+    parse_damage,
+    smartlinked,
+    weapon_modes,
+    weapon_skill,
+    wireless_smartlink_dice,
+)
 
 
 def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Modifier | None:
@@ -58,13 +67,40 @@ def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones:
 @dataclass(frozen=True)
 class SuppressiveDeclaration:
     """``shooter`` fills the map zone ``zone`` (kind suppressive) with ``weapon`` (None: the
-    zone's weapon); ``enhanced`` = enhanced suppressive fire (prone does not spare)."""
+    zone's weapon); ``enhanced`` = enhanced suppressive fire (prone does not spare, the far
+    end narrows to 5 m). ``fire`` names the kind outright (standard / enhanced / flechette);
+    None: enhanced when ``enhanced`` or the zone says so, flechette when the weapon is a
+    full-auto shotgun firing flechettes (:func:`fire_of`)."""
 
     shooter: str
     zone: str
     weapon: str | None = None
     edge: bool = False
     enhanced: bool = False
+    fire: str | None = None
+
+
+FIRES = ("standard", "enhanced", "flechette")
+
+
+def fire_of(decl: SuppressiveDeclaration, zone: Zone, weapon: Weapon) -> str:
+    """How this suppressive fire is fired (see :class:`SuppressiveDeclaration`)."""
+    if decl.fire is not None:
+        return decl.fire
+    if decl.enhanced or zone.fire == "enhanced":
+        return "enhanced"
+    if zone.fire == "flechette" or has_choke(weapon):
+        return "flechette"
+    return "standard"
+
+
+def shaped_zone(zone: Zone, fire: str, choke: str | None) -> Zone:
+    """The zone as this fire shapes it (``Zone.fire``; a flechette zone takes the choke):
+    what the map draws and who is in it follow from :attr:`Zone.effective_width`."""
+    upd: dict = {"fire": None if fire == "standard" else fire}
+    if fire == "flechette":
+        upd["choke"] = choke or "narrow"
+    return zone.model_copy(update=upd)
 
 
 @dataclass(frozen=True)
@@ -77,6 +113,9 @@ class SuppressivePlan:
     ap: int
     weapon: str
     problems: tuple[str, ...] = ()
+    fire: str = "standard"
+    choke: str | None = None  # flechette fire: the choke the shotgun is set to
+    zone: Zone | None = None  # the zone as this fire shapes it
 
     @property
     def legal(self) -> bool:
@@ -122,6 +161,15 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         problems.append(f"{decl.shooter} has already attacked this Action Phase")
     if decl.edge and sh.edge_left < 1:
         problems.append(f"{decl.shooter} has no Edge left")
+    fire = fire_of(decl, zone, w)
+    choke = None
+    if fire not in FIRES:
+        problems.append(f"suppressive fire is standard, enhanced or flechette, not {fire!r}")
+        fire = "standard"
+    if fire == "flechette":
+        if not has_choke(w):
+            problems.append(f"flechette suppressive fire needs a full-auto shotgun firing flechettes; {w.name} is not one")
+        choke = zone.choke if zone.fire == "flechette" and zone.choke else current_choke(w, sh)
     key = weapon_skill(w, "FA")
     parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), sh.skill(key)), base("agility", "Agility", sh.agility)]
     parts += wound_parts(sh, st.options)
@@ -142,7 +190,8 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
             limit += (mod("smartgun", "smartgun", 2, "weapon"),)
     dmg = parse_damage(w.damage, sh.strength, weapon=w.name)
     pool = Pool(f"{tok.name or tok.id} suppressive fire ({zone.id})", tuple(parts), limit, decl.edge)
-    return SuppressivePlan(decl, pool, rounds, dmg.value, dmg.type, w.ap, w.name, tuple(problems))
+    return SuppressivePlan(decl, pool, rounds, dmg.value, dmg.type, w.ap, w.name, tuple(problems), fire, choke,
+                           shaped_zone(zone, fire, choke))
 
 
 def apply_suppressive(
@@ -163,10 +212,14 @@ def apply_suppressive(
     unload(edit, d.shooter, (plan.weapon,), plan.rounds)
     tok = edit.token(d.shooter)
     sup = Suppression(zone=d.zone, shooter=d.shooter, weapon=plan.weapon, hits=res.hits, dv=plan.dv,
-                      damage_type=plan.damage_type, ap=plan.ap, turn=edit.settings.turn, enhanced=d.enhanced)
+                      damage_type=plan.damage_type, ap=plan.ap, turn=edit.settings.turn,
+                      enhanced=plan.fire != "standard", fire=plan.fire, choke=plan.choke)
     others = tuple(s for s in edit.settings.suppressions if s.zone != d.zone)
     edit.update_settings(suppressions=others + (sup,))
-    text = f"{tok.name or tok.id} lays suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
+    if plan.zone is not None and plan.zone != edit.zone(d.zone):
+        edit.set_zone(plan.zone)
+    kind = {"standard": "", "enhanced": "enhanced ", "flechette": f"flechette ({plan.choke} choke) "}[plan.fire]
+    text = f"{tok.name or tok.id} lays {kind}suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
     edit.log(log_entry(edit.settings, d.shooter, "suppressive", text, [roll_record(plan.pool, res)]))
     edit.details["test"] = res
     edit.prompts.append(f"those exposed in {d.zone} roll Reaction + Edge ({res.hits})")
@@ -207,6 +260,8 @@ def suppression_status(encounter: Encounter, facts: MapFacts) -> dict[str, ZoneS
                 spared.append((z, "full cover"))
             elif t.stance == "prone" and not s.enhanced:
                 spared.append((z, "prone"))
+            elif t.stance == "prone" and sh.lucky_cover:
+                spared.append((z, "prone (Lucky Cover)"))
             else:
                 must.append(z)
         if m is not None or must or spared:
@@ -252,6 +307,10 @@ def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: in
     parts += wound_parts(sh, st.options)
     if index:
         parts.append(mod("overlap", f"{index} earlier suppressive test{'s' if index > 1 else ''}", -index, "rules"))
+    if s.fire == "flechette" and s.choke:
+        fm = st.options.flechette_suppressive_defense.get(s.choke, 0)
+        if fm:
+            parts.append(mod("choke", f"flechettes, {s.choke} choke", fm, "weapon"))
     name = tok.name or tok.id
     test = Pool(f"{name} dodges suppressive fire {zone}", tuple(parts), threshold=s.hits)
     armor = max(0, sh.armor + s.ap)
