@@ -21,6 +21,7 @@ import shapely
 
 from engine.errors import CoverfireError, GeometryError
 from engine.model import DIRECTED_ZONES, Encounter, Token, Weapon, Zone, zone_weapon
+from engine.rules import find_system
 from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
 from geometry.bodies import body_height, eye_height
 from geometry.cover import CoverIndex, cover_class
@@ -151,10 +152,15 @@ def _as_engine_errors():
 # --- ranges ---------------------------------------------------------------------------------
 
 def token_strength(token: Token) -> int:
-    """The Strength that scales thrown weapons' ranges: the token's SR5 Strength, else
+    """The Strength that scales thrown weapons' ranges: the first Strength a system of the
+    token's ``rules`` reads from its sheet (:meth:`RuleSystem.strength`), else
     ``engine.ranges.DEFAULT_STRENGTH``."""
-    s = getattr(token.sr5, "strength", None) if token.sr5 is not None else None
-    return int(s) if isinstance(s, (int, float)) and s > 0 else DEFAULT_STRENGTH
+    for name in token.rules:
+        strength = getattr(find_system(name), "strength", None)
+        s = strength(token) if strength is not None else None
+        if isinstance(s, (int, float)) and s > 0:
+            return int(s)
+    return DEFAULT_STRENGTH
 
 
 def weapon_bands(token: Token, weapon: Weapon) -> tuple[tuple[Band, ...], float]:
@@ -351,20 +357,12 @@ class Tactics:
         return self._charge(attacker_id, target_id, reach, runup, max_movement)
 
     def charge_movement(self, token_id: str) -> float:
-        """Metres the token may move in a charge: its Running rate for the Combat Turn
-        (``engine.sr5.combat.movement``: the sheet's ``run_rate``, else Agility x 4, plus
-        Sprint metres) in an sr5 encounter when it has an sr5 sheet; its Movement per turn in
-        a static-veil encounter when it has a static_veil sheet; else
+        """The most metres the token may move in a charge: the running limit its encounter's
+        rule system gives (:meth:`engine.rules.RuleSystem.movement`), else
         :data:`DEFAULT_CHARGE_MOVEMENT`."""
-        t = self._token(token_id)
-        ruleset = self.encounter.ruleset
-        if ruleset == "sr5" and t.sr5 is not None:
-            from engine.sr5.combat import movement
-
-            return float(movement(self.encounter, token_id).run)
-        if ruleset == "static-veil" and t.static_veil is not None:
-            return float(t.static_veil.movement)
-        return DEFAULT_CHARGE_MOVEMENT
+        self._token(token_id)  # an unknown id is an UnknownIdError, whatever the system
+        budget = self.encounter.system.movement(self.encounter, token_id)
+        return float(budget.run) if budget is not None else DEFAULT_CHARGE_MOVEMENT
 
     def _charge(self, attacker_id: str, target_id: str, reach: float | None = None,
                 runup: float | None = None, max_movement: float | None = None, shared: bool = False):

@@ -1,4 +1,4 @@
-"""Reading and writing encounter files (UTF-8 JSON, version 1).
+"""Reading and writing encounter files (UTF-8 JSON; reads versions 1 and 2, writes 2).
 
 :func:`load_encounter` raises :class:`~engine.errors.EncounterFileError` naming the file, the
 JSON path (``$.tokens[2].x``) and what is wrong. :func:`save_encounter` writes atomically: a
@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.errors import CoverfireError, EncounterFileError
-from engine.model import FORMAT, VERSION, Encounter
+from engine.model import FORMAT, VERSION, VERSIONS, Encounter
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 #: Deepest nesting of JSON arrays and objects read (an encounter needs fewer than ten levels).
@@ -68,9 +68,10 @@ def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
             path="$.format",
         )
     version = data.get("version")
-    if version != VERSION:
+    if version not in VERSIONS or isinstance(version, bool):
         raise EncounterFileError(
-            f"unknown version {version!r}: this Coverfire reads version {VERSION}",
+            f"unknown version {version!r}: this Coverfire reads versions "
+            f"{', '.join(map(str, VERSIONS))} (and writes {VERSION})",
             file=file,
             path="$.version",
         )

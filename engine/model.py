@@ -12,24 +12,23 @@ Coverfire does not know are kept and saved back (``extra="allow"``).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import shapely
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from engine.d100.sheet import Settings as D100Settings
-from engine.d100.sheet import Sheet as D100Sheet
-from engine.errors import EncounterFileError
+from engine import rules as _rules
+from engine.errors import CoverfireError, EncounterFileError
 from engine.ranges import BAND_NAMES, CATEGORIES
-from engine.sr5.sheet import Settings as SR5Settings
-from engine.sr5.sheet import Sheet as SR5Sheet
-from engine.static_veil.sheet import Settings as StaticVeilSettings
-from engine.static_veil.sheet import Sheet as StaticVeilSheet
 
 FORMAT = "coverfire.encounter"
-VERSION = 1
+#: The version this Coverfire writes. Version 2 keeps each rule system's data under one
+#: ``rules`` mapping keyed by ruleset name; version 1 had one field per system beside the
+#: others (``"sr5": {...}``), which loads as before (moved under ``rules``) and saves as 2.
+VERSION = 2
+#: Every version this Coverfire reads.
+VERSIONS = (1, 2)
 
-Ruleset = Literal["sr5", "d100", "static-veil"]
 Stance = Literal["standing", "crouched", "prone"]
 ZoneKind = Literal["suppressive", "shotgun", "blast", "circle", "cone", "line", "rect"]
 Choke = Literal["narrow", "medium", "wide"]
@@ -59,6 +58,23 @@ FLECHETTE_BAND_MAXIMA = (15.0, 30.0, 45.0, 60.0)
 
 class _Value(BaseModel):
     model_config = ConfigDict(frozen=True, extra="allow", allow_inf_nan=False)
+
+
+class _WithRules(_Value):
+    """A value that carries per-system data: ``rules`` maps a ruleset name to that system's
+    data (its ``Sheet`` for a token, its ``Settings`` for the encounter), validated through
+    the registry (:mod:`engine.rules`). A system's accessors (``sheet(token)``,
+    ``settings(encounter)``) read it with their defaults. (The field itself is declared
+    last in each model, so a saved file lists it after the common fields.)"""
+
+    def with_rules(self, name: str, data: Any):
+        """A copy with ``data`` as the ``name`` system's data (None removes it)."""
+        new = dict(self.rules)
+        if data is None:
+            new.pop(name, None)
+        else:
+            new[name] = data
+        return self.model_copy(update={"rules": new})
 
 
 class RangeBand(_Value):
@@ -155,11 +171,11 @@ class Obstacle(_Value):
         return not (self.door and self.open)
 
 
-class Token(_Value):
+class Token(_WithRules):
     """A character on the map: a disc of ``radius`` metres at (``x``, ``y``).
 
-    ``facing`` is in degrees (0 east, 90 south). Rule-system data lives under the keys
-    ``sr5``, ``d100`` and ``static_veil``."""
+    ``facing`` is in degrees (0 east, 90 south). Rule-system data lives under ``rules``,
+    keyed by ruleset name (``{"sr5": {...}}``), each value that system's ``Sheet``."""
 
     id: str = Field(min_length=1)
     name: str = ""
@@ -172,9 +188,17 @@ class Token(_Value):
     facing: float = 0.0
     weapons: tuple[Weapon, ...] = ()
     notes: str = ""
-    sr5: SR5Sheet | None = None
-    d100: D100Sheet | None = None
-    static_veil: StaticVeilSheet | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version_1_fields(cls, data: Any) -> Any:
+        return _rules.lift_legacy(data, "sheet")
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _known_sheets(cls, v: Any) -> dict[str, Any]:
+        return _rules.validate_rules(v, "sheet")
 
     def weapon(self, name: str | None = None) -> Weapon | None:
         """The named weapon, or the first one when ``name`` is None; None if it has none."""
@@ -285,20 +309,46 @@ class MapSpec(_Value):
     background: Background | None = None
 
 
-class Encounter(_Value):
-    """A whole encounter: the map, its cover, the tokens and the zones."""
+class Encounter(_WithRules):
+    """A whole encounter: the map, its cover, the tokens and the zones; ``ruleset`` names
+    the rule system that runs it, ``rules`` holds each system's encounter data."""
 
     format: Literal["coverfire.encounter"] = FORMAT
-    version: Literal[1] = VERSION
+    version: Literal[1, 2] = VERSION
     name: str = "Untitled encounter"
-    ruleset: Ruleset = "sr5"
+    ruleset: str = Field(default_factory=_rules.default_name)
     map: MapSpec
     obstacles: tuple[Obstacle, ...] = ()
     tokens: tuple[Token, ...] = ()
     zones: tuple[Zone, ...] = ()
-    sr5: SR5Settings | None = None
-    d100: D100Settings | None = None
-    static_veil: StaticVeilSettings | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _version_1_fields(cls, data: Any) -> Any:
+        data = _rules.lift_legacy(data, "settings")
+        if isinstance(data, dict) and data.get("version") == 1:
+            data = {**data, "version": VERSION}  # read as 1, held (and saved) as 2
+        return data
+
+    @field_validator("ruleset")
+    @classmethod
+    def _registered(cls, v: str) -> str:
+        try:
+            _rules.find_system(v)
+        except CoverfireError as exc:
+            raise ValueError(str(exc)) from None
+        return v
+
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _known_settings(cls, v: Any) -> dict[str, Any]:
+        return _rules.validate_rules(v, "settings")
+
+    @property
+    def system(self) -> _rules.RuleSystem:
+        """The rule system that runs this encounter (``engine.rules.find_system(ruleset)``)."""
+        return _rules.find_system(self.ruleset)
 
     @model_validator(mode="after")
     def _references(self):

@@ -1,36 +1,390 @@
-"""The registry of rule systems, by the ``ruleset`` name an encounter file gives.
+"""The rule-system interface and its registry, keyed by the ``ruleset`` name of the file.
 
-Each rule system is a module (or package) under ``engine/`` that exposes a ``RULESET``
-object; this registry maps the file's name to the module path and imports it on first use,
-so loading an encounter never pays for rule systems it does not use. Like
-``chess.variant.VARIANTS`` in python-chess: one name, one implementation.
+As python-chess's variants (``chess.variant``: one ``Board`` interface, subclasses that
+override hooks, ``VARIANTS`` and ``find_variant``), every rule system is one package under
+``engine/`` whose ``system.py`` defines a :class:`RuleSystem` subclass and registers one
+instance with :func:`register`. The core (``engine.model``, ``files``, ``analysis``,
+``ranges``, this module) imports no rule system and names none: it finds them here.
+
+Built-in systems are discovered, not listed: :func:`find_system` imports
+``engine.<name with "-" as "_">.system`` on first use, :func:`systems` every
+``engine/*/system.py``. A system defined elsewhere (a plug-in, a test) calls
+:func:`register` itself. See docs/rule-systems.md for how to write one.
+
+Legality apart from change (``is_legal`` / ``push``): :meth:`RuleSystem.why_not` and
+:meth:`RuleSystem.preview` change nothing; :meth:`RuleSystem.apply` and
+:meth:`RuleSystem.on_moves` return one :class:`Outcome` (the new encounter and a
+:class:`Changes` record, as Anki's ``OpChanges``) that screens refresh from and an undo
+stack keeps.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+import math
+import pkgutil
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.errors import CoverfireError
+from engine.errors import CoverfireError, IllegalActionError
 
-#: ruleset name (as in the encounter file) -> module that defines ``RULESET``.
-RULESETS: dict[str, str] = {
-    "sr5": "engine.sr5",
-    "d100": "engine.d100",
-    "static-veil": "engine.static_veil",
-}
+if TYPE_CHECKING:  # the model imports this module; these names are for type hints only
+    from engine.model import Encounter, Token
+
+XY = tuple[float, float]
 
 
-def get_ruleset(name: str) -> Any:
-    """The ``RULESET`` object of a rule system; raises :class:`CoverfireError` if unknown
-    or not built into this Coverfire."""
+# --------------------------------------------------------------------------------------------
+# values every system shares
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Movement:
+    """How far a token may move, in metres: ``walk`` without running, ``run`` at most (the
+    limit of a charge's search), ``left`` still open now (``run`` outside a round)."""
+
+    walk: float
+    run: float
+    left: float
+
+
+@dataclass(frozen=True)
+class Option:
+    """An action open to an actor, or refused with ``reason``. ``key`` is the system's own
+    name for it ("fire_weapon", "Shove"); ``action`` the value to hand to
+    :meth:`RuleSystem.preview` / :meth:`RuleSystem.apply` when it needs no further choice."""
+
+    key: str
+    label: str
+    reason: str | None = None
+    action: Any = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.reason is None
+
+
+@dataclass(frozen=True)
+class MoveTo:
+    """One token's move: to ``to`` (metres), along ``path`` (its corners, start to end) when
+    the walk bends; None means straight from where it stands."""
+
+    token: str
+    to: XY
+    path: tuple[XY, ...] | None = None
+
+    def length_from(self, start: XY) -> float:
+        """Metres walked from ``start`` along the path's corners (or straight) to ``to``."""
+        pts = [start, *(self.path or ()), self.to]
+        return sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What an outcome changed (Anki's ``OpChanges``): ids of tokens, obstacles and zones
+    added, removed or edited; whether the map, the encounter's per-system data
+    (``settings``) or anything else at the top level changed; the log lines written."""
+
+    tokens: frozenset[str] = frozenset()
+    obstacles: frozenset[str] = frozenset()
+    zones: frozenset[str] = frozenset()
+    settings: bool = False
+    map: bool = False
+    log: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.tokens or self.obstacles or self.zones or self.settings or self.map)
+
+    @classmethod
+    def between(cls, before: Encounter, after: Encounter, log: Sequence[str] = ()) -> Changes:
+        """The record of what differs between two encounters (``engine.diff``)."""
+        from engine.diff import changed_ids
+
+        ids = changed_ids(before, after)
+        return cls(
+            tokens=frozenset(ids["tokens"]),
+            obstacles=frozenset(ids["obstacles"]),
+            zones=frozenset(ids["zones"]),
+            settings=before.rules != after.rules,
+            map=before.map != after.map,
+            log=tuple(log),
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What applying an action or a move gives: the new ``encounter``, the ``changes``
+    record, a one-line ``label`` (for the undo stack and status bar), ``notes`` the GM should
+    read (a refused charge, a test now due), and ``detail``: the system's own record (the
+    rolls, the pools) for its panels."""
+
+    encounter: Encounter
+    changes: Changes
+    label: str = ""
+    notes: tuple[str, ...] = ()
+    detail: Any = None
+
+    @classmethod
+    def of(cls, before: Encounter, after: Encounter, label: str = "", *, log: Sequence[str] = (),
+           notes: Sequence[str] = (), detail: Any = None) -> Outcome:
+        return cls(after, Changes.between(before, after, log), label, tuple(notes), detail)
+
+
+# --------------------------------------------------------------------------------------------
+# the interface
+# --------------------------------------------------------------------------------------------
+class RuleSystem:
+    """One rule system. Subclasses set the class attributes and override the hooks; the
+    defaults describe a system with no sheet data beyond its ``Sheet``, no actions and free
+    movement. Every method takes the encounter it answers for (encounters are values)."""
+
+    #: the ``ruleset`` name in the file, and the key of its data under ``Token.rules`` and
+    #: ``Encounter.rules``.
+    name: ClassVar[str]
+    #: what the GM reads in menus ("Shadowrun 5th edition").
+    label: ClassVar[str]
+    #: pydantic models of a token's data and of the encounter's data (all fields defaulted).
+    Sheet: ClassVar[type]
+    Settings: ClassVar[type]
+    #: the field name this system's data had in version-1 files (Token/Encounter), if any.
+    legacy_key: ClassVar[str | None] = None
+    #: whether targets are judged by range band (short ... extreme) rather than metres.
+    uses_range_bands: ClassVar[bool] = True
+    #: the system a file that names no ``ruleset`` means (exactly one built-in sets it).
+    default: ClassVar[bool] = False
+
+    # -- data -----------------------------------------------------------------------------
+    def sheet(self, token: Token) -> Any:
+        """The token's data for this system (a default ``Sheet`` when it has none)."""
+        s = token.rules.get(self.name)
+        return s if s is not None else self.Sheet()
+
+    def settings(self, encounter: Encounter) -> Any:
+        """The encounter's data for this system (default ``Settings`` when it has none)."""
+        s = encounter.rules.get(self.name)
+        return s if s is not None else self.Settings()
+
+    # -- movement -------------------------------------------------------------------------
+    def movement(self, encounter: Encounter, token_id: str) -> Movement | None:
+        """How far the token may move; None when the system sets no limit for it."""
+        return None
+
+    def on_moves(self, encounter: Encounter, moves: Sequence[MoveTo]) -> Outcome:
+        """The encounter with ``moves`` made and charged to the movers (one commit). A move
+        the rules refuse still lands (the GM is the judge) but free, with the reason in
+        ``Outcome.notes``. The default moves the tokens and charges nothing."""
+        after = move_tokens(encounter, moves)
+        return Outcome.of(encounter, after, _moves_label(encounter, moves))
+
+    # -- actions --------------------------------------------------------------------------
+    def actions(self, encounter: Encounter, actor: str) -> list[Option]:
+        """Every action the system knows for ``actor``, each allowed or with its reason."""
+        return []
+
+    def why_not(self, encounter: Encounter, action: Any) -> str | None:
+        """None when ``action`` is allowed now, else why not. Changes nothing."""
+        return f"{self.label} has no action {type(action).__name__}"
+
+    def preview(self, encounter: Encounter, action: Any) -> Any:
+        """What ``action`` would do (pools, chances, shove ends), changing nothing; raises
+        :class:`IllegalActionError` when it is refused."""
+        reason = self.why_not(encounter, action)
+        raise IllegalActionError(reason or f"{self.label} cannot preview {type(action).__name__}")
+
+    def apply(self, encounter: Encounter, action: Any, dice: Any = None) -> Outcome:
+        """Resolve ``action`` with ``dice`` (the system's dice source or typed rolls; None:
+        the encounter's own roller) and return the :class:`Outcome`; raises
+        :class:`IllegalActionError` when it is refused."""
+        reason = self.why_not(encounter, action)
+        raise IllegalActionError(reason or f"{self.label} cannot apply {type(action).__name__}")
+
+    # -- status ---------------------------------------------------------------------------
+    def token_status(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:
+        """Short lines about a token's state for the map and the inspector ("Wounded -2")."""
+        return ()
+
+    def round_status(self, encounter: Encounter) -> str:
+        """One line on where the fight stands ("Turn 2, pass 1"); empty outside a round."""
+        return ""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def move_tokens(encounter: Encounter, moves: Iterable[MoveTo]) -> Encounter:
+    """The encounter with each moved token at its new place (raises for an unknown id)."""
+    where = {m.token: m.to for m in moves}
+    for tid in where:
+        encounter.token(tid)
+    tokens = tuple(
+        t.model_copy(update={"x": float(where[t.id][0]), "y": float(where[t.id][1])}) if t.id in where else t
+        for t in encounter.tokens
+    )
+    return encounter.model_copy(update={"tokens": tokens})
+
+
+def _moves_label(encounter: Encounter, moves: Sequence[MoveTo]) -> str:
+    if len(moves) == 1:
+        t = encounter.token(moves[0].token)
+        return f"Move {t.name or t.id}"
+    return f"Move {len(moves)} tokens"
+
+
+# --------------------------------------------------------------------------------------------
+# the registry
+# --------------------------------------------------------------------------------------------
+_REGISTRY: dict[str, RuleSystem] = {}
+_DISCOVERED = False
+
+
+def register(system: RuleSystem) -> RuleSystem:
+    """Add ``system`` under its name (replacing one of the same name); returns it."""
+    for attr in ("name", "label", "Sheet", "Settings"):
+        if getattr(system, attr, None) is None:
+            raise TypeError(f"{type(system).__name__} must set {attr}")
+    _REGISTRY[system.name] = system
+    _legacy.cache = None
+    return system
+
+
+def unregister(name: str) -> None:
+    """Remove a registered system (for tests that register their own)."""
+    _REGISTRY.pop(name, None)
+    _legacy.cache = None
+
+
+def _module_for(name: str) -> str:
+    return f"engine.{name.replace('-', '_')}.system"
+
+
+def find_system(name: str) -> RuleSystem:
+    """The registered system of this ruleset name; raises :class:`CoverfireError` naming the
+    known ones when there is none."""
+    system = _REGISTRY.get(name)
+    if system is not None:
+        return system
+    if isinstance(name, str) and name.replace("-", "_").isidentifier():
+        mod = _module_for(name)
+        if (_engine_dir() / name.replace("-", "_") / "system.py").is_file():
+            importlib.import_module(mod)
+            system = _REGISTRY.get(name)
+            if system is not None:
+                return system
+    known = ", ".join(sorted(s.name for s in systems()))
+    raise CoverfireError(f"unknown ruleset {name!r}; known: {known}")
+
+
+def systems() -> tuple[RuleSystem, ...]:
+    """Every registered system (built-ins discovered on first call), sorted by name."""
+    global _DISCOVERED
+    if not _DISCOVERED:
+        for info in pkgutil.iter_modules([str(_engine_dir())]):
+            if info.ispkg and (_engine_dir() / info.name / "system.py").is_file():
+                importlib.import_module(f"engine.{info.name}.system")
+        _DISCOVERED = True
+    return tuple(sorted(_REGISTRY.values(), key=lambda s: s.name))
+
+
+def names() -> tuple[str, ...]:
+    return tuple(s.name for s in systems())
+
+
+def default_name() -> str:
+    """The ruleset a file means when it names none."""
+    for s in systems():
+        if s.default:
+            return s.name
+    return systems()[0].name
+
+
+def _engine_dir() -> Path:
+    return Path(__file__).resolve().parent
+
+
+def _legacy() -> dict[str, str]:
+    """Version-1 field name -> ruleset name, for every registered system that had one."""
+    if _legacy.cache is None:
+        _legacy.cache = {s.legacy_key: s.name for s in systems() if s.legacy_key}
+    return _legacy.cache
+
+
+_legacy.cache = None  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------------------------
+# the per-system mapping of the model (Token.rules, Encounter.rules)
+# --------------------------------------------------------------------------------------------
+def validate_rules(value: Any, kind: str) -> dict[str, Any]:
+    """Check a ``rules`` mapping: each key a registered ruleset, each value that system's
+    ``Sheet`` (``kind="sheet"``) or ``Settings`` (``kind="settings"``); None values drop out.
+    Raises pydantic's ValidationError located under the key."""
+    from pydantic import ValidationError
+
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"rules must be an object keyed by ruleset name, got {type(value).__name__}")
+    out: dict[str, Any] = {}
+    for key, data in value.items():
+        if data is None:
+            continue
+        try:
+            system = find_system(key)
+        except CoverfireError as exc:
+            raise ValueError(str(exc)) from None
+        model = system.Sheet if kind == "sheet" else system.Settings
+        if isinstance(data, model):
+            out[key] = data
+            continue
+        try:
+            out[key] = model.model_validate(data)
+        except ValidationError as exc:
+            raise _relocated(exc, (key,)) from None
+    return out
+
+
+def lift_legacy(data: Any, kind: str) -> Any:
+    """Move version-1 per-system fields (``"sr5": {...}`` beside ``x``, ``y``) of a token
+    (``kind="sheet"``) or encounter (``kind="settings"``) under ``rules``, validated there
+    and located at their old name on error. Anything else passes through unchanged."""
+    from pydantic import ValidationError
+
+    if not isinstance(data, dict):
+        return data
+    legacy = _legacy()
+    found = [k for k in data if k in legacy]
+    if not found:
+        return data
+    data = dict(data)
+    rules = dict(data.get("rules") or {})
+    for key in found:
+        name = legacy[key]
+        value = data.pop(key)
+        if value is None:
+            continue
+        if name in rules:
+            raise ValueError(f"{key!r} and rules.{name} both give the {name} data; keep one")
+        try:
+            rules.update(validate_rules({name: value}, kind))
+        except ValidationError as exc:
+            raise _relocated(exc, (key,), drop=1) from None
+    data["rules"] = rules
+    return data
+
+
+def _relocated(exc: Any, prefix: tuple, drop: int = 0) -> Any:
+    """``exc`` (a pydantic ValidationError) with ``prefix`` before every error's location."""
+    from pydantic import ValidationError
+
+    errors = []
+    for e in exc.errors(include_url=False):
+        item = {"type": e["type"], "loc": prefix + tuple(e["loc"])[drop:], "input": e.get("input")}
+        if e.get("ctx") is not None:
+            item["ctx"] = e["ctx"]
+        errors.append(item)
     try:
-        module = RULESETS[name]
-    except KeyError:
-        known = ", ".join(sorted(RULESETS))
-        raise CoverfireError(f"unknown ruleset {name!r}; known: {known}") from None
-    mod = importlib.import_module(module)
-    ruleset = getattr(mod, "RULESET", None)
-    if ruleset is None:
-        raise CoverfireError(f"the {name} rule system is not available in this build")
-    return ruleset
+        return ValidationError.from_exception_data(exc.title, errors)
+    except (KeyError, TypeError, ValueError):  # an error type that cannot be rebuilt
+        return ValueError(str(exc))

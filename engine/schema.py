@@ -3,7 +3,9 @@
     python -m engine.schema [OUT]   (default: docs/encounter.schema.json)
 
 The schema is the machine-readable half of ``docs/encounter-format.md``; a test checks that
-the committed copy matches the model, so the two cannot drift apart.
+the committed copy matches the model, so the two cannot drift apart. Each registered rule
+system (:func:`engine.rules.systems`) adds its ``Sheet`` under ``Token.rules.<name>`` and its
+``Settings`` under ``Encounter.rules.<name>``; nothing here names a system.
 """
 
 from __future__ import annotations
@@ -12,17 +14,39 @@ import json
 import sys
 from pathlib import Path
 
+from pydantic.json_schema import models_json_schema
+
+from engine import rules
 from engine.files import atomic_write_bytes
-from engine.model import Encounter
+from engine.model import VERSION, Encounter
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "docs" / "encounter.schema.json"
 
 
 def encounter_schema() -> dict:
     """The JSON Schema (draft 2020-12) of an encounter file, as a dict."""
-    schema = Encounter.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "coverfire.encounter.v1"
+    systems = rules.systems()
+    models = [(Encounter, "validation")]
+    for s in systems:
+        models += [(s.Sheet, "validation"), (s.Settings, "validation")]
+    refs, top = models_json_schema(models, ref_template="#/$defs/{model}")
+    defs = top["$defs"]
+    root = defs.pop(Encounter.__name__)
+    for where, kind in (("Token", "Sheet"), (None, "Settings")):
+        props = {s.name: refs[(getattr(s, kind), "validation")] for s in systems}
+        what = "The token's data" if kind == "Sheet" else "The encounter's data"
+        target = defs[where]["properties"] if where else root["properties"]
+        target["rules"] = {
+            "title": "Rules",
+            "description": f"{what} for each rule system (its {kind}), keyed by ruleset name.",
+            "type": "object",
+            "properties": props,
+            "additionalProperties": False,
+        }
+    root["properties"]["ruleset"] = {"title": "Ruleset", "enum": [s.name for s in systems],
+                                     "default": rules.default_name(), "type": "string"}
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+              "$id": f"coverfire.encounter.v{VERSION}", **root, "$defs": defs}
     return schema
 
 

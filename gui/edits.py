@@ -2,7 +2,7 @@
 
 No Qt here, so the map tools and the inspector can be tested without a window. Fast paths
 (moves during a drag) use ``model_copy`` and keep every untouched value identical (``is``),
-which lets :func:`diff` tell cheaply what changed; structural edits end in
+which lets :func:`engine.diff.diff` tell cheaply what changed; structural edits end in
 :func:`engine.model.revalidate`, so an edit that breaks the file format raises the engine's
 error instead of landing.
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import shapely
@@ -25,78 +24,8 @@ from engine.model import AREA_ZONES, DIRECTED_ZONES, Encounter, Obstacle, Token,
 Point = tuple[float, float]
 
 
-# -- what changed ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Diff:
-    """What differs between two encounters: the ids of tokens added, removed or changed
-    (``tokens``), whether any token changed other than by position (``token_looks``), and
-    whether the obstacles, zones or map (or anything else) changed at all."""
-
-    tokens: frozenset[str] = frozenset()
-    token_looks: bool = False
-    obstacles: bool = False
-    zones: bool = False
-    map: bool = False
-    other: bool = False
-
-    @property
-    def empty(self) -> bool:
-        return not (self.tokens or self.token_looks or self.obstacles or self.zones or self.map or self.other)
-
-    @property
-    def only_token_positions(self) -> bool:
-        """True when the only change is where some tokens stand."""
-        return bool(self.tokens) and not (self.token_looks or self.obstacles or self.zones or self.map or self.other)
-
-
-def _same(a, b) -> bool:
-    return a is b or a == b
-
-
-def diff(old: Encounter | None, new: Encounter) -> Diff:
-    """Compare two encounters; values shared by identity compare in O(1)."""
-    if old is None:
-        ids = frozenset(t.id for t in new.tokens)
-        return Diff(ids, True, True, True, True, True)
-    if old is new:
-        return Diff()
-    tokens: set[str] = set()
-    looks = False
-    if old.tokens is not new.tokens:
-        before = {t.id: t for t in old.tokens}
-        after = {t.id: t for t in new.tokens}
-        if before.keys() != after.keys():
-            looks = True
-        for tid in before.keys() | after.keys():
-            a, b = before.get(tid), after.get(tid)
-            if a is b:
-                continue
-            if a is None or b is None:
-                tokens.add(tid)
-                continue
-            if a == b:
-                continue
-            tokens.add(tid)
-            if a.model_copy(update={"x": b.x, "y": b.y}) != b:
-                looks = True
-        if [t.id for t in old.tokens] != [t.id for t in new.tokens]:
-            looks = True
-    other = not (
-        _same(old.name, new.name)
-        and _same(old.ruleset, new.ruleset)
-        and _same(old.sr5, new.sr5)
-        and _same(old.d100, new.d100)
-        and _same(old.static_veil, new.static_veil)
-        and _same(old.model_extra, new.model_extra)
-    )
-    return Diff(
-        frozenset(tokens),
-        looks,
-        not _same(old.obstacles, new.obstacles),
-        not _same(old.zones, new.zones),
-        not _same(old.map, new.map),
-        other,
-    )
+# -- what changed: engine.diff (Qt-free, shared with the engine's change records) --------
+from engine.diff import Diff, diff  # noqa: E402,F401  (re-exported: gui.edits.diff)
 
 
 # -- look-ups -------------------------------------------------------------------------------

@@ -73,15 +73,15 @@ def condition_tracks(encounter: Encounter, token: Token) -> tuple[ConditionTrack
     """The damage tracks a token's sheet has under the encounter's rule system: SR5
     Physical and Stun monitors (boxes, sized by ``engine.sr5.condition``); d100 injury out
     of ``max_injury``. Static Veil sheets have no maximum, so no bar. No sheet: no tracks."""
-    if encounter.ruleset == "sr5" and token.sr5 is not None:
+    if encounter.ruleset == "sr5" and token.rules.get("sr5") is not None:
         from engine.sr5.condition import physical_boxes, stun_boxes
 
-        s = token.sr5
+        s = token.rules.get("sr5")
         p, st = physical_boxes(s), stun_boxes(s)
         return (ConditionTrack("Physical", min(s.physical_damage, p), p),
                 ConditionTrack("Stun", min(s.stun_damage, st), st))
-    if encounter.ruleset == "d100" and token.d100 is not None:
-        s = token.d100
+    if encounter.ruleset == "d100" and token.rules.get("d100") is not None:
+        s = token.rules.get("d100")
         return (ConditionTrack("Injury", min(s.injury, s.max_injury), s.max_injury),)
     return ()
 

@@ -70,13 +70,13 @@ def main(path: Path | None = None) -> Path:
     for t in enc.tokens:
         data = SHEETS.get(t.id)
         if data is not None:
-            t = t.model_copy(update={"sr5": Sheet(**data)})
+            t = t.with_rules("sr5", Sheet(**data))
         have = {w.name for w in t.weapons}
         extra = tuple(w for w in EXTRA_WEAPONS.get(t.id, ()) if w.name not in have)
         if extra:
             t = t.model_copy(update={"weapons": t.weapons + extra})
         tokens.append(t)
-    new = enc.model_copy(update={"tokens": tuple(tokens), "sr5": SETTINGS, "ruleset": "sr5"})
+    new = enc.model_copy(update={"tokens": tuple(tokens), "ruleset": "sr5"}).with_rules("sr5", SETTINGS)
     new = type(new).model_validate(new.model_dump(mode="python", round_trip=True))
     for a, b in zip(enc.tokens, new.tokens):  # positions stay as they were
         assert (a.id, a.x, a.y, a.radius, a.stance, a.facing) == (b.id, b.x, b.y, b.radius, b.stance, b.facing)

@@ -1,8 +1,8 @@
 """The d100 rule system (seed 003): hit locations, aimed and placed shots, stances, wounds
 per body part, armour that wears, bleeding, recovery.
 
-``RULESET`` (a :class:`~engine.d100.rules.D100Rules`) is what :func:`engine.rules.get_ruleset`
-returns for ``"d100"``: ``why_not`` / ``check`` / ``preview`` / ``apply`` / ``undo`` /
+``RULESET`` (a :class:`~engine.d100.rules.D100Rules`, the native rules behind
+:func:`engine.rules.find_system` ``("d100")``, see ``engine/d100/system.py``): ``why_not`` / ``check`` / ``preview`` / ``apply`` / ``undo`` /
 ``redo`` / ``status`` / ``round_order``. Actions are the values of
 :mod:`engine.d100.actions`; dice sources are in :mod:`engine.d100.dice`; the character and
 encounter data are :mod:`engine.d100.sheet`; the map's hidden locations come from

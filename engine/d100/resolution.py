@@ -227,7 +227,7 @@ class Resolution:
         return self._finish(encounter, a, w, tuple(shots), recover)
 
     def _finish(self, enc: Encounter, action, w: _Work, shots, recover) -> Change:
-        st_before = enc.d100
+        st_before = enc.rules.get("d100")
         st = w.settings
         seeded = seeded_source(w.rec.source)
         if seeded is not None and st.seed is not None:
@@ -239,10 +239,10 @@ class Resolution:
             if tok.id in w.sheets or tok.id in w.stances:
                 sheet = w.sheets.get(tok.id, sheet_of(tok))
                 stance = w.stances.get(tok.id, tok.stance)
-                changes.append(TokenChange(tok.id, tok.d100, sheet, tok.stance, stance))
-                tok = tok.model_copy(update={"d100": sheet, "stance": stance})
+                changes.append(TokenChange(tok.id, tok.rules.get("d100"), sheet, tok.stance, stance))
+                tok = tok.model_copy(update={"stance": stance}).with_rules("d100", sheet)
             new_tokens.append(tok)
-        new = enc.model_copy(update={"tokens": tuple(new_tokens), "d100": st})
+        new = enc.model_copy(update={"tokens": tuple(new_tokens)}).with_rules("d100", st)
         return Change(action, new, tuple(changes), st_before, st, tuple(w.rec.rolls), shots,
                       recover, tuple(w.events), tuple(w.log))
 
@@ -251,21 +251,21 @@ class Resolution:
         (other edits made since, such as moved tokens, are kept)."""
         before = {c.id: c for c in change.tokens}
         tokens = tuple(
-            t.model_copy(update={"d100": before[t.id].sheet_before, "stance": before[t.id].stance_before})
+            t.model_copy(update={"stance": before[t.id].stance_before}).with_rules("d100", before[t.id].sheet_before)
             if t.id in before else t
             for t in encounter.tokens
         )
-        return encounter.model_copy(update={"tokens": tokens, "d100": change.settings_before})
+        return encounter.model_copy(update={"tokens": tokens}).with_rules("d100", change.settings_before)
 
     def redo(self, encounter: Encounter, change: Change) -> Encounter:
         """The encounter with ``change``'s results put back after an :meth:`undo`."""
         after = {c.id: c for c in change.tokens}
         tokens = tuple(
-            t.model_copy(update={"d100": after[t.id].sheet_after, "stance": after[t.id].stance_after})
+            t.model_copy(update={"stance": after[t.id].stance_after}).with_rules("d100", after[t.id].sheet_after)
             if t.id in after else t
             for t in encounter.tokens
         )
-        return encounter.model_copy(update={"tokens": tokens, "d100": change.settings_after})
+        return encounter.model_copy(update={"tokens": tokens}).with_rules("d100", change.settings_after)
 
     # -- the actions ----------------------------------------------------------------------------
     def _spend(self, w: _Work, actor: str) -> None:

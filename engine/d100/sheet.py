@@ -1,7 +1,7 @@
 """Per-token and per-encounter data of the `d100` rule system, as stored in the encounter file.
 
 Kept in its own module (pydantic only, no engine imports) so that `engine.model` can embed it
-under the token key `"d100"` and the encounter key `"d100"` without import cycles.
+under `rules["d100"]` of a token and of the encounter without import cycles.
 
 Every field is optional with a default, so ``{"d100": {}}`` is a valid character (speed 2,
 maximum injury 50, no wounds, no armour) and a valid encounter set-up. Chances are percent

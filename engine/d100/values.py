@@ -274,12 +274,14 @@ class Status:
 
 def sheet_of(token: Token) -> Sheet:
     """The token's d100 sheet (a default :class:`Sheet` when it has none)."""
-    return token.d100 if token.d100 is not None else Sheet()
+    s = token.rules.get("d100")
+    return s if s is not None else Sheet()
 
 
 def settings_of(encounter: Encounter) -> Settings:
     """The encounter's d100 settings (defaults when it has none)."""
-    return encounter.d100 if encounter.d100 is not None else Settings()
+    s = encounter.rules.get("d100")
+    return s if s is not None else Settings()
 
 
 def location_for(roll: int, settings: Settings) -> str:

@@ -2,7 +2,7 @@
 
 :func:`parse_chummer` reads a save into a :class:`ChummerCharacter` (plain values, Chummer's
 own words); :meth:`ChummerCharacter.to_token` maps it onto the encounter model: the sr5
-:class:`~engine.sr5.sheet.Sheet` under ``Token.sr5`` and the equipped weapons as
+:class:`~engine.sr5.sheet.Sheet` under ``Token.rules["sr5"]`` and the equipped weapons as
 :class:`~engine.model.Weapon` values. :func:`import_chummer` does both;
 :func:`add_character` puts the token into an encounter under a fresh id.
 
@@ -131,7 +131,7 @@ class ChummerCharacter:
         """A token for this character at (``x``, ``y``) metres."""
         extra = {"portrait": self.portrait} if self.portrait else {}
         return Token(
-            id=ident, name=self.name, side=side, x=x, y=y, weapons=self.weapons, sr5=self.to_sheet(), **extra
+            id=ident, name=self.name, side=side, x=x, y=y, weapons=self.weapons, rules={"sr5": self.to_sheet()}, **extra
         )
 
 

@@ -349,7 +349,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             name=name,
             map=MapSpec(width=width, height=height, grid=cell, background=background),
             obstacles=tuple(obstacles),
-            sr5=SR5Settings(environment=Environment(light=env_light)),
+            rules={"sr5": SR5Settings(environment=Environment(light=env_light))},
             **extra,
         )
     except (ValueError, EncounterFileError) as exc:  # pragma: no cover - a bug, not a user error

@@ -19,7 +19,8 @@ Modules, each usable alone:
 - :mod:`engine.sr5.facts` - map facts in (distance, cover, zones), from ``engine.analysis``;
 - :mod:`engine.sr5.changes` - change records for refresh and undo.
 
-``RULESET`` (for ``engine.rules.get_ruleset("sr5")``) is imported lazily, so importing the
+``RULESET`` (the modules as one object; the interface is ``engine.sr5.system.SYSTEM``,
+``engine.rules.find_system("sr5")``) is imported lazily, so importing the
 sheet (as ``engine.model`` does) does not pull in the rules.
 """
 

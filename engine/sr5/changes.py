@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from engine.model import Encounter, Token, Zone
 from engine.sr5.sheet import LogEntry, Settings, Sheet
 
+#: The key of the sr5 data under ``Token.rules`` and ``Encounter.rules``.
+RULESET = "sr5"
+
 
 @dataclass(frozen=True)
 class Change:
@@ -54,21 +57,23 @@ def _put(encounter: Encounter, tokens: tuple[Token, ...], settings: Settings | N
          zones: tuple[Zone, ...] = ()) -> Encounter:
     by_id = {t.id: t for t in tokens}
     new_tokens = tuple(by_id.get(t.id, t) for t in encounter.tokens)
-    update: dict = {"tokens": new_tokens, "sr5": settings}
+    update: dict = {"tokens": new_tokens}
     if zones:
         zby = {z.id: z for z in zones}
         update["zones"] = tuple(zby.get(z.id, z) for z in encounter.zones)
-    return encounter.model_copy(update=update)
+    return encounter.model_copy(update=update).with_rules(RULESET, settings)
 
 
 def sheet_of(token: Token) -> Sheet:
     """The token's sr5 sheet, or a default one (all attributes 3) when it has none."""
-    return token.sr5 if token.sr5 is not None else Sheet()
+    s = token.rules.get(RULESET)
+    return s if s is not None else Sheet()
 
 
 def settings_of(encounter: Encounter) -> Settings:
     """The encounter's sr5 settings, or the defaults."""
-    return encounter.sr5 if encounter.sr5 is not None else Settings()
+    s = encounter.rules.get(RULESET)
+    return s if s is not None else Settings()
 
 
 class Edit:
@@ -95,7 +100,7 @@ class Edit:
         self._tokens[token.id] = token
 
     def set_sheet(self, ident: str, sheet: Sheet) -> None:
-        self.set_token(self.token(ident).model_copy(update={"sr5": sheet}))
+        self.set_token(self.token(ident).with_rules(RULESET, sheet))
 
     def update_sheet(self, ident: str, **changes) -> Sheet:
         new = self.sheet(ident).model_copy(update=changes)
@@ -130,13 +135,13 @@ class Edit:
         changed = [t for t in self._tokens.values() if t != self.before.token(t.id)]
         before_tokens = tuple(self.before.token(t.id) for t in changed)
         new_tokens = tuple(self._tokens.get(t.id, t) for t in self.before.tokens)
-        old_settings = self.before.sr5
+        old_settings = self.before.rules.get(RULESET)
         new_settings = settings if (settings != settings_of(self.before) or old_settings is not None) else old_settings
-        update: dict = {"tokens": new_tokens, "sr5": new_settings}
+        update: dict = {"tokens": new_tokens}
         moved = [z for z in self._zones.values() if z != self.before.zone(z.id)]
         if moved:
             update["zones"] = tuple(self._zones.get(z.id, z) for z in self.before.zones)
-        after = self.before.model_copy(update=update)
+        after = self.before.model_copy(update=update).with_rules(RULESET, new_settings)
         change = Change(
             label,
             before_tokens,

@@ -27,7 +27,7 @@ def initiative_base(sheet: Sheet, settings: Settings | None = None) -> int:
 
 def participants(encounter: Encounter) -> tuple[str, ...]:
     """Tokens in the fight: those with an sr5 sheet (all tokens when none has one)."""
-    with_sheet = tuple(t.id for t in encounter.tokens if t.sr5 is not None)
+    with_sheet = tuple(t.id for t in encounter.tokens if t.rules.get("sr5") is not None)
     return with_sheet or tuple(t.id for t in encounter.tokens)
 
 
@@ -47,9 +47,9 @@ def action_order(encounter: Encounter) -> tuple[str, ...]:
         t.id
         for t in encounter.tokens
         if t.id not in st.acted
-        and t.sr5 is not None
-        and (t.sr5.initiative or 0) > 0
-        and condition.can_act(t.sr5)
+        and t.rules.get("sr5") is not None
+        and (t.rules["sr5"].initiative or 0) > 0
+        and condition.can_act(t.rules.get("sr5"))
     ]
     ids.sort(key=lambda i: (i != st.acting, _order_key(encounter, st, i)))
     return tuple(ids)
@@ -58,7 +58,7 @@ def action_order(encounter: Encounter) -> tuple[str, ...]:
 def initiative_order(encounter: Encounter) -> tuple[str, ...]:
     """Every token with an Initiative Score, best first (for the tracker), acted or not."""
     st = settings_of(encounter)
-    ids = [t.id for t in encounter.tokens if sheet_of(t).initiative is not None and t.sr5 is not None]
+    ids = [t.id for t in encounter.tokens if sheet_of(t).initiative is not None and t.rules.get("sr5") is not None]
     return tuple(sorted(ids, key=lambda i: _order_key(encounter, st, i)))
 
 
@@ -147,7 +147,7 @@ def start_turn(
 def _current(edit: Edit, encounter: Encounter):
     """An encounter view with the edit's pending sheets (for ordering)."""
     tokens = tuple(edit.token(t.id) for t in encounter.tokens)
-    return encounter.model_copy(update={"tokens": tokens, "sr5": edit.settings})
+    return encounter.model_copy(update={"tokens": tokens}).with_rules("sr5", edit.settings)
 
 
 def _start_next_phase(edit: Edit, encounter: Encounter) -> None:
@@ -166,11 +166,11 @@ def _start_next_phase(edit: Edit, encounter: Encounter) -> None:
         # end of the pass: everyone -10
         for t in cur.tokens:
             sh = sheet_of(t)
-            if t.sr5 is not None and sh.initiative is not None:
+            if t.rules.get("sr5") is not None and sh.initiative is not None:
                 edit.update_sheet(t.id, initiative=sh.initiative - 10)
         cur = _current(edit, encounter)
         anyone = any(
-            t.sr5 is not None and (sheet_of(t).initiative or 0) > 0 and condition.can_act(sheet_of(t)) for t in cur.tokens
+            t.rules.get("sr5") is not None and (sheet_of(t).initiative or 0) > 0 and condition.can_act(sheet_of(t)) for t in cur.tokens
         )
         if not anyone:
             ended = tuple(s for s in st.suppressions if s.turn <= st.turn)

@@ -1,7 +1,7 @@
 """Per-token and per-encounter data of the `sr5` rule system, as stored in the encounter file.
 
 Kept in its own module (pydantic only, no engine imports) so that `engine.model` can embed it
-under the token key `"sr5"` and the encounter key `"sr5"` without import cycles.
+under `rules["sr5"]` of a token and of the encounter without import cycles.
 
 Every field is optional with a default, so ``{"sr5": {}}`` is a valid character (all
 attributes 3, no skills) and a valid encounter set-up. Field names are plain words so an

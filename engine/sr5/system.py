@@ -1,45 +1,34 @@
-"""The sr5 rule system as one object, for ``engine.rules.get_ruleset("sr5")``."""
+"""Shadowrun 5e behind the one :class:`~engine.rules.RuleSystem` interface (``"sr5"``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from types import ModuleType
-
-from engine.sr5 import attack, blast, combat, condition, dice, environment, facts, pools, suppressive
+from engine import rules
 from engine.sr5.sheet import Settings, Sheet
 
 
-@dataclass(frozen=True)
-class RuleSet:
-    """A registered rule system: its name, label, file data types and its modules."""
+class SR5(rules.RuleSystem):
+    name = "sr5"
+    label = "Shadowrun 5th edition"
+    Sheet = Sheet
+    Settings = Settings
+    legacy_key = "sr5"
+    uses_range_bands = True
+    default = True  # a file that names no ruleset is a Shadowrun one (format version 1)
 
-    name: str
-    label: str
-    sheet: type
-    settings: type
-    attack: ModuleType
-    combat: ModuleType
-    condition: ModuleType
-    dice: ModuleType
-    environment: ModuleType
-    facts: ModuleType
-    pools: ModuleType
-    suppressive: ModuleType
-    blast: ModuleType | None = None
+    def movement(self, encounter, token_id):
+        """Walking and Running rates this Combat Turn (``combat.movement``: the sheet's
+        ``walk_rate``/``run_rate``, else Agility x 2 / x 4, plus Sprint metres); None for a
+        token without an sr5 sheet."""
+        if encounter.token(token_id).rules.get(self.name) is None:
+            return None
+        from engine.sr5.combat import movement
+
+        b = movement(encounter, token_id)
+        return rules.Movement(walk=float(b.walk), run=float(b.run), left=float(b.left))
+
+    def strength(self, token) -> int | None:
+        s = token.rules.get(self.name)
+        return None if s is None else s.strength
 
 
-RULESET = RuleSet(
-    name="sr5",
-    label="Shadowrun 5th edition",
-    sheet=Sheet,
-    settings=Settings,
-    attack=attack,
-    combat=combat,
-    condition=condition,
-    dice=dice,
-    environment=environment,
-    facts=facts,
-    pools=pools,
-    suppressive=suppressive,
-    blast=blast,
-)
+SYSTEM = rules.register(SR5())

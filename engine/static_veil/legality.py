@@ -74,7 +74,8 @@ class _Plan:
 
 
 def _sheet(token: Token) -> Sheet:
-    return token.static_veil if token.static_veil is not None else Sheet()
+    s = token.rules.get("static-veil")
+    return s if s is not None else Sheet()
 
 
 def _name(token: Token) -> str:
@@ -374,7 +375,7 @@ def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, prob
         return
     # the actor, after any run-up, stands behind the target: it does not stop the slide
     moved_actor = plan.actor.model_copy(update={"x": origin[0], "y": origin[1]})
-    enc_now = _swap(enc, (moved_actor,), enc.static_veil)
+    enc_now = _swap(enc, (moved_actor,), enc.rules.get("static-veil"))
     ends = []
     for n in range(SHOVE_PREVIEW_HITS + 1):
         se = space.slide(enc_now, t, direction, 1.0 + n, exclude={plan.actor.id})
@@ -602,7 +603,7 @@ def _swap(enc: Encounter, tokens: tuple[Token, ...], settings: Settings | None) 
     if missing:
         raise UnknownIdError("token", sorted(missing)[0])
     new_tokens = tuple(by_id.get(t.id, t) for t in enc.tokens)
-    return enc.model_copy(update={"tokens": new_tokens, "static_veil": settings})
+    return enc.model_copy(update={"tokens": new_tokens}).with_rules("static-veil", settings)
 
 
 def _state_mods(token: Token, settings: Settings) -> list[tuple[str, int]]:

@@ -57,10 +57,8 @@ class _Work:
 
     def put(self, ident: str, *, sheet: Sheet | None = None, **fields: Any) -> None:
         t = self.token(ident)
-        upd = dict(fields)
-        if sheet is not None:
-            upd["static_veil"] = sheet
-        self.tokens[ident] = t.model_copy(update=upd)
+        t = t.model_copy(update=fields) if fields else t
+        self.tokens[ident] = t.with_rules("static-veil", sheet) if sheet is not None else t
 
     def set_sheet(self, ident: str, **fields: Any) -> None:
         self.put(ident, sheet=self.sheet(ident).model_copy(update=fields))
@@ -126,7 +124,7 @@ class Resolution:
             target=target,
             before=before,
             after=after,
-            settings_before=encounter.static_veil,
+            settings_before=encounter.rules.get("static-veil"),
             settings_after=settings_after,
             log=entries,
             rolls=tuple(work.dice.rolls),
@@ -323,7 +321,7 @@ def _resolve_shove(self: StaticVeil, work: _Work, a: Shove, plan: _Plan) -> bool
         end = plan.shove_ends[n]
     else:
         moved = work.token(actor.id)
-        enc_now = _swap(work.enc, (moved,), work.enc.static_veil)
+        enc_now = _swap(work.enc, (moved,), work.enc.rules.get("static-veil"))
         se = space.slide(enc_now, target, plan.shove_direction or 0.0, 1.0 + n, exclude={actor.id})
         end = ShoveEnd(n, 1.0 + n, se.end, se.travelled, se.stopped_by)
     work.move(target.id, ((target.x, target.y), end.end))

@@ -62,7 +62,8 @@ class StaticVeil(Legality, Resolution):
     @staticmethod
     def settings(encounter: Encounter) -> Settings:
         """The encounter's Static Veil settings (defaults when the file has none)."""
-        return encounter.static_veil if encounter.static_veil is not None else Settings()
+        s = encounter.rules.get("static-veil")
+        return s if s is not None else Settings()
 
     @staticmethod
     def sheet(encounter: Encounter, token_id: str) -> Sheet:

@@ -1,9 +1,9 @@
 """Per-token and per-encounter data of the `static_veil` rule system, as stored in the encounter file.
 
 Kept in its own module (pydantic only, no engine imports) so that `engine.model` can embed it
-under the token key `"static_veil"` and the encounter key `"static_veil"` without import cycles.
+under `rules["static-veil"]` of a token and of the encounter without import cycles.
 
-Every field is optional with a default, so ``{"static_veil": {}}`` is a valid character and a
+Every field is optional with a default, so ``{"rules": {"static-veil": {}}}`` is a valid character and a
 valid encounter set-up. Numbers the seed text (``shared/seeds/004``) leaves open are defaults
 documented in ``docs/static-veil.md``. Units: metres, action points (AP), Success Target points
 (a d100-style percentage; modifiers such as the Charge's +10 are added to it).

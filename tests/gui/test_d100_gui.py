@@ -46,12 +46,12 @@ def test_the_d100_demo_loads_with_a_sheet_on_every_token_and_the_street_map():
     assert enc.ruleset == "d100" and enc.map == street.map and enc.obstacles == street.obstacles
     assert [t.id for t in enc.tokens] == [t.id for t in street.tokens]
     for t in enc.tokens:
-        s = t.d100
+        s = t.rules.get("d100")
         assert s is not None and s.weapons and s.skills, t.id
         assert s.weapon_named(s.weapon) is not None, t.id
-    nyx = enc.token("nyx").d100
+    nyx = enc.token("nyx").rules.get("d100")
     assert nyx.primary_hand == "left" and nyx.offhand is not None  # two pistols to show
-    assert any(t.d100.armour for t in enc.tokens)
+    assert any(t.rules["d100"].armour for t in enc.tokens)
     # Lupe stands behind the 1 m wall (y 30.0-30.3) at y 31.2: the map hides what the
     # "standing behind cover" row hides, from Sam (10 m north), so the demo shows agreement
     mc = map_cover(enc, "sam", "ganger-3")
@@ -294,7 +294,7 @@ def test_injury_bars_and_tags_come_from_the_sheets_and_leave_with_the_file(d100,
     ch = w.d100.controller.apply(Fire("brick", ("ganger-2",)),
                                  EnteredDice({"hit": 30, "location": 60, "damage": 6, "damage#2": 6,
                                               "extra": 1, "extra#2": 1, "extra#3": 1}))
-    assert ch.encounter.token("ganger-2").d100.injury == 15
+    assert ch.encounter.token("ganger-2").rules["d100"].injury == 15
     dec = layer.decorations["ganger-2"]
     # 15 / 50 = 0.3: under half, green
     assert dec.bars[0].fraction == pytest.approx(0.3) and dec.bars[0].colour == "#81c784"

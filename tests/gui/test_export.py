@@ -195,7 +195,7 @@ def test_round_and_pass_come_from_the_rule_state_or_are_typed(demo):
     from engine.sr5.sheet import Settings
 
     assert round_text(demo) is None
-    fight = demo.model_copy(update={"sr5": Settings(turn=2, initiative_pass=1)})
+    fight = demo.with_rules("sr5", Settings(turn=2, initiative_pass=1))
     assert round_text(fight) == "Combat Turn 2, pass 1"
     with Snapshot(fight, SnapshotSpec(table=False)) as snap:
         assert snap.subtitle().startswith("Combat Turn 2, pass 1")

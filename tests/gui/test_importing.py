@@ -299,7 +299,7 @@ def test_import_character_placed_by_a_click(window, monkeypatch, samples_dir):
     assert len(doc.encounter.tokens) == n_tokens + 1
     t = doc.encounter.token("wesson")
     assert (t.x, t.y) == pytest.approx((45.0, 35.0), abs=1.5 * k)
-    assert t.side == "security" and t.name == "Wesson" and t.sr5 is not None
+    assert t.side == "security" and t.name == "Wesson" and t.rules.get("sr5") is not None
     assert doc.undo_stack.count() == steps + 1 and doc.undo_stack.undoText() == "Import Wesson"
     assert type(window.map_view.tool).__name__ == "SelectTool"
     assert window.selection.ids == ("wesson",)

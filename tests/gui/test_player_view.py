@@ -223,7 +223,7 @@ def test_condition_bars_show_the_party_and_npcs_only_when_chosen(window, player)
     enc = window.document.encounter
     # Body 5 -> Physical 8 + ceil(5/2) = 11 boxes; Willpower 3 -> Stun 8 + 2 = 10 boxes
     sheet = Sheet(body=5, willpower=3, physical_damage=4, stun_damage=10)
-    tokens = tuple(t.model_copy(update={"sr5": sheet if t.id in ("sam", "ganger-1") else None}) for t in enc.tokens)
+    tokens = tuple(t.with_rules("sr5", sheet if t.id in ("sam", "ganger-1") else None) for t in enc.tokens)
     window.document.commit(enc.model_copy(update={"tokens": tokens}), "sheets")
     phys, stun = condition_tracks(window.document.encounter, window.document.encounter.token("sam"))
     assert (phys.label, phys.taken, phys.size) == ("Physical", 4, 11) and phys.left == pytest.approx(7 / 11)

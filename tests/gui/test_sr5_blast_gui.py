@@ -39,7 +39,7 @@ def sr5(window, qtbot):
     base.click(window.map_view, 16.0, 30.0)  # Brick: the attacker
     t.weapon.setCurrentIndex(t.weapon.findData("Frag grenade"))
     t.take_action("ready_weapon")
-    assert window.document.encounter.token("brick").sr5.in_hand[0] == "Frag grenade"
+    assert window.document.encounter.token("brick").rules["sr5"].in_hand[0] == "Frag grenade"
     return window
 
 
@@ -125,7 +125,7 @@ def test_a_grenade_on_the_aim_point_catches_two_at_different_distances(sr5, qtbo
     assert sr5.document.undo_stack.count() == steps + 1
     assert sr5.document.undo_stack.undoText() == "SR5: Brick throws Frag grenade: Spike 9S, Lupe 9S"
     enc = sr5.document.encounter
-    spike, lupe = enc.token("ganger-2").sr5, enc.token("ganger-3").sr5
+    spike, lupe = enc.token("ganger-2").rules.get("sr5"), enc.token("ganger-3").rules.get("sr5")
     # Stun monitor 8 + ceil(3/2) = 10; 9 boxes: wound modifier -3, off their Initiative at once
     assert (spike.stun_damage, spike.initiative, lupe.stun_damage, lupe.initiative) == (9, 7 - 3, 9, 8 - 3)
     assert enc.token("brick").weapon("Frag grenade").loaded == 1
@@ -142,7 +142,7 @@ def test_a_grenade_on_the_aim_point_catches_two_at_different_distances(sr5, qtbo
     # one undo takes it all back
     sr5.actions["undo"].trigger()
     enc = sr5.document.encounter
-    assert enc.token("ganger-2").sr5.stun_damage == 0 and enc.token("brick").weapon("Frag grenade").loaded == 2
+    assert enc.token("ganger-2").rules["sr5"].stun_damage == 0 and enc.token("brick").weapon("Frag grenade").loaded == 2
     struck = [ln for ln in sr5.combat_log.lines() if "throws Frag grenade" in ln.text or "in the blast of" in ln.text]
     assert len(struck) == 4 and all(ln.undone for ln in struck)  # the throw, its pool, Spike, Lupe
 
@@ -177,7 +177,7 @@ def test_a_miss_scatters_the_blast_and_the_zone_moves_where_it_lands(sr5, qtbot)
     enc = sr5.document.encounter
     z = enc.zone(zid)
     assert (z.x, z.y) == pytest.approx(r.landing) and z.radius == pytest.approx(6.5, abs=0.1)
-    assert enc.token("ganger-3").sr5.stun_damage == 8 and enc.token("ganger-2").sr5.stun_damage == 0
+    assert enc.token("ganger-3").rules["sr5"].stun_damage == 8 and enc.token("ganger-2").rules["sr5"].stun_damage == 0
     assert not sr5.map_view.overlay._tool.handles  # the landing sketch is taken down: the zone itself moved
     assert "The blast zone now stands where it went off: 27.0, 29.3." in dlg.result.toPlainText()
     # the zone layer draws it there: Spike (out of it now) and Lupe (in it) by the map's own answers
@@ -185,7 +185,7 @@ def test_a_miss_scatters_the_blast_and_the_zone_moves_where_it_lands(sr5, qtbot)
     assert [h.id for h in hits] == ["ganger-3"]
     sr5.actions["undo"].trigger()
     z = sr5.document.encounter.zone(zid)
-    assert (z.x, z.y) == AIM and sr5.document.encounter.token("ganger-3").sr5.stun_damage == 0
+    assert (z.x, z.y) == AIM and sr5.document.encounter.token("ganger-3").rules["sr5"].stun_damage == 0
 
 
 def test_the_attack_dialog_sends_a_grenade_to_the_blast_dialog(sr5):

@@ -114,7 +114,7 @@ def test_initiative_entered_in_the_tracker_orders_the_pass_and_moves_on(sr5):
     assert t.turn.text() == "No Combat Turn yet"
     start_turn(sr5)
     enc = sr5.document.encounter
-    assert {tk.id: tk.sr5.initiative for tk in enc.tokens} == SCORES
+    assert {tk.id: tk.rules["sr5"].initiative for tk in enc.tokens} == SCORES
     # ties: Brick and Vex at 12 -> Edge 2 beats 1; Razor and Mouse at 10 -> Edge 1 each, Reaction 4 beats 3
     order = ["sam", "nyx", "ganger-4", "brick", "ganger-6", "ganger-5", "ganger-1", "ganger-3", "ganger-2"]
     assert list(combat.initiative_order(enc)) == order
@@ -173,7 +173,7 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     # Take Aim (Simple): Sam's budget drops to 1 Simple + 2 Free, the map shows AIM 1
     t.take_action("take_aim")
     enc = sr5.document.encounter
-    assert enc.token("sam").sr5.aim == 1 and enc.token("sam").sr5.aim_weapon == "Ingram Smartgun X"
+    assert enc.token("sam").rules["sr5"].aim == 1 and enc.token("sam").rules["sr5"].aim_weapon == "Ingram Smartgun X"
     assert t.budget.text() == "Left this phase: " + combat.phase_budget(enc, "sam").describe()
     assert t.budget.text() == "Left this phase: 1 Simple + 2 Free"
     assert ("AIM 1", "#a5d6a7") in sr5.map_view.tokens.decorations["sam"].tags
@@ -182,7 +182,7 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     assert t.who.text().startswith("Razor: 0 Free Actions (not its phase)")
     assert t.interrupt_buttons["full_defense"].isEnabled()
     t.interrupt_buttons["full_defense"].click()
-    razor = sr5.document.encounter.token("ganger-1").sr5
+    razor = sr5.document.encounter.token("ganger-1").rules.get("sr5")
     assert razor.initiative == 0 and razor.full_defense
     assert ("FD", "#ce93d8") in sr5.map_view.tokens.decorations["ganger-1"].tags
     # Hit the Dirt costs 5: with Initiative 0 the engine refuses and the button says why
@@ -190,7 +190,7 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     assert t.interrupt_buttons["hit_the_dirt"].toolTip() == \
         "ganger-1 has Initiative 0, less than the 5 this interrupt costs"
     sr5.actions["undo"].trigger()
-    assert sr5.document.encounter.token("ganger-1").sr5.initiative == 10
+    assert sr5.document.encounter.token("ganger-1").rules["sr5"].initiative == 10
 
 
 # -- the attack -------------------------------------------------------------------------------------
@@ -253,7 +253,7 @@ def test_attack_picked_on_the_map_with_typed_dice_damages_tusk_and_undo_reverts_
     assert dlg.apply_button.isEnabled()
     dlg.apply_button.click()
     enc = sr5.document.encounter
-    tusk = enc.token("ganger-4").sr5
+    tusk = enc.token("ganger-4").rules.get("sr5")
     # Physical monitor 8 + ceil(6/2) = 11 boxes, 9 marked: wound modifier -(9 // 3) = -3,
     # which also costs Initiative at once: 13 - 3 = 10
     assert (tusk.physical_damage, tusk.initiative) == (9, 10)
@@ -273,12 +273,12 @@ def test_attack_picked_on_the_map_with_typed_dice_damages_tusk_and_undo_reverts_
     assert sr5.document.undo_stack.undoText() == "SR5: Sam attacks: Tusk hit"
     sr5.actions["undo"].trigger()
     enc = sr5.document.encounter
-    assert (enc.token("ganger-4").sr5.physical_damage, enc.token("ganger-4").sr5.initiative) == (0, 13)
+    assert (enc.token("ganger-4").rules["sr5"].physical_damage, enc.token("ganger-4").rules["sr5"].initiative) == (0, 13)
     assert enc.token("sam").weapon("Ingram Smartgun X").loaded == 32
     assert sr5.map_view.tokens.decorations["ganger-4"].bars[0].fraction == 1.0
     assert all(ln.undone for ln in sr5.combat_log.lines() if "Tusk" in ln.text and "->" in ln.text)
     sr5.actions["redo"].trigger()
-    assert sr5.document.encounter.token("ganger-4").sr5.physical_damage == 9
+    assert sr5.document.encounter.token("ganger-4").rules["sr5"].physical_damage == 9
 
 
 def test_shift_clicked_targets_split_the_pool(sr5):
@@ -335,7 +335,7 @@ def test_a_shotgun_spread_choke_is_shown_and_changed(sr5):
     assert dlg.dice.error.text().startswith("nyx can take a simple action only in its own Action Phase")
     sr5.sr5.tracker.end_phase()  # Sam -> Nyx
     dlg.change_choke()
-    assert sr5.document.encounter.token("nyx").sr5.chokes == {"Defiance T-250": "wide"}
+    assert sr5.document.encounter.token("nyx").rules["sr5"].chokes == {"Defiance T-250": "wide"}
     assert dlg.plan.targets[0].defense.part("choke").value == -5  # wide: -5
 
 
@@ -371,7 +371,7 @@ def test_suppressive_fire_from_the_map_zone_then_tusk_tests(sr5):
     test.roll_next([5, 5] + [2] * 16)
     assert (test.resolution.boxes, test.resolution.damage_type) == (6, "S")
     test.apply()
-    tusk = sr5.document.encounter.token("ganger-4").sr5
+    tusk = sr5.document.encounter.token("ganger-4").rules.get("sr5")
     assert (tusk.physical_damage, tusk.stun_damage) == (0, 6)
     # Stun monitor 8 + ceil(3/2) = 10 boxes, 6 marked; wound modifier -(6 // 3) = -2
     dec = sr5.map_view.tokens.decorations["ganger-4"]
@@ -379,7 +379,7 @@ def test_suppressive_fire_from_the_map_zone_then_tusk_tests(sr5):
     sr5.actions["undo"].trigger()
     sr5.actions["undo"].trigger()
     enc = sr5.document.encounter
-    assert enc.token("ganger-4").sr5.stun_damage == 0 and settings_of(enc).suppressions == ()
+    assert enc.token("ganger-4").rules["sr5"].stun_damage == 0 and settings_of(enc).suppressions == ()
 
 
 def test_the_log_exports_with_every_roll(sr5, tmp_path):
@@ -400,11 +400,11 @@ def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
     # Sam (Agility 6) acts in 3 passes: walk 12 m / run 24 m a turn, a third of each by pass 1
     # (4 m walking, 8 m running). A 6 m drag east is past walking pace: he takes Run.
     mouse_drag(sr5.map_view, (12.0, 20.0), (18.0, 20.0))
-    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").rules["sr5"].moved > 0, timeout=10_000)
     enc = sr5.document.encounter
     sam = enc.token("sam")
-    assert sam.x == pytest.approx(18.0, abs=0.1) and sam.sr5.moved == pytest.approx(6.0, abs=0.1)
-    assert sam.sr5.running and settings_of(enc).phase.free == 1
+    assert sam.x == pytest.approx(18.0, abs=0.1) and sam.rules["sr5"].moved == pytest.approx(6.0, abs=0.1)
+    assert sam.rules["sr5"].running and settings_of(enc).phase.free == 1
     assert sr5.document.undo_stack.count() == steps + 1  # the move and its count: one step
     assert sr5.document.undo_stack.undoText().endswith("(SR5: movement counted)")
     assert g.tracker.message.text().startswith("Sam moves 6.0 m (6.0 m this turn, running)")
@@ -413,12 +413,12 @@ def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
     assert (mv.walk_now, mv.run_now) == pytest.approx((4.0, 8.0))
     # 4 m more is past the 8 m open by this pass: the engine objects, the GM's move stands
     mouse_drag(sr5.map_view, (18.0, 20.0), (18.0, 24.0))
-    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").sr5.moved > 6.5, timeout=10_000)
+    qtbot.waitUntil(lambda: sr5.document.encounter.token("sam").rules["sr5"].moved > 6.5, timeout=10_000)
     assert "counted anyway: Sam may run 8.0 m by this pass and has moved 6.0 m" in g.tracker.message.text()
     sr5.actions["undo"].trigger()
     sr5.actions["undo"].trigger()
     sam = sr5.document.encounter.token("sam")
-    assert (sam.x, sam.y, sam.sr5.moved, sam.sr5.running) == (12.0, 20.0, 0.0, False)
+    assert (sam.x, sam.y, sam.rules["sr5"].moved, sam.rules["sr5"].running) == (12.0, 20.0, 0.0, False)
 
 
 def test_melee_offers_the_melee_defenses_and_a_stale_roll_is_not_applied(sr5):

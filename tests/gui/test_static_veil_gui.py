@@ -86,7 +86,7 @@ def test_demo_loads_with_sheets_and_the_map_the_tests_need():
 
     enc = load_encounter(DEMO)
     assert enc.ruleset == "static-veil"
-    assert all(t.static_veil is not None for t in enc.tokens)
+    assert all(t.rules.get("static-veil") is not None for t in enc.tokens)
     assert {o.id for o in enc.obstacles} >= {"crate", "brick-wall", "office-w", "office-s"}
     ends = RULESET.preview(enc, Shove("kit", "jay")).shove_ends
     assert ends[0].end == pytest.approx((19.0, 15.0)) and ends[0].stopped_by is None
@@ -264,13 +264,13 @@ def test_d100_model_rolls_from_the_menu_and_logs_the_dice(sv, qtbot):
     _pick(win, "jay")
     assert not ctl.panel.roll_btn.isEnabled()  # the GM enters outcomes by default
     win.actions["sv dice d100"].trigger()
-    assert win.document.encounter.static_veil.dice == "d100"
+    assert win.document.encounter.rules["static-veil"].dice == "d100"
     _click_button(qtbot, ctl.panel.roll_btn)
     lines = _log(win)
     assert any(line.startswith("Dice: Kit athletics: rolled") for line in lines)
-    assert win.document.encounter.static_veil.rolls == 2
+    assert win.document.encounter.rules["static-veil"].rolls == 2
     win.actions["undo"].trigger()
-    assert win.document.encounter.static_veil.rolls == 0 and _log(win) == []
+    assert win.document.encounter.rules["static-veil"].rolls == 0 and _log(win) == []
 
 
 def test_called_shot_offers_the_engines_locations_and_an_attack_outcome(sv, qtbot):

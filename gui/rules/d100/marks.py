@@ -31,18 +31,18 @@ class DecorationCache:
 
     def decorations(self, encounter) -> dict[str, TokenDecoration]:
         """Token id -> decoration for every token with a d100 sheet."""
-        rnd = encounter.d100.round if encounter.d100 is not None else 0
+        rnd = encounter.rules["d100"].round if encounter.rules.get("d100") is not None else 0
         out: dict[str, TokenDecoration] = {}
         seen: dict[str, tuple[object, int, TokenDecoration]] = {}
         for t in encounter.tokens:
-            if t.d100 is None:
+            if t.rules.get("d100") is None:
                 continue
             hit = self._seen.get(t.id)
-            if hit is not None and hit[0] is t.d100 and hit[1] == rnd:
+            if hit is not None and hit[0] is t.rules.get("d100") and hit[1] == rnd:
                 dec = hit[2]
             else:
                 dec = decoration_for(encounter, t.id)
-            seen[t.id] = (t.d100, rnd, dec)
+            seen[t.id] = (t.rules.get("d100"), rnd, dec)
             out[t.id] = dec
         self._seen = seen
         return out

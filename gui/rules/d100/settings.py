@@ -643,7 +643,7 @@ class SettingsDialog(QDialog):
         enc = self.controller.encounter
         if new == RULESET.settings(enc):
             return False
-        return self.window_.document.commit(enc.model_copy(update={"d100": new}), UNDO_TEXT)
+        return self.window_.document.commit(enc.with_rules("d100", new), UNDO_TEXT)
 
     def accept(self) -> None:  # noqa: D401 - Qt API
         """OK: apply, then close (stays open, OK disabled, while something is wrong)."""

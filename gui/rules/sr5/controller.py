@@ -215,7 +215,7 @@ class Sr5Controller(RuleController):
         for tid in moved:
             a, b = before.token(tid), after.token(tid)
             metres = math.hypot(b.x - a.x, b.y - a.y)
-            if metres <= 1e-6 or a.sr5 is None:
+            if metres <= 1e-6 or a.rules.get("sr5") is None:
                 continue
             zb = za = ()
             if supp:

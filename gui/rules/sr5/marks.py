@@ -40,7 +40,7 @@ def decorations_for(encounter: Encounter, suppression: dict | None = None) -> di
     st = settings_of(encounter)
     out = {}
     for t in encounter.tokens:
-        if t.sr5 is None:
+        if t.rules.get("sr5") is None:
             continue
         sh = sheet_of(t)
         m = condition.monitor(sh, st.options)

@@ -292,7 +292,7 @@ class StaticVeilController(QObject):
                 continue
             a, b = before.token(tid), after.token(tid)
             dest = (b.x, b.y)
-            if b.static_veil is not None and (a.x, a.y) != dest:
+            if b.rules.get("static-veil") is not None and (a.x, a.y) != dest:
                 plan = R.plan_move(enc, tid, dest)
                 if plan.allowed:
                     try:
@@ -726,5 +726,5 @@ class StaticVeilController(QObject):
         settings = R.settings(enc)
         if settings.dice == model:
             return
-        new = enc.model_copy(update={"static_veil": settings.model_copy(update={"dice": model})})
+        new = enc.with_rules("static-veil", settings.model_copy(update={"dice": model}))
         self.document.commit(new, "Dice: the d100 model rolls" if model == "d100" else "Dice: the GM enters outcomes")

@@ -22,7 +22,7 @@ from engine.d100 import (
 from engine.errors import EncounterFileError, IllegalActionError
 from engine.files import dumps_encounter, encounter_from_data, loads_encounter
 from engine.model import Encounter
-from engine.rules import get_ruleset
+from engine.rules import find_system
 
 
 def enc(settings=None):
@@ -40,7 +40,7 @@ def enc(settings=None):
 
 
 def test_registry_and_lazy_import():
-    assert get_ruleset("d100") is RULESET
+    assert find_system("d100").native is RULESET
     # engine.model imports engine.d100.sheet while it is built: no cycle through the rules
     out = subprocess.run([sys.executable, "-c", "import engine.model; import engine.d100.sheet"],
                          capture_output=True, text=True)
@@ -54,7 +54,7 @@ def test_damage_dice_expression_and_records():
     assert ch.shots[0].damage.rolled == 10
     assert [r.label for r in ch.rolls] == ["hit", "location", "damage", "damage"]
     assert ch.changed_ids == ("a", "b")  # the shooter has acted, the target is hurt
-    assert ch.encounter.token("b").d100.wounds["chest"].severity == "heavy"
+    assert ch.encounter.token("b").rules["d100"].wounds["chest"].severity == "heavy"
     assert ch.encounter.token("b").stance == "prone"  # the map body follows the fall
 
 
@@ -67,7 +67,7 @@ def test_undo_restores_and_keeps_other_edits_redo_reapplies():
     back = RULESET.undo(moved, ch)
     assert back.token("b") == e.token("b")
     assert back.token("a").x == 3.0  # the move made since is kept
-    assert back.d100 == e.d100
+    assert back.rules.get("d100") == e.rules.get("d100")
     assert RULESET.redo(RULESET.undo(after, ch), ch) == after
 
 
@@ -90,7 +90,7 @@ def test_entered_dice_first_then_fallback():
     assert [(r.label, r.value, r.entered) for r in ch.rolls] == [
         ("hit", 12, True), ("location", 5, True), ("damage", 3, False), ("damage", 3, False),
         ("extra", 4, False)]
-    assert ch.shots[0].location == "head" and ch.encounter.token("b").d100.injury == 11
+    assert ch.shots[0].location == "head" and ch.encounter.token("b").rules["d100"].injury == 11
 
 
 def test_entered_dice_out_of_range_is_named():
@@ -135,15 +135,15 @@ def test_file_round_trip_after_a_fight():
 
 def test_bad_d100_data_in_a_file_names_the_path():
     data = enc().model_dump(mode="json")
-    data["tokens"][0]["d100"]["weapon"] = "Rifle"
-    with pytest.raises(EncounterFileError, match=r"tokens\[0\]\.d100.*'Rifle' is not one of the weapons"):
+    data["tokens"][0]["rules"]["d100"]["weapon"] = "Rifle"
+    with pytest.raises(EncounterFileError, match=r"tokens\[0\]\.rules\.d100.*'Rifle' is not one of the weapons"):
         encounter_from_data(data)
     data = enc().model_dump(mode="json")
-    data["d100"]["location_table"] = [["head", 10], ["chest", 100]]
+    data["rules"]["d100"]["location_table"] = [["head", 10], ["chest", 100]]
     with pytest.raises(EncounterFileError, match="must list each of head"):
         encounter_from_data(data)
     data = enc().model_dump(mode="json")
-    data["tokens"][1]["d100"] = {"wounds": {"tail": {"damage": 3}}}
+    data["tokens"][1]["rules"]["d100"] = {"wounds": {"tail": {"damage": 3}}}
     with pytest.raises(EncounterFileError, match="tail"):
         encounter_from_data(data)
 
@@ -154,5 +154,5 @@ def test_old_files_without_d100_data_still_work():
     s = RULESET.status(e, "x")
     assert s.actions_per_round == 2 and s.hidden == () and s.can_act
     ch = RULESET.apply(e, StartRound(), ScriptedDice([]))
-    assert ch.encounter.token("x").d100.actions_left == 2
+    assert ch.encounter.token("x").rules["d100"].actions_left == 2
     assert RULESET.round_order(ch.encounter) == [("x", 2, 2), ("y", 2, 2)]

@@ -50,11 +50,11 @@ def test_status_says_stunned_for_this_round_and_for_the_next_turn():
     assert not RULESET.status(e, "b").stunned
     # free play: a head hit (location 5) of 1 point is light: stunned for the next turn
     ch = RULESET.apply(e, Fire("a", ("b",)), EnteredDice({"hit": 30, "location": 5, "damage": 1}))
-    b = ch.encounter.token("b").d100
+    b = ch.encounter.token("b").rules.get("d100")
     assert b.stunned == 1 and RULESET.status(ch.encounter, "b").stunned
     # the round starts: the stun is spent on this round's turn (no actions, not acted)
     r1 = RULESET.apply(ch.encounter, StartRound())
-    b = r1.encounter.token("b").d100
+    b = r1.encounter.token("b").rules.get("d100")
     assert (b.stunned, b.actions_left, b.acted) == (0, 0, False)
     assert RULESET.status(r1.encounter, "b").stunned
     # Ana spends both her actions (two misses, 99 always fails): none left, but not stunned
@@ -62,5 +62,5 @@ def test_status_says_stunned_for_this_round_and_for_the_next_turn():
     assert not RULESET.status(e2, "a").stunned
     for _ in range(2):
         e2 = RULESET.apply(e2, Fire("a", ("b",)), EnteredDice({"hit": 99})).encounter
-    a = e2.token("a").d100
+    a = e2.token("a").rules.get("d100")
     assert (a.actions_left, a.acted) == (0, True) and not RULESET.status(e2, "a").stunned

@@ -46,13 +46,13 @@ def test_attributes_are_the_saves_final_values(samples_dir, name):
         total = int(a.findtext("totalvalue"))
         # In these saves nothing augments an attribute: the total is min + base + karma.
         assert total == sum(int(a.findtext(t)) for t in ("metatypemin", "base", "karma"))
-        assert getattr(token.sr5, FIELDS[abbr]) == total, abbr
+        assert getattr(token.rules.get("sr5"), FIELDS[abbr]) == total, abbr
     assert not [w for w in report.warnings if "attribute" in (w.where or "")]
 
 
 def test_wesson_numbers(samples_dir):
     token, report = import_chummer(samples_dir / WESSON, side="runner", at=(3.0, 4.0))
-    s = token.sr5
+    s = token.rules.get("sr5")
     assert (token.name, token.side, token.x, token.y, token.id) == ("Wesson", "runner", 3.0, 4.0, "wesson")
     # BOD 1+2, AGI 1+5, REA 1+4, STR 1+1, WIL 1+2, LOG 1+3, INT 1+3, CHA 1+4, EDG 2+1+1.
     assert (s.body, s.agility, s.reaction, s.strength, s.willpower) == (3, 6, 5, 2, 3)
@@ -84,7 +84,7 @@ def test_wesson_numbers(samples_dir):
 
 def test_popstar_numbers(samples_dir):
     token, report = import_chummer(samples_dir / POPSTAR)
-    s = token.sr5
+    s = token.rules.get("sr5")
     assert token.name == "Elizabeth Vepar (Dj3VI)"
     # Automatics base 6; Perception base 3. Leadership 6 is no combat skill: reported.
     assert s.skills == {"automatics": 6, "perception": 3}
@@ -180,7 +180,7 @@ def test_older_layout_imports_what_it_can(tmp_path):
     p = tmp_path / "old.chum5"
     p.write_text(OLD_SAVE, encoding="utf-8")
     token, report = import_chummer(p, side="ganger")
-    s = token.sr5
+    s = token.rules.get("sr5")
     # No totalvalue: BOD 4+2+1, AGI 1+3+0, STR 3+1+0; the rest stay at 3.
     assert (s.body, s.agility, s.strength, s.reaction) == (7, 4, 4, 3)
     assert s.metatype == "ork" and "low_light" in s.vision
@@ -248,7 +248,7 @@ def test_cli_adds_the_token_and_saves(samples_dir, tmp_path, capsys):
     enc = load_encounter(target)
     (t,) = enc.tokens
     assert (t.x, t.y, t.side) == (2.0, 3.0, "runner")
-    assert t.sr5.skills["automatics"] == 6
+    assert t.rules["sr5"].skills["automatics"] == 6
     assert "Added" in capsys.readouterr().out
 
 

@@ -109,7 +109,7 @@ def test_uvtt2fgu_sample_origin_walls_doors_in_metres(samples_dir):
     assert lights[0]["color"] == "#eccd8b" and lights[0]["alpha"] == 1.0
     assert lights[0]["shadows"] is True and lights[0]["intensity"] == 1
     # Ambient ffffffff: full light.
-    assert enc.sr5.environment.light == "full"
+    assert enc.rules["sr5"].environment.light == "full"
     _assert_walls_cover_the_file(enc, raw, 1.5)
 
 
@@ -351,10 +351,10 @@ def test_bad_portal_and_light_are_reported(tmp_path):
 def test_dark_ambient_light_sets_the_environment(tmp_path):
     enc, _ = import_uvtt(_write(tmp_path, _map(environment={"ambient_light": "ff202020"})))
     # luminance of 0x20/255 = 0.125 < 0.15: dark
-    assert enc.sr5.environment.light == "dark"
+    assert enc.rules["sr5"].environment.light == "dark"
     enc, _ = import_uvtt(_write(tmp_path, _map(environment={"ambient_light": "ff808080"})))
     # 0x80/255 = 0.502: partial (0.4 <= L < 0.75)
-    assert enc.sr5.environment.light == "partial"
+    assert enc.rules["sr5"].environment.light == "partial"
 
 
 def test_unknown_fields_are_kept(tmp_path):

@@ -24,12 +24,12 @@ def sheet(**kw) -> Sheet:
 
 def token(tid: str, x: float, y: float, *, side: str = "ganger", weapons=(AK,), stance="standing", **kw) -> Token:
     return Token(id=tid, name=tid.title(), side=side, x=x, y=y, stance=stance, weapons=tuple(weapons),
-                 sr5=sheet(**kw))
+                 rules={"sr5": sheet(**kw)})
 
 
 def encounter(*tokens: Token, obstacles=(), settings: Settings | None = None, zones=()) -> Encounter:
     return Encounter(name="test", map=MapSpec(width=200, height=100), tokens=tuple(tokens),
-                     obstacles=tuple(obstacles), zones=tuple(zones), sr5=settings or Settings())
+                     obstacles=tuple(obstacles), zones=tuple(zones), rules={"sr5": settings or Settings()})
 
 
 def wall(oid: str, x0: float, y0: float, x1: float, y1: float, height: float) -> Obstacle:

@@ -48,7 +48,7 @@ def test_progressive_recoil_across_phases():
     p = plan_attack(e, d, _at(("razor", 10)))
     assert p.common.value("recoil") == -1 and p.rounds == 3 and p.cost == "simple"
     e, _ = apply_attack(e, resolve_attack(p, [[1] * 9, [1] * 4]))  # defense 3 + 3 - 2 (burst)
-    assert e.token("sam").sr5.recoil == 3 and e.token("sam").weapons[0].loaded == 35
+    assert e.token("sam").rules["sr5"].recoil == 3 and e.token("sam").weapons[0].loaded == 35
     from engine.sr5.combat import end_phase
     e, _ = end_phase(e)
     e, _ = end_phase(e)  # pass 2, sam again
@@ -106,7 +106,7 @@ def test_targets_at_different_ranges_share_the_common_part_only():
     assert [t.band for t in p.targets] == ["short", "medium", "long"]
     assert [t.attack.total for t in p.targets] == [4, 3, 0]  # 4, 4, 3 then 0, -1, -3
     # all in dim light: the -3 is shared and goes before the division: 8 -> 3, 3, 2
-    e2 = e.model_copy(update={"sr5": Settings(environment=Environment(light="dim"))})
+    e2 = e.with_rules("sr5", Settings(environment=Environment(light="dim")))
     p2 = plan_attack(e2, AttackDeclaration("sam", ("a", "b", "c"), mode="BF"), _at(("a", 10), ("b", 100), ("c", 200)))
     assert p2.common.total == 8 and p2.shares == (3, 3, 2)
     # b: dim light (2) + medium (1): worst 2, alone -> -3, same as shared; c: dim + long: two at 2 -> -6: 3 more
@@ -133,7 +133,7 @@ def test_cover_classes_change_defense_and_full_cover_is_blind_fire():
     assert [vals[c].target("razor").defense.value("cover") for c in vals] == [0, 2, 4, 0]
     assert vals["full"].common.value("environment") == -6
     assert vals["good"].common.value("environment") == 0
-    dark = e.model_copy(update={"sr5": Settings(environment=Environment(light="dark"))})
+    dark = e.with_rules("sr5", Settings(environment=Environment(light="dark")))
     assert plan_attack(dark, d, _at(("razor", 10), cover="full")).common.value("environment") == -6
 
 
@@ -154,7 +154,7 @@ def test_smartlink_and_aim():
     p = plan_attack(e, AttackDeclaration("sam", ("razor",)), _at(("razor", 4)))
     # Pistols 4 + Agility 4 + smartlink 2 + aim min(3, ceil(4/2)=2) = 12; limit 5 + 2 smartgun + 2 aim = 9
     assert p.common.total == 12 and p.target("razor").attack.limit == 9
-    s2 = s.model_copy(update={"sr5": s.sr5.model_copy(update={"smartlink": "none", "aim_bonus": "limit"})})
+    s2 = s.with_rules("sr5", s.rules["sr5"].model_copy(update={"smartlink": "none", "aim_bonus": "limit"}))
     p2 = plan_attack(encounter(s2, token("razor", 4, 0)), AttackDeclaration("sam", ("razor",)), _at(("razor", 4)))
     assert p2.common.total == 8 and p2.target("razor").attack.limit == 7
 
@@ -166,7 +166,7 @@ def test_edge_adds_dice_ignores_limit_explodes():
     r = start_resolution(p).roll([6, 6, 6, 6, 6, 6, 5, 5, 1, 1, 1, 2, 2, 2, 2, 2, 2])
     assert r.result("razor", "attack").hits == 8  # limit 5 ignored; six sixes exploded into six more dice
     e2, _ = apply_attack(e, r.roll([1] * 6).roll([1] * 4))  # defense 6 dice, soak Body 4
-    assert e2.token("sam").sr5.edge_points == 2
+    assert e2.token("sam").rules["sr5"].edge_points == 2
 
 
 def test_two_guns_off_hand_recoil_of_each_and_lower_skill():
@@ -190,7 +190,7 @@ def test_full_defense_adds_willpower_or_the_quality_that_replaces_it():
     assert dp.part("full_defense").value == 5 and "Agile Defender" in dp.part("full_defense").label
     assert dp.total == 11
     e2, _ = apply_attack(e, resolve_attack(p, [[1] * 10, [1] * 11]))
-    r = e2.token("razor").sr5
+    r = e2.token("razor").rules.get("sr5")
     assert r.full_defense and r.initiative == 5 and r.defended == 1
 
 
@@ -220,9 +220,9 @@ def test_hit_net_hits_armor_ap_soak_and_wound_initiative():
     o = r.outcome("razor")
     assert (o.result, o.net_hits, o.dv, o.armor, o.damage_type, o.soak.hits, o.boxes) == ("hit", 3, 13, 7, "P", 6, 7)
     e2, ch = apply_attack(e, r)
-    rz = e2.token("razor").sr5
+    rz = e2.token("razor").rules.get("sr5")
     assert rz.physical_damage == 7 and rz.initiative == 13  # wound -2 costs 2 Initiative
-    assert "hit" in ch.label and len(e2.sr5.log[-1].rolls) == 3
+    assert "hit" in ch.label and len(e2.rules["sr5"].log[-1].rolls) == 3
     assert ch.revert(e2) == e
 
 
@@ -329,8 +329,8 @@ def test_parry_needs_a_melee_weapon_and_adds_its_skill():
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), defenses={"razor": "parry"}), _at(("razor", 1.5)))
     assert p.target("razor").defense.value("parry") == 3 and p.target("razor").interrupt_cost == 5
     e2, _ = apply_attack(e, resolve_attack(p, [[1] * 9, [1] * 9]))
-    assert e2.token("razor").sr5.initiative == 10
-    assert e2.token("razor").sr5.recoil == 0  # the Parry interrupt is an action: recoil resets
+    assert e2.token("razor").rules["sr5"].initiative == 10
+    assert e2.token("razor").rules["sr5"].recoil == 0  # the Parry interrupt is an action: recoil resets
 
 
 def test_several_targets_take_the_multiple_targets_free_action():
@@ -340,8 +340,8 @@ def test_several_targets_take_the_multiple_targets_free_action():
     e, _ = start_turn(e, entered={"sam": 20, "a": 10, "b": 5})
     d = AttackDeclaration("sam", ("a", "b"), mode="BF")
     e2, _ = apply_attack(e, resolve_attack(plan_attack(e, d, _at(("a", 10), ("b", 12))), [[1] * 6, [1] * 4, [1] * 5, [1] * 4]))
-    assert e2.sr5.phase.simple == 1 and e2.sr5.phase.free == 1
-    assert e2.sr5.phase.actions == ("fire_weapon", "multiple_targets")
+    assert e2.rules["sr5"].phase.simple == 1 and e2.rules["sr5"].phase.free == 1
+    assert e2.rules["sr5"].phase.actions == ("fire_weapon", "multiple_targets")
     # with the Free Action already spent and one Simple used, a burst at two targets is refused
     e3, _ = apply_action(e, Action("sam", "speak"))
     e3, _ = apply_action(e3, Action("sam", "observe_in_detail"))

@@ -126,14 +126,14 @@ def test_in_combat_the_throw_is_a_simple_action_and_one_attack_per_phase():
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom"))
     r = B.resolve_blast(plan, [[5, 5, 5, 1, 1, 1], [1, 1, 1, 1], [1] * 11, [1, 1, 2, 2], [2] * 7])
     enc2, ch = B.apply_blast(enc, r)
-    st = enc2.sr5
+    st = enc2.rules.get("sr5")
     assert st.phase.simple == 1 and st.phase.attacked and st.phase.actions == ("throw_weapon",)
     again = B.plan_blast_on_map(enc2, B.BlastDeclaration("sam", "boom"))
     assert "Sam has already attacked this Action Phase (one attack per phase)" in again.problems
     # Razor: DV 16, no defense or soak hits: 16 boxes, capped one past death (10 + 4 overflow
     # + 1 = 15); his wound modifier -3 came off his Initiative at once
-    razor = enc2.token("razor").sr5
-    assert razor.physical_damage == 15 and razor.initiative == enc.token("razor").sr5.initiative - 3
+    razor = enc2.token("razor").rules.get("sr5")
+    assert razor.physical_damage == 15 and razor.initiative == enc.token("razor").rules["sr5"].initiative - 3
 
 
 def test_scatter_moves_the_zone_and_undo_puts_it_back():
@@ -213,8 +213,8 @@ def test_gas_catches_without_damage_and_drawn_radius_option():
     r = B.start_blast(plan).roll([5, 5, 5, 1, 1, 1])
     assert r.done and r.outcome("razor").result == "caught"
     enc2, ch = B.apply_blast(enc, r)
-    assert "Razor is caught in the gas (0.0 m from the centre)" in [e.text for e in enc2.sr5.log]
-    assert enc2.token("razor").sr5 == enc.token("razor").sr5
+    assert "Razor is caught in the gas (0.0 m from the centre)" in [e.text for e in enc2.rules["sr5"].log]
+    assert enc2.token("razor").rules.get("sr5") == enc.token("razor").rules.get("sr5")
 
 
 def test_full_defense_against_a_blast_is_an_interrupt():
@@ -225,7 +225,7 @@ def test_full_defense_against_a_blast_is_an_interrupt():
     assert tp.defense.part("full_defense").value == 3 and tp.interrupt_cost == 10
     r = B.resolve_blast(plan, [[5, 5, 5, 1, 1, 1], [1] * 7, [1] * 11, [1, 1, 2, 2], [2] * 7])
     enc2, _ = B.apply_blast(enc, r)
-    razor = enc2.token("razor").sr5
+    razor = enc2.token("razor").rules.get("sr5")
     assert razor.full_defense and razor.defended == 1
     # 12 - 10 for the interrupt, then 16 boxes of damage: wound modifier -3 -> -1
     assert razor.initiative == 12 - 10 - 3

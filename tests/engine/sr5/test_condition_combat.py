@@ -57,15 +57,15 @@ def test_initiative_rolled_entered_and_wounds_applied():
     assert ch.details["initiative"] == {"a": 15, "b": 8, "c": 8}
     # b and c tie on 8: Edge equal (2), Reaction 3 > 2: b first
     assert combat.action_order(e) == ("a", "b", "c")
-    assert e.sr5.acting == "a" and e.sr5.turn == 1 and e.sr5.initiative_pass == 1
-    assert "Initiative 9 + 1D6 [6] = 15" in e.sr5.log[0].text
+    assert e.rules["sr5"].acting == "a" and e.rules["sr5"].turn == 1 and e.rules["sr5"].initiative_pass == 1
+    assert "Initiative 9 + 1D6 [6] = 15" in e.rules["sr5"].log[0].text
 
 
 def test_initiative_dice_count_is_checked_and_scores_can_be_typed():
     with pytest.raises(IllegalActionError, match="enter 1 dice, not 2"):
         start_turn(_three(), entered={"a": [6, 6]})
     e, _ = start_turn(_three(), entered={"a": 30, "b": 1, "c": [1]})
-    assert [e.token(t).sr5.initiative for t in "abc"] == [30, 1, 4]
+    assert [e.token(t).rules["sr5"].initiative for t in "abc"] == [30, 1, 4]
 
 
 def test_ties_edge_then_reaction_then_intuition():
@@ -84,12 +84,12 @@ def test_passes_subtract_ten_and_the_turn_ends():
     e, _ = start_turn(_three(), entered={"a": 23, "b": 12, "c": 8})
     seen = []
     for _ in range(10):
-        seen.append((e.sr5.initiative_pass, e.sr5.acting, e.token(e.sr5.acting).sr5.initiative))
+        seen.append((e.rules["sr5"].initiative_pass, e.rules["sr5"].acting, e.token(e.rules["sr5"].acting).rules["sr5"].initiative))
         e, ch = end_phase(e)
-        if e.sr5.acting is None:
+        if e.rules["sr5"].acting is None:
             break
     assert seen == [(1, "a", 23), (1, "b", 12), (1, "c", 8), (2, "a", 13), (2, "b", 2), (3, "a", 3)]
-    assert e.sr5.initiative_pass == 0 and "roll initiative" in ch.prompts[0]
+    assert e.rules["sr5"].initiative_pass == 0 and "roll initiative" in ch.prompts[0]
     with pytest.raises(IllegalActionError, match="no Combat Turn is running"):
         end_phase(e)
 
@@ -140,16 +140,16 @@ def test_free_action_timing_outside_the_phase():
     assert "only in its own Action Phase" in check_action(e, Action("b", "observe_in_detail"))
     # a's phase ends without its Free Action: it may take it later in the pass
     e, _ = end_phase(e)
-    assert e.sr5.acting == "b"
+    assert e.rules["sr5"].acting == "b"
     assert check_action(e, Action("a", "speak")) is None
     # b spent its Free Action before its phase: the phase starts with it used
-    assert e.sr5.phase.free == 1
+    assert e.rules["sr5"].phase.free == 1
 
 
 def test_surprised_cannot_drop_prone_or_interrupt():
     e = _duel()
     b = e.token("b")
-    e = e.model_copy(update={"tokens": (e.token("a"), b.model_copy(update={"sr5": b.sr5.model_copy(update={"conditions": ("surprised",)})}))})
+    e = e.model_copy(update={"tokens": (e.token("a"), b.with_rules("sr5", b.rules["sr5"].model_copy(update={"conditions": ("surprised",)})))})
     assert "surprised" in check_action(e, Action("b", "drop_prone"))
     assert "surprised" in check_action(e, Action("b", "full_defense"))
 
@@ -157,61 +157,61 @@ def test_surprised_cannot_drop_prone_or_interrupt():
 def test_interrupts_spend_initiative():
     e = _duel()
     e, ch = apply_action(e, Action("b", "full_defense"))
-    assert e.token("b").sr5.initiative == 0 and e.token("b").sr5.full_defense
+    assert e.token("b").rules["sr5"].initiative == 0 and e.token("b").rules["sr5"].full_defense
     e, _ = start_turn(e, entered={"a": 20, "b": 4})
     assert "less than the 5 this interrupt costs" in check_action(e, Action("b", "hit_the_dirt"))
     e, _ = apply_action(e, Action("b", "hit_the_dirt"), force=True)
-    assert e.token("b").sr5.initiative == -1 and e.token("b").stance == "prone"
+    assert e.token("b").rules["sr5"].initiative == -1 and e.token("b").stance == "prone"
 
 
 def test_take_aim_stacks_to_half_willpower_and_any_other_action_loses_it():
     e = _duel()  # a: Willpower 4 -> at most 2 (ceil(4/2))
     e, _ = apply_action(e, Action("a", "take_aim", weapon="AK-97"))
     e, _ = apply_action(e, Action("a", "take_aim", weapon="AK-97"))
-    assert e.token("a").sr5.aim == 2
+    assert e.token("a").rules["sr5"].aim == 2
     e, _ = end_phase(e)
     e, _ = end_phase(e)  # pass 2: a again (20 - 10)
     assert "most aim that stacks (2)" in check_action(e, Action("a", "take_aim", weapon="AK-97"))
     e, _ = apply_action(e, Action("a", "call_shot"))  # called shots keep the aim
-    assert e.token("a").sr5.aim == 2
+    assert e.token("a").rules["sr5"].aim == 2
     e, _ = apply_action(e, Action("a", "speak"))
-    assert e.token("a").sr5.aim == 0
+    assert e.token("a").rules["sr5"].aim == 0
 
 
 def test_aim_cap_can_follow_seed_000_half_skill():
     e = _duel()
     opts = Options(aim_cap="half_skill_down")  # Automatics 5 -> 2
-    e = e.model_copy(update={"sr5": e.sr5.model_copy(update={"options": opts})})
-    assert combat.aim_cap(e.token("a").sr5, AK, e.sr5) == 2
+    e = e.with_rules("sr5", e.rules["sr5"].model_copy(update={"options": opts}))
+    assert combat.aim_cap(e.token("a").rules.get("sr5"), AK, e.rules.get("sr5")) == 2
 
 
 def test_non_firing_action_resets_recoil_call_shot_does_not():
     e = _duel()
     a = e.token("a")
-    e = e.model_copy(update={"tokens": (a.model_copy(update={"sr5": a.sr5.model_copy(update={"recoil": 6})}), e.token("b"))})
+    e = e.model_copy(update={"tokens": (a.with_rules("sr5", a.rules["sr5"].model_copy(update={"recoil": 6})), e.token("b"))})
     e, _ = apply_action(e, Action("a", "call_shot"))
-    assert e.token("a").sr5.recoil == 6
+    assert e.token("a").rules["sr5"].recoil == 6
     e, _ = apply_action(e, Action("a", "observe_in_detail"))
-    assert e.token("a").sr5.recoil == 0
+    assert e.token("a").rules["sr5"].recoil == 0
 
 
 def test_idle_phase_resets_recoil():
     e = _duel()
     a = e.token("a")
-    e = e.model_copy(update={"tokens": (a.model_copy(update={"sr5": a.sr5.model_copy(update={"recoil": 3})}), e.token("b"))})
+    e = e.model_copy(update={"tokens": (a.with_rules("sr5", a.rules["sr5"].model_copy(update={"recoil": 3})), e.token("b"))})
     e, _ = end_phase(e)
-    assert e.token("a").sr5.recoil == 0
+    assert e.token("a").rules["sr5"].recoil == 0
 
 
 def test_gun_mode_is_free_with_a_wireless_smartgun_else_simple():
     e = _duel()
     assert combat.action_cost(e, Action("a", "change_gun_mode", weapon="AK-97", mode="BF"))[0] == "simple"
     a = e.token("a")
-    e2 = e.model_copy(update={"tokens": (a.model_copy(update={"sr5": a.sr5.model_copy(update={"smartlink": "gear"})}),
+    e2 = e.model_copy(update={"tokens": (a.with_rules("sr5", a.rules["sr5"].model_copy(update={"smartlink": "gear"})),
                                          e.token("b"))})
     assert combat.action_cost(e2, Action("a", "change_gun_mode", weapon="Ares Predator V", mode="SB"))[0] == "free"
     e, _ = apply_action(e, Action("a", "change_gun_mode", weapon="AK-97", mode="FAC"))
-    assert e.token("a").sr5.modes["AK-97"] == "FAC"
+    assert e.token("a").rules["sr5"].modes["AK-97"] == "FAC"
     assert "fires SA, SB, BF, LB, FA, FAC; not 'SS'" in check_action(e, Action("a", "change_gun_mode", weapon="AK-97", mode="SS"))
 
 
@@ -233,7 +233,7 @@ def test_weapon_must_be_ready_and_ready_weapon_puts_it_in_hand():
     e = encounter(token("a", 0, 0, weapons=(AK, PREDATOR)), token("b", 5, 0))
     assert "not ready" in check_action(e, Action("a", "take_aim", weapon="Ares Predator V"))
     e, _ = apply_action(e, Action("a", "ready_weapon", weapon="Ares Predator V", hand="off"))
-    assert e.token("a").sr5.in_hand == ("AK-97", "Ares Predator V")
+    assert e.token("a").rules["sr5"].in_hand == ("AK-97", "Ares Predator V")
 
 
 def test_stand_up_wounded_needs_body_willpower_2():
@@ -251,10 +251,10 @@ def test_quick_draw_success_lets_the_pistol_fire_with_the_same_action():
     e = encounter(token("a", 0, 0, weapons=(AK, PREDATOR), skills={"pistols": 4}, reaction=4), token("b", 5, 0))
     e, _ = start_turn(e, entered={"a": 20, "b": 10})
     e2, ch = apply_action(e, Action("a", "quick_draw", weapon="Ares Predator V"), [5, 5, 6, 1, 2, 3, 4, 4])
-    assert ch.details["fire"] and e2.token("a").sr5.in_hand == ("Ares Predator V",)
-    assert e2.sr5.phase.quick_draw_fire and e2.sr5.phase.simple == 1
+    assert ch.details["fire"] and e2.token("a").rules["sr5"].in_hand == ("Ares Predator V",)
+    assert e2.rules["sr5"].phase.quick_draw_fire and e2.rules["sr5"].phase.simple == 1
     e3, ch = apply_action(e, Action("a", "quick_draw", weapon="Ares Predator V"), [5, 5, 2, 1, 2, 3, 4, 4])
-    assert not e3.sr5.phase.quick_draw_fire and "cannot fire" in ch.label
+    assert not e3.rules["sr5"].phase.quick_draw_fire and "cannot fire" in ch.label
     assert "only pistols" in check_action(e, Action("a", "quick_draw", weapon="AK-97"))
 
 
@@ -265,7 +265,7 @@ def test_sprint_adds_two_metres_per_hit_limited_by_physical():
     e, _ = apply_action(e, Action("a", "run"))
     # pool Running 3 + Strength 3 = 6 dice, Physical limit ceil((6+4+3)/3) = 5
     e, ch = apply_action(e, Action("a", "sprint"), [5, 5, 5, 5, 5, 6])
-    assert ch.details["test"].hits == 5 and e.token("a").sr5.sprint_metres == 10
+    assert ch.details["test"].hits == 5 and e.token("a").rules["sr5"].sprint_metres == 10
     assert combat.movement(e, "a").run == 16 + 10
 
 
@@ -277,9 +277,9 @@ def test_movement_split_over_passes_and_running():
     assert (b.walk, b.run, b.passes) == (8, 16, 3)
     assert b.walk_now == pytest.approx(8 / 3) and b.run_now == pytest.approx(16 / 3)
     e, ch = apply_move(e, "a", 2.0)
-    assert not e.token("a").sr5.running
+    assert not e.token("a").rules["sr5"].running
     e, ch = apply_move(e, "a", 3.0)  # 5 m > 2.67: Run (Free Action) taken
-    assert e.token("a").sr5.running and e.sr5.phase.free == 1
+    assert e.token("a").rules["sr5"].running and e.rules["sr5"].phase.free == 1
     assert "too far" in check_move(e, "a", 0.5)  # 5.5 m > 5.33 m
     assert "own Action Phase" in check_move(e, "b", 1.0)
 
@@ -306,12 +306,12 @@ def test_moving_ends_own_suppression_and_prompts_for_zones_crossed():
     sup = Suppression(zone="z1", shooter="b", weapon="AK-97", hits=3, dv=10, turn=1)
     e = encounter(token("a", 0, 0), token("b", 50, 0), settings=Settings(suppressions=(sup,)))
     e, _ = start_turn(e, entered={"a": 15, "b": 5})
-    e = e.model_copy(update={"sr5": e.sr5.model_copy(update={"suppressions": (sup.model_copy(update={"turn": 1}),)})})
+    e = e.with_rules("sr5", e.rules["sr5"].model_copy(update={"suppressions": (sup.model_copy(update={"turn": 1}),)}))
     e2, ch = apply_move(e, "a", 2.0, zones_before=(), zones_after=("z1",))
     assert ch.prompts == ("A moved into suppressive fire z1: Reaction + Edge test due",)
     e3, _ = end_phase(e)  # b's phase: b moves, its zone ends
     e3, ch = apply_move(e3, "b", 1.0)
-    assert e3.sr5.suppressions == () and "ends: the shooter moves" in e3.sr5.log[-2].text
+    assert e3.rules["sr5"].suppressions == () and "ends: the shooter moves" in e3.rules["sr5"].log[-2].text
 
 
 def test_change_record_reverts_an_action():
@@ -358,5 +358,5 @@ def test_seeded_fights_replay_and_rolls_differ_along_the_log():
     from engine.sr5.dice import default_roller
 
     # later rolls of the same fight use a seed moved on by the log's length: not the same dice
-    assert default_roller(e1.sr5).roll(12) != default_roller(e.sr5).roll(12)
-    assert default_roller(e1.sr5).roll(12) == default_roller(e1.sr5).roll(12)
+    assert default_roller(e1.rules.get("sr5")).roll(12) != default_roller(e.rules.get("sr5")).roll(12)
+    assert default_roller(e1.rules.get("sr5")).roll(12) == default_roller(e1.rules.get("sr5")).roll(12)

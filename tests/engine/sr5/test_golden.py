@@ -37,7 +37,7 @@ def patch(enc, spec: dict):
         tok = next(t for t in data["tokens"] if t["id"] == tid)
         for k, v in upd.items():
             if k == "sr5":
-                tok.setdefault("sr5", {}).update(v)
+                tok.setdefault("rules", {}).setdefault("sr5", {}).update(v)
             else:
                 tok[k] = v
     if "obstacles" in spec:
@@ -45,7 +45,7 @@ def patch(enc, spec: dict):
     if "zones" in spec:
         data["zones"] = spec["zones"]
     if "settings" in spec:
-        s = data.setdefault("sr5", {})
+        s = data.setdefault("rules", {}).setdefault("sr5", {})
         for k, v in spec["settings"].items():
             if isinstance(v, dict):
                 s.setdefault(k, {}).update(v)
@@ -179,16 +179,16 @@ def check_state(where, enc, spec):
             elif k == "status":
                 from engine.sr5.condition import status
 
-                assert status(tok.sr5) == v, f"{where}: {tid} status {status(tok.sr5)}"
+                assert status(tok.rules.get("sr5")) == v, f"{where}: {tid} status {status(tok.rules.get('sr5'))}"
             else:
-                got = getattr(tok.sr5, k)
+                got = getattr(tok.rules.get("sr5"), k)
                 got = list(got) if isinstance(got, tuple) else got
                 assert got == v, f"{where}: {tid}.sr5.{k} = {got}, expected {v}"
     for zid, ze in spec.get("zones", {}).items():
         z = enc.zone(zid)
         for k, v in ze.items():
             assert getattr(z, k) == pytest.approx(v, abs=1e-6), f"{where}: zone {zid}.{k} = {getattr(z, k)}"
-    st = enc.sr5
+    st = enc.rules.get("sr5")
     for k, v in spec.get("settings", {}).items():
         if k == "suppressions":
             got = [[s.zone, s.hits] for s in st.suppressions]

@@ -56,9 +56,9 @@ def test_suppressive_fire_pool_hits_and_who_must_roll():
     p = plan_suppressive(e, SuppressiveDeclaration("sam", "sup"))
     assert p.legal and p.pool.total == 10 and p.pool.limit == 5 and p.rounds == 20
     e, ch = apply_suppressive(e, p, [5, 5, 6, 1, 1, 2, 2, 3, 3, 4])
-    s = e.sr5.suppressions[0]
+    s = e.rules["sr5"].suppressions[0]
     assert (s.hits, s.dv, s.ap, s.shooter) == (3, 10, -2, "sam")
-    assert e.token("sam").weapons[0].loaded == 18 and e.sr5.phase.complex == 1
+    assert e.token("sam").weapons[0].loaded == 18 and e.rules["sr5"].phase.complex == 1
     st = suppression_status(e, f)
     assert st["a"].must_test == ("sup",) and st["a"].penalty == -3
     assert st["b"].spared == (("sup", "prone"),) and st["b"].must_test == ()
@@ -72,14 +72,14 @@ def test_suppressive_fire_pool_hits_and_who_must_roll():
 
 def test_reaction_edge_test_and_base_damage():
     sup = Suppression(zone="sup", shooter="sam", weapon="AK-97", hits=3, dv=10, ap=-2, turn=1)
-    e = _field().model_copy(update={"sr5": Settings(suppressions=(sup,), turn=1)})
+    e = _field().with_rules("sr5", Settings(suppressions=(sup,), turn=1))
     p = plan_suppression_test(e, "a", "sup")
     assert (p.test.total, p.test.threshold) == (5, 3)  # Reaction 3 + Edge 2
     assert p.soak.total == 11  # Body 4 + armor 9 - 2
     r = resolve_suppression_test(p, [[5, 1, 1, 1, 2], [5, 5, 5, 6, 1, 1, 1, 1, 1, 1, 1]])
     assert r.hit and r.boxes == 6  # base DV 10, no net hits; 4 soak hits
     e2, ch = apply_suppression_test(e, r)
-    assert e2.token("a").sr5.physical_damage == 6
+    assert e2.token("a").rules["sr5"].physical_damage == 6
     ok = resolve_suppression_test(p, [[5, 5, 6, 1, 2]])
     assert not ok.hit and ok.boxes == 0
     assert plan_suppression_test(e, "a", "sup", index=1).test.total == 4  # a second zone: -1
@@ -91,16 +91,16 @@ def test_full_defense_adds_willpower_to_the_test():
     sup = Suppression(zone="sup", shooter="sam", weapon="AK-97", hits=3, dv=10, turn=1)
     e = _field()
     a = e.token("a")
-    e = e.model_copy(update={"sr5": Settings(suppressions=(sup,)), "tokens": tuple(
-        t.model_copy(update={"sr5": t.sr5.model_copy(update={"full_defense": True})}) if t.id == "a" else t
-        for t in e.tokens)})
-    assert plan_suppression_test(e, "a", "sup").test.total == 5 + a.sr5.willpower
+    e = e.model_copy(update={"tokens": tuple(
+        t.with_rules("sr5", t.rules["sr5"].model_copy(update={"full_defense": True})) if t.id == "a" else t
+        for t in e.tokens)}).with_rules("sr5", Settings(suppressions=(sup,)))
+    assert plan_suppression_test(e, "a", "sup").test.total == 5 + a.rules["sr5"].willpower
 
 
 def test_overlapping_zones_only_the_highest_penalty():
     s1 = Suppression(zone="sup", shooter="sam", weapon="AK-97", hits=2, dv=10, turn=1)
     s2 = Suppression(zone="z2", shooter="x", weapon="AK-97", hits=4, dv=10, turn=1)
-    e = _field().model_copy(update={"sr5": Settings(suppressions=(s1, s2))})
+    e = _field().with_rules("sr5", Settings(suppressions=(s1, s2)))
     f = facts([], {"a": TokenFacts(("sup", "z2"), (), ("sup", "z2"))})
     st = suppression_status(e, f)
     assert st["a"].penalty == -4 and st["a"].penalty_zone == "z2" and st["a"].must_test == ("sup", "z2")
@@ -108,7 +108,7 @@ def test_overlapping_zones_only_the_highest_penalty():
 
 def test_enhanced_suppression_does_not_spare_the_prone():
     sup = Suppression(zone="sup", shooter="sam", weapon="AK-97", hits=3, dv=10, turn=1, enhanced=True)
-    e = _field().model_copy(update={"sr5": Settings(suppressions=(sup,))})
+    e = _field().with_rules("sr5", Settings(suppressions=(sup,)))
     st = suppression_status(e, facts_from_map(e, "sam", ["a"]))
     assert st["b"].must_test == ("sup",)
 
@@ -117,15 +117,15 @@ def test_the_zone_ends_when_the_shooter_acts_or_the_turn_ends():
     e, _ = start_turn(_field(), entered={"sam": 20, "a": 10, "b": 9, "c": 8, "d": 7})
     e, _ = apply_suppressive(e, plan_suppressive(e, SuppressiveDeclaration("sam", "sup")), [5] * 10)
     e2, _ = apply_action(e, Action("sam", "speak"))
-    assert e2.sr5.suppressions == ()
+    assert e2.rules["sr5"].suppressions == ()
     # or it lasts to the end of the turn
     for _ in range(5):
         e, _ = end_phase(e)
     # pass 2: only Sam (20 - 10) acts; the zone is still up while Sam does nothing else
-    assert e.sr5.suppressions[0].zone == "sup" and e.sr5.initiative_pass == 2 and e.sr5.acting == "sam"
+    assert e.rules["sr5"].suppressions[0].zone == "sup" and e.rules["sr5"].initiative_pass == 2 and e.rules["sr5"].acting == "sam"
     e, ch = end_phase(e)
-    assert e.sr5.initiative_pass == 0 and e.sr5.suppressions == ()
-    assert "suppressive fire ends: sup" in e.sr5.log[-1].text
+    assert e.rules["sr5"].initiative_pass == 0 and e.rules["sr5"].suppressions == ()
+    assert "suppressive fire ends: sup" in e.rules["sr5"].log[-1].text
 
 
 def test_suppressive_fire_needs_full_auto_and_the_rounds():

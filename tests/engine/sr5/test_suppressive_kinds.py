@@ -71,9 +71,9 @@ def test_declaring_enhanced_fire_reshapes_the_zone_and_undo_restores_it():
     new, ch = apply_suppressive(enc, plan, HITS_3)
     assert new.zone("sup").fire == "enhanced" and new.zone("sup").effective_width == 5.0
     assert ch.zone_ids == ("sup",)
-    sup = new.sr5.suppressions[0]
+    sup = new.rules["sr5"].suppressions[0]
     assert (sup.hits, sup.enhanced, sup.fire) == (3, True, "enhanced")
-    assert "lays enhanced suppressive fire in sup" in new.sr5.log[-1].text
+    assert "lays enhanced suppressive fire in sup" in new.rules["sr5"].log[-1].text
     st = suppression_status(new, facts_from_map(new, "sam", ["lupe"]))
     assert st["lupe"].penalty == -3 and st["lupe"].must_test == ()  # next to it: penalty, no test
     assert ch.revert(new).zone("sup").effective_width == 10.0
@@ -88,7 +88,7 @@ def test_prone_does_not_spare_in_enhanced_fire_unless_lucky_cover():
     # Drop Prone again is refused (already prone); Lucky Cover spends a point of Edge and spares
     assert check_action(new, Action("spike", "drop_prone")) == "Spike is already prone"
     lucky, ch = apply_action(new, Action("spike", "lucky_cover"))
-    assert lucky.token("spike").sr5.edge_points == 1 and lucky.token("spike").sr5.lucky_cover
+    assert lucky.token("spike").rules["sr5"].edge_points == 1 and lucky.token("spike").rules["sr5"].lucky_cover
     st = suppression_status(lucky, facts_from_map(lucky, "sam", ["spike"]))
     assert st["spike"].must_test == () and st["spike"].spared == (("sup", "prone (Lucky Cover)"),)
     # in standard fire, prone alone spares
@@ -103,10 +103,10 @@ def test_lucky_cover_is_refused_without_edge_and_taken_any_time():
     assert check_action(enc, Action("spike", "lucky_cover")) == "Spike has no Edge left (Lucky Cover spends 1)"
     enc2 = _enc(_zone(fire="enhanced"), token("spike", 20, 50, edge=1))
     enc2, _ = start_turn(enc2, entered={"sam": 20, "spike": 5})
-    assert enc2.sr5.acting == "sam"
+    assert enc2.rules["sr5"].acting == "sam"
     assert check_action(enc2, Action("spike", "lucky_cover")) is None  # like Drop Prone: any time
     after, _ = apply_action(enc2, Action("spike", "lucky_cover"))
-    assert after.token("spike").stance == "prone" and after.token("spike").sr5.edge_points == 0
+    assert after.token("spike").stance == "prone" and after.token("spike").rules["sr5"].edge_points == 0
 
 
 @pytest.mark.parametrize("choke, width", [("narrow", 5.0), ("medium", 14.0), ("wide", 16.0)])

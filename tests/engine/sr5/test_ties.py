@@ -31,8 +31,8 @@ def test_zero_against_zero_is_a_graze_by_default():
     assert (o.attack.hits, o.defense.hits, o.net_hits, o.result) == (0, 0, 0, "graze")
     assert r.done  # a graze rolls no soak
     new, ch = apply_attack(enc, r)
-    assert new.token("razor").sr5.physical_damage == 0
-    assert "0 vs 0: graze" in new.sr5.log[-1].text
+    assert new.token("razor").rules["sr5"].physical_damage == 0
+    assert "0 vs 0: graze" in new.rules["sr5"].log[-1].text
 
 
 def test_zero_against_zero_is_a_miss_with_the_core_option():

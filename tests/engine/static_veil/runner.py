@@ -80,11 +80,13 @@ def get(obj: Any, path: str) -> Any:
             obj = obj[part]
         elif isinstance(obj, (list, tuple)) and part.lstrip("-").isdigit():
             obj = obj[int(part)]
-        else:
-            nxt = getattr(obj, part)
-            if part == "static_veil" and nxt is None and hasattr(obj, "stance"):
+        elif part == "static_veil" and hasattr(obj, "rules"):
+            nxt = obj.rules.get("static-veil")
+            if nxt is None and hasattr(obj, "stance"):
                 nxt = Sheet()  # a token without a sheet has the default one
             obj = nxt
+        else:
+            obj = getattr(obj, part)
     return obj
 
 

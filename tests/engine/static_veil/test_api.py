@@ -11,7 +11,7 @@ import pytest
 from engine.errors import EncounterFileError, IllegalActionError, UnknownIdError
 from engine.files import encounter_from_data
 from engine.model import Encounter
-from engine.rules import get_ruleset
+from engine.rules import find_system
 from engine.static_veil import (
     RULESET,
     Attack,
@@ -47,7 +47,7 @@ def _pair(**settings):
 
 
 def test_the_registry_hands_out_this_ruleset():
-    assert get_ruleset("static-veil") is RULESET
+    assert find_system("static-veil").native is RULESET
     assert RULESET.name == "static-veil"
 
 
@@ -146,7 +146,7 @@ def test_reach_and_runup_are_settings():
     # the run-up start is 10.8 m out, 0.8 m behind Ann: 0.8 + 9 = 9.8 m
     far = _enc([{"id": "a", "x": 5, "y": 6}, {"id": "b", "x": 15, "y": 6}])
     assert RULESET.preview(far, Charge("a", "b")).movement_cost == pytest.approx(8.2)
-    far9 = far.model_copy(update={"static_veil": Settings(runup=9.0)})
+    far9 = far.with_rules("static-veil", Settings(runup=9.0))
     assert RULESET.preview(far9, Charge("a", "b")).movement_cost == pytest.approx(9.8)
 
 
