@@ -39,6 +39,9 @@ BandName = Literal["short", "medium", "long", "extreme"]
 #: What a grenade, minigrenade, rocket or missile carries (its blast: engine/sr5/blast.py).
 BlastKind = Literal["fragmentation", "high_explosive", "flash_bang", "gas", "smoke"]
 
+#: What an obstacle is when it is more than cover of its height (doors are ``door``).
+ObstacleKind = Literal["window"]
+
 #: Zone kinds whose shape points away from an origin along ``direction``.
 DIRECTED_ZONES = ("suppressive", "shotgun", "cone", "line")
 #: Zone kinds that are an area placed at ``x``, ``y`` (their origin is that centre).
@@ -136,7 +139,9 @@ class Weapon(_Value):
 class Obstacle(_Value):
     """Cover: a prism standing on ``polygon`` (metres), ``height`` metres tall.
 
-    A ``door`` that is ``open`` blocks nothing until it is closed."""
+    A ``door`` that is ``open`` blocks nothing until it is closed. An obstacle of ``kind``
+    ``"window"`` blocks movement like any other; its ``height`` is the window's sill, so it
+    gives cover up to the sill and sight and fire may pass above it (docs/importing.md)."""
 
     id: str = Field(min_length=1)
     name: str = ""
@@ -145,6 +150,7 @@ class Obstacle(_Value):
     hidden: bool = False
     door: bool = False
     open: bool = False
+    kind: ObstacleKind | None = None  # "window": a window, ``height`` is its sill
 
     @field_validator("polygon")
     @classmethod

@@ -141,7 +141,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `coverfire import-map ... | head`: the reader left; say nothing more
+        _quiet_stdout()
+        return 0
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
     return int(code or 0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush of a closed pipe raises nothing."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

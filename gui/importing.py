@@ -56,11 +56,13 @@ SIDES = ("runner", "ganger", "neutral", "security", "ally")
 #: QSettings keys (the window's ``settings``)
 KEY_CELL = "import/cell_size"
 KEY_OBJECT_HEIGHT = "import/object_height"
+KEY_WINDOW_SILL = "import/window_sill"
 KEY_MAP_FOLDER = "import/map_folder"
 KEY_CHARACTER_FOLDER = "import/character_folder"
 
 DEFAULT_CELL = 1.5  # metres per grid cell (5 ft)
 DEFAULT_OBJECT_HEIGHT = 1.0  # metres: low cover drawn as objects in the map file
+DEFAULT_WINDOW_SILL = 1.0  # metres: windows block movement and give cover up to their sill
 DOOR_SLACK_PX = 8.0  # a click this close (screen pixels) to a thin door hits it
 
 
@@ -200,7 +202,8 @@ class PlaceCharacterTool(Tool):
 class MapImportDialog(QDialog):
     """Asks what the map file cannot say: metres per grid cell and the height of low cover."""
 
-    def __init__(self, parent, file_name: str, cell: float, object_height: float):
+    def __init__(self, parent, file_name: str, cell: float, object_height: float,
+                 window_sill: float = DEFAULT_WINDOW_SILL):
         super().__init__(parent)
         self.setWindowTitle("Import map")
         self.setObjectName("map_import_dialog")
@@ -225,8 +228,16 @@ class MapImportDialog(QDialog):
         self.object_spin.setValue(object_height)
         self.object_spin.setToolTip("Height of the objects the map marks as blocking sight (tables, crates): low cover")
         form.addRow("Object height (low cover)", self.object_spin)
+        self.sill_spin = QDoubleSpinBox(objectName="window_sill")
+        self.sill_spin.setRange(0.1, 3.0)
+        self.sill_spin.setDecimals(2)
+        self.sill_spin.setSingleStep(0.1)
+        self.sill_spin.setSuffix(" m")
+        self.sill_spin.setValue(window_sill)
+        self.sill_spin.setToolTip("Windows block movement and give cover up to their sill; sight passes above it")
+        form.addRow("Window sill height", self.sill_spin)
         lay.addLayout(form)
-        note = QLabel("Walls and doors are 3 m tall. Both values are remembered.")
+        note = QLabel("Walls and doors are 3 m tall. These values are remembered.")
         note.setWordWrap(True)
         lay.addWidget(note)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -238,6 +249,10 @@ class MapImportDialog(QDialog):
     def values(self) -> tuple[float, float]:
         """(metres per cell, object height in metres)."""
         return float(self.cell_spin.value()), float(self.object_spin.value())
+
+    def sill(self) -> float:
+        """The window sill height in metres."""
+        return float(self.sill_spin.value())
 
 
 class ImportReportDialog(QDialog):
@@ -316,6 +331,10 @@ class ImportActions(QObject):
         """The remembered low-cover height in metres (default 1)."""
         return _setting_float(self.settings, KEY_OBJECT_HEIGHT, DEFAULT_OBJECT_HEIGHT)
 
+    def window_sill(self) -> float:
+        """The remembered window sill height in metres (default 1)."""
+        return _setting_float(self.settings, KEY_WINDOW_SILL, DEFAULT_WINDOW_SILL)
+
     def _folder(self, key: str) -> str:
         v = self.settings.value(key)
         if v and Path(str(v)).is_dir():
@@ -331,13 +350,14 @@ class ImportActions(QObject):
         if not path:
             return False
         self.settings.setValue(KEY_MAP_FOLDER, str(Path(path).parent))
-        dlg = MapImportDialog(w, Path(path).name, self.cell_size(), self.object_height())
+        dlg = MapImportDialog(w, Path(path).name, self.cell_size(), self.object_height(), self.window_sill())
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return False
         cell, height = dlg.values()
-        return self.import_map(path, cell, height)
+        return self.import_map(path, cell, height, window_sill=dlg.sill())
 
-    def import_map(self, path: str | Path, cell_size: float | None = None, object_height: float | None = None) -> bool:
+    def import_map(self, path: str | Path, cell_size: float | None = None, object_height: float | None = None,
+                   *, window_sill: float | None = None) -> bool:
         """Import a Universal VTT map and open it as a new, unsaved encounter (asking first to
         save the current one). A file the engine cannot read shows its message and leaves the
         current encounter as it was. Returns whether the map was opened."""
@@ -346,13 +366,15 @@ class ImportActions(QObject):
         w = self.window
         cell = self.cell_size() if cell_size is None else float(cell_size)
         height = self.object_height() if object_height is None else float(object_height)
+        sill = self.window_sill() if window_sill is None else float(window_sill)
         try:
-            encounter, report = import_uvtt(path, cell, object_height=height)
+            encounter, report = import_uvtt(path, cell, object_height=height, window_sill=sill)
         except CoverfireError as exc:
             QMessageBox.warning(w, "Cannot import this map", f"{exc}\n\nThe encounter you had open is unchanged.")
             return False
         self.settings.setValue(KEY_CELL, cell)
         self.settings.setValue(KEY_OBJECT_HEIGHT, height)
+        self.settings.setValue(KEY_WINDOW_SILL, sill)
         if not w.maybe_save():
             return False
         w.document.set_content(encounter, None, dirty=True)

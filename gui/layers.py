@@ -319,12 +319,14 @@ class GroundLayer(MapLayer):
 # ---------------------------------------------------------------------------------------------
 DOOR_FILL = QColor("#7a4e24")  # closed doors: wood, apart from the grey walls
 DOOR_EDGE = QColor("#f0c27a")  # their outline, dashed when open
+WINDOW_FILL = QColor(150, 210, 255, 150)  # windows (Obstacle.kind "window"): pale glass
+WINDOW_EDGE = QColor("#e8f6ff")
 
 
 class ObstacleLayer(MapLayer):
     """Every obstacle in one cached path per height class (low, waist, full), plus hidden
     ones (GM view only, hatched), closed doors (wood-coloured, so the GM can tell them from
-    walls) and open doors (dashed outline only)."""
+    walls), windows (pale glass, dotted edge) and open doors (dashed outline only)."""
 
     def __init__(self, options: ViewOptions):
         super().__init__(options)
@@ -343,7 +345,7 @@ class ObstacleLayer(MapLayer):
     def rebuild(self) -> None:
         self.build_count += 1
         groups: dict[str, list] = {c: [] for c in style.HEIGHT_CLASSES}
-        groups["hidden"], groups["open"], groups["door"] = [], [], []
+        groups["hidden"], groups["open"], groups["door"], groups["window"] = [], [], [], []
         for o in self._obstacles:
             if not self.options.shows(o):
                 continue
@@ -353,6 +355,8 @@ class ObstacleLayer(MapLayer):
                 groups["open"].append(o.polygon)
             elif o.door:
                 groups["door"].append(o.polygon)
+            elif o.kind == "window":
+                groups["window"].append(o.polygon)
             else:
                 groups[style.height_class(o.height)].append(o.polygon)
         self._paths = {name: rings_path(rings) for name, rings in groups.items() if rings}
@@ -376,6 +380,11 @@ class ObstacleLayer(MapLayer):
         if path is not None:
             painter.setPen(cosmetic(DOOR_EDGE, 1.4))
             painter.setBrush(QBrush(DOOR_FILL))
+            painter.drawPath(path)
+        path = self._paths.get("window")
+        if path is not None:
+            painter.setPen(cosmetic(WINDOW_EDGE, 1.4, Qt.PenStyle.DotLine))
+            painter.setBrush(QBrush(WINDOW_FILL))
             painter.drawPath(path)
         path = self._paths.get("open")
         if path is not None:

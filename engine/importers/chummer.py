@@ -38,14 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import shapely
 
-from engine.errors import CoverfireError, IllegalActionError, ImportFileError
+from engine.errors import CoverfireError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import chummer_data as data
 from engine.importers import images
+from engine.importers.placing import add_character, free_spot, placement_problem
 from engine.importers.report import ImportReport, ReportBuilder
-from engine.model import Encounter, RangeBand, Token, Weapon
+from engine.model import RangeBand, Token, Weapon
 from engine.ranges import BAND_MODIFIERS, BAND_NAMES, CATEGORIES
 from engine.sr5.sheet import Sheet
 
@@ -806,53 +806,6 @@ def import_chummer(
     return token, rep.build(time.perf_counter() - start)
 
 
-def add_character(encounter: Encounter, token: Token, at: tuple[float, float] | None = None) -> tuple[Encounter, Token]:
-    """The encounter with ``token`` added under a fresh id (its own id when free, else
-    ``id-N``), placed at ``at`` (metres) or, when ``at`` is None, on the free spot nearest
-    the map's centre. Raises :class:`IllegalActionError` when ``at`` is off the map."""
-    ids = encounter.all_ids()
-    ident = token.id if token.id not in ids else encounter.new_id(token.id)
-    m = encounter.map
-    if at is not None:
-        x, y = float(at[0]), float(at[1])
-        if not (0 <= x <= m.width and 0 <= y <= m.height):
-            raise IllegalActionError(f"({x:g}, {y:g}) lies outside the {m.width:g} x {m.height:g} m map")
-    else:
-        x, y = free_spot(encounter, token.radius)
-    placed = token.model_copy(update={"id": ident, "x": x, "y": y})
-    return encounter.model_copy(update={"tokens": encounter.tokens + (placed,)}), placed
-
-
-def free_spot(encounter: Encounter, radius: float, step: float = 0.5) -> tuple[float, float]:
-    """The point nearest the map's centre (on a ``step``-metre grid, metres) where a disc of
-    ``radius`` touches no blocking obstacle and no other token; the centre if none is free."""
-    m = encounter.map
-    cx, cy = m.width / 2, m.height / 2
-    blockers = [shapely.Polygon(o.polygon) for o in encounter.obstacles if o.blocks]
-    tree = shapely.STRtree(blockers) if blockers else None
-    others = [(t.x, t.y, t.radius) for t in encounter.tokens]
-    n = int(max(m.width, m.height) / step) + 1
-    best = None
-    for ring in range(n):
-        pts = []
-        for i in range(-ring, ring + 1):
-            for j in (-ring, ring):
-                pts += [(cx + i * step, cy + j * step), (cx + j * step, cy + i * step)]
-        pts.sort(key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
-        for x, y in pts:
-            if not (radius <= x <= m.width - radius and radius <= y <= m.height - radius):
-                continue
-            if any((x - ox) ** 2 + (y - oy) ** 2 < (radius + r) ** 2 for ox, oy, r in others):
-                continue
-            if tree is not None and len(tree.query(shapely.Point(x, y).buffer(radius), predicate="intersects")):
-                continue
-            best = (x, y)
-            break
-        if best:
-            return best
-    return cx, cy
-
-
 def run_import_character(args) -> int:
     """``coverfire import-character FILE.chum5 --into ENCOUNTER.json [--side S] [--at X Y]``:
     add the character to the encounter and save it (atomically, portrait beside it)."""
@@ -862,9 +815,12 @@ def run_import_character(args) -> int:
     at = tuple(args.at) if getattr(args, "at", None) else None
     token, report = import_chummer(args.file, side=args.side or "runner", at=at)
     encounter, placed = add_character(encounter, token, at=at)
+    problem = placement_problem(encounter, placed.x, placed.y, placed.radius, ignore=placed.id) if at else None
     _saved, written = images.save_with_images(encounter, args.into)
     for line in report.lines():
         print(line)
+    if problem:
+        print(f"Warning: {problem}; move it on the map (or give another --at)")
     print(f"Added {placed.name!r} as {placed.id!r} at ({placed.x:g}, {placed.y:g}) to {args.into}"
           + (" and wrote " + ", ".join(written) if written else ""))
     return 0
@@ -872,5 +828,5 @@ def run_import_character(args) -> int:
 
 __all__ = [
     "ArmorPiece", "ChummerCharacter", "add_character", "free_spot", "import_chummer", "parse_chummer",
-    "read_chummer_xml", "run_import_character",
+    "placement_problem", "read_chummer_xml", "run_import_character",
 ]

@@ -46,6 +46,7 @@ from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import images
 from engine.importers.report import ImportReport, ReportBuilder
+from engine.importers.storable import storable, storable_encounter
 
 from engine.model import Background, Encounter, MapSpec, Obstacle
 from engine.sr5.sheet import Environment
@@ -59,6 +60,9 @@ WALL_THICKNESS = 0.15
 WALL_HEIGHT = 3.0
 #: Height of the low cover made from ``objects_line_of_sight``, metres.
 OBJECT_HEIGHT = 1.0
+#: Sill height of a window (a portal with ``"closed": false``), metres: it blocks movement,
+#: gives cover up to the sill and lets sight and fire through above it.
+WINDOW_SILL = 1.0
 #: Ends of an object polyline closer than this (in cells) make a closed outline.
 CLOSE_TOLERANCE_CELLS = 0.05
 #: Coordinates are rounded to this grid (metres) when it keeps the polygon valid.
@@ -74,6 +78,19 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 #: Largest magnitude of a number read (cells, pixels, radians): times any cell size Coverfire
 #: accepts (at most 1000 m) it stays a finite number of metres.
 MAX_NUMBER = 1e9
+#: A polyline with more points than this is simplified (within :data:`SIMPLIFY_TOLERANCES`,
+#: metres, the smallest that brings it under the cap) or, failing that, thinned evenly.
+MAX_POLYLINE_POINTS = 1000
+SIMPLIFY_TOLERANCES = (0.01, 0.02, 0.05)
+#: Points read from all polylines of a map at most; polylines past it are skipped.
+MAX_MAP_POINTS = 200_000
+#: A self-crossing chain longer than this many segments is cut into pieces of
+#: :data:`CHUNK_SEGMENTS` segments (in the middle of a segment) before it is made thick.
+CHUNK_ABOVE = 16
+CHUNK_SEGMENTS = 8
+#: Walls, doors and cover lying wholly farther than this many cells outside the map are
+#: dropped (Dungeondraft's cropped exports carry the whole level); the rest is cut there.
+CROP_MARGIN_CELLS = 1.0
 #: Ambient light luminance (0-1, alpha applied) at or above which a row applies.
 LIGHT_ROWS = (("full", 0.75), ("partial", 0.4), ("dim", 0.15), ("dark", 0.0))
 
@@ -89,16 +106,17 @@ class UvttOptions:
     wall_height: float = WALL_HEIGHT
     object_height: float = OBJECT_HEIGHT
     max_image_pixels: int = images.MAX_IMAGE_PIXELS
+    window_sill: float = WINDOW_SILL
 
     def check(self) -> None:
         """Raise :class:`CoverfireError` for a number no map can use."""
-        for name in ("cell_size", "wall_thickness", "wall_height", "object_height"):
+        for name in ("cell_size", "wall_thickness", "wall_height", "object_height", "window_sill"):
             v = getattr(self, name)
-            if not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
+            if _finite(v) is None or v <= 0:
                 raise CoverfireError(f"{name.replace('_', ' ')} must be a positive number of metres, got {v!r}")
         if self.cell_size > 1000:
             raise CoverfireError(f"a cell size of {self.cell_size} m is not a battle map")
-        if self.wall_height > 1000 or self.object_height > 1000:
+        if self.wall_height > 1000 or self.object_height > 1000 or self.window_sill > 1000:
             raise CoverfireError("obstacle heights are limited to 1000 m")
 
 
@@ -111,13 +129,24 @@ class _Bad(Exception):
 
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Bad(f"expected a number, got {value!r}", where)
+        raise _Bad(f"expected a number, got {_short(value)}", where)
+    if isinstance(value, int) and abs(value) > MAX_NUMBER:  # before float(): it may overflow
+        raise _Bad(f"{_short(value)} is too large for a map (at most {MAX_NUMBER:g})", where)
     v = float(value)
     if not math.isfinite(v):
         raise _Bad(f"expected a finite number, got {value!r}", where)
     if abs(v) > MAX_NUMBER:
-        raise _Bad(f"{value!r} is too large for a map (at most {MAX_NUMBER:g})", where)
+        raise _Bad(f"{_short(value)} is too large for a map (at most {MAX_NUMBER:g})", where)
     return v
+
+
+def _finite(value: Any) -> float | None:
+    """``value`` as a float when it is a finite number within :data:`MAX_NUMBER`, else None
+    (never raises, also not for an integer beyond float range)."""
+    try:
+        return _number(value, "")
+    except _Bad:
+        return None
 
 
 def _xy(value: Any, where: str) -> tuple[float, float]:
@@ -129,7 +158,12 @@ def _xy(value: Any, where: str) -> tuple[float, float]:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**60:
+        return f"an integer of {len(str(abs(value)))} digits"
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    except (ValueError, RecursionError, TypeError):
+        text = repr(type(value).__name__)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -171,6 +205,7 @@ def import_uvtt(
     object_height: float = OBJECT_HEIGHT,
     max_image_pixels: int = images.MAX_IMAGE_PIXELS,
     name: str | None = None,
+    window_sill: float = WINDOW_SILL,
 ) -> tuple[Encounter, ImportReport]:
     """Read a Universal VTT map file and make an encounter of it (all lengths in metres).
 
@@ -180,7 +215,7 @@ def import_uvtt(
     reason) only when the file cannot be read as a map at all; everything else is imported
     where it can be and reported."""
     start = time.perf_counter()
-    opts = UvttOptions(cell_size, wall_thickness, wall_height, object_height, max_image_pixels)
+    opts = UvttOptions(cell_size, wall_thickness, wall_height, object_height, max_image_pixels, window_sill)
     opts.check()
     p = Path(path)
     data = read_uvtt_json(p)
@@ -250,8 +285,9 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         a[:, 1] -= oy
         return a * cell
 
-    walls = _polylines(data, "line_of_sight", rep)
-    objects = _polylines(data, "objects_line_of_sight", rep)
+    budget = [MAX_MAP_POINTS]
+    walls = _polylines(data, "line_of_sight", rep, cell, budget)
+    objects = _polylines(data, "objects_line_of_sight", rep, cell, budget)
     portals = _portals(data, rep)
 
     # Image first: its header may be the only size the map has.
@@ -278,14 +314,25 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
 
     half = opts.wall_thickness / 2
     obstacles: list[Obstacle] = []
+    margin = CROP_MARGIN_CELLS * cell
+    crop = _Crop(shapely.box(-margin, -margin, width + margin, height + margin))
 
-    def add(where: str, **fields) -> bool:
-        try:
-            obstacles.append(Obstacle(**fields))
-        except ValueError as exc:  # a degenerate shape the geometry could not make valid
-            rep.warn(f"this shape cannot become an obstacle ({exc.__class__.__name__}); skipped", where)
-            return False
-        return True
+    counts: dict[str, int] = {}
+
+    def add(where: str, poly, prefix: str, **fields) -> int:
+        """Add ``poly`` (cut to the map and its margin) as obstacles ``prefix-N``; returns how
+        many were added (0 when it lies wholly outside)."""
+        n = 0
+        for piece in crop.cut(poly):
+            ident = f"{prefix}-{counts.get(prefix, 0) + 1}"
+            try:
+                obstacles.append(Obstacle(id=ident, polygon=_ring(piece), **fields))
+            except ValueError as exc:  # a degenerate shape the geometry could not make valid
+                rep.warn(f"this shape cannot become an obstacle ({exc.__class__.__name__}); skipped", where)
+                continue
+            counts[prefix] = counts.get(prefix, 0) + 1
+            n += 1
+        return n
 
     # Walls: merge polylines that meet end to end, then thin polygons.
     wall_lines = []
@@ -298,23 +345,20 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
     chains = _merge([a for a, _ in wall_lines])
     n_wall_polys = 0
     for chain in chains:
-        for poly in _thin_polygons(chain, half):
-            if add("$.line_of_sight", id=f"wall-{n_wall_polys + 1}", name="Wall", height=opts.wall_height,
-                   polygon=_ring(poly)):
-                n_wall_polys += 1
+        for poly in _thin_polygons(_chunked(chain), half):
+            n_wall_polys += add("$.line_of_sight", poly, "wall", name="Wall", height=opts.wall_height)
 
-    # Doors.
-    n_doors = n_open = 0
+    # Doors (closed portals) and windows (open ones: Dungeondraft marks windows so).
+    n_doors = n_windows = 0
     for i, portal in portals:
         poly = _door_polygon(portal, to_m, half, cell, rep, f"$.portals[{i}]")
         if poly is None:
             continue
-        is_open = not portal["closed"]
-        label = "Door (freestanding)" if portal.get("freestanding") else "Door"
-        if add(f"$.portals[{i}]", id=f"door-{n_doors + 1}", name=label, height=opts.wall_height,
-               polygon=_ring(poly), door=True, open=is_open):
-            n_doors += 1
-            n_open += is_open
+        if portal["closed"]:
+            label = "Door (freestanding)" if portal.get("freestanding") else "Door"
+            n_doors += add(f"$.portals[{i}]", poly, "door", name=label, height=opts.wall_height, door=True)
+        else:
+            n_windows += add(f"$.portals[{i}]", poly, "window", name="Window", height=opts.window_sill, kind="window")
 
     # Low cover from objects.
     n_cover = 0
@@ -325,22 +369,19 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         if closed:
             polys = [_filled(a, half)]
         else:
-            polys = _thin_polygons(shapely.LineString(a), half)
+            polys = _thin_polygons(_chunked(shapely.LineString(a)), half)
         for poly in polys:
             if poly is None or poly.is_empty or poly.area <= 1e-9:
                 rep.warn("the object outline has no area; skipped", where)
                 continue
-            if add(where, id=f"cover-{n_cover + 1}", name="Low cover", height=opts.object_height,
-                   polygon=_ring(poly)):
-                n_cover += 1
+            n_cover += add(where, poly, "cover", name="Low cover", height=opts.object_height)
 
     lights = _lights(data, to_m, cell, rep)
     env_light, env_raw = _ambient(data, rep)
 
-    extra: dict[str, Any] = {
-        "lights": lights,
-        "imported": _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note),
-    }
+    imported = _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note, rep)
+    if crop.dropped or crop.cut_count:
+        imported["cropped"] = {"margin": margin, "dropped": crop.dropped, "cut": crop.cut_count}
     background = None
     if img_uri is not None:
         background = Background(image=img_uri, x=0.0, y=0.0, width=width, height=height)
@@ -350,20 +391,30 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             map=MapSpec(width=width, height=height, grid=cell, background=background),
             obstacles=tuple(obstacles),
             rules={"sr5": SR5Settings(environment=Environment(light=env_light))},
-            **extra,
+            lights=lights,
+            imported=imported,
         )
     except (ValueError, EncounterFileError) as exc:  # pragma: no cover - a bug, not a user error
         raise ImportFileError(f"the converted map is not a valid encounter: {exc}", file=file) from None
+    encounter = storable_encounter(encounter, rep, file=file)
 
     rep.note(
         f"map {width:g} x {height:g} m ({size_cells[0]:g} x {size_cells[1]:g} cells of {cell:g} m)"
         + (", origin subtracted" if (ox, oy) != (0.0, 0.0) else "")
     )
+    if crop.dropped or crop.cut_count:
+        rep.note(
+            f"cropped export: {crop.dropped} shape{'s' if crop.dropped != 1 else ''} lying wholly more than "
+            f"{CROP_MARGIN_CELLS:g} cell ({margin:g} m) outside the map dropped, {crop.cut_count} cut at that margin"
+        )
     rep.note(
         f"{n_wall_polys} wall obstacle{'s' if n_wall_polys != 1 else ''} from {len(walls)} wall "
         f"polyline{'s' if len(walls) != 1 else ''}, {opts.wall_height:g} m tall"
     )
-    rep.note(f"{n_doors} door{'s' if n_doors != 1 else ''} ({n_open} open)")
+    rep.note(f"{n_doors} door{'s' if n_doors != 1 else ''} (closed portals)")
+    if n_windows:
+        rep.note(f"{n_windows} window{'s' if n_windows != 1 else ''} (open portals): they block movement and give "
+                 f"cover up to the {opts.window_sill:g} m sill")
     rep.note(f"{n_cover} low cover obstacle{'s' if n_cover != 1 else ''}, {opts.object_height:g} m tall")
     rep.note(f"{len(lights)} light{'s' if len(lights) != 1 else ''} kept; default light: {env_light}")
     rep.note("background: " + ("the map image" if background else "none"))
@@ -379,19 +430,25 @@ def _check_format(data: dict, rep: ReportBuilder) -> Any:
     else:
         try:
             value = float(fmt)
-        except ValueError:
+        except (ValueError, OverflowError):  # OverflowError: an integer beyond float range
             value = None
         if value is None or not any(abs(value - k) < 1e-9 for k in KNOWN_FORMATS):
             known = ", ".join(f"{k:g}" for k in KNOWN_FORMATS)
             rep.warn(
-                f"unknown format {fmt!r} (this importer knows {known}); read as far as it matches",
+                f"unknown format {_short(fmt)} (this importer knows {known}); read as far as it matches",
                 "$.format",
             )
+    if isinstance(fmt, (int, float)) and not isinstance(fmt, bool) and _finite(fmt) is None:
+        return _short(fmt)  # kept as text: a number no map holds
     return fmt
 
 
-def _polylines(data: dict, key: str, rep: ReportBuilder) -> list[tuple[list[tuple[float, float]], str]]:
-    """Valid polylines of ``data[key]`` in cells, each with its JSON path; bad ones reported."""
+def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_CELL_SIZE,
+               budget: list[int] | None = None) -> list[tuple[list[tuple[float, float]], str]]:
+    """Valid polylines of ``data[key]`` in cells, each with its JSON path; bad ones reported.
+    A polyline over :data:`MAX_POLYLINE_POINTS` points is simplified (:func:`_capped`);
+    once ``budget[0]`` points are read, the rest are skipped with a warning."""
+    budget = budget if budget is not None else [MAX_MAP_POINTS]
     raw = data.get(key)
     if raw is None:
         return []
@@ -404,6 +461,12 @@ def _polylines(data: dict, key: str, rep: ReportBuilder) -> list[tuple[list[tupl
         if not isinstance(pl, list):
             rep.warn(f"expected a list of points, got {_short(pl)}; skipped", where)
             continue
+        if len(pl) > budget[0]:
+            rep.warn(f"the map holds more than {MAX_MAP_POINTS:,} points; this polyline and the "
+                     f"{len(raw) - i - 1} after it are skipped", where)
+            budget[0] = 0
+            break
+        budget[0] -= len(pl)
         try:
             pts = [_xy(p, f"{where}[{j}]") for j, p in enumerate(pl)]
         except _Bad as bad:
@@ -416,8 +479,29 @@ def _polylines(data: dict, key: str, rep: ReportBuilder) -> list[tuple[list[tupl
         if len(dedup) < 2:
             rep.warn(f"a polyline needs two distinct points, this has {len(dedup)}; skipped", where)
             continue
+        if len(dedup) > MAX_POLYLINE_POINTS:
+            dedup = _capped(dedup, cell, rep, where)
         out.append((dedup, where))
     return out
+
+
+def _capped(pts: list[tuple[float, float]], cell: float, rep: ReportBuilder, where: str) -> list[tuple[float, float]]:
+    """A polyline of more than :data:`MAX_POLYLINE_POINTS` points (cells) brought under the
+    cap: simplified within the smallest of :data:`SIMPLIFY_TOLERANCES` (metres) that does it,
+    else thinned to evenly spaced points. A warning says which and by how much."""
+    n = len(pts)
+    line = shapely.LineString(pts)
+    for tol in SIMPLIFY_TOLERANCES:
+        simple = shapely.simplify(line, tol / cell, preserve_topology=False)
+        coords = [(float(x), float(y)) for x, y in simple.coords]
+        if 2 <= len(coords) <= MAX_POLYLINE_POINTS:
+            rep.warn(f"the polyline has {n:,} points; simplified to {len(coords):,} within {tol * 100:g} cm "
+                     f"(at most {MAX_POLYLINE_POINTS:,} points a polyline)", where)
+            return coords
+    idx = np.unique(np.linspace(0, n - 1, MAX_POLYLINE_POINTS).round().astype(int))
+    rep.warn(f"the polyline has {n:,} points and does not simplify within {SIMPLIFY_TOLERANCES[-1] * 100:g} cm; "
+             f"thinned to {len(idx):,} evenly spaced points, so its shape is approximate", where)
+    return [pts[int(k)] for k in idx]
 
 
 def _portals(data: dict, rep: ReportBuilder) -> list[tuple[int, dict]]:
@@ -480,6 +564,49 @@ def _fallback_size(walls, objects, portals, img_info, ppg, origin):
 # -- geometry -----------------------------------------------------------------------------------
 
 
+class _Crop:
+    """Cuts shapes to the map and its margin (a rectangle, metres), counting what it drops
+    (wholly outside) and what it cuts."""
+
+    def __init__(self, box: shapely.Polygon) -> None:
+        self.box = box
+        shapely.prepare(box)
+        self.dropped = 0
+        self.cut_count = 0
+
+    def cut(self, poly: shapely.Polygon) -> list[shapely.Polygon]:
+        if self.box.contains(poly):
+            return [poly]
+        if not self.box.intersects(poly):
+            self.dropped += 1
+            return []
+        piece = poly.intersection(self.box)
+        parts = [g for g in getattr(piece, "geoms", [piece]) if isinstance(g, shapely.Polygon) and g.area > 1e-9]
+        if not parts:
+            self.dropped += 1
+            return []
+        self.cut_count += 1
+        return [_rounded(p) for p in parts]
+
+
+def _chunked(line: shapely.LineString) -> shapely.LineString | list[shapely.LineString]:
+    """``line`` itself, or, when it crosses itself and has more than :data:`CHUNK_ABOVE`
+    segments, pieces of :data:`CHUNK_SEGMENTS` segments cut in the middle of a segment (where
+    flat ends meet without a gap): making a long self-crossing line thick at once costs time
+    growing with the square of its crossings."""
+    c = np.asarray(line.coords)
+    if len(c) - 1 <= CHUNK_ABOVE or line.is_simple:
+        return line
+    pieces = []
+    start, first = c[0], 1
+    for k in range(CHUNK_SEGMENTS, len(c) - 1, CHUNK_SEGMENTS):
+        mid = (c[k - 1] + c[k]) / 2  # the middle of segment k-1 .. k
+        pieces.append(shapely.LineString(np.vstack([start[None], c[first:k], mid[None]])))
+        start, first = mid, k
+    pieces.append(shapely.LineString(np.vstack([start[None], c[first:]])))
+    return pieces
+
+
 def _merge(lines: list[np.ndarray]) -> list[shapely.LineString]:
     """Polylines joined where exactly two of them meet end to end (``shapely.line_merge``),
     in a stable order (by the lower-left corner of their bounds)."""
@@ -498,10 +625,13 @@ def _buffer(line: shapely.LineString, half: float):
         return line.buffer(half, cap_style="flat", join_style="mitre", mitre_limit=MITRE_LIMIT)
 
 
-def _thin_polygons(line: shapely.LineString, half: float, depth: int = 0) -> list[shapely.Polygon]:
+def _thin_polygons(line, half: float, depth: int = 0) -> list[shapely.Polygon]:
     """Thin polygons covering ``line`` (``2 * half`` wide, flat ends, mitred corners), cut into
     pieces where one polygon would need a hole (a closed or self-crossing polyline). Pieces
-    are cut in the middle of a segment, where their flat ends meet without a gap."""
+    are cut in the middle of a segment, where their flat ends meet without a gap. ``line``
+    may be a list of pieces (:func:`_chunked`)."""
+    if isinstance(line, list):
+        return [p for piece in line for p in _thin_polygons(piece, half, depth + 1)]
     if line.is_closed and depth == 0:
         line = _open_ring(line)
     poly = _buffer(line, half)
@@ -593,8 +723,8 @@ def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
             continue
         item: dict[str, Any] = {"x": x, "y": y}
         rng = light.get("range")
-        if isinstance(rng, (int, float)) and not isinstance(rng, bool) and math.isfinite(rng) and rng >= 0:
-            item["range"] = float(rng) * cell
+        if _finite(rng) is not None and _finite(rng) >= 0:
+            item["range"] = _finite(rng) * cell
         elif rng is not None:
             rep.warn(f"range {_short(rng)} is not a number of cells; left out", f"{where}.range")
         colour = _argb(light.get("color"))
@@ -604,9 +734,10 @@ def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
             item["alpha"] = round(a, 4)
         elif light.get("color") is not None:
             rep.warn(f"colour {_short(light.get('color'))} is not AARRGGBB; kept as given", f"{where}.color")
-        for k, v in light.items():  # intensity, shadows and anything else, as given
+        for k, v in light.items():  # intensity, shadows and anything else, as given (if it can be saved)
             if k not in ("position", "range") and k not in item:
-                item[k] = v
+                kept = storable({k: v}, where, rep)
+                item.update(kept or {})
         out.append(item)
     return out
 
@@ -708,7 +839,7 @@ def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBu
     return images.data_uri(blob, checked.format), checked, note
 
 
-def _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note) -> dict:
+def _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note, rep: ReportBuilder) -> dict:
     known = {
         "format", "resolution", "line_of_sight", "objects_line_of_sight", "portals",
         "lights", "environment", "image",
@@ -724,14 +855,15 @@ def _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_n
         "wall_thickness": opts.wall_thickness,
         "wall_height": opts.wall_height,
         "object_height": opts.object_height,
+        "window_sill": opts.window_sill,
     }
     if env_raw is not None:
-        out["environment"] = env_raw
+        out["environment"] = storable(env_raw, "$.environment", rep)
     if image_note:
         out.update(image_note)
     unknown = {k: v for k, v in data.items() if k not in known}
     if unknown:
-        out["unknown_fields"] = unknown
+        out["unknown_fields"] = storable(unknown, "$", rep)
     return {k: v for k, v in out.items() if v is not None}
 
 

@@ -91,13 +91,16 @@ def test_uvtt2fgu_sample_origin_walls_doors_in_metres(samples_dir):
     assert u.area == pytest.approx(7.2, abs=1e-3)
     assert u.bounds == pytest.approx((1.5 - HALF, 1.5 - HALF, 13.5 + HALF, 13.5 + HALF), abs=1e-6)
     assert len(u.interiors) == 1  # a closed ring: no gap at the cuts
-    # Portals: (7,2.5)-(7,3.5) closed; (7,8.619141)-(7,9.380859) open.
-    assert [d.open for d in doors] == [False, True]
+    # Portals: (7,2.5)-(7,3.5) closed: a door; (7,8.619141)-(7,9.380859) open: a window
+    # (Dungeondraft marks windows so), 1 m sill, blocking movement, cover up to the sill.
+    windows = [o for o in enc.obstacles if o.kind == "window"]
+    assert [d.open for d in doors] == [False] and len(windows) == 1
     assert _bounds(doors[0]) == pytest.approx((7.5 - HALF, 2.25, 7.5 + HALF, 3.75), abs=1e-6)
-    assert _bounds(doors[1]) == pytest.approx(
+    assert _bounds(windows[0]) == pytest.approx(
         (7.5 - HALF, (8.619141 - 1) * 1.5, 7.5 + HALF, (9.380859 - 1) * 1.5), abs=1e-3
     )
-    assert doors[0].blocks and not doors[1].blocks
+    assert doors[0].blocks and windows[0].blocks and not windows[0].door
+    assert windows[0].height == 1.0 and windows[0].id == "window-1" and windows[0].name == "Window"
     assert all(d.height == 3.0 for d in doors)
     assert len(cover) == 1 and cover[0].height == 1.0
     # Lights kept in metres: (8.570312, 9) cells, range 5 cells, colour ffeccd8b.
