@@ -21,6 +21,7 @@ import shapely
 
 from engine.errors import CoverfireError, GeometryError
 from engine.model import DIRECTED_ZONES, Encounter, Token, Weapon, Zone, zone_weapon
+from engine.obstacles import ObstacleSet
 from engine.rules import find_system
 from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
 from geometry.bodies import body_height, eye_height
@@ -191,41 +192,33 @@ def _ranges(bands, minimum, dist: np.ndarray) -> list[RangeResult | None]:
 
 class Tactics:
     """The spatial answers for one encounter, cached. Call :meth:`update` with each new
-    version of the encounter; the obstacle index is reused while the obstacles are the same
-    (same tuple, or equal), the movement graph likewise (built on the first charge)."""
+    version of the encounter; the obstacle indexes (:class:`engine.obstacles.ObstacleSet`:
+    cover index, movement graphs built on the first charge) are kept while the obstacles
+    stay the same and edited, near the change only, when a few of them change."""
 
     def __init__(self, encounter: Encounter) -> None:
-        self._obstacles: tuple | None = None
-        self._index: CoverIndex | None = None
-        self._blocking: list = []
-        self._nav = None
-        self._nav_bounds = None
+        self._obs = ObstacleSet()
         self._tokens: tuple | None = None
         self._zone_cache: dict[str, tuple] = {}
         self._hits: dict[str, list[ZoneHit]] | None = None
         self._hit_cache: dict[str, tuple] = {}
         self._cover_memo: tuple | None = None  # (attacker token, index_builds, {target id: (token, fraction)})
-        self.index_builds = 0  # how often the obstacle index was built (for tests and the bench)
         self.update(encounter)
+
+    @property
+    def index_builds(self) -> int:
+        """How often the blocking obstacles changed (the index built or edited; for tests,
+        benches and cache keys)."""
+        return self._obs.revision
 
     # -- state ---------------------------------------------------------------------------------
     def update(self, encounter: Encounter) -> None:
         """Take a new version of the encounter. Cheap when only tokens or zones changed."""
-        obs = encounter.obstacles
-        if self._obstacles is None or not (obs is self._obstacles or obs == self._obstacles):
-            with _as_engine_errors():
-                self._blocking = [o for o in obs if o.blocks]
-                polys = [shapely.Polygon(o.polygon) for o in self._blocking]
-                self._index = CoverIndex(polys, [o.height for o in self._blocking])
-            self._polys = polys
-            self._nav = None
-            self._zone_cache.clear()
-            self.index_builds += 1
-        self._obstacles = obs
         bounds = (0.0, 0.0, float(encounter.map.width), float(encounter.map.height))
-        if bounds != self._nav_bounds:
-            self._nav = None
-            self._nav_bounds = bounds
+        rev = self._obs.revision
+        self._obs.update(encounter.obstacles, bounds)
+        if self._obs.revision != rev:
+            self._zone_cache.clear()
         if encounter.tokens is not self._tokens:
             toks = encounter.tokens
             self._tokens = toks
@@ -240,18 +233,13 @@ class Tactics:
     @property
     def cover_index(self) -> CoverIndex:
         """The obstacle index (blocking obstacles only)."""
-        assert self._index is not None
-        return self._index
+        assert self._obs.cover is not None
+        return self._obs.cover
 
     @property
     def navigator(self):
         """The movement graph over the blocking obstacles and the map's edge (built lazily)."""
-        if self._nav is None:
-            from geometry.nav import Navigator
-
-            with _as_engine_errors():
-                self._nav = Navigator(self._polys, self._nav_bounds, ids=[o.id for o in self._blocking])
-        return self._nav
+        return self._obs.navigator
 
     def _token(self, ident: str) -> Token:
         return self.encounter.token(ident)

@@ -42,7 +42,6 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 from numpy.typing import ArrayLike
-from shapely.geometry.polygon import orient
 
 from geometry._arrays import ragged_arange as _ragged_arange
 from geometry.errors import InvalidInputError
@@ -117,62 +116,37 @@ class CoverIndex:
     """The blocking obstacles of a scene, indexed once for many cover questions.
 
     ``polygons`` are footprints (shapely Polygons or MultiPolygons, metres) and ``heights``
-    their prism heights (metres, > 0); give blocking obstacles only. Immutable."""
+    their prism heights (metres, > 0); give blocking obstacles only. ``labels`` name the
+    obstacles (default: their positions in the list; :attr:`source` holds each part's).
+    Immutable: :meth:`edited` makes the index of a scene with a few obstacles changed,
+    reusing everything else (an edit costs in proportion to what changed, plus the tree)."""
 
-    def __init__(self, polygons: Sequence[shapely.Geometry], heights: ArrayLike) -> None:
-        polys = list(polygons)
-        hs = np.asarray(heights, dtype=float).reshape(-1)
-        if len(polys) != hs.shape[0]:
-            raise InvalidInputError(f"{len(polys)} polygons but {hs.shape[0]} heights")
-        if hs.size and not (np.all(np.isfinite(hs)) and np.all(hs > 0)):
-            raise InvalidInputError("obstacle heights must be finite and above 0 m")
-        parts: list[shapely.Polygon] = []
-        part_h: list[float] = []
-        part_src: list[int] = []
-        for i, (g, h) in enumerate(zip(polys, hs)):
-            if g is None or g.is_empty:
-                continue
-            if g.geom_type == "Polygon":
-                sub = [g]
-            elif g.geom_type == "MultiPolygon":
-                sub = list(g.geoms)
-            else:
-                raise InvalidInputError(f"obstacle {i} is a {g.geom_type}, not a polygon")
-            for p in sub:
-                if not p.is_valid:
-                    raise InvalidInputError(f"obstacle {i}'s footprint is not a valid polygon: "
-                                     f"{shapely.is_valid_reason(p)}")
-                parts.append(orient(p, sign=1.0))  # solid to the left of every edge
-                part_h.append(float(h))
-                part_src.append(i)
-        self.polygons = np.array(parts, dtype=object)
-        self.heights = np.array(part_h, dtype=float)
-        self.source = np.array(part_src, dtype=np.int64)  # part -> index of the input polygon
-        self.n = len(parts)
-        shapely.prepare(self.polygons)
+    def __init__(self, polygons: Sequence[shapely.Geometry], heights: ArrayLike,
+                 labels: Sequence | None = None) -> None:
+        self._assemble(_Parts.build(polygons, heights, labels))
+
+    def edited(self, remove: Sequence, polygons: Sequence[shapely.Geometry] = (),
+               heights: ArrayLike = (), labels: Sequence | None = None) -> "CoverIndex":
+        """A new index without the obstacles labelled ``remove`` and with ``polygons`` /
+        ``heights`` (labelled ``labels``) added; the same answers as an index built from
+        scratch over the resulting obstacles (the order of obstacles never matters)."""
+        gone = set(remove)
+        keep = np.fromiter((s not in gone for s in self.source.tolist()), dtype=bool, count=self.n)
+        added = _Parts.build(polygons, heights, labels)
+        out = CoverIndex.__new__(CoverIndex)
+        out._assemble(_Parts.concat(self._parts.take(keep), added))
+        return out
+
+    def _assemble(self, parts: "_Parts") -> None:
+        self._parts = parts
+        self.polygons = parts.polygons
+        self.heights = parts.heights
+        self.source = parts.source  # part -> label (or index) of the input polygon
+        self.n = len(parts.polygons)
+        shapely.prepare(self.polygons)  # (already prepared parts stay as they are)
         self.tree = shapely.STRtree(self.polygons)
-
-        vx: list[np.ndarray] = []
-        vy: list[np.ndarray] = []
-        nxt: list[np.ndarray] = []
-        vcount = np.zeros(self.n, dtype=np.int64)
-        ecount = np.zeros(self.n, dtype=np.int64)
-        base = 0
-        for k, p in enumerate(parts):
-            rings = [p.exterior, *p.interiors]
-            for j, ring in enumerate(rings):
-                c = np.asarray(ring.coords)[:-1]
-                m = len(c)
-                vx.append(c[:, 0])
-                vy.append(c[:, 1])
-                nxt.append(base + (np.arange(m) + 1) % m)
-                base += m
-                vcount[k] += m
-                if j == 0:
-                    ecount[k] = m
-        self.vx = np.concatenate(vx) if vx else np.zeros(0)
-        self.vy = np.concatenate(vy) if vy else np.zeros(0)
-        self.nxt = np.concatenate(nxt) if nxt else np.zeros(0, dtype=np.int64)
+        self.vx, self.vy, self.nxt = parts.vx, parts.vy, parts.nxt
+        vcount, ecount = parts.vcount, parts.ecount
         self.vstart = np.cumsum(vcount) - vcount
         self.vcount = vcount
         self.ext_count = ecount
@@ -180,7 +154,7 @@ class CoverIndex:
         # exterior-ring vertices (each obstacle's come first), grouped by obstacle
         self._ext_idx = np.repeat(self.vstart, ecount) + _ragged_arange(ecount)
         self._ext_start = np.cumsum(ecount) - ecount
-        self._holed = np.array([len(p.interiors) > 0 for p in parts], dtype=bool)
+        self._holed = parts.holed
         if self.n:
             x0, y0, x1, y1 = shapely.total_bounds(self.polygons)
             self._area = max((x1 - x0) * (y1 - y0), 1e-9)
@@ -188,6 +162,7 @@ class CoverIndex:
             self._area = 1.0
         for arr in (self.vx, self.vy, self.nxt, self.heights):
             arr.flags.writeable = False
+
 
     # -- per eye ------------------------------------------------------------------------------
     def _view(self, ex: float, ey: float, obs: np.ndarray | None = None) -> _EyeView:
@@ -581,6 +556,94 @@ class CoverIndex:
         _, _, _, hidden = self._solve(eye_xy, eye_z, txy, np.array([r]),
                                       cells=(np.zeros(uu.size, dtype=np.int64), uu))
         return hidden
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The polygon parts of a set of obstacles as flat arrays: each part's polygon (solid to
+    the left of every edge), height and source label; every ring's vertices (closing point
+    dropped, exterior first) with the index of the next vertex round the ring; per part
+    its vertex count, exterior vertex count and whether it has holes."""
+
+    polygons: np.ndarray
+    heights: np.ndarray
+    source: np.ndarray
+    vx: np.ndarray
+    vy: np.ndarray
+    nxt: np.ndarray
+    vcount: np.ndarray
+    ecount: np.ndarray
+    holed: np.ndarray
+
+    @staticmethod
+    def build(polygons, heights, labels=None) -> "_Parts":
+        polys = np.empty(len(polygons), dtype=object)
+        polys[:] = list(polygons)
+        hs = np.asarray(heights, dtype=float).reshape(-1)
+        if len(polys) != hs.shape[0]:
+            raise InvalidInputError(f"{len(polys)} polygons but {hs.shape[0]} heights")
+        if hs.size and not (np.all(np.isfinite(hs)) and np.all(hs > 0)):
+            raise InvalidInputError("obstacle heights must be finite and above 0 m")
+        if labels is None:
+            lab = np.arange(len(polys), dtype=np.int64)
+        else:
+            lab = np.empty(len(polys), dtype=object)
+            lab[:] = list(labels)
+            if len(lab) != len(polys):
+                raise InvalidInputError(f"{len(lab)} labels for {len(polys)} polygons")
+        kind = np.array([-1 if g is None else shapely.get_type_id(g) for g in polys.tolist()], dtype=np.int64) \
+            if len(polys) else np.zeros(0, dtype=np.int64)
+        bad = np.flatnonzero((kind != -1) & (kind != 3) & (kind != 6))
+        if bad.size:
+            i = int(bad[0])
+            raise InvalidInputError(f"obstacle {i} is a {polys[i].geom_type}, not a polygon")
+        use = np.flatnonzero(kind != -1)
+        use = use[~shapely.is_empty(polys[use])] if use.size else use
+        parts, owner = shapely.get_parts(polys[use], return_index=True)
+        owner = use[owner]
+        if len(parts):
+            invalid = np.flatnonzero(~shapely.is_valid(parts))
+            if invalid.size:
+                k = int(invalid[0])
+                raise InvalidInputError(f"obstacle {int(owner[k])}'s footprint is not a valid polygon: "
+                                        f"{shapely.is_valid_reason(parts[k])}")
+            parts = shapely.orient_polygons(parts)  # solid to the left of every edge
+        rings, ring_part = shapely.get_rings(parts, return_index=True)
+        xy, ring_of = shapely.get_coordinates(rings, return_index=True)
+        closing = np.ones(len(xy), dtype=bool)
+        closing[:-1] = ring_of[1:] != ring_of[:-1]
+        xy, ring_of = xy[~closing], ring_of[~closing]
+        rsize = np.bincount(ring_of, minlength=len(rings))
+        rstart = np.cumsum(rsize) - rsize
+        pos = np.arange(len(xy)) - rstart[ring_of]
+        nxt = rstart[ring_of] + (pos + 1) % np.maximum(rsize[ring_of], 1)
+        npart = len(parts)
+        vcount = np.bincount(ring_part[ring_of], minlength=npart).astype(np.int64)
+        first_ring = np.searchsorted(ring_part, np.arange(npart))
+        ecount = rsize[first_ring].astype(np.int64) if npart else np.zeros(0, dtype=np.int64)
+        holed = np.bincount(ring_part, minlength=npart) > 1
+        return _Parts(np.asarray(parts, dtype=object), hs[owner].astype(float), lab[owner],
+                      np.ascontiguousarray(xy[:, 0]), np.ascontiguousarray(xy[:, 1]),
+                      nxt.astype(np.int64), vcount, ecount, holed)
+
+    def take(self, keep: np.ndarray) -> "_Parts":
+        """The parts where ``keep`` is True, in order."""
+        vcount = self.vcount[keep]
+        vstart = (np.cumsum(self.vcount) - self.vcount)[keep]
+        sv = np.repeat(vstart, vcount) + _ragged_arange(vcount)
+        new_start = np.cumsum(vcount) - vcount
+        nxt = self.nxt[sv] + np.repeat(new_start - vstart, vcount)
+        return _Parts(self.polygons[keep], self.heights[keep], self.source[keep], self.vx[sv],
+                      self.vy[sv], nxt, vcount, self.ecount[keep], self.holed[keep])
+
+    @staticmethod
+    def concat(a: "_Parts", b: "_Parts") -> "_Parts":
+        src = np.concatenate([a.source.astype(object), b.source.astype(object)]) \
+            if a.source.dtype != b.source.dtype else np.concatenate([a.source, b.source])
+        return _Parts(np.concatenate([a.polygons, b.polygons]), np.concatenate([a.heights, b.heights]),
+                      src, np.concatenate([a.vx, b.vx]), np.concatenate([a.vy, b.vy]),
+                      np.concatenate([a.nxt, b.nxt + len(a.vx)]), np.concatenate([a.vcount, b.vcount]),
+                      np.concatenate([a.ecount, b.ecount]), np.concatenate([a.holed, b.holed]))
 
 
 def _check_targets(txy, r, hgt, eye_xy, eye_z) -> None:

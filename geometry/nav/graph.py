@@ -158,6 +158,12 @@ class Graph:
         self._disc_cache: dict[tuple[float, float, float], np.ndarray] = {}
         self._edge_tree = None
 
+    def edited(self, removed: list[int], added: list[shapely.Polygon], polygons) -> "Graph | None":
+        """This graph with the footprints at ``removed`` (indices into the polygons it was
+        built from) taken out and ``added`` put in, worked out near them only; ``polygons``
+        are all the footprints after the edit. None when a rebuild is the better way."""
+        return None
+
     # nodes: convex corners of the merged grown shapes, inside the map
     def _nodes(self) -> None:
         rings = shapely.get_rings(self.parts) if len(self.parts) else np.zeros(0, dtype=object)

@@ -44,22 +44,7 @@ class Navigator:
     def __init__(self, polygons: Sequence[shapely.Polygon], bounds: tuple[float, float, float, float] | None = None,
                  *, ids: Sequence[str] | None = None, sides: int = SIDES,
                  pair_budget: int = PAIR_BUDGET, max_edge: float | None = None):
-        polygons = list(polygons)
-        for i, p in enumerate(polygons):
-            if not isinstance(p, shapely.Polygon) or p.is_empty:
-                raise InvalidInputError(f"obstacle #{i} is not a polygon: {p!r}")
-        arr = np.empty(len(polygons), dtype=object)
-        arr[:] = polygons
-        bad = ~shapely.is_valid(arr)
-        xy, owner = shapely.get_coordinates(arr, return_index=True)
-        nonfinite = np.zeros(len(arr), dtype=bool)
-        nonfinite[owner[~np.isfinite(xy).all(axis=1)]] = True
-        if (bad | nonfinite).any():
-            i = int(np.flatnonzero(bad | nonfinite)[0])
-            if bad[i]:
-                raise InvalidInputError(f"obstacle #{i} is not a valid polygon ({shapely.is_valid_reason(arr[i])})")
-            raise InvalidInputError(f"obstacle #{i} has a NaN or infinite coordinate")
-        polys = list(shapely.orient_polygons(arr)) if len(arr) else []
+        polys = _checked(polygons)
         self.polygons: tuple[shapely.Polygon, ...] = tuple(polys)
         if ids is not None:
             ids = tuple(str(s) for s in ids)
@@ -85,8 +70,57 @@ class Navigator:
             shapely.prepare(np.asarray(self.polygons, dtype=object))
         self._graphs: dict[int, Graph] = {}
         self._pieces = None
+        self._base: Navigator | None = None  # the navigator this one was edited from
         self.charge_trees: OrderedDict = OrderedDict()  # charge trees by (radius, mover, bodies)
         self.charge_seen: dict = {}
+        self.graph_edits = 0  # graphs made by editing an earlier navigator's (for tests, benches)
+
+    def edited(self, remove: Sequence[str], polygons: Sequence[shapely.Polygon], ids: Sequence[str]) -> "Navigator":
+        """A navigator for this one's obstacles without those named ``remove`` (by id) and
+        with ``polygons`` (named ``ids``) added. Cheap: its graphs are made on first use
+        by editing this navigator's (only the part of a graph near the changed obstacles
+        is worked out again, see :meth:`Graph.edited`), or built when there are none."""
+        if self.ids is None:
+            raise InvalidInputError("only a navigator whose obstacles have ids can be edited")
+        added = _checked(polygons)
+        ids = tuple(str(s) for s in ids)
+        if len(ids) != len(added):
+            raise InvalidInputError(f"{len(ids)} ids for {len(added)} obstacles")
+        gone = set(remove)
+        keep = [k for k, i in enumerate(self.ids) if i not in gone]
+        out = Navigator.__new__(Navigator)
+        out.polygons = tuple(self.polygons[k] for k in keep) + tuple(added)
+        out.ids = tuple(self.ids[k] for k in keep) + ids
+        out.bounds, out.sides, out.pair_budget, out.max_edge = self.bounds, self.sides, self.pair_budget, self.max_edge
+        out.raw_tree = shapely.STRtree(np.array(out.polygons, dtype=object)) if out.polygons else None
+        if added:
+            shapely.prepare(np.asarray(added, dtype=object))
+        out._graphs = {}
+        out._pieces = None
+        out._base = self if self._graphs or self._base is None else self._base
+        if self._graphs:
+            self._base = None  # (an older navigator's graphs are never edited twice over)
+        out.charge_trees = OrderedDict()
+        out.charge_seen = {}
+        out.graph_edits = 0
+        return out
+
+    def _edited_graph(self, key: int) -> Graph | None:
+        """This navigator's graph for radius key / 100 edited from the nearest earlier
+        navigator that has one, or None (none has, or the edit is not worth it)."""
+        base = self._base
+        while base is not None and key not in base._graphs:
+            base = base._base
+        if base is None:
+            return None
+        mine = {id(p) for p in self.polygons}
+        theirs = {id(p) for p in base.polygons}
+        removed = [k for k, p in enumerate(base.polygons) if id(p) not in mine]
+        added = [p for p in self.polygons if id(p) not in theirs]
+        g = base._graphs[key].edited(removed, added, self.polygons)
+        if g is not None:
+            self.graph_edits += 1
+        return g
 
     # ----------------------------------------------------------------- helpers
     def obstacle_name(self, i: int) -> str | int:
@@ -95,6 +129,10 @@ class Navigator:
     def graph(self, radius: float) -> Graph:
         key = max(1, int(round(radius * 100)))
         g = self._graphs.get(key)
+        if g is None and self._base is not None:
+            g = self._edited_graph(key)
+            if g is not None:
+                self._graphs[key] = g
         if g is None:
             if self._pieces is None and self.polygons:
                 self._pieces = footprint_pieces(self.polygons, self.sides)  # shared by every radius
@@ -192,3 +230,24 @@ class Navigator:
             pts = q.pull_taut(pts)
         pts = merge_collinear(head[:-1] + pts)
         return PathResult(tuple(pts), polyline_length(pts))
+
+
+def _checked(polygons: Sequence[shapely.Polygon]) -> list[shapely.Polygon]:
+    """The footprints, oriented, after checking each is a valid polygon with finite
+    coordinates (raises :class:`InvalidInputError` naming the first that is not)."""
+    polygons = list(polygons)
+    for i, p in enumerate(polygons):
+        if not isinstance(p, shapely.Polygon) or p.is_empty:
+            raise InvalidInputError(f"obstacle #{i} is not a polygon: {p!r}")
+    arr = np.empty(len(polygons), dtype=object)
+    arr[:] = polygons
+    bad = ~shapely.is_valid(arr)
+    xy, owner = shapely.get_coordinates(arr, return_index=True)
+    nonfinite = np.zeros(len(arr), dtype=bool)
+    nonfinite[owner[~np.isfinite(xy).all(axis=1)]] = True
+    if (bad | nonfinite).any():
+        i = int(np.flatnonzero(bad | nonfinite)[0])
+        if bad[i]:
+            raise InvalidInputError(f"obstacle #{i} is not a valid polygon ({shapely.is_valid_reason(arr[i])})")
+        raise InvalidInputError(f"obstacle #{i} has a NaN or infinite coordinate")
+    return list(shapely.orient_polygons(arr)) if len(arr) else []

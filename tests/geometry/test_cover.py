@@ -269,3 +269,28 @@ def test_cover_percent_rounds_down_and_only_full_cover_reads_100():
     assert cover_percent(1.0) == 100
     assert cover_percent(1.0, "good") == 99  # a report's fraction rounded up to 1.0
     assert cover_percent(0.9999, "full") == 100
+
+
+def test_edited_index_answers_as_one_built_from_scratch():
+    # a 1 m wall 19-19.2 m in front of the eye (good cover, 54 %: the example), a
+    # pillar off to the side; then the wall is moved behind the target and a box added
+    wall = shapely.box(19.0, -2.0, 19.2, 2.0)
+    pillar = shapely.box(10.0, 5.0, 11.0, 6.0)
+    idx = CoverIndex([wall, pillar], [1.0, 4.0], ["wall", "pillar"])
+    f = idx.cover_fractions((0, 0), 1.6, [(20, 0)], [0.4], [1.8])
+    assert f[0] == pytest.approx((1.6 - 0.6 * 20 / 19.2) / 1.8)
+    behind = shapely.box(21.0, -2.0, 21.2, 2.0)
+    crate = shapely.box(15.0, 6.0, 16.0, 7.0)
+    ed = idx.edited(["wall"], [behind, crate], [1.0, 1.0], ["wall", "crate"])
+    assert ed.cover_fractions((0, 0), 1.6, [(20, 0)], [0.4], [1.8])[0] == 0.0
+    assert sorted(ed.source.tolist()) == ["crate", "pillar", "wall"]
+    fresh = CoverIndex([pillar, behind, crate], [4.0, 1.0, 1.0])
+    eyes = [(0, 0), (12, 12), (30, -3)]
+    pts = np.array([(20, 0), (15.5, 8), (10.5, 7), (22, 1), (5, 5)], dtype=float)
+    for eye in eyes:
+        a = ed.cover_fractions(eye, 1.6, pts, np.full(5, 0.4), np.full(5, 1.8))
+        b = fresh.cover_fractions(eye, 1.6, pts, np.full(5, 0.4), np.full(5, 1.8))
+        assert np.array_equal(a, b)
+    assert idx.cover_fractions((0, 0), 1.6, [(20, 0)], [0.4], [1.8])[0] == f[0]  # unchanged
+    with pytest.raises(InvalidInputError):
+        idx.edited([], [shapely.Polygon([(0, 0), (1, 1), (1, 0), (0, 1)])], [1.0], ["bowtie"])

@@ -1,0 +1,173 @@
+"""The blocking obstacles of an encounter and the indexes over them, kept up to date edit by
+edit: the cover index (:class:`geometry.cover.CoverIndex`) and the movement graphs
+(:class:`geometry.nav.Navigator`).
+
+A GM's edits touch one obstacle at a time (a door opened, a crate dragged, a corner moved, a
+wall drawn, an undo), so :meth:`ObstacleSet.update` finds the obstacles that changed -- by
+identity first: an edited encounter shares every other obstacle value with the one before --
+and hands only those to the indexes (:meth:`CoverIndex.edited`, :meth:`Navigator.edited`),
+which update the part of them near the change instead of rebuilding. Many changes at once (a
+new map) rebuild from scratch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from engine.errors import GeometryError
+from engine.model import Obstacle
+from geometry.cover import CoverIndex
+from geometry.errors import GeometryInputError
+
+#: An update that changes more obstacles than this share of them (and more than
+#: ``REBUILD_MIN`` of them) rebuilds the indexes instead of editing them.
+REBUILD_SHARE = 0.2
+REBUILD_MIN = 64
+
+
+def footprints(obstacles) -> list[shapely.Polygon]:
+    """Shapely polygons of the obstacles' footprints (metres), made in one vectorized call."""
+    obstacles = list(obstacles)
+    if not obstacles:
+        return []
+    counts = np.fromiter((len(o.polygon) for o in obstacles), dtype=np.int64, count=len(obstacles))
+    xy = np.fromiter((v for o in obstacles for p in o.polygon for v in p), dtype=float,
+                     count=2 * int(counts.sum())).reshape(-1, 2)
+    # close each ring: its first point again after its last
+    first = np.cumsum(counts) - counts
+    ring = np.repeat(np.arange(len(obstacles)), counts + 1)
+    pos = np.arange(len(ring)) - np.repeat(first + np.arange(len(obstacles)), counts + 1)
+    idx = first[ring] + np.where(pos < counts[ring], pos, 0)
+    rings = shapely.linearrings(xy[idx], indices=ring)
+    return list(shapely.polygons(rings))
+
+
+class ObstacleSet:
+    """The blocking obstacles (``Obstacle.blocks``) of the encounter last given to
+    :meth:`update`, their footprints, the cover index over them and (built on first use)
+    the movement graphs. ``revision`` counts the changes of the blocking set."""
+
+    def __init__(self) -> None:
+        self.obstacles: tuple | None = None
+        self.bounds: tuple | None = None
+        self.cover: CoverIndex | None = None
+        self.revision = 0
+        self.rebuilds = 0  # full builds (the rest were edits)
+        self._by_id: dict[str, tuple[Obstacle, shapely.Polygon]] = {}
+        self._dups = False  # ids used twice (a file edited by hand): every change rebuilds
+        self._nav = None
+
+    # -- the obstacles in index order -----------------------------------------------------------
+    @property
+    def blocking(self) -> list[Obstacle]:
+        return [o for o, _ in self._by_id.values()]
+
+    @property
+    def polygons(self) -> list[shapely.Polygon]:
+        return [p for _, p in self._by_id.values()]
+
+    # -- updates --------------------------------------------------------------------------------
+    def update(self, obstacles: tuple, bounds: tuple[float, float, float, float]) -> bool:
+        """Take the encounter's obstacles and map bounds; True when the blocking obstacles
+        (or the bounds, for the movement graphs) changed. Raises
+        :class:`engine.errors.GeometryError` for a footprint the geometry refuses."""
+        if bounds != self.bounds:
+            self._nav = None
+            self.bounds = bounds
+            nav_reset = True
+        else:
+            nav_reset = False
+        old = self.obstacles
+        if old is not None and obstacles is old:
+            return nav_reset
+        try:
+            changed = self._apply(old, obstacles)
+        except GeometryInputError as exc:
+            raise GeometryError(str(exc)) from None
+        self.obstacles = obstacles
+        return changed or nav_reset
+
+    def _apply(self, old: tuple | None, new: tuple) -> bool:
+        if old is None or self._dups:
+            self._rebuild(new)
+            return True
+        # the obstacle values that differ, by identity (an edit keeps every other value)
+        if len(old) == len(new):
+            pairs = [(a, b) for a, b in zip(old, new) if a is not b]
+            gone = [a for a, _ in pairs]
+            came = [b for _, b in pairs]
+            if len({o.id for o in gone}) != len(gone) or {o.id for o in gone} != {o.id for o in came}:
+                gone, came = self._by_id_diff(old, new)
+        else:
+            gone, came = self._by_id_diff(old, new)
+        remove = [o.id for o in gone if o.id in self._by_id and self._by_id[o.id][0] is o]
+        add = [o for o in came if o.blocks]
+        # a value that changed in nothing the indexes see (a name, hidden) is no change
+        same = {o.id for o in add if o.id in remove and _same_shape(self._by_id[o.id][0], o)}
+        for o in add:
+            if o.id in same:
+                self._by_id[o.id] = (o, self._by_id[o.id][1])
+        remove = [i for i in remove if i not in same]
+        add = [o for o in add if o.id not in same]
+        if not remove and not add:
+            return False
+        if len(remove) + len(add) > max(REBUILD_MIN, REBUILD_SHARE * max(len(self._by_id), 1)) \
+                or len({o.id for o in add}) != len(add):
+            self._rebuild(new)
+            return True
+        polys = footprints(add)
+        for i in remove:
+            del self._by_id[i]
+        for o, p in zip(add, polys):
+            if o.id in self._by_id:  # (an id used twice: let a rebuild sort it out)
+                self._rebuild(new)
+                return True
+            self._by_id[o.id] = (o, p)
+        self.cover = self.cover.edited(remove, polys, [o.height for o in add], [o.id for o in add])
+        if self._nav is not None:
+            self._nav = self._nav.edited(remove, polys, [o.id for o in add])
+        self.revision += 1
+        return True
+
+    @staticmethod
+    def _by_id_diff(old: tuple, new: tuple) -> tuple[list, list]:
+        before = {o.id: o for o in old}
+        after = {o.id: o for o in new}
+        gone = [o for i, o in before.items() if after.get(i) is not o]
+        came = [o for i, o in after.items() if before.get(i) is not o]
+        return gone, came
+
+    def _rebuild(self, obstacles: tuple) -> None:
+        blocking = [o for o in obstacles if o.blocks]
+        polys = footprints(blocking)
+        by_id: dict = {}
+        for o, p in zip(blocking, polys):
+            by_id.setdefault(o.id, (o, p))
+        self._dups = len(by_id) != len(blocking)
+        if self._dups:  # ids used twice: index them all, by position
+            by_id = {k: (o, p) for k, (o, p) in enumerate(zip(blocking, polys))}
+        self._by_id = by_id
+        self.cover = CoverIndex(polys, [o.height for o in blocking], list(by_id))
+        self._nav = None
+        self.revision += 1
+        self.rebuilds += 1
+
+    # -- the movement graphs ------------------------------------------------------------------------
+    @property
+    def navigator(self):
+        """The :class:`geometry.nav.Navigator` over the blocking obstacles and the map's edge
+        (made on first use; its graphs are built on first use per body radius, or edited
+        from the last built ones after an edit)."""
+        if self._nav is None:
+            from geometry.nav import Navigator
+
+            try:
+                self._nav = Navigator(self.polygons, self.bounds, ids=[o.id for o in self.blocking])
+            except GeometryInputError as exc:
+                raise GeometryError(str(exc)) from None
+        return self._nav
+
+
+def _same_shape(a: Obstacle, b: Obstacle) -> bool:
+    return a.polygon == b.polygon and a.height == b.height and a.blocks == b.blocks
