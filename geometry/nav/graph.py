@@ -24,7 +24,8 @@ def regular_polygon(sides: int, rho: float, phase: float) -> np.ndarray:
 def footprint_pieces(polygons: Sequence[shapely.Polygon], sides: int):
     """The footprints as convex pieces (one per convex footprint, one per triangle of a
     concave one), for :func:`grow`: (vertices (k, 2), piece of each vertex, turn of each
-    vertex's growing polygon in radians). Independent of the radius."""
+    vertex's growing polygon in radians, footprint of each piece). Independent of the
+    radius."""
     polys = np.asarray(polygons, dtype=object)
     # the direction of each footprint's longest edge
     xy, owner = shapely.get_coordinates(shapely.get_exterior_ring(polys), return_index=True)
@@ -57,7 +58,7 @@ def footprint_pieces(polygons: Sequence[shapely.Polygon], sides: int):
     P = np.concatenate(pc_xy)
     pid = np.concatenate(pc_id)
     pown = np.concatenate(pc_owner)
-    return P, pid, phi[pown[pid]]
+    return P, pid, phi[pown[pid]], pown
 
 
 def grow(polygons: Sequence[shapely.Polygon], r: float, sides: int, pieces=None) -> np.ndarray:
@@ -68,7 +69,7 @@ def grow(polygons: Sequence[shapely.Polygon], r: float, sides: int, pieces=None)
     known already."""
     if len(polygons) == 0:
         return np.empty(0, dtype=object)
-    P, pid, turn = footprint_pieces(polygons, sides) if pieces is None else pieces
+    P, pid, turn = (footprint_pieces(polygons, sides) if pieces is None else pieces)[:3]
     rho = r / math.cos(math.pi / sides)
     base = regular_polygon(sides, rho, 0.0)
     c, s_ = np.cos(turn), np.sin(turn)
@@ -88,16 +89,18 @@ def merge(pieces: np.ndarray):
 
 
 def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: float,
-                     cols_per_reach: float = 2.0, row: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+                     cols_per_reach: float = 2.0, row: float = 0.25,
+                     who: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i, j) of points (i == j included) with |x[j] - x[i]| <= reach[i] and
     |y[j] - y[i]| <= slope * |x[j] - x[i]| (a thin double wedge along x), and some more.
 
     The points are binned into a grid of columns along x (half the median reach wide)
     and thin rows (``row`` metres), sorted by cell; a point's wedge covers a contiguous run of
     cells in every column it spans (as tall as the wedge at the column's far side), found by
-    two table look-ups per column."""
+    two table look-ups per column. ``who``: the points that look for partners (default all).
+    """
     x0, y0 = float(x.min()), float(y.min())
-    width = max(float(np.median(reach)) / cols_per_reach, 1e-6)
+    width = max(float(np.median(reach if who is None else reach[who])) / cols_per_reach, 1e-6)
     ncol = int((float(x.max()) - x0) // width) + 1
     nrow = int((float(y.max()) - y0) // row) + 1
     col = np.minimum(((x - x0) // width).astype(np.int64), ncol - 1)
@@ -108,6 +111,8 @@ def _wedge_box_pairs(x: np.ndarray, y: np.ndarray, reach: np.ndarray, slope: flo
     c0 = np.clip(((x - reach - x0) // width).astype(np.int64), 0, ncol - 1)
     c1 = np.clip(((x + reach - x0) // width).astype(np.int64), 0, ncol - 1)
     ncols = c1 - c0 + 1
+    if who is not None:
+        ncols = np.where(np.isin(np.arange(len(x)), who), ncols, 0)
     q = np.repeat(np.arange(len(x)), ncols)  # (point, column) pairs: the point ...
     c = c0[q] + ragged_arange(ncols)  # ... and the column
     xq = x[q] - x0
@@ -144,29 +149,61 @@ class Graph:
         if bounds is not None:
             x0, y0, x1, y1 = bounds
             self.inset = (x0 + r, y0 + r, x1 - r, y1 - r)
-        pieces = grow(polygons, r, sides, pieces)
-        union = shapely.orient_polygons(merge(pieces)) if len(pieces) else shapely.Polygon()
-        self.union = union
-        self.parts = shapely.get_parts(union)
-        self.parts_tree = shapely.STRtree(self.parts)
-        # segments are tested against the grown shapes shrunk by TOUCH: running along a grown
-        # side (touching the wall) is allowed, cutting into it is not
-        self.solid = shapely.buffer(union, -TOUCH, join_style="mitre") if len(self.parts) else union
-        shapely.prepare(self.solid)
-        self._nodes()
+        self.polygons = tuple(polygons)
+        if len(polygons) and pieces is None:
+            pieces = footprint_pieces(polygons, sides)
+        # the grown convex pieces and the footprint each comes from (kept for edits)
+        self.grown = grow(polygons, r, sides, pieces)
+        self.grown_owner = pieces[3] if len(polygons) else np.zeros(0, dtype=np.int64)
+        union = shapely.orient_polygons(merge(self.grown)) if len(self.grown) else shapely.Polygon()
+        self.set_parts(shapely.get_parts(union))
+        self.set_nodes(*self.corners(self.parts))
+        self.diag = float(np.hypot(*(self.N.max(axis=0) - self.N.min(axis=0)))) + 2.0 if self.n else 0.0
         self._edges(pair_budget, max_edge)
-        self._disc_cache: dict[tuple[float, float, float], np.ndarray] = {}
-        self._edge_tree = None
+
+    def set_parts(self, parts: np.ndarray, solid: np.ndarray | None = None) -> None:
+        """The merged grown shapes, and the same shrunk by TOUCH (``solid``, made when not
+        given) that segments are tested against: running along a grown side (touching the
+        wall) is allowed, cutting into it is not. Each part is shrunk on its own (the parts
+        are disjoint: the same as shrinking their union, in a tenth of the time)."""
+        self.parts = parts
+        self.parts_tree = shapely.STRtree(parts)
+        if solid is None:
+            solid = shapely.buffer(parts, -TOUCH, join_style="mitre") if len(parts) else parts
+        self.solid = solid
+        self.solid_tree = shapely.STRtree(solid)
+
+    def solid_hits(self, geoms: np.ndarray) -> np.ndarray:
+        """Whether each geometry (segments, points) cuts into a grown obstacle."""
+        out = np.zeros(len(geoms), dtype=bool)
+        if len(self.solid) and len(geoms):
+            gi, _ = self.solid_tree.query(geoms, predicate="intersects")
+            out[gi] = True
+        return out
+
+    def solid_hits_xy(self, x, y) -> np.ndarray:
+        """Whether each point (x[i], y[i]) lies in a grown obstacle (shrunk by TOUCH)."""
+        return self.solid_hits(shapely.points(np.asarray(x, dtype=float), np.asarray(y, dtype=float)))
 
     def edited(self, removed: list[int], added: list[shapely.Polygon], polygons) -> "Graph | None":
         """This graph with the footprints at ``removed`` (indices into the polygons it was
         built from) taken out and ``added`` put in, worked out near them only; ``polygons``
-        are all the footprints after the edit. None when a rebuild is the better way."""
-        return None
+        are all the footprints after the edit. None when a rebuild is the better way
+        (:func:`geometry.nav.edit.edit_graph`)."""
+        from geometry.nav.edit import edit_graph
+
+        return edit_graph(self, removed, added, polygons)
 
     # nodes: convex corners of the merged grown shapes, inside the map
-    def _nodes(self) -> None:
-        rings = shapely.get_rings(self.parts) if len(self.parts) else np.zeros(0, dtype=object)
+    def corners(self, parts: np.ndarray, ring0: int = 0, part0: int = 0):
+        """The convex corners of ``parts`` inside the map: (N, A, B, ring, pos, size, part):
+        points, unit directions to their ring neighbours, and where each sits (its ring,
+        numbered from ``ring0``, its place on the ring and the ring's size, its part,
+        numbered from ``part0``)."""
+        if len(parts):
+            rings, ring_part = shapely.get_rings(parts, return_index=True)
+        else:
+            rings, ring_part = np.zeros(0, dtype=object), np.zeros(0, dtype=np.int64)
         xy, ring = shapely.get_coordinates(rings, return_index=True)
         # drop each ring's closing point; neighbours within each ring, wrapping round
         last = np.ones(len(xy), dtype=bool)
@@ -185,19 +222,22 @@ class Graph:
         N, A, B = xy[m], A[m], B[m]
         # where each corner sits on its ring (two corners next to each other there are the
         # ends of one side of a merged shape: the segment between them is free)
-        self._ring, self._pos, self._size = ring[m], pos[m], size[ring[m]]
+        rg, ps, sz = ring[m], pos[m], size[ring[m]]
         if self.inset is not None and len(N):
             x0, y0, x1, y1 = self.inset
             m = (N[:, 0] >= x0) & (N[:, 0] <= x1) & (N[:, 1] >= y0) & (N[:, 1] <= y1)
             N, A, B = N[m], A[m], B[m]
-            self._ring, self._pos, self._size = self._ring[m], self._pos[m], self._size[m]
+            rg, ps, sz = rg[m], ps[m], sz[m]
         A = A / np.hypot(A[:, 0], A[:, 1])[:, None] if len(A) else A
         B = B / np.hypot(B[:, 0], B[:, 1])[:, None] if len(B) else B
+        return N, A, B, rg + ring0, ps, sz, ring_part[rg] + part0
+
+    def set_nodes(self, N, A, B, ring, pos, size, part) -> None:
         self.N, self.A, self.B = N, A, B
+        self._ring, self._pos, self._size, self._part = ring, pos, size, part
         self.n = len(N)
         self.xy = [tuple(p) for p in N.tolist()]
         self.node_tree = shapely.STRtree(shapely.points(N)) if self.n else None  # for queries
-        self.diag = float(np.hypot(*(N.max(axis=0) - N.min(axis=0)))) + 2.0 if self.n else 0.0
 
     @staticmethod
     def tangent(d: np.ndarray, A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -230,23 +270,36 @@ class Graph:
                 self._density_grid()
                 L = self.reach(N, w)
             self.L = L
-            i, j = self._wedge_pairs(L, aa, w)  # tangent at both ends already
+            i, j = self.wedge_pairs(N, A, B, L, aa, w)  # tangent at both ends already
         if len(i) and math.isinf(self.max_edge):
             d = N[j] - N[i]
             ok = self.tangent(d, A[i], B[i]) & self.tangent(d, A[j], B[j])
             i, j = i[ok], j[ok]
         if len(i):
-            # a side of a merged shape runs along it: free without a test (the shapes tested
-            # against are shrunk by TOUCH); every other pair is tested all at once
-            step = np.abs(self._pos[i] - self._pos[j])
-            side = (self._ring[i] == self._ring[j]) & ((step == 1) | (step == self._size[i] - 1))
-            test = np.flatnonzero(~side)
-            free = side.copy()
-            lines = shapely.linestrings(np.stack([N[i[test]], N[j[test]]], axis=1))
-            free[test] = ~shapely.intersects(self.solid, lines)
+            free = self.free_pairs(i, j)
             i, j = i[free], j[free]
-        self.ei, self.ej = i.astype(np.int64), j.astype(np.int64)
-        self.ew = np.hypot(*(N[self.ej] - N[self.ei]).T) if len(i) else np.zeros(0)
+        self.set_edges(i, j)
+        self._disc_cache: dict[tuple[float, float, float], np.ndarray] = {}
+        self._edge_tree = None
+
+    def free_pairs(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Whether the segment between corners i[k] and j[k] crosses no grown shape. A side
+        of a merged shape runs along it: free without a test (the shapes tested against are
+        shrunk by TOUCH); every other pair is tested all at once."""
+        step = np.abs(self._pos[i] - self._pos[j])
+        side = (self._ring[i] == self._ring[j]) & ((step == 1) | (step == self._size[i] - 1))
+        test = np.flatnonzero(~side)
+        free = side.copy()
+        if test.size:
+            lines = shapely.linestrings(np.stack([self.N[i[test]], self.N[j[test]]], axis=1))
+            free[test] = ~self.solid_hits(lines)
+        return free
+
+    def set_edges(self, i: np.ndarray, j: np.ndarray) -> None:
+        """The edges i[k]-j[k] (free), with lengths and CSR adjacency both ways."""
+        n, N = self.n, self.N
+        self.ei, self.ej = np.asarray(i).astype(np.int64), np.asarray(j).astype(np.int64)
+        self.ew = np.hypot(*(N[self.ej] - N[self.ei]).T) if len(self.ei) else np.zeros(0)
         # CSR adjacency, both directions
         src = np.concatenate([self.ei, self.ej])
         dst = np.concatenate([self.ej, self.ei])
@@ -292,7 +345,8 @@ class Graph:
     #: Line-direction bins (over 180 degrees) used to find candidate corner pairs.
     DIRECTION_BINS = 16
 
-    def _wedge_pairs(self, L: np.ndarray, aa: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def wedge_pairs(self, N: np.ndarray, A: np.ndarray, B: np.ndarray, L: np.ndarray, aa: np.ndarray,
+                    w: np.ndarray, query: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Corner pairs (i < j), at most L[i] or L[j] apart, whose segment is tangent at both
         ends.
 
@@ -302,9 +356,11 @@ class Graph:
         into it are turned so the bin's middle runs along x, and each picks partners from the
         thin double wedge (its reach L along x, the bin's width across) with
         :func:`_wedge_box_pairs` (a table of cells, no geometry). That finds every pair (and
-        some more), which is then filtered exactly by distance and tangency in numpy."""
-        N, A, B = self.N, self.A, self.B
-        n = self.n
+        some more), which is then filtered exactly by distance and tangency in numpy. (N, A, B,
+        L, aa, w: corners, their neighbour directions, reach and wedges -- all of the graph's
+        or some of them; the pairs index these arrays. With ``query`` (bool per corner) only
+        the pairs within the reach of a querying corner are looked for.)"""
+        n = len(N)
         M = self.DIRECTION_BINS
         d = math.pi / M
         eps = 1e-6  # wedges reach this far into the neighbouring bin (directions on a bin edge)
@@ -330,7 +386,10 @@ class Graph:
             x = N[S, 0] * cs + N[S, 1] * sn
             y = N[S, 1] * cs - N[S, 0] * sn
             Ls = L[S]
-            qi, tj = _wedge_box_pairs(x, y, Ls, slope)
+            who = None if query is None else np.flatnonzero(query[S])
+            if who is not None and who.size == 0:
+                continue
+            qi, tj = _wedge_box_pairs(x, y, Ls, slope, who=who)
             # within this bin's double wedge (|dy| <= |dx| tan), the reach, and found once
             # (from the lower index, unless only the other end reaches that far)
             dx, dy = x[tj] - x[qi], y[tj] - y[qi]
@@ -373,13 +432,13 @@ class Graph:
         if len(self.parts):
             if lines is None:
                 lines = segments(P, Q)
-            ok &= ~shapely.intersects(self.solid, lines)
+            ok &= ~self.solid_hits(lines)
         return ok
 
     def point_free(self, p: XY) -> bool:
         if not self.inside_bounds(np.array([p]))[0]:
             return False
-        return not (len(self.parts) and shapely.intersects_xy(self.solid, p[0], p[1]))
+        return not (len(self.parts) and self.solid_hits_xy([p[0]], [p[1]])[0])
 
     def escape(self, p: XY) -> XY | None:
         """The nearest free spot to a centre that overlaps a grown obstacle or the map edge

@@ -232,7 +232,7 @@ class Query:
         TB = np.tile(nxt, (len(J), 1))
         ok = g.inside_bounds(V)
         if len(g.parts):
-            ok &= ~shapely.intersects_xy(g.solid, V[:, 0], V[:, 1])
+            ok &= ~g.solid_hits_xy(V[:, 0], V[:, 1])
         if self.disc_tree is not None:
             pi, dj = self.disc_tree.query(shapely.points(V), predicate="dwithin", distance=self.maxR)
             inside = (np.hypot(V[pi, 0] - self.C[dj, 0], V[pi, 1] - self.C[dj, 1]) < self.R[dj] - TOUCH) \

@@ -617,3 +617,85 @@ def test_drag_to_an_unreachable_goal():
     room = shapely.box(20, 10, 30, 20).difference(shapely.box(20.2, 10.2, 29.8, 19.8))
     nav = Navigator([room], bounds=BIG)
     assert drag_path(nav, (5, 5), 0.4, (4, 5), 0.4, (25, 15)) is None
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def _edge_set(g):
+    P, Q = np.round(g.N[g.ei], 6), np.round(g.N[g.ej], 6)
+    return {tuple(sorted((tuple(p), tuple(q)))) for p, q in zip(P.tolist(), Q.tolist())}
+
+
+def _crates(n=80, seed=5, size=60.0):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        x, y = rng.uniform(3, size - 3, 2)
+        b = shapely.box(x - 0.8, y - 0.5, x + 0.8, y + 0.5)
+        if not any(b.intersects(o) for o in out):
+            out.append(b)
+    return out
+
+
+def test_an_edited_graph_is_worked_out_near_the_change_and_undo_gives_it_back():
+    # a small budget makes this a dense graph (each corner's edges limited to its reach),
+    # the kind big maps get and the kind that is edited rather than rebuilt
+    polys = _crates()
+    ids = [f"c{i}" for i in range(len(polys))]
+    nav = Navigator(polys, (0, 0, 60, 60), ids=ids, pair_budget=3000)
+    g0 = nav.graph(0.4)
+    assert g0.max_edge < 0  # per-corner reach
+    before = _edge_set(g0)
+    moved = shapely.affinity.translate(nav.polygons[10], 1.5, 0.5)
+    nav1 = nav.edited(["c10"], [moved], ["c10"])
+    g1 = nav1.graph(0.4)
+    assert nav1.graph_edits == 1 and g1 is not g0
+    # nothing crosses the crate where it is now; where it was is open ground again
+    grown = shapely.buffer(moved, 0.4 - 1e-3)
+    segs = shapely.linestrings(np.stack([g1.N[g1.ei], g1.N[g1.ej]], axis=1))
+    assert not shapely.intersects(segs, shapely.buffer(moved, 0.3)).any()
+    assert shapely.intersects(segs, shapely.buffer(nav.polygons[10], 0.1)).any()
+    assert grown.area > 0
+    # the same paths as a navigator built from scratch (within the dense-graph tolerance)
+    fresh = Navigator(nav1.polygons, (0, 0, 60, 60), ids=nav1.ids, pair_budget=3000)
+    rng = np.random.default_rng(1)
+    compared = 0
+    for _ in range(40):
+        a, b = rng.uniform(1, 59, 2), rng.uniform(1, 59, 2)
+        try:
+            p, q = nav1.shortest_path(a, b, 0.4), fresh.shortest_path(a, b, 0.4)
+        except InsideObstacleError:
+            continue
+        assert (p is None) == (q is None)
+        if p is not None:
+            compared += 1
+            assert p.length == pytest.approx(q.length, rel=0.03)
+    assert compared > 20
+    # undo (the old footprint back): exactly the graph of before
+    nav2 = nav1.edited(["c10"], [nav.polygons[10]], ["c10"])
+    assert _edge_set(nav2.graph(0.4)) == before and nav2.graph_edits == 1
+
+
+def test_edits_add_and_remove_obstacles_and_small_graphs_are_rebuilt():
+    polys = _crates()
+    ids = [f"c{i}" for i in range(len(polys))]
+    nav = Navigator(polys, (0, 0, 60, 60), ids=ids, pair_budget=3000)
+    nav.prepare(0.4)
+    wall = shapely.box(20, 29.8, 40, 30.2)
+    # crates where the wall goes and at both ends of the walk are taken away
+    gone = [ids[i] for i, p in enumerate(polys) if p.intersects(wall.buffer(1.0))
+            or p.distance(shapely.Point(30, 25)) < 1.5 or p.distance(shapely.Point(30, 35)) < 1.5]
+    nav1 = nav.edited(gone, [wall], ["wall"])
+    assert nav1.ids[-1] == "wall" and len(nav1.polygons) == len(polys) - len(gone) + 1
+    res = nav1.shortest_path((30, 25), (30, 35), 0.4)
+    direct = Navigator(nav1.polygons, (0, 0, 60, 60), pair_budget=3000).shortest_path((30, 25), (30, 35), 0.4)
+    assert res.length == pytest.approx(direct.length, rel=0.03) and res.length > 10.0
+    assert nav1.graph_edits == 1
+    # a complete graph (small scene, the default budget) is rebuilt, with the same answer
+    small = Navigator(polys[:5], (0, 0, 60, 60), ids=ids[:5])
+    small.prepare(0.4)
+    s1 = small.edited(["c0"], [], [])
+    assert s1.graph(0.4) is not None and s1.graph_edits == 0
+    with pytest.raises(InvalidInputError):
+        nav.edited([], [shapely.Polygon([(0, 0), (1, 1), (1, 0), (0, 1)])], ["bowtie"])
