@@ -6,6 +6,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ENCOUNTERS = HERE / "encounters"
+ICONS = HERE / "icons"  # coverfire.svg and coverfire-<N>.png (packaging/render_icons.py)
 
 
 def demo_encounter_path() -> Path:

@@ -1,12 +1,20 @@
 """The ``coverfire`` command.
 
-``coverfire [FILE]`` opens the map window (on the bundled demo without FILE). The
+``coverfire [FILE]`` opens the map window (on the bundled demo without FILE; FILE ``demo``,
+``demo-d100`` or ``demo-static-veil`` names a bundled demo here and for ``analyze`` and
+``export``). The
 sub-commands run headless and never load Qt unless they draw (``export``):
 
     coverfire analyze FILE [--attacker ID] [--weapon NAME] [--json]
     coverfire export FILE -o OUT.png|.svg|.pdf [--view player|gm] [--attacker ID] [--scale N]
     coverfire import-map MAP.dd2vtt -o ENCOUNTER.json [--cell-size METRES]
     coverfire import-character FILE.chum5 --into ENCOUNTER.json [--side SIDE] [--at X Y]
+
+and, for installing it like a desktop program (docs/packaging.md):
+
+    coverfire --version
+    coverfire --install-desktop | --uninstall-desktop      (Linux menu entry, icons, file types)
+    coverfire --reset-settings [--delete-autosaves]
 
 A user's mistake (a bad file, an unknown id) prints one line and exits with status 2.
 """
@@ -91,6 +99,22 @@ def _run_gui(args: argparse.Namespace) -> int:
     return run_app(args.file or _demo_path())
 
 
+def _bundled_by_name(args: argparse.Namespace) -> None:
+    """``demo`` (or ``demo-d100``, ``demo-static-veil``) as the FILE of the window, ``analyze``
+    or ``export`` names a bundled demo when no such file exists here, so an installed
+    Coverfire can be tried without knowing where its demos were installed."""
+    from pathlib import Path
+
+    from assets import ENCOUNTERS
+
+    name = getattr(args, "file", None)
+    if not name or getattr(args, "command", None) not in (None, "analyze", "export"):
+        return
+    bundled = ENCOUNTERS / f"{name}.json"
+    if Path(name).name == name and not Path(name).exists() and bundled.is_file():
+        args.file = str(bundled)
+
+
 def _refuse_bundled_targets(args: argparse.Namespace) -> None:
     """The bundled demos are read-only: a sub-command that would write an encounter into
     ``assets/encounters`` is refused (the window likewise saves them only under a new name)."""
@@ -113,11 +137,38 @@ def _refuse_bundled_targets(args: argparse.Namespace) -> None:
             )
 
 
+def _add_program_options(parser: argparse.ArgumentParser) -> None:
+    """``--version`` and the install-like-a-program options (docs/packaging.md)."""
+    from gui.version import version
+
+    parser.add_argument("--version", action="version", version=version())
+    once = parser.add_mutually_exclusive_group()
+    once.add_argument("--install-desktop", action="store_true",
+                      help="add Coverfire to the Linux desktop: menu entry, icons, file types (under $XDG_DATA_HOME)")
+    once.add_argument("--uninstall-desktop", action="store_true", help="remove what --install-desktop wrote")
+    once.add_argument("--reset-settings", action="store_true",
+                      help="forget recent files, window layout and other remembered choices (asks nothing)")
+    parser.add_argument("--delete-autosaves", action="store_true",
+                        help="with --reset-settings: delete the crash-recovery autosaves too (kept otherwise)")
+
+
+def _program_option(args: argparse.Namespace) -> Callable[[argparse.Namespace], int | None] | None:
+    """The run function of the program option given, if one was."""
+    if args.install_desktop or args.uninstall_desktop:
+        return lambda a: _lazy("gui.desktop_entry", "run")(a.uninstall_desktop)
+    if args.reset_settings:
+        return lambda a: _lazy("gui.settings_reset", "run")(a.delete_autosaves)
+    if args.delete_autosaves:
+        raise CoverfireError("--delete-autosaves goes with --reset-settings")
+    return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="coverfire",
         description="Coverfire battle map. Without a sub-command, opens FILE (or the demo).",
     )
+    _add_program_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in SUBCOMMANDS.values():
         add(sub)
@@ -131,9 +182,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         gp = argparse.ArgumentParser(prog="coverfire", description="Open the Coverfire map window.")
         gp.add_argument("file", nargs="?", help="encounter file (default: the bundled demo)")
+        _add_program_options(gp)
         args = gp.parse_args(argv)
         args.run = _run_gui
     try:
+        if args.run is _run_gui:
+            args.run = _program_option(args) or _run_gui
+        _bundled_by_name(args)
         _refuse_bundled_targets(args)
         code = args.run(args)
     except CoverfireError as exc:
