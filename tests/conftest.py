@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,3 +32,10 @@ def samples_dir() -> Path:
     if not d.is_dir():
         pytest.skip("../shared/samples is not beside this checkout")
     return d
+
+
+@pytest.fixture(scope="session")
+def dead_pid() -> int:
+    """The id of a process that has exited (as a crashed Coverfire's autosave names)."""
+    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
@@ -71,12 +68,6 @@ def screen_window(request, qtbot, demo_path, tmp_path, monkeypatch):
     win.screen_name = request.param
     return win
 
-
-@pytest.fixture(scope="session")
-def dead_pid() -> int:
-    """The id of a process that has exited (as a crashed Coverfire's autosave names)."""
-    return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True).stdout)
 
 
 def vp_point(view, x: float, y: float) -> QPoint:
