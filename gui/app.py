@@ -42,6 +42,10 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     if app is None:
         app = QApplication(argv if argv is not None else sys.argv[:1])
         apply_dark_theme(app)
+        from gui.app_icon import app_icon
+
+        app.setWindowIcon(app_icon())
+        app.setDesktopFileName("coverfire")  # ties windows to coverfire.desktop (Wayland app id)
     return app
 
 
@@ -49,12 +53,11 @@ def run_app(path: str | Path | None) -> int:
     """Open the main window on ``path`` (or the demo), offer to recover a crashed session's
     autosave, and run until the window closes. Returns the exit status."""
     app = make_app()
+    from gui.launch import open_target
     from gui.main_window import MainWindow, _demo_path
 
     win = MainWindow()
-    target = Path(path) if path else _demo_path()
-    if not win.open_file(target, ask=False) and Path(target) != _demo_path():
-        win.open_file(_demo_path(), ask=False)
+    open_target(win, Path(path) if path else _demo_path(), _demo_path())
     win.show()
     QTimer.singleShot(0, win.offer_recovery)
     return int(app.exec())
