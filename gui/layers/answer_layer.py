@@ -1,0 +1,303 @@
+"""The engine's answers for the attacker: badges on the other tokens, the line of sight and
+hidden silhouette, the charge path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPixmap
+
+from engine.model import Encounter
+from geometry.cover import cover_percent
+from gui import style
+from gui.qtgeom import polygon_f, polyline_path
+from gui.style import ViewOptions
+from gui.layers.base import MapLayer
+from gui.layers.tokens import TokenLayer
+from gui.layers.paint import (
+    NO_BRUSH,
+    NO_PEN,
+    SPRITES,
+    TEXT,
+    _alpha,
+    _dpr,
+    cosmetic,
+    draw_label,
+    stamp,
+)
+
+
+@dataclass(frozen=True)
+class Badge:
+    """One target's badge: range band text and cover class (from the engine's report)."""
+
+    text: str
+    cover: str | None
+    colour: QColor
+
+
+class AnswerLayer(MapLayer):
+    """The engine's answers for the selected attacker: a badge on every other token (range
+    band and modifier, cover class), and for the looked-at target the line of sight, the
+    hidden part of its silhouette, and the charge path with its run-up leg and metres."""
+
+    def __init__(self, options: ViewOptions):
+        super().__init__(options)
+        self.setZValue(20)
+        self._attacker: tuple[float, float, float] | None = None
+        self._badges: list[tuple[float, float, float, Badge]] = []
+        self._sight: dict | None = None
+        self._charge: dict | None = None
+        self.build_count = 0
+
+    def set_answers(self, encounter: Encounter, attacker_id: str | None, reports: dict,
+                    sight=None, charge=None, focus_id: str | None = None) -> None:
+        """Take the engine's reports (``TargetReport`` by id), and for ``focus_id`` its
+        ``SightReport`` and ``ChargePlan``."""
+        self.build_count += 1
+        self._badges = []
+        self._attacker = None
+        self._sight = None
+        self._charge = None
+        tokens = {t.id: t for t in encounter.tokens if self.options.shows(t)}
+        a = tokens.get(attacker_id) if attacker_id else None
+        if a is not None:
+            self._attacker = (a.x, a.y, a.radius)
+            ranged = encounter.ruleset == "sr5"  # the others have no range bands: show metres
+            if self.options.show_badges:
+                for tid, rep in reports.items():
+                    t = tokens.get(tid)
+                    if t is None:
+                        continue
+                    self._badges.append((t.x, t.y, t.radius, badge_for(rep, ranged)))
+            t = tokens.get(focus_id) if focus_id else None
+            if t is not None and sight is not None and self.options.show_sight:
+                self._sight = _sight_drawing(t, sight)
+            if t is not None and charge is not None and self.options.show_charge:
+                self._charge = _charge_drawing(t, charge)
+        rect = QRectF()
+        pts = [(x, y) for x, y, _, _ in self._badges]
+        if self._attacker:
+            pts.append(self._attacker[:2])
+        if self._charge:
+            pts += list(self._charge["path"])
+        if pts:
+            arr = np.asarray(pts, dtype=float)
+            lo, hi = arr.min(axis=0) - 2, arr.max(axis=0) + 2
+            rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
+        self._set_rect(rect, 140.0 * self.options.label_scale)
+        self.update()
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1
+        if self._attacker is None:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        tr = painter.transform()
+        px_per_m = abs(tr.m11()) or 1.0
+        ax, ay, ar = self._attacker
+        # attacker marker: a bright double ring
+        painter.setBrush(NO_BRUSH)
+        painter.setPen(cosmetic(QColor("#0b0d10"), 5.0))
+        painter.drawEllipse(QPointF(ax, ay), ar + 5 / px_per_m, ar + 5 / px_per_m)
+        painter.setPen(cosmetic(QColor("#fff176"), 2.5))
+        painter.drawEllipse(QPointF(ax, ay), ar + 5 / px_per_m, ar + 5 / px_per_m)
+        if self._charge is not None:
+            c = self._charge
+            painter.setPen(cosmetic(QColor(0, 0, 0, 160), 5.0))
+            painter.drawPath(c["qpath"])
+            painter.setPen(cosmetic(style.CHARGE_COLOUR, 2.5, Qt.PenStyle.DashLine))
+            painter.drawPath(c["qpath"])
+            if c["runup"] is not None:
+                painter.setPen(cosmetic(QColor(0, 0, 0, 180), 7.0))
+                painter.drawPath(c["runup"])
+                painter.setPen(cosmetic(style.RUNUP_COLOUR, 4.0))
+                painter.drawPath(c["runup"])
+        if self._sight is not None:
+            s = self._sight
+            painter.setPen(cosmetic(QColor(0, 0, 0, 170), 4.5))
+            painter.drawLine(QPointF(*s["a"]), QPointF(*s["b"]))
+            colour = style.COVER_COLOURS.get(s["cls"], style.SIGHT_CLEAR)
+            pen = cosmetic(colour, 2.2, Qt.PenStyle.SolidLine if s["cls"] in (None, "none") else Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            painter.drawLine(QPointF(*s["a"]), QPointF(*s["b"]))
+        # pixel space: badges, charge metres, silhouette inset
+        clip = painter.clipBoundingRect() if painter.hasClipping() else QRectF()  # in metres, before the reset
+        painter.save()
+        painter.resetTransform()
+        m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
+        bpx = self.options.badge_px
+        dpr = _dpr(painter)
+        if self._badges:
+            arr = np.array([(x, y, r) for x, y, r, _ in self._badges], dtype=float)
+            cxs = (arr[:, 0] * m11 + dx).tolist()
+            cys = (arr[:, 1] * m22 + dy).tolist()
+            tops = (arr[:, 1] * m22 + dy - arr[:, 2] * px_per_m - 3).tolist()
+            c = tr.mapRect(clip) if not clip.isEmpty() else None
+            full = px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
+            for i, (_, _, _, b) in enumerate(self._badges):
+                if c is not None and not (c.left() - 80 < cxs[i] < c.right() + 80 and c.top() - 40 < cys[i] < c.bottom() + 60):
+                    continue
+                if full:
+                    stamp(painter, _badge_sprite(b, bpx, dpr), cxs[i], tops[i], "bottom")
+                else:  # zoomed far out: only the cover colour, as a dot above the token
+                    stamp(painter, _dot_sprite(b.colour, dpr), cxs[i], tops[i] - 1, "bottom")
+        if self._charge is not None:
+            c = self._charge
+            lx, ly = c["label_at"]
+            draw_label(painter, lx * m11 + dx, ly * m22 + dy + 14, c["text"], bpx * 1.1, anchor="top",
+                       bold=True, fg=QColor("#0b0d10"), bg=_alpha(style.CHARGE_COLOUR, 235))
+        if self._sight is not None and self._sight.get("profile") is not None:
+            _draw_silhouette(painter, self._sight, m11, m22, dx, dy, px_per_m, self.options.label_scale)
+        painter.restore()
+
+
+_BADGES: dict[tuple, Badge] = {}
+
+
+def badge_for(report, ranged: bool = True) -> Badge:
+    """Badge text from the engine's ``TargetReport``: e.g. ``"M -1"`` (Shadowrun's range band
+    and modifier) or, when not ``ranged``, the distance ``"16 m"``; and the cover class."""
+    rng, cls = report.range, report.cover.cls
+    if not ranged:
+        text = f"{report.distance:.0f} m"
+        key = ("m", text, cls)
+    else:
+        key = (None, None, cls) if rng is None else (rng.band, rng.modifier, cls)
+    b = _BADGES.get(key)
+    if b is None:
+        if ranged and rng is None:
+            text = "out"
+        elif ranged:
+            mod = int(rng.modifier)
+            text = f"{style.BAND_SHORT.get(rng.band, rng.band[:1].upper())} {'+' if mod > 0 else ''}{mod}".replace("-", "\u2212")
+        b = _BADGES[key] = Badge(text, cls, style.COVER_COLOURS.get(cls, style.OUT_OF_RANGE))
+    return b
+
+
+def _badge_sprite(b: Badge, px: float, dpr: float) -> QPixmap:
+    """A badge (see :func:`_draw_badge`) as a cached pixmap; its bottom centre is the anchor."""
+    _, w1, h = TEXT.get(b.text, px, True)
+    _, w2, _ = TEXT.get(b.cover or "?", px, True)
+    pad = 0.35 * h
+    total = w1 + w2 + 4 * pad
+
+    def draw(q: QPainter):
+        _draw_badge(q, total / 2, h + 2, b, px)
+
+    return SPRITES.get(("badge", b.text, b.cover, b.colour.rgba(), px), total + 1, h + 3, draw, dpr)
+
+
+def _dot_sprite(colour: QColor, dpr: float) -> QPixmap:
+    def draw(q: QPainter):
+        q.setPen(cosmetic(QColor("#0b0d10"), 1.0))
+        q.setBrush(QBrush(colour))
+        q.drawEllipse(QPointF(3.5, 3.5), 2.6, 2.6)
+
+    return SPRITES.get(("dot", colour.rgba()), 7, 7, draw, dpr)
+
+
+def _draw_badge(painter: QPainter, cx: float, bottom: float, b: Badge, px: float) -> None:
+    """Two-part pill above a token: range (dark) | cover class (coloured)."""
+    st1, w1, h = TEXT.get(b.text, px, True)
+    cover_text = b.cover or "?"
+    st2, w2, _ = TEXT.get(cover_text, px, True)
+    pad = 0.35 * h
+    total = w1 + w2 + 4 * pad
+    left, top = cx - total / 2, bottom - h - 2
+    painter.setPen(NO_PEN)
+    painter.setBrush(QBrush(style.LABEL_PILL))
+    r = QRectF(left, top, total, h + 2)
+    painter.drawRoundedRect(r, 5, 5)
+    painter.setBrush(QBrush(b.colour))
+    painter.drawRoundedRect(QRectF(left + w1 + 2 * pad, top + 1, w2 + 2 * pad - 1, h), 4, 4)
+    painter.setFont(style.ui_font(px, True))  # drawStaticText draws in the painter's font
+    painter.setPen(QPen(style.LABEL_TEXT if b.text != "out" else style.OUT_OF_RANGE))
+    painter.drawStaticText(QPointF(left + pad, top + 1), st1)
+    painter.setPen(QPen(QColor("#0b0d10")))
+    painter.drawStaticText(QPointF(left + w1 + 3 * pad - 0.5, top + 1), st2)
+
+
+def _sight_drawing(t, sight) -> dict:
+    """What to draw for the engine's ``SightReport`` to token ``t``."""
+    return {"a": tuple(sight.eye), "b": tuple(sight.target), "cls": sight.cls, "fraction": sight.fraction,
+            "profile": (np.asarray(sight.u, dtype=float), np.asarray(sight.hidden, dtype=float)),
+            "height": float(sight.target_height), "radius": float(t.radius), "target": (t.x, t.y), "side": t.side}
+
+
+def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, scale: float) -> None:
+    """An inset beside the target: its silhouette as the shooter sees it (the shooter's right
+    on the right), the hidden part dark and hatched, with the hidden percentage and class."""
+    u, hidden = s["profile"]
+    height, radius = s["height"], s["radius"]
+    k = 34.0 * scale  # inset pixels per metre
+    w, h = max(2 * radius * k, 10.0), height * k
+    tx, ty = s["target"]
+    cx, cy = tx * m11 + dx, ty * m22 + dy
+    cls = s["cls"] or "none"
+    frac = s.get("fraction")
+    text = f"{cover_percent(frac, cls)}% hidden" if frac is not None else "hidden"
+    st, tw, th = TEXT.get(text, 11.5 * scale, True)
+    st2, cw, _ = TEXT.get(cls, 11.5 * scale, True)
+    pad = 8.0 * scale
+    fw = max(w, tw, cw) + 2 * pad
+    fh = h + 2 * th + 3 * pad
+    vp = painter.viewport()
+    left = cx + radius * px_per_m + 26 * scale
+    if vp.width() > 0 and left + fw > vp.width() - 4:
+        left = cx - radius * px_per_m - 26 * scale - fw
+    top = cy - fh / 2
+    painter.setPen(cosmetic(QColor(255, 255, 255, 110), 1.0))
+    painter.setBrush(QBrush(QColor(10, 12, 16, 225)))
+    painter.drawRoundedRect(QRectF(left, top, fw, fh), 7, 7)
+    bx = left + (fw - w) / 2
+    bottom = top + pad + h
+    # ground line
+    painter.setPen(cosmetic(QColor(255, 255, 255, 120), 1.0))
+    painter.drawLine(QPointF(left + 4, bottom), QPointF(left + fw - 4, bottom))
+    painter.setPen(NO_PEN)
+    painter.setBrush(QBrush(style.side_colour(s["side"])))
+    painter.drawRect(QRectF(bx, bottom - h, w, h))
+    if len(u):
+        order = np.argsort(u)
+        uu = u[order]
+        hh = np.minimum(np.nan_to_num(hidden[order], posinf=height), height)
+        edges = np.empty(len(uu) + 1)
+        edges[1:-1] = (uu[1:] + uu[:-1]) / 2
+        edges[0], edges[-1] = -radius, radius
+        # the hidden part as one stepped outline: along the top of the columns, back along the ground
+        xe = bx + (edges + radius) / (2 * radius) * w
+        ytop = bottom - hh * k
+        pts = np.empty((2 * len(uu) + 2, 2))
+        pts[0:-2:2, 0], pts[1:-2:2, 0] = xe[:-1], xe[1:]
+        pts[0:-2:2, 1] = pts[1:-2:2, 1] = ytop
+        pts[-2] = (xe[-1], bottom)
+        pts[-1] = (xe[0], bottom)
+        painter.setBrush(QBrush(QColor("#2b3036")))
+        painter.drawPolygon(polygon_f(pts))
+    painter.setPen(cosmetic(QColor("#ffffff"), 1.2))
+    painter.setBrush(NO_BRUSH)
+    painter.drawRect(QRectF(bx, bottom - h, w, h))
+    colour = style.COVER_COLOURS.get(cls, style.LABEL_TEXT)
+    painter.setPen(QPen(style.LABEL_TEXT))
+    painter.drawStaticText(QPointF(left + (fw - tw) / 2, bottom + pad * 0.5), st)
+    draw_label(painter, left + fw / 2, bottom + pad * 0.5 + th + 2, cls, 11.5 * scale, anchor="top",
+               bold=True, fg=QColor("#0b0d10"), bg=colour)
+
+
+def _charge_drawing(t, plan) -> dict | None:
+    """What to draw for the engine's ``ChargePlan`` to token ``t``."""
+    if not getattr(plan, "possible", False):
+        reason = getattr(plan, "reason", None) or "no charge"
+        return {"qpath": QPainterPath(), "runup": None, "path": [(t.x, t.y)],
+                "label_at": (t.x, t.y + t.radius), "text": f"no charge: {reason}"}
+    pts = [tuple(map(float, p)) for p in plan.path]
+    runup = None
+    if plan.runup_start is not None and plan.contact is not None:
+        runup = polyline_path([tuple(plan.runup_start), tuple(plan.contact)])
+    end = pts[-1] if pts else (t.x, t.y)
+    movement = plan.movement if plan.movement is not None else 0.0
+    return {"qpath": polyline_path(pts), "runup": runup, "path": pts,
+            "label_at": end, "text": f"charge {movement:.1f} m"}

@@ -1,0 +1,162 @@
+"""Drawing helpers every layer shares: cosmetic pens, text and sprite caches (labels,
+discs and badges drawn once, stamped many times), labels on pills."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetricsF, QPainter, QPen, QPixmap, QStaticText
+
+from gui import style
+
+
+def cosmetic(colour: QColor | str, width: float = 1.0, style_: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    """A pen whose width is in pixels whatever the zoom."""
+    pen = QPen(QColor(colour), width)
+    pen.setCosmetic(True)
+    pen.setStyle(style_)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+    return pen
+
+
+NO_PEN = QPen(Qt.PenStyle.NoPen)
+NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
+
+
+def _alpha(c: QColor, a: int) -> QColor:
+    out = QColor(c)
+    out.setAlpha(a)
+    return out
+
+
+class _TextCache:
+    """Static texts and their pixel sizes, by (text, pixel size, bold)."""
+
+    def __init__(self):
+        self._cache: dict[tuple[str, int, bool], tuple[QStaticText, float, float]] = {}
+
+    def get(self, text: str, px: float, bold: bool = False) -> tuple[QStaticText, float, float]:
+        key = (text, int(round(px)), bold)
+        hit = self._cache.get(key)
+        if hit is None:
+            font = style.ui_font(px, bold)
+            st = QStaticText(text)
+            st.setTextFormat(Qt.TextFormat.PlainText)
+            st.prepare(font=font)
+            fm = QFontMetricsF(font)
+            hit = (st, fm.horizontalAdvance(text), fm.height())
+            if len(self._cache) > 5000:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
+
+
+TEXT = _TextCache()
+
+
+def draw_label(painter: QPainter, x: float, y: float, text: str, px: float, *, anchor: str = "top",
+               bold: bool = False, fg: QColor = style.LABEL_TEXT, bg: QColor | None = style.LABEL_PILL) -> QRectF:
+    """Draw ``text`` in device pixels at (x, y) on a rounded pill; ``anchor`` says which
+    side of the label (x, y) is: ``top`` (centre of its top edge), ``bottom``, ``left``,
+    ``right`` or ``center``. The painter must have an identity transform. Returns the pill."""
+    st, w, h = TEXT.get(text, px, bold)
+    pad_x, pad_y = 0.35 * h, 0.06 * h
+    bw, bh = w + 2 * pad_x, h + 2 * pad_y
+    if anchor == "top-left":
+        left, top = x, y
+    elif anchor == "top":
+        left, top = x - bw / 2, y
+    elif anchor == "bottom":
+        left, top = x - bw / 2, y - bh
+    elif anchor == "left":
+        left, top = x, y - bh / 2
+    elif anchor == "right":
+        left, top = x - bw, y - bh / 2
+    else:
+        left, top = x - bw / 2, y - bh / 2
+    rect = QRectF(left, top, bw, bh)
+    if bg is not None:
+        painter.setPen(NO_PEN)
+        painter.setBrush(QBrush(bg))
+        painter.drawRoundedRect(rect, bh / 2.6, bh / 2.6)
+    painter.setPen(QPen(fg))
+    painter.setFont(style.ui_font(px, bold))  # drawStaticText draws in the painter's font
+    painter.drawStaticText(QPointF(left + pad_x, top + pad_y), st)
+    return rect
+
+
+class _SpriteCache:
+    """Small pixmaps drawn once and stamped many times (token discs, labels, badges): one
+    ``drawPixmap`` per object instead of a path, pen and text layout each."""
+
+    LIMIT = 4000
+
+    def __init__(self):
+        self._cache: dict[tuple, QPixmap] = {}
+
+    def get(self, key: tuple, width: float, height: float, draw, dpr: float = 1.0) -> QPixmap:
+        full = key + (dpr,)
+        pm = self._cache.get(full)
+        if pm is None:
+            w, h = max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr))
+            pm = QPixmap(w, h)
+            pm.fill(Qt.GlobalColor.transparent)
+            pm.setDevicePixelRatio(dpr)
+            q = QPainter(pm)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            draw(q)
+            q.end()
+            if len(self._cache) > self.LIMIT:
+                self._cache.clear()
+                _SIZES.clear()
+            self._cache[full] = pm
+            _SIZES[pm.cacheKey()] = (pm.width() / dpr, pm.height() / dpr)
+        return pm
+
+
+SPRITES = _SpriteCache()
+
+
+def _dpr(painter: QPainter) -> float:
+    dev = painter.device()
+    try:
+        return float(dev.devicePixelRatioF()) if dev is not None else 1.0
+    except AttributeError:
+        return 1.0
+
+
+def label_sprite(text: str, px: float, *, bold: bool = False, fg: QColor = style.LABEL_TEXT,
+                 bg: QColor | None = style.LABEL_PILL, dpr: float = 1.0) -> QPixmap:
+    """A label (pill and text, as :func:`draw_label` draws it) as a cached pixmap."""
+    st, w, h = TEXT.get(text, px, bold)
+    pad_x, pad_y = 0.35 * h, 0.06 * h
+    bw, bh = w + 2 * pad_x, h + 2 * pad_y
+    key = ("label", text, px, bold, fg.rgba(), bg.rgba() if bg is not None else None)
+
+    def draw(q: QPainter):
+        draw_label(q, 0.0, 0.0, text, px, anchor="top-left", bold=bold, fg=fg, bg=bg)
+
+    return SPRITES.get(key, bw + 1, bh + 1, draw, dpr)
+
+
+_SIZES: dict[int, tuple[float, float]] = {}
+
+
+def stamp(painter: QPainter, pm: QPixmap, x: float, y: float, anchor: str = "center") -> QRectF:
+    """Draw a sprite with its ``anchor`` point (``center``, ``top``, ``bottom``) at (x, y)."""
+    size = _SIZES.get(pm.cacheKey())
+    if size is None:
+        dpr = pm.devicePixelRatio() or 1.0
+        size = (pm.width() / dpr, pm.height() / dpr)
+    w, h = size
+    if anchor == "top":
+        left, top = x - w / 2, y
+    elif anchor == "bottom":
+        left, top = x - w / 2, y - h
+    else:
+        left, top = x - w / 2, y - h / 2
+    painter.drawPixmap(int(left + 0.5), int(top + 0.5), pm)
+    return QRectF(left, top, w, h)

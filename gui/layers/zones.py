@@ -1,0 +1,124 @@
+"""Zones: the engine's wall-clipped shapes, translucent, with their labels."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
+from PySide6.QtWidgets import QGraphicsItem
+
+from engine.model import Encounter
+from gui import style
+from gui.qtgeom import geometry_path
+from gui.style import ViewOptions
+from gui.layers.base import MapLayer
+from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, _alpha, cosmetic, draw_label
+
+
+@dataclass
+class _ZoneDrawing:
+    key: tuple
+    colour: QColor
+    clipped: QPainterPath
+    full: QPainterPath
+    origin: tuple[float, float]
+    labels: list[tuple[float, float, str, float]] = field(default_factory=list)  # x, y, text, angle (rad)
+
+
+class ZoneLayer(MapLayer):
+    """Zones as translucent fills of the engine's wall-clipped shapes, with a faint outline
+    of the full shape (where walls stop the fire, only the outline remains)."""
+
+    def __init__(self, options: ViewOptions):
+        super().__init__(options)
+        self.setZValue(-60)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._drawings: dict[str, _ZoneDrawing] = {}
+        self.build_count = 0
+
+    def set_zones(self, encounter: Encounter, tactics) -> None:
+        """Rebuild the drawings of zones whose shape may have changed (their own value,
+        their origin, or the obstacles), asking ``tactics`` for the shapes."""
+        keep: dict[str, _ZoneDrawing] = {}
+        rect = QRectF()
+        changed = False
+        for z in encounter.zones:
+            if not self.options.shows(z) or not self.options.show_zones:
+                continue
+            try:
+                origin = encounter.zone_origin(z)
+            except ValueError:
+                continue
+            key = (z, origin, encounter.obstacles, tactics is not None)
+            d = self._drawings.get(z.id)
+            if d is None or d.key != key:
+                d = self._build(z, origin, key, tactics)
+                changed = True
+                if d is None:
+                    continue
+            keep[z.id] = d
+            rect = rect.united(d.full.boundingRect()).united(d.clipped.boundingRect())
+        if changed or keep.keys() != self._drawings.keys() or list(keep) != list(self._drawings):
+            self._drawings = keep
+            self._set_rect(rect, 170.0 * self.options.label_scale)
+            self.update()
+
+    def rebuild(self) -> None:
+        self._drawings = {}
+        self.update()
+
+    def _build(self, z, origin, key, tactics) -> _ZoneDrawing | None:
+        self.build_count += 1
+        if tactics is None:
+            return None
+        try:
+            full = tactics.zone_shape(z.id)
+            clipped = tactics.zone_shape_clipped(z.id)
+        except ValueError:
+            return None
+        d = _ZoneDrawing(key, style.zone_colour(z), geometry_path(clipped), geometry_path(full), origin)
+        if z.kind == "suppressive" and z.length:
+            a = math.radians(z.direction)
+            fx, fy = origin[0] + z.length * math.cos(a), origin[1] + z.length * math.sin(a)
+            w = z.effective_width or 0.0
+            d.labels.append((fx, fy, f"{w:g} m wide at {z.length:g} m", a))
+        elif z.kind in ("suppressive", "shotgun", "cone", "line") and not full.is_empty:
+            a = math.radians(z.direction)
+            ln = z.length or 0.0
+            if ln:
+                d.labels.append((origin[0] + ln * math.cos(a), origin[1] + ln * math.sin(a), f"{ln:g} m", a))
+        return d
+
+    def drawings(self) -> dict[str, _ZoneDrawing]:
+        return self._drawings
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for d in self._drawings.values():
+            painter.setPen(NO_PEN)
+            painter.setBrush(QBrush(_alpha(d.colour, 72)))
+            painter.drawPath(d.clipped)
+            painter.setBrush(NO_BRUSH)
+            painter.setPen(cosmetic(_alpha(d.colour, 150), 1.2, Qt.PenStyle.DashLine))
+            painter.drawPath(d.full)
+            painter.setPen(cosmetic(_alpha(d.colour, 230), 1.6))
+            painter.drawPath(d.clipped)
+        if not self.options.show_labels:
+            return
+        tr = painter.transform()
+        painter.save()
+        painter.resetTransform()
+        px = 11.0 * self.options.label_scale
+        for d in self._drawings.values():
+            for x, y, text, a in d.labels:
+                p = tr.map(QPointF(x, y))
+                # beyond the far end, clear of the aim handle: half the label out along the aim
+                _, w, h = TEXT.get(text, px)
+                c, sn = math.cos(a), math.sin(a) * (1 if tr.m22() > 0 else -1)
+                reach = min((w / 2 + 0.4 * h) / max(abs(c), 1e-6), (h / 2 + 0.4 * h) / max(abs(sn), 1e-6)) + 12
+                draw_label(painter, p.x() + reach * c, p.y() + reach * sn, text, px, anchor="center",
+                           fg=QColor("#101418"), bg=_alpha(d.colour, 220))
+        painter.restore()
