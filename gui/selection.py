@@ -20,10 +20,14 @@ class Selection(QObject):
       unless ``attacker_locked``;
     * ``focus``: a target picked in the targets table (its line of sight and charge are
       drawn as when hovering it);
-    * ``weapon``: the attacker's weapon by name (None: its first weapon).
+    * ``weapon``: the attacker's weapon by name (None: its first weapon);
+    * ``targets``: the tokens targeted for an attack (hover + T on the map, the context
+      menu), in picking order, apart from the selection: selecting or dragging a token
+      leaves them as they are. ``targetsChanged`` fires when they change (``changed`` too).
     """
 
     changed = Signal()
+    targetsChanged = Signal()
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -31,7 +35,33 @@ class Selection(QObject):
         self._attacker: str | None = None
         self._focus: str | None = None
         self._weapon: str | None = None
+        self._targets: tuple[str, ...] = ()
         self.attacker_locked = False
+
+    # -- targets (apart from the selection) ---------------------------------------------------
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self._targets
+
+    def set_targets(self, ids: Iterable[str]) -> None:
+        """Target exactly these tokens (in this order)."""
+        ids = tuple(dict.fromkeys(ids))
+        if ids == self._targets:
+            return
+        self._targets = ids
+        self.targetsChanged.emit()
+        self.changed.emit()
+
+    def toggle_target(self, ident: str) -> bool:
+        """Target ``ident``, or stop targeting it; returns whether it is targeted now."""
+        if ident in self._targets:
+            self.set_targets(i for i in self._targets if i != ident)
+            return False
+        self.set_targets(self._targets + (ident,))
+        return True
+
+    def clear_targets(self) -> None:
+        self.set_targets(())
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -101,11 +131,15 @@ class Selection(QObject):
                 weapon = None
         if (ids, attacker, focus, weapon) != (self._ids, self._attacker, self._focus, self._weapon):
             self._set(ids, attacker, focus, weapon)
+        if any(t not in tokens for t in self._targets):
+            self.set_targets(t for t in self._targets if t in tokens)
 
     def rename(self, old: str, new: str) -> None:
         """Follow an object whose id was edited."""
         sub = lambda i: new if i == old else i  # noqa: E731
         self._set(tuple(sub(i) for i in self._ids), sub(self._attacker), sub(self._focus), self._weapon)
+        if old in self._targets:
+            self.set_targets(sub(i) for i in self._targets)
 
     def _set(self, ids, attacker, focus, weapon) -> None:
         if (ids, attacker, focus, weapon) == (self._ids, self._attacker, self._focus, self._weapon):

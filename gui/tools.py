@@ -222,8 +222,9 @@ class Tool:
 
 # -- select / move -------------------------------------------------------------------------------
 class SelectTool(Tool):
-    """Click to select (shift: add/remove), drag to move the selection, drag a vertex,
-    a zone's aim or radius handle."""
+    """Click to select (shift: add/remove; a click on a token makes it the attacker), drag
+    to move the selection (the attacker stays as it was), drag a vertex, a zone's aim or
+    radius handle."""
 
     name = "Select"
     shortcut = "S"
@@ -251,7 +252,9 @@ class SelectTool(Tool):
         if p.shift:
             sel.toggle(hit.id, enc)
         elif hit.id not in sel.ids or len(sel.ids) == 1:  # (pressing one of several keeps them all)
-            sel.select([hit.id], enc)
+            # select, but keep the attacker: a drag moves a token, only a click (see
+            # release) makes it the attacker
+            sel.select([hit.id], enc, keep_attacker=True)
         item = edits.find(enc, hit.id)
         if hit.kind == "token":
             self._anchor = (item.x, item.y)
@@ -311,8 +314,11 @@ class SelectTool(Tool):
     def release(self, p: Pointer) -> None:
         if self._down is None:
             return
-        hit, dragging = self._hit, self._dragging
+        hit, dragging, down = self._hit, self._dragging, self._down
         self._down, self._hit, self._dragging = None, None, False
+        if hit is not None and not dragging and hit.kind == "token" and not down.shift:
+            self.host.selection.select([hit.id], self.doc.encounter)  # a click: the attacker
+            return
         if not dragging or hit is None:
             return
         enc = self.doc.encounter
@@ -343,7 +349,7 @@ class SelectTool(Tool):
 # -- add token --------------------------------------------------------------------------------
 class TokenTool(Tool):
     name = "Token"
-    shortcut = "T"
+    shortcut = "Shift+T"  # (T alone targets the token under the mouse, as in Foundry)
     tip = "Add a token where you click"
 
     def release(self, p: Pointer) -> None:

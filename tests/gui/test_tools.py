@@ -32,7 +32,8 @@ def P(x, y, **kw):
 def test_dragging_a_token_moves_it_live_and_lands_as_one_step(view):
     doc, tool = view.document, SelectTool(view)
     tool.press(P(12.0, 20.0))  # Sam's centre
-    assert view.selection.ids == ("sam",) and view.selection.attacker == "sam"
+    # selected, but not the attacker: a drag moves, only a click picks the attacker (issue 13)
+    assert view.selection.ids == ("sam",) and view.selection.attacker is None
     for i in range(1, 11):
         tool.move(P(12.0 + 0.3 * i, 20.0 + 0.1 * i))
         assert doc.encounter.token("sam").x == pytest.approx(12.0 + 0.3 * i)
