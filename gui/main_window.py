@@ -383,6 +383,10 @@ class MainWindow(QMainWindow):
         A("Edit", "D&uplicate", self.duplicate_selection, shortcut="Ctrl+D")
         A("Edit", "Select &None", lambda: self.selection.clear(drop_attacker=True), shortcut="Ctrl+Shift+A",
           name="select none")
+        A("Edit", "&Target token under the mouse", self.toggle_target_under_mouse, shortcut="T",
+          name="target", tip="Target the token under the mouse, or stop targeting it (T, as in Foundry)")
+        A("Edit", "Clear tar&gets", self.selection.clear_targets, name="clear targets",
+          tip="Stop targeting every token")
         A("Edit", "&Lock attacker", lambda on: self.targets.lock.setChecked(on), shortcut="L",
           checkable=True, name="lock attacker")
 
@@ -472,6 +476,7 @@ class MainWindow(QMainWindow):
         if change.reset:
             self.selection.clear()
             self.selection.set_attacker(None)
+            self.selection.clear_targets()
             self._update_title()
             # a rule system's panels may just have been shown: stay on the screen
             self.keep_on_screen()
@@ -668,6 +673,23 @@ class MainWindow(QMainWindow):
         return False
 
     # -- edit commands -----------------------------------------------------------------------------
+    def toggle_target_under_mouse(self) -> bool | None:
+        """T: target the token under the mouse, or stop targeting it. Returns whether it is
+        targeted now (None with no token under the mouse)."""
+        tid = self.map_view.hovered
+        if tid is None:
+            self.statusBar().showMessage("Point at a token and press T to target it", 5000)
+            return None
+        return self.toggle_target(tid)
+
+    def toggle_target(self, token_id: str) -> bool:
+        on = self.selection.toggle_target(token_id)
+        name = edits.find(self.document.encounter, token_id).name or token_id
+        n = len(self.selection.targets)
+        self.statusBar().showMessage(f"{'Targeted' if on else 'No longer targeting'} {name} "
+                                     f"({n} target{'s' if n != 1 else ''})", 5000)
+        return on
+
     def delete_selection(self) -> None:
         ids = self.selection.ids
         if not ids:

@@ -308,7 +308,13 @@ class MapView(pg.GraphicsView):
     def _on_selection(self) -> None:
         self._refresh_selection()
 
+    @property
+    def hovered(self) -> str | None:
+        """The token under the mouse (None when none is)."""
+        return self._hover
+
     def _refresh_selection(self) -> None:
+        self.tokens.set_targets(self.selection.targets)
         if self.options.show_selection:
             enc = self.document.encounter
             self.overlay.set_selection_sketch(selection_sketch(enc, self.selection.ids, self.zones.drawings()))

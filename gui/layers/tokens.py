@@ -77,6 +77,7 @@ class TokenLayer(MapLayer):
         self._facing = np.zeros(0)
         self._looks: list[tuple] = []  # (colour, hidden, mark, name)
         self._rings: dict[str, list[QColor]] = {}
+        self._targets: tuple[str, ...] = ()
         self._decorations: dict[str, TokenDecoration] = {}
         self.build_count = 0
         self._layout_gen = 0  # bumped when positions, looks or decorations change
@@ -137,6 +138,18 @@ class TokenLayer(MapLayer):
         if rings != self._rings:
             self._rings = rings
             self.update()
+
+    def set_targets(self, ids) -> None:
+        """Mark these tokens as targeted (:attr:`gui.selection.Selection.targets`): a red
+        ring with four ticks round the disc, in both the GM's and the players' views."""
+        ids = tuple(ids)
+        if ids != self._targets:
+            self._targets = ids
+            self.update()
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self._targets
 
     def rebuild(self) -> None:
         self.build_count += 1
@@ -284,6 +297,8 @@ class TokenLayer(MapLayer):
                     rr = rpx[i] + 3.0 + 4.0 * k
                     painter.setPen(cosmetic(colour, 3.0))
                     painter.drawEllipse(QPointF(dev[i, 0], dev[i, 1]), rr, rr)
+        if self._targets:
+            self._paint_targets(painter, dev, rpx, vis)
         detail = rpx.max(initial=0.0) >= self.DETAIL_MIN_PX
         # facing ticks, as device-space lines
         if detail:
@@ -329,6 +344,35 @@ class TokenLayer(MapLayer):
                 ox, oy = offs[i]
                 stamp(painter, pm, xs[i] + ox, below.get(i, ys[i] + rs[i] + 3 + oy) + 2, "top")
         painter.restore()
+
+    TARGET_COLOUR = QColor("#ff3d3d")
+
+    def _paint_targets(self, painter: QPainter, dev, rpx, vis) -> None:
+        """Target rings: outside the zone rings, dark under bright, four ticks pointing in."""
+        lines, rings = [], []
+        for tid in self._targets:
+            i = self._index.get(tid)
+            if i is None or not vis[i]:
+                continue
+            x, y = dev[i, 0], dev[i, 1]
+            rr = max(rpx[i], 4.0) + 6.0 + 4.0 * min(len(self._rings.get(tid, ())), 4)
+            rings.append((x, y, rr))
+            for cx, cy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                lines.append(QLineF(x + cx * (rr + 6), y + cy * (rr + 6), x + cx * (rr - 3), y + cy * (rr - 3)))
+        painter.setBrush(NO_BRUSH)
+        for colour, width in ((QColor("#0b0d10"), 5.0), (self.TARGET_COLOUR, 2.5)):
+            painter.setPen(cosmetic(colour, width))
+            for x, y, rr in rings:
+                painter.drawEllipse(QPointF(x, y), rr, rr)
+            painter.drawLines(lines)
+
+    def target_ring_radius_px(self, token_id: str, px_per_m: float) -> float | None:
+        """The pixel radius of a targeted token's ring at this zoom (None: not targeted or
+        not shown)."""
+        i = self._index.get(token_id)
+        if i is None or token_id not in self._targets:
+            return None
+        return max(self._r[i] * px_per_m, 4.0) + 6.0 + 4.0 * min(len(self._rings.get(token_id, ())), 4)
 
     def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
         """The id of the token drawn under (x, y) metres (within ``slack`` metres of its rim);
