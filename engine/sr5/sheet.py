@@ -253,6 +253,10 @@ class Options(_Value):
     zero_hit_tie: Literal["graze", "miss"] = "graze"
     # flechette suppressive fire (seed 001's chart is missing): the shotgun spread table's
     # defense modifiers on the Reaction + Edge test, by choke (narrow: exactly enhanced fire)
+    # a suppressive zone longer than the weapon's maximum (extreme) range (seed 001: "to a
+    # distance of their choosing (up to the maximum range of the weapon)"): refused with the
+    # reason, or fired clipped to that range
+    suppressive_beyond_range: Literal["refuse", "clip"] = "refuse"
     flechette_suppressive_defense: dict[str, int] = Field(
         default_factory=lambda: {"narrow": 0, "medium": -3, "wide": -5})
     # grenades and blasts (engine/sr5/blast.py; docs/sr5.md "Grenades and blasts")

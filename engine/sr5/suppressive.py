@@ -103,6 +103,15 @@ def shaped_zone(zone: Zone, fire: str, choke: str | None) -> Zone:
     return zone.model_copy(update=upd)
 
 
+def max_range(weapon: Weapon, sheet: Sheet) -> float | None:
+    """The weapon's maximum range in metres (the upper bound of its extreme band), or None
+    when it has no range table."""
+    from engine.sr5.attack import weapon_bands
+
+    wb = weapon_bands(weapon, sheet)
+    return wb[0][-1].max if wb and wb[0] else None
+
+
 @dataclass(frozen=True)
 class SuppressivePlan:
     declaration: SuppressiveDeclaration
@@ -170,6 +179,14 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         if not has_choke(w):
             problems.append(f"flechette suppressive fire needs a full-auto shotgun firing flechettes; {w.name} is not one")
         choke = zone.choke if zone.fire == "flechette" and zone.choke else current_choke(w, sh)
+    shaped = shaped_zone(zone, fire, choke)
+    reach = max_range(w, sh)
+    if reach is not None and zone.length is not None and zone.length > reach + 1e-9:
+        if st.options.suppressive_beyond_range == "clip":
+            shaped = shaped.model_copy(update={"length": reach})
+        else:
+            problems.append(f"zone {zone.id} reaches {zone.length:g} m; {w.name} reaches at most {reach:g} m "
+                            "(its extreme range)")
     key = weapon_skill(w, "FA")
     parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), sh.skill(key)), base("agility", "Agility", sh.agility)]
     parts += wound_parts(sh, st.options)
@@ -191,7 +208,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
     dmg = parse_damage(w.damage, sh.strength, weapon=w.name)
     pool = Pool(f"{tok.name or tok.id} suppressive fire ({zone.id})", tuple(parts), limit, decl.edge)
     return SuppressivePlan(decl, pool, rounds, dmg.value, dmg.type, w.ap, w.name, tuple(problems), fire, choke,
-                           shaped_zone(zone, fire, choke))
+                           shaped)
 
 
 def apply_suppressive(
@@ -220,6 +237,8 @@ def apply_suppressive(
         edit.set_zone(plan.zone)
     kind = {"standard": "", "enhanced": "enhanced ", "flechette": f"flechette ({plan.choke} choke) "}[plan.fire]
     text = f"{tok.name or tok.id} lays {kind}suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
+    if plan.zone is not None and plan.zone.length is not None and plan.zone.length < (encounter.zone(d.zone).length or 0):
+        text += f"; the zone is clipped to {plan.zone.length:g} m, the range of {plan.weapon}"
     edit.log(log_entry(edit.settings, d.shooter, "suppressive", text, [roll_record(plan.pool, res)]))
     edit.details["test"] = res
     edit.prompts.append(f"those exposed in {d.zone} roll Reaction + Edge ({res.hits})")

@@ -141,3 +141,31 @@ def test_flechette_fire_is_the_full_auto_shotguns_and_takes_its_choke():
 def test_flechette_fire_needs_a_shotgun():
     plan = plan_suppressive(_enc(_zone()), SuppressiveDeclaration("sam", "sup", fire="flechette"))
     assert "flechette suppressive fire needs a full-auto shotgun firing flechettes; AK-97 is not one" in plan.problems
+
+
+# -- item 3: "to a distance of their choosing (up to the maximum range of the weapon)" ----------
+HK = Weapon(name="HK-227", category="submachine_gun", damage="7P", accuracy=5, modes=("SA", "BF", "FA"),
+            ammo=28, loaded=28)
+
+
+def test_a_zone_beyond_the_weapons_extreme_range_is_refused_by_default():
+    # submachine gun bands 10/40/80/150 m: a 160 m zone is 10 m too long, 150 m is allowed
+    enc = _enc(_zone(160), weapon=HK)
+    plan = plan_suppressive(enc, SuppressiveDeclaration("sam", "sup"))
+    assert plan.problems == ("zone sup reaches 160 m; HK-227 reaches at most 150 m (its extreme range)",)
+    with pytest.raises(Exception, match="reaches at most 150 m"):
+        apply_suppressive(enc, plan, HITS_3)
+    assert plan_suppressive(_enc(_zone(150), weapon=HK), SuppressiveDeclaration("sam", "sup")).legal
+
+
+def test_the_clip_option_fires_the_zone_cut_to_the_range():
+    from engine.sr5.sheet import Options, Settings
+
+    enc = _enc(_zone(160), weapon=HK)
+    enc = enc.model_copy(update={"sr5": Settings(options=Options(suppressive_beyond_range="clip"))})
+    plan = plan_suppressive(enc, SuppressiveDeclaration("sam", "sup"))
+    assert plan.legal and plan.zone.length == 150
+    new, ch = apply_suppressive(enc, plan, HITS_3)
+    assert new.zone("sup").length == 150 and ch.revert(new).zone("sup").length == 160
+    assert "the zone is clipped to 150 m, the range of HK-227" in new.sr5.log[-1].text
+    assert _far_corners(new) == (150.0, [45.0, 55.0])
