@@ -81,7 +81,10 @@ class Action:
     ``hand`` ("main"/"off") for Ready Weapon; ``stance`` ("prone"/"crouched") for Drop Prone;
     ``magnify`` for a Take Aim spent lining up an image magnifier; ``aim_bonus`` ("pool"/"limit")
     what the aim raises; ``second_weapon`` for a two-pistol Quick Draw; ``zones`` the active
-    suppressive zones the actor is inside (from the map) for Stand Up; ``note`` free text."""
+    suppressive zones the actor is inside (from the map) for Stand Up; ``near_zones`` the
+    zones it is in or right next to (``TokenFacts.near_zones``): the strongest one's penalty is
+    on every test the action rolls (Stand Up, Sprint, Quick Draw, Observe in Detail); ``note``
+    free text."""
 
     actor: str
     id: str
@@ -94,6 +97,7 @@ class Action:
     magnify: bool = False
     aim_bonus: str | None = None
     zones: tuple[str, ...] = ()
+    near_zones: tuple[str, ...] = ()
     note: str = ""
 
 
@@ -365,7 +369,7 @@ def apply_action(
                 ),
                 threshold=2,
             )
-            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones)
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
             res = roll_pool(pool, roller)
             rolls.append(roll_record(pool, res))
             edit.details["test"] = res
@@ -388,6 +392,7 @@ def apply_action(
              mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
             (base("physical", "Physical limit", physical_limit(sh)),),
         )
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
         res = roll_pool(pool, roller)
         rolls.append(roll_record(pool, res))
         per = 1 if sh.metatype in ("dwarf", "troll") else 2
@@ -406,6 +411,7 @@ def apply_action(
              mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
             threshold=threshold,
         )
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
         res = roll_pool(pool, roller)
         rolls.append(roll_record(pool, res))
         edit.details["test"] = res

@@ -251,10 +251,19 @@ def _armor_part(armor: int, ap: int) -> Modifier:
     return base("armor", label, value, "sheet")
 
 
-def soak_pool(name: str, sheet: Sheet, ap: int) -> Pool:
+def soak_pool(name: str, sheet: Sheet, ap: int, suppressed: Modifier | None = None) -> Pool:
     """The damage resistance pool of a character (``name`` for the label): Body + armor
-    modified by ``ap`` (never below 0). Every sr5 attack that damages uses it."""
-    return Pool(f"{name} resists damage", (base("body", "Body", sheet.body), _armor_part(sheet.armor, ap)))
+    modified by ``ap`` (never below 0), and the suppression penalty when
+    ``Options.suppression_on_soak`` (``suppressed``). Every sr5 attack that damages uses it."""
+    parts = (base("body", "Body", sheet.body), _armor_part(sheet.armor, ap))
+    return Pool(f"{name} resists damage", parts + ((suppressed,) if suppressed is not None else ()))
+
+
+def soak_suppression(settings: Settings, tid: str, sheet: Sheet, near_zones) -> Modifier | None:
+    """The suppression penalty on ``tid``'s damage resistance, when the options put it there."""
+    if not settings.options.suppression_on_soak:
+        return None
+    return suppression_modifier(settings, tid, sheet, near_zones)
 
 
 def resisted(dv: int, damage_type: str, armor: int, ap: int, soak_hits: int | None) -> tuple[int, str, int | None]:
@@ -581,7 +590,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
                                              problems, w)
         defense = Pool(f"{tname} defends", tuple(dparts), tuple(dlimit))
         ap = w.ap
-        soak = soak_pool(tname, tsh, ap)
+        soak = soak_pool(tname, tsh, ap, soak_suppression(st, tid, tsh, facts.token(tid).near_zones))
         tps.append(TargetPlan(tid, tf, band_name, env, extra, extra, defense, soak, dmg, ap, tsh.armor, choice, ini))
 
     split = not (spread and not opts.shotgun_split_pool and w2 is None and not (mode and mode.multiple))
@@ -667,7 +676,7 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
             parts.append(mod("vehicle", "defender in a moving vehicle", 3, "sheet"))
     if decl.area:
         parts.append(mod("area", "area-effect attack", -2, "declaration"))
-    sup = suppression_modifier(st, tid, tsh, facts.token(tid).near_zones)
+    sup = suppression_modifier(st, tid, tsh, facts.token(tid).near_zones) if opts.suppression_on_defense else None
     if sup is not None:
         parts.append(sup)
     if tsh.defended:

@@ -44,7 +44,7 @@ from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
 from engine.ranges import band_at
 from engine.sr5 import condition
-from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool
+from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool, soak_suppression
 from engine.sr5.attack import weapon_bands as _weapon_bands
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
@@ -656,7 +656,7 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
             if p.key == "cover":
                 dparts[dparts.index(p)] = replace(p, label=f"{p.label} from the blast")
         defense = Pool(f"{tname} dives from the blast", tuple(dparts), tuple(dlimit))
-        soak = soak_pool(tname, tsh, plan.ap)
+        soak = soak_pool(tname, tsh, plan.ap, soak_suppression(st, cf.id, tsh, mf.token(cf.id).near_zones))
         for t, pool, key, value, label in plan.target_overrides:
             if t != cf.id:
                 continue

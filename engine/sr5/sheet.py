@@ -240,6 +240,10 @@ class Options(_Value):
     sprinter_attack_penalty: int = Field(default=-4, ge=-10, le=0)
     movement_split: Literal["per_pass", "per_turn"] = "per_pass"
     adjacent_metres: float = Field(default=1.0, ge=0, le=20)  # "right next to" a suppressive zone
+    # the suppression penalty is on every test of an action (seed 001 "on all their actions");
+    # whether it also lowers defense tests and damage resistance (neither is an action)
+    suppression_on_defense: bool = True
+    suppression_on_soak: bool = False
     melee_metres: float = Field(default=1.0, ge=0, le=20)  # edge-to-edge gap a Reach 0 blow spans
     shotgun_split_pool: bool = True  # medium/wide spread divides the pool like multiple targets
     interrupt_needs_score: bool = True  # an interrupt needs Initiative Score >= its cost
