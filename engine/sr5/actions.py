@@ -26,6 +26,7 @@ from engine.sr5.economy import (
     SIMPLE,
     ActionSpec,
     _cost_reason,
+    called_shot_reason,
     in_combat,
     log_entry,
     spend,
@@ -155,6 +156,9 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
         return reason
     if not condition.can_act(sh):
         return f"{who} is {condition.status(sh)} and cannot act"
+    reason = None if action.id == "call_shot" else called_shot_reason(sh, who, action.id, spec.label)
+    if reason:
+        return reason
     wid = action.id
     needs_weapon = wid in ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
                            "insert_clip", "reload", "quick_draw")
@@ -242,6 +246,9 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     elif wid == "hit_the_dirt":
         if tok.stance == "prone":
             return f"{who} is already prone"
+    elif wid == "call_shot":
+        if sh.called_shot:
+            return f"{who} has already called a shot"
     elif wid == "lucky_cover":
         if sh.edge_left < 1:
             return f"{who} has no Edge left (Lucky Cover spends 1)"
@@ -349,6 +356,9 @@ def apply_action(
     elif wid == "hit_the_dirt":
         set_stance("prone")
         text += f": prone (Initiative -{ini})"
+    elif wid == "call_shot":
+        edit.update_sheet(action.actor, called_shot=True)
+        text += ": -4 on the next attack, which must follow at once (or Take Aim first)"
     elif wid == "lucky_cover":
         set_stance("prone")
         edit.update_sheet(action.actor, lucky_cover=True, edge_points=sh.edge_left - 1)

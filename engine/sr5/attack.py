@@ -35,7 +35,17 @@ from engine.ranges import CATEGORIES as RANGE_CATEGORIES
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
-from engine.sr5.economy import COMPLEX, FREE, INTERRUPT, SIMPLE, _cost_reason, in_combat, log_entry, spend
+from engine.sr5.economy import (
+    COMPLEX,
+    FREE,
+    INTERRUPT,
+    SIMPLE,
+    _cost_reason,
+    called_shot_reason,
+    in_combat,
+    log_entry,
+    spend,
+)
 from engine.sr5.dice import Roller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts
@@ -438,7 +448,20 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         most = max(1, skill // 2)
         if len(targets) > most:
             problems.append(f"{skill_label} {skill} allows at most {most} targets (half the skill), not {len(targets)}")
-    if decl.called_shot and spread:
+    called = decl.called_shot or ash.called_shot
+    if ash.called_shot:
+        why = called_shot_reason(ash, aname, action, action.replace("_", " "))
+        if why:
+            problems.append(why)
+    elif decl.called_shot and in_combat(st) and st.acting == decl.attacker:
+        # Call a Shot is a Free Action of its own (seed 000), booked with the attack
+        ph = st.phase
+        after = ph.model_copy(update={"simple": ph.simple + (cost == SIMPLE), "complex": ph.complex + (cost == COMPLEX),
+                                      "free": ph.free + (len(targets) > 1)})
+        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE)
+        if why:
+            problems.append(f"a called shot needs the Call a Shot Free Action: {why}")
+    if called and spread:
         problems.append("a called shot cannot be made with a medium or wide spread")
     if decl.charge and not melee:
         problems.append("a charge is a melee attack")
@@ -470,8 +493,8 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         if w2 is not None:
             sl = min(sl, wireless_smartlink_dice(w2, ash))
         parts += smartlink_parts(ash, sl)
-    if decl.called_shot:
-        parts.append(mod("called_shot", "called shot", -4, "declaration"))
+    if called:
+        parts.append(mod("called_shot", "called shot", -4, "declaration" if decl.called_shot else "sheet"))
     # aim
     cap = aim_cap(ash, w, st)
     aim = min(ash.aim, cap) if ash.aim_weapon == w.name else 0
@@ -813,10 +836,14 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
     st = edit.settings
     aid = decl.attacker
     aname = _nm(encounter, aid)
+    if decl.called_shot and not edit.sheet(aid).called_shot and in_combat(st) and edit.settings.acting == aid:
+        spend(edit, aid, "call_shot", FREE)
     spend(edit, aid, plan.action if plan.cost != "none" else "quick_draw_fire", plan.cost,
           initiative=plan.cost_initiative)
     if len(plan.targets) > 1 and in_combat(st) and edit.settings.acting == aid:
         spend(edit, aid, "multiple_targets", FREE)
+    if edit.sheet(aid).called_shot:
+        edit.update_sheet(aid, called_shot=False)  # the called shot is made
     if not decl.intercept:
         mark_attacked(edit, aid)
     extra = {} if plan.recoil is None else {"recoil": edit.sheet(aid).recoil + plan.recoil.rounds}

@@ -1003,6 +1003,8 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
     aid = decl.attacker
     aname = _nm(encounter, aid)
     spend(edit, aid, plan.action, plan.cost)
+    if edit.sheet(aid).called_shot:
+        edit.update_sheet(aid, called_shot=False)  # a pending Call a Shot is spent on the throw
     mark_attacked(edit, aid)
     end_aim(edit, aid, decl.edge)
     unload(edit, aid, (plan.weapon.name,), 1)

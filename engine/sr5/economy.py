@@ -89,6 +89,19 @@ ACTIONS: dict[str, ActionSpec] = {
 FIRE_ACTIONS = ("fire_weapon", "fire_automatic", "fire_vehicle_weapon", "throw_weapon", "quick_draw_fire")
 KEEPS_RECOIL = FIRE_ACTIONS + ("call_shot", "multiple_targets", "suppressive_fire")
 KEEPS_AIM = ("take_aim", "call_shot")
+#: What may follow a Call a Shot (seed 000: "must be immediately followed by a Take Aim, Fire
+#: Weapon, Throw Weapon, or Melee Unarmed Attack"; Fire Weapon read as any firing of a gun at
+#: a target, full auto included; docs/sr5.md).
+CALLED_SHOT_FOLLOWERS = ("take_aim", "fire_weapon", "fire_automatic", "throw_weapon", "melee_attack",
+                         "quick_draw_fire")
+
+
+def called_shot_reason(sheet: Sheet, who: str, action_id: str, label: str | None = None) -> str | None:
+    """Why ``action_id`` may not come now because a called shot is pending (None: it may)."""
+    if not sheet.called_shot or action_id in CALLED_SHOT_FOLLOWERS:
+        return None
+    return (f"{who} has called a shot: {label or action_id} may not come between; the next action must be "
+            "Take Aim, Fire Weapon, Throw Weapon or a Melee Attack")
 ATTACK_ONLY = ("fire_weapon", "fire_automatic", "fire_vehicle_weapon", "melee_attack", "throw_weapon",
                "suppressive_fire", "block", "dodge", "parry", "intercept", "multiple_targets")
 
@@ -192,6 +205,8 @@ def spend(edit: Edit, tid: str, action_id: str, cost: str, *, initiative: int = 
     resets = cost in (SIMPLE, COMPLEX, INTERRUPT) or (cost == FREE and st.options.recoil_reset_by_free)
     if action_id not in KEEPS_RECOIL and resets and sh.recoil:
         updates["recoil"] = 0
+    if sh.called_shot and action_id not in CALLED_SHOT_FOLLOWERS + ("call_shot",):
+        updates["called_shot"] = False  # forced by the GM: the call lapses
     if updates:
         edit.update_sheet(tid, **updates)
     if action_id != "suppressive_fire":

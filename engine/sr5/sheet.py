@@ -157,6 +157,7 @@ class Sheet(_Value):
     recoil: int = Field(default=0, ge=0, le=1_000)  # rounds fired since recoil was reset
     full_defense: bool = False  # until the end of the Combat Turn
     lucky_cover: bool = False  # went prone with the Lucky Cover Edge action this Combat Turn
+    called_shot: bool = False  # a Call a Shot is pending: the next action must aim or attack
     defended: int = Field(default=0, ge=0, le=100)  # defense tests since its own last action
     in_hand: tuple[str, ...] | None = None  # ready weapons, main hand first; None = first weapon
     modes: dict[str, str] = Field(default_factory=dict)  # weapon name -> firing mode selected

@@ -137,7 +137,7 @@ class SuppressivePlan:
 def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: MapFacts | None = None) -> SuppressivePlan:
     """The shooter's pool and why suppressive fire is not allowed (``problems``)."""
     from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
-    from engine.sr5.economy import COMPLEX, _cost_reason, in_combat
+    from engine.sr5.economy import COMPLEX, _cost_reason, called_shot_reason, in_combat
 
     st = settings_of(encounter)
     tok = encounter.token(decl.shooter)
@@ -170,6 +170,9 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         problems.append(f"{decl.shooter} has already attacked this Action Phase")
     if decl.edge and sh.edge_left < 1:
         problems.append(f"{decl.shooter} has no Edge left")
+    why = called_shot_reason(sh, tok.name or tok.id, "suppressive_fire", "Suppressive Fire")
+    if why:
+        problems.append(why)
     fire = fire_of(decl, zone, w)
     choke = None
     if fire not in FIRES:

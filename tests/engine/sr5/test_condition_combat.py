@@ -174,8 +174,10 @@ def test_take_aim_stacks_to_half_willpower_and_any_other_action_loses_it():
     assert "most aim that stacks (2)" in check_action(e, Action("a", "take_aim", weapon="AK-97"))
     e, _ = apply_action(e, Action("a", "call_shot"))  # called shots keep the aim
     assert e.token("a").rules["sr5"].aim == 2
-    e, _ = apply_action(e, Action("a", "speak"))
-    assert e.token("a").rules["sr5"].aim == 0
+    # issue 16: nothing may come between Call a Shot and the attack; the GM forces it here
+    assert "has called a shot" in check_action(e, Action("a", "speak"))
+    e, _ = apply_action(e, Action("a", "speak"), force=True)
+    assert e.token("a").rules["sr5"].aim == 0 and not e.token("a").rules["sr5"].called_shot
 
 
 def test_aim_cap_can_follow_seed_000_half_skill():
@@ -191,7 +193,7 @@ def test_non_firing_action_resets_recoil_call_shot_does_not():
     e = e.model_copy(update={"tokens": (a.with_rules("sr5", a.rules["sr5"].model_copy(update={"recoil": 6})), e.token("b"))})
     e, _ = apply_action(e, Action("a", "call_shot"))
     assert e.token("a").rules["sr5"].recoil == 6
-    e, _ = apply_action(e, Action("a", "observe_in_detail"))
+    e, _ = apply_action(e, Action("a", "observe_in_detail"), force=True)  # issue 16: forced past the call
     assert e.token("a").rules["sr5"].recoil == 0
 
 

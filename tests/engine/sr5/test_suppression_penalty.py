@@ -36,7 +36,7 @@ def test_sprint_rolls_with_the_strongest_zone_penalty():
     # Running 2 + Strength 3 = 5, zones a (3 hits) and b (2): only -3 -> 2 dice
     enc = _enc()
     new, ch = apply_action(enc, Action("spike", "sprint", near_zones=("a", "b")), [5, 5])
-    rec = new.sr5.log[-1].rolls[0]
+    rec = new.rules["sr5"].log[-1].rolls[0]
     assert rec.pool == 2 and ("suppressive fire a (3 hits)", -3) in rec.parts
     assert ch.details["test"].hits == 2
 
@@ -46,14 +46,14 @@ def test_quick_draw_and_stand_up_roll_with_it():
     # Quick Draw: Pistols 4 + Reaction 3 - 2 (zone b alone) = 5 dice, threshold 3
     new, ch = apply_action(enc, Action("spike", "quick_draw", weapon="Ares Predator V", near_zones=("b",)),
                            [5, 5, 5, 1, 2])
-    rec = new.sr5.log[-1].rolls[0]
+    rec = new.rules["sr5"].log[-1].rolls[0]
     assert rec.pool == 5 and ("suppressive fire b (2 hits)", -2) in rec.parts and ch.details["fire"]
     # Stand Up when wounded: Body 4 + Willpower 3 = 7 - 3 (zone a) = 4 dice, threshold 2
     hurt = enc.model_copy(update={"tokens": tuple(
-        t.model_copy(update={"stance": "prone", "sr5": t.sr5.model_copy(update={"stun_damage": 1})})
+        t.with_rules("sr5", t.rules["sr5"].model_copy(update={"stun_damage": 1})).model_copy(update={"stance": "prone"})
         if t.id == "spike" else t for t in enc.tokens)})
     up, _ = apply_action(hurt, Action("spike", "stand_up", near_zones=("a",)), [5, 5, 1, 1])
-    assert up.sr5.log[-1].rolls[0].pool == 4 and up.token("spike").stance == "standing"
+    assert up.rules["sr5"].log[-1].rolls[0].pool == 4 and up.token("spike").stance == "standing"
 
 
 def test_melee_and_throwing_attacks_take_it():

@@ -162,10 +162,10 @@ def test_the_clip_option_fires_the_zone_cut_to_the_range():
     from engine.sr5.sheet import Options, Settings
 
     enc = _enc(_zone(160), weapon=HK)
-    enc = enc.model_copy(update={"sr5": Settings(options=Options(suppressive_beyond_range="clip"))})
+    enc = enc.with_rules("sr5", Settings(options=Options(suppressive_beyond_range="clip")))
     plan = plan_suppressive(enc, SuppressiveDeclaration("sam", "sup"))
     assert plan.legal and plan.zone.length == 150
     new, ch = apply_suppressive(enc, plan, HITS_3)
     assert new.zone("sup").length == 150 and ch.revert(new).zone("sup").length == 160
-    assert "the zone is clipped to 150 m, the range of HK-227" in new.sr5.log[-1].text
+    assert "the zone is clipped to 150 m, the range of HK-227" in new.rules["sr5"].log[-1].text
     assert _far_corners(new) == (150.0, [45.0, 55.0])
