@@ -176,11 +176,12 @@ class RuleSystem:
         the rules refuse still lands (the GM is the judge) but free, with the reason in
         ``Outcome.notes``. The default moves the tokens and charges nothing."""
         after = move_tokens(encounter, moves)
-        return Outcome.of(encounter, after, _moves_label(encounter, moves))
+        return Outcome.of(encounter, after, moves_label(encounter, moves))
 
     # -- actions --------------------------------------------------------------------------
-    def actions(self, encounter: Encounter, actor: str) -> list[Option]:
-        """Every action the system knows for ``actor``, each allowed or with its reason."""
+    def actions(self, encounter: Encounter, actor: str, target: str | None = None) -> list[Option]:
+        """Every action the system knows for ``actor`` (against ``target`` where an action
+        needs one), each allowed or with the reason it is refused now."""
         return []
 
     def why_not(self, encounter: Encounter, action: Any) -> str | None:
@@ -225,7 +226,7 @@ def move_tokens(encounter: Encounter, moves: Iterable[MoveTo]) -> Encounter:
     return encounter.model_copy(update={"tokens": tokens})
 
 
-def _moves_label(encounter: Encounter, moves: Sequence[MoveTo]) -> str:
+def moves_label(encounter: Encounter, moves: Sequence[MoveTo]) -> str:
     if len(moves) == 1:
         t = encounter.token(moves[0].token)
         return f"Move {t.name or t.id}"

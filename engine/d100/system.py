@@ -1,5 +1,13 @@
 """The d100 hit-location system behind the one :class:`~engine.rules.RuleSystem` interface
-(``"d100"``); the rules themselves are :class:`engine.d100.rules.D100Rules`."""
+(``"d100"``).
+
+An adapter: the rules are :class:`engine.d100.rules.D100Rules` (``engine.d100.RULESET``),
+whose actions are the values of :mod:`engine.d100.actions` (``Fire``, ``Aim``,
+``ChangeStance``, ``StartRound`` ...) and whose ``dice`` are the sources of
+:mod:`engine.d100.dice` (``EnteredDice``, ``SeededDice``; None: the encounter's seed).
+``Outcome.detail`` is the d100 :class:`~engine.d100.values.Change` (shots, rolls, events).
+d100 sets no movement limit of its own (``movement`` is None).
+"""
 
 from __future__ import annotations
 
@@ -21,6 +29,74 @@ class D100(rules.RuleSystem):
         from engine.d100.rules import RULES
 
         return RULES
+
+    def actions(self, encounter, actor, target=None):
+        """Every d100 action for ``actor`` (against ``target`` where one is needed), each
+        with None or the rules' reason it is refused now (``D100Rules.why_not``)."""
+        from engine.d100.actions import (
+            Aim, ChangeStance, EndTurn, Fire, FireTwoPistols, Melee, Recover, RestWeapon, StartRound, TargetSpec,
+        )
+
+        encounter.token(actor)
+        if target is not None:
+            encounter.token(target)
+        stance = self.native.sheet(encounter, actor).stance
+        probes = [
+            StartRound(), EndTurn(actor), ChangeStance(actor, stance), RestWeapon(actor),
+            Recover(actor),
+        ]
+        targeted = [Aim, Fire, FireTwoPistols, Melee]
+        out = []
+        for a in probes:
+            why = self.native.why_not(encounter, a)
+            if isinstance(a, ChangeStance) and why is not None and "already" in why:
+                why = None  # another stance is open: the probe asked for the one it has
+            out.append(rules.Option(a.key, a.label, why, a if why is None and not isinstance(a, ChangeStance) else None))
+        for cls in targeted:
+            if target is None:
+                out.append(rules.Option(cls.key, cls.label, "choose a target on the map"))
+                continue
+            spec = TargetSpec(target)
+            a = {Aim: lambda: Aim(actor, target), Fire: lambda: Fire(actor, (spec,)),
+                 FireTwoPistols: lambda: FireTwoPistols(actor, spec), Melee: lambda: Melee(actor, spec)}[cls]()
+            why = self.native.why_not(encounter, a)
+            out.append(rules.Option(cls.key, cls.label, why, a if why is None else None))
+        return out
+
+    def why_not(self, encounter, action):
+        return self.native.why_not(encounter, action)
+
+    def preview(self, encounter, action):
+        return self.native.preview(encounter, action)
+
+    def apply(self, encounter, action, dice=None):
+        change = self.native.apply(encounter, action, dice)
+        return rules.Outcome.of(encounter, change.encounter, action.label, log=[e.text for e in change.log],
+                                detail=change)
+
+    def token_status(self, encounter, token_id):
+        """Injury, bleeding, actions left in a round, the lasting effects of wounds."""
+        st = self.native.status(encounter, token_id)
+        s = self.native.sheet(encounter, token_id)
+        out = [f"Injury {s.injury}"]
+        if st.bleeding:
+            out.append(f"Bleeding {st.bleeding}")
+        if self.native.settings(encounter).round > 0 and s.actions_left is not None:
+            out.append(f"Actions {s.actions_left}/{st.actions_per_round}")
+        if st.stunned:
+            out.append("Stunned")
+        if st.crawl:
+            out.append("May only crawl")
+        if st.useless_arms:
+            out.append("Useless: " + ", ".join(st.useless_arms))
+        if not st.can_act and st.reason:
+            out.append(st.reason)
+        return tuple(out)
+
+    def round_status(self, encounter):
+        """"Round R" while rounds run; empty before the first."""
+        s = encounter.rules.get(self.name)
+        return f"Round {s.round}" if s is not None and s.round > 0 else ""
 
 
 SYSTEM = rules.register(D100())

@@ -1,9 +1,43 @@
-"""Shadowrun 5e behind the one :class:`~engine.rules.RuleSystem` interface (``"sr5"``)."""
+"""Shadowrun 5e behind the one :class:`~engine.rules.RuleSystem` interface (``"sr5"``).
+
+An adapter, not a second set of rules: every answer is the sr5 modules' own
+(:mod:`engine.sr5.actions`, :mod:`~engine.sr5.attack`, :mod:`~engine.sr5.suppressive`,
+:mod:`~engine.sr5.blast`, :mod:`~engine.sr5.initiative`, :mod:`~engine.sr5.movement`).
+The actions it takes are those modules' values:
+
+- :class:`engine.sr5.actions.Action` (Take Aim, Run, Drop Prone, Reload ...);
+- :class:`engine.sr5.attack.AttackDeclaration` (measured on the map,
+  :func:`engine.sr5.facts.facts_from_map`), :class:`engine.sr5.suppressive.SuppressiveDeclaration`,
+  :class:`engine.sr5.blast.BlastDeclaration`;
+- :class:`StartTurn` and :class:`EndPhase` below (the turn's own steps).
+
+``dice`` for :meth:`SR5.apply` is what the module takes: a roller, typed faces, or None for
+the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`
+(prompts, the rolls' pools).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
 from engine import rules
+from engine.errors import IllegalActionError
 from engine.sr5.sheet import Settings, Sheet
+
+
+@dataclass(frozen=True)
+class StartTurn:
+    """Begin the next Combat Turn; ``entered`` maps a token to its typed initiative dice
+    faces or a whole score (``engine.sr5.initiative.start_turn``)."""
+
+    entered: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EndPhase:
+    """End the acting token's Action Phase (``engine.sr5.initiative.end_phase``)."""
 
 
 class SR5(rules.RuleSystem):
@@ -15,20 +49,204 @@ class SR5(rules.RuleSystem):
     uses_range_bands = True
     default = True  # a file that names no ruleset is a Shadowrun one (format version 1)
 
+    @property
+    def native(self):
+        """The sr5 modules as one object (``engine.sr5.RULESET``)."""
+        from engine.sr5 import RULESET
+
+        return RULESET
+
+    # -- data --------------------------------------------------------------------------------
+    def strength(self, token) -> int | None:
+        """The Strength that scales thrown weapons' ranges (None without an sr5 sheet)."""
+        s = token.rules.get(self.name)
+        return None if s is None else s.strength
+
+    # -- movement ----------------------------------------------------------------------------
     def movement(self, encounter, token_id):
-        """Walking and Running rates this Combat Turn (``combat.movement``: the sheet's
-        ``walk_rate``/``run_rate``, else Agility x 2 / x 4, plus Sprint metres); None for a
-        token without an sr5 sheet."""
+        """Walking and Running rates this Combat Turn (``movement.movement``: the sheet's
+        ``walk_rate``/``run_rate``, else Agility x 2 / x 4, plus Sprint metres) and the metres
+        left now; None for a token without an sr5 sheet."""
         if encounter.token(token_id).rules.get(self.name) is None:
             return None
-        from engine.sr5.combat import movement
+        from engine.sr5.movement import movement
 
         b = movement(encounter, token_id)
         return rules.Movement(walk=float(b.walk), run=float(b.run), left=float(b.left))
 
-    def strength(self, token) -> int | None:
-        s = token.rules.get(self.name)
-        return None if s is None else s.strength
+    def on_moves(self, encounter, moves):
+        """Make the moves; during a Combat Turn count each mover's metres (straight, or
+        along its path) with ``movement.apply_move``: Run past the walking rate, the end of
+        its own suppressive fire, a Reaction + Edge test when it crosses someone's zone. A
+        move past the rules' limit is counted anyway (the GM's word) and said in the notes."""
+        from engine.sr5.changes import settings_of
+        from engine.sr5.facts import facts_from_map
+        from engine.sr5.economy import in_combat
+        from engine.sr5.movement import apply_move, check_move
+
+        after = rules.move_tokens(encounter, moves)
+        if not in_combat(encounter):
+            return rules.Outcome.of(encounter, after, rules.moves_label(encounter, moves))
+        enc = after
+        notes: list[str] = []
+        details = []
+        log: list[str] = []
+        supp = bool(settings_of(after).suppressions)
+        for m in moves:
+            t = encounter.token(m.token)
+            metres = m.length_from((t.x, t.y))
+            if metres <= 1e-6 or t.rules.get(self.name) is None:
+                continue
+            zb = za = ()
+            if supp:
+                zb = facts_from_map(encounter, m.token, [], options=settings_of(encounter).options).token(m.token).in_zones
+                za = facts_from_map(enc, m.token, [], options=settings_of(enc).options).token(m.token).in_zones
+            why = check_move(enc, m.token, metres)
+            enc, change = apply_move(enc, m.token, metres, zones_before=zb, zones_after=za, force=True)
+            details.append(change)
+            log += [e.text for e in change.log]
+            notes.append(change.label + (f" \u2014 counted anyway: {why}" if why else ""))
+            notes += [f"\u2192 {p}" for p in change.prompts]
+        return rules.Outcome.of(encounter, enc, rules.moves_label(encounter, moves), log=log, notes=notes,
+                                detail=tuple(details))
+
+    # -- actions -----------------------------------------------------------------------------
+    def actions(self, encounter, actor, target=None):
+        """The attack (declared with targets) and every other action of the catalogue, each
+        allowed now or with the reason (``actions.available_actions``)."""
+        from engine.sr5.actions import Action, available_actions, ready_weapons
+        from engine.sr5.economy import SIMPLE, check_cost
+
+        tok = encounter.token(actor)
+        ready = ready_weapons(tok)
+        reason = check_cost(encounter, actor, SIMPLE)
+        if reason is None and not ready:
+            reason = "no weapon is ready: Ready Weapon first"
+        out = [rules.Option("attack", "Attack", reason)]
+        weapon = ready[0] if ready else (tok.weapons[0].name if tok.weapons else None)
+        for spec, why in available_actions(encounter, actor, weapon):
+            out.append(rules.Option(spec.id, spec.label, why, None if why else Action(actor, spec.id, weapon=weapon)))
+        return out
+
+    def _plan(self, encounter, action):
+        """The module's plan of a declaration (the pools, why it is not allowed)."""
+        from engine.sr5.attack import AttackDeclaration, plan_attack
+        from engine.sr5.blast import BlastDeclaration, plan_blast_on_map
+        from engine.sr5.changes import settings_of
+        from engine.sr5.facts import facts_from_map
+        from engine.sr5.suppressive import SuppressiveDeclaration, plan_suppressive
+
+        if isinstance(action, AttackDeclaration):
+            f = facts_from_map(encounter, action.attacker, list(action.targets), action.weapon, options=settings_of(encounter).options)
+            return plan_attack(encounter, action, f)
+        if isinstance(action, SuppressiveDeclaration):
+            return plan_suppressive(encounter, action)
+        if isinstance(action, BlastDeclaration):
+            return plan_blast_on_map(encounter, action)
+        return None
+
+    def why_not(self, encounter, action):
+        from engine.sr5.actions import Action, check_action
+        from engine.sr5.economy import in_combat
+
+        if isinstance(action, Action):
+            try:
+                return check_action(encounter, action)
+            except IllegalActionError as exc:
+                return str(exc)
+        if isinstance(action, StartTurn):
+            return None
+        if isinstance(action, EndPhase):
+            return None if in_combat(encounter) else "no Combat Turn is running"
+        try:
+            plan = self._plan(encounter, action)
+        except IllegalActionError as exc:
+            return exc.reason
+        if plan is None:
+            return f"Shadowrun has no action {type(action).__name__}"
+        return "; ".join(plan.problems) or None
+
+    def preview(self, encounter, action):
+        """The plan of a declaration (pools with every die's source, ``problems``), the
+        cost of an :class:`~engine.sr5.actions.Action`, changing nothing."""
+        from engine.sr5.actions import Action, action_cost
+
+        if isinstance(action, Action):
+            reason = self.why_not(encounter, action)
+            if reason:
+                raise IllegalActionError(reason)
+            return action_cost(encounter, action)
+        plan = self._plan(encounter, action)
+        if plan is None:
+            raise IllegalActionError(self.why_not(encounter, action) or "nothing to preview")
+        return plan
+
+    def apply(self, encounter, action, dice=None):
+        from engine.sr5.actions import Action, apply_action
+        from engine.sr5.attack import AttackDeclaration, apply_attack, resolve_attack
+        from engine.sr5.blast import BlastDeclaration, apply_blast, resolve_blast
+        from engine.sr5.initiative import end_phase, start_turn
+        from engine.sr5.suppressive import SuppressiveDeclaration, apply_suppressive
+
+        if isinstance(action, Action):
+            after, change = apply_action(encounter, action, dice)
+        elif isinstance(action, StartTurn):
+            after, change = start_turn(encounter, dice, entered=action.entered or None)
+        elif isinstance(action, EndPhase):
+            reason = self.why_not(encounter, action)
+            if reason:
+                raise IllegalActionError(reason)
+            after, change = end_phase(encounter)
+        else:
+            plan = self._plan(encounter, action)
+            if plan is None:
+                raise IllegalActionError(self.why_not(encounter, action))
+            if plan.problems:
+                raise IllegalActionError("; ".join(plan.problems))
+            if isinstance(action, AttackDeclaration):
+                after, change = apply_attack(encounter, resolve_attack(plan, dice))
+            elif isinstance(action, SuppressiveDeclaration):
+                after, change = apply_suppressive(encounter, plan, dice)
+            else:
+                assert isinstance(action, BlastDeclaration)
+                after, change = apply_blast(encounter, resolve_blast(plan, dice))
+        return rules.Outcome.of(encounter, after, change.label, log=[e.text for e in change.log],
+                                notes=change.prompts, detail=change)
+
+    # -- status ------------------------------------------------------------------------------
+    def token_status(self, encounter, token_id):
+        """The condition monitor (boxes taken of each track, wound modifier, state) and
+        the turn's running / Full Defense marks of a token with an sr5 sheet."""
+        from engine.sr5.changes import settings_of
+        from engine.sr5.condition import monitor
+
+        s = encounter.token(token_id).rules.get(self.name)
+        if s is None:
+            return ()
+        m = monitor(s, settings_of(encounter).options)
+        out = [f"Physical {m.physical}/{m.physical_boxes}", f"Stun {m.stun}/{m.stun_boxes}"]
+        if m.overflow:
+            out.append(f"Overflow {m.overflow}/{m.overflow_boxes}")
+        if m.wound_modifier:
+            out.append(f"Wounds {m.wound_modifier}")
+        if m.status != "ok":
+            out.append(m.status.capitalize())
+        if s.initiative is not None:
+            out.append(f"Initiative {s.initiative}")
+        if s.running:
+            out.append("Running")
+        if s.full_defense:
+            out.append("Full Defense")
+        return tuple(out)
+
+    def round_status(self, encounter):
+        """"Combat Turn T, pass P" while a turn runs; empty outside one."""
+        s = encounter.rules.get(self.name)
+        if s is None or s.turn <= 0:
+            return ""
+        return f"Combat Turn {s.turn}, pass {s.initiative_pass}" if s.initiative_pass else f"Combat Turn {s.turn}"
 
 
 SYSTEM = rules.register(SR5())
+
+__all__ = ["SR5", "SYSTEM", "EndPhase", "StartTurn"]

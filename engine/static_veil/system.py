@@ -1,10 +1,42 @@
-"""Static Veil behind the one :class:`~engine.rules.RuleSystem` interface
-(``"static-veil"``); the rules themselves are :class:`engine.static_veil.rules.StaticVeil`."""
+"""Static Veil behind the one :class:`~engine.rules.RuleSystem` interface (``"static-veil"``).
+
+An adapter: the rules are :class:`engine.static_veil.rules.StaticVeil`
+(``engine.static_veil.RULESET``), whose actions are the maneuvers of
+:mod:`engine.static_veil.actions` (``Shove``, ``Charge``, ``Grapple`` ...) carrying the GM's
+test outcomes, plus :class:`StartTurn` / :class:`EndTurn` below. ``dice`` for :meth:`apply`
+is None (outcomes travel in the maneuver, or the seeded d100 model rolls them) or a mapping
+of a maneuver's outcome fields (``{"outcome": Opposed(True, 2)}``) put into it.
+``Outcome.detail`` is the Static Veil :class:`~engine.static_veil.values.Change`.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 from engine import rules
+from engine.errors import CoverfireError, IllegalActionError
 from engine.static_veil.sheet import Settings, Sheet
+
+
+@dataclass(frozen=True)
+class StartTurn:
+    """Begin ``actor``'s turn (AP and Movement full again); ``new_round`` counts up."""
+
+    actor: str
+    new_round: bool = False
+    key = "start_turn"
+    label = "Start turn"
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """End ``actor``'s turn (Distracted counts down)."""
+
+    actor: str
+    key = "end_turn"
+    label = "End turn"
 
 
 class StaticVeilSystem(rules.RuleSystem):
@@ -22,12 +54,105 @@ class StaticVeilSystem(rules.RuleSystem):
 
         return RULESET
 
+    # -- movement ----------------------------------------------------------------------------
     def movement(self, encounter, token_id):
-        """The token's Movement per turn (its sheet's ``movement``), None without a sheet."""
+        """The token's Movement per turn (its sheet's ``movement``) and what is left of it;
+        None without a sheet."""
         s = encounter.token(token_id).rules.get(self.name)
         if s is None:
             return None
-        return rules.Movement(walk=float(s.movement), run=float(s.movement), left=float(s.movement))
+        return rules.Movement(walk=float(s.movement), run=float(s.movement), left=float(s.movement_left))
+
+    def on_moves(self, encounter, moves):
+        """Make the moves; while a turn runs each mover with a sheet walks the way
+        ``StaticVeil.plan_move`` finds and spends its length of Movement
+        (``StaticVeil.move``). A move the rules refuse lands with nothing spent, the reason
+        in the notes. Every token ends where it was put."""
+        R = self.native
+        if R.settings(encounter).active is None:
+            return rules.Outcome.of(encounter, rules.move_tokens(encounter, moves), rules.moves_label(encounter, moves))
+        enc = encounter
+        notes: list[str] = []
+        log: list[str] = []
+        details = []
+        for m in moves:
+            t = enc.token(m.token)
+            dest = (float(m.to[0]), float(m.to[1]))
+            name = t.name or t.id
+            if t.rules.get(self.name) is not None and (t.x, t.y) != dest:
+                plan = R.plan_move(enc, m.token, dest)
+                if plan.allowed:
+                    try:
+                        res = R.move(enc, m.token, plan.path)
+                    except CoverfireError as exc:
+                        notes.append(f"{name}: no Movement spent \u2014 {exc}")
+                    else:
+                        details.append((enc, res.change))
+                        enc = res.encounter
+                        log += [e.text for e in res.change.log]
+                        notes.append(res.change.summary or f"{name} moves {plan.movement_cost:.1f} m")
+                else:
+                    notes.append(f"{name}: no Movement spent \u2014 {plan.reason}")
+            t = enc.token(m.token)
+            if (t.x, t.y) != dest:
+                enc = rules.move_tokens(enc, [rules.MoveTo(m.token, dest)])
+        return rules.Outcome.of(encounter, enc, rules.moves_label(encounter, moves), log=log, notes=notes,
+                                detail=tuple(details))
+
+    # -- actions -----------------------------------------------------------------------------
+    def actions(self, encounter, actor, target=None):
+        """The maneuver picker (``StaticVeil.available_maneuvers``): every maneuver with its
+        reason when refused; targeted ones against ``target`` when given."""
+        out = [rules.Option(StartTurn.key, StartTurn.label, None, StartTurn(actor)),
+               rules.Option(EndTurn.key, EndTurn.label, None, EndTurn(actor))]
+        for o in self.native.available_maneuvers(encounter, actor, target):
+            out.append(rules.Option(o.key, f"{o.label} ({o.ap_cost} AP)", None if o.allowed else (o.reason or "not now")))
+        return out
+
+    def why_not(self, encounter, action):
+        if isinstance(action, (StartTurn, EndTurn)):
+            try:
+                encounter.token(action.actor)
+            except CoverfireError as exc:
+                return str(exc)
+            return None
+        return self.native.why_not(encounter, action)
+
+    def preview(self, encounter, action):
+        return self.native.preview(encounter, action)
+
+    def apply(self, encounter, action, dice=None):
+        if isinstance(dice, Mapping):
+            action = dataclasses.replace(action, **dice)
+        elif dice is not None:
+            raise IllegalActionError("Static Veil takes the tests' outcomes in the maneuver (or a mapping of them)")
+        if isinstance(action, StartTurn):
+            res = self.native.start_turn(encounter, action.actor, action.new_round)
+        elif isinstance(action, EndTurn):
+            res = self.native.end_turn(encounter, action.actor)
+        else:
+            res = self.native.apply(encounter, action)
+        return rules.Outcome.of(encounter, res.encounter, res.change.label, log=[e.text for e in res.change.log],
+                                detail=res.change)
+
+    # -- status ------------------------------------------------------------------------------
+    def token_status(self, encounter, token_id):
+        """The map's state labels ("Prone", "Grappling Vex", ...), and AP and Movement left
+        during the token's turn."""
+        out = list(self.native.states(encounter, token_id))
+        s = self.native.sheet(encounter, token_id)
+        if self.native.settings(encounter).active == token_id:
+            out.append(f"{s.ap} AP, {s.movement_left:.1f} m left")
+        return tuple(out)
+
+    def round_status(self, encounter):
+        """"Round R" once the fight has begun (a turn running or a log entry)."""
+        s = encounter.rules.get(self.name)
+        if s is None or not (s.log or s.active):
+            return ""
+        return f"Round {s.round}"
 
 
 SYSTEM = rules.register(StaticVeilSystem())
+
+__all__ = ["SYSTEM", "EndTurn", "StaticVeilSystem", "StartTurn"]
