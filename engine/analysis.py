@@ -196,14 +196,23 @@ class Tactics:
     cover index, movement graphs built on the first charge) are kept while the obstacles
     stay the same and edited, near the change only, when a few of them change."""
 
-    def __init__(self, encounter: Encounter) -> None:
-        self._obs = ObstacleSet()
+    def __init__(self, encounter: Encounter, *, obstacles: ObstacleSet | None = None) -> None:
+        self._obs = obstacles if obstacles is not None else ObstacleSet()
         self._tokens: tuple | None = None
         self._zone_cache: dict[str, tuple] = {}
         self._hits: dict[str, list[ZoneHit]] | None = None
         self._hit_cache: dict[str, tuple] = {}
         self._cover_memo: tuple | None = None  # (attacker token, index_builds, {target id: (token, fraction)})
         self.update(encounter)
+
+    def fork(self, encounter: Encounter) -> Tactics:
+        """A new Tactics for ``encounter`` (a hypothetical version of this one's: tokens or
+        zones moved) that shares this one's obstacle indexes when the obstacles and the map
+        are the very same, so a what-if costs no index build; this Tactics is left exactly as
+        it was. Ask the fork its question and drop it (it follows this one's obstacles)."""
+        cur = self.encounter
+        same = encounter.obstacles is cur.obstacles and encounter.map == cur.map
+        return Tactics(encounter, obstacles=self._obs if same else None)
 
     @property
     def index_builds(self) -> int:

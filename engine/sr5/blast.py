@@ -251,41 +251,27 @@ def blast_facts(encounter: Encounter, zone: str, attacker: str, *, x: float | No
                 radius: float | None = None, tactics: Any = None, options: Options | None = None) -> BlastFacts:
     """The facts of blast zone ``zone`` thrown by ``attacker``, with the circle at (``x``,
     ``y``) of ``radius`` metres when given (else as the zone is drawn). Asks
-    ``engine.analysis.Tactics`` (``tactics``, else a new one): ``zone_hits`` for who is
-    caught, ``zone_shape`` for who is inside at all. A given ``tactics`` is left on the
-    encounter it had."""
-    from engine.analysis import Tactics
+    :func:`engine.whatif.what_if` (a fork of ``tactics`` when given, which stays as it was):
+    ``zone_hits`` for who is caught, ``zone_shape`` for who is inside at all."""
     from engine.sr5.facts import facts_from_tactics
+    from engine.whatif import what_if
     from geometry.zones import discs_in_shape
 
     z = encounter.zone(zone)
     a = encounter.token(attacker)
     upd = {k: float(v) for k, v in (("x", x), ("y", y), ("radius", radius)) if v is not None}
-    enc = encounter
-    if upd:
-        moved = z.model_copy(update=upd)
-        try:
-            type(z).model_validate(moved.model_dump(mode="python", round_trip=True))
-        except ValueError as exc:
-            errs = getattr(exc, "errors", None)
-            why = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'zone'}: {e['msg']}" for e in errs()) if errs else str(exc)
-            raise IllegalActionError(f"blast zone {zone!r} at {upd}: {why}") from None
-        enc = encounter.model_copy(update={"zones": tuple(moved if q.id == zone else q for q in encounter.zones)})
-        z = moved
-    own = tactics is None
-    tac = Tactics(enc) if own else tactics
-    before = None if own else tac.encounter
+    moved = (z.model_copy(update=upd),) if upd else ()
     try:
-        if not own and tac.encounter is not enc:
-            tac.update(enc)
-        hits = {h.id: h for h in tac.zone_hits().get(zone, [])}
-        toks = enc.tokens
-        inside = discs_in_shape(tac.zone_shape(zone), [(t.x, t.y) for t in toks], [t.radius for t in toks]) \
-            if toks else []
-        tokens = dict(facts_from_tactics(tac, enc, attacker, [], None, options).tokens)
-    finally:
-        if before is not None and tac.encounter is not before:
-            tac.update(before)
+        tac = what_if(encounter, zones=moved, tactics=tactics)  # a given tactics is not changed
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"blast zone {zone!r} at {upd}: {exc.reason.split(': ', 1)[-1]}") from None
+    enc = tac.encounter
+    z = enc.zone(zone)
+    hits = {h.id: h for h in tac.zone_hits().get(zone, [])}
+    toks = enc.tokens
+    inside = discs_in_shape(tac.zone_shape(zone), [(t.x, t.y) for t in toks], [t.radius for t in toks]) \
+        if toks else []
+    tokens = dict(facts_from_tactics(tac, enc, attacker, [], None, options).tokens)
     from geometry.cover import cover_class
 
     cx, cy = float(z.x), float(z.y)
