@@ -18,10 +18,12 @@ from engine.model import Encounter, Weapon
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, default_roller
+from engine.sr5.edge import BLITZ_DICE, DEAD_MANS_TRIGGER_THRESHOLD
 from engine.sr5.economy import (
     ACTIONS,
     ATTACK_ONLY,
     COMPLEX,
+    EDGE_ACTION_IDS,
     FREE,
     SIMPLE,
     ActionSpec,
@@ -154,7 +156,9 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     reason = _cost_reason(st, action.actor, sh, cost, ini, anytime)
     if reason:
         return reason
-    if not condition.can_act(sh):
+    if not condition.can_act(sh) and wid_down_ok(action.id, cost, sh):
+        pass
+    elif not condition.can_act(sh):
         return f"{who} is {condition.status(sh)} and cannot act"
     reason = None if action.id == "call_shot" else called_shot_reason(sh, who, action.id, spec.label)
     if reason:
@@ -246,6 +250,8 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     elif wid == "hit_the_dirt":
         if tok.stance == "prone":
             return f"{who} is already prone"
+    elif wid in EDGE_ACTION_IDS:
+        return _edge_reason(encounter, action, tok, sh, st, who)
     elif wid == "call_shot":
         if sh.called_shot:
             return f"{who} has already called a shot"
@@ -356,6 +362,8 @@ def apply_action(
     elif wid == "hit_the_dirt":
         set_stance("prone")
         text += f": prone (Initiative -{ini})"
+    elif wid in EDGE_ACTION_IDS:
+        text += _apply_edge(edit, action, sh, st, roller, rolls, who)
     elif wid == "call_shot":
         edit.update_sheet(action.actor, called_shot=True)
         text += ": -4 on the next attack, which must follow at once (or Take Aim first)"
@@ -443,6 +451,65 @@ def apply_action(
         text += f": {action.note}"
     edit.log(log_entry(edit.settings, action.actor, wid, text, rolls))
     return edit.finish(text)
+
+
+def wid_down_ok(action_id: str, cost: str, sheet: Sheet) -> bool:
+    """Whether a character who is down (unconscious or dying) may still take this action:
+    Dead Man's Trigger itself, and the one Simple Action it grants."""
+    st = condition.status(sheet)
+    if action_id == "dead_mans_trigger":
+        return st in ("unconscious", "dying")
+    return sheet.last_action and cost == SIMPLE and st != "dead"
+
+
+def _edge_reason(encounter: Encounter, action: Action, tok, sh: Sheet, st: Settings, who: str) -> str | None:
+    wid = action.id
+    if sh.edge_left < 1:
+        return f"{who} has no Edge left ({ACTIONS[wid].label} spends 1)"
+    running = in_combat(st)
+    if wid == "seize_initiative":
+        turn = st.turn if running else st.turn + 1
+        if sh.seized_turn == turn:
+            return f"{who} has already seized the initiative for Combat Turn {turn}"
+    elif wid == "blitz":
+        if running:
+            return "Blitz is declared before initiative is rolled (between Combat Turns)"
+        if sh.blitz_turn == st.turn + 1:
+            return f"{who} has already declared Blitz for the next Combat Turn"
+    elif wid == "dead_mans_trigger":
+        if condition.status(sh) not in ("unconscious", "dying"):
+            return f"{who} is not going down: Dead Man's Trigger is for one falling unconscious or dying"
+        if sh.last_action:
+            return f"{who} already has the Dead Man's Trigger action"
+    return None
+
+
+def _apply_edge(edit: Edit, action: Action, sh: Sheet, st: Settings, roller, rolls: list, who: str) -> str:
+    """Spend the point of Edge and do what the Edge action does; the text for the log."""
+    wid = action.id
+    left = sh.edge_left - 1
+    edit.update_sheet(action.actor, edge_points=left)
+    spent = f" (Edge {sh.edge_left} -> {left})"
+    if wid == "seize_initiative":
+        turn = st.turn if in_combat(st) else st.turn + 1
+        edit.update_sheet(action.actor, seized_turn=turn)
+        return f": acts first in every pass of Combat Turn {turn}" + spent
+    if wid == "blitz":
+        edit.update_sheet(action.actor, blitz_turn=st.turn + 1)
+        return f": rolls {BLITZ_DICE}D6 initiative in Combat Turn {st.turn + 1}" + spent
+    if wid == "dead_mans_trigger":
+        pool = Pool(f"Dead Man's Trigger {who}", (base("body", "Body", sh.body), base("willpower", "Willpower", sh.willpower)),
+                    threshold=DEAD_MANS_TRIGGER_THRESHOLD)
+        res = roll_pool(pool, roller)
+        rolls.append(roll_record(pool, res))
+        edit.details["test"] = res
+        if res.success:
+            edit.update_sheet(action.actor, last_action=True)
+            return f": {res.describe()}: one last Simple Action now" + spent
+        return f": {res.describe()}: goes down without it" + spent
+    if wid == "second_chance":
+        return ": rerolls the dice that missed" + (f" ({action.note})" if action.note else "") + spent
+    return ": the glitch is negated" + (f" ({action.note})" if action.note else "") + spent
 
 
 def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Pool:

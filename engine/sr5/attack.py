@@ -33,6 +33,7 @@ from engine.model import Encounter, Weapon
 from engine.ranges import Band, band_at, bands_for
 from engine.ranges import CATEGORIES as RANGE_CATEGORIES
 from engine.sr5 import condition
+from engine.sr5 import edge as edge_rules
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
 from engine.sr5.economy import (
@@ -369,7 +370,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         problems.append("a target is listed twice")
     if decl.attacker in targets:
         problems.append(f"{aname} cannot attack itself")
-    if not condition.can_act(ash):
+    if not condition.can_act(ash) and not ash.last_action:
         problems.append(f"{aname} is {condition.status(ash)} and cannot attack")
 
     # -- mode, rounds, action -------------------------------------------------------------------
@@ -788,6 +789,24 @@ class AttackResolution:
             raise IllegalActionError("this attack needs no more rolls")
         res = roll_pool(req.pool, dice)
         return replace(self, rolls=self.rolls + ((req.target, req.step, res),))
+
+    def _replace_roll(self, target: str, step: str, new: TestResult) -> AttackResolution:
+        if self.result(target, step) is None:
+            raise IllegalActionError(f"there is no {step} roll for {target} yet")
+        return replace(self, rolls=tuple((t, s, new if (t, s) == (target, step) else r) for t, s, r in self.rolls))
+
+    def second_chance(self, target: str, step: str, dice: Roller | Sequence[int]) -> AttackResolution:
+        """The Second Chance Edge action on one roll (attack, defense or soak of ``target``):
+        its misses rolled again (:func:`engine.sr5.edge.second_chance`). Book the Edge point
+        with the ``second_chance`` action of the one who rolled."""
+        return self._replace_roll(target, step, edge_rules.second_chance(self.result(target, step), dice)
+                                  if self.result(target, step) is not None else None)
+
+    def close_call(self, target: str, step: str) -> AttackResolution:
+        """The Close Call Edge action on one roll: its glitch negated (a critical glitch
+        becomes a glitch)."""
+        r = self.result(target, step)
+        return self._replace_roll(target, step, edge_rules.close_call(r) if r is not None else None)
 
     def steps(self) -> list[str]:
         """The story so far, a line per step, for the dialog and the log."""

@@ -511,7 +511,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     if projectile not in SCATTER_DICE:
         raise IllegalActionError(f"projectile {projectile!r} is not one of {', '.join(SCATTER_DICE)}")
     scatter = decl.scatter_dice if decl.scatter_dice is not None else SCATTER_DICE[projectile]
-    if not condition.can_act(ash):
+    if not condition.can_act(ash) and not ash.last_action:
         problems.append(f"{aname} is {condition.status(ash)} and cannot attack")
 
     # -- action, readiness, ammunition ---------------------------------------------------------------

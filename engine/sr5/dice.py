@@ -104,6 +104,8 @@ class TestResult:
     edge: bool = False
     threshold: int | None = None
     entered: bool = False
+    second_chance: bool = False  # the misses were rerolled (Edge: Second Chance)
+    close_call: bool = False  # Edge: Close Call - a glitch is ignored, a critical one softened
     raw_hits: int = field(init=False)
     hits: int = field(init=False)
     ones: int = field(init=False)
@@ -118,8 +120,11 @@ class TestResult:
         object.__setattr__(self, "raw_hits", raw)
         object.__setattr__(self, "hits", hits)
         object.__setattr__(self, "ones", ones)
+        critical = glitch and hits == 0
+        if self.close_call:
+            glitch, critical = critical, False  # Close Call: a glitch goes, a critical one is a glitch
         object.__setattr__(self, "glitch", glitch)
-        object.__setattr__(self, "critical_glitch", glitch and hits == 0)
+        object.__setattr__(self, "critical_glitch", critical)
 
     @property
     def exploded(self) -> int:
@@ -151,6 +156,10 @@ class TestResult:
             s += " (Edge: sixes explode, no limit)"
         if self.threshold is not None:
             s += f" vs threshold {self.threshold}: {'success' if self.success else 'failure'}"
+        if self.second_chance:
+            s += " (Second Chance)"
+        if self.close_call:
+            s += " (Close Call)"
         if self.critical_glitch:
             s += " CRITICAL GLITCH"
         elif self.glitch:

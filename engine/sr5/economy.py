@@ -23,6 +23,7 @@ from engine.sr5.sheet import LogEntry, RollRecord, Settings, Sheet
 
 
 FREE, SIMPLE, COMPLEX, INTERRUPT = "free", "simple", "complex", "interrupt"
+EDGE = "edge"  # an Edge action: one point of Edge, no action of the phase (engine.sr5.edge)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,13 @@ ACTIONS: dict[str, ActionSpec] = {
         ActionSpec("use_complex_object", "Use Complex Object", COMPLEX),
         ActionSpec("use_skill", "Use Skill", COMPLEX),
         ActionSpec("suppressive_fire", "Suppressive Fire", COMPLEX, attack=True, text="20 rounds, a zone"),
+        # Edge actions (engine.sr5.edge): a point of Edge each, no action
+        ActionSpec("second_chance", "Second Chance (1 Edge)", EDGE, text="reroll the dice of the last roll that missed"),
+        ActionSpec("close_call", "Close Call (1 Edge)", EDGE, text="ignore a glitch; a critical glitch becomes a glitch"),
+        ActionSpec("seize_initiative", "Seize the Initiative (1 Edge)", EDGE, text="act first in every pass this turn"),
+        ActionSpec("blitz", "Blitz (1 Edge)", EDGE, text="5D6 initiative next turn (declared before it is rolled)"),
+        ActionSpec("dead_mans_trigger", "Dead Man's Trigger (1 Edge)", EDGE,
+                   text="going down: Body + Willpower (3) for one last Simple Action"),
         # interrupts
         ActionSpec("full_defense", "Full Defense", INTERRUPT, 10, text="+Willpower to defense for the turn"),
         ActionSpec("hit_the_dirt", "Hit the Dirt", INTERRUPT, 5, text="go prone out of turn"),
@@ -87,8 +95,9 @@ ACTIONS: dict[str, ActionSpec] = {
 }
 
 FIRE_ACTIONS = ("fire_weapon", "fire_automatic", "fire_vehicle_weapon", "throw_weapon", "quick_draw_fire")
-KEEPS_RECOIL = FIRE_ACTIONS + ("call_shot", "multiple_targets", "suppressive_fire")
-KEEPS_AIM = ("take_aim", "call_shot")
+EDGE_ACTION_IDS = ("second_chance", "close_call", "seize_initiative", "blitz", "dead_mans_trigger")
+KEEPS_RECOIL = FIRE_ACTIONS + ("call_shot", "multiple_targets", "suppressive_fire") + EDGE_ACTION_IDS
+KEEPS_AIM = ("take_aim", "call_shot") + EDGE_ACTION_IDS
 #: What may follow a Call a Shot (seed 000: "must be immediately followed by a Take Aim, Fire
 #: Weapon, Throw Weapon, or Melee Unarmed Attack"; Fire Weapon read as any firing of a gun at
 #: a target, full auto included; docs/sr5.md).
@@ -98,7 +107,7 @@ CALLED_SHOT_FOLLOWERS = ("take_aim", "fire_weapon", "fire_automatic", "throw_wea
 
 def called_shot_reason(sheet: Sheet, who: str, action_id: str, label: str | None = None) -> str | None:
     """Why ``action_id`` may not come now because a called shot is pending (None: it may)."""
-    if not sheet.called_shot or action_id in CALLED_SHOT_FOLLOWERS:
+    if not sheet.called_shot or action_id in CALLED_SHOT_FOLLOWERS or action_id in EDGE_ACTION_IDS:
         return None
     return (f"{who} has called a shot: {label or action_id} may not come between; the next action must be "
             "Take Aim, Fire Weapon, Throw Weapon or a Melee Attack")
@@ -125,8 +134,10 @@ def log_entry(settings: Settings, actor: str | None, kind: str, text: str, rolls
 
 def _cost_reason(settings: Settings, tid: str, sheet: Sheet, cost: str, initiative: int = 0, anytime: bool = False) -> str | None:
     """Why ``tid`` cannot pay ``cost`` now (None when it can). See module docstring."""
-    if not in_combat(settings) or cost == "none":
+    if not in_combat(settings) or cost in ("none", EDGE):
         return None
+    if sheet.last_action and cost == SIMPLE:
+        return None  # Dead Man's Trigger: one Simple Action now, down or not, in or out of its phase
     if not condition.can_act(sheet) and cost != "none":
         return f"{tid} is {condition.status(sheet)} and cannot act"
     if cost == INTERRUPT:
@@ -186,7 +197,9 @@ def spend(edit: Edit, tid: str, action_id: str, cost: str, *, initiative: int = 
     if in_combat(st):
         if cost == INTERRUPT:
             sh = edit.update_sheet(tid, initiative=(sh.initiative or 0) - initiative)
-        elif st.acting == tid and cost != "none":
+        elif sh.last_action and cost == SIMPLE:
+            sh = edit.update_sheet(tid, last_action=False)  # the Dead Man's Trigger action is taken
+        elif st.acting == tid and cost not in ("none", EDGE):
             ph = st.phase
             ph = ph.model_copy(update={
                 "simple": ph.simple + (cost == SIMPLE),
@@ -205,7 +218,7 @@ def spend(edit: Edit, tid: str, action_id: str, cost: str, *, initiative: int = 
     resets = cost in (SIMPLE, COMPLEX, INTERRUPT) or (cost == FREE and st.options.recoil_reset_by_free)
     if action_id not in KEEPS_RECOIL and resets and sh.recoil:
         updates["recoil"] = 0
-    if sh.called_shot and action_id not in CALLED_SHOT_FOLLOWERS + ("call_shot",):
+    if sh.called_shot and action_id not in CALLED_SHOT_FOLLOWERS + ("call_shot",) + EDGE_ACTION_IDS:
         updates["called_shot"] = False  # forced by the GM: the call lapses
     if updates:
         edit.update_sheet(tid, **updates)

@@ -16,6 +16,7 @@ from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, check_faces, default_roller
 from engine.sr5.economy import _name, in_combat, log_entry
+from engine.sr5.edge import BLITZ_DICE
 from engine.sr5.sheet import PhaseUse, RollRecord, Settings, Sheet
 
 
@@ -35,7 +36,8 @@ def _order_key(encounter: Encounter, settings: Settings, tid: str):
     s = sheet_of(encounter.token(tid))
     pref = settings.order.index(tid) if tid in settings.order else len(settings.order)
     file_pos = next(i for i, t in enumerate(encounter.tokens) if t.id == tid)
-    return (-(s.initiative or 0), -s.edge, -s.reaction, -s.intuition, pref, file_pos)
+    seized = s.seized_turn is not None and s.seized_turn == settings.turn  # Seize the Initiative: first
+    return (not seized, -(s.initiative or 0), -s.edge, -s.reaction, -s.intuition, pref, file_pos)
 
 
 def action_order(encounter: Encounter) -> tuple[str, ...]:
@@ -97,6 +99,7 @@ def start_turn(
     for tid in ids:
         sh = edit.sheet(tid)
         b = initiative_base(sh, st)
+        ndice = BLITZ_DICE if sh.blitz_turn == turn else sh.initiative_dice
         parts = (
             ("Reaction", sh.reaction),
             ("Intuition", sh.intuition),
@@ -113,13 +116,13 @@ def start_turn(
         else:
             if given is not None:
                 faces = check_faces(given, what=f"initiative dice of {tid}")
-                if len(faces) != sh.initiative_dice:
+                if len(faces) != ndice:
                     raise IllegalActionError(
-                        f"{tid} rolls {sh.initiative_dice}D6 initiative: enter {sh.initiative_dice} dice, not {len(faces)}"
+                        f"{tid} rolls {ndice}D6 initiative: enter {ndice} dice, not {len(faces)}"
                     )
                 how = "dice entered"
             else:
-                faces = roller.roll(sh.initiative_dice)
+                faces = roller.roll(ndice)
                 how = "rolled"
             score = b + sum(faces)
         scores[tid] = score
@@ -129,13 +132,13 @@ def start_turn(
         )
         rec = RollRecord(
             label=f"Initiative {_name(encounter, tid)}",
-            pool=sh.initiative_dice,
+            pool=ndice,
             parts=parts,
             dice=tuple(faces),
             entered=how != "rolled",
         )
         edit.log(
-            log_entry(st, tid, "initiative", f"{_name(encounter, tid)}: Initiative {b} + {sh.initiative_dice}D6 "
+            log_entry(st, tid, "initiative", f"{_name(encounter, tid)}: Initiative {b} + {ndice}D6{' (Blitz)' if ndice != sh.initiative_dice else ''} "
                       f"{list(faces) if faces else ''} = {score} ({how})", [rec])
         )
     edit.details["initiative"] = scores

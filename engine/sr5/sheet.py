@@ -158,6 +158,9 @@ class Sheet(_Value):
     full_defense: bool = False  # until the end of the Combat Turn
     lucky_cover: bool = False  # went prone with the Lucky Cover Edge action this Combat Turn
     called_shot: bool = False  # a Call a Shot is pending: the next action must aim or attack
+    seized_turn: int | None = Field(default=None, ge=0)  # Seize the Initiative: acts first in this Combat Turn
+    blitz_turn: int | None = Field(default=None, ge=0)  # Blitz: 5D6 initiative in this Combat Turn
+    last_action: bool = False  # Dead Man's Trigger succeeded: one Simple Action though down
     defended: int = Field(default=0, ge=0, le=100)  # defense tests since its own last action
     in_hand: tuple[str, ...] | None = None  # ready weapons, main hand first; None = first weapon
     modes: dict[str, str] = Field(default_factory=dict)  # weapon name -> firing mode selected
