@@ -50,7 +50,7 @@ from gui.qtgeom import add_ring
 from gui.tools import PICK_SLACK_PX, Pointer, SelectTool, Tool
 
 MAP_FILTER = "Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;All files (*)"
-CHARACTER_FILTER = "Chummer5a characters (*.chum5);;All files (*)"
+CHARACTER_FILTER = "Chummer5a characters (*.chum5 *.chum5lz);;All files (*)"
 SIDES = ("runner", "ganger", "neutral", "security", "ally")
 
 #: QSettings keys (the window's ``settings``)

@@ -40,9 +40,11 @@ from typing import Any
 
 
 from engine.errors import CoverfireError, ImportFileError
-from engine.files import read_user_file
 from engine.importers import chummer_data as data
 from engine.importers import images
+from engine.importers import chummer_grenades as grenades
+from engine.importers.chummer_file import read_chummer_xml
+from engine.importers.guard import guarded
 from engine.importers.placing import add_character, free_spot, placement_problem
 from engine.importers.report import ImportReport, ReportBuilder
 from engine.model import RangeBand, Token, Weapon
@@ -98,6 +100,7 @@ class ChummerCharacter:
     physical_bonus_boxes: int = 0
     stun_bonus_boxes: int = 0
     portrait: str | None = None  # data: URI
+    ready: tuple[str, ...] | None = None  # weapons in hand (``Sheet.in_hand``); None: the first
 
     def to_sheet(self) -> Sheet:
         """The sr5 sheet of this character (Sheet fields; walk and run as extra fields)."""
@@ -124,6 +127,7 @@ class ChummerCharacter:
             stun_bonus_boxes=max(-20, min(50, self.stun_bonus_boxes)),
             physical_damage=max(0, min(500, self.physical_damage)),
             stun_damage=max(0, min(500, self.stun_damage)),
+            in_hand=self.ready,
             **extra,
         )
 
@@ -165,25 +169,6 @@ def _true(text: str | None) -> bool:
     return (text or "").strip().lower() == "true"
 
 
-def read_chummer_xml(path: str | Path) -> ET.Element:
-    """The ``<character>`` element of a save; :class:`ImportFileError` when it is none."""
-    name = str(Path(path))
-    raw = read_user_file(path, error=ImportFileError, what="a Chummer save", max_bytes=MAX_FILE_BYTES)
-    if b"<!ENTITY" in raw[:65536]:
-        raise ImportFileError("the file declares XML entities, which a Chummer save never does; refused", file=name)
-    try:
-        root = ET.fromstring(raw)
-    except ET.ParseError as exc:
-        line, col = getattr(exc, "position", (None, None))
-        where = f" at line {line}, column {col}" if line else ""
-        raise ImportFileError(f"not readable XML{where}: {exc.msg if hasattr(exc, 'msg') else exc}", file=name) from None
-    if root.tag != "character":
-        raise ImportFileError(
-            f"not a Chummer character save: the XML root is <{root.tag}>, expected <character>", file=name, path=root.tag
-        )
-    return root
-
-
 # -- parsing ------------------------------------------------------------------------------------
 
 
@@ -202,15 +187,17 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
         rep.warn(f"the save is for {edition}, not Shadowrun 5th edition; read as SR5", "character/gameedition")
     version = _text(root, "appversion") or _text(root, "createdversion")
     name = _text(root, "alias") or _text(root, "name") or fallback_name
+    attrs = _attributes(root, rep)
+    _check_body(root, name, attrs)
     metatype = _metatype(root, rep)
     rep.note(f"{name}: {metatype}, Chummer {version or 'version unknown'}")
     improvements = _improvements(root)
-    attrs = _attributes(root, rep)
-    skills = _skills(root, improvements, rep)
+    names = _source_names(root)
+    skills = _skills(root, improvements, rep, names)
     phys_limit = math.ceil((2 * attrs.get("STR", 3) + attrs.get("BOD", 3) + attrs.get("REA", 3)) / 3)
     smartlink = _smartlink(root, improvements)
     weapons, weapon_vision, holster = _weapons(root, improvements, attrs, phys_limit, rep)
-    armor, parts = _armor(root, rep)
+    armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"))
     walk, run = _movement(root, attrs, rep)
     qualities = _qualities(root, improvements, holster, rep)
     vision = _vision(root, metatype, weapon_vision)
@@ -222,6 +209,7 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     stun = _int(_text(root, "stuncmfilled"), 0) or 0
     portrait = _portrait(root, rep)
     _unsupported(root, skills, rep)
+    ready = _ready_weapon(weapons, skills, attrs, rep)
 
     rep.note("attributes " + ", ".join(f"{k} {attrs[k]}" for k in ATTRIBUTE_FIELDS if k in attrs))
     combat = [f"{n} {r}" for n, r in skills.items() if n in data.MAP_SKILLS and r > 0]
@@ -251,7 +239,73 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
         physical_bonus_boxes=phys_boxes,
         stun_bonus_boxes=stun_boxes,
         portrait=portrait,
+        ready=ready,
     )
+
+
+def _dv(weapon: Weapon, strength: int) -> int:
+    """The DV of a weapon's damage code ("8P" -> 8, "(STR+2)P" -> Strength + 2; 0 without one)."""
+    m = re.match(r"^(?:(\d+)|\(STR([+-]\d+)?\))", weapon.damage or "")
+    if not m:
+        return 0
+    return int(m.group(1)) if m.group(1) else strength + int(m.group(2) or 0)
+
+
+def _ready_weapon(weapons, skills: dict[str, int], attrs: dict[str, int], rep: ReportBuilder) -> tuple[str, ...]:
+    """The weapon in hand at the start (docs/importing.md, "Ready weapon"): the best ranged
+    weapon that is no grenade or launcher -- the most dice (the rating of its skill), then the
+    highest DV, then accuracy, the save's order on a tie; without one the best launcher or
+    grenade, then the best melee weapon other than Unarmed Attack; with none, nothing in
+    hand (Unarmed is always ready)."""
+    ratings = {data.MAP_SKILLS[n]: r for n, r in skills.items() if n in data.MAP_SKILLS}
+    strength = attrs.get("STR", 3)
+
+    def score(w: Weapon):
+        return (ratings.get(w.skill or "", 0), _dv(w, strength), w.accuracy or 0)
+
+    ranged = [w for w in weapons if w.category is not None or w.ranges is not None]
+    guns = [w for w in ranged if w.blast is None and w.category != "grenade_launcher"]
+    blasts = [w for w in ranged if w not in guns]
+    melee = [w for w in weapons if w not in ranged and not w.name.lower().startswith("unarmed")]
+    for group, what in ((guns, "best ranged weapon"), (blasts, "no gun: best launcher or grenade"),
+                        (melee, "no ranged weapon: best melee weapon")):
+        if group:
+            best = max(group, key=lambda w: (score(w), -weapons.index(w)))
+            sk, dv, acc = score(best)
+            rep.note(f"ready weapon: {best.name} ({what}: skill {sk}, DV {dv}, accuracy {acc})")
+            return (best.name,)
+    rep.note("ready weapon: none (Unarmed)")
+    return ()
+
+
+#: Metatype categories of characters without a body of their own.
+BODILESS_CATEGORIES = ("A.I.", "AI", "Sprite", "Spirits", "Spirit")
+
+
+def _check_body(root: ET.Element, name: str, attrs: dict[str, int]) -> None:
+    """Refuse a character Coverfire cannot put on the map as a body that moves and fights:
+    an A.I. (Chummer's metatype category "A.I.": no Body, Agility, Reaction or Strength) or
+    any save whose Agility is 0 (it would walk 0 m). :class:`ImportFileError` says what is
+    missing and what to import instead."""
+    category = _text(root, "metatypecategory")
+    meta = _text(root, "metatype")
+    physical = {k: attrs.get(k, 0) for k in ("BOD", "AGI", "REA", "STR")}
+    if category in BODILESS_CATEGORIES or meta.upper().replace(".", "") == "AI":
+        raise ImportFileError(
+            f"{name} is an A.I. (metatype {meta or '?'}, category {category or '?'}): it has no body "
+            f"(Body {physical['BOD']}, Agility {physical['AGI']}, Reaction {physical['REA']}, "
+            f"Strength {physical['STR']}), so Coverfire cannot make a token that moves and fights on the map. "
+            "Import the drone or vehicle it rides as a character instead, or place a token for its host by hand",
+            path="character/metatypecategory")
+    missing = [k for k, v in physical.items() if k in attrs and v <= 0]
+    if "AGI" in missing or (len(missing) == 4):
+        raise ImportFileError(
+            f"{name} has " + ", ".join(f"{ATTR_NAMES[k]} 0" for k in missing)
+            + ": the token could not move (walk 0 m) or fight; Coverfire refuses it rather than guess. "
+            "Fix the attributes in Chummer and import again", path="character/attributes")
+
+
+ATTR_NAMES = {"BOD": "Body", "AGI": "Agility", "REA": "Reaction", "STR": "Strength"}
 
 
 def _metatype(root: ET.Element, rep: ReportBuilder) -> str:
@@ -264,6 +318,33 @@ def _metatype(root: ET.Element, rep: ReportBuilder) -> str:
         return key
     rep.warn(f"metatype {meta or '(none)'} is not one the sr5 rules know; the token is a human", "character/metatype")
     return "human"
+
+
+_GUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def _source_names(root: ET.Element) -> dict[str, str]:
+    """guid -> name of everything in the save that can be an improvement's source (qualities,
+    cyberware, powers, gear, armour and their mods ...)."""
+    out: dict[str, str] = {}
+    for el in root.iter():
+        g = el.findtext("guid")
+        n = el.findtext("name")
+        if g and n:
+            extra = (el.findtext("extra") or "").strip()
+            rating = (el.findtext("rating") or "").strip()
+            label = n.strip() + (f" ({extra})" if extra else "") + (f" {rating}" if rating not in ("", "0") else "")
+            out.setdefault(g.strip(), label)
+    return out
+
+
+def source_of(imp: ET.Element, names: dict[str, str]) -> str:
+    """Where an improvement comes from, in words: "Quality Catlike", "Cyberware Bone Lacing
+    (Aluminum)"; the kind alone when the save does not name the source."""
+    kind = _text(imp, "improvementsource") or "improvement"
+    src = _text(imp, "sourcename")
+    name = names.get(src) or (src if src and not _GUID.match(src) else "")
+    return f"{kind} {name}".strip() if name else f"a {kind} (unnamed)" if kind != "improvement" else "an improvement"
 
 
 def _improvements(root: ET.Element) -> list[tuple[str, int, ET.Element]]:
@@ -321,8 +402,9 @@ def _attributes(root: ET.Element, rep: ReportBuilder) -> dict[str, int]:
     return out
 
 
-def _skills(root: ET.Element, improvements, rep: ReportBuilder) -> dict[str, int]:
+def _skills(root: ET.Element, improvements, rep: ReportBuilder, names: dict[str, str] | None = None) -> dict[str, int]:
     """Active skill name -> rating as Chummer computes it (see the module docstring)."""
+    names = names if names is not None else _source_names(root)
     created = _true(_text(root, "created"))
     new = root.find("newskills")
     ratings: dict[str, int] = {}
@@ -373,7 +455,7 @@ def _skills(root: ET.Element, improvements, rep: ReportBuilder) -> dict[str, int
             sname = _text(imp, "improvedname")
             if sname in data.MAP_SKILLS:
                 ratings[sname] = ratings.get(sname, 0) + val
-                rep.note(f"{sname} includes {val:+d} from {_text(imp, 'improvementsource') or 'an improvement'}")
+                rep.note(f"{sname} includes {val:+d} from {source_of(imp, names)}")
         elif kind in ("SkillGroup", "SkillCategory", "SkillAttribute") and val:
             rep.skip(f"improvement {kind} {_text(imp, 'improvedname')} {val:+d} (not applied)")
     return ratings
@@ -409,6 +491,14 @@ def _weapons(root, improvements, attrs, phys_limit, rep: ReportBuilder):
     skill_acc = _by_name(improvements, "WeaponSkillAccuracy")
     names: dict[str, int] = {}
     skipped = []
+    minis: list[tuple[ET.Element, str]] = []
+    qty: dict[str, float] = {}
+    for g in root.iter("gear"):
+        try:
+            q = float(_text(g, "qty") or 1)
+        except ValueError:
+            q = 1.0
+        qty[_text(g, "guid")] = q if math.isfinite(q) and q > 0 else 1.0
 
     def walk(elements, prefix):
         nonlocal holster
@@ -418,7 +508,10 @@ def _weapons(root, improvements, attrs, phys_limit, rep: ReportBuilder):
             if not _true(_text(w, "equipped", "True")):
                 skipped.append(wname)
                 continue
-            weapon, accs = _weapon(w, where, skill_acc, attrs, phys_limit, rep)
+            if grenades.is_minigrenade(wname, _text(w, "category"), _text(w, "range")):
+                minis.append((w, where))
+                continue
+            weapon, accs = _weapon(w, where, skill_acc, attrs, phys_limit, rep, qty)
             for a in accs:
                 low = a.lower()
                 if "quick-draw holster" in low:
@@ -441,10 +534,54 @@ def _weapons(root, improvements, attrs, phys_limit, rep: ReportBuilder):
     walk(node.findall("weapon"), "character/weapons/weapon")
     if skipped:
         rep.skip("weapons not equipped: " + ", ".join(skipped))
+    if minis:
+        out = _load_launchers(out, minis, qty, rep)
     return tuple(out), vision, holster
 
 
-def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: ReportBuilder):
+def _load_launchers(weapons: list[Weapon], minis, qty: dict[str, float], rep: ReportBuilder) -> list[Weapon]:
+    """Minigrenades (ammunition in Chummer, listed as weapons of their own) loaded into the
+    character's grenade launchers: each launcher takes the first kind the save lists, a full
+    clip of it; the other kinds are named in the report as carried."""
+    rounds = []
+    for w, where in minis:
+        name = _text(w, "name") or "Minigrenade"
+        blast = grenades.blast_of(name, _text(w, "damage"))
+        if blast is None:
+            rep.warn(f"{name}: damage {_text(w, 'damage')!r} says no blast; not loaded", where)
+            continue
+        ap = _int(_text(w, "ap"), 0) or 0
+        count = int(qty.get(_text(w, "parentid"), 1.0))
+        rounds.append((name, blast, ap, count, where))
+    launchers = [i for i, wp in enumerate(weapons) if wp.category == "grenade_launcher"
+                 or getattr(wp, "damage_note", None) == "Grenade"]
+    if not rounds:
+        return weapons
+    if not launchers:
+        for name, _b, _ap, count, where in rounds:
+            rep.warn(f"{count} x {name} carried without a grenade launcher; not imported", where)
+        return weapons
+    name, blast, ap, count, _where = rounds[0]
+    out = list(weapons)
+    for i in launchers:
+        wp = out[i]
+        extra = {k: v for k, v in (wp.model_extra or {}).items() if k != "damage_note"}
+        extra.update(blast=blast.kind, blast_falloff=blast.falloff, loaded_with=name)
+        if blast.radius is not None:
+            extra["blast_radius"] = blast.radius
+        data_ = wp.model_dump(exclude_none=False)
+        data_.update(extra, damage=blast.damage, ap=ap, loaded=wp.ammo)
+        data_.pop("damage_note", None)
+        out[i] = Weapon.model_validate(data_)
+        rep.note(f"{wp.name} loaded with {name} ({blast.describe()}): "
+                 f"{wp.ammo if wp.ammo is not None else 'a'} round{'s' if wp.ammo != 1 else ''} in, {count} carried")
+    others = [f"{c} x {n}" for n, _b, _a, c, _w in rounds[1:]]
+    if others:
+        rep.note("minigrenades also carried (switch rounds on the sheet): " + ", ".join(others))
+    return out
+
+
+def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: ReportBuilder, qty: dict[str, float]):
     name = _text(w, "name") or "Unnamed weapon"
     label = f"{where} ({name})"
     category = _text(w, "category")
@@ -474,7 +611,18 @@ def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: Report
     ap_add = sum(_int(_text(a, "ap"), 0) or 0 for a in accessories)
     extra: dict[str, Any] = {}
     dmg_value: str | None = damage.replace(" ", "") or None
-    if dmg_value and not _DAMAGE.match(dmg_value):
+    blast = grenades.blast_of(name, damage) if wtype != "Melee" else None
+    if blast is not None:
+        dmg_value = blast.damage
+        extra["blast"] = blast.kind
+        extra["blast_falloff"] = blast.falloff
+        if blast.radius is not None:
+            extra["blast_radius"] = blast.radius
+        rep.note(f"{name} carries {blast.describe()}" + (" (kind read from its damage)" if blast.guessed else ""))
+    elif damage.strip().lower() == "grenade":
+        extra["damage_note"] = damage  # a launcher: what it fires is loaded from its minigrenades
+        dmg_value = None
+    elif dmg_value and not _DAMAGE.match(dmg_value):
         rep.warn(f"damage {damage!r} is not a damage code; kept as a note on the weapon", f"{label}/damage")
         extra["damage_note"] = damage
         dmg_value = None
@@ -550,12 +698,15 @@ def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: Report
     if deployable:
         rep.note(f"{name}: RC when deployed not included ({', '.join(deployable)})")
 
-    # Ammunition.
-    ammo = reload = None
-    if wtype != "Melee":
+    # Ammunition: a firearm starts with a full clip of its own capacity; a grenade is one of
+    # the ``qty`` the save's gear carries (its count left, no clip).
+    ammo = reload = loaded = None
+    if blast is not None and skill in ("throwing_weapons", None) and _text(w, "range") != "Grenade Launchers":
+        loaded = max(1, min(999, int(qty.get(_text(w, "parentid"), 1.0))))
+    elif wtype != "Melee":
         m = _AMMO.match(_text(w, "ammo"))
-        if m and int(m.group(1)) > 0:
-            ammo = int(m.group(1))
+        if m and 0 < int(m.group(1)) <= 10_000:
+            ammo = loaded = int(m.group(1))
             reload = RELOAD.get((m.group(2) or "").lower())
     bonus = [a for a in accessories if (_int(_text(a, "ammobonus"), 0) or 0) or (_int(_text(a, "rangebonus"), 0) or 0)]
     for a in bonus:
@@ -568,7 +719,7 @@ def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: Report
         table = _text(w, "range") or category
         if table == "Crossbows" or category == "Crossbows":
             table = next((t for t in ("Light", "Medium", "Heavy") if t.lower() in name.lower()), "Medium") + " Crossbows"
-        mult = float(_text(w, "rangemultiply") or 1) if re.match(r"^[\d.]+$", _text(w, "rangemultiply") or "1") else 1.0
+        mult = _range_multiplier(_text(w, "rangemultiply"), label, rep)
         if table in data.RANGE_CATEGORIES:
             cat_id = data.RANGE_CATEGORIES[table]
             if abs(mult - 1.0) > 1e-9:
@@ -597,6 +748,7 @@ def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: Report
             modes=tuple(modes),
             rc=rc,
             ammo=ammo,
+            loaded=loaded,
             smartgun=smartgun,
             reach=reach,
             skill=skill,
@@ -609,6 +761,26 @@ def _weapon(w: ET.Element, where: str, skill_acc, attrs, phys_limit, rep: Report
     return weapon, acc_names
 
 
+#: Range multipliers read at most (Chummer's own go up to 2 or so).
+MAX_RANGE_MULTIPLIER = 100.0
+
+
+def _range_multiplier(text: str, label: str, rep: ReportBuilder) -> float:
+    """``rangemultiply`` as a number (1 when empty); a text that is not one positive number
+    up to :data:`MAX_RANGE_MULTIPLIER` ("1.5.2", "NaN", "-2") is 1 with a warning."""
+    if not text:
+        return 1.0
+    try:
+        v = float(text)
+    except (ValueError, OverflowError):
+        v = math.nan
+    if not (math.isfinite(v) and 0 < v <= MAX_RANGE_MULTIPLIER):
+        rep.warn(f"range multiplier {text[:40]!r} is not a number from 0 to {MAX_RANGE_MULTIPLIER:g}; 1 used",
+                 f"{label}/rangemultiply")
+        return 1.0
+    return v
+
+
 def _own_bands(maxima: tuple[float, ...]) -> tuple[RangeBand, ...]:
     return tuple(
         RangeBand(band=n, max=float(m), modifier=BAND_MODIFIERS[n]) for n, m in zip(BAND_NAMES, maxima) if m > 0
@@ -618,12 +790,18 @@ def _own_bands(maxima: tuple[float, ...]) -> tuple[RangeBand, ...]:
 # -- armour, movement, qualities, vision --------------------------------------------------------
 
 
-def _armor(root: ET.Element, rep: ReportBuilder) -> tuple[int, tuple[str, ...]]:
-    pieces: list[ArmorPiece] = []
+def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict[str, str] | None = None,
+           strength: int | None = None) -> tuple[int, tuple[str, ...]]:
+    """The armour value as Chummer totals it (``Character.GetArmorRating``): the best equipped
+    armour with its mods, plus the "+N" armour worn with it and Custom Fit (Stack) bonuses
+    (together at most Strength), plus every unconditional ``Armor`` improvement -- from
+    cyberware, bioware, qualities, powers (Orthoskin, Bone Lacing, cyberlimb armour ...);
+    those an armour or armour mod makes count only with that armour. Improvements sharing a
+    ``unique`` name count once, the best of them. (value, the parts it is made of)."""
+    names = names or {}
+    pieces: list[tuple[ArmorPiece, set[str]]] = []
     node = root.find("armors")
-    if node is None:
-        return 0, ()
-    for i, a in enumerate(node.findall("armor")):
+    for i, a in enumerate(node.findall("armor") if node is not None else ()):
         if not _true(_text(a, "equipped", "True")):
             continue
         name = _text(a, "name") or f"armor {i + 1}"
@@ -633,6 +811,7 @@ def _armor(root: ET.Element, rep: ReportBuilder) -> tuple[int, tuple[str, ...]]:
         damage = _int(_text(a, "damage"), 0) or 0
         override = _text(a, "armoroverride")
         stack_fit = next((m for m in mods if _text(m, "name") == "Custom Fit (Stack)"), None)
+        guids = {_text(a, "guid")} | {_text(m, "guid") for m in mods}
         bonus = 0
         stacks_on = None
         if override.startswith("+") and stack_fit is not None:
@@ -643,32 +822,82 @@ def _armor(root: ET.Element, rep: ReportBuilder) -> tuple[int, tuple[str, ...]]:
             rep.warn(f"armour value {text!r} is not a number; {name} left out", f"character/armors/armor[{i + 1}]")
             continue
         if text.startswith("+"):
-            pieces.append(ArmorPiece(name, None, value + mod_value - damage))
+            pieces.append((ArmorPiece(name, None, value + mod_value - damage), guids))
         else:
-            pieces.append(ArmorPiece(name, value + mod_value - damage, bonus, stacks_on))
-    if not pieces:
-        return 0, ()
-    best_total = -1
+            pieces.append((ArmorPiece(name, value + mod_value - damage, bonus, stacks_on), guids))
+
+    # Armor improvements: general ones, and those an armour (or its mod) makes.
+    general: list[tuple[int, str]] = []
+    own: dict[int, list[tuple[int, str]]] = {}
+    best_unique: dict[str, tuple[int, ET.Element]] = {}
+    plain: list[tuple[int, ET.Element]] = []
+    for kind, val, imp in improvements:
+        if kind != "Armor" or not val:
+            continue
+        u = _text(imp, "unique")
+        if u:
+            if u not in best_unique or val > best_unique[u][0]:
+                best_unique[u] = (val, imp)
+        else:
+            plain.append((val, imp))
+    order = {id(imp): i for i, (_k, _v, imp) in enumerate(improvements)}
+    for val, imp in sorted(plain + list(best_unique.values()), key=lambda vi: order[id(vi[1])]):
+        src_kind = _text(imp, "improvementsource")
+        label = f"{source_of(imp, names)} {val:+d}"
+        if src_kind in ("Armor", "ArmorMod"):
+            src = _text(imp, "sourcename")
+            k = next((j for j, (_p, g) in enumerate(pieces) if src in g), None)
+            if k is not None:
+                own.setdefault(k, []).append((val, label))
+            continue
+        general.append((val, label))
+    for imp in root.findall("improvements/improvement"):
+        if (_text(imp, "improvementttype") or _text(imp, "improvementtype")) == "Armor" and _text(imp, "condition"):
+            rep.skip(f"armour {_text(imp, 'val')} from {source_of(imp, names)} only when {_text(imp, 'condition')} "
+                     "(conditional; not added)")
+
+    cap = strength if strength is not None and strength > 0 else None
+    best_total = None
     best_parts: tuple[str, ...] = ()
-    bases = [p for p in pieces if p.value is not None] or [None]
-    for base in bases:
+    bases = [k for k, (p, _g) in enumerate(pieces) if p.value is not None] or [None]
+    for kb in bases:
+        base = pieces[kb][0] if kb is not None else None
         total = base.value if base else 0
         parts = [f"{base.name} {base.value}"] if base else []
-        for p in pieces:
-            if p is base:
+        stack = 0
+        stack_parts = []
+        for k, (p, _g) in enumerate(pieces):
+            if k == kb:
                 continue
             if p.value is None:
-                total += p.bonus
-                parts.append(f"{p.name} +{p.bonus}")
+                stack += p.bonus
+                stack_parts.append(f"{p.name} +{p.bonus}")
             elif base is not None and p.bonus and p.stacks_on == base.name:
-                total += p.bonus
-                parts.append(f"{p.name} +{p.bonus} (Custom Fit (Stack))")
-        if total > best_total:
+                stack += p.bonus
+                stack_parts.append(f"{p.name} +{p.bonus} (Custom Fit (Stack))")
+        if cap is not None and stack > cap:
+            stack_parts.append(f"(accessories capped at Strength {cap})")
+            stack = cap
+        total += stack
+        parts += stack_parts
+        for val, label in own.get(kb, []) if kb is not None else []:
+            total += val
+            parts.append(label)
+        if best_total is None or total > best_total:
             best_total, best_parts = total, tuple(parts)
-    ignored = [p.name for p in pieces if not any(part.startswith(p.name + " ") for part in best_parts)]
+    best_total = best_total or 0
+    for val, label in general:
+        best_total += val
+    best_parts = best_parts + tuple(label for _v, label in general)
+    named = [p.name for p, _g in pieces]
+    ignored = [n for n in named if not any(part.startswith(n + " ") for part in best_parts)]
     if ignored:
         rep.note("armour worn but not stacking: " + ", ".join(ignored))
     return max(0, best_total), best_parts
+
+
+#: Largest walk or run rate a sheet holds, metres per Combat Turn.
+MAX_RATE = 1000.0
 
 
 def _movement(root: ET.Element, attrs: dict[str, int], rep: ReportBuilder) -> tuple[float | None, float | None]:
@@ -683,12 +912,17 @@ def _movement(root: ET.Element, attrs: dict[str, int], rep: ReportBuilder) -> tu
             return default
         first = text.split("/")[0]
         try:
-            return float(first)
-        except ValueError:
-            rep.warn(f"{tag} rate {text!r} not understood; Agility x {default:g} used", f"character/{tag}")
+            v = float(first)
+        except (ValueError, OverflowError):
+            v = math.nan
+        if not (math.isfinite(v) and 0 <= v and agi * v <= MAX_RATE):
+            rep.warn(f"{tag} rate {text[:40]!r} is not a ground multiplier (0 to {MAX_RATE:g} m a turn in all); "
+                     f"Agility x {default:g} used", f"character/{tag}")
             return default
+        return v
 
-    return agi * ground("walk", 2), agi * ground("run", 4)
+    walk, run = ground("walk", 2), ground("run", 4)
+    return min(agi * walk, MAX_RATE), min(agi * run, MAX_RATE)
 
 
 def _qualities(root, improvements, holster: bool, rep: ReportBuilder) -> tuple[str, ...]:
@@ -714,20 +948,16 @@ def _qualities(root, improvements, holster: bool, rep: ReportBuilder) -> tuple[s
 def _vision(root: ET.Element, metatype: str, weapon_vision: set[str]) -> tuple[str, ...]:
     found: list[str] = list(data.METATYPE_VISION.get(metatype, ()))
 
-    def scan(nodes):
-        for g in nodes:
-            if not _true(_text(g, "equipped", "True")):
-                continue
-            low = _text(g, "name").lower()
-            for word, key in data.VISION_WORDS:
-                if word in low and key not in found:
-                    found.append(key)
-            scan(g.findall("children/gear"))
-            scan(g.findall("children/cyberware"))
-            scan(g.findall("gears/gear"))
-
-    scan(root.findall("gears/gear"))
-    scan(root.findall("cyberwares/cyberware"))
+    todo = list(reversed(root.findall("gears/gear") + root.findall("cyberwares/cyberware")))
+    while todo:  # gear inside gear, depth-first in the save's order (no recursion: saves nest deep)
+        g = todo.pop()
+        if not _true(_text(g, "equipped", "True")):
+            continue
+        low = _text(g, "name").lower()
+        for word, key in data.VISION_WORDS:
+            if word in low and key not in found:
+                found.append(key)
+        todo.extend(reversed(g.findall("children/gear") + g.findall("children/cyberware") + g.findall("gears/gear")))
     for key in sorted(weapon_vision):
         if key not in found:
             found.append(key)
@@ -798,11 +1028,12 @@ def import_chummer(
     Raises :class:`ImportFileError` (file, XML place, reason) for a file that is not a
     readable Chummer save; anything the token cannot carry is listed in the report."""
     start = time.perf_counter()
-    char, rep = parse_chummer(path)
     x, y = at if at is not None else (0.0, 0.0)
     if not (math.isfinite(x) and math.isfinite(y)):
         raise CoverfireError(f"position ({x}, {y}) is not a finite point")
-    token = char.to_token(ident=_slug(char.name), side=side or "runner", x=float(x), y=float(y))
+    with guarded(str(path), "the Chummer save"):
+        char, rep = parse_chummer(path)
+        token = char.to_token(ident=_slug(char.name), side=side or "runner", x=float(x), y=float(y))
     return token, rep.build(time.perf_counter() - start)
 
 

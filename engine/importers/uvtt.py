@@ -45,6 +45,7 @@ from shapely import ops
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import images
+from engine.importers.guard import guarded
 from engine.importers.report import ImportReport, ReportBuilder
 from engine.importers.storable import storable, storable_encounter
 
@@ -218,8 +219,9 @@ def import_uvtt(
     opts = UvttOptions(cell_size, wall_thickness, wall_height, object_height, max_image_pixels, window_sill)
     opts.check()
     p = Path(path)
-    data = read_uvtt_json(p)
-    encounter, builder = _convert(data, opts, file=str(p), base_dir=p.parent, name=name or p.stem)
+    with guarded(str(p), "the map"):
+        data = read_uvtt_json(p)
+        encounter, builder = _convert(data, opts, file=str(p), base_dir=p.parent, name=name or p.stem)
     report = builder.build(time.perf_counter() - start)
     return encounter, report
 
@@ -237,7 +239,8 @@ def import_uvtt_data(
     options.check()
     if not isinstance(data, dict):
         raise ImportFileError("a Universal VTT map holds one JSON object", file=file, path="$")
-    encounter, builder = _convert(data, options, file=file, base_dir=Path(base_dir or "."), name=name)
+    with guarded(file, "the map"):
+        encounter, builder = _convert(data, options, file=file, base_dir=Path(base_dir or "."), name=name)
     return encounter, builder.build(time.perf_counter() - start)
 
 

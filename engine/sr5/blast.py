@@ -159,8 +159,19 @@ def blast_weapon(token, name: str | None = None) -> Weapon:
 
 
 def blast_spec(weapon: Weapon) -> BlastSpec | None:
-    """The table row of what ``weapon`` carries (None when it does not say)."""
-    return BLASTS.get(weapon.blast) if weapon.blast else None
+    """The table row of what ``weapon`` carries (None when it does not say); a weapon's own
+    ``blast_falloff`` (DV a metre) and ``blast_radius`` (metres), as a Chummer import reads
+    them from the save ("16P (-2/m)", "10S (10m Radius)"), replace the table's."""
+    spec = BLASTS.get(weapon.blast) if weapon.blast else None
+    if spec is None:
+        return None
+    extra = weapon.model_extra or {}
+    fall, radius = extra.get("blast_falloff"), extra.get("blast_radius")
+    if isinstance(fall, int) and not isinstance(fall, bool) and 0 <= fall <= 100 and (fall or spec.radius or radius):
+        spec = replace(spec, falloff=fall)
+    if isinstance(radius, (int, float)) and not isinstance(radius, bool) and 0 < radius <= 1000:
+        spec = replace(spec, radius=float(radius))
+    return spec
 
 
 def blast_damage(weapon: Weapon, spec: BlastSpec, strength: int = 3) -> tuple[Damage | None, int]:

@@ -94,15 +94,21 @@ def test_popstar_numbers(samples_dir):
     ingram = token.weapon("Ingram Smartgun X")
     assert (ingram.category, ingram.damage, ingram.ap, ingram.modes) == ("submachine_gun", "8P", 0, ("BF", "FA"))
     assert (ingram.ammo, ingram.reload, ingram.accuracy, ingram.rc, ingram.smartgun) == (32, "c", 6, 2, True)
-    # The smoke grenade: range "Standard Grenade", Throwing Weapons; its "(10m Radius)" is
-    # no damage code: kept as a note and reported.
+    # The smoke grenade: range "Standard Grenade", Throwing Weapons; "(10m Radius)" is its
+    # blast: smoke (by its name) filling 10 m, no damage of its own; one carried (qty 1).
     smoke = token.weapon("Grenade: Thermal Smoke")
     assert (smoke.category, smoke.skill, smoke.damage) == ("standard_grenade", "throwing_weapons", None)
-    assert smoke.damage_note == "(10m Radius)"
-    assert [w.where for w in report.warnings] == ["character/weapons/weapon[4] (Grenade: Thermal Smoke)/damage"]
-    # Armour: Argentum Coat 12 + Custom Ballistic Mask +2 + Forearm Guards +1 = 15 (the
-    # Berwick Suit's 9 does not stack: no Custom Fit (Stack) names it).
-    assert s.armor == 15
+    assert (smoke.blast, smoke.blast_radius, smoke.blast_falloff, smoke.loaded, smoke.ammo) == ("smoke", 10.0, 0, 1, None)
+    assert "Grenade: Thermal Smoke carries smoke, no damage of its own, 10 m radius" in report.summary
+    assert report.ok
+    # Every firearm starts with a full clip; the ready weapon is the best ranged one.
+    assert ingram.loaded == 32
+    assert s.in_hand == ("Ingram Smartgun X",)
+    # Armour: Argentum Coat 12 + Custom Ballistic Mask +2 + Forearm Guards +1, but "+N"
+    # accessories add at most Strength (2), as Chummer totals it by default (SR5 p. 169):
+    # 12 + 2 = 14 (the Berwick Suit's 9 does not stack: no Custom Fit (Stack) names it).
+    assert s.armor == 14
+    assert any("capped at Strength 2" in line for line in report.summary)
     assert (s.walk_rate, s.run_rate) == (10.0, 20.0)
     assert "too_pretty_to_hit" in s.qualities
     assert "improved_rangefinder" in s.vision and "thermographic" in s.vision

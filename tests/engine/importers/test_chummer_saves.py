@@ -1,0 +1,320 @@
+"""Chummer saves shaped as real ones are (issue #17 items 4-9, #15 item 5), made here.
+
+Each save is a small ``<character>`` with only what the test needs; the expected numbers are
+worked out by hand in the comments (Chummer's rules: docs/importing.md).
+"""
+
+from __future__ import annotations
+
+import lzma
+import time
+
+import pytest
+
+from engine.errors import CoverfireError, ImportFileError
+from engine.importers.chummer import import_chummer
+
+AUTOMATICS = "788b387b-ee41-4e6a-bf22-481a8cc4cf9f"
+PISTOLS = "adf31a50-b228-4e09-a09c-46ab9f5e59a1"
+HEAVY = "64841e6e-9487-4b63-80a1-dcad6eb78179"
+THROWING = "867a6fa0-7d98-4cde-83a4-b33dd39de08e"
+GYMNASTICS = "a9fa961d-07e5-46da-8edc-403ae3e6cc75"
+
+G_QUALITY = "11111111-1111-1111-1111-111111111111"
+G_QUALITY2 = "11111111-1111-1111-1111-222222222222"
+G_ORTHO = "22222222-2222-2222-2222-222222222222"
+G_LACING = "33333333-3333-3333-3333-333333333333"
+G_ARM = "44444444-4444-4444-4444-444444444444"
+G_COAT = "55555555-5555-5555-5555-555555555555"
+G_HE = "66666666-6666-6666-6666-666666666666"
+G_MINI_FRAG = "77777777-7777-7777-7777-777777777777"
+G_MINI_HE = "88888888-8888-8888-8888-888888888888"
+
+
+def _attrs(bod=4, agi=5, rea=4, str_=4, cat="Standard"):
+    rows = [("BOD", bod), ("AGI", agi), ("REA", rea), ("STR", str_), ("CHA", 3), ("INT", 4), ("LOG", 3),
+            ("WIL", 3), ("EDG", 2)]
+    return "".join(f"<attribute><name>{n}</name><metatypecategory>{cat}</metatypecategory>"
+                   f"<totalvalue>{v}</totalvalue></attribute>" for n, v in rows)
+
+
+def _skill(suid, base):
+    return f"<skill><suid>{suid}</suid><base>{base}</base><karma>0</karma></skill>"
+
+
+def _imp(kind, val, source, sourcename, name="", unique="", condition=""):
+    return (f"<improvement><unique>{unique}</unique><improvedname>{name}</improvedname>"
+            f"<sourcename>{sourcename}</sourcename><val>{val}</val><rating>1</rating>"
+            f"<condition>{condition}</condition><improvementttype>{kind}</improvementttype>"
+            f"<improvementsource>{source}</improvementsource><enabled>True</enabled></improvement>")
+
+
+def _weapon(name, category, damage, *, ap="-", acc="5", ammo="15(c)", mode="SA", useskill="", rng="",
+            wtype="Ranged", parentid="", equipped="True", rangemultiply="1"):
+    return (f"<weapon><name>{name}</name><category>{category}</category><type>{wtype}</type>"
+            f"<damage>{damage}</damage><ap>{ap}</ap><accuracy>{acc}</accuracy><mode>{mode}</mode><rc>0</rc>"
+            f"<ammo>{ammo}</ammo><useskill>{useskill}</useskill><range>{rng}</range>"
+            f"<rangemultiply>{rangemultiply}</rangemultiply><parentid>{parentid}</parentid>"
+            f"<equipped>{equipped}</equipped></weapon>")
+
+
+def _save(*, weapons="", armors="", improvements="", cyberware="", qualities="", gears="", attrs=None,
+          metatype="Human", metacat="Metahuman", walk="2/1/0", run="4/0/0", skills="", extra=""):
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<character>
+  <gameedition>SR5</gameedition><appversion>5.225.0</appversion><created>True</created>
+  <name>Test Runner</name><alias>Tess</alias>
+  <metatype>{metatype}</metatype><metatypecategory>{metacat}</metatypecategory>
+  <walk>{walk}</walk><run>{run}</run><sprint>2/1/0</sprint>
+  <attributes>{attrs if attrs is not None else _attrs()}</attributes>
+  <newskills><skills>{skills}</skills></newskills>
+  <qualities>{qualities}</qualities>
+  <cyberwares>{cyberware}</cyberwares>
+  <gears>{gears}</gears>
+  <armors>{armors}</armors>
+  <weapons>
+    <weapon><name>Unarmed Attack</name><category>Unarmed</category><type>Melee</type>
+      <damage>(STR)P</damage><ap>-</ap><accuracy>Physical</accuracy><reach>0</reach>
+      <useskill>Unarmed Combat</useskill><equipped>True</equipped></weapon>
+    {weapons}
+  </weapons>
+  <improvements>{improvements}</improvements>
+  <physicalcmfilled>0</physicalcmfilled><stuncmfilled>0</stuncmfilled>
+  {extra}
+</character>
+"""
+
+
+def _write(tmp_path, text, name="c.chum5", encoding="utf-8"):
+    p = tmp_path / name
+    p.write_bytes(text.encode(encoding))
+    return p
+
+
+# -- item 6: armour from cyberware and bioware ---------------------------------------------------
+def test_armour_adds_every_armor_improvement_as_chummer_does(tmp_path):
+    armors = (f"<armor><guid>{G_COAT}</guid><name>Armor Jacket</name><armor>12</armor><equipped>True</equipped>"
+              "<armormods /></armor>")
+    cyber = (f"<cyberware><guid>{G_ORTHO}</guid><name>Orthoskin</name><rating>2</rating></cyberware>"
+             f"<cyberware><guid>{G_LACING}</guid><name>Bone Lacing</name><extra>Aluminum</extra></cyberware>"
+             f"<cyberware><guid>{G_ARM}</guid><name>Cyberarm armour</name><rating>1</rating></cyberware>")
+    imps = (_imp("Armor", 2, "Bioware", G_ORTHO)             # Orthoskin 2: +2
+            + _imp("Armor", 2, "Cyberware", G_LACING, unique="bonelacing")  # Aluminum lacing +2
+            + _imp("Armor", 1, "Cyberware", G_LACING, unique="bonelacing")  # a weaker lacing: same group
+            + _imp("Armor", 1, "Cyberware", G_ARM)               # cyberlimb armour +1
+            + _imp("Armor", 4, "Quality", G_QUALITY, condition="in water"))  # conditional: left out
+    p = _write(tmp_path, _save(armors=armors, cyberware=cyber, improvements=imps))
+    token, rep = import_chummer(p)
+    # Armor Jacket 12 + Orthoskin 2 + Bone Lacing 2 (best of its unique group) + arm 1 = 17.
+    assert token.rules["sr5"].armor == 17
+    line = next(x for x in rep.summary if x.startswith("armour "))
+    assert line == ("armour 17 (Armor Jacket 12 + Bioware Orthoskin 2 +2 + Cyberware Bone Lacing (Aluminum) +2"
+                    " + Cyberware Cyberarm armour 1 +1)")
+    assert any("only when in water" in u for u in rep.unsupported)
+
+
+def test_armour_improvements_without_armour_worn_still_count(tmp_path):
+    p = _write(tmp_path, _save(improvements=_imp("Armor", 3, "Bioware", G_ORTHO),
+                               cyberware=f"<cyberware><guid>{G_ORTHO}</guid><name>Orthoskin</name></cyberware>"))
+    token, _ = import_chummer(p)
+    assert token.rules["sr5"].armor == 3
+
+
+# -- item 8: report lines name their source ------------------------------------------------------
+def test_skill_bonuses_name_the_quality_they_come_from(tmp_path):
+    quals = (f"<quality><guid>{G_QUALITY}</guid><name>Catlike</name></quality>"
+             f"<quality><guid>{G_QUALITY2}</guid><name>Natural Athlete</name></quality>")
+    imps = (_imp("Skill", 1, "Quality", G_QUALITY, name="Gymnastics")
+            + _imp("Skill", 1, "Quality", G_QUALITY2, name="Gymnastics"))
+    p = _write(tmp_path, _save(qualities=quals, improvements=imps, skills=_skill(GYMNASTICS, 3)))
+    token, rep = import_chummer(p)
+    assert token.rules["sr5"].skills["gymnastics"] == 5  # 3 + 1 + 1
+    assert "Gymnastics includes +1 from Quality Catlike" in rep.summary
+    assert "Gymnastics includes +1 from Quality Natural Athlete" in rep.summary
+
+
+# -- item 4: the ready weapon and full clips ------------------------------------------------------
+def test_the_ready_weapon_is_the_best_ranged_weapon_and_clips_are_full(tmp_path):
+    weapons = (_weapon("Knife", "Blades", "(STR+1)P", wtype="Melee", ammo="0", acc="Physical")
+               + _weapon("Ares Predator V", "Heavy Pistols", "8P", ap="-1", ammo="15(c)")
+               + _weapon("AK-97", "Assault Rifles", "10P", ap="-2", ammo="38(c)", mode="SA/BF/FA"))
+    skills = _skill(PISTOLS, 6) + _skill(AUTOMATICS, 3)
+    p = _write(tmp_path, _save(weapons=weapons, skills=skills))
+    token, rep = import_chummer(p)
+    s = token.rules["sr5"]
+    # Pistols 6 beats Automatics 3 (more dice), whatever the DV: the Predator is in hand.
+    assert s.in_hand == ("Ares Predator V",)
+    assert token.weapon("Ares Predator V").loaded == 15 and token.weapon("AK-97").loaded == 38
+    assert token.weapon("Knife").loaded is None
+    assert "ready weapon: Ares Predator V (best ranged weapon: skill 6, DV 8, accuracy 5)" in rep.summary
+    # With equal skills the higher DV wins: the AK.
+    p = _write(tmp_path, _save(weapons=weapons, skills=_skill(PISTOLS, 4) + _skill(AUTOMATICS, 4)))
+    token, _ = import_chummer(p)
+    assert token.rules["sr5"].in_hand == ("AK-97",)
+
+
+def test_without_a_ranged_weapon_the_best_melee_one_is_ready_never_the_fist(tmp_path):
+    p = _write(tmp_path, _save(weapons=_weapon("Katana", "Blades", "(STR+3)P", wtype="Melee", ammo="0")))
+    token, _ = import_chummer(p)
+    assert token.rules["sr5"].in_hand == ("Katana",)
+    assert token.weapons[0].name == "Unarmed Attack"
+
+
+# -- item 5: grenades and minigrenades ------------------------------------------------------------
+def test_grenades_carry_their_blast_and_minigrenades_load_into_the_launcher(tmp_path):
+    gears = (f"<gear><guid>{G_HE}</guid><name>Grenade: High Explosive</name><category>Ammunition</category>"
+             "<qty>3.0</qty></gear>"
+             f"<gear><guid>{G_MINI_FRAG}</guid><name>Minigrenade: Fragmentation</name><category>Ammunition</category>"
+             "<qty>12.0</qty></gear>"
+             f"<gear><guid>{G_MINI_HE}</guid><name>Minigrenade: High Explosive</name><category>Ammunition</category>"
+             "<qty>6.0</qty></gear>")
+    weapons = (_weapon("Grenade: High Explosive", "Gear", "16P (-2/m)", ap="-2", acc="Physical", ammo="1",
+                       mode="0", useskill="Throwing Weapons", rng="Standard Grenade", parentid=G_HE)
+               + _weapon("Grenade: Flash-Bang", "Gear", "10S (10m Radius)", ap="-4", acc="Physical", ammo="1",
+                         mode="0", useskill="Throwing Weapons", rng="Standard Grenade")
+               + _weapon("ArmTech MGL-12", "Grenade Launchers", "Grenade", acc="4", ammo="12(c)", mode="SA")
+               + _weapon("Minigrenade: Fragmentation", "Gear", "18P(f) (-1/m)", ap="+5", acc="0", ammo="0",
+                         mode="0", useskill="Heavy Weapons", rng="Grenade Launchers", parentid=G_MINI_FRAG)
+               + _weapon("Minigrenade: High Explosive", "Gear", "16P (-2/m)", ap="-2", acc="0", ammo="0",
+                         mode="0", useskill="Heavy Weapons", rng="Grenade Launchers", parentid=G_MINI_HE))
+    p = _write(tmp_path, _save(weapons=weapons, gears=gears, skills=_skill(HEAVY, 4) + _skill(THROWING, 3)))
+    token, rep = import_chummer(p)
+    names = [w.name for w in token.weapons]
+    # Minigrenades are no weapons of their own any more.
+    assert names == ["Unarmed Attack", "Grenade: High Explosive", "Grenade: Flash-Bang", "ArmTech MGL-12"]
+    he = token.weapon("Grenade: High Explosive")
+    assert (he.blast, he.damage, he.ap, he.blast_falloff, he.loaded, he.ammo) == ("high_explosive", "16P", -2, 2, 3, None)
+    fb = token.weapon("Grenade: Flash-Bang")
+    assert (fb.blast, fb.damage, fb.ap, fb.blast_falloff, fb.blast_radius, fb.loaded) == ("flash_bang", "10S", -4, 0, 10.0, 1)
+    mgl = token.weapon("ArmTech MGL-12")
+    # Loaded with the first kind listed, a full clip of the launcher's 12.
+    assert (mgl.blast, mgl.damage, mgl.ap, mgl.blast_falloff, mgl.loaded, mgl.ammo) == ("fragmentation", "18P(f)", 5, 1, 12, 12)
+    assert (mgl.accuracy, mgl.category, mgl.skill) == (4, "grenade_launcher", "heavy_weapons")
+    assert mgl.loaded_with == "Minigrenade: Fragmentation"
+    assert ("ArmTech MGL-12 loaded with Minigrenade: Fragmentation (fragmentation, 18P(f), -1/m): 12 rounds in, "
+            "12 carried") in rep.summary
+    assert "minigrenades also carried (switch rounds on the sheet): 6 x Minigrenade: High Explosive" in rep.summary
+    assert not any("damage" in w.message and "not a damage code" in w.message for w in rep.warnings)
+    # The sr5 blast rules read what each carries (no more "does not say what it carries").
+    from engine.sr5.blast import blast_spec
+
+    assert blast_spec(he).kind == "high_explosive" and blast_spec(mgl).falloff == 1
+
+
+def test_minigrenades_without_a_launcher_are_reported(tmp_path):
+    weapons = _weapon("Minigrenade: Fragmentation", "Gear", "18P(f) (-1/m)", ap="+5", acc="0", ammo="0",
+                      mode="0", useskill="Heavy Weapons", rng="Grenade Launchers")
+    token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons)))
+    assert [w.name for w in token.weapons] == ["Unarmed Attack"]
+    assert any("carried without a grenade launcher" in w.message for w in rep.warnings)
+
+
+# -- item 7: an A.I. -------------------------------------------------------------------------------
+def test_an_ai_is_refused_naming_what_is_missing(tmp_path):
+    p = _write(tmp_path, _save(metatype="Protosapient", metacat="A.I.",
+                               attrs=_attrs(bod=0, agi=0, rea=0, str_=0, cat="A.I.")))
+    with pytest.raises(ImportFileError) as err:
+        import_chummer(p)
+    msg = str(err.value)
+    assert "Tess is an A.I. (metatype Protosapient, category A.I.)" in msg
+    assert "Body 0, Agility 0, Reaction 0, Strength 0" in msg and "drone" in msg
+
+
+def test_a_character_with_agility_0_is_refused_never_a_token_that_cannot_move(tmp_path):
+    p = _write(tmp_path, _save(attrs=_attrs(agi=0)))
+    with pytest.raises(ImportFileError, match="Agility 0: the token could not move"):
+        import_chummer(p)
+
+
+# -- item 9: .chum5lz -----------------------------------------------------------------------------
+def test_a_chum5lz_opens_like_a_chum5(tmp_path):
+    text = _save(weapons=_weapon("Ares Predator V", "Heavy Pistols", "8P"), skills=_skill(PISTOLS, 5))
+    plain, _ = import_chummer(_write(tmp_path, text))
+    # Chummer's LzmaHelper: the LZMA "alone" layout with an end marker (size -1).
+    packed = lzma.compress(text.encode("utf-8"), format=lzma.FORMAT_ALONE)
+    assert packed[5:13] == b"\xff" * 8
+    p = tmp_path / "c.chum5lz"
+    p.write_bytes(packed)
+    token, rep = import_chummer(p)
+    assert token == plain and rep.ok
+    # Chummer's "None" preset writes the XML as it is: read as XML.
+    (tmp_path / "s.chum5lz").write_text(text, encoding="utf-8")
+    assert import_chummer(tmp_path / "s.chum5lz")[0] == plain
+    # Cut short, or not LZMA at all: one clear line.
+    p.write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(ImportFileError, match="cut short"):
+        import_chummer(p)
+    p.write_bytes(b"PK\x03\x04 zip, not lzma")
+    with pytest.raises(ImportFileError, match="neither XML nor Chummer's compressed"):
+        import_chummer(p)
+
+
+# -- #15 item 5: faults found by fuzzing ------------------------------------------------------------
+def test_a_broken_range_multiplier_is_1_with_a_warning(tmp_path):
+    weapons = _weapon("AK-97", "Assault Rifles", "10P", rangemultiply="1.5.2")
+    token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons)))
+    assert token.weapon("AK-97").ranges is None  # the table's own bands, unscaled
+    assert any(w.where.endswith("/rangemultiply") and "'1.5.2'" in w.message for w in rep.warnings)
+
+
+@pytest.mark.parametrize("walk", ["NaN/1/0", "inf/1/0", "2000/1/0", "-1/1/0", "1e400/1/0"])
+def test_impossible_walk_rates_fall_back_to_agility_x_2(tmp_path, walk):
+    token, rep = import_chummer(_write(tmp_path, _save(walk=walk)))
+    assert token.rules["sr5"].walk_rate == 10.0  # Agility 5 x 2
+    assert any(w.where == "character/walk" for w in rep.warnings)
+
+
+def test_gear_nested_500_deep_is_refused_quickly(tmp_path):
+    deep = "<gear><name>box</name><children>" * 500 + "</children></gear>" * 500
+    t0 = time.process_time()
+    with pytest.raises(ImportFileError, match="nests elements more than 64 deep"):
+        import_chummer(_write(tmp_path, _save(gears=deep)))
+    assert time.process_time() - t0 < 1.0
+    # 20 deep (deeper than any real save) still imports, its vision gear found at the bottom.
+    deep = ("<gear><name>box</name><equipped>True</equipped><children>" * 20
+            + "<gear><name>Thermographic Vision</name><equipped>True</equipped></gear>"
+            + "</children></gear>" * 20)
+    token, _ = import_chummer(_write(tmp_path, _save(gears=deep)))
+    assert "thermographic" in token.rules["sr5"].vision
+
+
+def test_entities_are_refused_wherever_they_are_declared(tmp_path):
+    bomb = '<!DOCTYPE character [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+    body = _save(extra="<notes>&b;</notes>")
+    head, rest = body.split("\n", 1)
+    # A declaration after the first 64 KiB (a long comment first) ...
+    late = head + "\n<!--" + "x" * 70_000 + "-->\n" + bomb + rest
+    with pytest.raises(ImportFileError, match="DTD"):
+        import_chummer(_write(tmp_path, late))
+    # ... and a UTF-16 save.
+    utf16 = body.replace('encoding="utf-8"', 'encoding="utf-16"').replace("\n<character>", "\n" + bomb + "<character>", 1)
+    with pytest.raises(ImportFileError, match="DTD"):
+        import_chummer(_write(tmp_path, utf16, encoding="utf-16"))
+    # A UTF-16 save without one imports.
+    clean16 = _save().replace('encoding="utf-8"', 'encoding="utf-16"')
+    assert import_chummer(_write(tmp_path, clean16, encoding="utf-16"))[0].name == "Tess"
+
+
+def test_any_other_failure_is_a_coverfire_error(tmp_path, monkeypatch):
+    import engine.importers.chummer as ch
+
+    def boom(*a, **k):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(ch, "_qualities", boom)
+    with pytest.raises(CoverfireError, match=r"could not be imported \(KeyError: 'surprise'\)"):
+        import_chummer(_write(tmp_path, _save()))
+
+
+def test_the_blast_rules_take_the_falloff_and_radius_the_save_gives():
+    from engine.model import Weapon
+    from engine.sr5.blast import blast_spec
+
+    # "12P (-3/m)" on a high-explosive grenade: 3 DV a metre, so it reaches 12 / 3 = 4 m.
+    w = Weapon(name="Grenade: Custom HE", damage="12P", blast="high_explosive", blast_falloff=3)
+    spec = blast_spec(w)
+    assert spec.falloff == 3 and spec.reach(12) == pytest.approx(4.0)
+    # "(6m Radius)" smoke fills 6 m, not the table's 10.
+    assert blast_spec(Weapon(name="Smoke", blast="smoke", blast_falloff=0, blast_radius=6.0)).radius == 6.0
+    # Nothing given: the table's row.
+    assert blast_spec(Weapon(name="HE", blast="high_explosive")).falloff == 2
