@@ -6,32 +6,11 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from gui.theme import apply_dark_theme
+
 APP_NAME = "Coverfire"
-
-
-def apply_dark_theme(app: QApplication) -> None:
-    """Fusion with a dark palette, matching the map's colours."""
-    app.setStyle("Fusion")
-    pal = QPalette()
-    base, window, text = QColor("#1b1f24"), QColor("#252a31"), QColor("#e6e9ed")
-    pal.setColor(QPalette.ColorRole.Window, window)
-    pal.setColor(QPalette.ColorRole.WindowText, text)
-    pal.setColor(QPalette.ColorRole.Base, base)
-    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#21262c"))
-    pal.setColor(QPalette.ColorRole.ToolTipBase, QColor("#101317"))
-    pal.setColor(QPalette.ColorRole.ToolTipText, text)
-    pal.setColor(QPalette.ColorRole.Text, text)
-    pal.setColor(QPalette.ColorRole.Button, QColor("#2d333b"))
-    pal.setColor(QPalette.ColorRole.ButtonText, text)
-    pal.setColor(QPalette.ColorRole.Highlight, QColor("#2f81c7"))
-    pal.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
-    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8b949e"))
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6e7681"))
-    app.setPalette(pal)
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:

@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -97,6 +97,15 @@ class _LongText(QPlainTextEdit):
             self.editingFinished.emit()
 
 
+def click_focus_only(panel: QWidget) -> None:
+    """Fields take keyboard focus only when clicked (Qt.ClickFocus): neither selecting an
+    object, nor a dialog closing, nor Tab puts the caret in a field, so the GM's tool keys
+    (S, P, T ...) never type into one (a Static Veil GM once renamed "rook" to "s")."""
+    for w in panel.findChildren(QWidget):
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            w.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+
+
 class InspectorPanel(QWidget):
     """Edits the selected object. ``error`` holds the last refusal (also shown inline)."""
 
@@ -152,6 +161,7 @@ class InspectorPanel(QWidget):
         document.changed.connect(self._on_document)
         selection.changed.connect(self._on_selection)
         self._on_selection()
+        click_focus_only(self)
 
     # -- what is shown -------------------------------------------------------------------------
     def target(self) -> tuple[str, str] | None:
@@ -210,6 +220,7 @@ class InspectorPanel(QWidget):
             self.form.addRow(QLabel(f"{len(self.selection.ids)} objects selected.\n"
                                     "Drag to move them together; Delete removes them; Ctrl+D duplicates."))
         self.json_box.setVisible(kind in ("token", "obstacle", "zone"))
+        click_focus_only(self)
 
     def _refresh(self) -> None:
         self._later.stop()

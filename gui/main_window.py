@@ -160,6 +160,11 @@ class MainWindow(QMainWindow):
         for ext in list(EXTENSIONS):
             ext(self)
         self.restored_layout = self._restore_state() and self.restored_layout
+        from gui.why_greyed import GreyedExplainer
+
+        self.greyed = GreyedExplainer(self)
+        for menu in self.findChildren(QMenu):
+            self.greyed.watch_menu(menu)
         if not self.restored_layout:
             self.docks["targets"].raise_()
 
@@ -596,6 +601,7 @@ class MainWindow(QMainWindow):
                 self.apply_default_layout()
             self.keep_on_screen()
             self.tidy_dock_tabs()
+            self.map_view.setFocus()  # tool keys work from the start
             QTimer.singleShot(0, self.map_view.fit_map)
 
     def apply_default_layout(self) -> None:

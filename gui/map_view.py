@@ -145,6 +145,7 @@ class MapView(pg.GraphicsView):
         self.auto_fit = True
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
 
         document.changed.connect(self._on_document)
