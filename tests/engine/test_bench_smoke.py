@@ -35,12 +35,20 @@ def test_bench_runs_small():
     lines = []
     res = run(seed=2, tokens=12, obstacles=60, size=50.0, attackers=3, repeats=1, charges=2,
               naive_attackers=2, log=lines.append)
-    assert lines and "scene" in lines[0]
-    for key in ("index_s", "navigator_s", "targets_ms", "cover_ms", "zones_ms", "charge_ms",
-                "naive_ms", "ratio", "agree_max"):
-        assert key in res
-    assert res["compared"] > 0
-    assert res["agree_max"] <= 0.02
+    assert lines and lines[0].startswith("scene: seed 2, 12 tokens, 60 obstacles")
+    # the counts are the seeded scene's, the same on every machine
+    assert res["obstacles_made"] == 60 and res["radii"] == [0.4, 0.5]
+    assert (res["charges"], res["charges_possible"]) == (2, 2)
+    assert (res["charges_all_n"], res["charges_all_possible"]) == (11, 9)
+    assert (res["compared"], res["partial_compared"]) == (107, 15)
+    # the fast cover agrees with the naive shadow union on every target
+    assert res["agree_max"] <= 1e-9 and res["agree_class"] == 1.0
+    # every timing was measured (positive, finite) and the ratio is the one of the medians
+    for key in ("index_s", "navigator_s", "targets_ms", "cover_ms", "zones_ms", "charge_ms", "naive_ms", "naive_fast_ms"):
+        assert 0 < res[key] < 60_000, (key, res[key])
+    assert res["targets_min_ms"] <= res["targets_ms"] <= res["targets_max_ms"]
+    assert res["ratio"] == res["naive_ms"] / res["naive_fast_ms"]
     out = []
     report(res, log=out.append)
-    assert any("naive" in x for x in out)
+    assert any("agreement over 107 targets (15 partly hidden)" in x and "same class 100.0 %" in x for x in out)
+    assert any(f"{res['ratio']:.0f}x faster" in x for x in out)

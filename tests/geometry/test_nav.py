@@ -428,15 +428,20 @@ def test_random_scenes_give_valid_paths_and_charges(seed):
     polys, pts = random_scene(seed)
     nav = Navigator(polys, bounds=(0, 0, 40, 40))
     bodies = np.array([[x, y, 0.4] for x, y in pts[4:]])
+    # The scenes are open (boxes of at most 4 x 2 m scattered over 40 x 40 m, every point at
+    # least 0.6 m clear): every pair has a way and a charge, so a missing one is a bug.
     for a, b in [(0, 1), (1, 2), (2, 3), (3, 0)]:
         res = nav.shortest_path(pts[a], pts[b], 0.4, discs=bodies)
-        if res is not None:
-            assert res.length >= math.dist(pts[a], pts[b]) - 1e-9
-            assert_clear(res.points, 0.4, polys, bodies)
+        assert res is not None, f"seed {seed}: no way from {pts[a]} to {pts[b]}"
+        straight = math.dist(pts[a], pts[b])
+        assert res.length >= straight - 1e-9
+        if nav.segment_free(np.array(pts[a]), np.array(pts[b]), 0.4, bodies):
+            assert res.length == pytest.approx(straight, abs=1e-6)  # nothing in the way: straight
+        assert_clear(res.points, 0.4, polys, bodies)
         plan = plan_charge(nav, pts[a], 0.4, pts[b], 0.4, discs=bodies)
-        if plan.possible:
-            assert_valid_charge(plan, pts[a], 0.4, pts[b], 0.4, polygons=polys, discs=bodies)
-            assert plan.movement >= max(0.0, abs(math.dist(pts[a], pts[b]) - 5.8)) + 4.0 - 1e-9
+        assert plan.possible, f"seed {seed}: no charge from {pts[a]} at {pts[b]}: {plan.reason}"
+        assert_valid_charge(plan, pts[a], 0.4, pts[b], 0.4, polygons=polys, discs=bodies)
+        assert plan.movement >= max(0.0, abs(straight - 5.8)) + 4.0 - 1e-9
 
 
 @pytest.mark.parametrize("seed", [4, 5])

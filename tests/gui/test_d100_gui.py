@@ -229,8 +229,6 @@ def test_round_tracker_orders_by_speed_and_ends_turns(d100):
 
 # -- pieces ------------------------------------------------------------------------------------------
 def test_combat_log_batches_undone_export_and_dock_wish(qtbot, tmp_path):
-    from PySide6.QtWidgets import QWidget
-
     from gui.combat_log import CombatLog, CombatLogPanel
 
     log = CombatLog()
@@ -256,8 +254,10 @@ def test_combat_log_batches_undone_export_and_dock_wish(qtbot, tmp_path):
     log.want("d100", False)
     assert seen == [True] and log.wanted
     log.want("sr5", False)
-    assert seen == [True, False]
-    assert isinstance(panel, QWidget)
+    assert seen == [True, False] and not log.wanted
+    # the panel follows the log: the cleared d100 lines are gone, the sr5 line is left
+    assert panel.list.count() == 1 and "Brick ducks" in panel.list.item(0).text()
+    assert not panel.list.item(0).font().strikeOut()
 
 
 def test_other_dice_entries_parse_or_name_the_bad_part():
