@@ -1,6 +1,6 @@
-"""Small widget helpers every rule system's docks and dialogs use the same way: a bold
-label (:func:`bold`) and a table the GM reads but does not edit (:func:`read_only_table`,
-filled with :func:`set_cell`).
+"""Small widget helpers every rule system's docks and Action-panel pages use the same way: a
+bold label (:func:`bold`), a table the GM reads but does not edit (:func:`read_only_table`,
+filled with :func:`set_cell`) and a section that folds (:class:`Section`).
 
 No rule here, only how things look.
 """
@@ -11,7 +11,16 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLayout,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 W = TypeVar("W", bound=QWidget)
 
@@ -63,4 +72,40 @@ def set_cell(table: QTableWidget, row: int, column: int, text: str) -> QTableWid
     return item
 
 
-__all__ = ["bold", "read_only_table", "set_cell"]
+class Section(QWidget):
+    """A titled part of a narrow panel that folds away: a header button (arrow and title)
+    over ``body`` (a widget or a layout). ``expanded`` says whether it starts open."""
+
+    def __init__(self, title: str, body: QWidget | QLayout, *, expanded: bool = True):
+        super().__init__()
+        self.toggle = QToolButton()
+        self.toggle.setText(title)
+        self.toggle.setCheckable(True)
+        self.toggle.setChecked(expanded)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setStyleSheet("QToolButton { border: none; font-weight: bold; }")
+        self.toggle.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        if isinstance(body, QLayout):
+            w = QWidget()
+            w.setLayout(body)
+            body = w
+        self.body = body
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 2, 0, 2)
+        lay.setSpacing(2)
+        lay.addWidget(self.toggle)
+        lay.addWidget(body)
+        self.toggle.toggled.connect(self.set_expanded)
+        self.set_expanded(expanded)
+
+    def set_expanded(self, on: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        if self.toggle.isChecked() != on:
+            self.toggle.setChecked(on)
+        self.body.setVisible(on)
+
+    def set_title(self, title: str) -> None:
+        self.toggle.setText(title)
+
+
+__all__ = ["Section", "bold", "read_only_table", "set_cell"]

@@ -100,16 +100,16 @@ def test_demo_loads_with_sheets_and_the_map_the_tests_need():
 
 def test_shown_only_for_static_veil_encounters(sv, demo_path):
     win, ctl = sv
-    assert ctl.active and ctl.dock.isVisible() and win.docks["combat_log"].isVisible()
+    assert ctl.active and ctl.page.isVisible() and win.docks["combat_log"].isVisible()
     assert ctl.menu.menuAction().isVisible()
     assert win.open_file(demo_path)  # the sr5 demo
     assert not ctl.active
-    assert not ctl.dock.isVisible() and not ctl.menu.menuAction().isVisible()
-    assert not ctl.dock.toggleViewAction().isVisible()
+    assert not ctl.page.isVisible() and not ctl.menu.menuAction().isVisible()
+    assert not ctl.dock.isVisible()  # the Action panel closes with the maneuvers page
     assert ctl.layer.marks == [] and not ctl.layer.isVisible()
     assert _log(win, undone=None) == []  # (the log dock itself may serve another rule system)
     assert win.open_file(DEMO)
-    assert ctl.active and ctl.dock.isVisible() and ctl.menu.menuAction().isVisible()
+    assert ctl.active and ctl.page.isVisible() and ctl.menu.menuAction().isVisible()
     assert win.docks["combat_log"].isVisible()
 
 

@@ -120,9 +120,10 @@ class D100Gui(QObject):
         if not self.controller.active:
             return None
         if self.dialog is None:
-            from gui.rules.d100.attack import AttackDialog
+            from gui.action_panel import action_panel
+            from gui.rules.d100.attack import AttackPage
 
-            self.dialog = AttackDialog(self.window, self.controller)
+            self.dialog = AttackPage(action_panel(self.window), self.controller)
         self.dialog.open_for(shooter if isinstance(shooter, str) else None)
         return self.dialog
 

@@ -15,16 +15,13 @@ import re
 from dataclasses import dataclass
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -59,6 +56,7 @@ from engine.d100 import (
 )
 from engine.d100.mapcover import map_cover
 from engine.errors import CoverfireError
+from gui.action_panel import ActionPage
 from gui.rules.d100.body import BodyDiagram
 from gui.rules.d100.controller import action_title
 from gui.rules.d100.present import change_html, chance_html, loc_name, locations_text, stance_name
@@ -104,18 +102,15 @@ def parse_other_dice(text: str) -> dict[str, int]:
     return out
 
 
-class AttackDialog(QDialog):
+class AttackPage(ActionPage):
     """Signals ``applied(Change)`` after an action landed."""
 
-    applied = Signal(object)
+    title = "d100 action"
 
-    def __init__(self, window, controller):
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, panel, controller):
+        super().__init__(panel)
+        self.window_ = controller.window
         self.controller = controller
-        self.setWindowTitle("d100 action")
-        self.setModal(False)
-        self.setWindowFlag(Qt.WindowType.Tool, True)
         self.choices: dict[str, TargetChoice] = {}
         self.covers: dict[str, object] = {}  # target id -> MapCover (or an error text)
         self.targets: list[str] = []
@@ -181,20 +176,12 @@ class AttackDialog(QDialog):
         self.targets_hint = QLabel()
         self.targets_hint.setWordWrap(True)
         self.targets_hint.setStyleSheet("color:#8b949e")
-        self.target_table = QTableWidget(0, 4)
-        self.target_table.setHorizontalHeaderLabels(["Target", "Preferred location", "Hidden locations from", "Cover value"])
-        self.target_table.verticalHeader().setVisible(False)
-        self.target_table.verticalHeader().setDefaultSectionSize(30)
-        self.target_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.target_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.target_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        hh = self.target_table.horizontalHeader()
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((1, 140), (2, 215), (3, 120)):
-            hh.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-            self.target_table.setColumnWidth(col, width)
-        self.target_table.setMaximumHeight(30 * 3 + 30)
-        self.target_table.itemSelectionChanged.connect(self._show_cover_figures)
+        self.target_rows = QVBoxLayout()  # one small form per target (the panel is narrow)
+        self.target_rows.setContentsMargins(0, 0, 0, 0)
+        self._target_forms: list[QWidget] = []
+        self.figure_for = QComboBox()
+        self.figure_for.setToolTip("Whose hidden locations the figures show")
+        self.figure_for.currentIndexChanged.connect(lambda _=0: self._show_cover_figures())
         self.clear_targets = QPushButton("Clear targets")
         self.clear_targets.clicked.connect(self._clear_targets)
         self.map_fig = BodyDiagram(compact=True)
@@ -205,12 +192,14 @@ class AttackDialog(QDialog):
         figs = QHBoxLayout()
         figs.addWidget(self.map_fig)
         figs.addWidget(self.table_fig)
-        figs.addWidget(self.cover_note, 1)
+        figs.addStretch(1)
         tgl = QVBoxLayout(tg)
         tgl.addWidget(self.targets_hint)
-        tgl.addWidget(self.target_table)
-        tgl.addLayout(figs, 1)
+        tgl.addLayout(self.target_rows)
         tgl.addWidget(self.clear_targets, 0, Qt.AlignmentFlag.AlignLeft)
+        tgl.addWidget(self.figure_for)
+        tgl.addLayout(figs)
+        tgl.addWidget(self.cover_note)
 
         # chance
         ch = QGroupBox("Chance (every modifier and its source)")
@@ -227,6 +216,8 @@ class AttackDialog(QDialog):
         self.chance_tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.chance_tree.header().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.chance_tree.header().setStretchLastSection(False)
+        self.chance_tree.setMinimumHeight(180)
+        self.chance_tree.setWordWrap(True)
         self.mod_table = QTableWidget(0, 2)
         self.mod_table.setHorizontalHeaderLabels(["GM modifier (all shots)", "%"])
         self.mod_table.verticalHeader().setVisible(False)
@@ -253,7 +244,8 @@ class AttackDialog(QDialog):
         # dice
         dice = self.dice_box = QGroupBox("Dice")
         self.roll_mode = QRadioButton()
-        self.enter_mode = QRadioButton("Enter the dice rolled at the table (blank: rolled for you)")
+        self.enter_mode = QRadioButton("Enter the dice rolled at the table")
+        self.enter_mode.setToolTip("Blank fields are rolled for you")
         self.roll_mode.setChecked(True)
         grp = QButtonGroup(self)
         grp.addButton(self.roll_mode)
@@ -268,8 +260,10 @@ class AttackDialog(QDialog):
         self.dmg_dice.setPlaceholderText("roll (or the dice, e.g. 4 5)")
         self.other_dice = QLineEdit()
         self.other_dice.setPlaceholderText("e.g. hit#2=40, location#2=12, stun=30")
+        self.roll_mode.setToolTip("")
         self.dice_grid = QWidget()
         dg = self.dice_form = QFormLayout(self.dice_grid)
+        dg.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         dg.setContentsMargins(18, 0, 0, 0)
         self.hit_label = QLabel("d100 to hit (first shot)")
         dg.addRow(self.hit_label, self.hit_die)
@@ -290,6 +284,7 @@ class AttackDialog(QDialog):
         # result
         res = QGroupBox("Result")
         self.result = QTextBrowser()
+        self.result.setMinimumHeight(160)
         self.result.setOpenLinks(False)
         self.result.setPlaceholderText("Apply an action to see what happened, step by step.")
         rl = QVBoxLayout(res)
@@ -299,30 +294,29 @@ class AttackDialog(QDialog):
         self.apply_button.setDefault(True)
         self.apply_button.setToolTip("Resolve the action, apply it to the encounter (Ctrl+Z undoes it) and log it")
         self.apply_button.clicked.connect(self.apply)
-        close = QPushButton("Close")
-        close.clicked.connect(self.close)
+        self.close_button = QPushButton("Close")
+        self.close_button.setToolTip("Close the action (Esc): nothing is applied")
+        self.close_button.clicked.connect(self.cancel)
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color:#ff8a80")
         buttons = QHBoxLayout()
-        buttons.addWidget(self.message, 1)
+        buttons.addStretch(1)
         buttons.addWidget(self.apply_button)
-        buttons.addWidget(close)
+        buttons.addWidget(self.close_button)
 
-        left = QVBoxLayout()
-        left.addWidget(who)
-        left.addWidget(tg, 1)
-        left.addWidget(dice)
-        right = QVBoxLayout()
-        right.addWidget(ch, 3)
-        right.addWidget(res, 2)
-        cols = QHBoxLayout()
-        cols.addLayout(left, 11)
-        cols.addLayout(right, 9)
+        # one column: the Action panel is narrow; the Apply button stays in the footer
         outer = QVBoxLayout(self)
-        outer.addLayout(cols, 1)
-        outer.addLayout(buttons)
-        self.resize(1240, 820)
+        outer.setContentsMargins(6, 4, 6, 4)
+        for box in (who, tg, ch, dice, res):
+            outer.addWidget(box)
+        outer.addStretch(1)
+        foot = QVBoxLayout()
+        foot.setContentsMargins(0, 4, 0, 0)
+        foot.addWidget(self.message)
+        foot.addLayout(buttons)
+        self.footer = QWidget()
+        self.footer.setLayout(foot)
         QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.apply)
 
     # -- opening and closing --------------------------------------------------------------------
@@ -337,20 +331,31 @@ class AttackDialog(QDialog):
         sel.attacker_locked = True
         if shooter is not None and sel.attacker != shooter:
             sel.set_attacker(shooter)
+        self.show_in_panel()
         self._on_selection()
-        self.show()
-        self.raise_()
-        self.activateWindow()
 
-    def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+    def page_closed(self) -> None:
+        """The panel let the page go (Close, Escape, another encounter): give back the
+        attacker lock and forget the targets, choices and result."""
+        self.clear()
         if self._lock_before is not None:
             self.controller.selection.attacker_locked = self._lock_before
             self._lock_before = None
             self.controller.selection.changed.emit()
-        super().closeEvent(ev)
 
-    def done(self, r: int) -> None:  # Escape
-        self.close()
+    def clear(self) -> None:
+        """Forget what was set up and shown (targets, choices, map covers, the result)."""
+        self.targets = []
+        self.choices.clear()
+        self.covers.clear()
+        self.preview = None
+        self.result.clear()
+        self.message.clear()
+
+    def apply_default(self):
+        if self.apply_button.isEnabled():
+            return self.apply()
+        return None
 
     # -- reading the choices --------------------------------------------------------------------
     @property
@@ -613,14 +618,17 @@ class AttackDialog(QDialog):
         if len(self.targets) > len(used) and n:
             hint += f"  <span style='color:#ffb74d'>{len(self.targets) - len(used)} more selected, not used.</span>"
         self.targets_hint.setText(hint)
-        self.target_table.setVisible(n > 0)
         self.clear_targets.setVisible(n > 0)
         attack = key in ATTACKS or key == "aim"
         shown = {1: key in ATTACKS, 2: attack, 3: key in ATTACKS}
-        self.target_table.setRowCount(0)  # drops the old cell widgets
-        for col, on in shown.items():
-            self.target_table.setColumnHidden(col, not on)
-        self.target_table.setRowCount(len(used))
+        for old in self._target_forms:  # drop the old forms and their widgets
+            self.target_rows.removeWidget(old)
+            old.hide()
+            old.deleteLater()
+        self._target_forms = []
+        keep_fig = self.figure_for.currentData()
+        self.figure_for.blockSignals(True)
+        self.figure_for.clear()
         tactics = self.controller.document.tactics
         for row, tid in enumerate(used):
             ch = self.choices.setdefault(tid, TargetChoice())
@@ -633,7 +641,12 @@ class AttackDialog(QDialog):
             name = self.controller.name(tid)
             if key == "two":
                 name += "  (main pistol)" if row == 0 else "  (off-hand pistol)"
-            self._set_cell(row, 0, name)
+            form_w = QGroupBox(name)
+            form = QFormLayout(form_w)
+            form.setContentsMargins(6, 2, 6, 2)
+            self.target_rows.addWidget(form_w)
+            self._target_forms.append(form_w)
+            self.figure_for.addItem(f"Figures: {name}", tid)
             prefer = QComboBox()
             for loc in LOCATIONS:
                 prefer.addItem(loc_name(loc), loc)
@@ -641,7 +654,7 @@ class AttackDialog(QDialog):
             prefer.setToolTip("Where a placed shot goes: the location roll moves up to 20 toward it")
             prefer.currentIndexChanged.connect(lambda _=0, t=tid, w=prefer: self._set_choice(t, prefer=w.currentData()))
             if shown[1]:
-                self.target_table.setCellWidget(row, 1, prefer)
+                form.addRow("Preferred location", prefer)
             use = QComboBox()
             if mc is None or isinstance(mc, str) or mc.agrees:
                 use.addItem("map and table agree" if mc is not None and not isinstance(mc, str) else "stance table",
@@ -656,7 +669,7 @@ class AttackDialog(QDialog):
                 use.setToolTip("The map and the stance table differ: pick whose hidden locations this attack uses")
                 use.currentIndexChanged.connect(lambda _=0, t=tid, w=use: self._set_choice(t, use=w.currentData()))
             if shown[2]:
-                self.target_table.setCellWidget(row, 2, use)
+                form.addRow("Hidden locations", use)
             cover = QSpinBox()
             cover.setRange(0, 1000)
             default_cover = self._default_cover(tid)
@@ -665,9 +678,12 @@ class AttackDialog(QDialog):
             cover.setToolTip("Subtracted from a hit's damage on a hidden location, before armour")
             cover.valueChanged.connect(lambda v, t=tid, d=default_cover, w=cover: self._set_cover(t, v, d, w))
             if shown[3]:
-                self.target_table.setCellWidget(row, 3, cover)
-        if used and not self.target_table.selectedItems():
-            self.target_table.selectRow(0)
+                form.addRow("Cover value", cover)
+            if not any(shown.values()):
+                form_w.setFlat(True)
+        self.figure_for.setCurrentIndex(max(0, self.figure_for.findData(keep_fig)))
+        self.figure_for.setVisible(attack and len(used) > 1)
+        self.figure_for.blockSignals(False)
         self._show_cover_figures()
         self.refresh_preview()
 
@@ -675,11 +691,6 @@ class AttackDialog(QDialog):
         enc = self.encounter
         s = RULESET.sheet(enc, tid)
         return s.cover if s.cover is not None else RULESET.settings(enc).cover_value
-
-    def _set_cell(self, row: int, col: int, text: str) -> None:  # noqa: D401
-        item = QTableWidgetItem(text)
-        item.setToolTip(text)
-        self.target_table.setItem(row, col, item)
 
     def _set_choice(self, tid: str, **kw) -> None:
         ch = self.choices.setdefault(tid, TargetChoice())
@@ -702,8 +713,7 @@ class AttackDialog(QDialog):
         self._refresh_targets()
 
     def _show_cover_figures(self) -> None:
-        rows = self.target_table.selectionModel().selectedRows() if self.target_table.selectionModel() else []
-        row = rows[0].row() if rows else 0
+        row = max(0, self.figure_for.currentIndex())
         n = self.max_targets()
         used = self.targets[:n] if n else []
         attack = self.action_key() in ATTACKS or self.action_key() == "aim"
@@ -734,7 +744,7 @@ class AttackDialog(QDialog):
                 parts.append(f"only the table hides {locations_text(mc.only_table)}")
             note += (f"<span style='color:#ffd54f'>They differ: {'; '.join(parts)}.</span><br>"
                      f"This attack uses <b>{'the map' if use == 'map' else 'the stance table'}</b> "
-                     "(change it in the targets table).")
+                     "(change it under the target).")
         note += (f"<br><span style='color:#8b949e'>Hatched: hidden (cover value applies). Numbers: % of a "
                  f"partly hidden location; it counts as hidden from {round(mc.threshold * 100)}%.</span>")
         self.cover_note.setText(note)
@@ -889,4 +899,7 @@ class AttackDialog(QDialog):
         return change
 
 
-__all__ = ["ACTIONS", "AttackDialog", "TargetChoice", "parse_other_dice", "chance_html"]
+#: The old name (the action was a dialog before it moved into the Action panel).
+AttackDialog = AttackPage
+
+__all__ = ["ACTIONS", "AttackDialog", "AttackPage", "TargetChoice", "parse_other_dice", "chance_html"]

@@ -44,6 +44,9 @@ class Sr5Gui(QObject):
         self.tracker.suppressiveRequested.connect(self.open_suppressive)
         self.tracker.testRequested.connect(self.open_test)
         self.dock = window.add_dock(self.tracker, "Initiative (SR5)", Qt.DockWidgetArea.LeftDockWidgetArea, "sr5_initiative")
+        from gui.action_panel import action_panel
+
+        self.panel = action_panel(window)  # the attack, grenade and suppressive fire run there
         self._shown_marks: dict = {}
         self.attack_dialog = None
         self.suppressive_dialog = None
@@ -84,9 +87,9 @@ class Sr5Gui(QObject):
             QTimer.singleShot(0, self._widen)
             self.tracker.refresh()
         else:
-            for dlg in (self.attack_dialog, self.suppressive_dialog, self.blast_dialog, self.test_dialog):
-                if dlg is not None:
-                    dlg.close()
+            for page in (self.attack_dialog, self.suppressive_dialog, self.blast_dialog, self.test_dialog):
+                if page is not None:
+                    page.close()
         self._update_marks()
 
     # -- movement ------------------------------------------------------------------------------------
@@ -165,9 +168,9 @@ class Sr5Gui(QObject):
         if not self.controller.active:
             return None
         if self.attack_dialog is None:
-            from gui.rules.sr5.attack import AttackDialog
+            from gui.rules.sr5.attack import AttackPage
 
-            self.attack_dialog = AttackDialog(self.window, self.controller)
+            self.attack_dialog = AttackPage(self.panel, self.controller)
             self.attack_dialog.blastRequested.connect(lambda a, w: self.open_blast(a, None, w))
         self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets)
         return self.attack_dialog
@@ -176,9 +179,9 @@ class Sr5Gui(QObject):
         if not self.controller.active:
             return None
         if self.suppressive_dialog is None:
-            from gui.rules.sr5.suppressive import SuppressiveDialog
+            from gui.rules.sr5.suppressive import SuppressivePage
 
-            self.suppressive_dialog = SuppressiveDialog(self.window, self.controller)
+            self.suppressive_dialog = SuppressivePage(self.panel, self.controller)
         self.suppressive_dialog.open_for(shooter if isinstance(shooter, str) else None, zone)
         return self.suppressive_dialog
 
@@ -188,9 +191,9 @@ class Sr5Gui(QObject):
         if not self.controller.active:
             return None
         if self.blast_dialog is None:
-            from gui.rules.sr5.blast import BlastDialog
+            from gui.rules.sr5.blast import BlastPage
 
-            self.blast_dialog = BlastDialog(self.window, self.controller)
+            self.blast_dialog = BlastPage(self.panel, self.controller)
         self.blast_dialog.open_for(attacker if isinstance(attacker, str) else None, zone, weapon)
         return self.blast_dialog
 
@@ -198,9 +201,9 @@ class Sr5Gui(QObject):
         if not self.controller.active:
             return None
         if self.test_dialog is None:
-            from gui.rules.sr5.suppressive import SuppressionTestDialog
+            from gui.rules.sr5.suppressive import SuppressionTestPage
 
-            self.test_dialog = SuppressionTestDialog(self.window, self.controller)
+            self.test_dialog = SuppressionTestPage(self.panel, self.controller)
         self.test_dialog.open_for(token, zone, index)
         return self.test_dialog
 

@@ -12,18 +12,15 @@ with ``apply_attack`` as one undo step.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -37,16 +34,12 @@ from engine.sr5.combat import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
 from geometry.cover import cover_percent
+from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
     PoolView,
-    RollingDialog,
-    headline_labels,
-    lay_out,
     limit_text,
     named,
     replace_boxes,
-    roll_panel,
-    scroll_of,
     show_result,
     show_story,
     soak_bit,
@@ -74,6 +67,7 @@ class TargetBox(QFrame):
         self.dialog = dialog
         self.target = target
         self.header = bold(QLabel(), scale=1.1)
+        self.header.setWordWrap(True)
         self.facts = QLabel()
         self.facts.setStyleSheet("color: #b0bec5")
         self.result = bold(QLabel())
@@ -100,31 +94,22 @@ class TargetBox(QFrame):
         self.dtype.currentTextChanged.connect(lambda t: dialog.set_damage(target, damage_type=t))
         self.ap.valueChanged.connect(lambda v: dialog.set_damage(target, ap=int(v)))
         dmg = QHBoxLayout()
-        dmg.addWidget(QLabel("Weapon damage"))
+        dmg.addWidget(QLabel("Damage"))
         dmg.addWidget(self.dv)
         dmg.addWidget(self.dtype)
         dmg.addWidget(QLabel("AP"))
         dmg.addWidget(self.ap)
         dmg.addStretch(1)
-        soak_col = QVBoxLayout()
-        soak_col.setContentsMargins(0, 0, 0, 0)
-        soak_col.addWidget(self.soak)
-        soak_col.addLayout(dmg)
-        soak_col.addWidget(self.damage_note)
-        soak_w = QWidget()
-        soak_w.setLayout(soak_col)
-        grid = QGridLayout()
-        top = Qt.AlignmentFlag.AlignTop
-        grid.addWidget(self.attack, 0, 0, top)
-        grid.addWidget(self.defense, 0, 1, top)
-        grid.addWidget(soak_w, 0, 2, top)
-        for c in range(3):
-            grid.setColumnStretch(c, 1)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(self)  # stacked: the Action panel is narrow
+        lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.header)
         lay.addWidget(self.facts)
-        lay.addLayout(grid)
         lay.addWidget(self.result)
+        lay.addWidget(self.attack)
+        lay.addWidget(self.defense)
+        lay.addWidget(self.soak)
+        lay.addLayout(dmg)
+        lay.addWidget(self.damage_note)
 
     def show_outcome(self, o, tp) -> None:
         """The result against this target so far (an engine ``TargetOutcome``), in one line."""
@@ -201,38 +186,24 @@ class TargetBox(QFrame):
         self.damage_note.setText(note)
 
 
-class AttackDialog(QDialog, RollingDialog):
+class AttackPage(RollingPage):
     """See the module docstring. ``applied(Change)`` fires after an attack landed;
     ``blastRequested(attacker, weapon)`` when the GM takes a grenade to a blast zone."""
 
-    applied = Signal(object)
     blastRequested = Signal(str, str)
+    title = "SR5 attack"
+    apply_text = "Apply damage"
+    apply_tip = "Mark the damage, spend the action and ammunition, log it (one undo step)"
+    apply_method = "apply_attack"
+    what = "attack"
 
-    def __init__(self, parent, controller):
-        super().__init__(parent)
-        self.controller = controller
-        self.setWindowTitle("SR5 attack")
-        self.setModal(False)
-        self.plan = None
-        self.resolution = None
-        self.roller = None
-        self.attacker: str | None = None
+    def __init__(self, panel, controller):
         self.targets: list[str] = []
-        self.defenses: dict[str, str] = {}
-        self.overrides: dict[tuple, tuple[int, str | None]] = {}  # (pool, target, key) -> (value, label)
-        self.damage: dict[str, dict] = {}
-        self._updating = False
-        self.last_change = None
-        self._error = ""
-        self._planned_on = None
-        self._build()
-        controller.selection.changed.connect(self._on_selection)
-        controller.stateChanged.connect(self._on_state)
+        self.target_boxes: dict[str, TargetBox] = {}
+        super().__init__(panel, controller)
 
     # -- building -------------------------------------------------------------------------------
-    def _build(self) -> None:
-        # declaration (left)
-        self.attacker_combo = QComboBox()
+    def build_declaration(self) -> QVBoxLayout:
         self.weapon_combo = QComboBox()
         self.mode_combo = QComboBox()
         self.second_combo = QComboBox()
@@ -250,9 +221,8 @@ class AttackDialog(QDialog, RollingDialog):
         self.follow = QCheckBox("Targets follow the map")
         self.follow.setChecked(True)
         self.follow.setToolTip("Click the attacker, shift-click targets on the map")
-        self.target_list = QListWidget()
-        self.target_list.setMaximumHeight(96)
-        self.defense_form = QFormLayout()
+        self.target_list = QLabel()
+        self.target_list.setWordWrap(True)
         self.called = QCheckBox("Called shot (-4)")
         self.edge = QCheckBox("Push the Limit (Edge)")
         self.off_hand = QCheckBox("Off hand (-2)")
@@ -270,6 +240,7 @@ class AttackDialog(QDialog, RollingDialog):
         self.follow.toggled.connect(lambda on: on and self._on_selection())
 
         decl = self.decl_form = QFormLayout()
+        decl.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         decl.addRow("Attacker", self.attacker_combo)
         decl.addRow("Weapon", self.weapon_combo)
         decl.addRow("Mode", self.mode_combo)
@@ -286,32 +257,31 @@ class AttackDialog(QDialog, RollingDialog):
         self.blast_note.setWordWrap(True)
         self.blast_note.setStyleSheet("color: #ffe082")
         self.blast_button = QPushButton("Throw/Fire at a blast zone\u2026")
-        self.blast_button.setToolTip("Open the grenade dialog: aim at a blast zone's centre, scatter, who is caught")
+        self.blast_button.setToolTip("Open the grenade page: aim at a blast zone's centre, scatter, who is caught")
         self.blast_button.clicked.connect(self._to_blast)
         decl.addRow("", self.blast_note)
         decl.addRow("", self.blast_button)
+        decl.addRow("Targets", self.target_list)
+        decl.addRow("", self.follow)
         left = QVBoxLayout()
+        left.setContentsMargins(0, 0, 0, 0)
         left.addLayout(decl)
-        left.addWidget(bold(QLabel("Targets (shift-click on the map)")))
-        left.addWidget(self.follow)
-        left.addWidget(self.target_list)
         left.addWidget(bold(QLabel("Defender answers")))
         left.addLayout(self.defense_form)
-        left.addWidget(bold(QLabel("Declared")))
-        for box in (self.called, self.edge, self.off_hand, self.area, self.charge, self.superior, self.touch):
-            left.addWidget(box)
+        checks = QGridLayout()
+        for i, box in enumerate((self.called, self.edge, self.off_hand, self.area, self.charge, self.superior,
+                                 self.touch)):
+            checks.addWidget(box, i // 2, i % 2)
         fr = QHBoxLayout()
         fr.addWidget(QLabel("Friends in melee"))
         fr.addWidget(self.friends)
         fr.addStretch(1)
+        left.addWidget(bold(QLabel("Declared")))
+        left.addLayout(checks)
         left.addLayout(fr)
-        left.addStretch(1)
-        left_w = QWidget()
-        left_w.setLayout(left)
-        left_w.setFixedWidth(330)
+        return left
 
-        # plan (centre)
-        self.headline, self.problems = headline_labels()
+    def build_plan(self) -> QVBoxLayout:
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setStyleSheet("color: #b0bec5")
@@ -323,7 +293,6 @@ class AttackDialog(QDialog, RollingDialog):
         self.shares = QLabel()
         self.shares.setWordWrap(True)
         bold(self.shares)
-        self.target_boxes: dict[str, TargetBox] = {}
         self.boxes_layout = QVBoxLayout()
         centre = QVBoxLayout()
         centre.addWidget(self.common)
@@ -331,14 +300,13 @@ class AttackDialog(QDialog, RollingDialog):
         centre.addWidget(self.shares)
         centre.addLayout(self.boxes_layout)
         centre.addWidget(self.notes)
-        centre.addStretch(1)
-        self.scroll = scroll_of(centre)
+        return centre
 
-        # dice and result (bottom)
-        bottom_w = roll_panel(self, "Apply damage",
-                              "Mark the damage, spend the action and ammunition, log it (one undo step)")
-        lay_out(self, left_w, self.scroll, bottom_w)
-        self.resize(1640, 940)
+    def applied_note(self, change) -> str:
+        return "".join(f"\n{p}" for p in change.prompts)
+
+    def after_apply(self) -> None:
+        self.damage.clear()
 
     # -- opening --------------------------------------------------------------------------------
     def open_for(self, attacker: str | None = None, targets: list[str] | None = None, weapon: str | None = None) -> None:
@@ -358,21 +326,8 @@ class AttackDialog(QDialog, RollingDialog):
         self._fill_weapons(weapon or (sel.weapon if attacker == sel.attacker else None))
         self.targets = list(targets) if targets is not None else c.picked_targets(attacker)
         self._updating = False
+        self.show_in_panel()
         self.replan()
-        self.show()
-        self.raise_()
-
-    def _fill_attackers(self) -> None:
-        c = self.controller
-        self.attacker_combo.blockSignals(True)
-        self.attacker_combo.clear()
-        for t in c.encounter.tokens:
-            self.attacker_combo.addItem(t.name or t.id, t.id)
-        i = self.attacker_combo.findData(self.attacker)
-        self.attacker_combo.setCurrentIndex(max(0, i))
-        if self.attacker is None and self.attacker_combo.count():
-            self.attacker = self.attacker_combo.currentData()
-        self.attacker_combo.blockSignals(False)
 
     def _fill_weapons(self, weapon: str | None = None) -> None:
         c = self.controller
@@ -512,14 +467,7 @@ class AttackDialog(QDialog, RollingDialog):
                            "(Throw/Fire at a blast zone\u2026)")
         elif decl is not None:
             try:
-                plan = self.controller.plan_attack(decl)
-                for (pool, target, key), (value, label) in list(self.overrides.items()):
-                    if target is not None and target not in self.targets:
-                        continue
-                    try:
-                        plan = plan.override(key, value, target=target, pool=pool, label=label)
-                    except IllegalActionError:
-                        del self.overrides[(pool, target, key)]
+                plan = self._with_overrides(self.controller.plan_attack(decl), lambda t: t in self.targets)
                 for t, d in self.damage.items():
                     if t in self.targets:
                         plan = plan.with_damage(t, **d)
@@ -544,9 +492,7 @@ class AttackDialog(QDialog, RollingDialog):
                   self.off_hand, self.area, self.charge, self.superior, self.touch, self.friends, self.follow):
             w.setEnabled(editable and (w is not self.mode_combo or self.mode_combo.count() > 0))
         # targets and their answers
-        self.target_list.clear()
-        for t in self.targets:
-            QListWidgetItem(c.name(t), self.target_list)
+        self.target_list.setText(", ".join(c.name(t) for t in self.targets) or "shift-click them on the map")
         while self.defense_form.rowCount():
             self.defense_form.removeRow(0)
         melee = plan is not None and plan.kind == "melee"
@@ -637,7 +583,7 @@ class AttackDialog(QDialog, RollingDialog):
             self.dice.set_request(f"Next: {what} \u2014 {who}{vs}: {p.total} dice{lim}", enabled=allowed)
             box = self.target_boxes.get(req.target)
             if box is not None and r.rolls and len(plan.targets) > 1:
-                self.scroll.ensureWidgetVisible(box, 0, 0)  # the target being rolled for
+                self.scroll_to(box)  # the target being rolled for
         else:
             self.dice.set_request(None)
         lines = [self._named(ln) for ln in r.steps()]
@@ -663,6 +609,11 @@ class AttackDialog(QDialog, RollingDialog):
             self.outcome.setText("; ".join(outs))
         else:
             self.outcome.setText("")
+        # no "Apply damage" when nothing hit: the miss still spends the action and the rounds
+        hit = done and any(r.outcome(tp.target).result == "hit" for tp in plan.targets)
+        self.apply_button.setText("Apply damage" if hit or not done else "Apply the miss")
+        self.apply_button.setToolTip(self.apply_tip + " (Enter)" if hit or not done else
+                                     "Nothing hit: spend the action and ammunition, log the miss (one undo step)")
         self.apply_button.setEnabled(done and allowed)
         self.restart_button.setEnabled(bool(r.rolls))
 
@@ -684,22 +635,6 @@ class AttackDialog(QDialog, RollingDialog):
         self._show()
         return True
 
-    def apply(self):
-        """Apply the rolled attack (one undo step); returns the engine's Change or None."""
-        change = self._apply_rolled("attack", "apply_attack")
-        if change is None:
-            return None
-        story = self.result.toPlainText()
-        self.resolution = None
-        self.roller = None
-        self.overrides.clear()
-        self.damage.clear()
-        self.replan()
-        self.result.setPlainText(story + "\n\nApplied: " + change.label + "  (Ctrl+Z undoes it)"
-                                 + "".join(f"\n{p}" for p in change.prompts))
-        self.applied.emit(change)
-        return change
-
     # -- actions from the dialog ------------------------------------------------------------------
     def change_mode(self) -> None:
         self._act(Action(self.attacker, "change_gun_mode", weapon=self.weapon_combo.currentData(),
@@ -716,4 +651,7 @@ class AttackDialog(QDialog, RollingDialog):
             self.dice.show_error(str(exc))
 
 
-__all__ = ["AttackDialog"]
+#: The old name (the attack was a dialog before it moved into the Action panel).
+AttackDialog = AttackPage
+
+__all__ = ["AttackDialog", "AttackPage", "TargetBox"]

@@ -16,20 +16,17 @@ No rule here: every number comes from :mod:`engine.sr5.blast`.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QSpinBox,
     QVBoxLayout,
-    QWidget,
 )
 
 from engine.errors import CoverfireError, IllegalActionError
@@ -37,16 +34,12 @@ from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
 from engine.sr5.combat import ready_weapons
 from geometry.cover import cover_percent
+from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
     PoolView,
-    RollingDialog,
-    headline_labels,
-    lay_out,
     limit_text,
     named,
     replace_boxes,
-    roll_panel,
-    scroll_of,
     show_result,
     show_story,
     soak_bit,
@@ -78,16 +71,12 @@ class CaughtBox(QFrame):
         self.soak = PoolView("Damage resistance")
         wire_pool(self.defense, dialog, target, "defense")
         wire_pool(self.soak, dialog, target, "soak")
-        grid = QGridLayout()
-        top = Qt.AlignmentFlag.AlignTop
-        grid.addWidget(self.defense, 0, 0, top)
-        grid.addWidget(self.soak, 0, 1, top)
-        grid.setColumnStretch(0, 1)
-        grid.setColumnStretch(1, 1)
-        lay = QVBoxLayout(self)
+        lay = QVBoxLayout(self)  # stacked: the Action panel is narrow
+        lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.header)
-        lay.addLayout(grid)
         lay.addWidget(self.result)
+        lay.addWidget(self.defense)
+        lay.addWidget(self.soak)
 
     def show_target(self, plan, tp, editable: bool, defended: bool) -> None:
         """Show the engine's ``BlastTargetPlan`` ``tp``."""
@@ -131,34 +120,22 @@ class CaughtBox(QFrame):
         show_result(self.result, bits, colour)
 
 
-class BlastDialog(QDialog, RollingDialog):
+class BlastPage(RollingPage):
     """See the module docstring. ``applied(Change)`` fires after a blast landed."""
 
-    applied = Signal(object)
+    title = "SR5 grenade / blast"
+    apply_text = "Apply"
+    apply_tip = ("Move the zone where the blast went off, mark the damage, spend the action and the grenade, "
+                 "log it (one undo step)")
+    apply_method = "apply_blast"
+    what = "blast"
 
-    def __init__(self, parent, controller):
-        super().__init__(parent)
-        self.controller = controller
-        self.setWindowTitle("SR5 grenade / blast")
-        self.setModal(False)
-        self.plan = None
-        self.resolution = None
-        self.roller = None
-        self.last_change = None
-        self.attacker: str | None = None
-        self.defenses: dict[str, str] = {}
-        self.overrides: dict[tuple, tuple[int, str | None]] = {}  # (pool, target, key) -> (value, label)
-        self.damage: dict = {}
-        self._error = ""
-        self._planned_on = None
-        self._updating = False
-        self._build()
-        controller.selection.changed.connect(self._on_selection)
-        controller.stateChanged.connect(self._on_state)
+    def __init__(self, panel, controller):
+        self.boxes: dict[str, CaughtBox] = {}
+        super().__init__(panel, controller)
 
     # -- building -------------------------------------------------------------------------------
-    def _build(self) -> None:
-        self.attacker_combo = QComboBox()
+    def build_declaration(self) -> QVBoxLayout:
         self.weapon_combo = QComboBox()
         self.zone_combo = QComboBox()
         self.projectile_combo = QComboBox()
@@ -174,25 +151,22 @@ class BlastDialog(QDialog, RollingDialog):
             combo.currentIndexChanged.connect(self._declaration_changed)
         for box in (self.fit, self.edge):
             box.toggled.connect(self._declaration_changed)
-        self.defense_form = QFormLayout()
         decl = self.decl_form = QFormLayout()
         decl.addRow("Attacker", self.attacker_combo)
         decl.addRow("Weapon", self.weapon_combo)
-        decl.addRow("Blast zone (aim)", self.zone_combo)
+        decl.addRow("Aim (zone)", self.zone_combo)
         decl.addRow("Scatters as", self.projectile_combo)
         decl.addRow("", self.fit)
         decl.addRow("", self.edge)
         left = QVBoxLayout()
+        left.setContentsMargins(0, 0, 0, 0)
         left.addLayout(decl)
         left.addWidget(self.follow)
         left.addWidget(bold(QLabel("Defender answers")))
         left.addLayout(self.defense_form)
-        left.addStretch(1)
-        left_w = QWidget()
-        left_w.setLayout(left)
-        left_w.setFixedWidth(340)
+        return left
 
-        self.headline, self.problems = headline_labels()
+    def build_plan(self) -> QVBoxLayout:
         self.attack = PoolView("Attack (threshold 3: on target)")
         self.attack.edited.connect(lambda k, v: self.override(k, v))
         self.attack.added.connect(lambda label, v: self.add_modifier(label, v))
@@ -214,7 +188,7 @@ class BlastDialog(QDialog, RollingDialog):
         self.scatter.setToolTip("Scatter dice on a miss (the hits are taken off)")
         self.scatter.valueChanged.connect(lambda v: self.set_damage(scatter=int(v)))
         nums = QHBoxLayout()
-        nums.addWidget(QLabel("DV at the centre"))
+        nums.addWidget(QLabel("DV"))
         nums.addWidget(self.dv)
         nums.addWidget(QLabel("AP"))
         nums.addWidget(self.ap)
@@ -230,31 +204,32 @@ class BlastDialog(QDialog, RollingDialog):
         self.notes = QLabel()
         self.notes.setWordWrap(True)
         self.notes.setStyleSheet("color: #b0bec5")
-        self.boxes: dict[str, CaughtBox] = {}
         self.boxes_layout = QVBoxLayout()
         self.caught_title = bold(QLabel())
         centre = QVBoxLayout()
-        top = QHBoxLayout()
-        top.addWidget(self.attack, 1)
-        info = QVBoxLayout()
-        info.addWidget(bold(QLabel("The blast")))
-        info.addWidget(self.blast_info)
-        info.addLayout(nums)
-        info.addWidget(self.landing)
-        info.addStretch(1)
-        top.addLayout(info, 1)
-        centre.addLayout(top)
+        centre.addWidget(bold(QLabel("The blast")))
+        centre.addWidget(self.blast_info)
+        centre.addLayout(nums)
+        centre.addWidget(self.landing)
+        centre.addWidget(self.attack)
         centre.addWidget(self.caught_title)
         centre.addLayout(self.boxes_layout)
         centre.addWidget(self.spared)
         centre.addWidget(self.notes)
-        centre.addStretch(1)
-        self.scroll = scroll_of(centre)
+        return centre
 
-        bottom_w = roll_panel(self, "Apply", "Move the zone where the blast went off, mark the damage, spend the "
-                                             "action and the grenade, log it (one undo step)")
-        lay_out(self, left_w, self.scroll, bottom_w)
-        self.resize(1500, 900)
+    def after_apply(self) -> None:
+        self._set_landing_sketch(None)
+        self.defenses.clear()
+
+    def applied_note(self, change) -> str:
+        if change.details.get("moved"):
+            x, y = change.details["landing"]
+            return f"\nThe blast zone now stands where it went off: {x:.1f}, {y:.1f}."
+        return ""
+
+    def page_closed(self) -> None:
+        self._set_landing_sketch(None)
 
     # -- opening --------------------------------------------------------------------------------
     def open_for(self, attacker: str | None = None, zone: str | None = None, weapon: str | None = None) -> None:
@@ -279,9 +254,8 @@ class BlastDialog(QDialog, RollingDialog):
         self.fit.setChecked(settings_of(c.encounter).options.blast_radius == "weapon")
         self.edge.setChecked(False)
         self._updating = False
+        self.show_in_panel()
         self.replan()
-        self.show()
-        self.raise_()
 
     def _selected_zone(self) -> str | None:
         enc = self.controller.encounter
@@ -290,17 +264,6 @@ class BlastDialog(QDialog, RollingDialog):
             if i in blasts:
                 return i
         return None
-
-    def _fill_attackers(self) -> None:
-        c = self.controller
-        self.attacker_combo.blockSignals(True)
-        self.attacker_combo.clear()
-        for t in c.encounter.tokens:
-            self.attacker_combo.addItem(t.name or t.id, t.id)
-        self.attacker_combo.setCurrentIndex(max(0, self.attacker_combo.findData(self.attacker)))
-        if self.attacker is None and self.attacker_combo.count():
-            self.attacker = self.attacker_combo.currentData()
-        self.attacker_combo.blockSignals(False)
 
     def _fill_weapons(self, weapon: str | None = None) -> None:
         c = self.controller
@@ -429,12 +392,7 @@ class BlastDialog(QDialog, RollingDialog):
                            "grenade is aimed" if not self.zone_combo.count() else "Pick the attacker")
         else:
             try:
-                plan = self.controller.plan_blast(decl)
-                for (pool, target, key), (value, label) in list(self.overrides.items()):
-                    try:
-                        plan = plan.override(key, value, target=target, pool=pool, label=label)
-                    except IllegalActionError:
-                        del self.overrides[(pool, target, key)]
+                plan = self._with_overrides(self.controller.plan_blast(decl))
                 dmg = {k: v for k, v in self.damage.items() if k in ("dv", "ap")}
                 if dmg and plan.damage is not None:
                     plan = plan.with_damage(**dmg)
@@ -543,7 +501,7 @@ class BlastDialog(QDialog, RollingDialog):
             self.dice.set_request(what, enabled=allowed)
             box = self.boxes.get(req.target)
             if box is not None and req.step in ("defense", "soak"):
-                self.scroll.ensureWidgetVisible(box, 0, 0)
+                self.scroll_to(box)
         else:
             self.dice.set_request(None)
         lines = [self._named(ln, targets) for ln in r.steps()]
@@ -615,29 +573,8 @@ class BlastDialog(QDialog, RollingDialog):
         self._show()
         return True
 
-    def apply(self):
-        """Apply the rolled blast (one undo step); returns the engine's Change or None."""
-        change = self._apply_rolled("blast", "apply_blast")
-        if change is None:
-            return None
-        story = self.result.toPlainText()
-        self._set_landing_sketch(None)
-        self.resolution = None
-        self.roller = None
-        self.overrides.clear()
-        self.defenses.clear()
-        self.replan()
-        moved = ""
-        if change.details.get("moved"):
-            x, y = change.details["landing"]
-            moved = f"\nThe blast zone now stands where it went off: {x:.1f}, {y:.1f}."
-        self.result.setPlainText(story + "\n\nApplied: " + change.label + "  (Ctrl+Z undoes it)" + moved)
-        self.applied.emit(change)
-        return change
 
-    def closeEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        self._set_landing_sketch(None)
-        super().closeEvent(ev)
+#: The old name (the grenade was a dialog before it moved into the Action panel).
+BlastDialog = BlastPage
 
-
-__all__ = ["BlastDialog", "CaughtBox"]
+__all__ = ["BlastDialog", "BlastPage", "CaughtBox"]

@@ -12,33 +12,46 @@ when it fails, its damage resistance (``plan_suppression_test`` / ``roll`` /
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from engine.errors import CoverfireError
 from engine.sr5 import suppressive as sr5_supp
 from engine.sr5.changes import settings_of
+from gui.action_panel import ActionPage
 from gui.rules.sr5.widgets import DiceRow, PoolView, story_box
 
 
-class SuppressiveDialog(QDialog):
+def _footer(*rows) -> QWidget:
+    """The panel footer of a page: ``rows`` (widgets or layouts) stacked."""
+    lay = QVBoxLayout()
+    lay.setContentsMargins(0, 4, 0, 0)
+    for r in rows:
+        if isinstance(r, QWidget):
+            lay.addWidget(r)
+        else:
+            lay.addLayout(r)
+    w = QWidget()
+    w.setLayout(lay)
+    return w
+
+
+class SuppressivePage(ActionPage):
     """See the module docstring. ``applied(Change)`` after the fire landed."""
 
-    applied = Signal(object)
+    title = "SR5 suppressive fire"
 
-    def __init__(self, parent, controller):
-        super().__init__(parent)
+    def __init__(self, panel, controller):
+        super().__init__(panel)
         self.controller = controller
-        self.setWindowTitle("SR5 suppressive fire")
         self.plan = None
         self.fired = None  # the Change of the fire just applied (the dialog then shows who is caught)
         self.overrides: dict[str, tuple[int, str | None]] = {}
@@ -69,23 +82,30 @@ class SuppressiveDialog(QDialog):
         self.force = QCheckBox("GM: allow it anyway")
         self.force.toggled.connect(lambda _: self._show())
         self.result = story_box()
-        self.result.setMaximumHeight(200)
+        self.result.setMinimumHeight(160)
         close = QPushButton("Close")
-        close.clicked.connect(self.close)
+        close.setToolTip("Close (Esc)")
+        close.clicked.connect(self.cancel)
         buttons = QHBoxLayout()
         buttons.addWidget(self.force)
         buttons.addStretch(1)
         buttons.addWidget(close)
         lay = QVBoxLayout(self)
-        lay.addLayout(form)
+        lay.setContentsMargins(6, 4, 6, 4)
         lay.addWidget(self.headline)
         lay.addWidget(self.problems)
+        lay.addLayout(form)
         lay.addWidget(self.pool)
-        lay.addWidget(self.dice)
         lay.addWidget(QLabel("Who is caught"))
         lay.addWidget(self.result)
-        lay.addLayout(buttons)
-        self.resize(720, 640)
+        lay.addStretch(1)
+        self.footer = _footer(self.dice, buttons)
+
+    def apply_default(self):
+        """Enter: fire (roll the shooter's test with the encounter's dice)."""
+        if self.dice.roll_button.isEnabled():
+            return self.fire()
+        return None
 
     def open_for(self, shooter: str | None = None, zone: str | None = None) -> None:
         c = self.controller
@@ -102,10 +122,9 @@ class SuppressiveDialog(QDialog):
         self.shooter.setCurrentIndex(max(0, self.shooter.findData(shooter)))
         self.shooter.blockSignals(False)
         self._fill_zones(zone)
+        self.show_in_panel()
         self.replan()
         self.result.setPlainText(self._status_text())
-        self.show()
-        self.raise_()
 
     def _fill_zones(self, zone: str | None = None) -> None:
         enc = self.controller.encounter
@@ -222,15 +241,14 @@ class SuppressiveDialog(QDialog):
         return "\n".join(lines) or "Nobody is in or next to the zone."
 
 
-class SuppressionTestDialog(QDialog):
+class SuppressionTestPage(ActionPage):
     """One token's test against an active suppressive zone, then its damage resistance."""
 
-    applied = Signal(object)
+    title = "SR5 suppressive fire test"
 
-    def __init__(self, parent, controller):
-        super().__init__(parent)
+    def __init__(self, panel, controller):
+        super().__init__(panel)
         self.controller = controller
-        self.setWindowTitle("SR5 suppressive fire test")
         self.plan = None
         self.resolution = None
         self.roller = None
@@ -249,21 +267,26 @@ class SuppressionTestDialog(QDialog):
         self.apply_button = QPushButton("Apply")
         self.apply_button.clicked.connect(self.apply)
         close = QPushButton("Close")
-        close.clicked.connect(self.close)
-        pools = QHBoxLayout()
-        pools.addWidget(self.test)
-        pools.addWidget(self.soak)
+        close.setToolTip("Close (Esc): nothing is applied")
+        close.clicked.connect(self.cancel)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.apply_button)
         buttons.addWidget(close)
+        self.result.setMinimumHeight(120)
         lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 4, 6, 4)
         lay.addWidget(self.headline)
-        lay.addLayout(pools)
-        lay.addWidget(self.dice)
+        lay.addWidget(self.test)
+        lay.addWidget(self.soak)
         lay.addWidget(self.result)
-        lay.addLayout(buttons)
-        self.resize(760, 520)
+        lay.addStretch(1)
+        self.footer = _footer(self.dice, buttons)
+
+    def apply_default(self):
+        if self.apply_button.isEnabled():
+            return self.apply()
+        return None
 
     def open_for(self, token: str, zone: str, index: int = 0) -> None:
         try:
@@ -273,9 +296,8 @@ class SuppressionTestDialog(QDialog):
             self.headline.setText(str(exc))
         self.resolution = None
         self.roller = None
+        self.show_in_panel()
         self._show()
-        self.show()
-        self.raise_()
 
     def override(self, key: str, value: int, pool: str) -> None:
         if self.plan is None or (self.resolution and self.resolution.test is not None):
@@ -348,4 +370,8 @@ class SuppressionTestDialog(QDialog):
         return change
 
 
-__all__ = ["SuppressionTestDialog", "SuppressiveDialog"]
+#: The old names (these were dialogs before they moved into the Action panel).
+SuppressiveDialog = SuppressivePage
+SuppressionTestDialog = SuppressionTestPage
+
+__all__ = ["SuppressionTestDialog", "SuppressionTestPage", "SuppressiveDialog", "SuppressivePage"]

@@ -1,4 +1,4 @@
-"""Small widgets the sr5 dialogs share: a pool table whose every modifier the GM can edit
+"""Small widgets the sr5 Action-panel pages share: a pool table whose every modifier the GM can edit
 (:class:`PoolView`), and the dice row that rolls with the seeded roller or takes the faces
 read off physical dice (:class:`DiceRow`, :func:`parse_faces`).
 
@@ -13,16 +13,12 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QTableWidgetItem,
@@ -30,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import CoverfireError, IllegalActionError
+from engine.errors import IllegalActionError
 from gui.rules.widgets import bold, read_only_table
 
 SOURCE_TEXT = {
@@ -242,6 +238,16 @@ class PoolView(QWidget):
             self.added.emit(label.strip(), int(value))
 
 
+class FacesEdit(QLineEdit):
+    """The typed faces: Enter takes them and goes no further (it does not also apply the
+    action in the Action panel)."""
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().keyPressEvent(ev)
+        if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            ev.accept()
+
+
 class DiceRow(QWidget):
     """What to roll next and how: "Roll" (the encounter's seeded roller), or type the faces
     read off physical dice and press Enter / "Use these dice". ``rollRequested(faces or
@@ -254,8 +260,8 @@ class DiceRow(QWidget):
         super().__init__(parent)
         self.what = bold(QLabel("Nothing to roll"))
         self.what.setWordWrap(True)
-        self.faces = QLineEdit()
-        self.faces.setPlaceholderText("dice you rolled, e.g. 6 5 3 1  (or 6531)")
+        self.faces = FacesEdit()
+        self.faces.setPlaceholderText("dice rolled, e.g. 6 5 3 1")
         self.faces.setFont(mono_font())
         self.faces.returnPressed.connect(self._use_entered)
         self.roll_button = QPushButton("Roll")
@@ -273,12 +279,16 @@ class DiceRow(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.faces, 1)
         row.addWidget(self.enter_button)
-        row.addWidget(self.roll_button)
-        row.addWidget(self.all_button)
+        rolls = QHBoxLayout()
+        rolls.addWidget(self.roll_button)
+        rolls.addWidget(self.all_button)
+        rolls.addStretch(1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(3)
         lay.addWidget(self.what)
         lay.addLayout(row)
+        lay.addLayout(rolls)
         lay.addWidget(self.error)
 
     def set_request(self, text: str | None, *, enabled: bool = True, many: bool = True) -> None:
@@ -349,86 +359,12 @@ def headline_labels() -> tuple[QLabel, QLabel]:
     return headline, problems
 
 
-def scroll_of(layout) -> QScrollArea:
-    """A frameless, resizing scroll area around ``layout``."""
-    inner = QWidget()
-    inner.setLayout(layout)
-    scroll = QScrollArea()
-    scroll.setWidgetResizable(True)
-    scroll.setWidget(inner)
-    scroll.setFrameShape(QFrame.Shape.NoFrame)
-    return scroll
-
-
 def story_box() -> QPlainTextEdit:
     """The read-only, monospace box the rolls are told in, step by step."""
     box = QPlainTextEdit()
     box.setReadOnly(True)
     box.setFont(mono_font())
     return box
-
-
-def roll_panel(dialog, apply_text: str, apply_tip: str) -> QWidget:
-    """The bottom of the attack and blast dialogs: the dice (``dialog.dice``), the outcome,
-    "GM: allow it anyway" (``dialog.force``), Start over / Apply / Close, and the story
-    (``dialog.result``). Wires them to the dialog's ``roll_next``, ``roll_all``, ``_show``,
-    ``start_over`` and ``apply``; returns the panel (250 px high)."""
-    dialog.dice = DiceRow()
-    dialog.dice.rollRequested.connect(dialog.roll_next)
-    dialog.dice.rollAllRequested.connect(dialog.roll_all)
-    dialog.result = story_box()
-    dialog.result.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-    dialog.outcome = bold(QLabel())
-    dialog.outcome.setWordWrap(True)
-    dialog.force = QCheckBox("GM: allow it anyway")
-    dialog.force.setToolTip("Roll and apply although the rules object (the GM's word)")
-    dialog.force.toggled.connect(lambda _: dialog._show())
-    dialog.apply_button = QPushButton(apply_text)
-    dialog.apply_button.setToolTip(apply_tip)
-    dialog.apply_button.clicked.connect(dialog.apply)
-    dialog.restart_button = QPushButton("Start over")
-    dialog.restart_button.setToolTip("Forget the dice rolled so far (nothing was applied)")
-    dialog.restart_button.clicked.connect(dialog.start_over)
-    close = QPushButton("Close")
-    close.clicked.connect(dialog.close)
-    buttons = QHBoxLayout()
-    buttons.addWidget(dialog.restart_button)
-    buttons.addStretch(1)
-    buttons.addWidget(dialog.apply_button)
-    buttons.addWidget(close)
-    dice_col = QVBoxLayout()
-    dice_col.addWidget(bold(QLabel("Dice")))
-    dice_col.addWidget(dialog.dice)
-    dice_col.addWidget(dialog.outcome)
-    dice_col.addStretch(1)
-    dice_col.addWidget(dialog.force)
-    dice_col.addLayout(buttons)
-    dice_w = QWidget()
-    dice_w.setLayout(dice_col)
-    dice_w.setFixedWidth(560)
-    story = QVBoxLayout()
-    story.addWidget(bold(QLabel("Step by step")))
-    story.addWidget(dialog.result, 1)
-    bottom = QHBoxLayout()
-    bottom.addWidget(dice_w)
-    bottom.addLayout(story, 1)
-    bottom_w = QWidget()
-    bottom_w.setLayout(bottom)
-    bottom_w.setFixedHeight(250)
-    return bottom_w
-
-
-def lay_out(dialog, left: QWidget, scroll: QScrollArea, bottom: QWidget) -> None:
-    """The attack and blast dialogs' layout: the declaration on the left; the headline,
-    problems, the scrolling plan and the dice panel on the right."""
-    main = QVBoxLayout()
-    main.addWidget(dialog.headline)
-    main.addWidget(dialog.problems)
-    main.addWidget(scroll, 1)
-    main.addWidget(bottom)
-    lay = QHBoxLayout(dialog)
-    lay.addWidget(left)
-    lay.addLayout(main, 1)
 
 
 def replace_boxes(layout, boxes: dict, targets: list[str], make) -> dict:
@@ -473,98 +409,15 @@ def show_story(box: QPlainTextEdit, lines: list[str]) -> None:
     box.verticalScrollBar().setValue(box.verticalScrollBar().maximum())
 
 
-class RollingDialog:
-    """What the attack and blast dialogs do alike (mixed into their ``QDialog``): keep the
-    GM's overrides across replans, roll the rest, start over, and the checks before the
-    rolled attack is applied. The dialog has ``plan``, ``resolution``, ``roller``,
-    ``overrides``, ``_planned_on``, ``dice``, ``force``, ``controller``, ``_rolling()`` and
-    ``replan()``."""
-
-    _gm_count = 0
-
-    def override(self, key: str, value: int, *, target: str | None = None, pool: str = "attack",
-                 label: str | None = None) -> None:
-        """The GM sets a modifier (the plan's ``override``); kept when the plan is redone."""
-        if self.plan is None or self._rolling():
-            return
-        old = self.overrides.get((pool, target, key))
-        self.overrides[(pool, target, key)] = (int(value), label if label is not None else (old[1] if old else None))
-        self.replan()
-
-    def add_modifier(self, label: str, value: int, *, target: str | None = None, pool: str = "attack") -> None:
-        """A modifier of the GM's own on a pool."""
-        self._gm_count += 1
-        self.override(f"gm{self._gm_count}", value, target=target, pool=pool, label=label)
-
-    def roll_all(self) -> None:
-        """Roll every roll still needed with the encounter's dice."""
-        while self.plan is not None and not (self.resolution and self.resolution.done):
-            if not self.roll_next():
-                break
-
-    def start_over(self) -> None:
-        """Forget the dice rolled so far and plan again."""
-        self.resolution = None
-        self.roller = None
-        self.replan()
-
-    def set_defense(self, target: str, choice: str) -> None:
-        """The defender ``target`` answers with ``choice`` (normal, full_defense, ...)."""
-        self.defenses[target] = choice
-        self.replan()
-
-    def _add_defense_row(self, target: str, items, enabled: bool) -> None:
-        """A row in ``defense_form``: ``target``'s name and a combo of the ``(choice, text)``
-        ``items``, set to its current answer, that calls :meth:`set_defense`."""
-        combo = QComboBox()
-        for ch, text in items:
-            combo.addItem(text, ch)
-        combo.setCurrentIndex(max(0, combo.findData(self.defenses.get(target, "normal"))))
-        combo.setEnabled(enabled)
-        combo.currentIndexChanged.connect(lambda _i, t=target, cb=combo: self.set_defense(t, cb.currentData()))
-        self.defense_form.addRow(self.controller.name(target), combo)
-
-    def _clear_rolls(self) -> None:
-        """Nothing to roll, tell or apply (no plan)."""
-        self.dice.set_request(None)
-        self.result.setPlainText("")
-        self.outcome.setText("")
-        self.apply_button.setEnabled(False)
-        self.restart_button.setEnabled(False)
-
-    def _apply_rolled(self, what: str, method: str):
-        """``controller.<method>(resolution, force=...)`` once the ``what`` (attack, blast) is
-        fully rolled on the encounter it was planned on: the Change, or None with the reason
-        shown under the dice."""
-        r = self.resolution
-        if r is None or not r.done:
-            return None
-        if self.controller.encounter is not self._planned_on:
-            self.dice.show_error(f"The encounter changed since this {what} was planned (an undo, a move, another "
-                                 "action): Start over to plan it again on the map as it is now.")
-            return None
-        try:
-            change = getattr(self.controller, method)(r, force=self.force.isChecked())
-        except CoverfireError as exc:
-            self.dice.show_error(str(exc))
-            return None
-        self.last_change = change
-        return change
-
-
 __all__ = [
     "DiceRow",
-    "RollingDialog",
     "PoolView",
     "headline_labels",
-    "lay_out",
     "limit_text",
     "mono_font",
     "named",
     "parse_faces",
     "replace_boxes",
-    "roll_panel",
-    "scroll_of",
     "show_result",
     "show_story",
     "soak_bit",

@@ -25,6 +25,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QVBoxLayout
+
+from gui.action_panel import ActionPage
 
 from engine.errors import CoverfireError, IllegalActionError
 from gui.combat_log import combat_log_for
@@ -41,7 +44,6 @@ POINTED = frozenset({"move_grapple", "move"})
 MOVE = "move"
 #: Appended to a drag's undo text when its Movement was spent (guards against counting twice).
 MOVE_SUFFIX = " (Static Veil: Movement spent)"
-DOCK_WIDTH = 430
 LOG_HEIGHT = 150
 
 
@@ -96,6 +98,35 @@ class PickTool(Tool):
         self.host.set_sketch(None)
 
 
+class ManeuverPage(ActionPage):
+    """The maneuver picker (:class:`ManeuverPanel`, which scrolls itself) as a page of the
+    Action panel: Enter confirms the maneuver set up, Escape drops it (nothing changes)
+    and, with none set up, closes the page."""
+
+    title = "Static Veil maneuvers"
+
+    def __init__(self, panel, controller: "StaticVeilController"):
+        super().__init__(panel)
+        self.controller = controller
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(controller.panel)
+        controller.applied.connect(self.applied.emit)  # the panel then gives the map the focus
+
+    def apply_default(self):
+        p = self.controller.panel
+        if p.confirm_btn.isVisible() and p.confirm_btn.isEnabled():
+            return self.controller.confirm()
+        return None
+
+    def cancel(self) -> None:
+        c = self.controller
+        if c.key is not None or c.picking:
+            c.cancel()
+            return
+        super().cancel()
+
+
 class StaticVeilController(QObject):
     """The Static Veil GUI of one main window. ``actor``, ``key`` (the chosen maneuver),
     ``target``, ``dest`` (Move the Grapple) and ``choices`` make the action being set up;
@@ -124,7 +155,11 @@ class StaticVeilController(QObject):
         self._hover_key = None
 
         self.panel = ManeuverPanel()
-        self.dock = window.add_dock(self.panel, "Maneuvers", Qt.DockWidgetArea.LeftDockWidgetArea, "static_veil")
+        # the maneuver picker is a page of the window's Action panel (beside the map)
+        from gui.action_panel import action_panel
+
+        self.page = ManeuverPage(action_panel(window), self)
+        self.dock = self.page.panel.dock
         # the shared combat log (gui.combat_log): one batch of lines per maneuver, mirrored
         # from the encounter's saved Static Veil log; undone batches are struck through
         self.log = combat_log_for(window)
@@ -181,12 +216,13 @@ class StaticVeilController(QObject):
             return
         self.active = on
         self.menu.menuAction().setVisible(on)
-        self.dock.toggleViewAction().setVisible(on)
-        self.dock.setVisible(on)
         self.layer.setVisible(on)
         self._reset_log()
         if on:
+            self.page.show_in_panel()
             QTimer.singleShot(0, self._size_docks)
+        else:
+            self.page.close()
         self._reset_maneuver()
         if on:
             self.actor = self._selected_actor()
@@ -196,12 +232,10 @@ class StaticVeilController(QObject):
             self.layer.clear()
 
     def _size_docks(self) -> None:
-        """Give the picker room (DOCK_WIDTH px on the left) and the log a strip at the bottom
-        (unless the GM's own layout was restored)."""
+        """Give the log a strip at the bottom (unless the GM's own layout was restored)."""
         w = self.window
         if not self.dock.isVisible() or w.settings.value("window/geometry") is not None:
             return
-        w.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         if "combat_log" in w.docks:
             w.resizeDocks([w.docks["combat_log"]], [LOG_HEIGHT], Qt.Orientation.Vertical)
         QTimer.singleShot(0, self.view.fit_map)  # the map view changed size: fill it again
@@ -347,6 +381,8 @@ class StaticVeilController(QObject):
         if actor != self.actor:
             self.actor = actor
             self._reset_maneuver()
+            if actor is not None:
+                self.page.show_in_panel()
             self.refresh()
             return
         focus = self.selection.focus

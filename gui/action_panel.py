@@ -1,0 +1,285 @@
+"""The Action panel: one dock beside the map in which the fight runs (issue 13 item 2).
+
+Every rule system's actions (an attack, a grenade, suppressive fire, a d100 action, a Static
+Veil maneuver) are :class:`ActionPage` widgets shown one at a time in this panel, never in a
+window over the map: while a page is open the GM keeps picking targets on the map and the map
+keeps drawing the preview. The panel is at most :data:`MAX_WIDTH` px wide and scrolls inside.
+
+Keys: Escape cancels the page (it drops the action being set up: nothing changes), Enter
+applies it (unless the focus is in a text field, whose Enter is its own); after an action is
+applied the keyboard focus goes back to the map, so tool keys work at once.
+
+No rule here: the panel knows no rule system; pages come from ``gui/rules/<name>/``.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollArea,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+#: The widest the panel (and its dock) gets, in pixels.
+MAX_WIDTH = 420
+#: What a page is laid out for: the panel's width less its margins and a scroll bar.
+PAGE_WIDTH = MAX_WIDTH - 40
+
+
+class ActionPage(QWidget):
+    """One action in the panel. A subclass sets :attr:`title` and overrides
+    :meth:`apply_default` (what Enter does), :meth:`cancel` (drop what is set up; it must
+    change nothing in the encounter) and may override :meth:`page_closed` (the panel let the
+    page go: take down map sketches, give back the attacker lock). It emits
+    :attr:`applied` after an action landed (the panel then gives the map the focus)."""
+
+    applied = Signal(object)
+    #: The panel's heading while this page shows.
+    title: str = ""
+
+    def __init__(self, panel: "ActionPanel | None" = None):
+        super().__init__()
+        self.panel = panel
+        #: A widget the panel keeps below the scrolling page, always in view (the dice and
+        #: the Apply button); None for none.
+        self.footer: QWidget | None = None
+        if panel is not None:
+            panel.add_page(self)
+
+    # -- what a page says ---------------------------------------------------------------------------
+    def apply_default(self):
+        """Enter: apply what the page shows, if it can be applied (default: nothing)."""
+        return None
+
+    def cancel(self) -> None:
+        """Escape: drop the action being set up (default: close the page)."""
+        if self.panel is not None:
+            self.panel.close_page(self)
+
+    def page_closed(self) -> None:
+        """The panel stopped showing this page."""
+
+    # -- asking the panel ---------------------------------------------------------------------------
+    def show_in_panel(self) -> None:
+        """Show this page in its panel (the dock shown and raised)."""
+        if self.panel is not None:
+            self.panel.show_page(self)
+
+    def close(self) -> bool:  # noqa: D401 - like QWidget.close, for the pages' Close buttons
+        """Let the page go (the panel closes when it is the page shown)."""
+        if self.panel is not None and self.panel.current is self:
+            self.panel.close_page(self)
+            return True
+        return super().close()
+
+    def isVisible(self) -> bool:  # noqa: N802 - Qt API
+        """Whether the page is the one the panel shows (and the panel is shown)."""
+        if self.panel is None:
+            return super().isVisible()
+        return self.panel.current is self and super().isVisible()
+
+    def scroll_to(self, widget: QWidget) -> None:
+        """Scroll the panel so ``widget`` (on this page) is in view."""
+        if self.panel is not None and self.panel.current is self:
+            self.panel.scroll.ensureWidgetVisible(widget, 0, 0)
+
+
+class ActionPanel(QWidget):
+    """The panel's widget (put in a dock by :func:`install`): a heading with a close button
+    and one scrolling page. ``pageChanged(page or None)`` when another page shows or the
+    panel closes; ``applied(change)`` after a page applied an action."""
+
+    pageChanged = Signal(object)
+    applied = Signal(object)
+
+    def __init__(self, window=None):
+        super().__init__()
+        self.window = window
+        self.dock = None
+        self.current: ActionPage | None = None
+        self._pages: list[ActionPage] = []
+        self.setMaximumWidth(MAX_WIDTH)
+        self.heading = QLabel("No action")
+        f = self.heading.font()
+        f.setBold(True)
+        f.setPointSizeF(f.pointSizeF() * 1.1)
+        self.heading.setFont(f)
+        self.heading.setWordWrap(True)
+        self.close_button = QToolButton()
+        self.close_button.setText("\u2715")
+        self.close_button.setToolTip("Close the action (Esc): nothing is applied")
+        self.close_button.clicked.connect(self.cancel)
+        top = QHBoxLayout()
+        top.setContentsMargins(6, 4, 4, 0)
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.close_button)
+        self.empty = QLabel("Pick an action from the rule system's menu or panel (the attack key is A).")
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: #9aa4ae; padding: 8px")
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.empty)
+        self._holder = QWidget()  # parent of the pages (and footers) not shown
+        self._holder.hide()
+        self.footer_slot = QVBoxLayout()
+        self.footer_slot.setContentsMargins(6, 0, 6, 4)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addLayout(top)
+        lay.addWidget(self.scroll, 1)
+        lay.addLayout(self.footer_slot)
+        esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        esc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        esc.activated.connect(self.cancel)
+        self._update_heading()
+
+    # -- pages -------------------------------------------------------------------------------------
+    def add_page(self, page: ActionPage) -> None:
+        page.panel = self
+        if page not in self._pages:
+            self._pages.append(page)
+            page.setParent(self._holder)
+            page.applied.connect(self._page_applied)
+
+    def remove_page(self, page: ActionPage) -> None:
+        """Forget ``page`` (its rule system was uninstalled); closes the panel when shown."""
+        if self.current is page:
+            self.close_page(page)
+        if page in self._pages:
+            self._pages.remove(page)
+            try:
+                page.applied.disconnect(self._page_applied)
+            except (RuntimeError, TypeError):
+                pass
+        page.panel = None
+
+    def pages(self) -> list[ActionPage]:
+        return list(self._pages)
+
+    def show_page(self, page: ActionPage) -> None:
+        """Show ``page`` (added if new) in the panel, the dock shown and raised."""
+        self.add_page(page)
+        if self.current is not page:
+            old = self.current
+            if old is not None:
+                self._take_current()
+                old.page_closed()
+            page.setMaximumWidth(MAX_WIDTH)
+            self.scroll.setWidget(page)
+            page.show()
+            if page.footer is not None:
+                self.footer_slot.addWidget(page.footer)
+                page.footer.show()
+            self.current = page
+            self._update_heading()
+            self.pageChanged.emit(page)
+        if self.dock is not None:
+            self.dock.show()
+            self.dock.raise_()
+
+    def close_page(self, page: ActionPage | None = None) -> None:
+        """Stop showing ``page`` (default: the one shown) and hide the dock."""
+        cur = self.current
+        if cur is None or (page is not None and page is not cur):
+            return
+        self._take_current()
+        self.scroll.setWidget(self._make_empty())
+        self.current = None
+        self._update_heading()
+        cur.page_closed()
+        if self.dock is not None:
+            self.dock.hide()
+        self.pageChanged.emit(None)
+        self.focus_map()
+
+    def _take_current(self) -> None:
+        cur = self.current
+        if cur is not None and cur.footer is not None:
+            self.footer_slot.removeWidget(cur.footer)
+            cur.footer.setParent(self._holder)
+        w = self.scroll.takeWidget()
+        if w is not None and w is not self.empty:
+            w.setParent(self._holder)
+        elif w is self.empty:
+            w.setParent(None)
+            w.deleteLater()
+
+    def _make_empty(self) -> QLabel:
+        self.empty = QLabel("Pick an action from the rule system's menu or panel.")
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: #9aa4ae; padding: 8px")
+        return self.empty
+
+    def _update_heading(self) -> None:
+        self.heading.setText(self.current.title if self.current is not None else "No action")
+        self.close_button.setEnabled(self.current is not None)
+
+    # -- keys ----------------------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Escape: the page shown drops its action (nothing changes); the panel closes."""
+        cur = self.current
+        if cur is None:
+            self.focus_map()
+            return
+        cur.cancel()
+        if self.current is cur:
+            self.close_page(cur)
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        """Enter (not taken by a child) applies the page shown."""
+        if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.current is not None:
+            from PySide6.QtWidgets import QApplication
+
+            focus = QApplication.focusWidget()
+            if not isinstance(focus, (QLineEdit, QPlainTextEdit, QTextEdit)):
+                self.current.apply_default()
+                ev.accept()
+                return
+        super().keyPressEvent(ev)
+
+    def _page_applied(self, change) -> None:
+        self.applied.emit(change)
+        self.focus_map()
+
+    def focus_map(self) -> None:
+        """Give the keyboard to the map (after an action, so tool keys work at once)."""
+        view = getattr(self.window, "map_view", None)
+        if view is not None:
+            view.setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+def install(window) -> ActionPanel:
+    """The window's Action panel (``window.action_panel``), made once, in a dock on the right
+    that starts hidden (a page shows it)."""
+    panel = getattr(window, "action_panel", None)
+    if panel is not None:
+        return panel
+    panel = ActionPanel(window)
+    dock = window.add_dock(panel, "Action", Qt.DockWidgetArea.RightDockWidgetArea, "action")
+    dock.setMaximumWidth(MAX_WIDTH)
+    dock.hide()
+    panel.dock = dock
+    window.action_panel = panel
+    # another encounter opened: no page keeps an old action or result
+    window.document.changed.connect(lambda change: change.reset and panel.close_page())
+    return panel
+
+
+def action_panel(window) -> ActionPanel:
+    """The window's Action panel, made on first use."""
+    return install(window)
+
+
+__all__ = ["ActionPage", "ActionPanel", "MAX_WIDTH", "PAGE_WIDTH", "action_panel", "install"]
