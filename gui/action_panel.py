@@ -14,9 +14,10 @@ No rule here: the panel knows no rule system; pages come from ``gui/rules/<name>
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -33,6 +34,68 @@ from PySide6.QtWidgets import (
 MAX_WIDTH = 420
 #: What a page is laid out for: the panel's width less its margins and a scroll bar.
 PAGE_WIDTH = MAX_WIDTH - 40
+
+
+class WrapScroll(QScrollArea):
+    """A vertical scroll area whose page is as wide as the view and as tall as its wrapped
+    text needs (QScrollArea's own resizing goes by the height-for-width alone and squashes
+    rows of word-wrapped labels and forms)."""
+
+    def __init__(self, body: QWidget | None = None):
+        super().__init__()
+        self.setWidgetResizable(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self._pending = False
+        if body is not None:
+            self.setWidget(body)
+
+    def setWidget(self, body: QWidget) -> None:  # noqa: N802 - Qt API
+        super().setWidget(body)
+        body.installEventFilter(self)
+        self.fit()
+
+    def takeWidget(self) -> QWidget | None:  # noqa: N802 - Qt API
+        w = super().takeWidget()
+        if w is not None:
+            w.removeEventFilter(self)
+        return w
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if obj is self.widget() and ev.type() == QEvent.Type.LayoutRequest and not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self.fit)
+        return super().eventFilter(obj, ev)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self.fit()
+
+    def fit(self) -> None:
+        """Size the page to the view's width and the height its layout needs at that width."""
+        self._pending = False
+        body = self.widget()
+        if body is None:
+            return
+        w = max(120, self.viewport().width())
+        lay = body.layout()
+        if lay is None:
+            h = body.heightForWidth(w) if body.hasHeightForWidth() else body.sizeHint().height()
+            body.resize(w, max(h, self.viewport().height()))
+            return
+        lay.activate()
+        h = lay.heightForWidth(w) if lay.hasHeightForWidth() else -1
+        h = max(h, lay.minimumSize().height(), lay.sizeHint().height(), self.viewport().height())
+        if body.width() != w or body.height() != h:
+            body.resize(w, h)
+
+
+def fit_combos(widget: QWidget, chars: int = 14) -> None:
+    """Let every combo box in ``widget`` be narrower than its longest item (``chars``
+    characters at least; the list still shows whole items), so the page fits the panel."""
+    for combo in widget.findChildren(QComboBox):
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(chars)
 
 
 class ActionPage(QWidget):
@@ -125,11 +188,7 @@ class ActionPanel(QWidget):
         self.empty = QLabel("Pick an action from the rule system's menu or panel (the attack key is A).")
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet("color: #9aa4ae; padding: 8px")
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.empty)
+        self.scroll = WrapScroll(self.empty)
         self._holder = QWidget()  # parent of the pages (and footers) not shown
         self._holder.hide()
         self.footer_slot = QVBoxLayout()
@@ -177,7 +236,13 @@ class ActionPanel(QWidget):
                 self._take_current()
                 old.page_closed()
             page.setMaximumWidth(MAX_WIDTH)
+            fit_combos(page)
+            if page.footer is not None:
+                fit_combos(page.footer)
+            for w in [page, *page.findChildren(QWidget)]:
+                w.ensurePolished()  # (sizes measured with the style's fonts and margins)
             self.scroll.setWidget(page)
+            QTimer.singleShot(0, self.scroll.fit)
             page.show()
             if page.footer is not None:
                 self.footer_slot.addWidget(page.footer)
@@ -186,8 +251,20 @@ class ActionPanel(QWidget):
             self._update_heading()
             self.pageChanged.emit(page)
         if self.dock is not None:
+            shown = self.dock.isVisible()
             self.dock.show()
             self.dock.raise_()
+            if not shown:
+                self._grow()
+                QTimer.singleShot(0, self._grow)  # (again once the dock is laid out)
+
+    def _grow(self) -> None:
+        """Give the panel the height of its column (the docks it shares the column with keep
+        their least), so the page shows more than its footer on a laptop screen."""
+        win = self.window
+        if self.dock is None or win is None or not self.dock.isVisible() or self.dock.isFloating():
+            return
+        win.resizeDocks([self.dock], [win.height()], Qt.Orientation.Vertical)
 
     def close_page(self, page: ActionPage | None = None) -> None:
         """Stop showing ``page`` (default: the one shown) and hide the dock."""
@@ -238,7 +315,12 @@ class ActionPanel(QWidget):
             self.close_page(cur)
 
     def keyPressEvent(self, ev) -> None:  # noqa: N802 - Qt API
-        """Enter (not taken by a child) applies the page shown."""
+        """Enter (not taken by a child) applies the page shown; Escape cancels it (when the
+        shortcut did not, e.g. with the focus outside the panel)."""
+        if ev.key() == Qt.Key.Key_Escape:
+            self.cancel()
+            ev.accept()
+            return
         if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.current is not None:
             from PySide6.QtWidgets import QApplication
 
@@ -267,7 +349,9 @@ def install(window) -> ActionPanel:
     if panel is not None:
         return panel
     panel = ActionPanel(window)
-    dock = window.add_dock(panel, "Action", Qt.DockWidgetArea.RightDockWidgetArea, "action")
+    # beside the map on the right, a tab with the Inspector (and the log) when they are there
+    dock = window.add_dock(panel, "Action", Qt.DockWidgetArea.RightDockWidgetArea, "action",
+                           tabify_with="inspector" if "inspector" in window.docks else None)
     dock.setMaximumWidth(MAX_WIDTH)
     dock.hide()
     panel.dock = dock
@@ -282,4 +366,4 @@ def action_panel(window) -> ActionPanel:
     return install(window)
 
 
-__all__ = ["ActionPage", "ActionPanel", "MAX_WIDTH", "PAGE_WIDTH", "action_panel", "install"]
+__all__ = ["ActionPage", "ActionPanel", "WrapScroll", "fit_combos", "MAX_WIDTH", "PAGE_WIDTH", "action_panel", "install"]

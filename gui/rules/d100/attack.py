@@ -797,7 +797,7 @@ class AttackPage(ActionPage):
         self.preview = None
         seed = RULESET.settings(enc).seed
         st = RULESET.settings(enc)
-        self.roll_mode.setText(f"Roll the dice: the encounter's seeded dice (seed {seed}, roll #{st.rolls + 1})"
+        self.roll_mode.setText(f"Roll: the encounter's dice (seed {seed}, roll #{st.rolls + 1})"
                                if seed is not None else "Roll the dice (random)")
         if action is None:
             self.cost_label.clear()

@@ -24,9 +24,9 @@ from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
 from gui.rules.sr5.marks import decorations_for
 from gui.rules.sr5.tracker import InitiativeTracker
 
-DOCK_WIDTH = 520
+DOCK_WIDTH = 380
 MOVE_SUFFIX = " (SR5: movement counted)"
-MIN_WIDTH = 490  # room for the reasons an action is refused
+MIN_WIDTH = 330  # room for the reasons an action is refused (wrapped), on a laptop
 ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 blast", "sr5 initiative", "sr5 end phase", "sr5 export log")
 
 

@@ -240,7 +240,6 @@ class AttackPage(RollingPage):
         self.follow.toggled.connect(lambda on: on and self._on_selection())
 
         decl = self.decl_form = QFormLayout()
-        decl.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         decl.addRow("Attacker", self.attacker_combo)
         decl.addRow("Weapon", self.weapon_combo)
         decl.addRow("Mode", self.mode_combo)
@@ -485,6 +484,7 @@ class AttackPage(RollingPage):
     # -- showing --------------------------------------------------------------------------------
     def _show(self) -> None:
         c = self.controller
+        self._follow_rolling()
         plan = self.plan
         rolling = self._rolling()
         editable = not rolling

@@ -411,6 +411,7 @@ class BlastPage(RollingPage):
     # -- showing --------------------------------------------------------------------------------
     def _show(self) -> None:
         c = self.controller
+        self._follow_rolling()
         plan = self.plan
         editable = not self._rolling()
         for w in (self.attacker_combo, self.weapon_combo, self.zone_combo, self.projectile_combo, self.fit, self.edge,

@@ -62,6 +62,7 @@ class RollingPage(ActionPage):
         self._planned_on = None
         self._updating = False
         self._gm_count = 0
+        self._was_rolling = False
         self.attacker_combo = QComboBox()
         self.defense_form = QFormLayout()
         self.headline, self.problems = headline_labels()
@@ -113,7 +114,7 @@ class RollingPage(ActionPage):
         self.dice.rollAllRequested.connect(self.roll_all)
         self.outcome = bold(QLabel())
         self.outcome.setWordWrap(True)
-        self.force = QCheckBox("GM: allow it anyway")
+        self.force = QCheckBox("GM: allow anyway")
         self.force.setToolTip("Roll and apply although the rules object (the GM's word)")
         self.force.toggled.connect(lambda _: self._show())
         self.apply_button = QPushButton(self.apply_text)
@@ -130,12 +131,14 @@ class RollingPage(ActionPage):
         buttons.addStretch(1)
         buttons.addWidget(self.apply_button)
         buttons.addWidget(close)
+        said = QHBoxLayout()
+        said.addWidget(self.outcome, 1)
+        said.addWidget(self.force)
         foot = QVBoxLayout()
         foot.setContentsMargins(0, 4, 0, 0)
         foot.setSpacing(3)
         foot.addWidget(self.dice)
-        foot.addWidget(self.outcome)
-        foot.addWidget(self.force)
+        foot.addLayout(said)
         foot.addLayout(buttons)
         self.footer = QWidget()
         self.footer.setLayout(foot)
@@ -151,6 +154,14 @@ class RollingPage(ActionPage):
         self.resolution = None
         self.roller = None
         super().cancel()
+
+    def _follow_rolling(self) -> None:
+        """Fold the declaration away once the dice start (the pools and the story need the
+        room), unfold it when they are forgotten; the GM's own folding stands in between."""
+        rolling = self._rolling()
+        if rolling != self._was_rolling:
+            self._was_rolling = rolling
+            self.declaration_section.set_expanded(not rolling)
 
     # -- the attacker -------------------------------------------------------------------------------
     def _fill_attackers(self) -> None:

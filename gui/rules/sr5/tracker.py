@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -158,9 +159,9 @@ class InitiativeTracker(QWidget):
         self.supp_button = QPushButton("Suppressive fire\u2026")
         self.supp_button.setToolTip("Fill a suppressive zone on the map with fire")
         self.supp_button.clicked.connect(self.suppressiveRequested.emit)
-        row = QHBoxLayout()
-        for b in (self.roll_button, self.end_button, self.attack_button, self.supp_button):
-            row.addWidget(b)
+        row = QGridLayout()  # two by two: the dock stays narrow on a laptop
+        for i, b in enumerate((self.roll_button, self.end_button, self.attack_button, self.supp_button)):
+            row.addWidget(b, i // 2, i % 2)
 
         self.order = read_only_table(["Character", "Init", "Passes", "Physical", "Stun", "Wounds", "Now"],
                                      pick_rows=True)
@@ -168,6 +169,8 @@ class InitiativeTracker(QWidget):
 
         self.who = bold(QLabel())
         self.weapon = QComboBox()
+        self.weapon.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.weapon.setMinimumContentsLength(12)
         self.weapon.currentIndexChanged.connect(lambda _i: self._fill_actions())
         self.movement = QLabel()
         self.movement.setWordWrap(True)
