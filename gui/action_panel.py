@@ -17,6 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -72,11 +73,13 @@ class WrapScroll(QScrollArea):
         self.fit()
 
     def fit(self) -> None:
-        """Size the page to the view's width and the height its layout needs at that width."""
+        """Size the page to the view's width and the height its layout needs at that width
+        (combo boxes added since are let narrower than their items, :func:`fit_combos`)."""
         self._pending = False
         body = self.widget()
         if body is None:
             return
+        fit_combos(body)
         w = max(120, self.viewport().width())
         lay = body.layout()
         if lay is None:
@@ -90,12 +93,19 @@ class WrapScroll(QScrollArea):
             body.resize(w, h)
 
 
-def fit_combos(widget: QWidget, chars: int = 14) -> None:
-    """Let every combo box in ``widget`` be narrower than its longest item (``chars``
-    characters at least; the list still shows whole items), so the page fits the panel."""
+def fit_combos(widget: QWidget, chars: int = 14, wide: int = 170) -> None:
+    """Let every combo box in ``widget`` wider than ``wide`` px be narrower than its longest
+    item (``chars`` characters at least; the list still shows whole items), so the page fits
+    the panel."""
     for combo in widget.findChildren(QComboBox):
+        if combo.sizeAdjustPolicy() == QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon:
+            continue
+        if combo.minimumSizeHint().width() <= wide:
+            continue
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(chars)
+        # (a style change drops the least size the combo cached for its old policy)
+        QApplication.sendEvent(combo, QEvent(QEvent.Type.StyleChange))
 
 
 class ActionPage(QWidget):
@@ -322,8 +332,6 @@ class ActionPanel(QWidget):
             ev.accept()
             return
         if ev.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.current is not None:
-            from PySide6.QtWidgets import QApplication
-
             focus = QApplication.focusWidget()
             if not isinstance(focus, (QLineEdit, QPlainTextEdit, QTextEdit)):
                 self.current.apply_default()

@@ -46,6 +46,7 @@ def assert_beside_the_map(win) -> None:
     """The Action panel is shown in its dock, at most MAX_WIDTH px wide, inside the window;
     its page needs no more width than the panel has; the map is shown and no other
     top-level window (a dialog) is open over it."""
+    QTest.qWait(20)  # the panel's deferred layout
     panel = win.action_panel
     dock = panel.dock
     assert dock.isVisible() and not dock.isFloating()
@@ -112,7 +113,7 @@ def test_sr5_attack_from_the_panel_to_applied_with_enter_and_the_map_in_view(on_
     grab(w, f"sr5-attack-rolled-{screen_name(w)}")
     page.force.setFocus()
     QTest.keyClick(page.force, Qt.Key.Key_Return)  # Enter applies
-    tusk = w.document.encounter.token("ganger-4").sr5
+    tusk = w.document.encounter.token("ganger-4").rules["sr5"]
     assert tusk.physical_damage == 9
     assert w.document.undo_stack.undoText() == "SR5: Sam attacks: Tusk hit"
     assert w.focusWidget() is view  # the keyboard is back on the map
@@ -132,7 +133,7 @@ def test_a_miss_offers_no_apply_damage(window):
     assert page.apply_button.isEnabled() and page.apply_button.text() == "Apply the miss"
     assert "Apply damage" not in page.apply_button.text()
     page.apply()
-    assert w.document.encounter.token("ganger-4").sr5.physical_damage == 0
+    assert w.document.encounter.token("ganger-4").rules["sr5"].physical_damage == 0
     assert w.document.encounter.token("sam").weapon("Ingram Smartgun X").loaded == 29  # the burst is spent
 
 
@@ -150,7 +151,7 @@ def test_escape_cancels_the_attack_half_rolled_and_nothing_changes(window, qtbot
     assert w.focusWidget() is w.map_view
 
 
-def test_grenade_and_suppressive_fire_run_in_the_same_panel(screen_window, qtbot):
+def test_grenade_and_suppressive_fire_run_in_the_same_panel(on_screen, qtbot):
     from tests.gui.test_sr5_blast_gui import draw_blast, sr5
 
     w = sr5.__wrapped__(on_screen, qtbot)  # Brick acting, his grenade ready
@@ -177,7 +178,7 @@ def d100_window(on_screen, qtbot):
     w = on_screen
     w.actions["open d100 demo"].trigger()
     assert w.document.encounter.ruleset == "d100"
-    put_on_screen(w, screen_name(w), qtbot)  # opening another encounter may resize the window
+    qtbot.wait(20)
     w.map_view.fit_map()
     return w
 

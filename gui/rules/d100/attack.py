@@ -149,10 +149,12 @@ class AttackPage(ActionPage):
         self.stance.currentIndexChanged.connect(self.refresh_preview)
         self.recover_loc = QComboBox()
         self.recover_loc.currentIndexChanged.connect(self.refresh_preview)
-        self.parry = QCheckBox("Defender parries when able")
+        self.parry = QCheckBox("Defender parries")
+        self.parry.setToolTip("The defender parries when able")
         self.parry.setChecked(True)
         self.parry.toggled.connect(self.refresh_preview)
-        self.rest_on = QCheckBox("Rest (unchecked: unrest, free)")
+        self.rest_on = QCheckBox("Rest")
+        self.rest_on.setToolTip("Checked: rest the weapon; unchecked: unrest it (free)")
         self.rest_on.setChecked(True)
         self.rest_on.toggled.connect(self.refresh_preview)
 
@@ -244,7 +246,7 @@ class AttackPage(ActionPage):
         # dice
         dice = self.dice_box = QGroupBox("Dice")
         self.roll_mode = QRadioButton()
-        self.enter_mode = QRadioButton("Enter the dice rolled at the table")
+        self.enter_mode = QRadioButton("Enter the dice rolled")
         self.enter_mode.setToolTip("Blank fields are rolled for you")
         self.roll_mode.setChecked(True)
         grp = QButtonGroup(self)
@@ -260,7 +262,6 @@ class AttackPage(ActionPage):
         self.dmg_dice.setPlaceholderText("roll (or the dice, e.g. 4 5)")
         self.other_dice = QLineEdit()
         self.other_dice.setPlaceholderText("e.g. hit#2=40, location#2=12, stun=30")
-        self.roll_mode.setToolTip("")
         self.dice_grid = QWidget()
         dg = self.dice_form = QFormLayout(self.dice_grid)
         dg.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -797,8 +798,9 @@ class AttackPage(ActionPage):
         self.preview = None
         seed = RULESET.settings(enc).seed
         st = RULESET.settings(enc)
-        self.roll_mode.setText(f"Roll: the encounter's dice (seed {seed}, roll #{st.rolls + 1})"
-                               if seed is not None else "Roll the dice (random)")
+        self.roll_mode.setText(f"Roll (seeded: {seed}, roll #{st.rolls + 1})" if seed is not None else "Roll (random)")
+        self.roll_mode.setToolTip("The encounter's dice: seeded, so the same fight replays with the same rolls"
+                                  if seed is not None else "The encounter has no seed: random dice")
         if action is None:
             self.cost_label.clear()
             self.reason.setText("Pick a target on the map." if self.max_targets() else "")

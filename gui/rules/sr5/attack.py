@@ -224,14 +224,20 @@ class AttackPage(RollingPage):
         self.target_list = QLabel()
         self.target_list.setWordWrap(True)
         self.called = QCheckBox("Called shot (-4)")
-        self.edge = QCheckBox("Push the Limit (Edge)")
+        self.edge = QCheckBox("Edge: no limit")
         self.off_hand = QCheckBox("Off hand (-2)")
-        self.area = QCheckBox("Area effect (defense -2)")
-        self.charge = QCheckBox("Charge (melee, after a run)")
-        self.superior = QCheckBox("Superior position (melee +2)")
-        self.touch = QCheckBox("Touch only (melee +2)")
+        self.area = QCheckBox("Area effect (-2 def.)")
+        self.charge = QCheckBox("Charge (melee)")
+        self.superior = QCheckBox("Superior pos. (+2)")
+        self.touch = QCheckBox("Touch only (+2)")
         self.friends = QSpinBox()
         self.friends.setRange(0, 10)
+        for box, tip in ((self.edge, "Push the Limit (Edge): no limit, sixes explode"),
+                         (self.area, "Area effect: the defense is -2"),
+                         (self.charge, "Charge: melee after a run"),
+                         (self.superior, "Superior position: melee +2"),
+                         (self.touch, "Touch only: melee +2")):
+            box.setToolTip(tip)
         for combo in (self.attacker_combo, self.weapon_combo, self.mode_combo, self.second_combo):
             combo.currentIndexChanged.connect(self._declaration_changed)
         for box in (self.called, self.edge, self.off_hand, self.area, self.charge, self.superior, self.touch):

@@ -58,8 +58,10 @@ class SuppressivePage(ActionPage):
         self._gm = 0
         self.shooter = QComboBox()
         self.zone = QComboBox()
-        self.enhanced = QCheckBox("Enhanced (prone does not spare)")
-        self.edge = QCheckBox("Push the Limit (Edge)")
+        self.enhanced = QCheckBox("Enhanced")
+        self.enhanced.setToolTip("Enhanced suppressive fire: lying prone does not spare")
+        self.edge = QCheckBox("Edge: no limit")
+        self.edge.setToolTip("Push the Limit (Edge): no limit, sixes explode")
         self.shooter.currentIndexChanged.connect(self._shooter_changed)
         self.zone.currentIndexChanged.connect(lambda _i: self._zone_changed())
         self.enhanced.toggled.connect(lambda _: self.replan())
