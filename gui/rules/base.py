@@ -35,6 +35,19 @@ def token_name(encounter: Encounter, ident: str | None) -> str:
     return ident
 
 
+def picked_targets(selection, encounter: Encounter, actor: str | None) -> list[str]:
+    """The targets the GM picked on the map for ``actor``'s action, in picking order: the
+    tokens targeted (hover + T, the map's red rings), else the selected tokens other than
+    the actor (shift-click adds), else the token looked at (focus)."""
+    ids = {t.id for t in encounter.tokens}
+    out = [i for i in getattr(selection, "targets", ()) if i in ids and i != actor]
+    if not out:
+        out = [i for i in selection.ids if i in ids and i != actor]
+    if not out and selection.focus in ids and selection.focus != actor:
+        out = [selection.focus]
+    return out
+
+
 def take_down_decorations(layer, shown: dict) -> None:
     """Clear the token layer's decorations (:meth:`gui.layers.TokenLayer.set_decorations`)
     while they are still ``shown``, the ones this rule system set last (the layer keeps only
@@ -166,4 +179,4 @@ class RuleController(QObject):
         self._mirror.sync(self.saved_log(self.document.encounter) if self._active else ())
 
 
-__all__ = ["LogMirror", "RuleController", "take_down_decorations", "token_name"]
+__all__ = ["LogMirror", "RuleController", "picked_targets", "take_down_decorations", "token_name"]

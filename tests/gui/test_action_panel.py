@@ -117,8 +117,8 @@ def test_sr5_attack_from_the_panel_to_applied_with_enter_and_the_map_in_view(on_
     assert tusk.physical_damage == 9
     assert w.document.undo_stack.undoText() == "SR5: Sam attacks: Tusk hit"
     assert w.focusWidget() is view  # the keyboard is back on the map
-    QTest.keyClick(view, Qt.Key.Key_T)  # a tool key works at once
-    assert w.map_view.tool.name == "Token"
+    QTest.keyClick(view, Qt.Key.Key_R)  # a tool key works at once
+    assert w.map_view.tool.name == "Rectangle"
 
 
 def test_a_miss_offers_no_apply_damage(window):
@@ -333,3 +333,13 @@ def test_every_coverfire_dialog_fits_the_laptop(screen_window, qtbot):
     covered = {type(d) for d in dialogs.values()}
     missing = {c.__qualname__ for c in _all_dialog_classes()} - {c.__qualname__ for c in covered}
     assert missing == set(), f"dialogs this test does not open: {missing}"
+
+
+def test_targets_picked_with_t_feed_the_attack_page(window):
+    w = window
+    w.selection.set_attacker("sam")
+    w.selection.set_targets(["ganger-6", "ganger-4"])  # hover + T on the map, Vex first
+    page = w.sr5.open_attack()
+    assert page.attacker == "sam" and page.targets == ["ganger-6", "ganger-4"]
+    w.selection.toggle_target("ganger-6")  # T again on Vex: no longer a target
+    assert page.targets == ["ganger-4"]

@@ -487,7 +487,8 @@ class AttackPage(ActionPage):
         enc = self.controller.document.encounter
         ids = {t.id for t in enc.tokens}
         a = self.shooter_id()
-        picked = [i for i in self.controller.selection.ids if i in ids and i != a]
+        sel = self.controller.selection
+        picked = [i for i in sel.targets if i in ids and i != a] or [i for i in sel.ids if i in ids and i != a]
         if picked != self.targets:
             self.targets = picked
             self._refresh_targets()

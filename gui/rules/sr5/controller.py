@@ -20,7 +20,7 @@ from engine.sr5 import combat, condition, suppressive
 from engine.sr5.changes import Change, settings_of, sheet_of
 from engine.sr5.dice import default_roller
 from engine.sr5.facts import MapFacts, facts_from_map
-from gui.rules.base import RuleController, token_name
+from gui.rules.base import RuleController, picked_targets, token_name
 
 RULESET_NAME = "sr5"
 #: Log entry kinds shown in the shared log's colours (gui.combat_log).
@@ -89,13 +89,9 @@ class Sr5Controller(RuleController):
         return a if a in ids else None
 
     def picked_targets(self, attacker: str | None) -> list[str]:
-        """Targets picked on the map: the selected tokens other than the attacker
-        (shift-click adds), in picking order; else the target looked at (focus)."""
-        ids = {t.id for t in self.encounter.tokens}
-        out = [i for i in self.selection.ids if i in ids and i != attacker]
-        if not out and self.selection.focus in ids and self.selection.focus != attacker:
-            out = [self.selection.focus]
-        return out
+        """Targets picked on the map (:func:`gui.rules.base.picked_targets`): the targeted
+        tokens, else the selected ones other than the attacker, else the one looked at."""
+        return picked_targets(self.selection, self.encounter, attacker)
 
     def roller(self):
         """The encounter's seeded roller (``Settings.seed`` and the log's length), so the same
