@@ -343,7 +343,7 @@ class Legality:
                                  -cut, "wound"))
         if w.modifier:
             mods.append(Modifier(w.name, w.modifier, "weapon"))
-        if slot == "off" and st.off_hand_penalty:
+        if slot == "off" and st.off_hand_penalty and "ambidextrous" not in s.traits:
             mods.append(Modifier("off hand", -st.off_hand_penalty, "off hand"))
         return mods
 

@@ -295,7 +295,7 @@ class Resolution:
                 w.event(tok.id, "lost_turn", f"{w.name(tok.id)} is stunned and loses this turn")
             else:
                 acts = actions_per_round(s, st)
-            w.put(tok.id, actions_left=acts, turn_done=False, acted=False)
+            w.put(tok.id, actions_left=acts, turn_done=False, acted=False, moved=0.0)
             rows.append((-acts, -s.speed, n, tok.id))
         order = tuple(r[3] for r in sorted(rows))
         w.settings = w.settings.model_copy(update={"order": order})
@@ -416,7 +416,8 @@ class Resolution:
         if armour_val:
             if after_cover > armour_val:
                 pierced = True
-                wear = after_cover // 2 if st.armour_wear == "half_down" else -(-after_cover // 2)
+                basis = raw if st.armour_wear_of == "shot" else after_cover
+                wear = basis // 2 if st.armour_wear == "half_down" else -(-basis // 2)
                 dur_after = max(0, arm.durability - wear)
                 new_armour = {**s.armour, loc: arm.model_copy(update={"durability": dur_after})}
                 s = w.put(target, armour=new_armour)

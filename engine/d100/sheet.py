@@ -175,6 +175,9 @@ class Sheet(_Value):
     speed: int = Field(default=2, ge=0, le=20)
     skills: dict[str, int] = Field(default_factory=dict)
     primary_hand: Hand = "right"
+    # traits gained apart (seed 003: "it is not possible to be ambidextrous. This trait that
+    # must be gained seperately"): "ambidextrous" takes away the off-hand penalty
+    traits: tuple[str, ...] = ()
     max_injury: int = Field(default=50, ge=1, le=10_000)
     weapons: tuple[D100Weapon, ...] = ()
     # -- health ---------------------------------------------------------------------------------
@@ -196,6 +199,7 @@ class Sheet(_Value):
     actions_left: int | None = Field(default=None, ge=0, le=100)
     acted: bool = False  # has taken an action this round
     turn_done: bool = False
+    moved: float = Field(default=0.0, ge=0, le=100_000)  # metres moved this round (crawl limit)
 
     @field_validator("skills")
     @classmethod
@@ -389,6 +393,9 @@ class Settings(_Value):
     drop_chance: int = Field(default=50, ge=0, le=100)  # "may drop their weapon"
     crossing_effects: Literal["each", "highest"] = "each"
     armour_wear: Literal["half_down", "half_up"] = "half_down"
+    # what the wear is half of (seed 003: "equal to half the damage of the shot"): the shot's
+    # damage before cover and armour ("shot"), or what is left of it after cover ("after_cover")
+    armour_wear_of: Literal["shot", "after_cover"] = "shot"
     recover_by: Literal["actor", "patient"] = "actor"  # whose maximum the Recover roll uses
     recover_heals_total: bool = True  # healing a location also lowers the injury total
     recover_stops_bleeding: bool = True  # Recover on a location closes its bleeding wounds
@@ -402,7 +409,9 @@ class Settings(_Value):
     auto_divisor: int = Field(default=5, ge=1, le=100)
     auto_targets: int = Field(default=3, ge=1, le=10)
     two_pistol_penalty: int = Field(default=20, ge=0, le=100)
-    off_hand_penalty: int = Field(default=0, ge=0, le=100)  # attacking with the off hand
+    off_hand_penalty: int = Field(default=20, ge=0, le=100)  # attacking with the off hand (not ambidextrous)
+    crawl_metres: float = Field(default=2.0, ge=0, le=1000)  # "may only crawl": metres per round
+    crawl_refuses: bool = True  # a drag past the crawl distance during a round is refused (else noted)
     placed_shift: int = Field(default=20, ge=0, le=100)
     auto_success: int = Field(default=5, ge=0, le=100)  # rolls 1..this always succeed
     auto_failure: int = Field(default=96, ge=1, le=101)  # rolls this..100 always fail

@@ -30,6 +30,26 @@ class D100(rules.RuleSystem):
 
         return RULES
 
+    def movement(self, encounter, token_id):
+        """No limit, except a crawler's (a leg at Acute) during a round: ``crawl_metres``
+        a round (``engine.d100.movement``)."""
+        from engine.d100.movement import crawl_left
+
+        left = crawl_left(encounter, token_id)
+        if left is None:
+            return None
+        crawl = self.native.settings(encounter).crawl_metres
+        return rules.Movement(walk=crawl, run=crawl, left=left)
+
+    def on_moves(self, encounter, moves):
+        """Make the moves; during a round count each mover's metres along its path, and
+        refuse a crawler's drag past its crawl distance with the reason in the notes
+        (``engine.d100.movement.move``)."""
+        from engine.d100.movement import move
+
+        after, notes, log = move(encounter, [(m.token, (*(m.path or ()), m.to)) for m in moves])
+        return rules.Outcome.of(encounter, after, rules.moves_label(encounter, moves), log=log, notes=notes)
+
     def actions(self, encounter, actor, target=None):
         """Every d100 action for ``actor`` (against ``target`` where one is needed), each
         with None or the rules' reason it is refused now (``D100Rules.why_not``)."""

@@ -72,12 +72,17 @@ CHOICES: dict[str, dict[str, str]] = {
         "half_down": "half the damage reaching it, rounded down",
         "half_up": "half the damage reaching it, rounded up",
     },
+    "armour_wear_of": {
+        "shot": "the shot's damage, before cover",
+        "after_cover": "what cover leaves of the shot",
+    },
     "recover_by": {
         "actor": "the one who recovers",
         "patient": "the wounded one",
     },
 }
 _SHORT_CHOICE = {"each": "each step", "highest": "last step only", "half_down": "rounded down",
+                 "shot": "the shot", "after_cover": "after cover",
                  "half_up": "rounded up", "actor": "the one who recovers", "patient": "the wounded one"}
 
 
@@ -111,6 +116,8 @@ SPECS: tuple[Spec, ...] = (
          "Subtracted before armour; cover does not wear. A character's own cover value "
          "(sheet) or the attack dialog's overrides it."),
     Spec("armour_wear", "Pierced armour loses durability", "Wounds", ""),
+    Spec("armour_wear_of", "The wear is half of", "Wounds", "",
+         "Seed: \"equal to half the damage of the shot\"."),
     Spec("base_chance", "Base chance when the weapon's skill is not on the sheet", "Chances", "%"),
     Spec("aim_step", "Aim: bonus per Aim action", "Chances", "%"),
     Spec("aim_max", "Aim: bonus at most", "Chances", "%"),
@@ -120,7 +127,9 @@ SPECS: tuple[Spec, ...] = (
     Spec("auto_targets", "Full auto: targets at most", "Chances", ""),
     Spec("two_pistol_penalty", "Two pistols: penalty on each", "Chances", "%"),
     Spec("off_hand_penalty", "Attacking with the weapon in the off hand: penalty", "Chances", "%",
-         "The seed gives none."),
+         "The seed gives no number; an Ambidextrous trait takes it away."),
+    Spec("crawl_metres", "A leg at Acute: may only crawl, per round", "Chances", "m"),
+    Spec("crawl_refuses", "Refuse a drag past the crawl distance", "Chances"),
     Spec("auto_success", "Rolls from 1 to this always succeed", "Chances", "",
          "0: no automatic success."),
     Spec("auto_failure", "Rolls from this to 100 always fail", "Chances", "",
