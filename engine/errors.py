@@ -6,6 +6,32 @@ All are ``ValueError`` subclasses so callers that only care "was the input bad" 
 
 from __future__ import annotations
 
+#: Longest reason an error message carries; a longer one (a refused value quoted whole) is cut.
+MAX_REASON_CHARS = 600
+#: Characters of a value quoted in a message (:func:`excerpt`).
+EXCERPT_CHARS = 60
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """``repr(value)`` for a message, at most about ``limit`` characters: a long string is cut
+    and its length said (``'aaaa…' (6000000 characters)``), so a refused 6 MB value is never
+    echoed whole. Never raises (an int past Python's 4,300-digit str limit included)."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}\u2026 ({len(value):,} characters)"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an int too long to print, a list nested too deep
+        return f"a number of {value.bit_length():,} bits" if isinstance(value, int) else "a value"
+    if len(text) > limit:
+        return text[:limit] + f"\u2026 ({len(text):,} characters)"
+    return text
+
+
+def _short(reason: str) -> str:
+    if len(reason) <= MAX_REASON_CHARS:
+        return reason
+    return reason[: MAX_REASON_CHARS - 40] + f"\u2026 (message cut, {len(reason):,} characters)"
+
 
 class CoverfireError(ValueError):
     """Base of every user-facing error: its ``str`` is a complete sentence for the user."""
@@ -15,6 +41,7 @@ class EncounterFileError(CoverfireError):
     """An encounter file that cannot be read: names the file, the JSON path and the fault."""
 
     def __init__(self, message: str, *, file: str | None = None, path: str = "$") -> None:
+        message = _short(message)
         self.file = file
         self.path = path
         self.reason = message
@@ -23,10 +50,19 @@ class EncounterFileError(CoverfireError):
         super().__init__(f"{where}{at}{message}")
 
 
+class ReadOnlyFileError(EncounterFileError):
+    """A save refused because the file on disk is read-only (the GM may save elsewhere)."""
+
+
+class FileChangedError(EncounterFileError):
+    """A save refused because another program changed the file since Coverfire read it."""
+
+
 class ImportFileError(CoverfireError):
     """A file from another tool (UVTT map, Chummer save) that cannot be imported."""
 
     def __init__(self, message: str, *, file: str | None = None, path: str | None = None) -> None:
+        message = _short(message)
         self.file = file
         self.path = path
         self.reason = message

@@ -8,52 +8,28 @@ full disk never leaves a half-written encounter.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
-import math
 import os
+import stat
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
-from engine.errors import CoverfireError, EncounterFileError
+from engine import limits
+from engine.errors import CoverfireError, EncounterFileError, ReadOnlyFileError, excerpt
 from engine.model import FORMAT, VERSION, VERSIONS, Encounter
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
-#: Deepest nesting of JSON arrays and objects read (an encounter needs fewer than ten levels).
-MAX_DEPTH = 100
-
-
-def _json_path(loc: tuple[Any, ...]) -> str:
-    out = "$"
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}"
-    return out
-
-
-def _find_nonfinite(value: Any, loc: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
-    """The JSON path (as keys) of the first NaN or infinite number, in document order; raises
-    :class:`_TooDeep` at nesting deeper than :data:`MAX_DEPTH` (so the recursion is bounded)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return loc
-    if isinstance(value, (dict, list)):
-        if len(loc) >= MAX_DEPTH:
-            raise _TooDeep(loc)
-        for k, v in value.items() if isinstance(value, dict) else enumerate(value):
-            hit = _find_nonfinite(v, loc + (k,))
-            if hit is not None:
-                return hit
-    return None
-
-
-class _TooDeep(Exception):
-    def __init__(self, loc: tuple[Any, ...]) -> None:
-        self.loc = loc
+#: Deepest nesting of JSON arrays and objects read (engine/limits.py).
+MAX_DEPTH = limits.MAX_DEPTH
+_json_path = limits.json_path
 
 
 def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
@@ -62,7 +38,7 @@ def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
         raise EncounterFileError("an encounter file holds one JSON object", file=file)
     if data.get("format") != FORMAT:
         raise EncounterFileError(
-            f"this is not a Coverfire encounter: \"format\" is {data.get('format')!r}, "
+            f"this is not a Coverfire encounter: \"format\" is {excerpt(data.get('format'))}, "
             f"expected {FORMAT!r}",
             file=file,
             path="$.format",
@@ -70,22 +46,14 @@ def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
     version = data.get("version")
     if version not in VERSIONS or isinstance(version, bool):
         raise EncounterFileError(
-            f"unknown version {version!r}: this Coverfire reads versions "
+            f"unknown version {excerpt(version)}: this Coverfire reads versions "
             f"{', '.join(map(str, VERSIONS))} (and writes {VERSION})",
             file=file,
             path="$.version",
         )
+    limits.check_data(data, file=file)  # nesting, numbers, text, sizes: before the model
     try:
-        bad = _find_nonfinite(data)
-    except _TooDeep as deep:
-        raise EncounterFileError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)",
-                                 file=file, path=_json_path(deep.loc)) from None
-    if bad is not None:
-        raise EncounterFileError(
-            "NaN or infinite numbers are not allowed", file=file, path=_json_path(bad)
-        )
-    try:
-        return Encounter.model_validate(data)
+        return Encounter.model_validate(data, context={"text_checked": True})
     except ValidationError as exc:
         raise _from_validation(exc, file) from None
     except EncounterFileError as exc:  # raised directly by a validator outside pydantic
@@ -110,7 +78,7 @@ def _from_validation(exc: ValidationError, file: str | None) -> EncounterFileErr
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, ") :]
         if kind not in ("value_error",) and "input" in first and not isinstance(first["input"], (dict, list)):
-            msg += f" (got {first['input']!r})"
+            msg += f" (got {excerpt(first['input'])})"
     more = len(errors) - 1
     if more:
         msg += f" (and {more} more problem{'s' if more > 1 else ''})"
@@ -190,12 +158,89 @@ def _mode_for(p: Path) -> int:
         return 0o666 & ~umask
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` so that the file is either the old one or the new one,
-    never a mixture: temp file in the same folder, fsync, rename."""
+#: A temp file left by a writer that is still running is kept this long (seconds) before a
+#: later save treats it as stale anyway (the writer's pid may have been reused).
+STALE_TEMP_AGE = 3600.0
+#: A temp file in the older ``.NAME.XXXXXXXX.tmp`` form (no pid) is stale after this long.
+STALE_LEGACY_TEMP_AGE = 60.0
+
+
+def real_target(path: str | os.PathLike[str]) -> Path:
+    """Where writing ``path`` must land: a symbolic link's final target (so saving through
+    a link updates the real file and keeps the link), else ``path`` itself."""
+    p = Path(path)
+    if p.is_symlink():
+        return Path(os.path.realpath(p))
+    return p
+
+
+def _temp_prefix(p: Path) -> str:
+    """``.<first 40 characters of the name>.<hash of the whole name>.``: short whatever the
+    name's length (a name near the 255-byte limit cannot grow a suffix), unique per name."""
+    digest = hashlib.sha1(os.fsencode(p.name)).hexdigest()[:8]
+    short = os.fsencode(p.name)[:40].decode("utf-8", "ignore") or "f"
+    return f".{short}.{digest}."
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def clean_stale_temps(path: str | os.PathLike[str], now: float | None = None) -> list[Path]:
+    """Remove the temp files an interrupted save of ``path`` left beside it (a kill between
+    writing the temp file and renaming it): those of writers no longer running, of this
+    process, or older than :data:`STALE_TEMP_AGE`; the older pid-less form after
+    :data:`STALE_LEGACY_TEMP_AGE`. Returns what was removed; never raises."""
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    prefix = _temp_prefix(p)
+    legacy = f".{p.name}."
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        if not name.endswith(".tmp"):
+            continue
+        f = folder / name
+        try:
+            age = now - f.lstat().st_mtime
+        except OSError:
+            continue
+        if name.startswith(prefix):
+            pid_text = name[len(prefix):].split("-", 1)[0]
+            pid = int(pid_text) if pid_text.isdigit() else 0
+            stale = pid == os.getpid() or not pid or not _pid_alive(pid) or age > STALE_TEMP_AGE
+        elif name.startswith(legacy) and len(name) == len(legacy) + 8 + 4:
+            stale = age > STALE_LEGACY_TEMP_AGE
+        else:
+            continue
+        if stale:
+            try:
+                f.unlink()
+                removed.append(f)
+            except OSError:
+                pass
+    return removed
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` so that the file is either the old one or the new one,
+    never a mixture: temp file in the same folder, fsync, rename. Through a symbolic link it
+    writes the link's target (the link stays). Temp files an earlier interrupted save left
+    are removed first (:func:`clean_stale_temps`)."""
+    p = real_target(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    clean_stale_temps(p)
+    fd, tmp = tempfile.mkstemp(prefix=f"{_temp_prefix(p)}{os.getpid()}-", suffix=".tmp", dir=folder)
     try:
         os.fchmod(fd, _mode_for(p))
         with os.fdopen(fd, "wb") as fh:
@@ -219,10 +264,74 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         pass
 
 
-def save_encounter(encounter: Encounter, path: str | os.PathLike[str]) -> None:
-    """Save atomically as UTF-8 JSON; raises :class:`EncounterFileError` if it cannot."""
-    text = dumps_encounter(encounter)
+def is_read_only(path: str | os.PathLike[str]) -> bool:
+    """Whether an existing file is marked read-only (no write permission bit for anyone, as
+    ``chmod a-w`` leaves it; root would be allowed to write it, Coverfire still asks)."""
     try:
-        atomic_write_bytes(path, text.encode("utf-8"))
+        st = real_target(path).stat()
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and not st.st_mode & 0o222
+
+
+def _encode(text: str, file: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # only a model built around engine/limits.py gets here
+        raise EncounterFileError(
+            f"cannot save: the text holds a broken character (\\u{ord(text[exc.start]):04x}, a lone "
+            "surrogate) that UTF-8 cannot hold; nothing was written", file=file) from None
+
+
+def write_encounter_bytes(path: str | os.PathLike[str], data: bytes, *, overwrite_read_only: bool = False) -> None:
+    """Write an encounter's bytes atomically (:func:`atomic_write_bytes`), as every save
+    does: raises :class:`~engine.errors.ReadOnlyFileError` for a read-only file (unless
+    ``overwrite_read_only``) and :class:`EncounterFileError` for any other failure (a full
+    disk, a folder that cannot be written, a name too long); the old file is then intact."""
+    name = str(path)
+    if not overwrite_read_only and is_read_only(path):
+        raise ReadOnlyFileError(
+            "the file is read-only, so Coverfire did not overwrite it; save under another "
+            "name (File > Save As), or make the file writable first", file=name)
+    try:
+        atomic_write_bytes(path, data)
     except OSError as exc:
-        raise EncounterFileError(f"cannot save: {exc.strerror or exc}", file=str(path)) from None
+        why = exc.strerror or str(exc)
+        if exc.errno == errno.ENOSPC:
+            why = f"the disk is full ({exc.strerror})"
+        elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            why = f"the folder cannot be written ({exc.strerror})"
+        raise EncounterFileError(f"cannot save: {why}; the file on disk is unchanged", file=name) from None
+
+
+def save_encounter(encounter: Encounter, path: str | os.PathLike[str], *, overwrite_read_only: bool = False) -> None:
+    """Save atomically as UTF-8 JSON; raises :class:`EncounterFileError` if it cannot (see
+    :func:`write_encounter_bytes`)."""
+    data = _encode(dumps_encounter(encounter), str(path))
+    write_encounter_bytes(path, data, overwrite_read_only=overwrite_read_only)
+
+
+@dataclass(frozen=True)
+class FileStamp:
+    """What a file was when Coverfire read or wrote it: to tell, at the next save, whether
+    another program changed it meanwhile."""
+
+    mtime_ns: int
+    size: int
+    sha256: str
+
+    @classmethod
+    def of(cls, path: str | os.PathLike[str]) -> "FileStamp | None":
+        """The stamp of the file now, or None when there is none (missing, unreadable)."""
+        try:
+            p = real_target(path)
+            st = p.stat()
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+                return None
+            digest = hashlib.sha256(p.read_bytes()).hexdigest()
+        except OSError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size, digest)
+
+    def same_content(self, other: "FileStamp | None") -> bool:
+        return other is not None and other.size == self.size and other.sha256 == self.sha256

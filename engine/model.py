@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import shapely
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from engine import limits
 from engine import rules as _rules
 from engine.errors import CoverfireError, EncounterFileError
+from engine.footprint import bounded_footprint
 from engine.ranges import BAND_NAMES, CATEGORIES
 
 FORMAT = "coverfire.encounter"
@@ -155,7 +157,7 @@ class Obstacle(_Value):
     @field_validator("polygon")
     @classmethod
     def _valid_polygon(cls, v):
-        pts = list(v)
+        pts = list(bounded_footprint(v))  # bounded, simplified when detailed (engine/footprint.py)
         if len(pts) >= 2 and pts[0] == pts[-1]:
             pts = pts[:-1]  # a closing repeat of the first point is allowed and dropped
         if len(set(pts)) < 3:
@@ -355,6 +357,12 @@ class Encounter(_WithRules):
     def system(self) -> _rules.RuleSystem:
         """The rule system that runs this encounter (``engine.rules.find_system(ruleset)``)."""
         return _rules.find_system(self.ruleset)
+
+    @model_validator(mode="after")
+    def _limits(self, info: ValidationInfo):
+        # engine/limits.py; a file's text was already checked as JSON (engine/files.py)
+        limits.check_encounter(self, text=not (info.context or {}).get("text_checked"))
+        return self
 
     @model_validator(mode="after")
     def _references(self):

@@ -50,9 +50,23 @@ class Recovery:
         return encounter_from_data(self.data, file=str(self.file))
 
 
-def _alive(pid: int) -> bool:
+def process_start(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks since boot, ``/proc/PID/stat`` field 22),
+    or None where that cannot be read (not Linux, no such process)."""
+    try:
+        with open(f"/proc/{int(pid)}/stat", "rb") as fh:
+            stat = fh.read()
+        return int(stat[stat.rindex(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _alive(pid: int, started: int | None = None) -> bool:
+    """Whether the Coverfire process that wrote an autosave still runs: ``pid`` is alive and,
+    when the autosave recorded its start time, started then (else the pid was reused by
+    another program after a crash, and the autosave is a crash's)."""
     if pid == os.getpid():
-        return True
+        return started is None or started == process_start(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -61,6 +75,9 @@ def _alive(pid: int) -> bool:
         return True
     except OSError:
         return False
+    if started is not None:
+        now = process_start(pid)
+        return now is None or now == started
     return True
 
 
@@ -72,7 +89,10 @@ def _recovery(f: Path, wrapper: object) -> Recovery | None | bool:
     pid = wrapper.get("pid")
     if isinstance(pid, bool) or not isinstance(pid, int) or not 0 < pid < 2**31:
         return None
-    if _alive(pid):
+    started = wrapper.get("started")
+    if isinstance(started, bool) or not isinstance(started, int):
+        started = None
+    if _alive(pid, started):
         return False
     saved, source, data = wrapper.get("saved", 0), wrapper.get("source"), wrapper.get("encounter")
     if isinstance(saved, bool) or not isinstance(saved, (int, float)) or not isinstance(data, dict):
@@ -128,12 +148,17 @@ def set_aside(file: Path) -> Path:
     return kept
 
 
+_OUR_START = process_start(os.getpid())
+
+
 class Autosaver(QObject):
     """Writes the document's unsaved state every ``interval_ms`` milliseconds. ``failed(str)``
-    says (in the GM's words: which file, why) when a write did not succeed; the GM's work
-    stays in the open document."""
+    says (in the GM's words: which file, why) each time a write did not succeed, and
+    ``resumed(str)`` when one succeeds again; it keeps trying on every tick (a full disk
+    freed, a folder made writable) and the GM's work stays in the open document."""
 
     failed = Signal(str)
+    resumed = Signal(str)
 
     def __init__(self, document: EncounterDocument, folder: Path | None = None,
                  interval_ms: int = INTERVAL_MS, parent: QObject | None = None):
@@ -156,6 +181,7 @@ class Autosaver(QObject):
         wrapper = {
             "format": MARK,
             "pid": os.getpid(),
+            "started": _OUR_START,  # with the pid: a reused pid is told apart
             "saved": time.time(),
             "source": str(self.document.path) if self.document.path else None,
             "encounter": encounter_to_data(self.document.committed),
@@ -163,11 +189,16 @@ class Autosaver(QObject):
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(self.file, json.dumps(wrapper, ensure_ascii=False).encode("utf-8"))
-            self.last_error = None
-        except OSError as exc:  # a full disk must not stop the GM's game
-            self.last_error = (f"Autosave failed: cannot write {self.file}: {exc.strerror or exc}. "
-                               "Your work is still open: save it with File > Save.")
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the game goes on and the GM is told
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+            self.last_error = (f"Autosave failed: cannot write {self.file}: {why}. Coverfire tries "
+                               f"again every {max(1, self.timer.interval() // 1000)} s; your work is "
+                               "still open: save it with File > Save.")
             self.failed.emit(self.last_error)
+            return
+        if self.last_error is not None:
+            self.last_error = None
+            self.resumed.emit(f"Autosave works again ({self.file}).")
 
     def discard(self) -> None:
         """Remove this session's autosave (after a save, or on a clean exit)."""

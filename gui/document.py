@@ -18,7 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from engine.files import load_encounter, save_encounter
+from engine.errors import FileChangedError, ReadOnlyFileError
+from engine.files import FileStamp, is_read_only, load_encounter, save_encounter
 from engine.model import Encounter
 from gui.edits import Diff, diff
 
@@ -92,6 +93,8 @@ class EncounterDocument(QObject):
         self._committed = encounter  # the value before a preview started
         self._path = Path(path) if path is not None else None
         self._forced_dirty = False
+        #: the file as last read or written (to tell, at the next save, a change by another program)
+        self._stamp: FileStamp | None = FileStamp.of(self._path) if self._path is not None else None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         tactics_cls = _load_tactics_class()
@@ -157,6 +160,7 @@ class EncounterDocument(QObject):
     def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False) -> None:
         """Replace the whole document (a file opened or recovered): clears the undo history."""
         self._path = Path(path) if path is not None else None
+        self._stamp = FileStamp.of(self._path) if self._path is not None else None
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._forced_dirty = dirty
@@ -174,26 +178,50 @@ class EncounterDocument(QObject):
         encounter = load_encounter(path)
         self.set_content(encounter, path)
 
-    def save(self, path: str | Path | None = None, *, rewritten: Encounter | None = None) -> Path:
+    def changed_on_disk(self) -> bool:
+        """Whether another program changed (or replaced) this document's file since it was
+        opened or last saved here (content compared: size and SHA-256)."""
+        if self._path is None or self._stamp is None:
+            return False
+        now = FileStamp.of(self._path)
+        if now is None and not self._path.exists():
+            return False  # removed meanwhile: writing it again loses nothing
+        return not self._stamp.same_content(now)
+
+    def save(self, path: str | Path | None = None, *, rewritten: Encounter | None = None,
+             overwrite_changed: bool = False, overwrite_read_only: bool = False) -> Path:
         """Write the committed encounter (atomically) to ``path`` or the current file.
 
         ``rewritten`` is the committed encounter with what depends on the file's folder (a
         relative background image path, :func:`gui.edits.rebase_background`) rewritten for
         ``path``: it is written instead, and becomes the document's value (one undo step)
         only once the file is written. Raises :class:`engine.errors.EncounterFileError` when
-        it cannot be written; the document is then as it was."""
+        it cannot be written; the document is then as it was. Two refusals the GM may
+        override: :class:`~engine.errors.FileChangedError` when another program changed the
+        document's own file since it was read (``overwrite_changed``), and
+        :class:`~engine.errors.ReadOnlyFileError` for a read-only file
+        (``overwrite_read_only``). Through a symbolic link the link's target is written."""
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("this encounter has no file yet: give a path")
+        if not overwrite_changed and target == self._path and self.changed_on_disk():
+            raise FileChangedError(
+                "another program changed this file since Coverfire opened it; saving would "
+                "replace its changes", file=str(target))
+        if not overwrite_read_only and is_read_only(target):
+            raise ReadOnlyFileError(
+                "the file is read-only, so Coverfire did not overwrite it; save under another "
+                "name (File > Save As), or make the file writable first", file=str(target))
         value = self._committed if rewritten is None else rewritten
         if _has_inline_images(value):
             # an imported map or portrait held as a data: URI: write the image beside the
             # file and store its name (the JSON stays small); memory keeps the data: URI
             from engine.importers.images import save_with_images
 
-            save_with_images(value, target)
+            save_with_images(value, target)  # (read-only already asked about above)
         else:
-            save_encounter(value, target)
+            save_encounter(value, target, overwrite_read_only=True)
+        self._stamp = FileStamp.of(target)
         moved = target != self._path
         self._path = target  # (first: views look for a relative image from the new folder)
         if value is not self._committed:

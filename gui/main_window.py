@@ -36,12 +36,12 @@ from PySide6.QtWidgets import (
 
 from engine.errors import CoverfireError
 from engine.model import Background, Encounter, MapSpec
-from gui import edits, screen_fit, style
+from gui import edits, saving, screen_fit, style
 from gui.answers import LiveAnswers
 from gui.autosave import Autosaver, remove, scan_autosaves, set_aside
 from gui.document import EncounterDocument
 from gui.inspector import InspectorPanel
-from gui.map_view import MapView, why_not_an_image
+from gui.map_view import MapView, is_regular_file, why_not_an_image
 from gui.selection import Selection
 from gui.targets import TargetsPanel
 from gui.tools import (
@@ -152,7 +152,8 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_document)
         self.map_view.statusMessage.connect(lambda t: self.statusBar().showMessage(t, 6000))
         self.autosaver = Autosaver(self.document, autosave_folder, autosave_interval_ms, self)
-        self.autosaver.failed.connect(lambda text: self.statusBar().showMessage(text, 20000))
+        self.autosaver.failed.connect(lambda text: self.statusBar().showMessage(text, autosave_interval_ms))
+        self.autosaver.resumed.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self._update_title()
         self._map_only_hidden: list[QWidget] | None = None
         self.restored_layout = self._restore_geometry()
@@ -570,10 +571,7 @@ class MainWindow(QMainWindow):
         return self._write(path, edits.rebase_background(self.document.committed, self.document.path, path.parent))
 
     def _write(self, path: Path, rewritten: Encounter | None = None) -> bool:
-        try:
-            self.document.save(path, rewritten=rewritten)
-        except CoverfireError as exc:
-            QMessageBox.warning(self, "Cannot save", str(exc))
+        if not saving.write(self, path, rewritten):  # every failure shown (gui/saving.py)
             return False
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
@@ -726,7 +724,7 @@ class MainWindow(QMainWindow):
 
     def set_background_image(self, image_path: str | Path) -> bool:
         """Put an image under the map, as wide as the map (then use two-point scaling)."""
-        img = QImage(str(image_path))
+        img = QImage(str(image_path)) if is_regular_file(Path(image_path)) else QImage()  # a FIFO blocks
         if img.isNull():
             QMessageBox.warning(self, "Cannot use this image", f"{image_path} {why_not_an_image(Path(image_path))}")
             return False

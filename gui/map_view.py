@@ -9,6 +9,8 @@ document, selection and :class:`gui.answers.LiveAnswers` are shared.
 from __future__ import annotations
 
 import base64
+import os
+import stat
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -80,9 +82,18 @@ def load_background_image(encounter: Encounter, doc_path: Path | None) -> tuple[
     p = Path(src)
     if not p.is_absolute() and doc_path is not None:
         p = doc_path.parent / p
-    if img.load(str(p)) and not img.isNull():
+    if is_regular_file(p) and img.load(str(p)) and not img.isNull():  # (a FIFO would block)
         return img, None
     return None, f"Background image {p.absolute()} {why_not_an_image(p)}; the map is drawn without it"
+
+
+def is_regular_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (following links): only those are handed to
+    ``QImage.load``, which would wait forever on a FIFO or ``/dev/stdin``."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def why_not_an_image(path: Path) -> str:
@@ -92,6 +103,8 @@ def why_not_an_image(path: Path) -> str:
         return "is a folder, not an image"
     if not path.exists():
         return "is missing"
+    if not is_regular_file(path):
+        return "is not a regular file (a pipe or a device), not an image"
     return "is not a PNG or JPEG image Coverfire can read"
 
 

@@ -1,0 +1,201 @@
+"""What an encounter can hold: the bounds every encounter is checked against.
+
+A map is bounded so that every later step (cover, zones, export, painting, the grid layer,
+saving) has a finite amount of finite work to do. Anything past a bound is refused with an
+:class:`~engine.errors.EncounterFileError` naming the JSON path (``$.tokens[2].y``) and the
+limit, never clamped in silence. The table is in ``docs/encounter-format.md`` ("Limits").
+
+Two checks, one set of numbers:
+
+* :func:`check_data` walks parsed JSON before the model sees it (``engine.files``): nesting,
+  non-finite and giant numbers, string lengths, text that cannot be written as UTF-8 (a lone
+  surrogate such as ``"\\ud83d"``, half an emoji cut by JavaScript), list sizes. It bounds
+  the work the model's validation does on a hostile file.
+* :func:`check_encounter` runs on every :class:`~engine.model.Encounter` (a model validator),
+  so encounters an importer or an edit builds are held to the same bounds: coordinates,
+  lengths, the grid, object counts, vertex totals (and the text, for encounters not read
+  from a file). Obstacle footprints are bounded and simplified by
+  :func:`engine.footprint.bounded_footprint`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import EncounterFileError, excerpt
+
+if TYPE_CHECKING:
+    from engine.model import Encounter
+
+#: Widest and tallest map, metres (100 km).
+MAX_MAP_SIZE = 100_000.0
+#: Largest |x| or |y| of a token, a footprint vertex, a zone or a background corner, metres:
+#: the largest map and as much again beyond its edges.
+MAX_COORDINATE = 200_000.0
+#: Largest zone length, width or radius and background width or height, metres.
+MAX_LENGTH = 200_000.0
+#: Smallest grid square, metres (1 cm).
+MIN_GRID = 0.01
+#: Most grid squares across the map's longer side (the grid layer draws each line).
+MAX_GRID_LINES = 10_000
+#: Most points an obstacle's polygon may list in a file (more is refused before any geometry).
+MAX_POLYGON_POINTS = 100_000
+#: Most vertices an obstacle keeps after simplification (engine/footprint.py).
+MAX_FOOTPRINT_VERTICES = 2_000
+#: Most footprint vertices of all obstacles together.
+MAX_TOTAL_VERTICES = 1_000_000
+MAX_OBSTACLES = 100_000
+MAX_TOKENS = 5_000
+MAX_ZONES = 5_000
+#: Longest id, name, side, owner or weapon name, characters.
+MAX_NAME_CHARS = 1_000
+#: Longest other text (notes, log lines, fields other tools add), characters.
+MAX_TEXT_CHARS = 100_000
+#: Longest image reference (a ``data:`` URI holds the whole image), characters.
+MAX_IMAGE_CHARS = 64 * 1024 * 1024
+#: Deepest nesting of JSON arrays and objects (an encounter needs fewer than ten levels).
+MAX_DEPTH = 100
+#: Largest magnitude of any number anywhere in the file (ids of other tools, seeds included).
+MAX_NUMBER = 1e18
+
+#: Keys whose string values are names (:data:`MAX_NAME_CHARS`).
+NAME_KEYS = frozenset({"id", "name", "side", "owner", "weapon", "category", "kind", "ruleset"})
+#: Keys whose string values may be whole images (:data:`MAX_IMAGE_CHARS`).
+IMAGE_KEYS = frozenset({"image", "portrait"})
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+_COUNTS = (("obstacles", MAX_OBSTACLES), ("tokens", MAX_TOKENS), ("zones", MAX_ZONES))
+
+
+def json_path(loc: tuple[Any, ...]) -> str:
+    """``("tokens", 2, "x")`` as ``$.tokens[2].x``."""
+    out = "$"
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _refuse(message: str, loc: tuple[Any, ...], file: str | None = None) -> EncounterFileError:
+    return EncounterFileError(message, file=file, path=json_path(loc))
+
+
+def _check_text(s: str, key: Any, loc: tuple[Any, ...], file: str | None) -> None:
+    limit = MAX_IMAGE_CHARS if key in IMAGE_KEYS else MAX_NAME_CHARS if key in NAME_KEYS else MAX_TEXT_CHARS
+    if len(s) > limit:
+        raise _refuse(f"the text is {len(s):,} characters long; at most {limit:,} are allowed here "
+                      f"(starts {excerpt(s, 40)})", loc, file)
+    m = _SURROGATE.search(s)
+    if m is not None:
+        raise _refuse(
+            f"the text holds a broken character (a lone UTF-16 surrogate \\u{ord(m.group()):04x} at "
+            f"character {m.start()}, often half an emoji cut by another program), which cannot be "
+            "saved as UTF-8; Coverfire refuses it rather than change your text: fix or retype it",
+            loc, file)
+
+
+def check_data(data: Any, *, file: str | None = None) -> None:
+    """Refuse parsed JSON past the bounds (see the module docstring), with the JSON path of
+    the first fault in document order. Iterative: never a ``RecursionError``."""
+    stack: list[tuple[Any, Any, tuple[Any, ...]]] = [(data, None, ())]
+    while stack:
+        value, key, loc = stack.pop()
+        if isinstance(value, str):
+            _check_text(value, key, loc, file)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, (int, float)):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise _refuse("NaN or infinite numbers are not allowed", loc, file)
+            if abs(value) > MAX_NUMBER:
+                raise _refuse(f"the number {excerpt(value)} is beyond the largest Coverfire "
+                              f"reads ({MAX_NUMBER:g})", loc, file)
+        elif isinstance(value, (dict, list, tuple)):
+            if len(loc) >= MAX_DEPTH:
+                raise _refuse(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)", loc, file)
+            if isinstance(value, dict):
+                items = list(value.items())
+                for k, _v in items:
+                    if isinstance(k, str):
+                        _check_text(k, None, loc, file)
+            else:
+                items = list(enumerate(value))
+            if not loc and isinstance(value, dict):
+                _check_counts({k: len(v) for k, v in items if isinstance(v, list)}, file)
+                obstacles = value.get("obstacles")
+                if isinstance(obstacles, list):
+                    for i, o in enumerate(obstacles):
+                        poly = o.get("polygon") if isinstance(o, dict) else None
+                        if isinstance(poly, list) and len(poly) > MAX_POLYGON_POINTS:
+                            raise _refuse(too_many_points(len(poly)), ("obstacles", i, "polygon"), file)
+            # push in reverse so the first fault in document order is found first
+            for k, v in reversed(items):
+                stack.append((v, k if isinstance(k, str) else key, loc + (k,)))
+
+
+def too_many_points(n: int) -> str:
+    return (f"the polygon lists {n:,} points; at most {MAX_POLYGON_POINTS:,} are read "
+            f"(and at most {MAX_FOOTPRINT_VERTICES:,} kept after simplifying)")
+
+
+def _check_counts(sizes: dict[str, int], file: str | None) -> None:
+    for group, limit in _COUNTS:
+        n = sizes.get(group, 0)
+        if n > limit:
+            raise _refuse(f"{n:,} {group}; an encounter holds at most {limit:,}", (group,), file)
+
+
+def _coordinate(v: float | None, loc: tuple[Any, ...]) -> None:
+    if v is not None and not abs(v) <= MAX_COORDINATE:
+        raise _refuse(f"{v:g} m is beyond the coordinate limit (\u00b1{MAX_COORDINATE:,.0f} m)", loc)
+
+
+def _length(v: float | None, loc: tuple[Any, ...]) -> None:
+    if v is not None and not v <= MAX_LENGTH:
+        raise _refuse(f"{v:g} m is longer than the length limit ({MAX_LENGTH:,.0f} m)", loc)
+
+
+def check_encounter(encounter: "Encounter", *, text: bool = True) -> None:
+    """Refuse an encounter past the bounds: object counts, the grid, coordinates, lengths,
+    vertex totals; and, with ``text``, every string (for encounters not read from a file,
+    whose JSON :func:`check_data` already walked)."""
+    _check_counts({g: len(getattr(encounter, g)) for g, _ in _COUNTS}, None)
+    m = encounter.map
+    for field in ("width", "height"):
+        if getattr(m, field) > MAX_MAP_SIZE:
+            raise _refuse(f"the map is {getattr(m, field):g} m; at most {MAX_MAP_SIZE:,.0f} m", ("map", field))
+    if m.grid < MIN_GRID:
+        raise _refuse(f"a grid square of {m.grid:g} m is smaller than the smallest ({MIN_GRID:g} m)",
+                      ("map", "grid"))
+    lines = max(m.width, m.height) / m.grid
+    if lines > MAX_GRID_LINES:
+        raise _refuse(
+            f"a grid square of {m.grid:g} m puts {lines:,.0f} squares across this "
+            f"{max(m.width, m.height):g} m map; at most {MAX_GRID_LINES:,} (a square of at least "
+            f"{max(m.width, m.height) / MAX_GRID_LINES:g} m)", ("map", "grid"))
+    bg = m.background
+    if bg is not None:
+        _coordinate(bg.x, ("map", "background", "x"))
+        _coordinate(bg.y, ("map", "background", "y"))
+        _length(bg.width, ("map", "background", "width"))
+        _length(bg.height, ("map", "background", "height"))
+    for i, t in enumerate(encounter.tokens):
+        _coordinate(t.x, ("tokens", i, "x"))
+        _coordinate(t.y, ("tokens", i, "y"))
+    for i, z in enumerate(encounter.zones):
+        _coordinate(z.x, ("zones", i, "x"))
+        _coordinate(z.y, ("zones", i, "y"))
+        for field in ("length", "width", "radius"):
+            _length(getattr(z, field), ("zones", i, field))
+    total = sum(len(o.polygon) for o in encounter.obstacles)
+    if total > MAX_TOTAL_VERTICES:
+        raise _refuse(f"the obstacles have {total:,} vertices together; at most {MAX_TOTAL_VERTICES:,}",
+                      ("obstacles",))
+    if text:
+        check_data(encounter.model_dump(mode="python", exclude_none=True))
+
+
+__all__ = [name for name in globals() if name.isupper()] + [
+    "check_data", "check_encounter", "json_path", "too_many_points"]
