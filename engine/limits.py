@@ -38,8 +38,9 @@ MAX_COORDINATE = 200_000.0
 MAX_LENGTH = 200_000.0
 #: Smallest grid square, metres (1 cm).
 MIN_GRID = 0.01
-#: Most grid squares across the map's longer side (the grid layer draws each line).
-MAX_GRID_LINES = 10_000
+#: Most grid squares across the map's longer side (the grid layer draws each line zoomed in;
+#: a 100 km map with the default 1 m grid is allowed).
+MAX_GRID_LINES = 100_000
 #: Most points an obstacle's polygon may list in a file (more is refused before any geometry).
 MAX_POLYGON_POINTS = 100_000
 #: Most vertices an obstacle keeps after simplification (engine/footprint.py).

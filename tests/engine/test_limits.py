@@ -40,8 +40,8 @@ def test_the_base_file_loads():
     (lambda d: d["obstacles"][0]["polygon"].__setitem__(1, [300_000.0, 10]), "$.obstacles[0].polygon",
      "vertex 1 (300000, 10) is beyond the coordinate limit"),
     (lambda d: d["map"].update(width=100_000, height=100_000, grid=1e-6), "$.map.grid", "smaller than the smallest (0.01 m)"),
-    (lambda d: d["map"].update(width=100_000, height=50_000, grid=1.0), "$.map.grid",
-     "100,000 squares across this 100000 m map; at most 10,000 (a square of at least 10 m)"),
+    (lambda d: d["map"].update(width=100_000, height=50_000, grid=0.5), "$.map.grid",
+     "200,000 squares across this 100000 m map; at most 100,000 (a square of at least 1 m)"),
     (lambda d: d["zones"][0].update(radius=1e9), "$.zones[0].radius", "longer than the length limit"),
     (lambda d: d["tokens"][0].update(name="\ud83d"), "$.tokens[0].name", "lone UTF-16 surrogate \\ud83d"),
     (lambda d: d.update(other={"deep": "ok \udc00"}), "$.other.deep", "lone UTF-16 surrogate \\udc00 at character 3"),
@@ -79,6 +79,7 @@ def test_an_encounter_built_in_code_is_held_to_the_same_bounds():
         Encounter(map=MapSpec(width=10, height=10), lights=[{"name": "lamp \ud83d"}])
     with pytest.raises(ValueError, match="grid"):
         Encounter(map=MapSpec(width=100_000, height=10, grid=0.5))
+    assert Encounter(map=MapSpec(width=100_000, height=100_000)).map.grid == 1.0  # the default grid is fine
 
 
 def test_deep_nesting_is_refused_without_recursion():
