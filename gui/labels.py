@@ -68,9 +68,9 @@ def place_labels(blocks: Sequence[tuple[float, float, float, float, float]], gap
                             break
                     if place is not None:
                         break
-            if place is None:  # stack under whatever it hits (bounded: n blocks at most)
+            if place is None:  # stack under whatever it hits (bounded: every block and fixed rect)
                 t = t0
-                for _ in range(n + 1):
+                for _ in range(n + len(fixed) + 1):
                     hit = hits(l0, t, l0 + w, t + h)
                     if not hit:
                         break
@@ -80,3 +80,15 @@ def place_labels(blocks: Sequence[tuple[float, float, float, float, float]], gap
         put((l, t, l + w, t + h))
         out[i] = (l - l0, t - t0)
     return out
+
+
+def disc_rects(xs: Sequence[float], ys: Sequence[float], rs: Sequence[float],
+               pad: float = 0.0) -> list[tuple[float, float, float, float]]:
+    """The (left, top, right, bottom) pixel squares round discs of centres (xs, ys) and
+    radii rs, ``pad`` pixels wider: what labels keep clear of so none hides a token."""
+    return [(x - r - pad, y - r - pad, x + r + pad, y + r + pad) for x, y, r in zip(xs, ys, rs)]
+
+
+def overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two (left, top, right, bottom) rects share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

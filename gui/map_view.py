@@ -39,6 +39,7 @@ from gui.layers import (
     draw_label,
     selection_sketch,
 )
+from gui.layers.answer_layer import uses_range_bands
 from gui.selection import Selection
 from gui.style import GM_VIEW, ViewOptions
 from gui.tools import Picker, Pointer, SelectTool, Tool
@@ -351,6 +352,7 @@ class MapView(pg.GraphicsView):
         sight = ans.sight(focus) if focus and self.options.show_sight else None
         charge = ans.live_charge(focus) if focus and self.options.show_charge else None
         self.answer_layer.set_answers(enc, ans.attacker, ans.targets, sight, charge, focus)
+        self.tokens.set_badge_boxes(self.answer_layer.badge_boxes())
         rings: dict[str, list[QColor]] = {}
         if self.options.show_zone_rings:
             zones = {z.id: z for z in enc.zones if self.options.shows(z)}
@@ -576,6 +578,8 @@ class MapView(pg.GraphicsView):
                 rows.append(("zone", z.name or z.id, style.zone_colour(z)))
         if self.answers.attacker is not None and self.options.show_badges:
             rows.append(("cover", "cover:", QColor()))
+            if uses_range_bands(enc):
+                rows.append(("text", style.BAND_LEGEND, QColor("#f5f7fa")))
         return rows
 
     SCALE_BAR_ROOM = 230.0  # pixels left free for the scale bar at the bottom left

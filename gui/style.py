@@ -91,7 +91,9 @@ COVER_COLOURS = {
     "full": QColor("#ff5252"),
 }
 OUT_OF_RANGE = QColor("#90a4ae")
-BAND_SHORT = {"short": "S", "medium": "M", "long": "L", "extreme": "X"}
+BAND_SHORT = {"short": "S", "medium": "M", "long": "L", "extreme": "E"}
+#: The legend's line for the badge letters (range band, then its modifier).
+BAND_LEGEND = "S short  M medium  L long  E extreme (and the band's modifier)"
 
 SIGHT_CLEAR = QColor("#fff59d")
 CHARGE_COLOUR = QColor("#80deea")
@@ -150,3 +152,9 @@ def ui_font(px: float, bold: bool = False) -> QFont:
     f.setPixelSize(max(6, int(round(px))))
     f.setBold(bold)
     return f
+
+
+def metres(value: float) -> str:
+    """A length on the map as zone labels show it: whole metres ("22 m"), one precision for
+    every zone label (a 10.33 m width reads "10 m")."""
+    return f"{value:.0f} m"

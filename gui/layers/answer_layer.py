@@ -58,6 +58,7 @@ class AnswerLayer(MapLayer):
         ``SightReport`` and ``ChargePlan``."""
         self.build_count += 1
         self._badges = []
+        self._badge_ids: list[str] = []
         self._attacker = None
         self._sight = None
         self._charge = None
@@ -65,13 +66,14 @@ class AnswerLayer(MapLayer):
         a = tokens.get(attacker_id) if attacker_id else None
         if a is not None:
             self._attacker = (a.x, a.y, a.radius)
-            ranged = encounter.ruleset == "sr5"  # the others have no range bands: show metres
+            ranged = uses_range_bands(encounter)  # the others have no range bands: show metres
             if self.options.show_badges:
                 for tid, rep in reports.items():
                     t = tokens.get(tid)
                     if t is None:
                         continue
                     self._badges.append((t.x, t.y, t.radius, badge_for(rep, ranged)))
+                    self._badge_ids.append(tid)
             t = tokens.get(focus_id) if focus_id else None
             if t is not None and sight is not None and self.options.show_sight:
                 self._sight = _sight_drawing(t, sight)
@@ -89,6 +91,12 @@ class AnswerLayer(MapLayer):
             rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
         self._set_rect(rect, 140.0 * self.options.label_scale)
         self.update()
+
+    def badge_boxes(self) -> dict[str, tuple[float, float]]:
+        """token id -> (width, height) pixels of the badge drawn above its disc (bottom
+        edge 3 px above the rim, centred), for the label layout to keep clear of."""
+        bpx = self.options.badge_px
+        return {tid: badge_size(b, bpx) for tid, (_, _, _, b) in zip(self._badge_ids, self._badges)}
 
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
@@ -155,6 +163,25 @@ class AnswerLayer(MapLayer):
 
 
 _BADGES: dict[tuple, Badge] = {}
+
+
+def uses_range_bands(encounter: Encounter) -> bool:
+    """Whether the encounter's rule system judges targets by range band (its registered
+    system says; an unknown ruleset: no bands, badges show metres)."""
+    from engine.errors import CoverfireError
+    from engine.rules import find_system
+
+    try:
+        return bool(find_system(encounter.ruleset).uses_range_bands)
+    except (CoverfireError, ValueError):
+        return False
+
+
+def badge_size(b: Badge, px: float) -> tuple[float, float]:
+    """The pixel width and height of a badge drawn at ``px`` (its sprite's size)."""
+    _, w1, h = TEXT.get(b.text, px, True)
+    _, w2, _ = TEXT.get(b.cover or "?", px, True)
+    return w1 + w2 + 4 * 0.35 * h + 1, h + 3
 
 
 def badge_for(report, ranged: bool = True) -> Badge:

@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPixmap
 
 from gui import style
 from gui.style import ViewOptions
-from gui.labels import place_labels
+from gui.labels import disc_rects, place_labels
 from gui.layers.base import MapLayer
 from gui.layers.paint import (
     NO_BRUSH,
@@ -86,6 +86,7 @@ class TokenLayer(MapLayer):
         self._extras: dict[str, tuple[float, float]] = {}
         self._flip = False
         self._obstacles = None
+        self._badge_boxes: dict[str, tuple[float, float]] = {}
         self.layout_count = 0
 
     @property
@@ -178,6 +179,16 @@ class TokenLayer(MapLayer):
             self._layout_gen += 1
             self.update()
 
+    def set_badge_boxes(self, boxes: Mapping[str, tuple[float, float]]) -> None:
+        """The badges drawn above token discs (token id -> (width, height) pixels, bottom
+        3 px above the rim, centred; :meth:`gui.layers.AnswerLayer.badge_boxes`): labels
+        keep clear of them."""
+        boxes = dict(boxes)
+        if boxes != self._badge_boxes:
+            self._badge_boxes = boxes
+            self._layout_gen += 1
+            self.update()
+
     def set_label_obstacles(self, obstacles) -> None:
         """What another layer draws by the tokens that labels should keep clear of (Static
         Veil's AP badges ...): a function of pixels per metre answering (token id, left,
@@ -228,6 +239,14 @@ class TokenLayer(MapLayer):
                 blocks.append((xs[i], ys[i], top, w, h))
                 which.append(i)
         fixed = []
+        if blocks:
+            # no label over any token's disc (nor over a badge above one)
+            fixed += disc_rects(xs, ys, rs, pad=1.0)
+            for tid, (bw, bh) in self._badge_boxes.items():
+                i = self._index.get(tid)
+                if i is not None:
+                    bottom = ys[i] - rs[i] - 3
+                    fixed.append((xs[i] - bw / 2, bottom - bh, xs[i] + bw / 2, bottom))
         if blocks and self._obstacles is not None:
             for tid, l, t, r, b in self._obstacles(px_per_m):
                 i = self._index.get(tid)

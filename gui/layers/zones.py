@@ -27,6 +27,24 @@ class _ZoneDrawing:
     labels: list[tuple[float, float, str, float]] = field(default_factory=list)  # x, y, text, angle (rad)
 
 
+def zone_labels(z, origin: tuple[float, float], empty: bool = False) -> list[tuple[float, float, str, float]]:
+    """The labels of a zone: (x, y metres of the point they stand off from, text, direction in
+    radians to stand off along). Suppressive fire: "10 m wide at 22 m" at its far end; other
+    directed zones their length; a blast or circle its radius ("3 m radius") east of its rim.
+    Every length in whole metres (:func:`gui.style.metres`)."""
+    a = math.radians(z.direction)
+    if z.kind == "suppressive" and z.length:
+        fx, fy = origin[0] + z.length * math.cos(a), origin[1] + z.length * math.sin(a)
+        w = z.effective_width or 0.0
+        return [(fx, fy, f"{style.metres(w)} wide at {style.metres(z.length)}", a)]
+    if z.kind in ("suppressive", "shotgun", "cone", "line") and not empty and z.length:
+        ln = z.length
+        return [(origin[0] + ln * math.cos(a), origin[1] + ln * math.sin(a), style.metres(ln), a)]
+    if z.kind in ("blast", "circle") and z.radius:
+        return [(origin[0] + z.radius, origin[1], f"{style.metres(z.radius)} radius", 0.0)]
+    return []
+
+
 class ZoneLayer(MapLayer):
     """Zones as translucent fills of the engine's wall-clipped shapes, with a faint outline
     of the full shape (where walls stop the fire, only the outline remains)."""
@@ -79,16 +97,7 @@ class ZoneLayer(MapLayer):
         except ValueError:
             return None
         d = _ZoneDrawing(key, style.zone_colour(z), geometry_path(clipped), geometry_path(full), origin)
-        if z.kind == "suppressive" and z.length:
-            a = math.radians(z.direction)
-            fx, fy = origin[0] + z.length * math.cos(a), origin[1] + z.length * math.sin(a)
-            w = z.effective_width or 0.0
-            d.labels.append((fx, fy, f"{w:g} m wide at {z.length:g} m", a))
-        elif z.kind in ("suppressive", "shotgun", "cone", "line") and not full.is_empty:
-            a = math.radians(z.direction)
-            ln = z.length or 0.0
-            if ln:
-                d.labels.append((origin[0] + ln * math.cos(a), origin[1] + ln * math.sin(a), f"{ln:g} m", a))
+        d.labels.extend(zone_labels(z, origin, full.is_empty))
         return d
 
     def drawings(self) -> dict[str, _ZoneDrawing]:
