@@ -268,7 +268,7 @@ def find_system(name: str) -> RuleSystem:
         return system
     if isinstance(name, str) and name.replace("-", "_").isidentifier():
         mod = _module_for(name)
-        if (_engine_dir() / name.replace("-", "_") / "system.py").is_file():
+        if _has_system(name.replace("-", "_")):
             importlib.import_module(mod)
             system = _REGISTRY.get(name)
             if system is not None:
@@ -282,7 +282,7 @@ def systems() -> tuple[RuleSystem, ...]:
     global _DISCOVERED
     if not _DISCOVERED:
         for info in pkgutil.iter_modules([str(_engine_dir())]):
-            if info.ispkg and (_engine_dir() / info.name / "system.py").is_file():
+            if info.ispkg and _has_system(info.name):
                 importlib.import_module(f"engine.{info.name}.system")
         _DISCOVERED = True
     return tuple(sorted(_REGISTRY.values(), key=lambda s: s.name))
@@ -298,6 +298,17 @@ def default_name() -> str:
         if s.default:
             return s.name
     return systems()[0].name
+
+
+def _has_system(package: str) -> bool:
+    """Whether ``engine.<package>`` has a ``system`` module, asked of the import system (not
+    the file system), so it also holds in a zip or a frozen bundle where no .py file exists."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(f"engine.{package}.system") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _engine_dir() -> Path:
