@@ -1,0 +1,64 @@
+"""What the standalone bundle leaves out (packaging/bundle_filter.py), on PyInstaller's own
+paths; the bundle itself is built and started by .ci/check-bundle."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("bundle_filter", ROOT / "packaging" / "bundle_filter.py")
+bf = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bf)
+
+
+def test_platform_plugins_keep_x11_wayland_offscreen_and_cocoa_only():
+    base = "PySide6/Qt/plugins/platforms/"
+    kept = [n for n in ("libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqcocoa.dylib",
+                        "libqeglfs.so", "libqvnc.so", "libqlinuxfb.so", "libqminimal.so")
+            if bf.keep(base + n)]
+    assert kept == ["libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqcocoa.dylib"]
+    assert bf.keep("PySide6/plugins/platforms/qwindows.dll")
+
+
+def test_map_backgrounds_keep_their_image_formats():
+    base = "PySide6/Qt/plugins/imageformats/"
+    assert [n for n in ("libqjpeg.so", "libqwebp.so", "libqgif.so", "libqsvg.so", "libqico.so",
+                        "libqtiff.so", "libqtga.so", "libqwbmp.so", "libqicns.so") if bf.keep(base + n)] \
+        == ["libqjpeg.so", "libqwebp.so", "libqgif.so", "libqsvg.so", "libqico.so"]
+
+
+def test_translations_gtk_theme_and_network_plugins_go():
+    for dest in ("PySide6/Qt/translations/qtbase_de.qm", "PySide6/Qt/plugins/platformthemes/libqgtk3.so",
+                 "PySide6/Qt/plugins/tls/libqopensslbackend.so", "PySide6/Qt/plugins/generic/libqtuiotouchplugin.so",
+                 "PySide6/Qt/lib/libQt6EglFSDeviceIntegration.so.6"):
+        assert not bf.keep(dest), dest
+    for dest in ("PySide6/Qt/plugins/platformthemes/libqxdgdesktopportal.so", "PySide6/Qt/lib/libQt6Gui.so.6",
+                 "assets/encounters/demo.json", "PySide6/QtGui.abi3.so"):
+        assert bf.keep(dest), dest
+
+
+def test_libraries_only_a_dropped_plugin_linked_go_with_it():
+    binaries = [
+        ("PySide6/QtGui.abi3.so", "/s/QtGui.abi3.so", "EXTENSION"),
+        ("PySide6/Qt/plugins/platforms/libqxcb.so", "/s/libqxcb.so", "BINARY"),
+        ("PySide6/Qt/lib/libQt6Gui.so.6", "/s/libQt6Gui.so.6", "BINARY"),
+        ("PySide6/Qt/lib/libQt6Network.so.6", "/s/libQt6Network.so.6", "BINARY"),
+        ("libxcb-cursor.so.0", "/usr/lib/libxcb-cursor.so.0", "BINARY"),
+        ("libcairo.so.2", "/usr/lib/libcairo.so.2", "BINARY"),
+        ("numpy.libs/libscipy_openblas64_.so", "/s/openblas.so", "BINARY"),
+        ("numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so", "/s/umath.so", "EXTENSION"),
+        ("libpython3.11.so.1.0", "/usr/lib/libpython3.11.so.1.0", "BINARY"),
+    ]
+    links = {"/s/QtGui.abi3.so": {"libQt6Gui.so.6"}, "/s/libqxcb.so": {"libQt6Gui.so.6", "libxcb-cursor.so.0"},
+             "/s/umath.so": {"libscipy_openblas64_.so"}}
+    kept = [b[0] for b in bf.prune_unlinked(binaries, lambda src: links.get(src, set()))]
+    assert kept == ["PySide6/QtGui.abi3.so", "PySide6/Qt/plugins/platforms/libqxcb.so",
+                    "PySide6/Qt/lib/libQt6Gui.so.6", "libxcb-cursor.so.0", "numpy.libs/libscipy_openblas64_.so",
+                    "numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so", "libpython3.11.so.1.0"]
+
+
+def test_the_bundle_leaves_out_test_tools_and_other_qt_bindings():
+    for mod in ("pytest", "hypothesis", "PyQt5", "PyQt6", "tkinter", "PySide6.QtNetwork", "ssl"):
+        assert mod in bf.EXCLUDE_MODULES
+    assert not {"PySide6.QtOpenGL", "PySide6.QtSvg", "PySide6.QtTest"} & set(bf.EXCLUDE_MODULES)
