@@ -13,6 +13,7 @@ and run-up of a charge. The geometry (cover, zones, paths) lives in ``geometry/`
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 from dataclasses import dataclass
 
@@ -238,6 +239,22 @@ class Tactics:
             self._h = np.array([body_height(t.stance) for t in toks], dtype=float)
         self._hits = None
         self.encounter = encounter
+
+    def snapshot(self) -> "Tactics":
+        """A copy of these answers for another thread (a worker planning charges while the
+        GUI thread goes on updating this one): the same obstacle indexes and navigator, this
+        encounter's tokens, caches of its own. Its answers are those of this revision."""
+        out = copy.copy(self)
+        out._obs = self._obs.snapshot()
+        out._zone_cache = dict(self._zone_cache)
+        out._hit_cache = dict(self._hit_cache)
+        out._cover_memo = None
+        return out
+
+    def has_graph(self, token_id: str) -> bool:
+        """Whether charges and paths of this token cost no movement-graph work any more (the
+        graph for its radius is built)."""
+        return self._obs.has_graph(self._token(token_id).radius)
 
     @property
     def cover_index(self) -> CoverIndex:

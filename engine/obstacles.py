@@ -57,6 +57,7 @@ class ObstacleSet:
         self._by_id: dict[str, tuple[Obstacle, shapely.Polygon]] = {}
         self._dups = False  # ids used twice (a file edited by hand): every change rebuilds
         self._nav = None
+        self._origin: ObstacleSet | None = None  # the set this one is a snapshot of
 
     # -- the obstacles in index order -----------------------------------------------------------
     @property
@@ -163,10 +164,31 @@ class ObstacleSet:
             from geometry.nav import Navigator
 
             try:
-                self._nav = Navigator(self.polygons, self.bounds, ids=[o.id for o in self.blocking])
+                nav = Navigator(self.polygons, self.bounds, ids=[o.id for o in self.blocking])
             except GeometryInputError as exc:
                 raise GeometryError(str(exc)) from None
+            self._nav = nav
+            origin = self._origin
+            if origin is not None and origin.revision == self.revision and origin.bounds == self.bounds \
+                    and origin._nav is None:
+                origin._nav = nav  # (made on another thread for a snapshot: the original keeps it)
         return self._nav
+
+    def has_graph(self, radius: float) -> bool:
+        """Whether the movement graph for this body radius is there already (built or made
+        by editing), so that a path or charge costs no graph work."""
+        nav = self._nav
+        return nav is not None and nav.has_graph(radius)
+
+    def snapshot(self) -> "ObstacleSet":
+        """A copy for another thread: the same (immutable) cover index and the same navigator
+        (made there on first use and handed back to this set if it has not changed since).
+        Updates of this set never change the copy."""
+        out = ObstacleSet.__new__(ObstacleSet)
+        out.__dict__.update(self.__dict__)
+        out._by_id = dict(self._by_id)
+        out._origin = self
+        return out
 
 
 def _same_shape(a: Obstacle, b: Obstacle) -> bool:

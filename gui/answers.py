@@ -4,10 +4,14 @@ shared by every view (map layers, targets table, player view).
 All numbers come from :class:`engine.analysis.Tactics`; nothing here measures anything.
 
 Targets (distance, range, cover, zones) and zone hits are recomputed on every change,
-previews included, since they take a few milliseconds. Charge plans cost 5-15 ms each (and
-the first one builds the engine's movement graph), so the targets table's charge column is
-filled in idle time after a change lands, a few plans per event-loop turn, while the
-looked-at target's charge is computed at once.
+previews included, since they take a few milliseconds (obstacle edits only edit the
+engine's indexes near the change). Charge plans cost 5-100 ms each, and the first one after
+opening a map or changing an obstacle builds or edits the movement graph (up to a second on
+a 10,000-obstacle map), so the targets table's charge column is filled on a worker thread
+(:mod:`gui.charge_worker`) once a change lands; results are tagged with the revision of the
+answers they belong to and dropped when a newer change came meanwhile, and the column reads
+"pending" until they arrive. The looked-at target's charge is computed at once when that is
+cheap (the graph is there and plans are fast), else the worker does it first.
 """
 
 from __future__ import annotations
@@ -18,13 +22,16 @@ from collections import defaultdict
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from gui.charge_worker import ChargeJob, ChargeWorker
 from gui.document import DocumentChange, EncounterDocument
 from gui.selection import Selection
 
 log = logging.getLogger(__name__)
 
 CHARGE_DELAY_MS = 150  # idle time after a change before the charge column is filled
-CHARGE_SLICE_S = 0.010  # at most this long per event-loop turn filling it
+#: Obstacles up to which the looked-at target's charge may build the movement graph at once
+#: on the GUI thread (a small map: milliseconds); on bigger maps the worker builds it.
+SYNC_GRAPH_OBSTACLES = 400
 
 
 class LiveAnswers(QObject):
@@ -59,14 +66,14 @@ class LiveAnswers(QObject):
         self.compute_count = 0
         self._attacker_key: tuple | None = None
         self._sight: dict[tuple, object] = {}
-        self._queue: list[str] = []
+        self.revision = 0  # of the answers: every recomputation makes a new one
+        self._wanted = False  # the charge column is to be filled for this revision
         self._delay = QTimer(self)
         self._delay.setSingleShot(True)
         self._delay.setInterval(CHARGE_DELAY_MS)
         self._delay.timeout.connect(self._start_charges)
-        self._slicer = QTimer(self)
-        self._slicer.setInterval(0)
-        self._slicer.timeout.connect(self._charge_slice)
+        self.worker = ChargeWorker(self)
+        self.worker.delivered.connect(self._on_delivered)
         self._last_charge_ms = 0.0
         self._focus_pending: str | None = None
         self._focus_later = QTimer(self)
@@ -105,6 +112,7 @@ class LiveAnswers(QObject):
         """Ask the engine again (after ``change``, or everything)."""
         self._sight.clear()
         self._stop_charges()
+        self.revision += 1
         self.charges = {}
         tactics = self.document.tactics
         self.error = self.document.tactics_error
@@ -131,7 +139,7 @@ class LiveAnswers(QObject):
             self.targets, self.target_order = {}, []
         self.updated.emit()
         if attacker is not None and not (change is not None and change.preview):
-            self._queue = list(self.target_order)
+            self._wanted = True
             self._delay.start()
 
     def _zones(self) -> None:
@@ -147,35 +155,50 @@ class LiveAnswers(QObject):
         self.zone_hits = hits
         self.token_zones = dict(by_token)
 
-    # -- charges, in idle time ---------------------------------------------------------------
+    # -- charges, on the worker thread -------------------------------------------------------
     def _stop_charges(self) -> None:
         self._delay.stop()
-        self._slicer.stop()
-        self._queue = []
+        self.worker.cancel()
+        self._wanted = False
 
-    def _start_charges(self) -> None:
-        if self._queue:
-            self._slicer.start()
+    def _job(self) -> ChargeJob | None:
+        job = self.worker.job
+        return job if job is not None and job.revision == self.revision and not job.done else None
 
-    def _charge_slice(self) -> None:
-        start = time.perf_counter()
-        got = False
-        while self._queue and time.perf_counter() - start < CHARGE_SLICE_S:
-            tid = self._queue.pop(0)
-            if tid not in self.charges:
-                self.charge(tid)
-                got = True
-        if not self._queue:
-            self._slicer.stop()
-        if got:
+    def _start_charges(self, first: str | None = None) -> None:
+        """Hand the charges still missing (``first`` first) to the worker."""
+        tactics, attacker = self.document.tactics, self.attacker
+        if tactics is None or attacker is None or self.error:
+            return
+        job = self._job()
+        if job is not None:
+            if first is not None:
+                job.hurry(first)
+            return
+        todo = [t for t in self.target_order if t not in self.charges] if self._wanted else []
+        if first is not None and first not in self.charges:
+            todo.insert(0, first)
+        if todo:
+            self.worker.start(ChargeJob(self.revision, tactics.snapshot(), attacker, todo))
+
+    def _on_delivered(self, job: ChargeJob, plans: dict, done: bool) -> None:
+        if job.revision != self.revision:
+            return  # answers of an encounter that is no longer shown
+        for tid, plan in plans.items():
+            self.charges.setdefault(tid, plan)
+        if plans:
             self.chargesUpdated.emit()
+        if self._focus_pending is not None and self._focus_pending in self.charges:
+            self._focus_pending = None
+            self.focusUpdated.emit()
 
     @property
     def charges_pending(self) -> bool:
-        return bool(self._queue)
+        """Whether charge plans of the current answers are still being worked out."""
+        return self._wanted and any(t not in self.charges for t in self.target_order)
 
     def finish_charges(self) -> None:
-        """Compute every pending charge plan now (for tests and exports)."""
+        """Compute every pending charge plan now, on this thread (for tests and exports)."""
         self._stop_charges()
         for tid in self.target_order:
             if tid not in self.charges:
@@ -207,29 +230,45 @@ class LiveAnswers(QObject):
         if attacker is None or tactics is None or target_id == attacker or self.error:
             return None
         if target_id not in self.charges:
-            start = time.perf_counter()
-            try:
-                self.charges[target_id] = tactics.charge(attacker, target_id)
-            except ValueError as exc:
-                log.warning("charge: %s", exc)
-                self.charges[target_id] = None
-            self._last_charge_ms = (time.perf_counter() - start) * 1e3
+            with self.worker.lock:  # (the worker may be planning on the same navigator)
+                start = time.perf_counter()
+                try:
+                    plan = tactics.charge(attacker, target_id)
+                except ValueError as exc:
+                    log.warning("charge: %s", exc)
+                    plan = None
+                self._last_charge_ms = (time.perf_counter() - start) * 1e3
+            self.charges[target_id] = plan
         return self.charges[target_id]
 
     def live_charge(self, target_id: str):
-        """The charge plan for the looked-at target, or None for now when plans are slow on
-        this map (the last took over ``LIVE_CHARGE_BUDGET_MS``): then it comes
-        (``focusUpdated``) once the mouse rests, so hovering and dragging stay smooth."""
+        """The charge plan for the looked-at target, or None for now when working it out
+        could make the map stutter (plans are slow on this map -- the last took over
+        ``LIVE_CHARGE_BUDGET_MS`` --, the movement graph is not built yet on a big map, or
+        the worker is busy with a plan): then the worker does it first and it comes
+        (``focusUpdated``) once the mouse rests."""
         if target_id in self.charges:
             return self.charges[target_id]
-        if self._last_charge_ms > self.LIVE_CHARGE_BUDGET_MS:
-            self._focus_pending = target_id
-            self._focus_later.start()
+        attacker, tactics = self.attacker, self.document.tactics
+        if attacker is None or tactics is None or target_id == attacker or self.error:
             return None
-        return self.charge(target_id)
+        try:
+            ready = tactics.has_graph(attacker) or len(tactics.cover_index.polygons) <= SYNC_GRAPH_OBSTACLES
+        except ValueError:
+            return None
+        if ready and self._last_charge_ms <= self.LIVE_CHARGE_BUDGET_MS and self.worker.lock.acquire(blocking=False):
+            self.worker.lock.release()
+            return self.charge(target_id)
+        self._focus_pending = target_id
+        self._focus_later.start()
+        return None
 
     def _focus_charge(self) -> None:
-        tid, self._focus_pending = self._focus_pending, None
-        if tid is not None and self.attacker is not None:
-            self.charge(tid)  # (may be known already, from the idle-time fill)
+        tid = self._focus_pending
+        if tid is None or self.attacker is None:
+            return
+        if tid in self.charges:
+            self._focus_pending = None
             self.focusUpdated.emit()
+            return
+        self._start_charges(first=tid)

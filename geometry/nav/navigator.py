@@ -149,6 +149,10 @@ class Navigator:
             self._graphs[key] = g
         return g
 
+    def has_graph(self, radius: float) -> bool:
+        """Whether the graph for bodies of this radius is built (or made by an edit) already."""
+        return max(1, int(round(float(radius) * 100))) in self._graphs
+
     def prepare(self, radius: float) -> None:
         """Build (and keep) the graph for bodies of this radius now rather than on first use."""
         self.graph(check_positive(radius, "the radius"))

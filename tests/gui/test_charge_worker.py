@@ -1,0 +1,72 @@
+"""The charge column is filled on a worker thread: the GUI thread never waits for it, its
+plans are the engine's, and plans of an encounter no longer shown are dropped."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from engine.analysis import Tactics
+from gui.charge_worker import ChargeJob, ChargeWorker
+from tests.gui.conftest import mouse_click
+
+
+class SlowTactics:
+    """A stand-in engine whose plans take 0.1 s each and say which thread made them."""
+
+    def __init__(self):
+        self.threads = set()
+        self.calls = 0
+
+    def charge(self, attacker, target):
+        self.threads.add(threading.get_ident())
+        self.calls += 1
+        time.sleep(0.1)
+        return (attacker, target)
+
+
+def test_worker_plans_off_the_gui_thread_and_a_cancelled_job_stops(qtbot):
+    w = ChargeWorker()
+    got = {}
+    w.delivered.connect(lambda job, plans, done: got.update(plans))
+    fake = SlowTactics()
+    start = time.perf_counter()
+    w.start(ChargeJob(1, fake, "a", [f"t{i}" for i in range(40)]))
+    assert time.perf_counter() - start < 0.05  # handed over, not waited for
+    qtbot.waitUntil(lambda: len(got) >= 2, timeout=5000)
+    w.cancel()  # a newer change: the job stops after the plan in hand
+    time.sleep(0.3)
+    assert fake.calls < 40 and threading.get_ident() not in fake.threads
+    assert got["t0"] == ("a", "t0")
+    w.shutdown()
+
+
+def test_the_charge_column_fills_in_the_background_with_the_engines_plans(window, qtbot):
+    ans = window.answers
+    mouse_click(window.map_view, 12.0, 20.0)  # Sam
+    assert ans.attacker == "sam" and ans.charges_pending
+    qtbot.waitUntil(lambda: not ans.charges_pending, timeout=10_000)
+    engine = Tactics(window.document.encounter)
+    for tid in ans.target_order:
+        want, got = engine.charge("sam", tid), ans.charges[tid]
+        assert got.possible == want.possible and got.reason == want.reason
+        if want.possible:
+            assert got.movement == pytest.approx(want.movement)
+    assert ans.worker.jobs_started >= 1
+
+
+def test_plans_of_an_older_revision_are_dropped(window, qtbot):
+    ans = window.answers
+    window.selection.select(["sam"], window.document.encounter)
+    old = ans.revision
+    ans.recompute()  # a newer change landed: a new revision
+    ans._stop_charges()  # (no real plans racing the ones handed in below)
+    assert ans.revision == old + 1
+    stale = ChargeJob(old, None, "sam", [])
+    ans._on_delivered(stale, {"ganger-1": "a plan of the encounter before"}, True)
+    assert "ganger-1" not in ans.charges or ans.charges["ganger-1"] != "a plan of the encounter before"
+    fresh = ChargeJob(ans.revision, None, "sam", [])
+    ans._on_delivered(fresh, {"ganger-1": "today's plan"}, True)
+    assert ans.charges["ganger-1"] == "today's plan"
