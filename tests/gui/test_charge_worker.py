@@ -9,6 +9,7 @@ import time
 import pytest
 
 from engine.analysis import Tactics
+from geometry.nav import ChargePlan
 from gui.charge_worker import ChargeJob, ChargeWorker
 from tests.gui.conftest import mouse_click
 
@@ -64,9 +65,11 @@ def test_plans_of_an_older_revision_are_dropped(window, qtbot):
     ans.recompute()  # a newer change landed: a new revision
     ans._stop_charges()  # (no real plans racing the ones handed in below)
     assert ans.revision == old + 1
+    before = ChargePlan(False, (), None, None, None, "a plan of the encounter before")
     stale = ChargeJob(old, None, "sam", [])
-    ans._on_delivered(stale, {"ganger-1": "a plan of the encounter before"}, True)
-    assert "ganger-1" not in ans.charges or ans.charges["ganger-1"] != "a plan of the encounter before"
+    ans._on_delivered(stale, {"ganger-1": before}, True)
+    assert ans.charges.get("ganger-1") is not before
+    now = ChargePlan(False, (), None, None, None, "a plan of this encounter")
     fresh = ChargeJob(ans.revision, None, "sam", [])
-    ans._on_delivered(fresh, {"ganger-1": "today's plan"}, True)
-    assert ans.charges["ganger-1"] == "today's plan"
+    ans._on_delivered(fresh, {"ganger-1": now}, True)
+    assert ans.charges["ganger-1"] is now
