@@ -1,11 +1,17 @@
 """A seeded random battle scene for benchmarks (engine and GUI).
 
-``make_scene(seed, tokens=200, obstacles=2000, size=300.0)`` returns an
-:class:`engine.model.Encounter` on a ``size`` x ``size`` metre map: a street-like clutter of
+``make_scene(seed, tokens=200, obstacles=2000, size=None, doors=0)`` returns an
+:class:`engine.model.Encounter` on a ``size`` x ``size`` metre map (default: as big as keeps
+the density of 2,000 obstacles on 300 x 300 m, :func:`scene_size`): a street-like clutter of
 cars, low walls, crates, dumpsters, pillars and a few buildings (heights 0.9 m to 12 m,
 so every kind of cover occurs), tokens in every stance on free ground (never inside an
 obstacle, never overlapping another token), each with a weapon, and a handful of zones
-(suppressive, shotgun, blast, cone, line, rect). The same seed always gives the same scene.
+(suppressive, shotgun, blast, cone, line, rect), and ``doors`` closed doors (1.2 m bars)
+on free ground. The same seed always gives the same scene (doors are drawn last, so a scene
+with doors is the one without plus them).
+
+Sizes the benches use: :data:`LARGE` (200 tokens, 2,000 obstacles, 300 m) and :data:`BIG`
+(500 tokens, 10,000 obstacles, 671 m).
 """
 
 from __future__ import annotations
@@ -107,12 +113,49 @@ def _zones(rng: np.random.Generator, tokens: list[Token], size: float) -> list[Z
     return z
 
 
-def make_scene(seed: int = 1, tokens: int = 200, obstacles: int = 2000, size: float = 300.0) -> Encounter:
+LARGE = {"tokens": 200, "obstacles": 2000}
+BIG = {"tokens": 500, "obstacles": 10000}
+
+
+def scene_size(obstacles: int) -> float:
+    """The side (m) of a square map holding ``obstacles`` as densely as the 2,000-obstacle,
+    300 x 300 m bench scene (rounded to the metre)."""
+    return float(round(300.0 * math.sqrt(max(obstacles, 1) / 2000.0)))
+
+
+def _doors(rng: np.random.Generator, n: int, size: float, obstacles: list[Obstacle],
+           tokens: list[Token]) -> list[Obstacle]:
+    polys = [shapely.Polygon(o.polygon) for o in obstacles]
+    tree = shapely.STRtree(polys) if polys else None
+    pts = shapely.points([(t.x, t.y) for t in tokens]) if tokens else None
+    ttree = shapely.STRtree(pts) if tokens else None
+    out = []
+    tries = 0
+    while len(out) < n and tries < 100 * max(n, 1):
+        tries += 1
+        cx, cy = rng.uniform(5.0, size - 5.0, 2)
+        angle = float(rng.uniform(0, 180))
+        bar = affinity.rotate(shapely.box(cx - 0.6, cy - 0.1, cx + 0.6, cy + 0.1), angle, origin=(cx, cy))
+        if tree is not None and len(tree.query(bar, predicate="dwithin", distance=0.3)):
+            continue
+        if ttree is not None and len(ttree.query(bar, predicate="dwithin", distance=1.0)):
+            continue
+        pts_ = [(round(x, 3), round(y, 3)) for x, y in np.asarray(bar.exterior.coords)[:-1]]
+        out.append(Obstacle(id=f"door-{len(out)}", name="door", height=2.5, polygon=tuple(pts_), door=True))
+    return out
+
+
+def make_scene(seed: int = 1, tokens: int = 200, obstacles: int = 2000, size: float | None = None,
+               doors: int = 0) -> Encounter:
     """A seeded random encounter: ``tokens`` tokens, about ``obstacles`` obstacles (a few
-    generated footprints may be dropped as invalid) on a ``size`` m square map."""
+    generated footprints may be dropped as invalid) and ``doors`` closed doors on a ``size``
+    m square map (default :func:`scene_size`)."""
+    size = scene_size(obstacles) if size is None else float(size)
     rng = np.random.default_rng(seed)
     obs = _obstacles(rng, obstacles, size)
     toks = _tokens(rng, tokens, size, obs)
     zones = _zones(rng, toks, size) if len(toks) >= 3 else []
+    if doors:
+        obs = obs + _doors(rng, doors, size, obs, toks)
     return Encounter(name=f"Bench scene (seed {seed})", map=MapSpec(width=size, height=size),
                      obstacles=tuple(obs), tokens=tuple(toks), zones=tuple(zones))

@@ -1,0 +1,319 @@
+"""The longest event-loop stall of the real main window (offscreen) while a GM works a map.
+
+A probe timer fires every ``PROBE_MS`` on the GUI thread; the gap between two of its firings
+is how long the event loop was busy without looking at its queue (a mouse move, a repaint,
+a key would have waited as long). For each action the longest gap from its start until the
+answers have settled (charge column filled, nothing pending) is the action's **stall**
+(budget 50 ms). The actions, driven by timers inside the running event loop as a GM's
+mouse would (one drag step per 16 ms frame):
+
+* ``open``: File > Open of the scene's JSON file (load, index, first paint);
+* ``attacker``: a click on a token near the middle (targets, zones; the charge column
+  starts filling);
+* ``charge fill``: the attacker's charge column, until every plan is in (also its duration);
+* ``drag``: another token dragged 20 steps and dropped (then the charges refill);
+* ``corner``: a corner of an obstacle near the attacker dragged 20 steps and dropped;
+* ``door``: a door closed (opened) with one click;
+* ``wall``: a two-point wall drawn;
+* ``undo ...``: each of those undone.
+
+Also printed per action: ``answers ms``, from the action until the targets and zones were
+recomputed (cover, zones, ranges; budget 30 ms after a door or one obstacle moved), and
+``settled ms``, until every charge was back (budget 500 ms after a door or an obstacle
+edit on the 10,000-obstacle scene), with the CPU time of the GUI thread in the action.
+
+Scenes: the bundled demo, ``large`` (200 tokens, 2,000 obstacles) and ``big`` (500 tokens,
+10,000 obstacles), both with 20 doors. Run::
+
+    QT_QPA_PLATFORM=offscreen python bench/bench_stalls.py [--scenes demo,large,big] [--steps 20] [--json]
+
+A full run takes about two minutes on this machine; ``--scenes demo --steps 4`` is the CI
+smoke test's size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+PROBE_MS = 5
+FRAME_MS = 16
+STALL_BUDGET_MS = 50.0
+SETTLE_TIMEOUT_S = 30.0
+ACTIONS = ("open", "attacker", "charge fill", "drag", "undo drag", "corner", "undo corner",
+           "door", "undo door", "wall", "undo wall")
+
+
+class Probe(QObject):
+    """Records the gaps between firings of a 5 ms timer on the GUI thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gaps: list[tuple[float, float]] = []  # (time of the firing, gap before it in s)
+        self._last = time.perf_counter()
+        self._timer = QTimer(self)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(PROBE_MS)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.gaps.append((now, now - self._last))
+        self._last = now
+
+    def longest(self, t0: float, t1: float) -> float:
+        """The longest gap (ms) that ended in [t0, t1] (or the one running at t1)."""
+        best = max((g for t, g in self.gaps if t0 <= t <= t1), default=0.0)
+        # a stall still going on at t1 (no firing since)
+        return max(best, time.perf_counter() - self._last if self._last < t1 else 0.0) * 1e3
+
+
+def _settled(win) -> bool:
+    ans = win.answers
+    return not ans.charges_pending and not ans._delay.isActive()
+
+
+class Script:
+    """Runs a generator of steps inside the event loop: a step yields a number of ms to
+    wait, or a callable to wait for (checked every probe tick, up to SETTLE_TIMEOUT_S)."""
+
+    def __init__(self, gen) -> None:
+        self.gen = gen
+        self.loop = QEventLoop()
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        QTimer.singleShot(0, self._step)
+        self.loop.exec()
+        if self.error is not None:
+            raise self.error
+
+    def _step(self, value=None) -> None:
+        try:
+            what = self.gen.send(value)
+        except StopIteration:
+            self.loop.quit()
+            return
+        except BaseException as exc:  # noqa: BLE001 - re-raised after the loop
+            self.error = exc
+            self.loop.quit()
+            return
+        if callable(what):
+            deadline = time.perf_counter() + SETTLE_TIMEOUT_S
+
+            def check():
+                if what() or time.perf_counter() > deadline:
+                    self._step()
+                else:
+                    QTimer.singleShot(PROBE_MS, check)
+
+            QTimer.singleShot(0, check)
+        else:
+            QTimer.singleShot(int(what), self._step)
+
+
+def _window(tmp: Path):
+    from gui.main_window import MainWindow
+
+    settings = QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(None, None, settings=settings, autosave_folder=tmp / "autosave",
+                     autosave_interval_ms=10_000_000)
+    win.resize(1600, 1000)
+    win.show()
+    QApplication.processEvents()
+    return win
+
+
+def _near_middle(enc, tokens=True, n=2):
+    m = enc.map
+    items = enc.tokens if tokens else [o for o in enc.obstacles if not o.door]
+
+    def key(it):
+        x, y = (it.x, it.y) if tokens else it.polygon[0]
+        return (x - m.width / 2) ** 2 + (y - m.height / 2) ** 2
+
+    return sorted(items, key=key)[:n]
+
+
+def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
+    """Every action on the scene in ``path``; one row per action."""
+    from gui.importing import toggle_door_in
+    from gui.tools import Pointer, SelectTool, WallTool
+
+    tmp = Path(tempfile.mkdtemp(prefix="cf-stalls-"))
+    win = _window(tmp)
+    probe = Probe()
+    rows: list[dict] = []
+    marks: dict[str, float] = {}
+
+    def on_updated():
+        marks.setdefault("answers", time.perf_counter())
+
+    win.answers.updated.connect(on_updated)
+
+    def action(name):
+        """Start timing an action: returns a function that ends it (after settling)."""
+        marks.clear()
+        t0, c0 = time.perf_counter(), time.thread_time()
+
+        def end(extra=None):
+            t1 = time.perf_counter()
+            row = {"scene": label, "action": name, "stall_ms": probe.longest(t0, t1),
+                   "answers_ms": (marks["answers"] - t0) * 1e3 if "answers" in marks else None,
+                   "settled_ms": (t1 - t0) * 1e3, "cpu_ms": (time.thread_time() - c0) * 1e3}
+            row.update(extra or {})
+            rows.append(row)
+            log(f"  {label:8s} {name:12s} stall {row['stall_ms']:7.1f} ms  answers "
+                f"{'-' if row['answers_ms'] is None else format(row['answers_ms'], '6.1f')} ms  settled "
+                f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms)")
+
+        return end
+
+    def script():
+        yield 50
+        # open
+        end = action("open")
+        win.open_file(path, ask=False)
+        yield lambda: _settled(win)
+        yield 200  # (the first paints)
+        end()
+        view = win.map_view
+        enc = win.document.encounter
+        k = view.m_per_px()
+        attacker, other = _near_middle(enc)
+        tool = SelectTool(view)
+        view.set_tool(tool)
+        # the attacker, then its charge column
+        end = action("attacker")
+        tool.press(Pointer(attacker.x, attacker.y, m_per_px=k))
+        tool.release(Pointer(attacker.x, attacker.y, m_per_px=k))
+        yield 1
+        end()
+        end = action("charge fill")
+        yield lambda: _settled(win)
+        end({"charges": len(win.answers.charges)})
+        win.selection.attacker_locked = True
+
+        def drag(name, start, to, press_first=None):
+            end = action(name)
+            if press_first is not None:
+                press_first()
+            tool.press(Pointer(start[0], start[1], m_per_px=k))
+            for i in range(1, steps + 1):
+                f = i / steps
+                tool.move(Pointer(start[0] + f * to[0], start[1] + f * to[1], m_per_px=k))
+                yield FRAME_MS
+            tool.release(Pointer(start[0] + to[0], start[1] + to[1], m_per_px=k))
+            yield lambda: _settled(win)
+            end()
+
+        def undo(name):
+            end = action(name)
+            win.document.undo_stack.undo()
+            yield lambda: _settled(win)
+            end()
+
+        # a token drag (another token, the attacker locked)
+        yield from drag("drag", (other.x, other.y), (3.0, 1.5))
+        yield from undo("undo drag")
+        # an obstacle's corner near the attacker
+        enc = win.document.encounter
+        ob = min((o for o in enc.obstacles if not o.door),
+                 key=lambda o: (o.polygon[0][0] - attacker.x) ** 2 + (o.polygon[0][1] - attacker.y) ** 2)
+        vx, vy = ob.polygon[0]
+        win.selection.select([ob.id], enc)
+        win.selection.set_attacker(attacker.id) if hasattr(win.selection, "set_attacker") else None
+        yield lambda: _settled(win)
+        yield from drag("corner", (vx, vy), (0.6, 0.3))
+        yield from undo("undo corner")
+        # a door
+        enc = win.document.encounter
+        doors = [o for o in enc.obstacles if o.door]
+        if doors:
+            d = min(doors, key=lambda o: (o.polygon[0][0] - attacker.x) ** 2 + (o.polygon[0][1] - attacker.y) ** 2)
+            end = action("door")
+            toggle_door_in(view, d.id)
+            yield lambda: _settled(win)
+            end()
+            yield from undo("undo door")
+        # a wall, two clicks and Enter
+        wall = WallTool(view)
+        view.set_tool(wall)
+        end = action("wall")
+        a = (attacker.x + 4.0, attacker.y - 3.0)
+        for p in (a, (a[0], a[1] + 6.0)):
+            wall.press(Pointer(p[0], p[1], m_per_px=k))
+            wall.release(Pointer(p[0], p[1], m_per_px=k))
+            yield FRAME_MS
+        wall.finish()
+        yield lambda: _settled(win)
+        end()
+        yield from undo("undo wall")
+        view.set_tool(tool)
+
+    Script(script()).run()
+    probe._timer.stop()
+    win.document.undo_stack.setClean()
+    win.close()
+    win.answers.worker.shutdown()
+    win.deleteLater()
+    QApplication.processEvents()
+    return rows
+
+
+def run(scenes=("demo", "large", "big"), steps: int = 20, log=print) -> list[dict]:
+    from bench.scene import BIG, LARGE, make_scene
+    from engine.files import save_encounter
+    from gui.app import make_app
+
+    make_app()
+    tmp = Path(tempfile.mkdtemp(prefix="cf-stall-scenes-"))
+    rows = []
+    for s in scenes:
+        if s == "demo":
+            path = ROOT / "assets" / "encounters" / "demo.json"
+        else:
+            spec = {"large": LARGE, "big": BIG}[s]
+            path = tmp / f"{s}.json"
+            save_encounter(make_scene(1, doors=20, **spec), path)
+        log(f"scene {s} ({path.name}), load average {os.getloadavg()[0]:.2f}:")
+        rows += measure_scene(s, path, steps, log=log)
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", default="demo,large,big")
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    t0, c0 = time.perf_counter(), time.process_time()
+    rows = run(tuple(s for s in args.scenes.split(",") if s), args.steps,
+               log=(lambda *a: None) if args.json else print)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    over = [r for r in rows if r["stall_ms"] > STALL_BUDGET_MS]
+    print(f"\n{len(rows)} actions in {time.perf_counter() - t0:.0f} s (cpu {time.process_time() - c0:.0f} s), "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; stall budget {STALL_BUDGET_MS:g} ms: "
+          + ("all within" if not over else "over in " + ", ".join(f"{r['scene']} {r['action']} ({r['stall_ms']:.0f} ms)"
+                                                               for r in over)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
