@@ -104,8 +104,10 @@ class ObstacleSet:
             gone, came = self._by_id_diff(old, new)
         remove = [o.id for o in gone if o.id in self._by_id and self._by_id[o.id][0] is o]
         add = [o for o in came if o.blocks]
-        # a value that changed in nothing the indexes see (a name, hidden) is no change
-        same = {o.id for o in add if o.id in remove and _same_shape(self._by_id[o.id][0], o)}
+        # a value that changed in nothing the indexes see (a name, hidden; or the same
+        # obstacle validated again into a new value) is no change
+        removing = set(remove)
+        same = {o.id for o in add if o.id in removing and _same_shape(self._by_id[o.id][0], o)}
         for o in add:
             if o.id in same:
                 self._by_id[o.id] = (o, self._by_id[o.id][1])

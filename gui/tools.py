@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 from PySide6.QtGui import QColor, QPainterPath
 
-from engine.errors import CoverfireError
+from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
 from gui import edits
 from gui.document import EncounterDocument
@@ -213,8 +213,17 @@ class Tool:
 
     def _add(self, encounter: Encounter, item, text: str) -> bool:
         """Land ``item`` (a new token or obstacle) added to ``encounter`` as one undo step,
-        and select it."""
-        if not self._land(edits.add_unchecked(encounter, item), text):
+        and select it. Only the new item is checked (the rest was valid, and a whole
+        revalidation takes seconds on a big map and makes every value new)."""
+        try:
+            type(item).model_validate(item.model_dump(mode="python", round_trip=True))
+            if edits.kind_of(encounter, item.id) is not None:
+                raise IllegalActionError(f"the id {item.id!r} is taken already")
+        except ValueError as exc:
+            self.doc.cancel_preview()
+            self.host.status(f"Not done: {exc}")
+            return False
+        if not self.doc.commit(edits.add_unchecked(encounter, item), text):
             return False
         self.host.selection.select([item.id], self.doc.encounter)
         return True

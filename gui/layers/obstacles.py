@@ -1,9 +1,9 @@
-"""Every obstacle in one cached path per height class, doors and hidden ones."""
+"""Every obstacle, by height class, doors, windows and hidden ones: in cached square tiles."""
 
 from __future__ import annotations
 
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -20,76 +20,202 @@ WINDOW_FILL = QColor(150, 210, 255, 150)  # windows (Obstacle.kind "window"): pa
 WINDOW_EDGE = QColor("#e8f6ff")
 
 
-class ObstacleLayer(MapLayer):
-    """Every obstacle in one cached path per height class (low, waist, full), plus hidden
-    ones (GM view only, hatched), closed doors (wood-coloured, so the GM can tell them from
-    walls), windows (pale glass, dotted edge) and open doors (dashed outline only)."""
+#: Metres: obstacles are drawn in square tiles this wide, each cached on its own, so that an
+#: edit repaints the tile it touches and a big map's first paint is spread over several turns.
+TILE_M = 40.0
+#: Obstacles whose tiles are built (and shown) per event-loop turn when a whole map arrives.
+BUILD_BATCH = 1500
+#: An update changing more obstacles than this share rebuilds every tile.
+REBUILD_SHARE = 0.25
 
-    def __init__(self, options: ViewOptions):
-        super().__init__(options)
+
+def _group(o) -> str:
+    if o.hidden:
+        return "hidden"
+    if not o.blocks:
+        return "open"
+    if o.door:
+        return "door"
+    if o.kind == "window":
+        return "window"
+    return style.height_class(o.height)
+
+
+class _Tile(QGraphicsItem):
+    """The obstacles of one tile, one path per group, drawn from its own device cache."""
+
+    def __init__(self, parent: QGraphicsItem):
+        super().__init__(parent)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setZValue(-50)
-        self._obstacles: tuple = ()
-        self._paths: dict[str, QPainterPath] = {}
-        self.build_count = 0
+        self.items: dict[str, object] = {}  # obstacle id -> Obstacle
+        self.paths: dict[str, QPainterPath] = {}
+        self._rect = QRectF()
 
-    def set_obstacles(self, obstacles: tuple) -> None:
-        if obstacles is self._obstacles:
-            return
-        self._obstacles = obstacles
-        self.rebuild()
-
-    def rebuild(self) -> None:
-        self.build_count += 1
-        groups: dict[str, list] = {c: [] for c in style.HEIGHT_CLASSES}
-        groups["hidden"], groups["open"], groups["door"], groups["window"] = [], [], [], []
-        for o in self._obstacles:
-            if not self.options.shows(o):
-                continue
-            if o.hidden:
-                groups["hidden"].append(o.polygon)
-            elif not o.blocks:
-                groups["open"].append(o.polygon)
-            elif o.door:
-                groups["door"].append(o.polygon)
-            elif o.kind == "window":
-                groups["window"].append(o.polygon)
-            else:
-                groups[style.height_class(o.height)].append(o.polygon)
-        self._paths = {name: rings_path(rings) for name, rings in groups.items() if rings}
+    def rebuild(self, options: ViewOptions) -> None:
+        groups: dict[str, list] = {}
+        for o in self.items.values():
+            if options.shows(o):
+                groups.setdefault(_group(o), []).append(o.polygon)
+        self.paths = {name: rings_path(rings) for name, rings in groups.items()}
         rect = QRectF()
-        for path in self._paths.values():
+        for path in self.paths.values():
             rect = rect.united(path.boundingRect())
-        self._set_rect(rect)
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
         self.update()
 
+    def boundingRect(self) -> QRectF:  # noqa: D401 - Qt API
+        return self._rect
+
     def paint(self, painter: QPainter, *args) -> None:
-        self.paint_count += 1
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for cls in style.HEIGHT_CLASSES:
-            path = self._paths.get(cls)
+            path = self.paths.get(cls)
             if path is None:
                 continue
             painter.setPen(cosmetic(style.HEIGHT_EDGE[cls], 1.4))
             painter.setBrush(QBrush(style.HEIGHT_FILL[cls]))
             painter.drawPath(path)
-        path = self._paths.get("door")
-        if path is not None:
-            painter.setPen(cosmetic(DOOR_EDGE, 1.4))
-            painter.setBrush(QBrush(DOOR_FILL))
-            painter.drawPath(path)
-        path = self._paths.get("window")
-        if path is not None:
-            painter.setPen(cosmetic(WINDOW_EDGE, 1.4, Qt.PenStyle.DotLine))
-            painter.setBrush(QBrush(WINDOW_FILL))
-            painter.drawPath(path)
-        path = self._paths.get("open")
-        if path is not None:
-            painter.setPen(cosmetic(DOOR_EDGE, 1.4, Qt.PenStyle.DashLine))
-            painter.setBrush(NO_BRUSH)
-            painter.drawPath(path)
-        path = self._paths.get("hidden")
-        if path is not None:
-            painter.setPen(cosmetic(QColor(200, 200, 200, 150), 1.2, Qt.PenStyle.DashLine))
-            painter.setBrush(QBrush(QColor(200, 200, 200, 90), Qt.BrushStyle.BDiagPattern))
-            painter.drawPath(path)
+        for name, pen, brush in (("door", cosmetic(DOOR_EDGE, 1.4), QBrush(DOOR_FILL)),
+                                 ("window", cosmetic(WINDOW_EDGE, 1.4, Qt.PenStyle.DotLine), QBrush(WINDOW_FILL)),
+                                 ("open", cosmetic(DOOR_EDGE, 1.4, Qt.PenStyle.DashLine), NO_BRUSH),
+                                 ("hidden", cosmetic(QColor(200, 200, 200, 150), 1.2, Qt.PenStyle.DashLine),
+                                  QBrush(QColor(200, 200, 200, 90), Qt.BrushStyle.BDiagPattern))):
+            path = self.paths.get(name)
+            if path is not None:
+                painter.setPen(pen)
+                painter.setBrush(brush)
+                painter.drawPath(path)
+
+
+class ObstacleLayer(MapLayer):
+    """Every obstacle, by height class (low, waist, full), plus hidden ones (GM view only,
+    hatched), closed doors (wood-coloured, so the GM can tell them from walls), windows
+    (pale glass, dotted edge) and open doors (dashed outline only).
+
+    Drawn in square tiles (:data:`TILE_M`), each its own cached item: an edit (a door, a
+    dragged corner, a wall) rebuilds and repaints only the tiles of the obstacles it changed
+    (found by identity: an edited encounter keeps every other obstacle value), and a whole
+    new map is built :data:`BUILD_BATCH` obstacles per event-loop turn, so that neither ever
+    holds the GUI thread for long (a single path of 10,000 antialiased polygons took 2 s to
+    paint)."""
+
+    def __init__(self, options: ViewOptions):
+        super().__init__(options)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+        self.setZValue(-50)
+        self._obstacles: tuple = ()
+        self._tiles: dict[tuple[int, int], _Tile] = {}
+        self._where: dict[str, tuple[int, int]] = {}  # obstacle id -> its tile
+        self._pending: list = []  # obstacles of a new map not in their tiles yet
+        self._batch = QTimer()
+        self._batch.setInterval(0)
+        self._batch.timeout.connect(self._build_batch)
+        self.build_count = 0
+
+    @property
+    def _paths(self) -> dict[str, int]:
+        """The groups drawn (name -> tiles holding some), e.g. "door", "open", "full"."""
+        self._finish()
+        out: dict[str, int] = {}
+        for tile in self._tiles.values():
+            for name in tile.paths:
+                out[name] = out.get(name, 0) + 1
+        return out
+
+    @property
+    def pending(self) -> bool:
+        """Whether some obstacles of a new map are not drawn yet (a few turns after it came)."""
+        return bool(self._pending)
+
+    def set_obstacles(self, obstacles: tuple) -> None:
+        if obstacles is self._obstacles:
+            return
+        old, self._obstacles = self._obstacles, obstacles
+        if len(old) == len(obstacles) and not self._pending:
+            pairs = [(a, b) for a, b in zip(old, obstacles) if a is not b]
+            if len(pairs) <= REBUILD_SHARE * max(len(obstacles), 1):
+                self._edit([a for a, _ in pairs], [b for _, b in pairs])
+                return
+        before = {o.id: o for o in old}
+        after = {o.id: o for o in obstacles}
+        # (by identity, else by value: an encounter validated again has new, equal values)
+        gone = [o for i, o in before.items() if (a := after.get(i)) is not o and a != o]
+        came = [o for i, o in after.items() if (b := before.get(i)) is not o and b != o]
+        if not self._pending and len(gone) + len(came) <= REBUILD_SHARE * max(len(obstacles), 1) \
+                and len(after) == len(obstacles):
+            self._edit(gone, came)
+        else:
+            self.rebuild()
+
+    def _tile_of(self, o) -> tuple[int, int]:
+        x, y = o.polygon[0]
+        return (int(x // TILE_M), int(y // TILE_M))
+
+    def _edit(self, gone, came) -> None:
+        self.build_count += 1
+        touched = set()
+        for o in gone:
+            key = self._where.pop(o.id, None)
+            if key is not None and key in self._tiles:
+                self._tiles[key].items.pop(o.id, None)
+                touched.add(key)
+        for o in came:
+            key = self._tile_of(o)
+            tile = self._tiles.get(key)
+            if tile is None:
+                tile = self._tiles[key] = _Tile(self)
+            tile.items[o.id] = o
+            self._where[o.id] = key
+            touched.add(key)
+        for key in touched:
+            self._tiles[key].rebuild(self.options)
+        self._update_rect()
+
+    def rebuild(self) -> None:
+        """Draw every obstacle again (a new map, other view options): tile by tile, a batch
+        per event-loop turn."""
+        self.build_count += 1
+        scene = self.scene()
+        for tile in self._tiles.values():
+            tile.setParentItem(None)
+            if scene is not None:
+                scene.removeItem(tile)
+        self._tiles, self._where = {}, {}
+        self._pending = list(self._obstacles)
+        if len(self._pending) <= BUILD_BATCH:
+            self._finish()
+        else:
+            self._batch.start()
+
+    def _build_batch(self, everything: bool = False) -> None:
+        take = self._pending if everything else self._pending[:BUILD_BATCH]
+        self._pending = [] if everything else self._pending[BUILD_BATCH:]
+        touched = set()
+        for o in take:
+            key = self._tile_of(o)
+            tile = self._tiles.get(key)
+            if tile is None:
+                tile = self._tiles[key] = _Tile(self)
+            tile.items[o.id] = o
+            self._where[o.id] = key
+            touched.add(key)
+        for key in touched:
+            self._tiles[key].rebuild(self.options)
+        if not self._pending:
+            self._batch.stop()
+        self._update_rect()
+
+    def _finish(self) -> None:
+        if self._pending:
+            self._build_batch(everything=True)
+
+    def _update_rect(self) -> None:
+        rect = QRectF()
+        for tile in self._tiles.values():
+            rect = rect.united(tile.boundingRect())
+        self._set_rect(rect)
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1  # (the tiles draw; this item has no contents of its own)
