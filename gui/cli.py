@@ -7,8 +7,9 @@ sub-commands run headless and never load Qt unless they draw (``export``):
 
     coverfire analyze FILE [--attacker ID] [--weapon NAME] [--json]
     coverfire export FILE -o OUT.png|.svg|.pdf [--view player|gm] [--attacker ID] [--scale N]
-    coverfire import-map MAP.dd2vtt -o ENCOUNTER.json [--cell-size METRES]
-    coverfire import-character FILE.chum5 --into ENCOUNTER.json [--side SIDE] [--at X Y]
+    coverfire import-map MAP.dd2vtt|SCENE.json|scenes.db -o ENCOUNTER.json [--cell-size METRES]
+                         [--window-sill METRES] [--scene NAME]
+    coverfire import-character FILE.chum5|.chum5lz --into ENCOUNTER.json [--side SIDE] [--at X Y]
 
 and, for installing it like a desktop program (docs/packaging.md):
 
@@ -57,16 +58,19 @@ def _add_export(sub) -> None:
 
 
 def _add_import_map(sub) -> None:
-    p = sub.add_parser("import-map", help="make an encounter from a Universal VTT map")
-    p.add_argument("file", help="map file (.dd2vtt, .uvtt, .df2vtt)")
+    p = sub.add_parser("import-map", help="make an encounter from a Universal VTT map or a Foundry VTT scene")
+    p.add_argument("file", help="map file: .dd2vtt, .uvtt, .df2vtt, a Foundry scene .json or a world's scenes.db")
     p.add_argument("-o", "--output", required=True, help="encounter file to write (.json)")
-    p.add_argument("--cell-size", type=float, default=None, help="metres per grid cell (default 1.5)")
-    p.set_defaults(run=lambda a: _lazy("engine.importers.uvtt", "run_import_map")(a))
+    p.add_argument("--cell-size", type=float, default=None,
+                   help="metres per grid cell (default 1.5; a Foundry scene's own units win)")
+    p.add_argument("--window-sill", type=float, default=None, help="window sill height in metres (default 1.0)")
+    p.add_argument("--scene", default=None, help="which scene of a scenes.db: its name or 0-based index (default the first)")
+    p.set_defaults(run=lambda a: _lazy("engine.importers.detect", "run_import_map")(a))
 
 
 def _add_import_character(sub) -> None:
     p = sub.add_parser("import-character", help="add a Chummer character to an encounter")
-    p.add_argument("file", help="Chummer save (.chum5)")
+    p.add_argument("file", help="Chummer save (.chum5 or .chum5lz)")
     p.add_argument("--into", required=True, help="encounter file to add the token to")
     p.add_argument("--side", default="runner")
     p.add_argument("--at", nargs=2, type=float, metavar=("X", "Y"))

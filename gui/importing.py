@@ -4,7 +4,8 @@ The importing itself is the engine's (:mod:`engine.importers`); this module asks
 the file and the few choices the file cannot answer, shows the engine's import report, and
 turns clicks into one undo step each:
 
-* **Import Map…** reads a Universal VTT map (``.dd2vtt``, ``.uvtt``, ``.df2vtt``), asks the
+* **Import Map…** reads a Universal VTT map (``.dd2vtt``, ``.uvtt``, ``.df2vtt``) or a Foundry
+  VTT scene (exported ``.json``, a world's ``scenes.db``), asks the
   metres per grid cell (default 1.5 m) and the height of low cover (default 1 m), both
   remembered in the window's settings, and opens the result as a new, unsaved encounter
   (after offering to save the current one). A file that cannot be read leaves the current
@@ -49,7 +50,8 @@ from gui.layers import Sketch
 from gui.qtgeom import add_ring
 from gui.tools import PICK_SLACK_PX, Pointer, SelectTool, Tool
 
-MAP_FILTER = "Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;All files (*)"
+MAP_FILTER = ("Maps and scenes (*.dd2vtt *.uvtt *.df2vtt *.json *.db);;Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;"
+              "Foundry VTT scenes (*.json *.db);;All files (*)")
 CHARACTER_FILTER = "Chummer5a characters (*.chum5 *.chum5lz);;All files (*)"
 SIDES = ("runner", "ganger", "neutral", "security", "ally")
 
@@ -303,9 +305,10 @@ class ImportActions(QObject):
         A = window.add_action
         acts = [
             A("File", "Import &Map\u2026", self.import_map_dialog, name="import map",
-              tip="Open a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) as a new encounter: picture, walls, doors"),
+              tip="Open a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) or a Foundry scene (.json, scenes.db) "
+                  "as a new encounter: picture, walls, doors, windows"),
             A("File", "Import &Character\u2026", self.import_character_dialog, name="import character",
-              tip="Add a Chummer5a character (.chum5) to this encounter, where you click"),
+              tip="Add a Chummer5a character (.chum5, .chum5lz) to this encounter, where you click"),
         ]
         menu = window.menus["File"]
         anchor = window.actions.get("save")
@@ -361,14 +364,15 @@ class ImportActions(QObject):
         """Import a Universal VTT map and open it as a new, unsaved encounter (asking first to
         save the current one). A file the engine cannot read shows its message and leaves the
         current encounter as it was. Returns whether the map was opened."""
-        from engine.importers.uvtt import import_uvtt
+        from engine.importers.detect import import_file
 
         w = self.window
         cell = self.cell_size() if cell_size is None else float(cell_size)
         height = self.object_height() if object_height is None else float(object_height)
         sill = self.window_sill() if window_sill is None else float(window_sill)
         try:
-            encounter, report = import_uvtt(path, cell, object_height=height, window_sill=sill)
+            result = import_file(path, cell_size=cell, object_height=height, window_sill=sill, expect="map")
+            encounter, report = result.encounter, result.report
         except CoverfireError as exc:
             QMessageBox.warning(w, "Cannot import this map", f"{exc}\n\nThe encounter you had open is unchanged.")
             return False
@@ -411,10 +415,11 @@ class ImportActions(QObject):
         return True
 
     def _read_character(self, path):
-        from engine.importers.chummer import import_chummer
+        from engine.importers.detect import import_file
 
         try:
-            return import_chummer(path, side="runner")
+            result = import_file(path, side="runner", expect="character")
+            return result.token, result.report
         except CoverfireError as exc:
             QMessageBox.warning(self.window, "Cannot import this character", str(exc))
             return None, None
@@ -467,6 +472,23 @@ class ImportActions(QObject):
         if report is not None and not report.ok:
             self.show_report(f"Character import: {placed.name or placed.id}", report)
         return True
+
+    # -- any file (drag and drop) ------------------------------------------------------------------
+    def import_any(self, path: str | Path, at: tuple[float, float] | None = None) -> bool:
+        """Import whatever ``path`` is (:func:`engine.importers.detect.import_file`): a map or
+        a Foundry scene opens as a new encounter (with the remembered cell size, object height
+        and sill), a Chummer save is added at ``at`` (metres; None: the free spot nearest the
+        centre). A file that is neither shows what it looks like. Returns whether it imported."""
+        from engine.importers.detect import sniff
+
+        kind = sniff(path)
+        if not kind.importable:
+            QMessageBox.warning(self.window, "Cannot import this file",
+                                f"{Path(path).name}: {kind.what}.\n\nThe encounter you had open is unchanged.")
+            return False
+        if kind.is_map:
+            return self.import_map(path)
+        return self.import_character(path, at=at)
 
     # -- report -------------------------------------------------------------------------------------
     def show_report(self, title: str, report: ImportReport) -> ImportReportDialog:

@@ -1042,6 +1042,12 @@ def run_import_character(args) -> int:
     add the character to the encounter and save it (atomically, portrait beside it)."""
     from engine.files import load_encounter
 
+    from engine.importers.detect import sniff
+
+    kind = sniff(args.file)
+    if kind.kind != "chummer" and Path(args.file).exists():
+        what = kind.what if kind.kind == "other" else f"this is {kind.what}, not a character: use import-map"
+        raise ImportFileError(what, file=str(args.file))
     encounter = load_encounter(args.into)
     at = tuple(args.at) if getattr(args, "at", None) else None
     token, report = import_chummer(args.file, side=args.side or "runner", at=at)

@@ -40,7 +40,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely import ops
 
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
@@ -48,6 +47,7 @@ from engine.importers import images
 from engine.importers.guard import guarded
 from engine.importers.report import ImportReport, ReportBuilder
 from engine.importers.storable import storable, storable_encounter
+from engine.importers.walls import MITRE_LIMIT, PRECISION, Crop, chunked, filled, merge, ring, thin_polygons  # noqa: F401
 
 from engine.model import Background, Encounter, MapSpec, Obstacle
 from engine.sr5.sheet import Environment
@@ -66,10 +66,6 @@ OBJECT_HEIGHT = 1.0
 WINDOW_SILL = 1.0
 #: Ends of an object polyline closer than this (in cells) make a closed outline.
 CLOSE_TOLERANCE_CELLS = 0.05
-#: Coordinates are rounded to this grid (metres) when it keeps the polygon valid.
-PRECISION = 0.001
-#: Mitre limit for wall corners (multiples of the half-thickness).
-MITRE_LIMIT = 5.0
 #: Format versions seen in files from Dungeondraft, DungeonFog, Arkenforge and Foundry exports.
 KNOWN_FORMATS = (0.2, 0.3, 0.4, 1.0)
 #: Wall polylines shorter than this (metres) are noise from the drawing tool and are skipped.
@@ -85,10 +81,6 @@ MAX_POLYLINE_POINTS = 1000
 SIMPLIFY_TOLERANCES = (0.01, 0.02, 0.05)
 #: Points read from all polylines of a map at most; polylines past it are skipped.
 MAX_MAP_POINTS = 200_000
-#: A self-crossing chain longer than this many segments is cut into pieces of
-#: :data:`CHUNK_SEGMENTS` segments (in the middle of a segment) before it is made thick.
-CHUNK_ABOVE = 16
-CHUNK_SEGMENTS = 8
 #: Walls, doors and cover lying wholly farther than this many cells outside the map are
 #: dropped (Dungeondraft's cropped exports carry the whole level); the rest is cut there.
 CROP_MARGIN_CELLS = 1.0
@@ -318,7 +310,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
     half = opts.wall_thickness / 2
     obstacles: list[Obstacle] = []
     margin = CROP_MARGIN_CELLS * cell
-    crop = _Crop(shapely.box(-margin, -margin, width + margin, height + margin))
+    crop = Crop(shapely.box(-margin, -margin, width + margin, height + margin))
 
     counts: dict[str, int] = {}
 
@@ -329,7 +321,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         for piece in crop.cut(poly):
             ident = f"{prefix}-{counts.get(prefix, 0) + 1}"
             try:
-                obstacles.append(Obstacle(id=ident, polygon=_ring(piece), **fields))
+                obstacles.append(Obstacle(id=ident, polygon=ring(piece), **fields))
             except ValueError as exc:  # a degenerate shape the geometry could not make valid
                 rep.warn(f"this shape cannot become an obstacle ({exc.__class__.__name__}); skipped", where)
                 continue
@@ -345,10 +337,10 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             rep.warn("the polyline is shorter than 10 micrometres; skipped", where)
             continue
         wall_lines.append((a, where))
-    chains = _merge([a for a, _ in wall_lines])
+    chains = merge([a for a, _ in wall_lines])
     n_wall_polys = 0
     for chain in chains:
-        for poly in _thin_polygons(_chunked(chain), half):
+        for poly in thin_polygons(chunked(chain), half):
             n_wall_polys += add("$.line_of_sight", poly, "wall", name="Wall", height=opts.wall_height)
 
     # Doors (closed portals) and windows (open ones: Dungeondraft marks windows so).
@@ -370,9 +362,9 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         a = to_m(pts)
         closed = len(a) >= 4 and float(np.hypot(*(a[0] - a[-1]))) <= tol
         if closed:
-            polys = [_filled(a, half)]
+            polys = [filled(a, half)]
         else:
-            polys = _thin_polygons(_chunked(shapely.LineString(a)), half)
+            polys = thin_polygons(chunked(shapely.LineString(a)), half)
         for poly in polys:
             if poly is None or poly.is_empty or poly.area <= 1e-9:
                 rep.warn("the object outline has no area; skipped", where)
@@ -548,7 +540,7 @@ def _door_polygon(portal: dict, to_m, half: float, cell: float, rep: ReportBuild
     if float(np.hypot(*(a[1] - a[0]))) < 1e-6:
         rep.warn("the door's two bounds are the same point; skipped", f"{where}.bounds")
         return None
-    return _thin_polygons(shapely.LineString(a), half)[0]
+    return thin_polygons(shapely.LineString(a), half)[0]
 
 
 def _fallback_size(walls, objects, portals, img_info, ppg, origin):
@@ -562,132 +554,6 @@ def _fallback_size(walls, objects, portals, img_info, ppg, origin):
     if not xs:
         return None
     return max(max(xs) - origin[0], 1.0), max(max(ys) - origin[1], 1.0)
-
-
-# -- geometry -----------------------------------------------------------------------------------
-
-
-class _Crop:
-    """Cuts shapes to the map and its margin (a rectangle, metres), counting what it drops
-    (wholly outside) and what it cuts."""
-
-    def __init__(self, box: shapely.Polygon) -> None:
-        self.box = box
-        shapely.prepare(box)
-        self.dropped = 0
-        self.cut_count = 0
-
-    def cut(self, poly: shapely.Polygon) -> list[shapely.Polygon]:
-        if self.box.contains(poly):
-            return [poly]
-        if not self.box.intersects(poly):
-            self.dropped += 1
-            return []
-        piece = poly.intersection(self.box)
-        parts = [g for g in getattr(piece, "geoms", [piece]) if isinstance(g, shapely.Polygon) and g.area > 1e-9]
-        if not parts:
-            self.dropped += 1
-            return []
-        self.cut_count += 1
-        return [_rounded(p) for p in parts]
-
-
-def _chunked(line: shapely.LineString) -> shapely.LineString | list[shapely.LineString]:
-    """``line`` itself, or, when it crosses itself and has more than :data:`CHUNK_ABOVE`
-    segments, pieces of :data:`CHUNK_SEGMENTS` segments cut in the middle of a segment (where
-    flat ends meet without a gap): making a long self-crossing line thick at once costs time
-    growing with the square of its crossings."""
-    c = np.asarray(line.coords)
-    if len(c) - 1 <= CHUNK_ABOVE or line.is_simple:
-        return line
-    pieces = []
-    start, first = c[0], 1
-    for k in range(CHUNK_SEGMENTS, len(c) - 1, CHUNK_SEGMENTS):
-        mid = (c[k - 1] + c[k]) / 2  # the middle of segment k-1 .. k
-        pieces.append(shapely.LineString(np.vstack([start[None], c[first:k], mid[None]])))
-        start, first = mid, k
-    pieces.append(shapely.LineString(np.vstack([start[None], c[first:]])))
-    return pieces
-
-
-def _merge(lines: list[np.ndarray]) -> list[shapely.LineString]:
-    """Polylines joined where exactly two of them meet end to end (``shapely.line_merge``),
-    in a stable order (by the lower-left corner of their bounds)."""
-    if not lines:
-        return []
-    snapped = [np.round(a, 6) for a in lines]
-    merged = shapely.line_merge(shapely.MultiLineString([shapely.LineString(a) for a in snapped]))
-    parts = list(merged.geoms) if hasattr(merged, "geoms") else [merged]
-    parts = [p for p in parts if not p.is_empty and p.length > 0]
-    parts.sort(key=lambda g: (round(g.bounds[1], 6), round(g.bounds[0], 6), round(g.length, 6)))
-    return parts
-
-
-def _buffer(line: shapely.LineString, half: float):
-    with np.errstate(divide="ignore", invalid="ignore"):  # GEOS on lines folding back on themselves
-        return line.buffer(half, cap_style="flat", join_style="mitre", mitre_limit=MITRE_LIMIT)
-
-
-def _thin_polygons(line, half: float, depth: int = 0) -> list[shapely.Polygon]:
-    """Thin polygons covering ``line`` (``2 * half`` wide, flat ends, mitred corners), cut into
-    pieces where one polygon would need a hole (a closed or self-crossing polyline). Pieces
-    are cut in the middle of a segment, where their flat ends meet without a gap. ``line``
-    may be a list of pieces (:func:`_chunked`)."""
-    if isinstance(line, list):
-        return [p for piece in line for p in _thin_polygons(piece, half, depth + 1)]
-    if line.is_closed and depth == 0:
-        line = _open_ring(line)
-    poly = _buffer(line, half)
-    parts = list(poly.geoms) if hasattr(poly, "geoms") else [poly]
-    if all(len(p.interiors) == 0 for p in parts) or len(line.coords) <= 2 or depth > 40:
-        return [_rounded(p) for p in parts if not p.is_empty and p.area > 0]
-    a, b = _halves(line)
-    return _thin_polygons(a, half, depth + 1) + _thin_polygons(b, half, depth + 1)
-
-
-def _open_ring(line: shapely.LineString) -> shapely.LineString:
-    """A closed polyline restarted in the middle of its longest segment, so that its two
-    flat ends meet along a straight line (no notch at a corner)."""
-    c = np.asarray(line.coords)[:-1]
-    seg = np.hypot(*(np.roll(c, -1, axis=0) - c).T)
-    k = int(np.argmax(seg))
-    mid = (c[k] + c[(k + 1) % len(c)]) / 2
-    rest = np.concatenate([c[k + 1 :], c[: k + 1]])
-    return shapely.LineString(np.vstack([mid, rest, mid]))
-
-
-def _halves(line: shapely.LineString) -> tuple[shapely.LineString, shapely.LineString]:
-    c = np.asarray(line.coords)
-    seg = np.hypot(*np.diff(c, axis=0).T)
-    cum = np.concatenate([[0.0], np.cumsum(seg)])
-    k = int(np.searchsorted(cum, cum[-1] / 2, side="right") - 1)
-    k = min(max(k, 0), len(seg) - 1)
-    d = (cum[k] + cum[k + 1]) / 2  # the middle of the segment holding the half-way point
-    return ops.substring(line, 0, d), ops.substring(line, d, cum[-1])
-
-
-def _filled(a: np.ndarray, half: float) -> shapely.Polygon | None:
-    """The filled outline of a closed polyline (its thin polygon's outer ring)."""
-    ring = shapely.LineString(np.vstack([a[:-1], a[:1]]))
-    poly = _buffer(ring, half)
-    if hasattr(poly, "geoms"):
-        poly = max(poly.geoms, key=lambda g: g.area)
-    if poly.is_empty:
-        return None
-    return _rounded(shapely.Polygon(poly.exterior))
-
-
-def _rounded(poly: shapely.Polygon) -> shapely.Polygon:
-    """``poly`` with coordinates on a :data:`PRECISION` grid when that keeps it one valid
-    polygon without holes; else ``poly`` unchanged."""
-    r = shapely.set_precision(poly, PRECISION)
-    if isinstance(r, shapely.Polygon) and not r.is_empty and r.is_valid and not r.interiors and r.area > 0:
-        return r
-    return poly
-
-
-def _ring(poly: shapely.Polygon) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1])
 
 
 # -- lights, ambient light, image ---------------------------------------------------------------

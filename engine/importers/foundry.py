@@ -1,0 +1,581 @@
+"""Foundry VTT scenes as Coverfire encounters: a scene's "Export Data" JSON, and the scenes
+of a world's ``scenes.db`` (NeDB: one JSON document a line, Foundry up to v10).
+
+Foundry measures in canvas pixels. The canvas is the scene (``width`` x ``height`` px) with
+a padding around it of ``ceil(padding * width / grid) * grid`` px (likewise for the height),
+shifted by the background's offset; walls, tokens and lights are given on the canvas. A point
+becomes metres from the scene's top-left corner as
+
+    x_m = (x_px - pad_x) / grid_px * cell_m,   cell_m = grid distance x the metres of its units
+
+(5 ft is 1.524 m). The field names changed over the versions and both are read:
+
+============================  ====================  ==================================
+what                          v9                    v10 and later
+============================  ====================  ==================================
+background image              ``img``               ``background.src`` (offsets)
+grid size, distance, units    ``grid`` (number),    ``grid`` {``size``, ``distance``,
+                              ``gridDistance``,     ``units``} (v10's scenes.db and
+                              ``gridUnits``         v12 exports; some v10/v11 keep
+                                                    the v9 numbers)
+wall sight                    ``sense`` 0/1/2       ``sight`` / ``light`` 0/10/20/30/40
+wall movement                 ``move`` 0/1          ``move`` 0/20
+token image                   ``img``               ``texture.src``
+light radii, colour           ``dim``, ``bright``,  ``config`` {``dim``, ``bright``,
+                              ``tintColor``         ``color``, ``alpha``}
+============================  ====================  ==================================
+
+Walls: ``c`` = [x0, y0, x1, y1]. ``door`` 0 none, 1 door, 2 secret door; ``ds`` 0 closed,
+1 open, 2 locked. A wall that blocks movement and sight is a full wall; one that blocks
+movement only (glass, a railing) is imported like a window (it blocks movement, sight passes
+above its sill); one that blocks sight only (a curtain, an illusion) stops nobody, so it is
+no obstacle: it is kept under ``imported.sight_only_walls`` (metres) and counted in the
+report. Tokens: ``x``, ``y`` is the top-left corner, ``width``/``height`` in grid squares;
+``disposition`` 1 friendly, 0 neutral, -1 hostile, -2 secret becomes the side.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+
+from engine.errors import EncounterFileError, ImportFileError
+from engine.files import read_user_file
+from engine.importers import uvtt
+from engine.importers.guard import guarded
+from engine.importers.report import ImportReport, ReportBuilder
+from engine.importers.storable import storable, storable_encounter
+from engine.importers.walls import Crop, ring, thin_polygons
+from engine.model import DEFAULT_RADIUS, Background, Encounter, MapSpec, Obstacle, Token
+
+#: Metres in one of a scene's grid units (``gridUnits`` / ``grid.units``, lower case).
+UNITS = {
+    "ft": 0.3048, "ft.": 0.3048, "feet": 0.3048, "foot": 0.3048, "'": 0.3048,
+    "m": 1.0, "m.": 1.0, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0, "mt": 1.0,
+    "yd": 0.9144, "yds": 0.9144, "yard": 0.9144, "yards": 0.9144,
+    "km": 1000.0, "mi": 1609.344, "mile": 1609.344, "miles": 1609.344,
+}
+#: Foundry's default scene padding (a quarter of the scene on each side).
+DEFAULT_PADDING = 0.25
+#: Token sides by ``disposition``.
+DISPOSITIONS = {1: "friendly", 0: "neutral", -1: "hostile", -2: "secret"}
+#: Largest scene file read, bytes.
+MAX_FILE_BYTES = 512 * 1024 * 1024
+#: Walls read from a scene at most.
+MAX_WALLS = 50_000
+#: Largest magnitude of a pixel coordinate or size read.
+MAX_PIXELS = 1e8
+
+
+@dataclass(frozen=True)
+class FoundryOptions:
+    """The GM's choices for a Foundry import (metres). ``cell_size`` is used only when the
+    scene's units are unknown; ``scene`` picks a scene of a scenes.db by name or 0-based
+    index (default the first)."""
+
+    cell_size: float = uvtt.DEFAULT_CELL_SIZE
+    wall_thickness: float = uvtt.WALL_THICKNESS
+    wall_height: float = uvtt.WALL_HEIGHT
+    window_sill: float = uvtt.WINDOW_SILL
+    scene: str | int | None = None
+
+
+class _Bad(Exception):
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.message, self.where = message, where
+
+
+def _num(value: Any, where: str, *, default: float | None = None) -> float:
+    if value is None and default is not None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Bad(f"expected a number, got {uvtt._short(value)}", where)
+    if isinstance(value, int) and abs(value) > MAX_PIXELS:
+        raise _Bad(f"{uvtt._short(value)} is too large for a scene", where)
+    v = float(value)
+    if not math.isfinite(v) or abs(v) > MAX_PIXELS:
+        raise _Bad(f"{uvtt._short(value)} is not a usable number", where)
+    return v
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def is_scene(doc: Any) -> bool:
+    """Whether a parsed JSON value looks like a Foundry scene document."""
+    return (isinstance(doc, dict) and "walls" in doc and "width" in doc and "height" in doc
+            and ("grid" in doc or "gridDistance" in doc))
+
+
+def read_scenes(path: str | Path) -> list[tuple[dict, str]]:
+    """The scene documents of a Foundry file, each with its place (``$`` for an exported
+    scene, ``line 3`` in a scenes.db, ``$[2]`` in a list); :class:`ImportFileError` when the
+    file holds none."""
+    name = str(Path(path))
+    raw = read_user_file(path, error=ImportFileError, what="a Foundry scene", max_bytes=MAX_FILE_BYTES)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFileError(f"not a Foundry scene: not UTF-8 text (byte {exc.start})", file=name) from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError:
+        doc = None
+    except (ValueError, RecursionError) as exc:
+        raise ImportFileError(f"malformed JSON: {exc}", file=name, path="$") from None
+    if doc is not None:
+        if is_scene(doc):
+            return [(doc, "$")]
+        if isinstance(doc, list):
+            found = [(d, f"$[{i}]") for i, d in enumerate(doc) if is_scene(d)]
+            if found:
+                return found
+        raise ImportFileError("not a Foundry scene: no walls, size and grid", file=name, path="$")
+    # NeDB: one document a line.
+    found = []
+    bad = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            d = json.loads(line)
+        except (ValueError, RecursionError):
+            bad += 1
+            continue
+        if is_scene(d) and not d.get("$$deleted"):
+            found.append((d, f"line {n}"))
+    if not found:
+        raise ImportFileError(
+            "not a Foundry scene: neither one JSON document nor a scenes.db with scenes in it", file=name)
+    return found
+
+
+def _pick(scenes: list[tuple[dict, str]], choice: str | int | None, rep: ReportBuilder, file: str):
+    if len(scenes) > 1:
+        names = [str(d.get("name") or f"scene {i + 1}") for i, (d, _w) in enumerate(scenes)]
+        shown = ", ".join(repr(n) for n in names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        rep.note(f"this is a Foundry scene list of {len(scenes)} scenes: {shown}")
+    if choice is None:
+        return scenes[0]
+    if isinstance(choice, int) or (isinstance(choice, str) and choice.isdigit()):
+        k = int(choice)
+        if 0 <= k < len(scenes):
+            return scenes[k]
+    for d, where in scenes:
+        if str(d.get("name", "")).strip().lower() == str(choice).strip().lower():
+            return d, where
+    raise ImportFileError(f"the file holds no scene {choice!r}", file=file)
+
+
+def import_foundry(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, *, scene: str | int | None = None,
+                   wall_thickness: float = uvtt.WALL_THICKNESS, wall_height: float = uvtt.WALL_HEIGHT,
+                   window_sill: float = uvtt.WINDOW_SILL, name: str | None = None) -> tuple[Encounter, ImportReport]:
+    """Read a Foundry scene (exported JSON, or a scenes.db) and make an encounter of it.
+    Returns (encounter, report); :class:`ImportFileError` for a file with no scene in it."""
+    start = time.perf_counter()
+    p = Path(path)
+    opts = FoundryOptions(cell_size, wall_thickness, wall_height, window_sill, scene)
+    uvtt.UvttOptions(cell_size=cell_size, wall_thickness=wall_thickness, wall_height=wall_height,
+                     window_sill=window_sill).check()
+    with guarded(str(p), "the Foundry scene"):
+        scenes = read_scenes(p)
+        rep = ReportBuilder(source=str(p), kind="foundry")
+        doc, where = _pick(scenes, scene, rep, str(p))
+        encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent,
+                             name=name or str(doc.get("name") or p.stem))
+    return encounter, rep.build(time.perf_counter() - start)
+
+
+# -- conversion ---------------------------------------------------------------------------------
+
+
+def version_of(doc: dict) -> str:
+    """"v9" or "v10+" by the field names the scene uses."""
+    if isinstance(doc.get("background"), dict) or isinstance(doc.get("grid"), dict):
+        return "v10+"
+    walls = doc.get("walls") if isinstance(doc.get("walls"), list) else []
+    if any(isinstance(w, dict) and "sight" in w for w in walls[:50]):
+        return "v10+"
+    return "v9"
+
+
+def _grid(doc: dict, opts: FoundryOptions, rep: ReportBuilder) -> tuple[float, float, str]:
+    """(grid size px, metres a square, how the metres were found)."""
+    g = doc.get("grid")
+    if isinstance(g, dict):
+        size, dist, units, at = g.get("size"), g.get("distance"), g.get("units"), "$.grid"
+    else:
+        size, dist, units, at = g, doc.get("gridDistance"), doc.get("gridUnits"), "$"
+    try:
+        px = _num(size, f"{at}.size" if at != "$" else "$.grid", default=100.0)
+        if px < 1:
+            raise _Bad(f"a grid of {px:g} px is not a grid", "$.grid")
+    except _Bad as bad:
+        rep.warn(f"{bad.message}; 100 px taken (Foundry's default)", bad.where)
+        px = 100.0
+    try:
+        d = _num(dist, f"{at}.distance" if at != "$" else "$.gridDistance", default=5.0)
+        if d <= 0:
+            raise _Bad(f"a grid distance of {d:g} is not a distance", "$.gridDistance")
+    except _Bad as bad:
+        rep.warn(f"{bad.message}; 5 taken (Foundry's default)", bad.where)
+        d = 5.0
+    u = str(units or "").strip().lower()
+    if u in UNITS:
+        cell = d * UNITS[u]
+        how = f"{d:g} {units} a square = {cell:.4g} m"
+    else:
+        cell = opts.cell_size
+        rep.warn(f"grid units {units!r} are not a length Coverfire knows (ft, m, yd, mi, km); one square is "
+                 f"taken as {cell:g} m (the cell size chosen)", f"{at}.units" if at != "$" else "$.gridUnits")
+        how = f"{d:g} {units or '(no units)'} a square, taken as {cell:g} m"
+    if not (0 < cell <= 1000):
+        raise ImportFileError(f"one grid square would be {cell:g} m; not a battle map")
+    return px, cell, how
+
+
+def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *, file: str, base_dir: Path,
+             name: str) -> Encounter:
+    version = version_of(doc)
+    px, cell, how = _grid(doc, opts, rep)
+    try:
+        w_px = _num(doc.get("width"), "$.width")
+        h_px = _num(doc.get("height"), "$.height")
+        if w_px < 1 or h_px < 1:
+            raise _Bad(f"a scene of {w_px:g} x {h_px:g} px has no area", "$.width")
+    except _Bad as bad:
+        raise ImportFileError(f"the scene has no usable size: {bad.message}", file=file, path=bad.where) from None
+    try:
+        padding = _num(doc.get("padding"), "$.padding", default=DEFAULT_PADDING)
+        if not 0 <= padding <= 1:
+            raise _Bad(f"padding {padding:g} is not a fraction from 0 to 1", "$.padding")
+    except _Bad as bad:
+        rep.warn(f"{bad.message}; {DEFAULT_PADDING:g} taken", bad.where)
+        padding = DEFAULT_PADDING
+    bg = doc.get("background") if isinstance(doc.get("background"), dict) else {}
+    off_x = _num(bg.get("offsetX", doc.get("shiftX", 0)), "$.background.offsetX", default=0.0) if _is_num(
+        bg.get("offsetX", doc.get("shiftX", 0))) else 0.0
+    off_y = _num(bg.get("offsetY", doc.get("shiftY", 0)), "$.background.offsetY", default=0.0) if _is_num(
+        bg.get("offsetY", doc.get("shiftY", 0))) else 0.0
+    pad_x = math.ceil(padding * w_px / px) * px - off_x
+    pad_y = math.ceil(padding * h_px / px) * px - off_y
+    k = cell / px  # metres a pixel
+    width, height = w_px * k, h_px * k
+
+    def to_m(x: float, y: float) -> tuple[float, float]:
+        return (x - pad_x) * k, (y - pad_y) * k
+
+    half = opts.wall_thickness / 2
+    crop = Crop(shapely.box(-cell, -cell, width + cell, height + cell))
+    obstacles: list[Obstacle] = []
+    counts: dict[str, int] = {}
+
+    def add(poly, prefix: str, where_: str, **fields) -> int:
+        n = 0
+        for piece in crop.cut(poly):
+            ident = f"{prefix}-{counts.get(prefix, 0) + 1}"
+            try:
+                obstacles.append(Obstacle(id=ident, polygon=ring(piece), **fields))
+            except ValueError as exc:
+                rep.warn(f"this wall cannot become an obstacle ({type(exc).__name__}); skipped", where_)
+                continue
+            counts[prefix] = counts.get(prefix, 0) + 1
+            n += 1
+        return n
+
+    stats = {"walls": 0, "doors": 0, "open": 0, "secret": 0, "locked": 0, "movement_only": 0, "one_way": 0,
+             "limited": 0, "nothing": 0}
+    sight_only: list[list[float]] = []
+    walls = doc.get("walls")
+    if not isinstance(walls, list):
+        rep.warn(f"expected a list of walls, got {uvtt._short(walls)}; none imported", "$.walls")
+        walls = []
+    if len(walls) > MAX_WALLS:
+        rep.warn(f"the scene has {len(walls):,} walls; the first {MAX_WALLS:,} are read", "$.walls")
+        walls = walls[:MAX_WALLS]
+    plain_lines: list[np.ndarray] = []
+    for i, wall in enumerate(walls):
+        at = f"$.walls[{i}]"
+        if not isinstance(wall, dict):
+            rep.warn(f"expected a wall object, got {uvtt._short(wall)}; skipped", at)
+            continue
+        c = wall.get("c")
+        try:
+            if not isinstance(c, list) or len(c) != 4:
+                raise _Bad(f"\"c\" must be [x0, y0, x1, y1], got {uvtt._short(c)}", f"{at}.c")
+            x0, y0, x1, y1 = (_num(v, f"{at}.c[{j}]") for j, v in enumerate(c))
+        except _Bad as bad:
+            rep.warn(f"{bad.message}; this wall is skipped", bad.where)
+            continue
+        a, b = to_m(x0, y0), to_m(x1, y1)
+        if math.hypot(b[0] - a[0], b[1] - a[1]) < 1e-4:
+            rep.warn("the wall's two ends are the same point; skipped", f"{at}.c")
+            continue
+        move, sight = _restrictions(wall, version)
+        door = wall.get("door", 0)
+        door = door if door in (0, 1, 2) else 0
+        if wall.get("dir") not in (None, 0):
+            stats["one_way"] += 1
+        if door:
+            ds = wall.get("ds", 0)
+            is_open = ds == 1
+            label = "Secret door" if door == 2 else "Door"
+            if ds == 2:
+                label += " (locked)"
+                stats["locked"] += 1
+            poly = thin_polygons(shapely.LineString([a, b]), half)[0]
+            n = add(poly, "door", at, name=label, height=opts.wall_height, door=True, open=is_open,
+                    hidden=door == 2)
+            stats["doors"] += n
+            stats["open"] += is_open and n > 0
+            stats["secret"] += door == 2 and n > 0
+            continue
+        if move and sight:
+            if sight == "limited":
+                stats["limited"] += 1
+            plain_lines.append(np.array([a, b]))
+        elif move:
+            poly = thin_polygons(shapely.LineString([a, b]), half)[0]
+            stats["movement_only"] += add(poly, "window", at, name="Movement-only wall", height=opts.window_sill,
+                                          kind="window")
+        elif sight:
+            sight_only.append([round(a[0], 4), round(a[1], 4), round(b[0], 4), round(b[1], 4)])
+        else:
+            stats["nothing"] += 1
+    for chain in uvtt.merge(plain_lines):
+        for poly in thin_polygons(uvtt.chunked(chain), half):
+            stats["walls"] += add(poly, "wall", "$.walls", name="Wall", height=opts.wall_height)
+
+    tokens, token_note = _tokens(doc, to_m, px, cell, version, base_dir, rep)
+    lights = _lights(doc, to_m, cell / _grid_distance(doc), version, rep)
+
+    background = None
+    image_note: dict[str, Any] = {}
+    src = bg.get("src") if version == "v10+" else doc.get("img")
+    if isinstance(src, str) and src.strip():
+        found = find_beside(src, base_dir)
+        if found is None:
+            rep.warn(f"the background {src!r} is not beside the file (looked in {base_dir} and the folders above "
+                     "it); the map has no picture until one is set", "$.background.src" if version == "v10+" else "$.img")
+            image_note["image_path"] = src
+        else:
+            uri, _info, note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep,
+                                                      "$.background.src" if version == "v10+" else "$.img")
+            if uri is not None:
+                background = Background(image=uri, x=0.0, y=0.0, width=width, height=height)
+            image_note["image_path"] = src
+    else:
+        rep.warn("the scene has no background image", "$.background" if version == "v10+" else "$.img")
+
+    imported: dict[str, Any] = {
+        "from": Path(file).name, "kind": "foundry", "foundry_version": version, "scene_place": where,
+        "grid_px": px, "cell_size": cell, "padding": padding, "scene_px": [w_px, h_px],
+        "wall_height": opts.wall_height, "wall_thickness": opts.wall_thickness, "window_sill": opts.window_sill,
+        **image_note,
+    }
+    core = _core_version(doc)
+    if core:
+        imported["core_version"] = core
+    if sight_only:
+        imported["sight_only_walls"] = sight_only
+    if crop.dropped or crop.cut_count:
+        imported["cropped"] = {"margin": cell, "dropped": crop.dropped, "cut": crop.cut_count}
+    if isinstance(doc.get("flags"), dict) and doc["flags"]:
+        imported["flags"] = storable(doc["flags"], "$.flags", rep)
+    try:
+        encounter = Encounter(
+            name=name[:200], map=MapSpec(width=width, height=height, grid=cell, background=background),
+            obstacles=tuple(obstacles), tokens=tuple(tokens), lights=lights, imported=imported)
+    except (ValueError, EncounterFileError) as exc:
+        raise ImportFileError(f"the converted scene is not a valid encounter: {exc}", file=file) from None
+    encounter = storable_encounter(encounter, rep, file=file)
+
+    rep.note(f"Foundry scene {name!r} ({version}{', core ' + core if core else ''}, {where}): "
+             f"{width:g} x {height:g} m ({w_px:g} x {h_px:g} px, grid {px:g} px; {how})")
+    rep.note(f"{stats['walls']} wall obstacles, {opts.wall_height:g} m tall"
+             + (f" ({stats['limited']} walls of limited sight read as full walls)" if stats["limited"] else ""))
+    rep.note(f"{stats['doors']} doors ({stats['open']} open, {stats['secret']} secret: GM only, "
+             f"{stats['locked']} locked)")
+    if stats["movement_only"]:
+        rep.note(f"{stats['movement_only']} walls that block movement only (glass, railings): imported as windows, "
+                 f"cover up to the {opts.window_sill:g} m sill, sight above it")
+    if sight_only:
+        rep.note(f"{len(sight_only)} walls that block sight only (curtains, illusions): they stop no one, so they are "
+                 "no obstacles; kept under imported.sight_only_walls")
+    if stats["nothing"]:
+        rep.skip(f"{stats['nothing']} walls that block neither movement nor sight (sound only)")
+    if stats["one_way"]:
+        rep.skip(f"{stats['one_way']} one-way walls (read as blocking both ways)")
+    if crop.dropped or crop.cut_count:
+        rep.note(f"{crop.dropped} walls lying wholly in the scene's padding dropped, {crop.cut_count} cut "
+                 f"one square ({cell:.3g} m) outside the map")
+    rep.note(token_note)
+    rep.note(f"{len(lights)} light{'s' if len(lights) != 1 else ''} kept")
+    rep.note("background: " + ("the scene's image" if background else "none"))
+    for key in ("drawings", "notes", "sounds", "templates", "tiles"):
+        n = len(doc.get(key) or []) if isinstance(doc.get(key), list) else 0
+        if n:
+            rep.skip(f"{key}: {n}")
+    return encounter
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and (
+        not isinstance(v, float) or math.isfinite(v)) and abs(v) <= MAX_PIXELS
+
+
+def _grid_distance(doc: dict) -> float:
+    """The scene's grid distance (light radii are given in its units)."""
+    g = doc.get("grid")
+    d = g.get("distance") if isinstance(g, dict) else doc.get("gridDistance")
+    return float(d) if _is_num(d) and d > 0 else 5.0
+
+
+def _core_version(doc: dict) -> str | None:
+    flags = doc.get("flags") if isinstance(doc.get("flags"), dict) else {}
+    src = flags.get("exportSource") if isinstance(flags.get("exportSource"), dict) else {}
+    stats = doc.get("_stats") if isinstance(doc.get("_stats"), dict) else {}
+    v = src.get("coreVersion") or stats.get("coreVersion")
+    return str(v)[:20] if isinstance(v, (str, int, float)) and not isinstance(v, bool) else None
+
+
+def _restrictions(wall: dict, version: str) -> tuple[bool, bool | str]:
+    """(blocks movement, blocks sight: True, "limited" or False) of a wall of either version."""
+    move = wall.get("move", 20 if version == "v10+" else 1)
+    blocks_move = isinstance(move, (int, float)) and not isinstance(move, bool) and move > 0
+    if "sight" in wall or version == "v10+":
+        sight = wall.get("sight", 20)
+        limited = sight == 10
+    else:
+        sight = wall.get("sense", 1)
+        limited = sight == 2
+    blocks_sight = isinstance(sight, (int, float)) and not isinstance(sight, bool) and sight > 0
+    return blocks_move, ("limited" if limited and blocks_sight else blocks_sight)
+
+
+def find_beside(src: str, base_dir: Path) -> Path | None:
+    """The image a scene names (a path in Foundry's data folder, such as
+    ``modules/x/maps/a.jpg`` or ``worlds/w/a.webp``), looked for beside the scene file: the
+    path under the file's folder and each folder above it (a scenes.db lives in
+    ``Data/worlds/W/data/``), then the file name alone beside it. None when not found or when
+    ``src`` is a web address."""
+    text = src.strip().split("?")[0]
+    if re.match(r"^[a-z]+://", text, re.IGNORECASE) or len(text) > 4096:
+        return None
+    rel = Path(text.lstrip("/"))
+    if ".." in rel.parts:
+        return None
+    base_dir = base_dir.resolve()
+    folders = [base_dir, *base_dir.parents][:8]
+    for folder in folders:
+        candidate = folder / rel
+        if candidate.is_file():
+            return candidate.resolve()
+    alone = base_dir / rel.name
+    return alone.resolve() if alone.is_file() else None
+
+
+def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Path, rep: ReportBuilder):
+    raw = doc.get("tokens")
+    if raw is None:
+        return [], "0 tokens"
+    if not isinstance(raw, list):
+        rep.warn(f"expected a list of tokens, got {uvtt._short(raw)}; none imported", "$.tokens")
+        return [], "0 tokens"
+    out: list[Token] = []
+    ids: set[str] = set()
+    images = 0
+    hidden = 0
+    for i, t in enumerate(raw[:5000]):
+        at = f"$.tokens[{i}]"
+        if not isinstance(t, dict):
+            rep.warn(f"expected a token object, got {uvtt._short(t)}; skipped", at)
+            continue
+        try:
+            x = _num(t.get("x"), f"{at}.x")
+            y = _num(t.get("y"), f"{at}.y")
+            w = _num(t.get("width"), f"{at}.width", default=1.0)
+            h = _num(t.get("height"), f"{at}.height", default=1.0)
+            if not (0 < w <= 50 and 0 < h <= 50):
+                raise _Bad(f"a token of {w:g} x {h:g} squares", f"{at}.width")
+        except _Bad as bad:
+            rep.warn(f"{bad.message}; this token is skipped", bad.where)
+            continue
+        cx, cy = to_m(x + w * px / 2, y + h * px / 2)
+        name = str(t.get("name") or f"Token {i + 1}")[:200]
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "token"
+        ident, n = base, 1
+        while ident in ids:
+            n += 1
+            ident = f"{base}-{n}"
+        ids.add(ident)
+        disp = t.get("disposition", 0)
+        side = DISPOSITIONS.get(disp, "neutral") if isinstance(disp, int) and not isinstance(disp, bool) else "neutral"
+        extra: dict[str, Any] = {}
+        tex = t.get("texture") if isinstance(t.get("texture"), dict) else {}
+        src = tex.get("src") if version == "v10+" or tex else t.get("img")
+        if isinstance(src, str) and src.strip():
+            found = find_beside(src, base_dir)
+            if found is not None:
+                uri, _info, _note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, f"{at}.img")
+                if uri is not None:
+                    extra["portrait"] = uri
+                    images += 1
+        is_hidden = bool(t.get("hidden")) is True
+        hidden += is_hidden
+        try:
+            out.append(Token(id=ident, name=name, side=side, x=cx, y=cy, radius=DEFAULT_RADIUS * max(w, h),
+                             hidden=is_hidden, **extra))
+        except ValueError as exc:
+            rep.warn(f"the token cannot be placed ({type(exc).__name__}); skipped", at)
+    if len(raw) > 5000:
+        rep.warn(f"the scene has {len(raw):,} tokens; the first 5,000 are read", "$.tokens")
+    note = (f"{len(out)} token{'s' if len(out) != 1 else ''} ({hidden} hidden, {images} with their image found); "
+            f"radius {DEFAULT_RADIUS:g} m a square of token size; side from disposition (friendly, neutral, hostile)")
+    if out:
+        rep.skip("the tokens' actors (sheets, items): Coverfire reads tokens by name, position and size only")
+    return out, note
+
+
+def _lights(doc: dict, to_m, m_per_unit: float, version: str, rep: ReportBuilder) -> list[dict]:
+    raw = doc.get("lights")
+    if not isinstance(raw, list):
+        return []
+    out = []
+    for i, light in enumerate(raw[:5000]):
+        at = f"$.lights[{i}]"
+        if not isinstance(light, dict):
+            rep.warn(f"expected a light object, got {uvtt._short(light)}; skipped", at)
+            continue
+        try:
+            x, y = to_m(_num(light.get("x"), f"{at}.x"), _num(light.get("y"), f"{at}.y"))
+        except _Bad as bad:
+            rep.warn(f"{bad.message}; this light is skipped", bad.where)
+            continue
+        cfg = light.get("config") if isinstance(light.get("config"), dict) else light
+        item: dict[str, Any] = {"x": x, "y": y}
+        dim, bright = cfg.get("dim"), cfg.get("bright")
+        if _is_num(dim) and dim >= 0:
+            item["range"] = float(dim) * m_per_unit
+        if _is_num(bright) and bright >= 0:
+            item["bright"] = float(bright) * m_per_unit
+        colour = cfg.get("color", light.get("tintColor"))
+        if isinstance(colour, str) and re.match(r"^#[0-9a-fA-F]{6}$", colour):
+            item["color"] = colour.lower()
+        alpha = cfg.get("alpha", light.get("tintAlpha"))
+        if _is_num(alpha) and 0 <= alpha <= 1:
+            item["alpha"] = float(alpha)
+        if light.get("hidden") is True:
+            item["hidden"] = True
+        out.append(item)
+    return out
