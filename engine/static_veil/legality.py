@@ -237,10 +237,19 @@ class Legality:
             )
 
     def _runup(self, enc: Encounter, plan: _Plan, settings: Settings, what: str) -> None:
-        """Plan a run-up (Charge, Shove with run-up) into ``plan``; refuse when impossible."""
+        """Plan a run-up (Charge, Shove with run-up) into ``plan``; refuse when impossible.
+        A straight approach already walked this turn (:func:`earlier_approach`) is the run-up:
+        no second one, no Movement."""
         a, t = plan.actor, plan.target
         assert t is not None
         s = _sheet(a)
+        done = earlier_approach(a, t, settings)
+        if done is not None and s.grapple is None and not (s.prone or a.stance == "prone"):
+            plan.runup_start = done[0]
+            plan.end = (float(a.x), float(a.y))
+            plan.movement_cost = 0.0
+            plan.notes.append(f"the {_fmt_m(done[1])} straight approach walked earlier this turn is the run-up")
+            return
         if s.prone or a.stance == "prone":
             raise IllegalActionError(f"{_name(a)} is Prone and must stand up before a {what}")
         if s.grapple is not None:
@@ -354,19 +363,29 @@ def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, prob
         return
     t = plan.target
     ts = _sheet(t)
+    partner = None
     if ts.grapple is not None:
-        raise IllegalActionError(
-            f"{_name(t)} is held in a grapple with {_name_of(enc, ts.grapple.other)}; bodies locked "
-            "in a grapple move together (Move the Grapple, or end the grapple first)"
-        )
+        if st.shove_grappled == "refuse":
+            raise IllegalActionError(
+                f"{_name(t)} is held in a grapple with {_name_of(enc, ts.grapple.other)}; bodies locked "
+                "in a grapple move together (Move the Grapple, or end the grapple first)"
+            )
+        partner = ts.grapple.other  # the grapple holds: the pair slides together
+        plan.notes.append(f"{_name(t)} is in a grapple with {_name_of(enc, partner)}: both are pushed, "
+                          "the grapple holds")
     mods: list[tuple[str, int]] = []
     origin = (plan.actor.x, plan.actor.y)
+    done = None if a.run_up else earlier_approach(plan.actor, t, st)
     if a.run_up:
         self._runup(enc, plan, st, "run up to shove")
         mods.append(("run-up", st.shove_runup_bonus))
         origin = plan.end if plan.end is not None else origin
     else:
         self._reach(plan, st, "shove")
+        if done is not None:
+            mods.append(("run-up", st.shove_runup_bonus))
+            plan.runup_start = done[0]
+            plan.notes.append(f"the {_fmt_m(done[1])} straight approach walked earlier this turn gives the run-up bonus")
     mods += list(a.modifiers)
     plan.tests.append(self._athletics("Shove", plan, mods, t, st))
     direction = space.bearing(origin, (t.x, t.y))
@@ -376,11 +395,8 @@ def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, prob
     # the actor, after any run-up, stands behind the target: it does not stop the slide
     moved_actor = plan.actor.model_copy(update={"x": origin[0], "y": origin[1]})
     enc_now = _swap(enc, (moved_actor,), enc.rules.get("static-veil"))
-    ends = []
-    for n in range(SHOVE_PREVIEW_HITS + 1):
-        se = space.slide(enc_now, t, direction, 1.0 + n, exclude={plan.actor.id})
-        ends.append(ShoveEnd(n, 1.0 + n, se.end, se.travelled, se.stopped_by))
-    plan.shove_ends = tuple(ends)
+    plan.shove_ends = tuple(shove_end(enc_now, plan.actor.id, t, partner, direction, n)
+                            for n in range(SHOVE_PREVIEW_HITS + 1))
 
 
 def _plan_grapple(self: StaticVeil, enc, a: Grapple, st: Settings, plan: _Plan, probe: bool) -> None:
@@ -574,6 +590,65 @@ _PLANNERS = {
 # ----------------------------------------------------------------------------------------------
 # small helpers
 # ----------------------------------------------------------------------------------------------
+
+
+def shove_end(enc: Encounter, actor: str, target: Token, partner: str | None, direction: float,
+              net_hits: int) -> ShoveEnd:
+    """Where a shove with ``net_hits`` leaves ``target`` (1 m + 1 m a net hit along
+    ``direction``, stopped by walls and bodies; the shover does not stop it). A grapple
+    ``partner`` slides with it the same way: the pair goes as far as the one stopped first."""
+    dist = 1.0 + net_hits
+    if partner is None:
+        se = space.slide(enc, target, direction, dist, exclude={actor})
+        return ShoveEnd(net_hits, dist, se.end, se.travelled, se.stopped_by)
+    p = enc.token(partner)
+    st_t = space.slide(enc, target, direction, dist, exclude={actor, partner})
+    st_p = space.slide(enc, p, direction, dist, exclude={actor, target.id})
+    first = st_t if st_t.travelled <= st_p.travelled else st_p
+    d = first.travelled
+    dx, dy = math.cos(math.radians(direction)) * d, math.sin(math.radians(direction)) * d
+    return ShoveEnd(net_hits, dist, (target.x + dx, target.y + dy), d, first.stopped_by, partner,
+                    (p.x + dx, p.y + dy))
+
+
+def trailing_run(path: tuple[XY, ...], degrees: float = 1.0) -> tuple[XY, float]:
+    """The last straight stretch of a walked path: its start and length in metres (joined
+    segments that turn by less than ``degrees`` count as straight)."""
+    pts = [p for i, p in enumerate(path) if i == 0 or math.dist(p, path[i - 1]) > 1e-9]
+    if len(pts) < 2:
+        return (pts[0] if pts else (0.0, 0.0)), 0.0
+    end = pts[-1]
+    last = math.atan2(end[1] - pts[-2][1], end[0] - pts[-2][0])
+    start = pts[-2]
+    for p in reversed(pts[:-2]):
+        d = math.atan2(start[1] - p[1], start[0] - p[0])
+        turn = abs((math.degrees(d - last) + 180.0) % 360.0 - 180.0)
+        if turn >= degrees:
+            break
+        start = p
+    return start, math.dist(start, end)
+
+
+def earlier_approach(actor: Token, target: Token, st: Settings) -> tuple[XY, float] | None:
+    """The straight approach at ``target`` the actor walked this turn (seed 004: "move at
+    least 4 meters directly toward the target ... during the same turn"), as (start, metres),
+    or None: its walk this turn must end where it stands, its last straight stretch be at least
+    ``Settings.runup`` long and point at the target within ``approach_degrees``, and it must
+    now be within reach. A walk that bends within the last 4 m, or stops short, does not count."""
+    path = _sheet(actor).turn_path
+    if len(path) < 2 or math.dist(path[-1], (actor.x, actor.y)) > REACH_SLACK:
+        return None
+    start, length = trailing_run(path)
+    if length + REACH_SLACK < st.runup:
+        return None
+    end = path[-1]
+    run = math.atan2(end[1] - start[1], end[0] - start[0])
+    at = math.atan2(target.y - start[1], target.x - start[0])
+    if abs((math.degrees(at - run) + 180.0) % 360.0 - 180.0) > st.approach_degrees:
+        return None
+    if space.gap(actor, target) > st.reach + REACH_SLACK:
+        return None
+    return (float(start[0]), float(start[1])), length
 
 
 def _afford(plan: _Plan) -> None:

@@ -30,9 +30,9 @@ from engine.static_veil.actions import (
     Takedown,
 )
 from engine.static_veil.dice import Attack, Check, Dice, Opposed, TestSpec
-from engine.static_veil.legality import _fmt_m, _has, _name, _Plan, _sheet, _swap
+from engine.static_veil.legality import _fmt_m, _has, _name, _Plan, _sheet, _swap, shove_end
 from engine.static_veil.sheet import DroppedItem, GrappleLink, LogEntry, Settings, Sheet
-from engine.static_veil.values import XY, Change, Move, OutcomeNeededError, Result, ShoveEnd
+from engine.static_veil.values import XY, Change, Move, OutcomeNeededError, Result
 
 if TYPE_CHECKING:
     from engine.static_veil.rules import StaticVeil
@@ -322,15 +322,21 @@ def _resolve_shove(self: StaticVeil, work: _Work, a: Shove, plan: _Plan) -> bool
     else:
         moved = work.token(actor.id)
         enc_now = _swap(work.enc, (moved,), work.enc.rules.get("static-veil"))
-        se = space.slide(enc_now, target, plan.shove_direction or 0.0, 1.0 + n, exclude={actor.id})
-        end = ShoveEnd(n, 1.0 + n, se.end, se.travelled, se.stopped_by)
+        ts = _sheet(target)
+        partner = ts.grapple.other if ts.grapple is not None else None
+        end = shove_end(enc_now, actor.id, target, partner, plan.shove_direction or 0.0, n)
     work.move(target.id, ((target.x, target.y), end.end))
+    if end.partner is not None and end.partner_end is not None:
+        p = work.token(end.partner)
+        work.move(end.partner, ((p.x, p.y), end.partner_end))
     text = (
         f"{_name(actor)} shoves {_name(target)} ({_outcome_text(o, actor, target)}): pushed "
         f"{_fmt_m(end.distance)} {space.compass(plan.shove_direction or 0.0)}"
     )
     if end.stopped_by:
         text += f", stopped by {end.stopped_by} after {_fmt_m(end.travelled)}"
+    if end.partner is not None:
+        text += f", {_name(work.token(end.partner))} with them (the grapple holds)"
     work.lines.append(text + "; no attacks of opportunity.")
     return True
 

@@ -110,7 +110,7 @@ class StaticVeil(Legality, Resolution):
             self._end_turn_into(work, settings.active)
         rnd = settings.round + 1 if new_round else settings.round
         work.settings = work.settings.model_copy(update={"round": rnd, "active": token_id})
-        work.set_sheet(token_id, ap_left=None, movement_used=0.0, charged_this_turn=False)
+        work.set_sheet(token_id, ap_left=None, movement_used=0.0, charged_this_turn=False, turn_path=())
         t = work.token(token_id)
         work.lines.append(f"Round {rnd}: {_name(t)}'s turn ({_sheet(t).ap} AP, {_fmt_m(_sheet(t).movement)}).")
         return self._finish(encounter, work, "start_turn", "Start turn", None, None, actor=token_id)
@@ -202,7 +202,8 @@ class StaticVeil(Legality, Resolution):
         self.check_move(encounter, token_id, pts[-1], length)
         work = _Work(encounter, self.settings(encounter))
         s = work.sheet(token_id)
-        work.set_sheet(token_id, movement_used=s.movement_used + length)
+        walked = s.turn_path if s.turn_path and s.turn_path[-1] == pts[0] else (pts[0],)
+        work.set_sheet(token_id, movement_used=s.movement_used + length, turn_path=walked + tuple(pts[1:]))
         work.move(token_id, tuple(pts))
         left = work.sheet(token_id).movement_left
         work.lines.append(f"{_name(t)} moves {_fmt_m(length)} ({_fmt_m(left)} of Movement left).")

@@ -63,6 +63,9 @@ class Sheet(_Value):
     distracted_turns: int = Field(default=0, ge=0)
     incapacitated: bool = False
     charged_this_turn: bool = False
+    # the way it walked this turn (metres, its corners from the turn's first step, drags joined
+    # end to start): a straight approach made earlier counts for a Charge or Shove run-up
+    turn_path: tuple[tuple[float, float], ...] = ()
     tricks_used: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     @field_validator("skills")
@@ -131,6 +134,11 @@ class Settings(_Value):
     # -- map numbers -------------------------------------------------------------------------------
     runup: float = Field(default=4.0, gt=0, le=100)  # metres straight at the target (Charge, Shove)
     reach: float = Field(default=1.0, ge=0, le=20)  # metres edge to edge to push, seize, strike
+    # an earlier straight approach counts when its direction is within this of the target
+    approach_degrees: float = Field(default=10.0, ge=0, le=90)
+    # a Shove of a target held in a grapple (the seed does not forbid it): allowed, both move
+    # as the shove says ("allow"), or refused ("refuse")
+    shove_grappled: Literal["allow", "refuse"] = "allow"
     # -- costs the seed leaves open ----------------------------------------------------------------
     attack_ap: int = Field(default=2, ge=0, le=100)  # a melee or called-shot attack
     stand_ap: int = Field(default=1, ge=0, le=100)  # standing up from Prone

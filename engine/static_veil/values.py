@@ -39,13 +39,16 @@ class OutcomeNeededError(IllegalActionError):
 @dataclass(frozen=True)
 class ShoveEnd:
     """Where a shove leaves its target for ``net_hits``: pushed ``distance`` metres, ends
-    at ``end`` after ``travelled`` metres, stopped short by ``stopped_by`` (or None)."""
+    at ``end`` after ``travelled`` metres, stopped short by ``stopped_by`` (or None). A target
+    held in a grapple takes its partner along: ``partner`` ends at ``partner_end``."""
 
     net_hits: int
     distance: float
     end: XY
     travelled: float
     stopped_by: str | None
+    partner: str | None = None
+    partner_end: XY | None = None
 
 
 @dataclass(frozen=True)
