@@ -161,7 +161,10 @@ class MainWindow(QMainWindow):
         for ext in list(EXTENSIONS):
             ext(self)
         self.restored_layout = self._restore_state() and self.restored_layout
+        from gui.context_menu import MapContextMenu
         from gui.why_greyed import GreyedExplainer
+
+        self.context_menu = MapContextMenu(self)
 
         self.greyed = GreyedExplainer(self)
         for menu in self.findChildren(QMenu):

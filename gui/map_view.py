@@ -47,6 +47,9 @@ from gui.tools import Picker, Pointer, SelectTool, Tool
 pg.setConfigOptions(antialias=True)
 
 
+RIGHT_CLICK_PX = 4  # a right press that moves less than this (Manhattan pixels) is a click
+
+
 class MapViewBox(pg.ViewBox):
     """A ViewBox in map metres: aspect locked, y growing downwards, no context menu; the
     wheel zooms (pyqtgraph's own), panning is done by :class:`MapView`."""
@@ -117,6 +120,8 @@ class MapView(pg.GraphicsView):
     hoverChanged = Signal(object)
     statusMessage = Signal(str)
     cursorMoved = Signal(float, float)
+    #: a right click without a drag at map point (x, y) metres; the global screen point
+    contextRequested = Signal(float, float, QPoint)
 
     def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
                  options: ViewOptions = GM_VIEW, *, interactive: bool = True, parent: QWidget | None = None):
@@ -134,6 +139,7 @@ class MapView(pg.GraphicsView):
         self.tool: Tool = SelectTool(self)
         self._left_down = False
         self._pan_from: QPointF | None = None
+        self._right_from: QPointF | None = None  # where a right press began (a click opens the menu)
         self._hover: str | None = None
         self._picker: Picker | None = None
         self._picker_for: Encounter | None = None
@@ -160,6 +166,7 @@ class MapView(pg.GraphicsView):
         self.setMouseTracking(True)
         self.viewport().setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)  # ours opens on release
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
 
         document.changed.connect(self._on_document)
@@ -408,6 +415,7 @@ class MapView(pg.GraphicsView):
     def mousePressEvent(self, ev: QMouseEvent) -> None:
         if ev.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
             self._pan_from = ev.position()
+            self._right_from = ev.position() if ev.button() == Qt.MouseButton.RightButton else None
             ev.accept()
             return
         if ev.button() == Qt.MouseButton.LeftButton and self.interactive:
@@ -421,6 +429,11 @@ class MapView(pg.GraphicsView):
 
     def mouseMoveEvent(self, ev: QMouseEvent) -> None:
         if self._pan_from is not None:
+            if self._right_from is not None:  # a right press pans once it moves past a click
+                if (ev.position() - self._right_from).manhattanLength() < RIGHT_CLICK_PX:
+                    ev.accept()
+                    return
+                self._right_from = None
             d = ev.position() - self._pan_from
             self._pan_from = ev.position()
             self.pan_by(-d.x(), -d.y())
@@ -439,8 +452,12 @@ class MapView(pg.GraphicsView):
 
     def mouseReleaseEvent(self, ev: QMouseEvent) -> None:
         if self._pan_from is not None and ev.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.RightButton):
-            self._pan_from = None
+            clicked = self._right_from is not None and ev.button() == Qt.MouseButton.RightButton
+            self._pan_from = self._right_from = None
             ev.accept()
+            if clicked and self.interactive:
+                x, y = self.viewport_to_map(ev.position())
+                self.contextRequested.emit(x, y, ev.globalPosition().toPoint())
             return
         if ev.button() == Qt.MouseButton.LeftButton and self._left_down:
             self._left_down = False

@@ -44,7 +44,8 @@ class GreyedExplainer(QObject):
 
     def _menu_hovered(self, action: QAction) -> None:
         if not action.isEnabled():
-            self.say(action.text().replace("&", "").strip(), why(action))
+            name = action.text().replace("&", "").split("  \u2014  ")[0].strip()  # (a reason beside it)
+            self.say(name, why(action))
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
         if ev.type() in self.EVENTS and isinstance(obj, QWidget) and not obj.isEnabled():
