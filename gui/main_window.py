@@ -434,7 +434,9 @@ class MainWindow(QMainWindow):
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self._tool_bar)
         self._tool_group = QActionGroup(self)
         self._tool_group.setExclusive(True)
-        for cls in (SelectTool, TokenTool, PolygonTool, RectTool, WallTool):
+        from gui.ruler import RulerTool
+
+        for cls in (SelectTool, RulerTool, TokenTool, PolygonTool, RectTool, WallTool):
             self.add_tool(cls.name, lambda v, c=cls: c(v), shortcut=cls.shortcut, tip=cls.tip)
         self._tool_bar.addSeparator()
         for kind in ("suppressive", "shotgun", "blast", "cone", "line"):

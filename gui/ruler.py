@@ -1,0 +1,187 @@
+"""The ruler (key M): drag from any point to measure.
+
+It shows the straight distance in metres, the range band and modifier the attacker's weapon
+has at that distance (the engine's bands: :func:`engine.analysis.weapon_bands`,
+:func:`engine.ranges.band_at`), and the shortest walk from the start to the end around the
+obstacles for a body of the walker's size (the engine's navigator,
+``Tactics.navigator.shortest_path``) -- the walker is the token the drag starts on, else the
+selected token. :func:`measure` is the reading (no Qt); :class:`RulerTool` draws it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor
+
+from engine.analysis import weapon_bands
+from engine.errors import CoverfireError
+from engine.model import Encounter
+from engine.ranges import band_at
+from gui import style
+from gui.layers import Sketch
+from gui.qtgeom import polyline_path
+from gui.tools import PICK_SLACK_PX, Pointer, Tool
+
+RULER_COLOUR = QColor("#ffffff")
+WALK_COLOUR = QColor("#80deea")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the ruler reads from ``start`` to ``end`` (metres): the straight ``distance``;
+    the attacker's weapon's ``band`` (name, modifier) there, or ``band_note`` saying why
+    there is none (no attacker, no weapon, out of range); the ``walk`` (its length and
+    points) for ``walker``, or ``walk_note`` saying why there is none."""
+
+    start: tuple[float, float]
+    end: tuple[float, float]
+    distance: float
+    band: tuple[str, int] | None = None
+    band_note: str = ""
+    weapon: str | None = None
+    walker: str | None = None
+    walk: float | None = None
+    walk_points: tuple[tuple[float, float], ...] = ()
+    walk_note: str = ""
+
+    def lines(self, encounter: Encounter) -> list[str]:
+        """The ruler's label, a line each: distance, band, walk."""
+        out = [f"{self.distance:.1f} m"]
+        if self.band is not None:
+            name, mod = self.band
+            letter = style.BAND_SHORT.get(name, name[:1].upper())
+            out.append(f"{letter} {mod:+d} ({name}, {self.weapon})".replace("-", "\u2212").replace("+0", "0"))
+        elif self.band_note:
+            out.append(self.band_note)
+        who = _name(encounter, self.walker) if self.walker else ""
+        if self.walk is not None:
+            out.append(f"walk {self.walk:.1f} m ({who})")
+        elif self.walk_note:
+            out.append(self.walk_note)
+        return out
+
+
+def _name(encounter: Encounter, ident: str) -> str:
+    try:
+        t = encounter.token(ident)
+    except (CoverfireError, ValueError):
+        return ident
+    return t.name or t.id
+
+
+def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None = None,
+            weapon: str | None = None, walker: str | None = None) -> Reading:
+    """The ruler's reading from ``start`` to ``end`` (map metres)."""
+    sx, sy = float(start[0]), float(start[1])
+    ex, ey = float(end[0]), float(end[1])
+    d = math.hypot(ex - sx, ey - sy)
+    fields: dict = {}
+    if attacker is None:
+        fields["band_note"] = "no attacker: click a token for its weapon's range"
+    else:
+        try:
+            a = encounter.token(attacker)
+        except (CoverfireError, ValueError):
+            a = None
+        w = a.weapon(weapon) if a is not None else None
+        if w is None:
+            fields["band_note"] = f"{_name(encounter, attacker)} has no weapon"
+        else:
+            bands, minimum = weapon_bands(a, w)
+            b = band_at(bands, d, minimum) if bands else None
+            fields["weapon"] = w.name
+            if not bands:
+                fields["band_note"] = f"{w.name} has no range bands"
+            elif b is None:
+                fields["band_note"] = f"out of range of {w.name}" if d > minimum else f"inside {w.name}'s minimum range"
+            else:
+                fields["band"] = (b.band, int(b.modifier))
+    if walker is not None and tactics is not None and d > 1e-6:
+        fields["walker"] = walker
+        try:
+            r = encounter.token(walker).radius
+            path = tactics.navigator.shortest_path((sx, sy), (ex, ey), r)
+        except (CoverfireError, ValueError) as exc:
+            fields["walk_note"] = f"no walk: {exc}"
+        else:
+            if path is None:
+                fields["walk_note"] = f"no walk: {_name(encounter, walker)} cannot get there"
+            else:
+                fields["walk"] = float(path.length)
+                fields["walk_points"] = tuple((float(x), float(y)) for x, y in path.points)
+    elif walker is None:
+        fields["walk_note"] = "select a token for its walk"
+    return Reading((sx, sy), (ex, ey), d, **fields)
+
+
+class RulerTool(Tool):
+    """Drag to measure; the reading stays drawn until the next drag, Escape or another tool."""
+
+    name = "Ruler"
+    shortcut = "M"
+    tip = "Measure: drag from any point (distance, the attacker's range band, the selected token's walk)"
+
+    def __init__(self, host):
+        super().__init__(host)
+        self._start: tuple[float, float] | None = None
+        self._walker: str | None = None
+        self.reading: Reading | None = None
+
+    def _walker_for(self, p: Pointer) -> str | None:
+        tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px)
+        if tid is not None:
+            return tid
+        enc = self.doc.encounter
+        ids = {t.id for t in enc.tokens}
+        for i in self.host.selection.ids:
+            if i in ids:
+                return i
+        return None
+
+    def press(self, p: Pointer) -> None:
+        self._walker = self._walker_for(p)
+        self._start = (p.x, p.y)
+        if self._walker is not None:  # from a token: from its centre
+            t = self.doc.encounter.token(self._walker)
+            if math.hypot(t.x - p.x, t.y - p.y) <= t.radius + PICK_SLACK_PX * p.m_per_px:
+                self._start = (t.x, t.y)
+        self.move(p)
+
+    def move(self, p: Pointer) -> None:
+        if self._start is None:
+            return
+        sel = self.host.selection
+        enc = self.doc.encounter
+        self.reading = measure(enc, self.doc.tactics, self._start, (p.x, p.y), attacker=sel.attacker,
+                               weapon=sel.weapon, walker=self._walker)
+        self.host.set_sketch(self.sketch(self.reading, p.m_per_px))
+        self.host.status("   ".join(self.reading.lines(enc)))
+
+    def release(self, p: Pointer) -> None:
+        if self._start is None:
+            return
+        self.move(p)
+        self._start = None
+
+    def sketch(self, reading: Reading, m_per_px: float) -> Sketch:
+        """The ruler's drawing: the straight line with end handles, the walk's path, the
+        reading's lines stacked by the end point."""
+        sk = Sketch(colour=RULER_COLOUR)
+        sk.lines.append(polyline_path([reading.start, reading.end]))
+        sk.handles.extend([reading.start, reading.end])
+        if len(reading.walk_points) >= 2 and reading.walk is not None and reading.walk > reading.distance + 0.05:
+            sk.lines.append(polyline_path(list(reading.walk_points)))
+        ex, ey = reading.end
+        for i, text in enumerate(reading.lines(self.doc.encounter)):
+            sk.labels.append((ex, ey + i * 22.0 * m_per_px, text))
+        return sk
+
+    def cancel(self) -> None:
+        self._start = None
+        self.reading = None
+        super().cancel()
+
+
+__all__ = ["Reading", "RulerTool", "measure"]
