@@ -17,8 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QSettings
 
 from engine.errors import CoverfireError
-
-APP_NAME = "Coverfire"
+from gui.app import APP_NAME
 
 
 def _name_app() -> None:
