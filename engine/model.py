@@ -196,6 +196,9 @@ class Token(_WithRules):
     facing: float = 0.0
     weapons: tuple[Weapon, ...] = ()
     notes: str = ""
+    #: the token's picture, drawn clipped in its disc: a file path (relative to the encounter
+    #: file, like the map background) or a ``data:`` URI (Chummer portraits land here)
+    portrait: str | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
