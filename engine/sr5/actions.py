@@ -40,7 +40,9 @@ from engine.sr5.tables import (
     UNARMED,
     has_choke,
     is_melee,
+    mental_limit,
     physical_limit,
+    skill_rating,
     smartlinked,
     weapon_modes,
     weapon_skill,
@@ -101,6 +103,7 @@ class Action:
     aim_bonus: str | None = None
     zones: tuple[str, ...] = ()
     near_zones: tuple[str, ...] = ()
+    threshold: int | None = None  # Observe in Detail: the GM's threshold (None: hits counted)
     note: str = ""
 
 
@@ -108,7 +111,7 @@ def aim_cap(sheet: Sheet, weapon: Weapon, settings: Settings) -> int:
     """The most Take Aim bonus that stacks: ceil(Willpower / 2) (seed 001, default) or half
     the weapon skill rounded down (seed 000), per ``Options.aim_cap``."""
     if settings.options.aim_cap == "half_skill_down":
-        return sheet.skill(weapon_skill(weapon)) // 2
+        return skill_rating(sheet, weapon) // 2
     return math.ceil(sheet.willpower / 2)
 
 
@@ -447,6 +450,20 @@ def apply_action(
                 text += f": {res.describe()}: drawn, and fires with the same action"
             else:
                 text += f": {res.describe()}: drawn, but cannot fire with this action"
+    elif wid == "observe_in_detail":
+        # seed 000: "This allows a Perception Test": Intuition + Perception [Mental]
+        pool = Pool(
+            f"Perception {who}",
+            (base("perception", "Perception", sh.skill("perception")), base("intuition", "Intuition", sh.intuition),
+             mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
+            (base("mental", "Mental limit", mental_limit(sh)),),
+            threshold=action.threshold,
+        )
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+        res = roll_pool(pool, roller)
+        rolls.append(roll_record(pool, res))
+        edit.details["test"] = res
+        text += f": {res.describe()}" + (f" ({action.note})" if action.note else "")
     elif action.note:
         text += f": {action.note}"
     edit.log(log_entry(edit.settings, action.actor, wid, text, rolls))

@@ -88,6 +88,7 @@ from engine.sr5.tables import (
     physical_limit,
     mental_limit,
     recoil_compensation,
+    skill_rating,
     smartlinked,
     weapon_modes,
     weapon_skill,
@@ -432,12 +433,13 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
 
     # -- targets allowed ------------------------------------------------------------------------
     skill_key = weapon_skill(w, mode.id if mode else None)
-    skill = ash.skill(skill_key)
+    skill = skill_rating(ash, w, mode.id if mode else None, atok.weapons)
     skill_label = skill_key.replace("_", " ").title()
     if w2 is not None:
         k2 = weapon_skill(w2, mode.id if mode else None)
-        if ash.skill(k2) < skill:
-            skill, skill_label = ash.skill(k2), k2.replace("_", " ").title()
+        r2 = skill_rating(ash, w2, mode.id if mode else None, atok.weapons)
+        if r2 < skill:
+            skill, skill_label = r2, k2.replace("_", " ").title()
             notes.append(f"two guns of different skills: the lower skill ({skill_label}) counts")
     choke = current_choke(w, ash) if has_choke(w) else None
     spread = choke in ("medium", "wide")
@@ -674,7 +676,8 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
                 problems.append(f"{tname} has no ready melee weapon to parry with")
             else:
                 k = weapon_skill(pw)
-                parts.append(mod("parry", f"Parry: {k.replace('_', ' ').title()}", tsh.skill(k), "declaration"))
+                parts.append(mod("parry", f"Parry: {k.replace('_', ' ').title()}",
+                                 skill_rating(tsh, pw, None, ttok.weapons), "declaration"))
         if decl.charge:
             parts.append(mod("charge", "receiving a charge", opts.charge_defense_bonus, "declaration"))
         atok = encounter.token(decl.attacker)

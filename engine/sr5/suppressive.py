@@ -42,6 +42,7 @@ from engine.sr5.tables import (
     current_choke,
     has_choke,
     parse_damage,
+    skill_rating,
     smartlinked,
     weapon_modes,
     weapon_skill,
@@ -191,7 +192,8 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
             problems.append(f"zone {zone.id} reaches {zone.length:g} m; {w.name} reaches at most {reach:g} m "
                             "(its extreme range)")
     key = weapon_skill(w, "FA")
-    parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), sh.skill(key)), base("agility", "Agility", sh.agility)]
+    parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), skill_rating(sh, w, "FA", tok.weapons)),
+                             base("agility", "Agility", sh.agility)]
     parts += wound_parts(sh, st.options)
     parts += smartlink_parts(sh, wireless_smartlink_dice(w, sh))
     cap = aim_cap(sh, w, st)

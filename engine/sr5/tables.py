@@ -103,9 +103,12 @@ def _key(s: str) -> str:
     return s.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def weapon_skill(weapon: Weapon, mode: str | None = None) -> str:
-    """The skill key a weapon is fired (or swung) with: ``Weapon.skill`` when given, else
-    from its range category; a machine pistol fires BF, LB and FA with Automatics (seed 001)."""
+#: The two exotic skills: each exotic weapon has its own (seed 001, "Separate skill for each
+#: exotic weapon!"): the key is the skill's with the weapon's kind after it.
+EXOTIC_SKILLS = ("exotic_ranged_weapon", "exotic_melee_weapon")
+
+
+def _base_skill(weapon: Weapon, mode: str | None) -> str:
     if weapon.skill:
         return _key(weapon.skill)
     if weapon.category == "machine_pistol" and mode in ("BF", "LB", "FA", "FAC"):
@@ -113,6 +116,38 @@ def weapon_skill(weapon: Weapon, mode: str | None = None) -> str:
     if weapon.category in CATEGORY_SKILL:
         return CATEGORY_SKILL[weapon.category]
     return "unarmed_combat" if is_melee(weapon) else "exotic_ranged_weapon"
+
+
+def weapon_skill(weapon: Weapon, mode: str | None = None) -> str:
+    """The skill key a weapon is fired (or swung) with: ``Weapon.skill`` when given, else
+    from its range category; a machine pistol fires BF, LB and FA with Automatics (seed 001).
+    An exotic weapon's skill is its own: ``exotic_ranged_weapon_<kind>`` (the kind is its
+    range category, ``flamethrower``, else its name as a key: ``exotic_ranged_weapon_ares_lancer``),
+    likewise ``exotic_melee_weapon_<kind>``."""
+    key = _base_skill(weapon, mode)
+    if key in EXOTIC_SKILLS:
+        return f"{key}_{weapon.category or _key(weapon.name)}"
+    return key
+
+
+def exotic_family(key: str) -> str | None:
+    """The generic exotic skill a per-weapon key belongs to (None for other skills)."""
+    return next((g for g in EXOTIC_SKILLS if key.startswith(g + "_")), None)
+
+
+def skill_rating(sheet: Sheet, weapon: Weapon, mode: str | None = None, carried=()) -> int:
+    """The rating the character fires ``weapon`` with: its own skill key; an exotic weapon's
+    per-weapon skill, or the generic exotic skill on the sheet only when ``weapon`` is the
+    one exotic weapon of that family among ``carried`` (so one rating never serves a
+    flamethrower and a laser both)."""
+    key = weapon_skill(weapon, mode)
+    if key in sheet.skills:
+        return sheet.skill(key)
+    fam = exotic_family(key)
+    if fam is None or fam not in sheet.skills:
+        return sheet.skill(key)
+    kinds = {weapon_skill(w) for w in carried if exotic_family(weapon_skill(w)) == fam} | {key}
+    return sheet.skill(fam) if len(kinds) == 1 else 0
 
 
 def is_melee(weapon: Weapon) -> bool:
