@@ -53,13 +53,31 @@ from engine.sr5.tables import (
 ANYTIME = ("drop_prone", "lucky_cover")
 
 
+#: Small throwing weapons: Ready Weapon readies half the Agility of them (seed 000).
+SMALL_THROWN = ("thrown_knife", "shuriken")
+
+
 def ready_weapons(token) -> tuple[str, ...]:
     """Names of the weapons in hand (main hand first); the first weapon when the sheet says
-    nothing. Unarmed is always ready."""
+    nothing (unless it lies on the ground). Unarmed is always ready."""
     s = sheet_of(token)
     if s.in_hand is not None:
-        return s.in_hand
-    return (token.weapons[0].name,) if token.weapons else ()
+        return tuple(n for n in s.in_hand if n not in s.dropped)
+    first = token.weapons[0].name if token.weapons else None
+    return (first,) if first is not None and first not in s.dropped else ()
+
+
+def hands(token) -> tuple[str | None, str | None]:
+    """What the token holds: (main hand, off hand) weapon names, None for an empty hand."""
+    ready = ready_weapons(token)
+    return (ready[0] if ready else None, ready[1] if len(ready) > 1 else None)
+
+
+def ready_count(sheet: Sheet, weapon: Weapon) -> int:
+    """Small throwing weapons (knives, shuriken) one Ready Weapon action readies: half the
+    Agility, rounded down, at least 1 (seed 000), no more than are carried."""
+    n = max(1, sheet.agility // 2)
+    return min(n, weapon.loaded) if weapon.loaded is not None else n
 
 
 def find_weapon(token, name: str | None) -> Weapon:
@@ -176,6 +194,8 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
         w = tok.weapon(action.weapon)
         if w is None:
             return f"{who} carries no weapon {action.weapon!r}"
+        if w.name in sh.dropped:
+            return f"{w.name} is on the ground: Pick Up Object first (Simple Action), then Ready Weapon"
         if wid not in ("ready_weapon", "quick_draw") and w.name not in ready_weapons(tok):
             return f"{w.name} is not ready: Ready Weapon first (Simple Action)"
     if wid == "take_aim":
@@ -193,7 +213,10 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
             return f"{who} already has the most aim that stacks ({cap})"
     elif wid == "ready_weapon":
         assert w is not None
-        if w.name in ready_weapons(tok):
+        if w.category in SMALL_THROWN:
+            if w.loaded is not None and sh.readied.get(w.name, 0) >= w.loaded:
+                return f"every {w.name} carried is readied"
+        elif w.name in ready_weapons(tok):
             return f"{w.name} is already ready"
         if action.hand not in ("main", "off"):
             return f"hand {action.hand!r} is not main or off"
@@ -245,6 +268,22 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
             return f"{who} has already attacked this phase (one attack per Action Phase)"
         if action.second_weapon and tok.weapon(action.second_weapon) is None:
             return f"{who} carries no weapon {action.second_weapon!r}"
+    elif wid == "drop_object":
+        held = ready_weapons(tok)
+        if action.weapon:
+            if tok.weapon(action.weapon) is None:
+                return f"{who} carries no weapon {action.weapon!r}"
+            if action.weapon not in held:
+                return f"{who} does not hold {action.weapon}"
+        elif not held:
+            return f"{who} holds nothing to drop"
+    elif wid == "pick_up":
+        if not action.weapon:
+            return "Pick Up/Put Down Object needs the object (a weapon name)"
+        if tok.weapon(action.weapon) is None:
+            return f"{who} has no weapon {action.weapon!r} (on the ground or carried)"
+        if action.weapon not in sh.dropped and action.weapon not in ready_weapons(tok):
+            return f"{action.weapon} is neither on the ground nor in hand"
     elif wid == "drop_prone":
         if action.stance not in ("prone", "crouched"):
             return f"Drop Prone goes prone or kneels, not {action.stance!r}"
@@ -330,14 +369,41 @@ def apply_action(
             text += f" with {w.name}: +{prev + 1} {what}"
     elif wid == "ready_weapon":
         assert w is not None
-        hands = list(ready_weapons(edit.token(action.actor)))
-        hands = [h for h in hands if h != w.name]
-        if action.hand == "main":
-            hands = [w.name] + hands[1:2]
-        else:
-            hands = (hands[:1] or []) + [w.name]
-        edit.update_sheet(action.actor, in_hand=tuple(hands))
-        text += f": {w.name} in the {action.hand} hand"
+        held = list(ready_weapons(edit.token(action.actor)))
+        if w.name not in held:
+            held = [h for h in held if h != w.name]
+            if action.hand == "main":
+                held = [w.name] + held[1:2]
+            else:
+                held = (held[:1] or []) + [w.name]
+            edit.update_sheet(action.actor, in_hand=tuple(held))
+        text += f": {w.name} in the {'main' if held and held[0] == w.name else 'off'} hand"
+        if w.category in SMALL_THROWN:
+            have = sh.readied.get(w.name, 0)
+            n = ready_count(sh, w)
+            if w.loaded is not None:
+                n = min(n, w.loaded - have)
+            edit.update_sheet(action.actor, readied={**sh.readied, w.name: have + n})
+            text += f", {n} readied ({have + n} ready to throw)"
+    elif wid == "drop_object":
+        held = ready_weapons(edit.token(action.actor))
+        gone = (action.weapon,) if action.weapon else held  # both hands' objects as one Free Action
+        edit.update_sheet(action.actor, in_hand=tuple(h for h in held if h not in gone),
+                          dropped=sh.dropped + tuple(g for g in gone if g not in sh.dropped),
+                          readied={k: v for k, v in sh.readied.items() if k not in gone})
+        text += ": drops " + " and ".join(gone)
+    elif wid == "pick_up":
+        name = action.weapon
+        assert name is not None
+        if name in sh.dropped:
+            edit.update_sheet(action.actor, dropped=tuple(d for d in sh.dropped if d != name),
+                              in_hand=tuple(h for h in ready_weapons(edit.token(action.actor)) if h != name))
+            text += f": picks up {name} (Ready Weapon to use it)"
+        else:  # put down what it holds: it lies at its feet
+            held = ready_weapons(edit.token(action.actor))
+            edit.update_sheet(action.actor, in_hand=tuple(h for h in held if h != name), dropped=sh.dropped + (name,),
+                              readied={k: v for k, v in sh.readied.items() if k != name})
+            text += f": puts {name} down"
     elif wid == "change_gun_mode":
         assert w is not None
         edit.update_sheet(action.actor, modes={**sh.modes, w.name: action.mode})

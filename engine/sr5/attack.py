@@ -421,8 +421,12 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
     for gun in (w, w2):
         if gun is None or gun.name == "Unarmed":
             continue
-        if gun.name not in ready:
+        if gun.name in ash.dropped:
+            problems.append(f"{gun.name} is on the ground: Pick Up Object, then Ready Weapon")
+        elif gun.name not in ready:
             problems.append(f"{gun.name} is not ready: Ready Weapon first (Simple Action)")
+        elif ash.readied.get(gun.name, 1) < 1:
+            problems.append(f"no {gun.name} is readied: Ready Weapon readies {max(1, ash.agility // 2)}")
         if gun.ammo is not None and rounds:
             if gun.loaded is None:
                 problems.append(f"{gun.name} has no clip in")
@@ -873,6 +877,12 @@ def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: b
     # ammunition
     per_gun = plan.mode.rounds if plan.mode else (1 if plan.rounds else 0)
     unload(edit, aid, (plan.weapon.name, plan.second_weapon.name if plan.second_weapon else None), per_gun)
+    left = edit.sheet(aid).readied.get(plan.weapon.name)
+    if plan.action == "throw_weapon" and left is not None:  # one small throwing weapon fewer in hand
+        upd: dict = {"readied": {**edit.sheet(aid).readied, plan.weapon.name: max(0, left - 1)}}
+        if left - 1 <= 0:
+            upd["in_hand"] = tuple(h for h in ready_weapons(edit.token(aid)) if h != plan.weapon.name)
+        edit.update_sheet(aid, **upd)
 
     summary = []
     for tp in plan.targets:

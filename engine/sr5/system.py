@@ -233,6 +233,12 @@ class SR5(rules.RuleSystem):
             out.append(m.status.capitalize())
         if s.initiative is not None:
             out.append(f"Initiative {s.initiative}")
+        from engine.sr5.actions import hands
+
+        main, off = hands(encounter.token(token_id))
+        out.append(f"Hands: {main or 'empty'} / {off or 'empty'}")
+        if s.dropped:
+            out.append("On the ground: " + ", ".join(s.dropped))
         if s.running:
             out.append("Running")
         if s.full_defense:
