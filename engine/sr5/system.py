@@ -235,8 +235,9 @@ class SR5(rules.RuleSystem):
             out.append(f"Initiative {s.initiative}")
         from engine.sr5.actions import hands
 
-        main, off = hands(encounter.token(token_id))
-        out.append(f"Hands: {main or 'empty'} / {off or 'empty'}")
+        if s.in_hand is not None or s.dropped:  # what it holds, once it has changed
+            main, off = hands(encounter.token(token_id))
+            out.append(f"Hands: {main or 'empty'} / {off or 'empty'}")
         if s.dropped:
             out.append("On the ground: " + ", ".join(s.dropped))
         if s.running:
