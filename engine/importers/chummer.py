@@ -47,6 +47,7 @@ from engine.importers.chummer_file import read_chummer_xml
 from engine.importers.guard import guarded
 from engine.importers.placing import add_character, free_spot, placement_problem
 from engine.importers.report import ImportReport, ReportBuilder
+from engine.importers.storable import clean_text
 from engine.model import RangeBand, Token, Weapon
 from engine.ranges import BAND_MODIFIERS, BAND_NAMES, CATEGORIES
 from engine.sr5.sheet import Sheet
@@ -186,7 +187,7 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     if edition and edition != "SR5":
         rep.warn(f"the save is for {edition}, not Shadowrun 5th edition; read as SR5", "character/gameedition")
     version = _text(root, "appversion") or _text(root, "createdversion")
-    name = _text(root, "alias") or _text(root, "name") or fallback_name
+    name = clean_text(_text(root, "alias") or _text(root, "name") or fallback_name, 200)
     attrs = _attributes(root, rep)
     _check_body(root, name, attrs)
     metatype = _metatype(root, rep)

@@ -113,6 +113,11 @@ def _by_content(p: Path, head: bytes) -> FileKind:
     if suffix == ".chum5":
         return FileKind("chummer", "a Chummer5a character save")
     if not text_head.startswith((b"{", b"[")):
+        try:
+            json.loads(head.decode("utf-8-sig"))
+            return FileKind("other", "this JSON holds a single value, not a map")
+        except (ValueError, RecursionError):
+            pass
         if suffix in (".ldb", ".log") or p.name in LEVELDB_NAMES or p.name.startswith("MANIFEST-"):
             return FileKind("other", "this is part of a Foundry v11+ world database (LevelDB): export the scene as "
                                      "JSON from Foundry (Export Data) and import that file")

@@ -52,7 +52,7 @@ from engine.files import read_user_file
 from engine.importers import uvtt
 from engine.importers.guard import guarded
 from engine.importers.report import ImportReport, ReportBuilder
-from engine.importers.storable import storable, storable_encounter
+from engine.importers.storable import MAX_KEPT_DEPTH, clean_text, storable, storable_encounter
 from engine.importers.walls import Crop, ring, thin_polygons
 from engine.model import DEFAULT_RADIUS, Background, Encounter, MapSpec, Obstacle, Token
 
@@ -392,9 +392,10 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
         imported["cropped"] = {"margin": cell, "dropped": crop.dropped, "cut": crop.cut_count}
     if isinstance(doc.get("flags"), dict) and doc["flags"]:
         imported["flags"] = storable(doc["flags"], "$.flags", rep)
+    imported = storable(imported, "$", rep, max_depth=MAX_KEPT_DEPTH + 2)
     try:
         encounter = Encounter(
-            name=name[:200], map=MapSpec(width=width, height=height, grid=cell, background=background),
+            name=clean_text(name, 200), map=MapSpec(width=width, height=height, grid=cell, background=background),
             obstacles=tuple(obstacles), tokens=tuple(tokens), lights=lights, imported=imported)
     except (ValueError, EncounterFileError) as exc:
         raise ImportFileError(f"the converted scene is not a valid encounter: {exc}", file=file) from None
@@ -477,12 +478,15 @@ def find_beside(src: str, base_dir: Path) -> Path | None:
         return None
     base_dir = base_dir.resolve()
     folders = [base_dir, *base_dir.parents][:8]
-    for folder in folders:
-        candidate = folder / rel
-        if candidate.is_file():
-            return candidate.resolve()
-    alone = base_dir / rel.name
-    return alone.resolve() if alone.is_file() else None
+    try:
+        for folder in folders:
+            candidate = folder / rel
+            if candidate.is_file():
+                return candidate.resolve()
+        alone = base_dir / rel.name
+        return alone.resolve() if alone.is_file() else None
+    except (OSError, ValueError):  # a name too long for the file system, a NUL in it
+        return None
 
 
 def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Path, rep: ReportBuilder):
@@ -512,7 +516,7 @@ def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Pat
             rep.warn(f"{bad.message}; this token is skipped", bad.where)
             continue
         cx, cy = to_m(x + w * px / 2, y + h * px / 2)
-        name = str(t.get("name") or f"Token {i + 1}")[:200]
+        name = clean_text(str(t.get("name") or f"Token {i + 1}"), 200)
         base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "token"
         ident, n = base, 1
         while ident in ids:

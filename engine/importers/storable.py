@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine import limits
 from engine.errors import CoverfireError, ImportFileError
 from engine.importers.report import ReportBuilder
 from engine.model import Encounter
@@ -39,7 +40,14 @@ class _Cleaner:
         else:
             self.untold += 1
 
-    def text(self, s: str, where: str) -> str:
+    def text(self, s: str, where: str, key: str | None = None) -> str:
+        limit = limits.MAX_NAME_CHARS if key in limits.NAME_KEYS else limits.MAX_TEXT_CHARS
+        if key in limits.IMAGE_KEYS:
+            limit = limits.MAX_IMAGE_CHARS
+        if len(s) > limit:
+            self.warn(f"the text is {len(s):,} characters long, more than an encounter keeps here ({limit:,}); "
+                      "cut short", where)
+            s = s[: limit - 1] + "\u2026"
         try:
             s.encode("utf-8")
             return s
@@ -48,7 +56,7 @@ class _Cleaner:
                       "it is replaced by \ufffd", where)
             return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in s)
 
-    def clean(self, value: Any, where: str, depth: int) -> tuple[bool, Any]:
+    def clean(self, value: Any, where: str, depth: int, key: str | None = None) -> tuple[bool, Any]:
         """(keep, cleaned value)."""
         if isinstance(value, bool) or value is None:
             return True, value
@@ -56,11 +64,18 @@ class _Cleaner:
             if not math.isfinite(value):
                 self.warn(f"{value!r} is not a finite number and cannot be saved; left out", where)
                 return False, None
+            if abs(value) > limits.MAX_NUMBER:
+                self.warn(f"{value:g} is beyond what an encounter keeps ({limits.MAX_NUMBER:g}); left out", where)
+                return False, None
             return True, value
+        if isinstance(value, int) and abs(value) > limits.MAX_NUMBER:
+            self.warn(f"a number of {len(str(abs(value)))} digits is beyond what an encounter keeps "
+                      f"({limits.MAX_NUMBER:g}); left out", where)
+            return False, None
         if isinstance(value, int):
             return True, value
         if isinstance(value, str):
-            return True, self.text(value, where)
+            return True, self.text(value, where, key)
         if isinstance(value, (list, tuple, dict)):
             if depth >= self.max_depth:
                 self.warn(f"nested more than {self.max_depth} levels deep; left out", where)
@@ -68,14 +83,14 @@ class _Cleaner:
             if isinstance(value, dict):
                 out = {}
                 for k, v in value.items():
-                    key = self.text(str(k), where)
-                    keep, c = self.clean(v, f"{where}.{key}" if len(where) < 200 else where, depth + 1)
+                    name = self.text(str(k)[:200], where)
+                    keep, c = self.clean(v, f"{where}.{name}" if len(where) < 200 else where, depth + 1, name)
                     if keep:
-                        out[key] = c
+                        out[name] = c
                 return True, out
             items = []
             for i, v in enumerate(value):
-                keep, c = self.clean(v, f"{where}[{i}]" if len(where) < 200 else where, depth + 1)
+                keep, c = self.clean(v, f"{where}[{i}]" if len(where) < 200 else where, depth + 1, key)
                 if keep:
                     items.append(c)
             return True, items
@@ -95,6 +110,13 @@ def storable(value: Any, where: str, rep: ReportBuilder | None = None, *, max_de
     keep, out = c.clean(value, where, 0)
     c.finish(where)
     return out if keep else None
+
+
+def clean_text(s: str, limit: int = limits.MAX_NAME_CHARS) -> str:
+    """A name or short text an encounter can keep: lone surrogates replaced by U+FFFD, cut to
+    ``limit`` characters."""
+    s = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in s[:limit])
+    return s
 
 
 def storable_encounter(encounter: Encounter, rep: ReportBuilder, *, file: str) -> Encounter:

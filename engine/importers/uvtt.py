@@ -46,7 +46,7 @@ from engine.files import read_user_file
 from engine.importers import images
 from engine.importers.guard import guarded
 from engine.importers.report import ImportReport, ReportBuilder
-from engine.importers.storable import storable, storable_encounter
+from engine.importers.storable import MAX_KEPT_DEPTH, clean_text, storable, storable_encounter
 from engine.importers.walls import MITRE_LIMIT, PRECISION, Crop, chunked, filled, merge, ring, thin_polygons  # noqa: F401
 
 from engine.model import Background, Encounter, MapSpec, Obstacle
@@ -374,7 +374,8 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
     lights = _lights(data, to_m, cell, rep)
     env_light, env_raw = _ambient(data, rep)
 
-    imported = _provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note, rep)
+    imported = storable(_provenance(data, file, fmt, opts, origin, ppg, size_cells, env_raw, image_note, rep),
+                        "$", rep, max_depth=MAX_KEPT_DEPTH + 2)
     if crop.dropped or crop.cut_count:
         imported["cropped"] = {"margin": margin, "dropped": crop.dropped, "cut": crop.cut_count}
     background = None
@@ -382,7 +383,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         background = Background(image=img_uri, x=0.0, y=0.0, width=width, height=height)
     try:
         encounter = Encounter(
-            name=name,
+            name=clean_text(name, 200),
             map=MapSpec(width=width, height=height, grid=cell, background=background),
             obstacles=tuple(obstacles),
             rules={"sr5": SR5Settings(environment=Environment(light=env_light))},
@@ -677,7 +678,11 @@ def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBu
     if not candidate.is_absolute():
         candidate = base_dir / candidate
     note = {"image_path": text}
-    if not candidate.is_file():
+    try:
+        there = candidate.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL in it
+        there = False
+    if not there:
         rep.warn(
             f"the image is given as a path, {text!r}, which is not there (looked in {base_dir}); "
             "the map has no background until one is set",

@@ -188,3 +188,17 @@ def test_a_wall_of_20000_points_imports_quickly_with_a_reason(tmp_path):
     assert len(enc.obstacles) == 2  # a closed ring: two halves
     radii = [math.hypot(x - 15, y - 15) for o in enc.obstacles for x, y in o.polygon]
     assert min(radii) >= 7.5 - HALF - 0.011 - 1e-3 and max(radii) <= 7.5 + HALF + 0.011 + 1e-3
+
+
+def test_values_past_the_encounter_limits_are_cleaned_not_a_refused_map(tmp_path):
+    # Found by fuzzing: a surrogate in "format", 1e308 in the environment, a light with a
+    # 300-character name, an image path too long for the file system.
+    data = _cropped_export()
+    data["format"] = "\ud83d"
+    data["environment"] = {"ambient_light": 1e308, "baked_lighting": True}
+    data["image"] = "x" * 300 + ".png"
+    enc, rep = import_uvtt(_write(tmp_path, json.dumps(data)), cell_size=1.5)
+    assert enc.imported["format"] == "\ufffd"
+    assert enc.imported["environment"] == {"baked_lighting": True}
+    assert any(w.where == "$.environment.ambient_light" for w in rep.warnings)
+    assert loads_encounter(dumps_encounter(enc)) == enc
