@@ -59,6 +59,7 @@ class Option:
     label: str
     reason: str | None = None
     action: Any = None
+    detail: Any = None  # the system's own record of the option (Static Veil: AP cost, variants)
 
     @property
     def allowed(self) -> bool:
@@ -200,6 +201,15 @@ class RuleSystem:
         :class:`IllegalActionError` when it is refused."""
         reason = self.why_not(encounter, action)
         raise IllegalActionError(reason or f"{self.label} cannot apply {type(action).__name__}")
+
+    # -- JSON forms (golden files, logs) ---------------------------------------------------
+    def action_from_data(self, data: Mapping[str, Any]) -> Any:
+        """The action of its JSON form ``{"kind": K, ...fields}`` (tests/golden/README.md)."""
+        raise IllegalActionError(f"{self.label} has no action kind {data.get('kind')!r}")
+
+    def dice_from_data(self, data: Any) -> Any:
+        """The ``dice`` for :meth:`apply` from their JSON form (default: as given)."""
+        return data
 
     # -- status ---------------------------------------------------------------------------
     def token_status(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:

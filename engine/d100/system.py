@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from engine import rules
 from engine.d100.sheet import Settings, Sheet
+from engine.errors import IllegalActionError
 
 
 class D100(rules.RuleSystem):
@@ -93,6 +94,42 @@ class D100(rules.RuleSystem):
         change = self.native.apply(encounter, action, dice)
         return rules.Outcome.of(encounter, change.encounter, action.label, log=[e.text for e in change.log],
                                 detail=change)
+
+    def action_from_data(self, data):
+        """``{"kind": K, ...fields}`` with ``K`` an action key of :mod:`engine.d100.actions`
+        (``fire``, ``aim``, ``change_stance`` ...); a target is an id or a
+        :class:`~engine.d100.actions.TargetSpec` object."""
+        from engine.d100.actions import ACTIONS, TargetSpec
+
+        def target(v):
+            if v is None or isinstance(v, str):
+                return TargetSpec(v) if v else None
+            v = dict(v)
+            for k in ("hidden", "modifiers"):
+                if k in v and v[k] is not None:
+                    v[k] = tuple(tuple(m) if isinstance(m, list) else m for m in v[k])
+            return TargetSpec(**v)
+
+        spec = dict(data)
+        kind = spec.pop("kind")
+        by_key = {cls.key: cls for cls in ACTIONS}
+        if kind not in by_key:
+            raise IllegalActionError(f"d100 has no action kind {kind!r}; known: {', '.join(sorted(by_key))}")
+        cls = by_key[kind]
+        if "targets" in spec:
+            spec["targets"] = tuple(target(t) for t in spec["targets"])
+        for k in ("target", "off_target"):
+            if k in spec and cls.__name__ in ("Melee", "FireTwoPistols"):
+                spec[k] = target(spec[k])
+        if "modifiers" in spec:
+            spec["modifiers"] = tuple(tuple(m) for m in spec["modifiers"])
+        return cls(**spec)
+
+    def dice_from_data(self, data):
+        """A list of die results is used in order (``ScriptedDice``), each exactly once."""
+        from engine.d100.dice import ScriptedDice
+
+        return ScriptedDice(list(data)) if isinstance(data, list) else data
 
     def token_status(self, encounter, token_id):
         """Injury, bleeding, actions left in a round, the lasting effects of wounds."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 def __getattr__(name: str):
     if name == "RULESET":
-        from engine.sr5.system import RULESET
+        from engine.sr5.system import SYSTEM
 
-        return RULESET
+        return SYSTEM.native
     raise AttributeError(f"module 'engine.sr5' has no attribute {name!r}")

@@ -18,6 +18,7 @@ the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,39 @@ class EndPhase:
     """End the acting token's Action Phase (``engine.sr5.initiative.end_phase``)."""
 
 
+@dataclass(frozen=True)
+class CountMove:
+    """Count ``metres`` of movement the GM measured for ``token`` (``movement.apply_move``),
+    with the suppressive zones it was exposed in before and after (not read from the map)."""
+
+    token: str
+    metres: float
+    zones_before: tuple[str, ...] = ()
+    zones_after: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SuppressionTest:
+    """``token``'s Reaction + Edge test against suppressive zone ``zone`` (its ``index``-th
+    test this turn), and the soak when it fails (``suppressive.plan_suppression_test``)."""
+
+    token: str
+    zone: str
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A declaration with the GM's hand on it: ``overrides`` of pool parts
+    (``{"key", "value", "target"?, "pool"?}``, as the GUI's pool editor makes them) and,
+    for an attack at a table without the map, ``facts`` typed in
+    (``engine.sr5.facts.MapFacts``) instead of measured."""
+
+    declaration: Any
+    overrides: tuple[Mapping[str, Any], ...] = ()
+    facts: Any = None
+
+
 class SR5(rules.RuleSystem):
     name = "sr5"
     label = "Shadowrun 5th edition"
@@ -51,10 +85,14 @@ class SR5(rules.RuleSystem):
 
     @property
     def native(self):
-        """The sr5 modules as one object (``engine.sr5.RULESET``)."""
-        from engine.sr5 import RULESET
+        """The sr5 modules as one object (``engine.sr5.RULESET``): ``attack``, ``blast``,
+        ``combat``, ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
+        ``suppressive``, ``actions``, ``economy``, ``initiative``, ``movement``."""
+        import importlib
 
-        return RULESET
+        names = ("actions", "attack", "blast", "combat", "condition", "dice", "economy", "environment", "facts",
+                 "initiative", "movement", "pools", "suppressive")
+        return types.SimpleNamespace(**{n: importlib.import_module(f"engine.sr5.{n}") for n in names})
 
     # -- data --------------------------------------------------------------------------------
     def strength(self, token) -> int | None:
@@ -136,8 +174,21 @@ class SR5(rules.RuleSystem):
         from engine.sr5.facts import facts_from_map
         from engine.sr5.suppressive import SuppressiveDeclaration, plan_suppressive
 
+        if isinstance(action, Declared):
+            if action.facts is not None and isinstance(action.declaration, AttackDeclaration):
+                plan = plan_attack(encounter, action.declaration, action.facts)
+            else:
+                plan = self._plan(encounter, action.declaration)
+            for o in action.overrides:
+                plan = plan.override(o["key"], o["value"], target=o.get("target"), pool=o.get("pool", "attack"))
+            return plan
+        if isinstance(action, SuppressionTest):
+            from engine.sr5.suppressive import plan_suppression_test
+
+            return plan_suppression_test(encounter, action.token, action.zone, action.index)
         if isinstance(action, AttackDeclaration):
-            f = facts_from_map(encounter, action.attacker, list(action.targets), action.weapon, options=settings_of(encounter).options)
+            f = facts_from_map(encounter, action.attacker, list(action.targets), action.weapon,
+                               options=settings_of(encounter).options)
             return plan_attack(encounter, action, f)
         if isinstance(action, SuppressiveDeclaration):
             return plan_suppressive(encounter, action)
@@ -154,7 +205,7 @@ class SR5(rules.RuleSystem):
                 return check_action(encounter, action)
             except IllegalActionError as exc:
                 return str(exc)
-        if isinstance(action, StartTurn):
+        if isinstance(action, (StartTurn, CountMove)):
             return None
         if isinstance(action, EndPhase):
             return None if in_combat(encounter) else "no Combat Turn is running"
@@ -164,7 +215,7 @@ class SR5(rules.RuleSystem):
             return exc.reason
         if plan is None:
             return f"Shadowrun has no action {type(action).__name__}"
-        return "; ".join(plan.problems) or None
+        return "; ".join(getattr(plan, "problems", ())) or None
 
     def preview(self, encounter, action):
         """The plan of a declaration (pools with every die's source, ``problems``), the
@@ -182,12 +233,18 @@ class SR5(rules.RuleSystem):
         return plan
 
     def apply(self, encounter, action, dice=None):
+        """Resolve and apply; for a declaration the resolved rolls stay in the outcome
+        (``detail.details["resolution"]``: hits, soak, scatter, landing)."""
         from engine.sr5.actions import Action, apply_action
-        from engine.sr5.attack import AttackDeclaration, apply_attack, resolve_attack
-        from engine.sr5.blast import BlastDeclaration, apply_blast, resolve_blast
+        from engine.sr5.attack import AttackPlan, apply_attack, resolve_attack
+        from engine.sr5.blast import BlastPlan, apply_blast, resolve_blast
         from engine.sr5.initiative import end_phase, start_turn
-        from engine.sr5.suppressive import SuppressiveDeclaration, apply_suppressive
+        from engine.sr5.movement import apply_move
+        from engine.sr5.suppressive import (
+            SuppressionTestPlan, SuppressivePlan, apply_suppression_test, apply_suppressive, resolve_suppression_test,
+        )
 
+        resolution = None
         if isinstance(action, Action):
             after, change = apply_action(encounter, action, dice)
         elif isinstance(action, StartTurn):
@@ -197,21 +254,70 @@ class SR5(rules.RuleSystem):
             if reason:
                 raise IllegalActionError(reason)
             after, change = end_phase(encounter)
+        elif isinstance(action, CountMove):
+            after, change = apply_move(encounter, action.token, action.metres, zones_before=action.zones_before,
+                                       zones_after=action.zones_after)
         else:
             plan = self._plan(encounter, action)
             if plan is None:
                 raise IllegalActionError(self.why_not(encounter, action))
-            if plan.problems:
+            if getattr(plan, "problems", ()):
                 raise IllegalActionError("; ".join(plan.problems))
-            if isinstance(action, AttackDeclaration):
-                after, change = apply_attack(encounter, resolve_attack(plan, dice))
-            elif isinstance(action, SuppressiveDeclaration):
+            if isinstance(plan, AttackPlan):
+                resolution = resolve_attack(plan, dice)
+                after, change = apply_attack(encounter, resolution)
+            elif isinstance(plan, BlastPlan):
+                resolution = resolve_blast(plan, dice)
+                after, change = apply_blast(encounter, resolution)
+            elif isinstance(plan, SuppressivePlan):
                 after, change = apply_suppressive(encounter, plan, dice)
             else:
-                assert isinstance(action, BlastDeclaration)
-                after, change = apply_blast(encounter, resolve_blast(plan, dice))
+                assert isinstance(plan, SuppressionTestPlan)
+                resolution = resolve_suppression_test(plan, dice)
+                after, change = apply_suppression_test(encounter, resolution)
+        if resolution is not None:
+            change.details["resolution"] = resolution
         return rules.Outcome.of(encounter, after, change.label, log=[e.text for e in change.log],
                                 notes=change.prompts, detail=change)
+
+    # -- golden files and other JSON ---------------------------------------------------------
+    def action_from_data(self, data):
+        """An action from its JSON form: ``{"kind": K, ...fields}`` with ``K`` one of
+        ``start_turn`` (``entered``), ``end_phase``, ``count_move``, ``attack``, ``blast``,
+        ``suppressive``, ``suppression_test``, or an action id of the catalogue
+        (``take_aim``, ``run`` ...: an :class:`~engine.sr5.actions.Action`); ``overrides``
+        and ``facts`` (``{"targets": {id: {...}}, "tokens": {id: {...}}}``) make it
+        :class:`Declared`."""
+        from engine.sr5.actions import Action
+        from engine.sr5.attack import AttackDeclaration
+        from engine.sr5.blast import BlastDeclaration
+        from engine.sr5.economy import ACTIONS
+        from engine.sr5.facts import TargetFacts, TokenFacts, facts
+        from engine.sr5.suppressive import SuppressiveDeclaration
+
+        body = dict(data)
+        kind = body.pop("kind")
+        overrides = tuple(body.pop("overrides", ()))
+        typed = body.pop("facts", None)
+        simple = {"start_turn": StartTurn, "end_phase": EndPhase, "count_move": CountMove,
+                  "suppression_test": SuppressionTest, "blast": BlastDeclaration, "suppressive": SuppressiveDeclaration}
+        tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in body.items()}
+        if kind == "attack":
+            action: Any = AttackDeclaration(**tupled)
+        elif kind in simple:
+            action = simple[kind](**(body if kind == "start_turn" else tupled))
+        elif kind in ACTIONS:
+            action = Action(id=kind, **tupled)
+        else:
+            raise IllegalActionError(f"Shadowrun has no action kind {kind!r}")
+        if overrides or typed is not None:
+            f = None
+            if typed is not None:
+                f = facts([TargetFacts(t, **v) for t, v in typed.get("targets", {}).items()],
+                          {t: TokenFacts(**{k: tuple(x) if isinstance(x, list) else x for k, x in v.items()})
+                           for t, v in typed.get("tokens", {}).items()})
+            action = Declared(action, overrides, f)
+        return action
 
     # -- status ------------------------------------------------------------------------------
     def token_status(self, encounter, token_id):
@@ -246,6 +352,24 @@ class SR5(rules.RuleSystem):
             out.append("Full Defense")
         return tuple(out)
 
+    def condition(self, encounter, token_id) -> str:
+        """"ok", "unconscious", "dying" or "dead" (``condition.status`` of its sheet)."""
+        from engine.sr5.changes import sheet_of
+        from engine.sr5.condition import status
+
+        return status(sheet_of(encounter.token(token_id)))
+
+    def suppression(self, encounter, observer: str, token_id: str):
+        """What suppressive fire means for ``token_id`` now, measured from ``observer``'s
+        map facts (``suppressive.suppression_status``): its penalty, the zones it must test
+        against, those it is spared from (with why); zeros and empties when none."""
+        from engine.sr5.facts import facts_from_map
+        from engine.sr5.suppressive import suppression_status
+
+        s = suppression_status(encounter, facts_from_map(encounter, observer, [])).get(token_id)
+        return {"penalty": s.penalty if s else 0, "must_test": list(s.must_test) if s else [],
+                "spared": [list(x) for x in s.spared] if s else []}
+
     def round_status(self, encounter):
         """"Combat Turn T, pass P" while a turn runs; empty outside one."""
         s = encounter.rules.get(self.name)
@@ -256,4 +380,4 @@ class SR5(rules.RuleSystem):
 
 SYSTEM = rules.register(SR5())
 
-__all__ = ["SR5", "SYSTEM", "EndPhase", "StartTurn"]
+__all__ = ["SR5", "SYSTEM", "CountMove", "Declared", "EndPhase", "StartTurn", "SuppressionTest"]

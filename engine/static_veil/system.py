@@ -106,7 +106,9 @@ class StaticVeilSystem(rules.RuleSystem):
         out = [rules.Option(StartTurn.key, StartTurn.label, None, StartTurn(actor)),
                rules.Option(EndTurn.key, EndTurn.label, None, EndTurn(actor))]
         for o in self.native.available_maneuvers(encounter, actor, target):
-            out.append(rules.Option(o.key, f"{o.label} ({o.ap_cost} AP)", None if o.allowed else (o.reason or "not now")))
+            # allowed but for a target still to choose: not yet open, with the picker's hint
+            reason = o.reason if o.reason else (None if o.allowed else "not now")
+            out.append(rules.Option(o.key, f"{o.label} ({o.ap_cost} AP)", reason, detail=o))
         return out
 
     def why_not(self, encounter, action):
@@ -134,6 +136,27 @@ class StaticVeilSystem(rules.RuleSystem):
             res = self.native.apply(encounter, action)
         return rules.Outcome.of(encounter, res.encounter, res.change.label, log=[e.text for e in res.change.log],
                                 detail=res.change)
+
+    # -- JSON forms --------------------------------------------------------------------------
+    def action_from_data(self, data):
+        """``{"kind": K, ...fields}`` with ``K`` a maneuver key (``shove``, ``charge`` ...),
+        ``start_turn`` or ``end_turn``; ``outcome`` {won, net_hits}, ``attack`` {hit,
+        net_hits, damage} and ``resist`` {passed} are the GM's test entries."""
+        from engine.static_veil.actions import ACTION_BY_KEY
+        from engine.static_veil.dice import Attack, Check, Opposed
+
+        kw = dict(data)
+        kind = kw.pop("kind")
+        if kind == StartTurn.key:
+            return StartTurn(**kw)
+        if kind == EndTurn.key:
+            return EndTurn(**kw)
+        if kind not in ACTION_BY_KEY:
+            raise IllegalActionError(f"Static Veil has no maneuver {kind!r}; known: {', '.join(ACTION_BY_KEY)}")
+        make = {"outcome": lambda v: Opposed(**v), "attack": lambda v: Attack(**v), "resist": lambda v: Check(**v),
+                "to": lambda v: (float(v[0]), float(v[1])),
+                "modifiers": lambda v: tuple((str(a), int(b)) for a, b in v)}
+        return ACTION_BY_KEY[kind](**{k: make[k](v) if k in make and v is not None else v for k, v in kw.items()})
 
     # -- status ------------------------------------------------------------------------------
     def token_status(self, encounter, token_id):

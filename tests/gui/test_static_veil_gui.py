@@ -7,7 +7,7 @@ The demo (assets/encounters/demo-static-veil.json), in metres, radii 0.4, reach 
   stops at 20 - 0.4 = 19.6 after 1.6 m: 0 net hits (1 m) -> (19.0, 15), not stopped;
   1+ net hits (2 m or more) -> (19.6, 15), stopped by wall 'Brick wall'.
 * Rook (4, 10) charges Vex (16, 10) around the crate x 8..10, y 7..12 (the geometry of
-  tests/engine/static_veil/scenarios/charge.json): path (4,10) -> (7.83431, 12.4) ->
+  tests/golden/static-veil/charge.json): path (4,10) -> (7.83431, 12.4) ->
   (10.16569, 12.4) -> contact (14.33534, 10.68477); the straight leg is 6.30866 - 1.8 =
   4.50866 m; Movement 11.36352 of Rook's 12.
 * Moss (26, 1.5) and Ash (27.5, 2.5) are shut in the 5 x 5 m back office (walls at x 24.7..25,

@@ -1,5 +1,5 @@
 """The d100 rule system's API around the rules: registry, undo/redo, dice sources, errors,
-the file format. The rules' numbers are in the golden scenarios (test_golden.py)."""
+the file format. The rules' numbers are in the golden scenarios (tests/golden/d100)."""
 
 from __future__ import annotations
 
