@@ -251,6 +251,7 @@ class Options(_Value):
     suppression_on_defense: bool = True
     suppression_on_soak: bool = False
     melee_metres: float = Field(default=1.0, ge=0, le=20)  # edge-to-edge gap a Reach 0 blow spans
+    intercept_on_approach: bool = False  # a move that ends within an enemy's reach may be intercepted too
     shotgun_split_pool: bool = True  # medium/wide spread divides the pool like multiple targets
     interrupt_needs_score: bool = True  # an interrupt needs Initiative Score >= its cost
     wounded_means: Literal["any_damage", "wound_modifier"] = "any_damage"  # for Stand Up

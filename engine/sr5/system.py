@@ -116,7 +116,11 @@ class SR5(rules.RuleSystem):
         """Make the moves; during a Combat Turn count each mover's metres (straight, or
         along its path) with ``movement.apply_move``: Run past the walking rate, the end of
         its own suppressive fire, a Reaction + Edge test when it crosses someone's zone. A
-        move past the rules' limit is counted anyway (the GM's word) and said in the notes."""
+        move past the rules' limit is counted anyway (the GM's word) and said in the notes.
+        Each enemy who may intercept the mover along the drag's path
+        (``intercept.intercept_chances``) is offered in the notes ("Intercept: ...") and its
+        :class:`~engine.sr5.intercept.InterceptChance` is in ``detail``; the GM answers with
+        ``AttackDeclaration(intercept=True)``."""
         from engine.sr5.changes import settings_of
         from engine.sr5.facts import facts_from_map
         from engine.sr5.economy import in_combat
@@ -130,11 +134,17 @@ class SR5(rules.RuleSystem):
         details = []
         log: list[str] = []
         supp = bool(settings_of(after).suppressions)
+        from engine.sr5.intercept import intercept_chances
+
+        offers = []
         for m in moves:
             t = encounter.token(m.token)
             metres = m.length_from((t.x, t.y))
             if metres <= 1e-6 or t.rules.get(self.name) is None:
                 continue
+            for c in intercept_chances(encounter, m.token, (*(m.path or ()), m.to)):
+                offers.append(c)
+                notes.append(c.describe(encounter))
             zb = za = ()
             if supp:
                 zb = facts_from_map(encounter, m.token, [], options=settings_of(encounter).options).token(m.token).in_zones
@@ -146,7 +156,7 @@ class SR5(rules.RuleSystem):
             notes.append(change.label + (f" \u2014 counted anyway: {why}" if why else ""))
             notes += [f"\u2192 {p}" for p in change.prompts]
         return rules.Outcome.of(encounter, enc, rules.moves_label(encounter, moves), log=log, notes=notes,
-                                detail=tuple(details))
+                                detail=tuple(details) + tuple(offers))
 
     # -- actions -----------------------------------------------------------------------------
     def actions(self, encounter, actor, target=None):
