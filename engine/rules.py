@@ -50,6 +50,21 @@ class Movement:
 
 
 @dataclass(frozen=True)
+class Track:
+    """One damage track of a token for a condition bar: ``taken`` of ``size`` (boxes,
+    injury points) under ``label`` ("Physical", "Stun", "Injury")."""
+
+    label: str
+    taken: int
+    size: int
+
+    @property
+    def left(self) -> float:
+        """Fraction of the track still unharmed, 0 to 1."""
+        return max(0.0, min(1.0, 1.0 - self.taken / self.size)) if self.size > 0 else 0.0
+
+
+@dataclass(frozen=True)
 class Option:
     """An action open to an actor, or refused with ``reason``. ``key`` is the system's own
     name for it ("fire_weapon", "Shove"); ``action`` the value to hand to
@@ -219,6 +234,11 @@ class RuleSystem:
     def round_status(self, encounter: Encounter) -> str:
         """One line on where the fight stands ("Turn 2, pass 1"); empty outside a round."""
         return ""
+
+    def condition_tracks(self, encounter: Encounter, token_id: str) -> tuple[Track, ...]:
+        """The damage tracks the token's sheet has (for the condition bars of the player
+        view and exports); none by default, and none for a token without a sheet."""
+        return ()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -150,6 +150,13 @@ class D100(rules.RuleSystem):
             out.append(st.reason)
         return tuple(out)
 
+    def condition_tracks(self, encounter, token_id):
+        """The injury total out of ``max_injury``."""
+        s = encounter.token(token_id).rules.get(self.name)
+        if s is None:
+            return ()
+        return (rules.Track("Injury", min(s.injury, s.max_injury), s.max_injury),)
+
     def round_status(self, encounter):
         """"Round R" while rounds run; empty before the first."""
         s = encounter.rules.get(self.name)

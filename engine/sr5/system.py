@@ -380,6 +380,16 @@ class SR5(rules.RuleSystem):
         return {"penalty": s.penalty if s else 0, "must_test": list(s.must_test) if s else [],
                 "spared": [list(x) for x in s.spared] if s else []}
 
+    def condition_tracks(self, encounter, token_id):
+        """The Physical and Stun monitors (boxes, ``condition.physical_boxes``/``stun_boxes``)."""
+        from engine.sr5.condition import physical_boxes, stun_boxes
+
+        s = encounter.token(token_id).rules.get(self.name)
+        if s is None:
+            return ()
+        p, st = physical_boxes(s), stun_boxes(s)
+        return (rules.Track("Physical", min(s.physical_damage, p), p), rules.Track("Stun", min(s.stun_damage, st), st))
+
     def round_status(self, encounter):
         """"Combat Turn T, pass P" while a turn runs; empty outside one."""
         s = encounter.rules.get(self.name)

@@ -189,3 +189,20 @@ def test_changes_between_two_encounters_names_every_changed_id(demo_path):
     assert ch.zones == {z.id} and ch.obstacles == {e.obstacles[0].id} and ch.tokens == frozenset()
     assert not ch.settings and not ch.map and not ch.empty
     assert Changes.between(e, e).empty
+
+
+def test_condition_tracks_for_the_bars(demo_path):
+    from engine.rules import Track
+
+    sr5 = find_system("sr5")
+    e = _sr5_fight()  # Body 4, Willpower 3: 8 + 4/2 = 10 Physical boxes, 8 + 3/2 = 10 Stun (rounded up)
+    hurt = e.model_copy(update={"tokens": tuple(
+        t.with_rules("sr5", t.rules["sr5"].model_copy(update={"physical_damage": 4, "stun_damage": 12})) if t.id == "razor"
+        else t for t in e.tokens)})
+    assert sr5.condition_tracks(hurt, "razor") == (Track("Physical", 4, 10), Track("Stun", 10, 10))
+    assert sr5.condition_tracks(hurt, "razor")[0].left == pytest.approx(0.6)
+    d100 = find_system("d100")
+    assert d100.condition_tracks(_d100(), "a") == (Track("Injury", 0, 50),)
+    assert d100.condition_tracks(_d100(), "b") == ()  # no sheet, no bar
+    sv = find_system("static-veil")
+    assert sv.condition_tracks(_sv(), "a") == ()  # Static Veil sheets have no maximum
