@@ -72,7 +72,13 @@ def load_background_image(encounter: Encounter, doc_path: Path | None) -> tuple[
     bg = encounter.map.background
     if bg is None:
         return None, None
-    src = bg.image
+    return load_image_ref(bg.image, doc_path, "Background image", "the map is drawn without it")
+
+
+def load_image_ref(src: str, doc_path: Path | None, what: str, fallback: str) -> tuple[QImage | None, str | None]:
+    """An image named in an encounter (a ``data:`` URI, or a path relative to the encounter
+    file or absolute): ``(image, None)``, or ``(None, reason)`` naming ``what`` and the file
+    and ending with ``fallback`` (what is drawn instead)."""
     img = QImage()
     if src.startswith("data:"):
         try:
@@ -80,15 +86,15 @@ def load_background_image(encounter: Encounter, doc_path: Path | None) -> tuple[
         except (IndexError, ValueError):
             pass
         if img.isNull():
-            return None, ("Background image (held in the encounter file as a data: URI) is not a PNG or JPEG "
-                          "image Coverfire can read; the map is drawn without it")
+            return None, (f"{what} (held in the encounter file as a data: URI) is not a PNG or JPEG "
+                          f"image Coverfire can read; {fallback}")
         return img, None
     p = Path(src)
     if not p.is_absolute() and doc_path is not None:
         p = doc_path.parent / p
     if is_regular_file(p) and img.load(str(p)) and not img.isNull():  # (a FIFO would block)
         return img, None
-    return None, f"Background image {p.absolute()} {why_not_an_image(p)}; the map is drawn without it"
+    return None, f"{what} {p.absolute()} {why_not_an_image(p)}; {fallback}"
 
 
 def is_regular_file(path: Path) -> bool:
@@ -305,6 +311,8 @@ class MapView(pg.GraphicsView):
             self.obstacles.set_obstacles(enc.obstacles)
         if d.tokens or d.token_looks or change.reset:
             moved = d.tokens if d.only_token_positions and not change.reset else None
+            if moved is None:
+                self._load_portraits(enc)
             self.tokens.set_tokens(self.display_tokens(enc.tokens), moved)
         if d.zones or d.obstacles or d.tokens or change.reset:
             self.zones.set_zones(enc, self.document.tactics)
@@ -315,6 +323,34 @@ class MapView(pg.GraphicsView):
     def display_tokens(self, tokens: tuple) -> tuple:
         """The tokens as this view labels them (the GM's view: as they are)."""
         return tokens
+
+    def _load_portraits(self, enc: Encounter) -> None:
+        """Load the tokens' pictures (``Token.portrait``) for the token layer, each once per
+        (source, file); a picture that cannot be read is named in the status bar and the
+        disc is drawn plain."""
+        wanted = tuple((t.id, t.portrait) for t in enc.tokens if t.portrait)
+        key = (wanted, self.document.path)
+        if key == getattr(self, "_portraits_key", None):
+            return
+        self._portraits_key = key
+        cache = getattr(self, "_portrait_cache", {})
+        images, problems, fresh = {}, [], {}
+        for tid, src in wanted:
+            ck = (src, self.document.path)
+            hit = cache.get(ck)
+            if hit is None:
+                hit = load_image_ref(src, self.document.path, f"The picture of {tid}", "its disc is drawn plain")
+            fresh[ck] = hit
+            img, why = hit
+            if img is not None:
+                images[tid] = img
+            elif why:
+                problems.append(why)
+        self._portrait_cache = fresh
+        self.portrait_problems = problems
+        if problems:
+            self.status(problems[0] if len(problems) == 1 else f"{problems[0]} (and {len(problems) - 1} more)")
+        self.tokens.set_portraits(images)
 
     def _load_background(self, enc: Encounter) -> None:
         bg = enc.map.background

@@ -142,7 +142,7 @@ class AnswerLayer(MapLayer):
             arr = np.array([(x, y, r) for x, y, r, _ in self._badges], dtype=float)
             cxs = (arr[:, 0] * m11 + dx).tolist()
             cys = (arr[:, 1] * m22 + dy).tolist()
-            tops = (arr[:, 1] * m22 + dy - arr[:, 2] * px_per_m - 3).tolist()
+            tops = (arr[:, 1] * m22 + dy - np.maximum(arr[:, 2] * px_per_m, TokenLayer.MIN_RADIUS_PX) - 3).tolist()
             c = tr.mapRect(clip) if not clip.isEmpty() else None
             full = px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
             for i, (_, _, _, b) in enumerate(self._badges):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPixmap
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPainterPath, QPixmap
 
 from gui import style
 from gui.style import ViewOptions
@@ -65,6 +65,9 @@ class TokenLayer(MapLayer):
 
     LABEL_MIN_PX_PER_M = 4.0
     DETAIL_MIN_PX = 3.0
+    #: Discs are drawn at least this many pixels in radius, however far the view is zoomed
+    #: out (a token stays something the GM can see and grab).
+    MIN_RADIUS_PX = 5.0
 
     def __init__(self, options: ViewOptions):
         super().__init__(options)
@@ -78,6 +81,7 @@ class TokenLayer(MapLayer):
         self._looks: list[tuple] = []  # (colour, hidden, mark, name)
         self._rings: dict[str, list[QColor]] = {}
         self._targets: tuple[str, ...] = ()
+        self._portraits: dict[str, QImage] = {}
         self._decorations: dict[str, TokenDecoration] = {}
         self.build_count = 0
         self._layout_gen = 0  # bumped when positions, looks or decorations change
@@ -152,6 +156,23 @@ class TokenLayer(MapLayer):
     def targets(self) -> tuple[str, ...]:
         return self._targets
 
+    def set_portraits(self, portraits: Mapping[str, QImage]) -> None:
+        """Pictures drawn clipped in the tokens' discs (token id -> image; see
+        ``Token.portrait``), the side's colour kept as the rim."""
+        portraits = {k: v for k, v in portraits.items() if v is not None and not v.isNull()}
+        if portraits.keys() != self._portraits.keys() or any(
+                v.cacheKey() != self._portraits[k].cacheKey() for k, v in portraits.items()):
+            self._portraits = portraits
+            self.update()
+
+    @property
+    def portraits(self) -> dict[str, QImage]:
+        return dict(self._portraits)
+
+    def radii_px(self, px_per_m: float) -> np.ndarray:
+        """The drawn disc radii in pixels at this zoom: true size, at least MIN_RADIUS_PX."""
+        return np.maximum(self._r * px_per_m, self.MIN_RADIUS_PX)
+
     def rebuild(self) -> None:
         self.build_count += 1
         shown = [t for t in self._tokens if self.options.shows(t)]
@@ -210,9 +231,9 @@ class TokenLayer(MapLayer):
         if key == self._layout_key:
             return self._layout
         self.layout_count += 1
-        rpx = self._r * px_per_m
+        rpx = self.radii_px(px_per_m)
         rs = (np.round(rpx * 4) / 4).tolist()
-        detail = rpx.max(initial=0.0) >= self.DETAIL_MIN_PX
+        detail = (self._r * px_per_m).max(initial=0.0) >= self.DETAIL_MIN_PX
         decs = self._decorations if detail else {}
         extras = self._extras if names else {}
         px, scale = self.options.label_px, self.options.label_scale
@@ -267,7 +288,7 @@ class TokenLayer(MapLayer):
         if not (self.options.show_labels and k >= self.LABEL_MIN_PX_PER_M):
             return {}
         offs = self._label_offsets(k)
-        rs = (np.round(self._r * k * 4) / 4).tolist()
+        rs = (np.round(self.radii_px(k) * 4) / 4).tolist()
         out = {}
         for i, tid in enumerate(self._ids):
             _, tw, th = TEXT.get(self._looks[i][3], self.options.label_px, True)
@@ -292,7 +313,8 @@ class TokenLayer(MapLayer):
         m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
         px_per_m = abs(m11) or 1.0
         dev = np.column_stack((self._xy[:, 0] * m11 + dx, self._xy[:, 1] * m22 + dy))
-        rpx = self._r * px_per_m
+        rpx = self.radii_px(px_per_m)
+        true_px = self._r * px_per_m
         # cull what lies outside the painted area (with room for labels)
         clip = painter.clipBoundingRect() if painter.hasClipping() else QRectF()
         vis = np.ones(len(dev), dtype=bool)
@@ -318,12 +340,12 @@ class TokenLayer(MapLayer):
                     painter.drawEllipse(QPointF(dev[i, 0], dev[i, 1]), rr, rr)
         if self._targets:
             self._paint_targets(painter, dev, rpx, vis)
-        detail = rpx.max(initial=0.0) >= self.DETAIL_MIN_PX
+        detail = true_px.max(initial=0.0) >= self.DETAIL_MIN_PX
         # facing ticks, as device-space lines
         if detail:
             cos, sin = np.cos(self._facing), np.sin(self._facing)
             lines = []
-            for i in np.nonzero(vis & (rpx >= self.DETAIL_MIN_PX))[0].tolist():
+            for i in np.nonzero(vis & (true_px >= self.DETAIL_MIN_PX))[0].tolist():
                 x, y, r = dev[i, 0], dev[i, 1], rpx[i]
                 lines.append(QLineF(x + 0.45 * r * cos[i], y + 0.45 * r * sin[i] * np.sign(m22),
                                     x + 1.55 * r * cos[i], y + 1.55 * r * sin[i] * np.sign(m22)))
@@ -334,9 +356,14 @@ class TokenLayer(MapLayer):
         xs, ys, rs = dev[:, 0].tolist(), dev[:, 1].tolist(), (np.round(rpx * 4) / 4).tolist()
         scale = self.options.label_scale
         looks = self._looks
+        portraits, ids = self._portraits, self._ids
         for i in shown:
             colour, hidden, mark, _ = looks[i]
-            stamp(painter, _disc_sprite(colour, hidden, mark, rs[i], scale, dpr), xs[i], ys[i])
+            img = portraits.get(ids[i]) if portraits else None
+            if img is not None:
+                stamp(painter, _portrait_sprite(img, colour, hidden, mark, rs[i], scale, dpr), xs[i], ys[i])
+            else:
+                stamp(painter, _disc_sprite(colour, hidden, mark, rs[i], scale, dpr), xs[i], ys[i])
         if detail:
             painter.setPen(cosmetic(QColor("#fbfcfd"), 2.0))
             painter.drawLines(lines)
@@ -374,7 +401,7 @@ class TokenLayer(MapLayer):
             if i is None or not vis[i]:
                 continue
             x, y = dev[i, 0], dev[i, 1]
-            rr = max(rpx[i], 4.0) + 6.0 + 4.0 * min(len(self._rings.get(tid, ())), 4)
+            rr = rpx[i] + 6.0 + 4.0 * min(len(self._rings.get(tid, ())), 4)
             rings.append((x, y, rr))
             for cx, cy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                 lines.append(QLineF(x + cx * (rr + 6), y + cy * (rr + 6), x + cx * (rr - 3), y + cy * (rr - 3)))
@@ -391,7 +418,7 @@ class TokenLayer(MapLayer):
         i = self._index.get(token_id)
         if i is None or token_id not in self._targets:
             return None
-        return max(self._r[i] * px_per_m, 4.0) + 6.0 + 4.0 * min(len(self._rings.get(token_id, ())), 4)
+        return float(self.radii_px(px_per_m)[i]) + 6.0 + 4.0 * min(len(self._rings.get(token_id, ())), 4)
 
     def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
         """The id of the token drawn under (x, y) metres (within ``slack`` metres of its rim);
@@ -447,6 +474,46 @@ def _decoration_sprite(dec: TokenDecoration, rp: float, scale: float, label_px: 
 
     key = ("decoration", dec, round(rp * 4) / 4, round(scale, 2), round(tag_px, 1))
     return SPRITES.get(key, width, height, draw, dpr)
+
+
+def _portrait_sprite(image: QImage, colour: QColor, hidden: bool, mark: str, rp: float, scale: float,
+                     dpr: float) -> QPixmap:
+    """A token's picture clipped in its disc of radius ``rp`` pixels (the middle of the
+    picture, scaled to cover the disc), a rim in the side's colour, the stance letter on a
+    small pill; faded with a dashed rim when hidden."""
+    rq = max(0.75, rp)
+    size = 2 * rq + 4
+    show_mark = bool(mark) and rq >= 5
+
+    def draw(q: QPainter):
+        c = QPointF(size / 2, size / 2)
+        clip = QPainterPath()
+        clip.addEllipse(c, rq, rq)
+        q.save()
+        q.setClipPath(clip)
+        q.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        if hidden:
+            q.setOpacity(0.45)
+        side = min(image.width(), image.height())
+        src = QRectF((image.width() - side) / 2, (image.height() - side) / 2, side, side)
+        q.drawImage(QRectF(c.x() - rq, c.y() - rq, 2 * rq, 2 * rq), image, src)
+        q.restore()
+        q.setBrush(NO_BRUSH)
+        if hidden:
+            q.setPen(cosmetic(QColor("#e0e0e0"), 1.4, Qt.PenStyle.DashLine))
+            q.drawEllipse(c, rq, rq)
+        else:
+            q.setPen(cosmetic(QColor("#0b0d10"), 1.0))
+            q.drawEllipse(c, rq + 0.5, rq + 0.5)
+            w = max(1.5, min(rq * 0.12, 6.0))  # the side's colour as a rim, an eighth of the radius
+            q.setPen(cosmetic(colour, w))
+            q.drawEllipse(c, rq - w / 2, rq - w / 2)
+        if show_mark:
+            draw_label(q, c.x(), c.y() + rq * 0.55, mark, max(8.0, min(rq * 0.9, 11.0 * scale)), anchor="center",
+                       bold=True, fg=QColor("#0b0d10"), bg=_alpha(colour, 230))
+
+    key = ("portrait", image.cacheKey(), colour.rgba(), hidden, mark if show_mark else "", rq, round(scale, 2))
+    return SPRITES.get(key, size, size, draw, dpr)
 
 
 def _disc_sprite(colour: QColor, hidden: bool, mark: str, rp: float, scale: float, dpr: float) -> QPixmap:

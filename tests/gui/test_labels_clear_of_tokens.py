@@ -15,7 +15,7 @@ from gui.labels import disc_rects, overlaps, place_labels
 def _discs(layer, k):
     xs = (layer._xy[:, 0] * k).tolist()
     ys = (layer._xy[:, 1] * k).tolist()
-    rs = (layer._r * k).tolist()
+    rs = layer.radii_px(k).tolist()
     return dict(zip(layer.ids, disc_rects(xs, ys, rs)))
 
 
@@ -30,7 +30,7 @@ def _clashes(layer, k, badges=None):
         out += [(tid, other) for other, d in discs.items() if overlaps(rect, d)]
         for other, (bw, bh) in (badges or {}).items():
             i = layer.ids.index(other)
-            x, y, rr = layer._xy[i, 0] * k, layer._xy[i, 1] * k, layer._r[i] * k
+            x, y, rr = layer._xy[i, 0] * k, layer._xy[i, 1] * k, layer.radii_px(k)[i]
             bottom = y - round(rr * 4) / 4 - 3
             if overlaps(rect, (x - bw / 2, bottom - bh, x + bw / 2, bottom)):
                 out.append((tid, f"badge of {other}"))
