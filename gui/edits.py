@@ -338,25 +338,44 @@ def zone_name(kind: str, owner: Token | None, zone_id: str) -> str:
     return f"{what[:1].upper()}{what[1:]} {number}" if number.isdigit() else what[:1].upper() + what[1:]
 
 
-def rebase_background(encounter: Encounter, old_file: str | Path | None, new_folder: str | Path) -> Encounter:
-    """The encounter with its background image path, when it is relative to the encounter
-    file ``old_file`` (None: to the working folder), rewritten to reach the same image from
-    ``new_folder`` (where the encounter is about to be written). In-memory (``data:``) and
-    absolute paths stay as they are; so does the encounter (the same value) when nothing
-    changes. On another drive the path becomes absolute."""
-    bg = encounter.map.background
-    if bg is None or bg.image.startswith("data:") or os.path.isabs(bg.image):
-        return encounter
+def _rebased(ref: str, old_file: str | Path | None, new_folder: str | Path) -> str:
+    """An image reference relative to ``old_file``'s folder, made relative to ``new_folder``
+    (absolute on another drive); ``data:`` URIs and absolute paths as they are."""
+    if ref.startswith("data:") or os.path.isabs(ref):
+        return ref
     old_dir = Path(old_file).parent if old_file is not None else Path.cwd()
-    image = (old_dir / bg.image).resolve()
+    image = (old_dir / ref).resolve()
     try:
-        ref = os.path.relpath(image, Path(new_folder).resolve())
+        return os.path.relpath(image, Path(new_folder).resolve())
     except ValueError:  # another drive
-        ref = str(image)
-    if ref == bg.image:
-        return encounter
-    new_map = encounter.map.model_copy(update={"background": bg.model_copy(update={"image": ref})})
-    return encounter.model_copy(update={"map": new_map})
+        return str(image)
+
+
+def rebase_background(encounter: Encounter, old_file: str | Path | None, new_folder: str | Path) -> Encounter:
+    """The encounter with its background image path, and its tokens' pictures
+    (``Token.portrait``), when relative to the encounter file ``old_file`` (None: to the
+    working folder), rewritten to reach the same images from ``new_folder`` (where the
+    encounter is about to be written). In-memory (``data:``) and absolute paths stay as they
+    are; so does the encounter (the same value) when nothing changes. On another drive the
+    path becomes absolute."""
+    out = encounter
+    bg = encounter.map.background
+    if bg is not None:
+        ref = _rebased(bg.image, old_file, new_folder)
+        if ref != bg.image:
+            new_map = encounter.map.model_copy(update={"background": bg.model_copy(update={"image": ref})})
+            out = out.model_copy(update={"map": new_map})
+    tokens = list(out.tokens)
+    changed = False
+    for i, t in enumerate(tokens):
+        if t.portrait:
+            ref = _rebased(t.portrait, old_file, new_folder)
+            if ref != t.portrait:
+                tokens[i] = t.model_copy(update={"portrait": ref})
+                changed = True
+    if changed:
+        out = out.model_copy(update={"tokens": tuple(tokens)})
+    return out
 
 
 def snap(value: float, step: float, offset: float = 0.0) -> float:

@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
         from gui.why_greyed import GreyedExplainer
 
         self.context_menu = MapContextMenu(self)
+        from gui.drop import DropHandler
+
+        self.drops = DropHandler(self)
 
         self.greyed = GreyedExplainer(self)
         for menu in self.findChildren(QMenu):
@@ -734,12 +737,7 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, "Cannot use this image", f"{image_path} {why_not_an_image(Path(image_path))}")
             return False
         enc = self.document.committed
-        ref = str(Path(image_path).resolve())
-        if self.document.path is not None and not self._is_template(self.document.path):
-            try:  # relative to the encounter file, so the two can move together
-                ref = os.path.relpath(ref, self.document.path.parent.resolve())
-            except ValueError:  # another drive
-                pass
+        ref = self.image_ref(image_path)
         w = enc.map.width
         bg = Background(image=ref, x=0.0, y=0.0, width=w, height=w * img.height() / img.width())
         new_map = enc.map.model_copy(update={"background": bg})
@@ -747,6 +745,28 @@ class MainWindow(QMainWindow):
         self.map_view.fit_map()
         self.statusBar().showMessage("Map > Scale background by two points sets its size", 8000)
         return True
+
+    def image_ref(self, image_path: str | Path) -> str:
+        """How the encounter names an image file: relative to the encounter file (so the two
+        can move together; Save As rewrites it), absolute while the encounter has no file."""
+        ref = str(Path(image_path).resolve())
+        if self.document.path is not None and not self._is_template(self.document.path):
+            try:
+                ref = os.path.relpath(ref, self.document.path.parent.resolve())
+            except ValueError:  # another drive
+                pass
+        return ref
+
+    # -- drag and drop onto the window (the map view says where a file fell) ----------------------
+    def dragEnterEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        if ev.mimeData().hasUrls():
+            ev.acceptProposedAction()
+
+    def dropEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        paths = [u.toLocalFile() for u in ev.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            ev.acceptProposedAction()
+            self.drops.drop(paths, None)
 
     def calibrate_background(self) -> None:
         if self.document.encounter.map.background is None:

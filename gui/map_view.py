@@ -128,6 +128,8 @@ class MapView(pg.GraphicsView):
     cursorMoved = Signal(float, float)
     #: a right click without a drag at map point (x, y) metres; the global screen point
     contextRequested = Signal(float, float, QPoint)
+    #: files dropped on the map (local paths) at map point (x, y) metres
+    filesDropped = Signal(list, object)
 
     def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
                  options: ViewOptions = GM_VIEW, *, interactive: bool = True, parent: QWidget | None = None):
@@ -173,6 +175,8 @@ class MapView(pg.GraphicsView):
         self.viewport().setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)  # ours opens on release
+        self.setAcceptDrops(interactive)
+        self.viewport().setAcceptDrops(interactive)
         self.setAttribute(Qt.WidgetAttribute.WA_Hover, True)
 
         document.changed.connect(self._on_document)
@@ -508,6 +512,29 @@ class MapView(pg.GraphicsView):
             ev.accept()
             return
         super().mouseDoubleClickEvent(ev)
+
+    # -- drag and drop of files (gui.drop decides what they are) ------------------------------
+    def dragEnterEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        if self.interactive and ev.mimeData().hasUrls():
+            ev.acceptProposedAction()
+        else:
+            ev.ignore()
+
+    def dragMoveEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        if self.interactive and ev.mimeData().hasUrls():
+            ev.acceptProposedAction()
+            x, y = self.viewport_to_map(ev.position())
+            self.set_hover(self.tokens.token_at(x, y, 3 * self.m_per_px()))
+        else:
+            ev.ignore()
+
+    def dropEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        paths = [u.toLocalFile() for u in ev.mimeData().urls() if u.isLocalFile()] if self.interactive else []
+        if not paths:
+            ev.ignore()
+            return
+        ev.acceptProposedAction()
+        self.filesDropped.emit(paths, self.viewport_to_map(ev.position()))
 
     def leaveEvent(self, ev: QEvent) -> None:
         self.set_hover(None)
