@@ -210,7 +210,8 @@ class MapImportDialog(QDialog):
         self.setWindowTitle("Import map")
         self.setObjectName("map_import_dialog")
         lay = QVBoxLayout(self)
-        intro = QLabel(f"<b>{file_name}</b><br>The map measures in grid cells. How large is one cell?")
+        intro = QLabel(f"<b>{file_name}</b><br>The map measures in grid cells. How large is one cell? "
+                       "(A Foundry scene's own grid units are used when it gives them.)")
         intro.setWordWrap(True)
         lay.addWidget(intro)
         form = QFormLayout()
@@ -468,7 +469,12 @@ class ImportActions(QObject):
             w.set_tool("Select")
         self.placing = None
         where = f"({placed.x:.1f}, {placed.y:.1f}) m"
-        w.statusBar().showMessage(f"Imported {placed.name or placed.id} ({placed.side}) at {where}", 8000)
+        from engine.importers.placing import placement_problem
+
+        problem = placement_problem(new, placed.x, placed.y, placed.radius, ignore=placed.id) if at is not None else None
+        w.statusBar().showMessage(f"Imported {placed.name or placed.id} ({placed.side}) at {where}"
+                                  + (f". Warning: {problem}; drag it clear (Ctrl+Z undoes)" if problem else ""),
+                                  15000 if problem else 8000)
         if report is not None and not report.ok:
             self.show_report(f"Character import: {placed.name or placed.id}", report)
         return True

@@ -877,7 +877,7 @@ def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict
                 stack += p.bonus
                 stack_parts.append(f"{p.name} +{p.bonus} (Custom Fit (Stack))")
         if cap is not None and stack > cap:
-            stack_parts.append(f"(accessories capped at Strength {cap})")
+            stack_parts[-1] += f" (accessories capped at Strength {cap}: +{cap} in all)"
             stack = cap
         total += stack
         parts += stack_parts

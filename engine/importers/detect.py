@@ -79,6 +79,8 @@ def sniff(path: str | Path) -> FileKind:
             return FileKind("other", "this is a Foundry world folder: import its data/scenes.db (Foundry up to v10) or "
                                      "a scene exported as JSON (Export Data)")
         return FileKind("other", "this is a folder, not a file")
+    if p.exists() and not p.is_file():  # never block on a FIFO, a device or /dev/stdin
+        return FileKind("other", "this is not a regular file (a pipe, socket or device)")
     try:
         with p.open("rb") as fh:
             head = fh.read(HEAD_BYTES)

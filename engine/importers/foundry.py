@@ -216,6 +216,10 @@ def _grid(doc: dict, opts: FoundryOptions, rep: ReportBuilder) -> tuple[float, f
         size, dist, units, at = g.get("size"), g.get("distance"), g.get("units"), "$.grid"
     else:
         size, dist, units, at = g, doc.get("gridDistance"), doc.get("gridUnits"), "$"
+    gtype = g.get("type") if isinstance(g, dict) else doc.get("gridType")
+    if isinstance(gtype, int) and not isinstance(gtype, bool) and gtype >= 2:
+        rep.warn(f"the scene has a hex grid (type {gtype}); Coverfire's grid is square: read as squares of the same "
+                 "size (positions and walls are exact; only the grid drawn differs)", "$.grid.type")
     try:
         px = _num(size, f"{at}.size" if at != "$" else "$.grid", default=100.0)
         if px < 1:
@@ -403,22 +407,22 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
 
     rep.note(f"Foundry scene {name!r} ({version}{', core ' + core if core else ''}, {where}): "
              f"{width:g} x {height:g} m ({w_px:g} x {h_px:g} px, grid {px:g} px; {how})")
-    rep.note(f"{stats['walls']} wall obstacles, {opts.wall_height:g} m tall"
-             + (f" ({stats['limited']} walls of limited sight read as full walls)" if stats["limited"] else ""))
-    rep.note(f"{stats['doors']} doors ({stats['open']} open, {stats['secret']} secret: GM only, "
+    rep.note(f"{_n(stats['walls'], 'wall obstacle')}, {opts.wall_height:g} m tall"
+             + (f" ({_n(stats['limited'], 'wall')} of limited sight read as full walls)" if stats["limited"] else ""))
+    rep.note(f"{_n(stats['doors'], 'door')} ({stats['open']} open, {stats['secret']} secret: GM only, "
              f"{stats['locked']} locked)")
     if stats["movement_only"]:
-        rep.note(f"{stats['movement_only']} walls that block movement only (glass, railings): imported as windows, "
+        rep.note(f"{_n(stats['movement_only'], 'wall')} that block{'s' if stats['movement_only'] == 1 else ''} movement only (glass, railings): imported as windows, "
                  f"cover up to the {opts.window_sill:g} m sill, sight above it")
     if sight_only:
-        rep.note(f"{len(sight_only)} walls that block sight only (curtains, illusions): they stop no one, so they are "
+        rep.note(f"{_n(len(sight_only), 'wall')} that block{'s' if len(sight_only) == 1 else ''} sight only (curtains, illusions): they stop no one, so they are "
                  "no obstacles; kept under imported.sight_only_walls")
     if stats["nothing"]:
         rep.skip(f"{stats['nothing']} walls that block neither movement nor sight (sound only)")
     if stats["one_way"]:
         rep.skip(f"{stats['one_way']} one-way walls (read as blocking both ways)")
     if crop.dropped or crop.cut_count:
-        rep.note(f"{crop.dropped} walls lying wholly in the scene's padding dropped, {crop.cut_count} cut "
+        rep.note(f"{_n(crop.dropped, 'wall')} lying wholly in the scene's padding dropped, {crop.cut_count} cut "
                  f"one square ({cell:.3g} m) outside the map")
     rep.note(token_note)
     rep.note(f"{len(lights)} light{'s' if len(lights) != 1 else ''} kept")
@@ -428,6 +432,10 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
         if n:
             rep.skip(f"{key}: {n}")
     return encounter
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _is_num(v: Any) -> bool:

@@ -384,3 +384,15 @@ def test_windows_are_drawn_apart_from_walls_and_doors(window, tmp_path):
     left, right = min(r.left() for r in rects), max(r.right() for r in rects)
     top, bottom = min(r.top() for r in rects), max(r.bottom() for r in rects)
     assert (left, right, top, bottom) == pytest.approx((min(xs), max(xs), min(ys), max(ys)), abs=1e-6)
+
+
+def test_a_character_placed_inside_a_wall_warns_in_the_status_line(window, samples_dir):
+    from engine.model import Encounter, MapSpec, Obstacle
+
+    wall = Obstacle(id="w", name="Wall", height=3.0, polygon=((4, 4), (6, 4), (6, 6), (4, 6)))
+    window.document.set_content(Encounter(map=MapSpec(width=10, height=10), obstacles=(wall,)), None, dirty=False)
+    assert window.importing.import_character(samples_dir / "chummer" / "Wesson.chum5", at=(5.0, 5.0))
+    msg = window.statusBar().currentMessage()
+    assert "Warning: (5, 5) is inside Wall: the token cannot move from there" in msg
+    assert window.importing.import_character(samples_dir / "chummer" / "Wesson.chum5", at=(2.0, 2.0))
+    assert "Warning" not in window.statusBar().currentMessage()

@@ -114,7 +114,7 @@ def test_a_v10_scene_export_imports_walls_doors_tokens_lights_and_its_picture(tm
     assert guard.portrait.startswith("data:image/png;base64,")
     # Ally: 2 x 2 squares at (400, 300): centre (500, 400) px = (2, 2) squares; radius 0.8.
     assert (ally.x, ally.y, ally.radius, ally.side) == pytest.approx((2 * cell, 2 * cell, 0.8, "friendly"))
-    assert "portrait" not in (ally.model_extra or {})
+    assert ally.portrait is None  # its image is not beside the file
     light = enc.lights[0]
     assert (light["x"], light["y"]) == pytest.approx((5 * cell, 4 * cell))
     assert light["range"] == pytest.approx(30 * FT) and light["bright"] == pytest.approx(15 * FT)
@@ -123,9 +123,9 @@ def test_a_v10_scene_export_imports_walls_doors_tokens_lights_and_its_picture(tm
     assert "Foundry scene 'Hall' (v10+, core 10.291, $): 15.24 x 12.192 m (1000 x 800 px, grid 100 px; " \
            "5 ft a square = 1.524 m)" in text
     assert "2 doors (1 open, 1 secret: GM only, 1 locked)" in text
-    assert "1 walls that block movement only (glass, railings): imported as windows" in text
-    assert "1 walls that block sight only" in text
-    assert "1 walls lying wholly in the scene's padding dropped" in text
+    assert "1 wall that blocks movement only (glass, railings): imported as windows" in text
+    assert "1 wall that blocks sight only" in text
+    assert "1 wall lying wholly in the scene's padding dropped" in text
     assert "2 tokens (1 hidden, 1 with their image found)" in text
     assert "drawings: 1" in text
     # import -> save -> reload: equal.
@@ -153,7 +153,7 @@ def test_a_v9_scene_reads_the_old_field_names(tmp_path):
     assert (t.x, t.y, t.side) == pytest.approx((3.75, 3.75, "friendly")) and t.portrait.startswith("data:")
     assert enc.lights[0]["range"] == pytest.approx(6.0) and enc.lights[0]["bright"] == pytest.approx(3.0)
     assert enc.map.background is not None
-    assert "1 walls of limited sight read as full walls" in "\n".join(rep.lines())
+    assert "1 wall of limited sight read as full walls" in "\n".join(rep.lines())
 
 
 def test_a_scenes_db_imports_the_scene_asked_for(tmp_path):
@@ -257,3 +257,18 @@ def test_the_import_map_command_takes_a_foundry_scene(tmp_path):
     r = subprocess.run([sys.executable, "-m", "gui.cli", "import-map", str(tmp_path / "nope.json"), "-o", str(out)],
                        capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=60)
     assert r.returncode == 2 and "no such file" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_pipe_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "scene.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ImportFileError, match="not a regular file"):
+        import_file(fifo)
+
+
+def test_a_hex_grid_is_read_as_squares_with_a_warning(tmp_path):
+    scene = v10_scene()
+    scene["grid"]["type"] = 2
+    enc, rep = import_foundry(_write(tmp_path / "hex.json", scene))
+    assert enc.map.grid == pytest.approx(5 * FT)
+    assert any(w.where == "$.grid.type" and "hex grid" in w.message for w in rep.warnings)
