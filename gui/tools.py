@@ -18,6 +18,7 @@ import numpy as np
 import shapely
 from PySide6.QtGui import QColor, QPainterPath
 
+from engine import limits
 from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
 from gui import edits
@@ -216,14 +217,18 @@ class Tool:
         and select it. Only the new item is checked (the rest was valid, and a whole
         revalidation takes seconds on a big map and makes every value new)."""
         try:
-            type(item).model_validate(item.model_dump(mode="python", round_trip=True))
+            data = item.model_dump(mode="python", round_trip=True)
+            type(item).model_validate(data)
             if edits.kind_of(encounter, item.id) is not None:
                 raise IllegalActionError(f"the id {item.id!r} is taken already")
+            after = edits.add_unchecked(encounter, item)
+            limits.check_data(item.model_dump(mode="python", exclude_none=True))
+            limits.check_encounter(after, text=False)  # (counts, coordinates, vertex totals)
         except ValueError as exc:
             self.doc.cancel_preview()
             self.host.status(f"Not done: {exc}")
             return False
-        if not self.doc.commit(edits.add_unchecked(encounter, item), text):
+        if not self.doc.commit(after, text):
             return False
         self.host.selection.select([item.id], self.doc.encounter)
         return True
