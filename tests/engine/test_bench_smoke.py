@@ -5,6 +5,7 @@ The real bench (200 tokens, 2,000 obstacles) is run by hand: ``python bench/benc
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import shapely
 
 from bench.bench_engine import report, run
@@ -52,3 +53,26 @@ def test_bench_runs_small():
     report(res, log=out.append)
     assert any("agreement over 107 targets (15 partly hidden)" in x and "same class 100.0 %" in x for x in out)
     assert any(f"{res['ratio']:.0f}x faster" in x for x in out)
+
+
+def test_scene_doors_and_sizes_keep_the_bench_density():
+    from bench.scene import scene_size
+
+    assert scene_size(2000) == 300.0 and scene_size(8000) == 600.0 and scene_size(10000) == 671.0
+    plain = make_scene(3, tokens=15, obstacles=80, size=60.0)
+    with_doors = make_scene(3, tokens=15, obstacles=80, size=60.0, doors=4)
+    assert with_doors.obstacles[:len(plain.obstacles)] == plain.obstacles and with_doors.tokens == plain.tokens
+    doors = with_doors.obstacles[len(plain.obstacles):]
+    assert len(doors) == 4 and all(o.door and not o.open and o.blocks for o in doors)
+    walls = shapely.union_all([shapely.Polygon(o.polygon) for o in plain.obstacles])
+    for d in doors:
+        assert shapely.Polygon(d.polygon).distance(walls) >= 0.3
+        assert shapely.Polygon(d.polygon).area == pytest.approx(1.2 * 0.2, rel=1e-2)
+
+
+def test_scaling_exponent_fits_a_power_law():
+    from bench.bench_scaling import exponent
+
+    sizes = [500, 2000, 8000, 16000]
+    assert exponent(sizes, [3.0 * s for s in sizes]) == pytest.approx(1.0)
+    assert exponent(sizes, [2.0 * s ** 0.5 for s in sizes]) == pytest.approx(0.5)

@@ -1,0 +1,24 @@
+"""The stall bench runs in the real window on the demo and measures every action (a smoke
+test: no timing is asserted, the machine's load decides those)."""
+
+from __future__ import annotations
+
+import math
+
+from bench import bench_stalls
+
+
+def test_stall_bench_measures_every_action_on_the_demo(qapp):
+    rows = bench_stalls.run(("demo",), steps=3, log=lambda *a: None)
+    got = [r["action"] for r in rows]
+    # the demo has no door: every other action is measured, once, in order
+    assert got == [a for a in bench_stalls.ACTIONS if "door" not in a]
+    for r in rows:
+        assert r["scene"] == "demo"
+        assert math.isfinite(r["stall_ms"]) and r["stall_ms"] >= 0.0
+        assert r["settled_ms"] >= 0.0
+    fill = next(r for r in rows if r["action"] == "charge fill")
+    assert fill["charges"] == 8  # the demo's other tokens, every charge in
+    # the edits reached the engine: their answers were recomputed
+    for name in ("drag", "corner", "wall", "undo wall"):
+        assert next(r for r in rows if r["action"] == name)["answers_ms"] is not None, name
