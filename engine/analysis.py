@@ -26,7 +26,7 @@ from engine.obstacles import ObstacleSet
 from engine.rules import find_system
 from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
 from geometry.bodies import body_height, eye_height
-from geometry.cover import CoverIndex, cover_class
+from geometry.cover import CoverIndex, cover_class, segment_box_distance
 from geometry.errors import GeometryInputError
 from geometry.zones import (
     circle,
@@ -276,8 +276,13 @@ class Tactics:
         is kept while the attacker, that target (the same frozen values) and the obstacles
         stay the same: dragging one target re-measures that one only."""
         memo = self._cover_memo
-        if memo is None or memo[0] is not a or memo[1] != self.index_builds:
-            memo = self._cover_memo = (a, self.index_builds, {})
+        rev = self.index_builds
+        if memo is None or memo[0] is not a:
+            memo = self._cover_memo = (a, rev, {})
+        elif memo[1] != rev:
+            # obstacles changed: only targets whose line of sight passes the changed boxes
+            # need measuring again (nothing else can hide them, or stop hiding them)
+            memo = self._cover_memo = (a, rev, self._still_valid(a, memo[2], self._obs.changed_since(memo[1])))
         known = memo[2]
         toks = self._tokens
         out = np.empty(len(rows))
@@ -297,6 +302,25 @@ class Tactics:
             for i, v in zip(sel.tolist(), f.tolist()):
                 known[toks[i].id] = (toks[i], v)
         return out
+
+    @staticmethod
+    def _still_valid(a: Token, known: dict, boxes: list[tuple] | None) -> dict:
+        """The cover answers of ``known`` ({target id: (token, fraction)} from ``a``'s eye)
+        that obstacle changes within ``boxes`` cannot have touched: the sight triangle from
+        the eye to a target's silhouette lies within the target's radius of the segment from
+        the eye to its centre, so a target is kept when that segment stays farther than its
+        radius from every box. None (unknown changes): nothing is kept."""
+        if boxes is None or not known:
+            return {}
+        ids = list(known)
+        toks = [known[i][0] for i in ids]
+        P = np.array([(t.x, t.y) for t in toks], dtype=float)
+        R = np.array([t.radius for t in toks], dtype=float) + 1e-6
+        hit = np.zeros(len(ids), dtype=bool)
+        E = np.array([a.x, a.y])
+        for x0, y0, x1, y1 in boxes:
+            hit |= segment_box_distance(E, P, (x0, y0, x1, y1)) <= R
+        return {i: known[i] for i, h in zip(ids, hit.tolist()) if not h}
 
     # -- targets -----------------------------------------------------------------------------------
     def weapon_of(self, attacker_id: str, weapon: str | None = None) -> Weapon | None:

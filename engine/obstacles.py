@@ -57,7 +57,9 @@ class ObstacleSet:
         self._by_id: dict[str, tuple[Obstacle, shapely.Polygon]] = {}
         self._dups = False  # ids used twice (a file edited by hand): every change rebuilds
         self._nav = None
+        self._nav_edits: list = []  # edits not applied to the navigator yet (see navigator)
         self._origin: ObstacleSet | None = None  # the set this one is a snapshot of
+        self._changes: dict[int, tuple | None] = {}  # revision -> box it changed (None: all)
 
     # -- the obstacles in index order -----------------------------------------------------------
     @property
@@ -120,17 +122,23 @@ class ObstacleSet:
             self._rebuild(new)
             return True
         polys = footprints(add)
+        self._by_id_removed = {}
         for i in remove:
-            del self._by_id[i]
+            self._by_id_removed[i] = self._by_id.pop(i)[1]
         for o, p in zip(add, polys):
             if o.id in self._by_id:  # (an id used twice: let a rebuild sort it out)
                 self._rebuild(new)
                 return True
             self._by_id[o.id] = (o, p)
+        old_polys = [p for p in (self._by_id_removed.pop(i) for i in remove)]
         self.cover = self.cover.edited(remove, polys, [o.height for o in add], [o.id for o in add])
-        if self._nav is not None:
-            self._nav = self._nav.edited(remove, polys, [o.id for o in add])
+        if self._nav is not None or self._nav_edits:
+            # (applied when the navigator is next wanted: on the worker thread, for charges)
+            self._nav_edits.append((remove, polys, [o.id for o in add]))
         self.revision += 1
+        boxes = shapely.bounds(np.array(old_polys + polys, dtype=object))
+        self._note(tuple(float(v) for v in (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(),
+                                            boxes[:, 3].max())))
         return True
 
     @staticmethod
@@ -153,8 +161,27 @@ class ObstacleSet:
         self._by_id = by_id
         self.cover = CoverIndex(polys, [o.height for o in blocking], list(by_id))
         self._nav = None
+        self._nav_edits = []
         self.revision += 1
         self.rebuilds += 1
+        self._note(None)
+
+    def _note(self, box: tuple | None) -> None:
+        self._changes[self.revision] = box
+        if len(self._changes) > 256:
+            del self._changes[min(self._changes)]
+
+    def changed_since(self, revision: int) -> list[tuple] | None:
+        """The boxes (x0, y0, x1, y1, metres) holding every footprint that changed after
+        ``revision`` (old and new places), or None when that is not known (a rebuild, a
+        revision too old)."""
+        out = []
+        for r in range(revision + 1, self.revision + 1):
+            box = self._changes.get(r)
+            if box is None:
+                return None
+            out.append(box)
+        return out
 
     # -- the movement graphs ------------------------------------------------------------------------
     @property
@@ -162,6 +189,14 @@ class ObstacleSet:
         """The :class:`geometry.nav.Navigator` over the blocking obstacles and the map's edge
         (made on first use; its graphs are built on first use per body radius, or edited
         from the last built ones after an edit)."""
+        if self._nav is not None and self._nav_edits:
+            nav, edits = self._nav, self._nav_edits
+            for remove, polys, ids in edits:
+                nav = nav.edited(remove, polys, ids)
+            self._nav, self._nav_edits = nav, []
+            origin = self._origin
+            if origin is not None and origin.revision == self.revision and origin._nav_edits is edits:
+                origin._nav, origin._nav_edits = nav, []  # (the original keeps the edited one)
         if self._nav is None:
             from geometry.nav import Navigator
 
@@ -180,7 +215,7 @@ class ObstacleSet:
         """Whether the movement graph for this body radius is there already (built or made
         by editing), so that a path or charge costs no graph work."""
         nav = self._nav
-        return nav is not None and nav.has_graph(radius)
+        return nav is not None and not self._nav_edits and nav.has_graph(radius)
 
     def snapshot(self) -> "ObstacleSet":
         """A copy for another thread: the same (immutable) cover index and the same navigator

@@ -653,6 +653,44 @@ class _Parts:
                       np.concatenate([a.ecount, b.ecount]), np.concatenate([a.holed, b.holed]))
 
 
+def segment_box_distance(a: ArrayLike, b: ArrayLike, box: tuple[float, float, float, float]) -> np.ndarray:
+    """Plan distance (metres) from each segment a-b[i] (a: one point, b: (n, 2)) to the box
+    (x0, y0, x1, y1); 0 where they meet. Exact: the distance between a segment and a convex
+    box is reached at a segment end or where the segment is nearest a box corner or edge
+    line, so it is the least of the ends' distances to the box, the corners' distances to
+    the segment, and 0 where the segment crosses the box."""
+    A = np.broadcast_to(np.asarray(a, dtype=float).reshape(-1, 2), np.shape(b)).astype(float)
+    B = np.asarray(b, dtype=float).reshape(-1, 2)
+    x0, y0, x1, y1 = box
+
+    def point_box(P):
+        dx = np.maximum(np.maximum(x0 - P[:, 0], P[:, 0] - x1), 0.0)
+        dy = np.maximum(np.maximum(y0 - P[:, 1], P[:, 1] - y1), 0.0)
+        return np.hypot(dx, dy)
+
+    best = np.minimum(point_box(A), point_box(B))
+    d = B - A
+    dd = np.einsum("ij,ij->i", d, d)
+    for cx, cy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+        w = np.array([cx, cy]) - A
+        t = np.clip(np.einsum("ij,ij->i", w, d) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
+        f = A + t[:, None] * d - np.array([cx, cy])
+        best = np.minimum(best, np.hypot(f[:, 0], f[:, 1]))
+    # crossing: Liang-Barsky clip of the segment against the box
+    t0 = np.zeros(len(A))
+    t1 = np.ones(len(A))
+    ok = np.ones(len(A), dtype=bool)
+    for k, lo, hi in ((0, x0, x1), (1, y0, y1)):
+        dk, pk = d[:, k], A[:, k]
+        flat = dk == 0
+        ok &= ~(flat & ((pk < lo) | (pk > hi)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ta, tb = (lo - pk) / dk, (hi - pk) / dk
+        t0 = np.maximum(t0, np.where(flat, -np.inf, np.minimum(ta, tb)))
+        t1 = np.minimum(t1, np.where(flat, np.inf, np.maximum(ta, tb)))
+    return np.where(ok & (t0 <= t1), 0.0, best)
+
+
 def _check_targets(txy, r, hgt, eye_xy, eye_z) -> None:
     eye = np.asarray(eye_xy, dtype=float).reshape(-1)
     if eye.shape != (2,) or not np.all(np.isfinite(eye)):

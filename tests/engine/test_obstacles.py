@@ -3,6 +3,8 @@ the same answers as indexes built from scratch (the bench scene: 300 obstacles, 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import shapely
@@ -105,3 +107,41 @@ def test_ids_used_twice_still_answer(scene):
     assert len(s.cover.polygons) == len(scene.obstacles)
     s.update(scene.obstacles, (0, 0, 90, 90))
     assert len(s.cover.polygons) == len(scene.obstacles)
+
+
+def test_after_an_edit_only_targets_seen_past_it_are_measured_again(scene, monkeypatch):
+    from geometry.cover import CoverIndex
+
+    t = Tactics(scene)
+    before = all_cover(t, ("t0",))
+    measured = []
+    real = CoverIndex.cover_fractions
+
+    def counting(self, eye, z, xy, r, h):
+        measured.append(len(xy))
+        return real(self, eye, z, xy, r, h)
+
+    monkeypatch.setattr(CoverIndex, "cover_fractions", counting)
+    state = scene
+    for k, d in ((17, 0.5), (40, -0.4), (123, 0.3), (17, -0.5)):
+        obs = list(state.obstacles)
+        obs[k] = moved(obs[k], d, 0.2)
+        state = with_obstacles(state, obs)
+        t.update(state)
+        measured.clear()
+        got = all_cover(t, ("t0",))
+        assert np.array_equal(got, all_cover(Tactics(state), ("t0",)))  # exactly a fresh answer
+        assert sum(measured[:1]) < len(scene.tokens) - 1  # not every target again
+    assert before.shape == got.shape
+
+
+def test_segment_box_distance_by_hand():
+    from geometry.cover import segment_box_distance
+
+    box = (2.0, 2.0, 4.0, 3.0)
+    b = np.array([[6.0, 0.0], [3.0, 4.0], [0.0, 2.5], [1.0, 1.0], [3.0, 5.0]])
+    d = segment_box_distance((0.0, 0.0), b, box)
+    # (0,0)-(6,0): 2 m below the box; (0,0)-(3,4) crosses it (at x = 2, y = 8/3); (0,0)-(0,2.5):
+    # 2 m left of it; (0,0)-(1,1): its end is sqrt(2) from the corner (2, 2); (0,0)-(3,5) passes
+    # above the corner (2, 3), |5 * 2 - 3 * 3| / sqrt(34) from it
+    assert d.tolist() == pytest.approx([2.0, 0.0, 2.0, math.sqrt(2.0), 1.0 / math.sqrt(34.0)])
