@@ -232,13 +232,13 @@ def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
         yield from undo("undo drag")
         # an obstacle's corner near the attacker
         enc = win.document.encounter
-        ob = min((o for o in enc.obstacles if not o.door),
-                 key=lambda o: (o.polygon[0][0] - attacker.x) ** 2 + (o.polygon[0][1] - attacker.y) ** 2)
+        shapes = [o for o in enc.obstacles if o.name == "building"] or [o for o in enc.obstacles if not o.door]
+        ob = min(shapes, key=lambda o: (o.polygon[0][0] - attacker.x) ** 2 + (o.polygon[0][1] - attacker.y) ** 2)
         vx, vy = ob.polygon[0]
         win.selection.select([ob.id], enc)
-        win.selection.set_attacker(attacker.id) if hasattr(win.selection, "set_attacker") else None
         yield lambda: _settled(win)
-        yield from drag("corner", (vx, vy), (0.6, 0.3))
+        # a few pixels (past the click distance), so the corner of a building stays valid
+        yield from drag("corner", (vx, vy), (8.0 * k, 4.0 * k))
         yield from undo("undo corner")
         # a door
         enc = win.document.encounter
@@ -269,7 +269,9 @@ def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
     probe._timer.stop()
     win.document.undo_stack.setClean()
     win.close()
-    win.answers.worker.shutdown()
+    worker = getattr(win.answers, "worker", None)
+    if worker is not None:
+        worker.shutdown()
     win.deleteLater()
     QApplication.processEvents()
     return rows

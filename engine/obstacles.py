@@ -12,6 +12,8 @@ new map) rebuild from scratch.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import shapely
 
@@ -25,19 +27,35 @@ from geometry.errors import GeometryInputError
 REBUILD_SHARE = 0.2
 REBUILD_MIN = 64
 
+_SERIAL = itertools.count(1)
+
+
+def flat_footprints(obstacles) -> tuple[np.ndarray, np.ndarray]:
+    """The obstacles' outlines as flat arrays: points per outline, and all points (n, 2)."""
+    obstacles = list(obstacles)
+    counts = np.fromiter((len(o.polygon) for o in obstacles), dtype=np.int64, count=len(obstacles))
+    xy = np.fromiter((v for o in obstacles for p in o.polygon for v in p), dtype=float,
+                     count=2 * int(counts.sum())).reshape(-1, 2)
+    return counts, xy
+
 
 def footprints(obstacles) -> list[shapely.Polygon]:
     """Shapely polygons of the obstacles' footprints (metres), made in one vectorized call."""
     obstacles = list(obstacles)
     if not obstacles:
         return []
-    counts = np.fromiter((len(o.polygon) for o in obstacles), dtype=np.int64, count=len(obstacles))
-    xy = np.fromiter((v for o in obstacles for p in o.polygon for v in p), dtype=float,
-                     count=2 * int(counts.sum())).reshape(-1, 2)
+    return polygons_from_flat(*flat_footprints(obstacles))
+
+
+def polygons_from_flat(counts: np.ndarray, xy: np.ndarray) -> list[shapely.Polygon]:
+    """Polygons from :func:`flat_footprints` arrays."""
+    if len(counts) == 0:
+        return []
     # close each ring: its first point again after its last
+    n = len(counts)
     first = np.cumsum(counts) - counts
-    ring = np.repeat(np.arange(len(obstacles)), counts + 1)
-    pos = np.arange(len(ring)) - np.repeat(first + np.arange(len(obstacles)), counts + 1)
+    ring = np.repeat(np.arange(n), counts + 1)
+    pos = np.arange(len(ring)) - np.repeat(first + np.arange(n), counts + 1)
     idx = first[ring] + np.where(pos < counts[ring], pos, 0)
     rings = shapely.linearrings(xy[idx], indices=ring)
     return list(shapely.polygons(rings))
@@ -49,6 +67,7 @@ class ObstacleSet:
     the movement graphs. ``revision`` counts the changes of the blocking set."""
 
     def __init__(self) -> None:
+        self.serial = next(_SERIAL)  # tells sets apart (a snapshot keeps its original's)
         self.obstacles: tuple | None = None
         self.bounds: tuple | None = None
         self.cover: CoverIndex | None = None
@@ -60,6 +79,7 @@ class ObstacleSet:
         self._nav_edits: list = []  # edits not applied to the navigator yet (see navigator)
         self._origin: ObstacleSet | None = None  # the set this one is a snapshot of
         self._changes: dict[int, tuple | None] = {}  # revision -> box it changed (None: all)
+        self._log: dict[int, tuple | None] = {}  # revision -> (removed ids, added obstacles) (None: rebuilt)
 
     # -- the obstacles in index order -----------------------------------------------------------
     @property
@@ -136,6 +156,7 @@ class ObstacleSet:
             # (applied when the navigator is next wanted: on the worker thread, for charges)
             self._nav_edits.append((remove, polys, [o.id for o in add]))
         self.revision += 1
+        self._log[self.revision] = (list(remove), list(add))
         boxes = shapely.bounds(np.array(old_polys + polys, dtype=object))
         self._note(tuple(float(v) for v in (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(),
                                             boxes[:, 3].max())))
@@ -168,9 +189,21 @@ class ObstacleSet:
 
     def _note(self, box: tuple | None) -> None:
         self._changes[self.revision] = box
+        self._log.setdefault(self.revision, None)
         if len(self._changes) > 256:
             del self._changes[min(self._changes)]
+            self._log.pop(min(self._log), None)
 
+    def edits_since(self, revision: int) -> list[tuple] | None:
+        """The edits after ``revision``, oldest first, as (removed ids, added obstacles); None
+        when some change was a rebuild (or is too old to be known)."""
+        out = []
+        for r in range(revision + 1, self.revision + 1):
+            e = self._log.get(r)
+            if e is None:
+                return None
+            out.append(e)
+        return out
     def changed_since(self, revision: int) -> list[tuple] | None:
         """The boxes (x0, y0, x1, y1, metres) holding every footprint that changed after
         ``revision`` (old and new places), or None when that is not known (a rebuild, a

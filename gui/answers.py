@@ -22,7 +22,7 @@ from collections import defaultdict
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gui.charge_worker import ChargeJob, ChargeWorker
+from gui.charge_worker import PROCESS_FROM, ChargeJob, ProcessChargeWorker, start_planner
 from gui.document import DocumentChange, EncounterDocument
 from gui.selection import Selection
 
@@ -72,7 +72,7 @@ class LiveAnswers(QObject):
         self._delay.setSingleShot(True)
         self._delay.setInterval(CHARGE_DELAY_MS)
         self._delay.timeout.connect(self._start_charges)
-        self.worker = ChargeWorker(self)
+        self.worker = ProcessChargeWorker(self)
         self.worker.delivered.connect(self._on_delivered)
         self._last_charge_ms = 0.0
         self._focus_pending: str | None = None
@@ -124,6 +124,8 @@ class LiveAnswers(QObject):
             self.updated.emit()
             return
         self.compute_count += 1
+        if len(tactics.cover_index.polygons) >= PROCESS_FROM:
+            start_planner()  # (a big map: the charge planner's process, started in the background)
         try:
             if attacker is not None:
                 reports = tactics.targets(attacker, self.selection.weapon)

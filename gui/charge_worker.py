@@ -14,18 +14,23 @@ navigator, so every plan is made holding :attr:`ChargeWorker.lock`.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 log = logging.getLogger(__name__)
 
 #: Seconds between two batches of results sent back to the GUI thread.
 BATCH_S = 0.05
+#: Seconds the worker sleeps after each plan, so the GUI thread gets the interpreter lock
+#: (plans are Python code: two threads share one interpreter).
+YIELD_S = 0.001
 
 
 class ChargeJob:
@@ -41,9 +46,13 @@ class ChargeJob:
         self._cancelled = threading.Event()
         self.seen: set[str] = set()
         self.done = False
+        self.number = 0  # (the process worker's job number)
+        self.on_hurry = None
 
     def hurry(self, target_id: str) -> None:
         self._first.append(target_id)
+        if self.on_hurry is not None:
+            self.on_hurry(self, target_id)
 
     def cancel(self) -> None:
         self._cancelled.set()
@@ -114,6 +123,7 @@ class ChargeWorker(QObject):
                     except ValueError as exc:  # the engine's refusal (an unknown id after an edit ...)
                         log.warning("charge: %s", exc)
                         batch[tid] = None
+                time.sleep(YIELD_S)  # (hand the interpreter to the GUI thread between plans)
                 now = time.perf_counter()
                 if urgent or now - last >= BATCH_S:
                     self.delivered.emit(job, batch, False)
@@ -127,3 +137,162 @@ class ChargeWorker(QObject):
             self.delivered.emit(job, batch, True)
         except RuntimeError:  # the window is gone
             pass
+
+
+#: Blocking obstacles from which charges are planned in the planner's own process
+#: (:mod:`gui.charge_process`) rather than on a thread of this one.
+PROCESS_FROM = 1500
+
+
+class _Server:
+    """The one planner process of this program and the thread that reads its replies and
+    hands each to the worker whose job it is. Started in the background (the process takes a
+    second to import numpy and Shapely); ``ready`` is set once it is connected."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.failed = False
+        self.conn = None
+        self.proc = None
+        self.jobs: dict[int, tuple] = {}  # job number -> (worker, job)
+        self.sent: tuple | None = None  # (obstacle set serial, bounds, revision) the process has
+        self.numbers = itertools.count(1)
+        self.send_lock = threading.Lock()
+        threading.Thread(target=self._start, name="coverfire-charges-reader", daemon=True).start()
+
+    def alive(self) -> bool:
+        return not self.failed and (self.proc is None or self.proc.poll() is None)
+
+    def _start(self) -> None:
+        import os
+        import subprocess
+        import sys
+        from multiprocessing.connection import Listener
+        from pathlib import Path
+
+        try:
+            key = os.urandom(16)
+            listener = Listener(authkey=key)
+            root = str(Path(__file__).resolve().parents[1])
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+            code = ("import sys; from gui.charge_process import serve; "
+                    f"serve({listener.address!r}, bytes.fromhex({key.hex()!r}))")
+            self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root,
+                                         stdin=subprocess.DEVNULL)
+            self.conn = listener.accept()
+            listener.close()
+        except Exception:  # no process here: the thread worker does the work
+            log.exception("charge process")
+            self.failed = True
+            return
+        self.ready.set()
+        self._read()
+
+    def send(self, msg) -> None:
+        with self.send_lock:
+            self.conn.send(msg)
+
+    def _read(self) -> None:
+        while True:
+            try:
+                kind, number, plans, done = self.conn.recv()
+            except (EOFError, OSError):
+                return
+            entry = self.jobs.get(number)
+            if entry is None:
+                continue
+            worker, job = entry
+            if done:
+                job.done = True
+                self.jobs.pop(number, None)
+            try:
+                worker.delivered.emit(job, plans, done)
+            except RuntimeError:  # that window is gone
+                self.jobs.pop(number, None)
+
+    def sync(self, obs) -> None:
+        """Bring the process's obstacles up to ``obs`` (an ObstacleSet): the edits since
+        what it has, or the whole set."""
+        from engine.obstacles import flat_footprints
+
+        key = (obs.serial, obs.bounds)
+        edits = obs.edits_since(self.sent[2]) if self.sent is not None and self.sent[:2] == key else None
+        if edits is None:
+            blocking = obs.blocking
+            counts, xy = flat_footprints(blocking)
+            self.send(("reset", obs.bounds, [o.id for o in blocking], counts, xy))
+        else:
+            for removed, added in edits:
+                counts, xy = flat_footprints(added)
+                self.send(("edit", list(removed), [o.id for o in added], counts, xy))
+        self.sent = key + (obs.revision,)
+
+
+_SERVER: _Server | None = None
+
+
+def start_planner() -> None:
+    """Start the planner process now, in the background (a big map was opened), so that it
+    is ready when the first charge is asked for."""
+    global _SERVER
+    if _SERVER is None or not _SERVER.alive():
+        _SERVER = _Server()
+
+
+class ProcessChargeWorker(ChargeWorker):
+    """As :class:`ChargeWorker`, but a big map's charges (from :data:`PROCESS_FROM` blocking
+    obstacles) are planned in the planner's own process (:mod:`gui.charge_process`), where
+    nothing it does can hold up the GUI thread; small maps keep the thread."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._remote: ChargeJob | None = None
+
+    @property
+    def job(self) -> ChargeJob | None:
+        return self._remote if self._remote is not None else self._job
+
+    def start(self, job: ChargeJob) -> None:
+        t = job.tactics
+        if len(t.cover_index.polygons) < PROCESS_FROM or getattr(t._obs, "_dups", False):
+            self.cancel()
+            super().start(job)
+            return
+        self.cancel()
+        start_planner()
+        server = _SERVER
+        if not server.ready.is_set():  # (still starting: this job on the thread)
+            super().start(job)
+            return
+        try:
+            number = next(server.numbers)
+            job.number = number
+            server.sync(t._obs)
+            pos = t._pos
+            discs = np.column_stack((t._xy, t._r)) if len(t._ids) else np.zeros((0, 3))
+            targets = [pos[i] for i in job._todo if i in pos]
+            from engine.analysis import DEFAULT_REACH, DEFAULT_RUNUP
+
+            move = t.charge_movement(job.attacker)
+            server.jobs[number] = (self, job)
+            job.on_hurry = lambda j, tid: server.send(("hurry", j.number, pos[tid])) if tid in pos else None
+            server.send(("plan", number, list(t._ids), discs, pos[job.attacker], targets, move,
+                         DEFAULT_REACH, DEFAULT_RUNUP))
+        except Exception:  # no process here (a frozen build, no fork/spawn): the thread does it
+            log.exception("charge process")
+            super().start(job)
+            return
+        self._remote = job
+        self.jobs_started += 1
+
+    def cancel(self) -> None:
+        super().cancel()
+        if self._remote is not None:
+            self._remote.cancel()
+            if _SERVER is not None and _SERVER.ready.is_set():
+                _SERVER.jobs.pop(self._remote.number, None)
+                try:
+                    _SERVER.send(("cancel", self._remote.number))
+                except OSError:
+                    pass
+            self._remote = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from engine.analysis import Tactics
@@ -73,3 +74,35 @@ def test_plans_of_an_older_revision_are_dropped(window, qtbot):
     fresh = ChargeJob(ans.revision, None, "sam", [])
     ans._on_delivered(fresh, {"ganger-1": now}, True)
     assert ans.charges["ganger-1"] is now
+
+
+def test_big_maps_plan_charges_in_the_planners_own_process(window, qtbot, monkeypatch):
+    # (the demo made "big" for the test: its charges go to the planner process)
+    from gui import charge_worker
+
+    monkeypatch.setattr(charge_worker, "PROCESS_FROM", 1)
+    charge_worker.start_planner()
+    qtbot.waitUntil(charge_worker._SERVER.ready.is_set, timeout=30_000)
+    ans = window.answers
+    mouse_click(window.map_view, 12.0, 20.0)  # Sam
+    qtbot.waitUntil(lambda: not ans.charges_pending, timeout=30_000)
+    assert ans.worker._remote is not None  # planned over there, not on a thread here
+    engine = Tactics(window.document.encounter)
+    for tid in ans.target_order:
+        want, got = engine.charge("sam", tid), ans.charges[tid]
+        assert got.possible == want.possible and got.reason == want.reason
+        if want.possible:
+            assert got.movement == pytest.approx(want.movement)
+            assert np.allclose(got.path, want.path, atol=1e-9)
+    # an obstacle edit reaches the process as an edit, and the plans follow it
+    enc = window.document.encounter
+    o = enc.obstacles[0]
+    moved = o.model_copy(update={"polygon": tuple((x + 0.5, y) for x, y in o.polygon)})
+    window.document.commit(enc.model_copy(update={"obstacles": (moved,) + enc.obstacles[1:]}), "move")
+    qtbot.waitUntil(lambda: not ans.charges_pending and len(ans.charges) == len(ans.target_order), timeout=30_000)
+    engine = Tactics(window.document.encounter)
+    for tid in ans.target_order:
+        want, got = engine.charge("sam", tid), ans.charges[tid]
+        assert got.possible == want.possible
+        if want.possible:
+            assert got.movement == pytest.approx(want.movement, rel=0.03)

@@ -1,0 +1,94 @@
+"""The charge planner's own process (no Qt here: this module is what the process imports).
+
+Building and editing movement graphs and planning charges run Shapely calls that hold the
+interpreter lock for a tenth of a second or more each (making 10^5 segments, a tree of
+them), so on a worker *thread* they stall the GUI thread anyway. In a process of its own they
+cannot. The process keeps a :class:`geometry.nav.Navigator` of the blocking obstacles, kept up
+to date by messages (a whole set, or the edits since: the graphs are then edited near the
+change), and plans the charges it is asked for, one at a time, sending the plans back in
+batches. Messages (tuples, first item the kind):
+
+* ``("reset", bounds, ids, counts, xy)``: the blocking obstacles (flat outlines, see
+  :func:`engine.obstacles.flat_footprints`) and the map bounds;
+* ``("edit", removed_ids, ids, counts, xy)``: obstacles taken out and put in;
+* ``("plan", job, ids, discs, attacker, targets, max_movement, reach, runup)``: charges of
+  token ``attacker`` (an index into ``ids``/``discs``, rows x, y, r) at the ``targets``;
+* ``("hurry", job, target)``: that target next; ``("cancel", job)``; ``("quit",)``.
+
+Replies: ``("plans", job, {target id: ChargePlan}, done)``. A job stops early when any other
+message than a hurry for it comes (a cancel, new obstacles, a newer job). The process is
+started with :func:`serve` (``python -c``, not ``multiprocessing``: that would import the
+program's main script again in the child) and connects back to the window's listener.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+BATCH_S = 0.05
+
+
+def serve(address, authkey: bytes) -> None:  # pragma: no cover - runs in the child process
+    from multiprocessing.connection import Client
+
+    conn = Client(address, authkey=authkey)
+    try:
+        main(conn)
+    except (EOFError, OSError):  # the window went away
+        pass
+
+
+def main(conn) -> None:  # pragma: no cover - runs in the child process
+    from engine.obstacles import polygons_from_flat
+    from geometry.nav import ChargePlan, Navigator, plan_charge
+
+    nav = None
+    pending: list = []
+    while True:
+        msg = pending.pop(0) if pending else conn.recv()
+        kind = msg[0]
+        if kind == "quit":
+            return
+        if kind == "reset":
+            _, bounds, ids, counts, xy = msg
+            nav = Navigator(polygons_from_flat(counts, xy), bounds, ids=ids)
+        elif kind == "edit" and nav is not None:
+            _, removed, ids, counts, xy = msg
+            nav = nav.edited(removed, polygons_from_flat(counts, xy), ids)
+        elif kind == "plan" and nav is not None:
+            _, job, ids, discs, attacker, targets, max_movement, reach, runup = msg
+            todo = list(targets)
+            done: set = set()
+            batch: dict = {}
+            last = time.perf_counter()
+            keep_all = np.arange(len(ids))
+            stop = False
+            while todo and not stop:
+                while conn.poll():  # a hurry for this job, or the next message
+                    nxt = conn.recv()
+                    if nxt[0] == "hurry" and nxt[1] == job:
+                        todo.insert(0, nxt[2])
+                    else:
+                        pending.append(nxt)
+                if any(m[0] != "hurry" for m in pending):
+                    break  # something newer came: stop this job
+                t = todo.pop(0)
+                if t in done:
+                    continue
+                done.add(t)
+                keep = keep_all[(keep_all != attacker) & (keep_all != t)]
+                a, b = discs[attacker], discs[t]
+                try:
+                    plan = plan_charge(nav, (a[0], a[1]), a[2], (b[0], b[1]), b[2], discs[keep],
+                                       reach=reach, runup=runup, max_movement=max_movement,
+                                       shared_tree=True)
+                except ValueError as exc:  # the geometry's refusal (inside an obstacle ...)
+                    plan = ChargePlan(False, (), None, None, None, str(exc))
+                batch[ids[t]] = plan
+                now = time.perf_counter()
+                if now - last >= BATCH_S:
+                    conn.send(("plans", job, batch, False))
+                    batch, last = {}, now
+            conn.send(("plans", job, batch, True))
