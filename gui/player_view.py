@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.model import Encounter, Token
+from engine.rules import Track
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
@@ -55,35 +56,15 @@ SETTINGS_GROUP = "playerView"
 
 
 # -- what a token's condition is -------------------------------------------------------------
-@dataclass(frozen=True)
-class ConditionTrack:
-    """One damage track of a token: ``taken`` of ``size`` (boxes or injury points)."""
-
-    label: str
-    taken: int
-    size: int
-
-    @property
-    def left(self) -> float:
-        """Fraction of the track still unharmed, 0 to 1."""
-        return max(0.0, min(1.0, 1.0 - self.taken / self.size)) if self.size > 0 else 0.0
+#: One damage track of a token (``engine.rules.Track``: ``label``, ``taken`` of ``size``, ``left``).
+ConditionTrack = Track
 
 
 def condition_tracks(encounter: Encounter, token: Token) -> tuple[ConditionTrack, ...]:
-    """The damage tracks a token's sheet has under the encounter's rule system: SR5
-    Physical and Stun monitors (boxes, sized by ``engine.sr5.condition``); d100 injury out
-    of ``max_injury``. Static Veil sheets have no maximum, so no bar. No sheet: no tracks."""
-    if encounter.ruleset == "sr5" and token.rules.get("sr5") is not None:
-        from engine.sr5.condition import physical_boxes, stun_boxes
-
-        s = token.rules.get("sr5")
-        p, st = physical_boxes(s), stun_boxes(s)
-        return (ConditionTrack("Physical", min(s.physical_damage, p), p),
-                ConditionTrack("Stun", min(s.stun_damage, st), st))
-    if encounter.ruleset == "d100" and token.rules.get("d100") is not None:
-        s = token.rules.get("d100")
-        return (ConditionTrack("Injury", min(s.injury, s.max_injury), s.max_injury),)
-    return ()
+    """The damage tracks a token's sheet has under the encounter's rule system
+    (``RuleSystem.condition_tracks``: SR5 Physical and Stun monitors, d100 injury out of
+    ``max_injury``; Static Veil sheets have no maximum, so no bar). No sheet: no tracks."""
+    return encounter.system.condition_tracks(encounter, token.id)
 
 
 TRACK_COLOURS = {"Physical": QColor("#66bb6a"), "Stun": QColor("#4fc3f7"), "Injury": QColor("#66bb6a")}

@@ -46,18 +46,10 @@ MAP_KEY = "Coverfire-Map"
 
 
 def round_text(encounter: Encounter) -> str | None:
-    """The round (and pass) of the fight from the encounter's rule state, or None when no
-    fight is running: SR5 "Combat Turn T, pass P" (turn 0: none); d100 "Round R" (0: none);
-    Static Veil "Round R" once its combat log has an entry."""
-    if encounter.ruleset == "sr5" and encounter.rules.get("sr5") is not None and encounter.rules["sr5"].turn > 0:
-        s = encounter.rules.get("sr5")
-        return f"Combat Turn {s.turn}, pass {s.initiative_pass}" if s.initiative_pass else f"Combat Turn {s.turn}"
-    if encounter.ruleset == "d100" and encounter.rules.get("d100") is not None and encounter.rules["d100"].round > 0:
-        return f"Round {encounter.rules['d100'].round}"
-    sv = encounter.rules.get("static-veil")
-    if encounter.ruleset == "static-veil" and sv is not None and (sv.log or sv.active):
-        return f"Round {sv.round}"
-    return None
+    """The round (and pass) of the fight from the encounter's rule system
+    (``RuleSystem.round_status``: SR5 "Combat Turn T, pass P", d100 and Static Veil
+    "Round R"), or None when no fight is running."""
+    return encounter.system.round_status(encounter) or None
 
 
 @dataclass(frozen=True)

@@ -48,9 +48,10 @@ def charge_cell(charge, pending: bool) -> tuple[str, float]:
 
 
 def uses_range_bands(encounter) -> bool:
-    """Whether the encounter's rule system reads Shadowrun range bands and modifiers (only
-    ``sr5``: the d100 and Static Veil texts have none, so their GMs see distances instead)."""
-    return encounter.ruleset == "sr5"
+    """Whether the encounter's rule system reads range bands and modifiers
+    (``RuleSystem.uses_range_bands``: Shadowrun does; the d100 and Static Veil texts have
+    none, so their GMs see distances instead)."""
+    return encounter.system.uses_range_bands
 
 
 def charge_refusal(reason: str | None) -> str:
