@@ -19,7 +19,13 @@ def render(out: str | Path, size: tuple[int, int] = (1920, 1080), attacker: str 
     """Open ``file`` (default: the demo) in a main window of ``size`` pixels with only the
     named panels open (None: all), select the attacker, hover a target, let the charge
     column fill, and save the window as PNG."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if "QT_QPA_PLATFORM" not in os.environ:  # an offscreen screen of that size: the window fits it
+        import json
+
+        cfg = Path(tempfile.mkdtemp(prefix="cf-screen-")) / "screens.json"
+        cfg.write_text(json.dumps({"screens": [{"name": "shot", "x": 0, "y": 0, "width": size[0], "height": size[1],
+                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+        os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={cfg}"
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -33,12 +39,14 @@ def render(out: str | Path, size: tuple[int, int] = (1920, 1080), attacker: str 
     settings = QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat)
     win = MainWindow(load_encounter(path), path, settings=settings, autosave_folder=tmp / "autosave",
                      autosave_interval_ms=10_000_000)
-    win.resize(*size)
+    win.fill_screen()
     win.show()
     QApplication.processEvents()
     if panels is not None:
         for name, dock in win.docks.items():
             dock.setVisible(name in panels)
+        if panels and panels[0] in win.docks:
+            win.docks[panels[0]].raise_()
     QApplication.processEvents()
     win.map_view.fit_map()
     if attacker:

@@ -3,6 +3,7 @@ hidden silhouette, the charge path."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -324,7 +325,19 @@ def _charge_drawing(t, plan) -> dict | None:
     runup = None
     if plan.runup_start is not None and plan.contact is not None:
         runup = polyline_path([tuple(plan.runup_start), tuple(plan.contact)])
-    end = pts[-1] if pts else (t.x, t.y)
     movement = plan.movement if plan.movement is not None else 0.0
     return {"qpath": polyline_path(pts), "runup": runup, "path": pts,
-            "label_at": end, "text": f"charge {movement:.1f} m"}
+            "label_at": halfway(pts) if pts else (t.x, t.y), "text": f"charge {movement:.1f} m"}
+
+
+def halfway(pts) -> tuple[float, float]:
+    """The point half-way along a polyline (metres): where a path's label goes, clear of
+    the tokens and labels at its ends."""
+    legs = [math.dist(a, b) for a, b in zip(pts, pts[1:])]
+    left = sum(legs) / 2
+    for (a, b), d in zip(zip(pts, pts[1:]), legs):
+        if d >= left and d > 0:
+            k = left / d
+            return (a[0] + (b[0] - a[0]) * k, a[1] + (b[1] - a[1]) * k)
+        left -= d
+    return tuple(pts[-1])
