@@ -164,6 +164,7 @@ class MapView(pg.GraphicsView):
         self.obstacles = ObstacleLayer(options)
         self.tokens = TokenLayer(options)
         self.answer_layer = AnswerLayer(options)
+        self.answer_layer.token_layer = self.tokens
         self.overlay = OverlayLayer(options)
         self.layers = [self.ground, self.zones, self.obstacles, self.tokens, self.answer_layer, self.overlay]
         for layer in self.layers:

@@ -52,6 +52,8 @@ class AnswerLayer(MapLayer):
         self._sight: dict | None = None
         self._charge: dict | None = None
         self.build_count = 0
+        #: the view's token layer, whose layout places the badges (None: above each disc)
+        self.token_layer: TokenLayer | None = None
 
     def set_answers(self, encounter: Encounter, attacker_id: str | None, reports: dict,
                     sight=None, charge=None, focus_id: str | None = None) -> None:
@@ -144,6 +146,13 @@ class AnswerLayer(MapLayer):
             cxs = (arr[:, 0] * m11 + dx).tolist()
             cys = (arr[:, 1] * m22 + dy).tolist()
             tops = (arr[:, 1] * m22 + dy - np.maximum(arr[:, 2] * px_per_m, TokenLayer.MIN_RADIUS_PX) - 3).tolist()
+            placed = self.token_layer.badge_rects(px_per_m) if self.token_layer is not None else {}
+            if placed:  # where the badge layout put them (clear of discs and of each other)
+                for i, tid in enumerate(self._badge_ids):
+                    r = placed.get(tid)
+                    if r is not None:
+                        cxs[i] = (r[0] + r[2]) / 2 + dx
+                        tops[i] = r[3] + dy
             c = tr.mapRect(clip) if not clip.isEmpty() else None
             full = px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
             for i, (_, _, _, b) in enumerate(self._badges):

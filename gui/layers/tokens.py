@@ -91,6 +91,7 @@ class TokenLayer(MapLayer):
         self._flip = False
         self._obstacles = None
         self._badge_boxes: dict[str, tuple[float, float]] = {}
+        self._badge_rects: dict[str, tuple[float, float, float, float]] = {}
         self.layout_count = 0
 
     @property
@@ -259,25 +260,49 @@ class TokenLayer(MapLayer):
             if w:
                 blocks.append((xs[i], ys[i], top, w, h))
                 which.append(i)
-        fixed = []
-        if blocks:
-            # no label over any token's disc (nor over a badge above one)
-            fixed += disc_rects(xs, ys, rs, pad=1.0)
-            for tid, (bw, bh) in self._badge_boxes.items():
-                i = self._index.get(tid)
-                if i is not None:
-                    bottom = ys[i] - rs[i] - 3
-                    fixed.append((xs[i] - bw / 2, bottom - bh, xs[i] + bw / 2, bottom))
-        if blocks and self._obstacles is not None:
+        discs = disc_rects(xs, ys, rs, pad=1.0) if (blocks or self._badge_boxes) else []
+        others = []  # what other layers draw by the tokens (Static Veil's AP badges ...)
+        if (blocks or self._badge_boxes) and self._obstacles is not None:
             for tid, l, t, r, b in self._obstacles(px_per_m):
                 i = self._index.get(tid)
                 if i is not None:
-                    fixed.append((xs[i] + l, ys[i] + t, xs[i] + r, ys[i] + b))
+                    others.append((xs[i] + l, ys[i] + t, xs[i] + r, ys[i] + b))
+        # the attack badges first, above their discs, clear of every disc and of each other
+        badges = self._place_badges(xs, ys, rs, discs + others)
+        # then the names (and what hangs under them): no label over any disc, badge or mark
+        fixed = discs + list(badges.values()) + others if blocks else []
         out = [(0.0, 0.0)] * len(self._ids)
         for i, off in zip(which, place_labels(blocks, fixed=fixed)):
             out[i] = off
         self._layout_key, self._layout = key, out
+        self._badge_rects = badges
         return out
+
+    def _place_badges(self, xs, ys, rs, fixed) -> dict[str, tuple[float, float, float, float]]:
+        """Where each attack badge goes (token id -> (left, top, right, bottom) pixels):
+        centred above its disc, its bottom 3 px over the rim, unless that covers a disc or
+        another badge; then below, or nudged sideways (the label placement, mirrored)."""
+        ids, blocks = [], []
+        for tid, (bw, bh) in self._badge_boxes.items():
+            i = self._index.get(tid)
+            if i is not None:
+                ids.append(tid)
+                blocks.append((xs[i], -ys[i], rs[i] + 3, bw, bh))  # y mirrored: "below" is above
+        if not blocks:
+            return {}
+        mirrored = [(l, -b, r, -t) for l, t, r, b in fixed]
+        out = {}
+        for tid, (x, my, top, bw, bh), (dx, dy) in zip(ids, blocks, place_labels(blocks, fixed=mirrored)):
+            mtop = my + top + dy
+            out[tid] = (x - bw / 2 + dx, -(mtop + bh), x + bw / 2 + dx, -mtop)
+        return out
+
+    def badge_rects(self, px_per_m: float) -> dict[str, tuple[float, float, float, float]]:
+        """Where the attack badges are drawn at ``px_per_m`` (token id -> (left, top, right,
+        bottom) pixels from the map origin, y as the view draws it): the badge layout's
+        answer, which :class:`gui.layers.AnswerLayer` follows."""
+        self._label_offsets(px_per_m, self._flip)
+        return dict(self._badge_rects)
 
     def label_rects(self, m_per_px: float | None = None) -> dict[str, QRectF]:
         """Where each shown token's name label is drawn at ``m_per_px`` metres per pixel

@@ -20,20 +20,21 @@ def _discs(layer, k):
 
 
 def _clashes(layer, k, badges=None):
-    """(label of, disc or badge of) pairs where a name label covers a disc or a badge."""
+    """(label of, disc or badge of) pairs where a name label covers a disc or a badge, and
+    (badge of, disc or badge of) pairs where a badge covers a disc or another badge."""
     labels = layer.label_rects(1.0 / k)
     assert labels, "no labels at this zoom: the test would check nothing"
     discs = _discs(layer, k)
+    placed = layer.badge_rects(k)
+    assert set(placed) == set(badges or {})
     out = []
     for tid, r in labels.items():
         rect = (r.left(), r.top(), r.right(), r.bottom())
         out += [(tid, other) for other, d in discs.items() if overlaps(rect, d)]
-        for other, (bw, bh) in (badges or {}).items():
-            i = layer.ids.index(other)
-            x, y, rr = layer._xy[i, 0] * k, layer._xy[i, 1] * k, layer.radii_px(k)[i]
-            bottom = y - round(rr * 4) / 4 - 3
-            if overlaps(rect, (x - bw / 2, bottom - bh, x + bw / 2, bottom)):
-                out.append((tid, f"badge of {other}"))
+        out += [(tid, f"badge of {other}") for other, b in placed.items() if overlaps(rect, b)]
+    for tid, b in placed.items():
+        out += [(f"badge of {tid}", other) for other, d in discs.items() if overlaps(b, d)]
+        out += [(f"badge of {tid}", f"badge of {o}") for o, b2 in placed.items() if o != tid and overlaps(b, b2)]
     return out
 
 
@@ -78,6 +79,20 @@ def test_no_label_over_a_disc_in_the_player_view(screen_window, qtbot):
     view = pv.view
     k = 1.0 / view.m_per_px()
     assert _clashes(view.tokens, k, view.answer_layer.badge_boxes()) == []
+
+
+def test_static_veil_badges_do_not_pile_up(window, qtbot):
+    """The Static Veil demo puts Bolt beside Nix and Kit beside Jay: their badges once sat on
+    one another ("6 m 6 m none")."""
+    window.actions["open static-veil demo"].trigger()
+    qtbot.wait(20)
+    view = window.map_view
+    window.selection.select(["rook"], window.document.encounter)
+    qtbot.wait(20)
+    k = 1.0 / view.m_per_px()
+    badges = view.answer_layer.badge_boxes()
+    assert len(badges) == len(window.document.encounter.tokens) - 1
+    assert _clashes(view.tokens, k, badges) == []
 
 
 def test_a_crowd_of_tokens_keeps_every_disc_clear(window, qtbot):
