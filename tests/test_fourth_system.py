@@ -119,3 +119,4 @@ def test_no_file_outside_tests_names_the_fourth_system():
     hits = [p for d in ("engine", "gui", "geometry", "docs", "assets") for p in (ROOT / d).rglob("*")
             if p.is_file() and p.suffix in (".py", ".json", ".md") and "cover-only" in p.read_text(encoding="utf-8")]
     assert [h for h in hits if h.name != "rule-systems.md"] == []
+
