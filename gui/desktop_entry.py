@@ -8,12 +8,13 @@ desktop (GNOME, KDE, Xfce, Cinnamon…) reads to list a program and open files w
   ``icons/hicolor/scalable/apps/coverfire.svg``;
 * ``mime/packages/coverfire.xml``: the file types Coverfire opens (:data:`MIME_TYPES`).
 
-An encounter is recognised by its content, the ``"format": "coverfire.encounter"`` field
-near the start of the file (so any ``.json`` Coverfire saved), and by the ``.coverfire.json``
-extension; it is a sub-class of ``application/json``, so a file manager prefers Coverfire for
-it and keeps the text editor as the other choice. Universal VTT maps and Chummer saves go by
-extension. Then ``update-mime-database`` and ``update-desktop-database`` are run when the
-system has them. Nothing here needs Qt or a display.
+An encounter is recognised by its extension ``.coverfire.json`` and by its content, the
+``"format": "coverfire.encounter"`` field near the start of the file; it is a sub-class of
+``application/json``. File managers (GIO and Qt alike) decide by a matching glob before they
+read content, so the content rule names encounters whose name has no known extension; a
+plain ``name.json`` stays JSON. Universal VTT maps and Chummer saves (``.chum5`` and the
+compressed ``.chum5lz``) go by extension. Then ``update-mime-database`` and
+``update-desktop-database`` are run when the system has them. Nothing here needs Qt.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class MimeType:
     name: str
     comment: str
     globs: tuple[str, ...]
-    sub_class_of: str
+    sub_class_of: str | None = None
     magic: tuple[str, ...] = ()
     magic_range: int = 0
     icon: str | None = None
@@ -59,6 +60,8 @@ MIME_TYPES: tuple[MimeType, ...] = (
     MimeType("application/x-uvtt", "Universal VTT map", ("*.dd2vtt", "*.uvtt", "*.df2vtt"),
              "application/json"),
     MimeType("application/x-chummer5", "Chummer5 character", ("*.chum5",), "application/xml"),
+    # Chummer's compressed save: the same XML through the 7-Zip SDK's LZMA
+    MimeType("application/x-chummer5-compressed", "Chummer5 character (compressed)", ("*.chum5lz",)),
 )
 
 DESKTOP_KEYS = {
@@ -127,7 +130,8 @@ def mime_xml() -> str:
     for m in MIME_TYPES:
         out.append(f"  <mime-type type={quoteattr(m.name)}>")
         out.append(f"    <comment>{escape(m.comment)}</comment>")
-        out.append(f"    <sub-class-of type={quoteattr(m.sub_class_of)}/>")
+        if m.sub_class_of:
+            out.append(f"    <sub-class-of type={quoteattr(m.sub_class_of)}/>")
         if m.icon:
             out.append(f"    <icon name={quoteattr(m.icon)}/>")
         for g in m.globs:

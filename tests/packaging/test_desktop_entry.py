@@ -50,7 +50,8 @@ def test_install_desktop_writes_the_entry_icons_and_mime_types_under_xdg_data_ho
     assert keys["Type"] == "Application" and keys["Name"] == "Coverfire"
     assert keys["Icon"] == "coverfire" and keys["Terminal"] == "false"
     assert keys["Exec"].endswith(" %f")
-    assert keys["MimeType"] == "application/x-coverfire-encounter;application/x-uvtt;application/x-chummer5;"
+    assert keys["MimeType"] == ("application/x-coverfire-encounter;application/x-uvtt;application/x-chummer5;"
+                                "application/x-chummer5-compressed;")
     assert "Game" in keys["Categories"].split(";")
     for n in SIZES:
         png = xdg / "icons" / "hicolor" / f"{n}x{n}" / "apps" / "coverfire.png"
@@ -84,11 +85,13 @@ def test_exec_quotes_a_path_with_spaces_and_escapes_reserved_characters():
 def test_the_mime_xml_names_the_globs_and_the_format_field():
     root = ET.fromstring(de.mime_xml())
     types = {t.get("type"): t for t in root.findall(f"{NS}mime-type")}
-    assert set(types) == {"application/x-coverfire-encounter", "application/x-uvtt", "application/x-chummer5"}
+    assert set(types) == {"application/x-coverfire-encounter", "application/x-uvtt", "application/x-chummer5",
+                          "application/x-chummer5-compressed"}
     globs = {name: [g.get("pattern") for g in t.findall(f"{NS}glob")] for name, t in types.items()}
     assert globs == {"application/x-coverfire-encounter": ["*.coverfire.json"],
                      "application/x-uvtt": ["*.dd2vtt", "*.uvtt", "*.df2vtt"],
-                     "application/x-chummer5": ["*.chum5"]}
+                     "application/x-chummer5": ["*.chum5"],
+                     "application/x-chummer5-compressed": ["*.chum5lz"]}
     enc = types["application/x-coverfire-encounter"]
     assert enc.find(f"{NS}sub-class-of").get("type") == "application/json"
     matches = [m.get("value") for m in enc.iter(f"{NS}match")]
@@ -103,6 +106,7 @@ def test_update_mime_database_compiles_the_types(xdg):
     assert "update-mime-database: ok" in lines
     globs2 = (xdg / "mime" / "globs2").read_text()
     for line in ("application/x-coverfire-encounter:*.coverfire.json", "application/x-uvtt:*.dd2vtt",
+                 "application/x-chummer5-compressed:*.chum5lz",
                  "application/x-uvtt:*.uvtt", "application/x-uvtt:*.df2vtt", "application/x-chummer5:*.chum5"):
         assert line in globs2
     assert "application/x-coverfire-encounter application/json" in (xdg / "mime" / "subclasses").read_text()
@@ -127,10 +131,11 @@ def test_the_desktop_recognises_each_file_type(xdg, tmp_path, demo_path, monkeyp
     (files / "hall.df2vtt").write_text('{"format": 0.3}')
     (files / "sam.chum5").write_text("<?xml version='1.0'?><character/>")
     (files / "plain.json").write_text('{"a": 1}')
+    (files / "sam.chum5lz").write_bytes(b"]\x00\x00\x80\x00" + bytes(40))
     want = {"ambush.coverfire.json": "application/x-coverfire-encounter",
             "ambush": "application/x-coverfire-encounter", "hall.dd2vtt": "application/x-uvtt",
             "hall.df2vtt": "application/x-uvtt", "sam.chum5": "application/x-chummer5",
-            "plain.json": "application/json"}
+            "plain.json": "application/json", "sam.chum5lz": "application/x-chummer5-compressed"}
     for name, mime in want.items():
         res = subprocess.run([gio, "info", "-a", "standard::content-type", str(files / name)],
                              capture_output=True, text=True, timeout=30)
@@ -145,7 +150,7 @@ def test_uninstall_removes_exactly_what_install_wrote(xdg, capsys):
     assert main(["--uninstall-desktop"]) == 0
     out = capsys.readouterr().out
     assert all(not p.exists() for p in de.written_paths(xdg))
-    assert out.count("removed ") == len(de.written_paths(xdg)) == 8 + 1 + 2
+    assert out.count("removed ") == len(de.written_paths(xdg)) == 1 + 8 + 1 + 1
     assert other.exists()
     assert main(["--uninstall-desktop"]) == 0
     assert "nothing to remove" in capsys.readouterr().out
