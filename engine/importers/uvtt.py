@@ -481,15 +481,42 @@ def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_C
     return out
 
 
+#: Above this many points a polyline is thinned evenly without Douglas-Peucker: GEOS's
+#: simplify recurses once a vertex on a zig-zag and a deep enough one overflows the C stack.
+MAX_SIMPLIFY_POINTS = 5000
+
+
+def _radial(a: np.ndarray, tol: float) -> np.ndarray:
+    """``a`` (n x 2) without the points closer than ``tol`` to the point kept before them (the
+    line moves at most ``tol``); the last point is always kept. O(n), no recursion."""
+    keep = [0]
+    lx, ly = a[0]
+    t2 = tol * tol
+    for i in range(1, len(a) - 1):
+        x, y = a[i]
+        if (x - lx) ** 2 + (y - ly) ** 2 >= t2:
+            keep.append(i)
+            lx, ly = x, y
+    keep.append(len(a) - 1)
+    return a[keep]
+
+
 def _capped(pts: list[tuple[float, float]], cell: float, rep: ReportBuilder, where: str) -> list[tuple[float, float]]:
     """A polyline of more than :data:`MAX_POLYLINE_POINTS` points (cells) brought under the
-    cap: simplified within the smallest of :data:`SIMPLIFY_TOLERANCES` (metres) that does it,
-    else thinned to evenly spaced points. A warning says which and by how much."""
+    cap: points closer together than the tolerance dropped, then simplified (Douglas-Peucker,
+    only below :data:`MAX_SIMPLIFY_POINTS`) within the smallest of :data:`SIMPLIFY_TOLERANCES`
+    (metres) that does it, else thinned to evenly spaced points. A warning says which."""
     n = len(pts)
-    line = shapely.LineString(pts)
+    a = np.asarray(pts, dtype=float)
     for tol in SIMPLIFY_TOLERANCES:
-        simple = shapely.simplify(line, tol / cell, preserve_topology=False)
-        coords = [(float(x), float(y)) for x, y in simple.coords]
+        b = _radial(a, tol / cell)
+        if len(b) <= MAX_POLYLINE_POINTS:
+            coords = [(float(x), float(y)) for x, y in b]
+        elif len(b) <= MAX_SIMPLIFY_POINTS:
+            simple = shapely.simplify(shapely.LineString(b), tol / cell, preserve_topology=False)
+            coords = [(float(x), float(y)) for x, y in simple.coords]
+        else:
+            continue
         if 2 <= len(coords) <= MAX_POLYLINE_POINTS:
             rep.warn(f"the polyline has {n:,} points; simplified to {len(coords):,} within {tol * 100:g} cm "
                      f"(at most {MAX_POLYLINE_POINTS:,} points a polyline)", where)

@@ -202,3 +202,23 @@ def test_values_past_the_encounter_limits_are_cleaned_not_a_refused_map(tmp_path
     assert enc.imported["environment"] == {"baked_lighting": True}
     assert any(w.where == "$.environment.ambient_light" for w in rep.warnings)
     assert loads_encounter(dumps_encounter(enc)) == enc
+
+
+def test_a_zigzag_wall_of_100000_points_does_not_crash_the_interpreter(tmp_path):
+    """Fuzzing found GEOS's simplify recursing once a vertex on a zig-zag of 100,000 points
+    until the C stack overflowed (a segfault). Run in a child process so a crash fails here."""
+    import os
+    import subprocess
+    import sys
+
+    pts = [_pt((i % 2) * 5.0 + i * 1e-4, i * 1e-4) for i in range(100_000)]
+    data = {"format": 0.3, "resolution": {"map_origin": _pt(0, 0), "map_size": _pt(20, 20), "pixels_per_grid": 10},
+            "line_of_sight": [pts], "image": ""}
+    path = _write(tmp_path, data)
+    code = ("import sys; from engine.importers.uvtt import import_uvtt; e, r = import_uvtt(sys.argv[1]); "
+            "print(len(e.obstacles), r.warnings[0].message)")
+    root = Path(__file__).resolve().parents[3]
+    r = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=str(root)), cwd=str(root))
+    assert r.returncode == 0, r.stderr[-500:]
+    assert "the polyline has 100,000 points" in r.stdout and "thinned to 1,000 evenly spaced points" in r.stdout
