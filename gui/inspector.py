@@ -45,7 +45,12 @@ from gui.selection import Selection
 STANCES = ("standing", "crouched", "prone")
 ZONE_KINDS = ("suppressive", "shotgun", "blast", "circle", "cone", "line", "rect")
 CHOKES = ("", "narrow", "medium", "wide")
-RULESETS = ("sr5", "d100", "static-veil")
+def rulesets() -> tuple[str, ...]:
+    """The ruleset names the registered rule systems answer to (``engine.rules.names``)."""
+    from engine.rules import names
+
+    return names()
+
 
 # (field, label, kind) per object type. Kinds: text, float, optfloat, optint, bool, stance,
 # side, zonekind, choke, owner, zoneweapon, colour, longtext, polygon, weapons, ruleset.
@@ -279,7 +284,7 @@ class InspectorPanel(QWidget):
             w.setObjectName(f"field_{name}")
             editable = ftype in ("side", "zoneweapon")
             w.setEditable(editable)
-            fixed = {"stance": STANCES, "zonekind": ZONE_KINDS, "choke": CHOKES, "ruleset": RULESETS}.get(ftype)
+            fixed = {"stance": STANCES, "zonekind": ZONE_KINDS, "choke": CHOKES, "ruleset": rulesets()}.get(ftype)
 
             def set_(v, w=w, fixed=fixed, ftype=ftype):
                 w.blockSignals(True)

@@ -1,10 +1,21 @@
-"""Rule systems' windows and docks, one package per rule system (``gui.rules.d100`` ...).
+"""Rule systems' parts of the window, one package per rule system (``gui/rules/<name>/``).
 
-Each package registers itself with :func:`gui.main_window.register_extension` when imported
-and shows its docks and menus only while the open encounter uses its ``ruleset``.
+Each package defines one :class:`gui.rules.base.RuleGui` and registers it by its ruleset;
+importing this package gives every new main window a :class:`gui.rules.base.RuleGuiHost`,
+which installs only the open encounter's RuleGui (found by discovery, no system named here).
 
-What they share: :mod:`gui.rules.base` (``RuleController``: activation by ruleset, the saved
-log in the shared combat log and struck through on undo; ``LogMirror``; ``token_name``;
-``take_down_decorations``) and :mod:`gui.rules.widgets` (``bold``, ``read_only_table``,
-``set_cell``).
+What they share: :mod:`gui.rules.base` (``RuleGui``, the registry, ``RuleController``:
+the saved log in the shared combat log and struck through on undo; ``LogMirror``;
+``token_name``; ``picked_targets``), :mod:`gui.rules.widgets` (``bold``,
+``read_only_table``, ``set_cell``, ``Section``) and the Action panel (:mod:`gui.action_panel`).
 """
+
+
+def _register() -> None:
+    from gui.main_window import register_extension
+    from gui.rules.base import install_host
+
+    register_extension(install_host)
+
+
+_register()

@@ -1,4 +1,15 @@
-"""What every rule system's controller on a main window does the same way.
+"""What every rule system's GUI on a main window does the same way, and the one registry of
+them (issue 12 item 3: the GUI knows no rule system by name).
+
+:class:`RuleGui` is one rule system's part of one main window: its docks, menus, actions,
+map layers, Action-panel pages, token decorations, and the answers the rest of the window
+asks of it (:meth:`RuleGui.context_actions` for the map's right-click menu; what the rest asks of
+the rules themselves — range bands, condition bars, the round line — it asks the engine's
+``RuleSystem``). ``gui/rules/<name>/`` defines
+one subclass and registers it (:func:`register_rule_gui`); :class:`RuleGuiHost` installs only
+the open encounter's one and uninstalls it cleanly (every dock, menu, action, layer, page
+and signal it added) when an encounter of another system opens. A system with no RuleGui
+(a test's fourth system) simply has none: the window works without.
 
 :class:`LogMirror` keeps one rule system's lines in the shared combat log
 (:mod:`gui.combat_log`) in step with the log the engine saves in the encounter: each batch
@@ -16,12 +27,50 @@ No rule here: the entries and their text are the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+import logging
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import QObject, Signal
 
 from engine.model import Encounter
 from gui.combat_log import CombatLog
+
+log = logging.getLogger(__name__)
+
+
+# -- what the rest of the window asks a rule system's GUI -----------------------------------------
+@dataclass(frozen=True)
+class ContextAction:
+    """One entry of a token's right-click menu: ``label``; ``enabled`` or greyed with the
+    engine's ``reason``; ``callback()`` does it (opens the Action panel, books the action)."""
+
+    label: str
+    enabled: bool
+    reason: str
+    callback: Callable[[], object]
+
+
+class Listener:
+    """Connections to signals of longer-lived objects (the document, the selection), kept so
+    they can all be cut at once (:meth:`detach`) when a rule system's GUI is uninstalled."""
+
+    def listen(self, signal, slot) -> None:
+        """``signal.connect(slot)``, remembered for :meth:`detach`."""
+        signal.connect(slot)
+        self.__dict__.setdefault("_listening", []).append((signal, slot))
+
+    def detach(self) -> None:
+        """Disconnect everything :meth:`listen` connected."""
+        for signal, slot in self.__dict__.pop("_listening", []):
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):  # already gone with its sender
+                pass
 
 
 def token_name(encounter: Encounter, ident: str | None) -> str:
@@ -87,7 +136,7 @@ class LogMirror:
             self.log.set_undone(batch, not live)
 
 
-class RuleController(QObject):
+class RuleController(QObject, Listener):
     """The rule system :attr:`ruleset` on one main window. Signals: ``activeChanged(bool)``
     when an encounter of this rule system is opened or left; ``applied(change)`` after an
     action landed (emitted by the subclass); ``stateChanged()`` after any committed change of
@@ -111,7 +160,7 @@ class RuleController(QObject):
         self.last_change = None
         self._mirror = LogMirror(log, self.ruleset)
         self._active = False
-        self.document.changed.connect(self._on_document)
+        self.listen(self.document.changed, self._on_document)
         self._reset()
 
     # -- what a rule system says ------------------------------------------------------------------
@@ -179,4 +228,260 @@ class RuleController(QObject):
         self._mirror.sync(self.saved_log(self.document.encounter) if self._active else ())
 
 
-__all__ = ["LogMirror", "RuleController", "picked_targets", "take_down_decorations", "token_name"]
+    def detach(self) -> None:
+        """Leave the window (the rule system's GUI is uninstalled): no more document events,
+        its lines out of the shared combat log."""
+        super().detach()
+        self._mirror.clear()
+        self.log.want(self.ruleset, False)
+
+
+# -- one rule system's GUI on one window ------------------------------------------------------------
+class RuleGui(QObject, Listener):
+    """One rule system's part of one main window (see the module docstring). A subclass sets
+    :attr:`ruleset`, builds its docks, menus and pages in ``__init__`` through
+    :meth:`add_dock`, :meth:`add_menu`, :meth:`add_action`, :meth:`add_layer`,
+    :meth:`add_page` and :meth:`listen` (so :meth:`uninstall` can take them all away) and
+    overrides the hooks it answers. :attr:`window_attribute` names the window attribute it
+    is reachable as while installed (``window.sr5``)."""
+
+    #: The ``Encounter.ruleset`` this GUI serves.
+    ruleset: ClassVar[str] = ""
+    #: The main window's attribute this GUI is while installed ("" for none).
+    window_attribute: ClassVar[str] = ""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.installed = True
+        self._docks: list[str] = []
+        self._menus: list[str] = []
+        self._actions: list[str] = []
+        self._layers: list = []
+        self._pages: list = []
+        self._decorated = False
+
+    # -- what the GUI adds to the window (taken away again by uninstall) ---------------------------
+    def add_dock(self, widget, title: str, name: str, **kw):
+        dock = self.window.add_dock(widget, title, name=name, **kw)
+        self._docks.append(name)
+        return dock
+
+    def add_menu(self, title: str):
+        if title not in self.window.menus:
+            self._menus.append(title)
+        return self.window.add_menu(title)
+
+    def add_action(self, menu: str, text: str, slot, *, name: str, **kw):
+        act = self.window.add_action(menu, text, slot, name=name, **kw)
+        self._actions.append(name)
+        return act
+
+    def add_layer(self, item) -> None:
+        """A map layer (a pyqtgraph item) drawn over the map while installed."""
+        view = self.window.map_view
+        view.vb.addItem(item, ignoreBounds=True)
+        view.layers.append(item)
+        self._layers.append(item)
+
+    def add_page(self, page):
+        """An Action-panel page of this system (taken out of the panel on uninstall)."""
+        self._pages.append(page)
+        return page
+
+    def set_decorations(self, decorations: dict) -> None:
+        """Put this system's bars and tags under the tokens (it alone owns them)."""
+        self.window.map_view.tokens.set_decorations(decorations)
+        self._decorated = True
+
+    # -- what the window asks -----------------------------------------------------------------------
+    def context_actions(self, token_id: str) -> list[ContextAction]:
+        """The token's right-click entries: every action its rule system lists for it now
+        (``RuleSystem.actions``, against the first targeted token where one needs a target),
+        the refused ones greyed with the engine's reason; choosing one runs
+        :meth:`run_option` (an action needing no more choices is applied, one undo step;
+        the others open this system's Action-panel page)."""
+        from functools import partial
+
+        from engine.errors import CoverfireError
+        from engine.rules import find_system
+
+        enc = self.window.document.committed
+        sel = self.window.selection
+        target = next((t for t in getattr(sel, "targets", ()) if t != token_id), None)
+        try:
+            options = find_system(enc.ruleset).actions(enc, token_id, target)
+        except (CoverfireError, ValueError) as exc:
+            return [ContextAction("No actions", False, str(exc), lambda: None)]
+        return [ContextAction(o.label, o.allowed, o.reason or "", partial(self.run_option, token_id, o))
+                for o in options]
+
+    def run_option(self, token_id: str, option) -> object:
+        """Do the engine ``Option`` chosen for ``token_id`` from its right-click menu. The
+        default applies an option that carries its action through the engine (one undo
+        step) and does nothing for the others; a subclass routes both through its own
+        controller and pages (its log, its Action panel)."""
+        from engine.rules import find_system
+
+        if option.action is None or not option.allowed:
+            return None
+        doc = self.window.document
+        out = find_system(doc.committed.ruleset).apply(doc.committed, option.action)
+        doc.commit(out.encounter, out.label or option.label)
+        return out
+
+    # -- leaving ------------------------------------------------------------------------------------
+    def uninstall(self) -> None:
+        """Take away everything this GUI added to the window: pages, layers, actions, menus,
+        docks, decorations, signal connections. The window is as if it had never been."""
+        if not self.installed:
+            return
+        self.installed = False
+        self.detach()
+        owned = [v for v in vars(self).values() if isinstance(v, Listener) and v is not self]
+        for child in [*self.findChildren(QObject), *owned]:
+            if isinstance(child, Listener):
+                child.detach()
+        for v in owned:  # (controllers made with the window as parent)
+            if isinstance(v, QObject) and v.parent() is not self:
+                v.deleteLater()
+        w = self.window
+        panel = getattr(w, "action_panel", None)
+        for page in self._pages:
+            if panel is not None:
+                panel.remove_page(page)
+            if isinstance(page, Listener):
+                page.detach()
+            page.setParent(None)
+            page.deleteLater()
+        view = w.map_view
+        for item in self._layers:
+            view.vb.removeItem(item)
+            if item in view.layers:
+                view.layers.remove(item)
+        for name in self._actions:
+            act = w.actions.pop(name, None)
+            if act is not None:
+                for m in w.menus.values():
+                    m.removeAction(act)
+                act.deleteLater()
+        for title in self._menus:
+            menu = w.menus.pop(title, None)
+            if menu is not None:
+                w.menuBar().removeAction(menu.menuAction())
+                menu.deleteLater()
+        for name in self._docks:
+            dock = w.docks.pop(name, None)
+            if dock is not None:
+                w.menus["Panels"].removeAction(dock.toggleViewAction())
+                w.removeDockWidget(dock)
+                dock.setParent(None)
+                dock.deleteLater()
+        if self._decorated:
+            view.tokens.set_decorations({})
+        if self.window_attribute and getattr(w, self.window_attribute, None) is self:
+            setattr(w, self.window_attribute, None)
+        self.setParent(None)
+        self.deleteLater()
+
+
+# -- the registry -------------------------------------------------------------------------------------
+RULE_GUIS: dict[str, type[RuleGui]] = {}
+_DISCOVERED = False
+
+
+def register_rule_gui(cls: type[RuleGui]) -> type[RuleGui]:
+    """Register a rule system's GUI class by its ``ruleset`` (usable as a decorator)."""
+    if not cls.ruleset:
+        raise ValueError(f"{cls.__name__} names no ruleset")
+    RULE_GUIS[cls.ruleset] = cls
+    return cls
+
+
+def unregister_rule_gui(ruleset: str) -> None:
+    RULE_GUIS.pop(ruleset, None)
+
+
+def _discover() -> None:
+    """Import every ``gui/rules/<name>/`` package once (each registers its RuleGui)."""
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    here = Path(__file__).resolve().parent
+    for info in pkgutil.iter_modules([str(here)]):
+        if info.ispkg:
+            try:
+                importlib.import_module(f"gui.rules.{info.name}")
+            except ImportError as exc:  # a rule system's GUI missing from this build
+                log.warning("rule GUI %s not loaded: %s", info.name, exc)
+
+
+def find_rule_gui(ruleset: str) -> type[RuleGui] | None:
+    """The GUI class of ``ruleset``, or None when that system has none."""
+    if ruleset not in RULE_GUIS:
+        _discover()
+    return RULE_GUIS.get(ruleset)
+
+
+class RuleGuiHost(QObject):
+    """Installs on one window only the open encounter's :class:`RuleGui` (``window.rule_gui``,
+    None for a system without one) and swaps it when an encounter of another system opens
+    (or the ruleset is edited). ``changed(rule_gui or None)`` after a swap."""
+
+    changed = Signal(object)
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        window.rule_gui = None
+        _discover()
+        for cls in RULE_GUIS.values():  # ``window.sr5`` ... is None while not installed
+            if cls.window_attribute and not hasattr(window, cls.window_attribute):
+                setattr(window, cls.window_attribute, None)
+        # the Action panel first: it lets its page go on another encounter before the new
+        # system's GUI shows its own
+        from gui.action_panel import action_panel
+
+        action_panel(window)
+        window.document.changed.connect(self._on_document)
+        self.sync()
+
+    def _on_document(self, change) -> None:
+        if change.preview and not change.reset:
+            return
+        self.sync()
+
+    def sync(self) -> None:
+        """Install the open encounter's RuleGui if another one (or none) is installed."""
+        w = self.window
+        ruleset = w.document.encounter.ruleset
+        cur = w.rule_gui
+        if cur is not None and cur.ruleset == ruleset:
+            return
+        cls = find_rule_gui(ruleset)
+        if cur is None and cls is None:
+            return
+        if cur is not None:
+            cur.uninstall()
+            w.rule_gui = None
+        if cls is not None:
+            gui = cls(w)
+            w.rule_gui = gui
+            if cls.window_attribute:
+                setattr(w, cls.window_attribute, gui)
+        self.changed.emit(w.rule_gui)
+
+
+def install_host(window) -> RuleGuiHost:
+    """Give ``window`` its :class:`RuleGuiHost` (``window.rule_gui_host``)."""
+    host = getattr(window, "rule_gui_host", None)
+    if host is None:
+        host = RuleGuiHost(window)
+        window.rule_gui_host = host
+    return host
+
+
+__all__ = ["ContextAction", "Listener", "LogMirror", "RULE_GUIS", "RuleController", "RuleGui",
+           "RuleGuiHost", "find_rule_gui", "install_host", "picked_targets",
+           "register_rule_gui", "take_down_decorations", "token_name", "unregister_rule_gui"]

@@ -60,26 +60,28 @@ def test_the_d100_demo_loads_with_a_sheet_on_every_token_and_the_street_map():
 
 
 # -- showing only for d100 ------------------------------------------------------------------------
-def test_docks_and_menu_show_only_for_d100_encounters(window, demo_path):
-    g = window.d100
+def test_docks_and_menu_show_only_for_d100_encounters(window, demo_path, qtbot):
     assert window.document.encounter.ruleset == "sr5"
-    assert not g.menu.menuAction().isVisible() and not g.body_dock.isVisible()
-    # (the combat log dock is shared: another rule system may want it for this file)
-    assert not window.actions["d100 action"].isEnabled()
+    assert window.d100 is None  # not installed for an sr5 file
+    assert "d100 action" not in window.actions and "d100" not in window.menus
     window.actions["open d100 demo"].trigger()
-    assert g.menu.menuAction().isVisible() and g.body_dock.isVisible() and g.rounds_dock.isVisible()
+    qtbot.wait(20)  # (a dock added to a shown window becomes its tab on the next turn)
+    g = window.d100
+    assert window.rule_gui is g and window.sr5 is None  # only the open encounter's system
+    assert g.menu.menuAction().isVisible() and g.rounds_dock.isVisible()  # its tab in front
+    assert {"d100_body", "d100_round"} <= set(window.docks) and "sr5_initiative" not in window.docks
     assert window.docks["combat_log"].isVisible()
     assert window.document.path is None  # Save asks where: the bundled demo is never overwritten
-    # A opens the d100 dialog here (SR5 uses A too, but its action is off for d100 files)
+    # A opens the d100 action (the sr5 GUI, whose A attacks, is not installed)
     window.selection.select(["sam"], window.document.encounter)
     QTest.keyClick(window.map_view, Qt.Key.Key_A)
     assert g.dialog is not None and g.dialog.isVisible() and g.dialog.shooter_id() == "sam"
     g.dialog.close()
-    assert not window.selection.attacker_locked  # the dialog gives the attacker back
+    assert not window.selection.attacker_locked  # the panel gives the attacker back
     window.actions["d100 start round"].trigger()
     assert any(ln.ruleset == "d100" for ln in window.combat_log.lines())
     assert window.open_file(demo_path)
-    assert not g.menu.menuAction().isVisible() and not g.rounds_dock.isVisible()
+    assert window.d100 is None and "d100_round" not in window.docks and "d100" not in window.menus
     assert not any(ln.ruleset == "d100" for ln in window.combat_log.lines())
     assert all("BLEED" not in t for d in window.map_view.tokens.decorations.values() for t, _ in d.tags)
 

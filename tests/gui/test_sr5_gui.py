@@ -57,7 +57,7 @@ def part_values(pool):
 
 
 # -- showing ------------------------------------------------------------------------------------
-def test_docks_menu_and_marks_only_for_sr5_encounters(sr5, demo_path):
+def test_docks_menu_and_marks_only_for_sr5_encounters(sr5, demo_path, qtbot):
     g = sr5.sr5
     assert g.controller.active and g.dock.isVisible() and g.menu.menuAction().isVisible()
     assert sr5.docks["combat_log"].isVisible()
@@ -69,13 +69,17 @@ def test_docks_menu_and_marks_only_for_sr5_encounters(sr5, demo_path):
     from gui.rules.d100 import demo_path as d100_demo
 
     assert sr5.open_file(d100_demo())
-    assert not g.controller.active and not g.dock.isVisible() and not g.menu.menuAction().isVisible()
-    assert not g.dock.toggleViewAction().isVisible() and not sr5.actions["sr5 attack"].isEnabled()
-    # the sr5 marks (two bars per token) are gone; the d100 GUI may put its own there
+    # the sr5 GUI is uninstalled: its dock, menu, actions and marks are gone, not hidden
+    assert sr5.sr5 is None and sr5.rule_gui.ruleset == "d100"
+    assert "sr5_initiative" not in sr5.docks and "SR5" not in sr5.menus
+    assert not any(name.startswith("sr5 ") for name in sr5.actions)
+    assert "SR5" not in [a.text() for a in sr5.menuBar().actions()]
     assert not any(len(d.bars) == 2 for d in sr5.map_view.tokens.decorations.values())
-    assert g.open_attack() is None
     assert sr5.open_file(demo_path)
-    assert g.controller.active and g.dock.isVisible() and sr5.actions["sr5 attack"].isEnabled()
+    qtbot.wait(20)  # (a dock added to a shown window becomes its tab on the next turn)
+    g = sr5.sr5
+    assert g is not None and g.controller.active and g.dock.isVisible() and sr5.actions["sr5 attack"].isEnabled()
+    assert sr5.rule_gui is g and [a.text() for a in sr5.menuBar().actions()].count("SR5") == 1
 
 
 def test_token_decorations_are_drawn_under_the_name(sr5, qtbot):

@@ -101,16 +101,18 @@ def test_demo_loads_with_sheets_and_the_map_the_tests_need():
 def test_shown_only_for_static_veil_encounters(sv, demo_path):
     win, ctl = sv
     assert ctl.active and ctl.page.isVisible() and win.docks["combat_log"].isVisible()
-    assert ctl.menu.menuAction().isVisible()
-    assert win.open_file(demo_path)  # the sr5 demo
-    assert not ctl.active
-    assert not ctl.page.isVisible() and not ctl.menu.menuAction().isVisible()
-    assert not ctl.dock.isVisible()  # the Action panel closes with the maneuvers page
-    assert ctl.layer.marks == [] and not ctl.layer.isVisible()
-    assert _log(win, undone=None) == []  # (the log dock itself may serve another rule system)
+    assert ctl.menu.menuAction().isVisible() and win.rule_gui is ctl
+    layers = len(win.map_view.layers)
+    assert win.open_file(demo_path)  # the sr5 demo: the Static Veil GUI is uninstalled
+    assert win.static_veil is None and win.rule_gui.ruleset == "sr5"
+    assert "Static Veil" not in win.menus and not any(n.startswith("sv ") for n in win.actions)
+    assert ctl.page not in win.action_panel.pages() and not win.action_panel.dock.isVisible()
+    assert ctl.layer not in win.map_view.layers and len(win.map_view.layers) == layers - 1
+    assert _log(win, undone=None) == []
     assert win.open_file(DEMO)
+    ctl = win.static_veil
     assert ctl.active and ctl.page.isVisible() and ctl.menu.menuAction().isVisible()
-    assert win.docks["combat_log"].isVisible()
+    assert win.docks["combat_log"].isVisible() and len(win.map_view.layers) == layers
 
 
 def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):

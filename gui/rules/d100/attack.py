@@ -121,7 +121,7 @@ class AttackPage(ActionPage):
         self._building = False
         self._build()
         controller.stateChanged.connect(self._on_state)
-        controller.selection.changed.connect(self._on_selection)
+        controller.listen(controller.selection.changed, self._on_selection)
 
     # -- building -------------------------------------------------------------------------------
     def _build(self) -> None:

@@ -287,7 +287,7 @@ class BodyPanel(QWidget):
         lay.addWidget(self.empty)
         lay.addStretch(1)
         controller.stateChanged.connect(self.refresh)
-        controller.selection.changed.connect(self.refresh)
+        controller.listen(controller.selection.changed, self.refresh)
         self.refresh()
 
     # -- reading helpers for tests and the window ------------------------------------------------

@@ -5,8 +5,9 @@ who is caught, falloff), condition monitors and status marks on the
 tokens, and the shared combat log (:mod:`gui.combat_log`), exportable with the dice of every
 roll. Shown only while the open encounter's ruleset is ``"sr5"``.
 
-Importing this module registers :func:`install` with :func:`gui.main_window.register_extension`;
-``window.sr5`` is then the window's :class:`Sr5Gui`.
+Importing this module registers :class:`Sr5Gui` (:func:`gui.rules.base.register_rule_gui`);
+while an sr5 encounter is open ``window.sr5`` (and ``window.rule_gui``) is the window's
+:class:`Sr5Gui`.
 
 No rule logic here: every answer comes from :mod:`engine.sr5`.
 """
@@ -15,27 +16,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QTimer
 
 from engine.sr5.changes import settings_of
 from gui.combat_log import combat_log_for
-from gui.rules.base import take_down_decorations
+from gui.rules.base import RuleGui, register_rule_gui
 from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
 from gui.rules.sr5.marks import decorations_for
 from gui.rules.sr5.tracker import InitiativeTracker
 
-DOCK_WIDTH = 380
 MOVE_SUFFIX = " (SR5: movement counted)"
-MIN_WIDTH = 330  # room for the reasons an action is refused (wrapped), on a laptop
+MIN_WIDTH = 280  # room for the reasons an action is refused (wrapped), on a laptop
 ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 blast", "sr5 initiative", "sr5 end phase", "sr5 export log")
 
 
-class Sr5Gui(QObject):
-    """Everything the sr5 rules add to one main window."""
+class Sr5Gui(RuleGui):
+    """Everything the sr5 rules add to one main window (installed only while the open
+    encounter's ruleset is sr5, :class:`gui.rules.base.RuleGuiHost`)."""
+
+    ruleset = RULESET_NAME
+    window_attribute = "sr5"
 
     def __init__(self, window):
         super().__init__(window)
-        self.window = window
         self.log = combat_log_for(window)
         self.controller = Sr5Controller(window, self.log)
         self.tracker = InitiativeTracker(self.controller)
@@ -43,7 +46,8 @@ class Sr5Gui(QObject):
         self.tracker.attackRequested.connect(self.open_attack)
         self.tracker.suppressiveRequested.connect(self.open_suppressive)
         self.tracker.testRequested.connect(self.open_test)
-        self.dock = window.add_dock(self.tracker, "Initiative (SR5)", Qt.DockWidgetArea.LeftDockWidgetArea, "sr5_initiative")
+        self.dock = self.add_dock(self.tracker, "Initiative (SR5)", "sr5_initiative")
+        self.dock.raise_()  # the tab in front while an sr5 encounter is open
         from gui.action_panel import action_panel
 
         self.panel = action_panel(window)  # the attack, grenade and suppressive fire run there
@@ -52,8 +56,8 @@ class Sr5Gui(QObject):
         self.suppressive_dialog = None
         self.blast_dialog = None
         self.test_dialog = None
-        self.menu = window.add_menu("SR5")
-        A = window.add_action
+        self.menu = self.add_menu("SR5")
+        A = self.add_action
         A("SR5", "&Attack\u2026", self.open_attack, shortcut="A", name="sr5 attack",
           tip="Attack with the selected token; shift-click the targets on the map (SR5 rules)")
         A("SR5", "&Suppressive fire\u2026", self.open_suppressive, name="sr5 suppressive",
@@ -68,23 +72,31 @@ class Sr5Gui(QObject):
         self.menu.addSeparator()
         A("SR5", "Export combat &log with dice\u2026", self.export_dialog, name="sr5 export log",
           tip="Save the SR5 combat log as text, every roll's pool and dice below its line")
-        window.installEventFilter(self)
         self.count_moves = True  # count dragged metres during a Combat Turn (engine.sr5.combat.apply_move)
         self._seen = window.document.committed
-        window.document.changed.connect(self._on_document)
+        self.listen(window.document.changed, self._on_document)
         self.controller.activeChanged.connect(self._set_active)
         self.controller.stateChanged.connect(self._update_marks)
         self._set_active(self.controller.active)
 
+    def run_option(self, token_id: str, option):
+        """The right-click menu's choice: Attack opens the attack page for the token (against
+        the targets picked on the map); another action is taken through the controller."""
+        if not option.allowed:
+            return None
+        if option.key == "attack":
+            self.window.selection.set_attacker(token_id)
+            return self.open_attack(token_id)
+        if option.action is not None:
+            try:
+                return self.controller.do_action(option.action)
+            except ValueError as exc:
+                self.window.statusBar().showMessage(str(exc), 8000)
+        return None
+
     # -- showing ------------------------------------------------------------------------------------
     def _set_active(self, on: bool) -> None:
-        self.menu.menuAction().setVisible(on)
-        for name in ACTIONS:
-            self.window.actions[name].setEnabled(on)
-        self.dock.setVisible(on)
-        self.dock.toggleViewAction().setVisible(on)
         if on:
-            QTimer.singleShot(0, self._widen)
             self.tracker.refresh()
         else:
             for page in (self.attack_dialog, self.suppressive_dialog, self.blast_dialog, self.test_dialog):
@@ -135,22 +147,9 @@ class Sr5Gui(QObject):
         self.tracker.message.setStyleSheet("color: #ffcc80" if any("anyway" in s for s in said) else "")
         self.tracker.message.setText("\n".join(said))
 
-    def _widen(self) -> None:
-        if self.dock.isVisible() and self.dock.width() < DOCK_WIDTH:
-            self.window.resizeDocks([self.dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
-
-    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
-        if obj is self.window and ev.type() == QEvent.Type.Show and self.controller.active:
-            QTimer.singleShot(0, self._widen)  # after the window's own first layout of its docks
-        return False
-
     def _update_marks(self) -> None:
-        """Monitor bars and status tags on the token layer while sr5 is active; when it is
-        not, take down only what this rule system put there (another may own them now)."""
-        layer = self.window.map_view.tokens
-        if not self.controller.active:
-            take_down_decorations(layer, self._shown_marks)
-            self._shown_marks = {}
+        """Monitor bars and status tags on the token layer (this GUI alone owns them)."""
+        if not self.installed or not self.controller.active:
             return
         supp = None
         if self.controller.settings.suppressions:
@@ -159,7 +158,7 @@ class Sr5Gui(QObject):
             except ValueError:
                 supp = None
         self._shown_marks = decorations_for(self.controller.encounter, supp)
-        layer.set_decorations(self._shown_marks)
+        self.set_decorations(self._shown_marks)
 
     # -- dialogs --------------------------------------------------------------------------------------
     def open_attack(self, attacker: str | None = None, targets: list[str] | None = None):
@@ -170,7 +169,7 @@ class Sr5Gui(QObject):
         if self.attack_dialog is None:
             from gui.rules.sr5.attack import AttackPage
 
-            self.attack_dialog = AttackPage(self.panel, self.controller)
+            self.attack_dialog = self.add_page(AttackPage(self.panel, self.controller))
             self.attack_dialog.blastRequested.connect(lambda a, w: self.open_blast(a, None, w))
         self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets)
         return self.attack_dialog
@@ -181,7 +180,7 @@ class Sr5Gui(QObject):
         if self.suppressive_dialog is None:
             from gui.rules.sr5.suppressive import SuppressivePage
 
-            self.suppressive_dialog = SuppressivePage(self.panel, self.controller)
+            self.suppressive_dialog = self.add_page(SuppressivePage(self.panel, self.controller))
         self.suppressive_dialog.open_for(shooter if isinstance(shooter, str) else None, zone)
         return self.suppressive_dialog
 
@@ -193,7 +192,7 @@ class Sr5Gui(QObject):
         if self.blast_dialog is None:
             from gui.rules.sr5.blast import BlastPage
 
-            self.blast_dialog = BlastPage(self.panel, self.controller)
+            self.blast_dialog = self.add_page(BlastPage(self.panel, self.controller))
         self.blast_dialog.open_for(attacker if isinstance(attacker, str) else None, zone, weapon)
         return self.blast_dialog
 
@@ -203,7 +202,7 @@ class Sr5Gui(QObject):
         if self.test_dialog is None:
             from gui.rules.sr5.suppressive import SuppressionTestPage
 
-            self.test_dialog = SuppressionTestPage(self.panel, self.controller)
+            self.test_dialog = self.add_page(SuppressionTestPage(self.panel, self.controller))
         self.test_dialog.open_for(token, zone, index)
         return self.test_dialog
 
@@ -228,19 +227,6 @@ class Sr5Gui(QObject):
             QMessageBox.warning(self.window, "Cannot export the log", f"{path}: {exc.strerror or exc}")
 
 
-def install(window) -> Sr5Gui:
-    """Add the SR5 docks, menu and map marks to ``window`` (``window.sr5``)."""
-    gui = Sr5Gui(window)
-    window.sr5 = gui
-    return gui
+register_rule_gui(Sr5Gui)
 
-
-def _register() -> None:
-    from gui.main_window import register_extension
-
-    register_extension(install)
-
-
-_register()
-
-__all__ = ["RULESET_NAME", "Sr5Controller", "Sr5Gui", "install"]
+__all__ = ["RULESET_NAME", "Sr5Controller", "Sr5Gui"]

@@ -80,7 +80,7 @@ class RollingPage(ActionPage):
         lay.addLayout(self.build_plan())
         lay.addWidget(Section("Step by step", self.result))
         lay.addStretch(1)
-        controller.selection.changed.connect(self._on_selection)
+        controller.listen(controller.selection.changed, self._on_selection)
         controller.stateChanged.connect(self._on_state)
 
     # -- what a subclass builds ---------------------------------------------------------------------

@@ -236,7 +236,7 @@ class InitiativeTracker(QWidget):
         self._weapon_for: str | None = None
         controller.stateChanged.connect(self._clear_message)
         controller.stateChanged.connect(self.refresh)
-        controller.selection.changed.connect(self.refresh)
+        controller.listen(controller.selection.changed, self.refresh)
         controller.applied.connect(self._applied)
         self.refresh()
 

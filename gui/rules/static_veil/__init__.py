@@ -1,28 +1,19 @@
-"""Static Veil maneuvers in the map window (issue 7): a maneuver picker dock for the
-selected token, target picking on the map, the charge path / shove ends / dragged grapple
-drawn before the GM confirms, outcome entry or a d100 roll, the combat log, turns, and
-grapple links, states and AP on the map. Shown only while the open encounter's ruleset is
-``"static-veil"``.
+"""Static Veil maneuvers in the map window (issue 7): a maneuver picker page in the Action
+panel for the selected token, target picking on the map, the charge path / shove ends /
+dragged grapple drawn before the GM confirms, outcome entry or a d100 roll, the combat log,
+turns, and grapple links, states and AP on the map. Installed only while the open
+encounter's ruleset is ``"static-veil"``.
 
-Importing this module registers :func:`install` with :func:`gui.main_window.register_extension`
-(it is listed in ``gui.main_window.BUILTIN_EXTENSIONS``); each main window then gets a
-:class:`~gui.rules.static_veil.controller.StaticVeilController` as ``window.static_veil``.
+Importing this module registers :class:`~gui.rules.static_veil.controller.StaticVeilController`
+(:func:`gui.rules.base.register_rule_gui`); while a Static Veil encounter is open it is
+``window.static_veil`` (and ``window.rule_gui``).
 """
 
 from __future__ import annotations
 
+from gui.rules.base import register_rule_gui
+from gui.rules.static_veil.controller import StaticVeilController
 
-def install(window) -> None:
-    """Give ``window`` its Static Veil controller (docks, menu, map layer)."""
-    from gui.rules.static_veil.controller import StaticVeilController
+register_rule_gui(StaticVeilController)
 
-    window.static_veil = StaticVeilController(window)
-
-
-def _register() -> None:
-    from gui.main_window import register_extension
-
-    register_extension(install)
-
-
-_register()
+__all__ = ["StaticVeilController"]

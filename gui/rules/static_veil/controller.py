@@ -23,7 +23,7 @@ GM edit, its reason in the status bar.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QVBoxLayout
 
@@ -31,7 +31,7 @@ from gui.action_panel import ActionPage
 
 from engine.errors import CoverfireError, IllegalActionError
 from gui.combat_log import combat_log_for
-from gui.rules.base import LogMirror
+from gui.rules.base import LogMirror, RuleGui
 from gui.rules.base import token_name as _name
 from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.rules.static_veil.panel import ManeuverPanel
@@ -44,7 +44,6 @@ POINTED = frozenset({"move_grapple", "move"})
 MOVE = "move"
 #: Appended to a drag's undo text when its Movement was spent (guards against counting twice).
 MOVE_SUFFIX = " (Static Veil: Movement spent)"
-LOG_HEIGHT = 150
 
 
 def _ruleset():
@@ -127,17 +126,19 @@ class ManeuverPage(ActionPage):
         super().cancel()
 
 
-class StaticVeilController(QObject):
-    """The Static Veil GUI of one main window. ``actor``, ``key`` (the chosen maneuver),
+class StaticVeilController(RuleGui):
+    """The Static Veil GUI of one main window (installed only while the open encounter's
+    ruleset is static-veil, :class:`gui.rules.base.RuleGuiHost`). ``actor``, ``key`` (the chosen maneuver),
     ``target``, ``dest`` (Move the Grapple) and ``choices`` make the action being set up;
     ``preview`` is the engine's answer for it. ``applied(change)`` fires after a maneuver
     or turn change lands on the undo stack."""
 
     applied = Signal(object)
+    ruleset = RULESET_NAME
+    window_attribute = "static_veil"
 
     def __init__(self, window):
         super().__init__(window)
-        self.window = window
         self.document = window.document
         self.selection = window.selection
         self.view = window.map_view
@@ -158,15 +159,14 @@ class StaticVeilController(QObject):
         # the maneuver picker is a page of the window's Action panel (beside the map)
         from gui.action_panel import action_panel
 
-        self.page = ManeuverPage(action_panel(window), self)
+        self.page = self.add_page(ManeuverPage(action_panel(window), self))
         self.dock = self.page.panel.dock
         # the shared combat log (gui.combat_log): one batch of lines per maneuver, mirrored
         # from the encounter's saved Static Veil log; undone batches are struck through
         self.log = combat_log_for(window)
         self._mirror = LogMirror(self.log, RULESET_NAME)
         self.layer = StaticVeilLayer(self.view.options, labels=self.view.tokens)
-        self.view.vb.addItem(self.layer, ignoreBounds=True)
-        self.view.layers.append(self.layer)
+        self.add_layer(self.layer)
         self.layer.set_pixel_size(self.view.m_per_px())
         self._build_menu()
 
@@ -183,15 +183,14 @@ class StaticVeilController(QObject):
         #: spend Movement for Select-tool drags during a running turn (RULESET.plan_move / move)
         self.count_moves = True
         self._seen = self.document.committed
-        self.document.changed.connect(self._on_document)
-        self.selection.changed.connect(self._on_selection)
+        self.listen(self.document.changed, self._on_document)
+        self.listen(self.selection.changed, self._on_selection)
         self._sync_ruleset(force=True)
 
     # -- menu ----------------------------------------------------------------------------------
     def _build_menu(self) -> None:
-        w = self.window
-        self.menu = w.add_menu("Static Veil")
-        A = w.add_action
+        self.menu = self.add_menu("Static Veil")
+        A = self.add_action
         A("Static Veil", "&Start turn of the selected token", lambda: self.start_turn(False), name="sv start turn")
         A("Static Veil", "&End turn", self.end_turn, name="sv end turn")
         A("Static Veil", "&New round with the selected token", lambda: self.start_turn(True), name="sv new round")
@@ -220,7 +219,6 @@ class StaticVeilController(QObject):
         self._reset_log()
         if on:
             self.page.show_in_panel()
-            QTimer.singleShot(0, self._size_docks)
         else:
             self.page.close()
         self._reset_maneuver()
@@ -231,14 +229,35 @@ class StaticVeilController(QObject):
             self.actor = None
             self.layer.clear()
 
-    def _size_docks(self) -> None:
-        """Give the log a strip at the bottom (unless the GM's own layout was restored)."""
-        w = self.window
-        if not self.dock.isVisible() or w.settings.value("window/geometry") is not None:
-            return
-        if "combat_log" in w.docks:
-            w.resizeDocks([w.docks["combat_log"]], [LOG_HEIGHT], Qt.Orientation.Vertical)
-        QTimer.singleShot(0, self.view.fit_map)  # the map view changed size: fill it again
+    def run_option(self, token_id: str, option):
+        """The right-click menu's choice: start or end the token's turn, or set up the
+        maneuver for it in the Action panel (a targeted one picks the targeted token)."""
+        if not option.allowed or not self.active:
+            return None
+        if self.actor != token_id:
+            self.selection.set_attacker(token_id)
+            self.actor = token_id
+            self._reset_maneuver()
+            self.refresh()
+        self.page.show_in_panel()
+        if option.key == "start_turn":
+            return self.start_turn(False)
+        if option.key == "end_turn":
+            return self.end_turn()
+        target = next((t for t in self.selection.targets if t != token_id), None)
+        if target is not None:
+            self.target = target
+        self.choose(option.key)
+        return self.key
+
+    def uninstall(self) -> None:
+        """Leave the window (another rule system's encounter opened)."""
+        if self.installed:
+            self._stop_picking()
+            self._mirror.clear()
+            self.log.want(RULESET_NAME, False)
+            self.layer.clear()
+        super().uninstall()
 
     # -- the combat log ----------------------------------------------------------------------------
     def _reset_log(self) -> None:

@@ -1,0 +1,195 @@
+"""One rule system's GUI at a time (issue 12 item 3): the window installs only the open
+encounter's RuleGui, uninstalls it cleanly when an encounter of another system opens, works
+with a system that has none, and asks the installed one for a token's right-click actions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from gui.rules.base import RULE_GUIS, RuleGui, find_rule_gui
+
+ROOT = Path(__file__).resolve().parents[2]
+ENCOUNTERS = ROOT / "assets" / "encounters"
+DEMOS = {"sr5": ENCOUNTERS / "demo.json", "d100": ENCOUNTERS / "demo-d100.json",
+         "static-veil": ENCOUNTERS / "demo-static-veil.json"}
+
+
+def settle(qtbot) -> None:
+    """Let deleteLater and the docks' tab layout run."""
+    qtbot.wait(20)
+    QApplication.sendPostedEvents(None, 0)
+
+
+def installed(window) -> list[RuleGui]:
+    return [g for g in window.findChildren(RuleGui) if g.installed]
+
+
+def test_only_the_open_encounters_rule_gui_is_installed(window, qtbot):
+    w = window
+    base_layers = None
+    for ruleset in ("sr5", "d100", "static-veil", "sr5", "static-veil", "d100"):
+        assert w.open_file(DEMOS[ruleset])
+        settle(qtbot)
+        guis = installed(w)
+        assert [g.ruleset for g in guis] == [ruleset] and w.rule_gui is guis[0]
+        assert type(w.rule_gui) is find_rule_gui(ruleset)
+        # the others left nothing behind: docks, menus, actions, attributes
+        for other, cls in RULE_GUIS.items():
+            if other == ruleset:
+                continue
+            assert getattr(w, cls.window_attribute) is None
+        menus = [a.text() for a in w.menuBar().actions()]
+        assert len(menus) == len(set(menus)), menus  # no menu twice
+        if ruleset == "sr5":
+            assert "sr5_initiative" in w.docks and "SR5" in menus
+            assert not {"d100_round", "d100_body"} & set(w.docks) and "Static Veil" not in menus
+        if ruleset == "d100":
+            assert {"d100_round", "d100_body"} <= set(w.docks) and "sr5_initiative" not in w.docks
+        if ruleset == "static-veil":
+            assert "Static Veil" in menus and "SR5" not in menus and "d100" not in menus
+            assert w.static_veil.layer in w.map_view.layers
+        else:
+            assert not any(type(layer).__name__ == "StaticVeilLayer" for layer in w.map_view.layers)
+        layers = len(w.map_view.layers) - (1 if ruleset == "static-veil" else 0)
+        assert base_layers is None or layers == base_layers  # nothing piles up
+        base_layers = layers
+    # the old GUIs are deleted, not just hidden
+    assert len(w.findChildren(RuleGui)) == 1
+
+
+def test_the_installed_system_alone_owns_the_token_decorations(window, qtbot):
+    w = window
+    decs = w.map_view.tokens.decorations
+    assert decs and all(len(d.bars) == 2 for d in decs.values())  # SR5: Physical and Stun
+    assert w.open_file(DEMOS["d100"])
+    assert w.map_view.tokens.decorations == {}  # d100 marks only the hurt, nothing of sr5's stays
+    from engine.d100 import EnteredDice, Fire
+
+    w.d100.controller.apply(Fire("brick", ("ganger-2",)), EnteredDice({"hit": 30, "location": 60, "damage": 3}))
+    decs = w.map_view.tokens.decorations
+    assert list(decs) == ["ganger-2"] and len(decs["ganger-2"].bars) == 1  # d100: the injury bar
+    assert w.open_file(DEMOS["static-veil"])
+    assert w.map_view.tokens.decorations == {}  # Static Veil marks its own layer
+    assert w.open_file(DEMOS["sr5"])
+    assert all(len(d.bars) == 2 for d in w.map_view.tokens.decorations.values())
+
+
+def test_a_system_without_a_rule_gui_opens_and_the_next_one_installs(window, qtbot, monkeypatch):
+    w = window
+    monkeypatch.delitem(RULE_GUIS, "d100")
+    monkeypatch.setattr("gui.rules.base._DISCOVERED", True)
+    assert w.open_file(DEMOS["d100"])
+    settle(qtbot)
+    assert w.rule_gui is None and installed(w) == [] and w.sr5 is None
+    assert w.map_view.tokens.decorations == {} and "SR5" not in w.menus
+    w.selection.set_attacker("sam")  # the map still answers
+    assert w.targets.table.model().rowCount() == len(w.document.encounter.tokens) - 1
+    monkeypatch.undo()
+    assert w.open_file(DEMOS["sr5"])
+    assert w.rule_gui is w.sr5 and w.sr5.ruleset == "sr5"
+
+
+def _by_label(actions, start: str):
+    return next(a for a in actions if a.label.startswith(start))
+
+
+def test_right_click_actions_of_sr5_allowed_and_greyed_with_the_engines_reason(window):
+    from tests.gui.test_sr5_gui import start_turn
+
+    w = window
+    start_turn(w)  # Sam acts first (initiative 22)
+    acts = w.rule_gui.context_actions("sam")
+    attack = _by_label(acts, "Attack")
+    assert attack.enabled and attack.reason == ""
+    sprint = _by_label(acts, "Sprint")
+    assert not sprint.enabled and sprint.reason == "Sam must be running to sprint: Run first (Free Action)"
+    # a token whose phase it is not: everything but the interrupts is greyed, with why
+    tusk = w.rule_gui.context_actions("ganger-4")
+    assert not _by_label(tusk, "Attack").enabled
+    assert _by_label(tusk, "Attack").reason == ("ganger-4 can take a simple action only in its own Action Phase "
+                                                 "(now it is sam's)")
+    w.selection.set_targets(["ganger-4"])
+    page = attack.callback()
+    assert page is w.sr5.attack_dialog and page.isVisible() and page.attacker == "sam"
+    assert page.targets == ["ganger-4"]
+
+
+def test_right_click_actions_of_d100_apply_or_open_the_panel(window):
+    from engine.d100 import RULESET
+
+    w = window
+    w.actions["open d100 demo"].trigger()
+    acts = w.rule_gui.context_actions("sam")
+    start = _by_label(acts, "Start")
+    assert start.enabled
+    steps = w.document.undo_stack.count()
+    start.callback()  # applied at once, one undo step, logged
+    assert RULESET.settings(w.document.encounter).round == 1 and w.document.undo_stack.count() == steps + 1
+    aim = next(a for a in w.rule_gui.context_actions("sam") if a.label.lower().startswith("aim"))
+    assert not aim.enabled and aim.reason == "choose a target on the map"
+    w.selection.set_targets(["ganger-3"])
+    fire = next(a for a in w.rule_gui.context_actions("sam") if a.label.lower().startswith("fire")
+                and "two" not in a.label.lower())
+    assert fire.enabled
+    page = fire.callback()
+    # (a Fire with everything chosen is applied; the page then shows what happened)
+    assert page is not None
+
+
+def test_right_click_actions_of_static_veil_set_up_the_maneuver(window):
+    w = window
+    assert w.open_file(DEMOS["static-veil"])
+    acts = w.rule_gui.context_actions("kit")
+    shove = _by_label(acts, "Shove")
+    assert shove.enabled  # Kit may shove: the target is picked on the map
+    w.selection.set_targets(["jay"])
+    shove = _by_label(w.rule_gui.context_actions("kit"), "Shove")
+    shove.callback()
+    ctl = w.static_veil
+    assert ctl.actor == "kit" and ctl.key == "shove" and ctl.target == "jay" and ctl.page.isVisible()
+    assert ctl.preview is not None and ctl.preview.shove_ends
+    charge = _by_label(w.rule_gui.context_actions("moss"), "Charge")
+    assert not charge.enabled and charge.reason
+
+
+@pytest.mark.parametrize("ruleset", ["sr5", "d100"])
+def test_player_view_condition_bars_come_from_the_systems_gui(ruleset):
+    from engine.files import load_encounter
+    from gui.player_view import condition_tracks
+
+    enc = load_encounter(DEMOS[ruleset])
+    tracks = condition_tracks(enc, enc.token("sam"))
+    assert [t.label for t in tracks] == (["Physical", "Stun"] if ruleset == "sr5" else ["Injury"])
+    sv = load_encounter(DEMOS["static-veil"])
+    assert condition_tracks(sv, sv.tokens[0]) == ()
+
+
+def _system_packages() -> list[str]:
+    engine = ROOT / "engine"
+    return sorted(p.parent.name for p in engine.glob("*/system.py"))
+
+
+def test_the_gui_outside_its_rule_packages_imports_no_rule_system():
+    """gui/ outside gui/rules/<name>/ imports no engine.<system> and no gui.rules.<name>;
+    the rule packages do not import each other (issue 12 item 6, GUI side)."""
+    from tests.test_layers import _imports
+
+    systems = _system_packages()
+    assert {"sr5", "d100", "static_veil"} <= set(systems)
+    gui = ROOT / "gui"
+    offenders = []
+    for f in sorted(gui.rglob("*.py")):
+        rel = f.relative_to(gui).parts
+        own = rel[1] if len(rel) > 2 and rel[0] == "rules" else None
+        for line, mod in _imports(f):
+            parts = mod.split(".")
+            for name in systems:
+                if name == own:
+                    continue
+                if parts[:2] == ["engine", name] or parts[:3] == ["gui", "rules", name]:
+                    offenders.append(f"gui/{'/'.join(rel)}:{line} imports {mod}")
+    assert offenders == []
