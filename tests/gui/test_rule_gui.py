@@ -145,9 +145,10 @@ def test_right_click_actions_of_static_veil_set_up_the_maneuver(window):
     assert w.open_file(DEMOS["static-veil"])
     acts = w.rule_gui.context_actions("kit")
     shove = _by_label(acts, "Shove")
-    assert shove.enabled  # Kit may shove: the target is picked on the map
-    w.selection.set_targets(["jay"])
+    assert not shove.enabled and shove.reason == "choose a target on the map"
+    w.selection.set_targets(["jay"])  # T on Jay
     shove = _by_label(w.rule_gui.context_actions("kit"), "Shove")
+    assert shove.enabled
     shove.callback()
     ctl = w.static_veil
     assert ctl.actor == "kit" and ctl.key == "shove" and ctl.target == "jay" and ctl.page.isVisible()
