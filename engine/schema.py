@@ -47,7 +47,27 @@ def encounter_schema() -> dict:
                                      "default": rules.default_name(), "type": "string"}
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
               "$id": f"coverfire.encounter.v{VERSION}", **root, "$defs": defs}
-    return schema
+    return _readable_names(schema, systems)
+
+
+def _readable_names(schema: dict, systems) -> dict:
+    """Definitions pydantic had to qualify by module (three systems each have a ``Sheet``:
+    ``engine__sr5__sheet__Sheet``) renamed by ruleset (``sr5.Sheet``), references too."""
+    renames = {}
+    for s in systems:
+        for model in (s.Sheet, s.Settings):
+            prefix = model.__module__.replace(".", "__") + "__"
+            for key in schema["$defs"]:
+                if key.startswith(prefix):
+                    renames[key] = f"{s.name}.{key[len(prefix):]}"
+    if not renames:
+        return schema
+    text = json.dumps(schema)
+    for old, new in renames.items():
+        text = text.replace(f'"#/$defs/{old}"', f'"#/$defs/{new}"')
+    out = json.loads(text)
+    out["$defs"] = {renames.get(k, k): v for k, v in out["$defs"].items()}
+    return out
 
 
 def schema_text() -> str:
