@@ -22,7 +22,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 log = logging.getLogger(__name__)
 
@@ -247,10 +247,14 @@ class ProcessChargeWorker(ChargeWorker):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._remote: ChargeJob | None = None
+        self._waiting: ChargeJob | None = None  # a big map's job while the process starts
 
     @property
     def job(self) -> ChargeJob | None:
-        return self._remote if self._remote is not None else self._job
+        for j in (self._remote, self._waiting):
+            if j is not None:
+                return j
+        return self._job
 
     def start(self, job: ChargeJob) -> None:
         t = job.tactics
@@ -261,8 +265,12 @@ class ProcessChargeWorker(ChargeWorker):
         self.cancel()
         start_planner()
         server = _SERVER
-        if not server.ready.is_set():  # (still starting: this job on the thread)
-            super().start(job)
+        if not server.ready.is_set():
+            if server.failed:
+                super().start(job)  # no process here: the thread does it
+            else:  # (starting, a second or so: the job waits for it, pending)
+                self._waiting = job
+                QTimer.singleShot(50, lambda: self._retry(job))
             return
         try:
             number = next(server.numbers)
@@ -270,7 +278,7 @@ class ProcessChargeWorker(ChargeWorker):
             server.sync(t._obs)
             pos = t._pos
             discs = np.column_stack((t._xy, t._r)) if len(t._ids) else np.zeros((0, 3))
-            targets = [pos[i] for i in job._todo if i in pos]
+            targets = [pos[i] for i in list(job._first) + list(job._todo) if i in pos]
             from engine.analysis import DEFAULT_REACH, DEFAULT_RUNUP
 
             move = t.charge_movement(job.attacker)
@@ -285,8 +293,16 @@ class ProcessChargeWorker(ChargeWorker):
         self._remote = job
         self.jobs_started += 1
 
+    def _retry(self, job: ChargeJob) -> None:
+        if self._waiting is job and not job.cancelled:
+            self._waiting = None
+            self.start(job)
+
     def cancel(self) -> None:
         super().cancel()
+        if self._waiting is not None:
+            self._waiting.cancel()
+            self._waiting = None
         if self._remote is not None:
             self._remote.cancel()
             if _SERVER is not None and _SERVER.ready.is_set():
