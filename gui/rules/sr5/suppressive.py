@@ -59,7 +59,7 @@ class SuppressivePage(ActionPage):
         self.shooter = QComboBox()
         self.zone = QComboBox()
         self.enhanced = QCheckBox("Enhanced")
-        self.enhanced.setToolTip("Enhanced suppressive fire: lying prone does not spare")
+        self.enhanced.setToolTip("Enhanced suppressive fire: the far end narrows to 5 m and lying prone does not spare (Lucky Cover does)")
         self.edge = QCheckBox("Edge: no limit")
         self.edge.setToolTip("Push the Limit (Edge): no limit, sixes explode")
         self.shooter.currentIndexChanged.connect(self._shooter_changed)

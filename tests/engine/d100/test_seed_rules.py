@@ -93,3 +93,16 @@ def test_crawling_is_free_outside_a_round_and_noted_with_the_option():
     e = RULESET.apply(enc({"crawl_refuses": False, "crawl_metres": 1.0}, target=ACUTE_LEG), StartRound()).encounter
     noted = d100.on_moves(e, [MoveTo("b", (10.0, 1.0))])
     assert noted.encounter.token("b").x == 10.0 and noted.notes[0].startswith("moved anyway: Bo may only crawl")
+
+
+def test_a_useless_primary_arm_leaves_the_off_hand_and_its_penalty():
+    # right arm Acute (16 points): useless; the pistol must go to the left (off) hand: 60 - 20
+    hurt = {"weapon": None, "wounds": {"right_arm": {"damage": 16, "severity": "acute"}}}
+    from engine.d100 import SwitchWeapon
+
+    e = enc(shooter=hurt)
+    assert RULESET.why_not(e, SwitchWeapon("a", "P", hand="main")) == "Ana's right arm is useless: take it in the off hand"
+    e = RULESET.apply(e, SwitchWeapon("a", "P", hand="off")).encounter
+    assert RULESET.preview(e, Fire("a", (TargetSpec("b"),), weapon="P")).attacks[0].shots[0].value == 40
+    amb = RULESET.apply(enc(shooter={**hurt, "traits": ["ambidextrous"]}), SwitchWeapon("a", "P", hand="off")).encounter
+    assert RULESET.preview(amb, Fire("a", (TargetSpec("b"),), weapon="P")).attacks[0].shots[0].value == 60
