@@ -273,22 +273,26 @@ class Zone(_Value):
 
     @property
     def effective_width(self) -> float | None:
-        """Far-end width for suppressive fire in metres: 10 m, 1 m less per 2 rounds short of
-        20; enhanced fire (and flechettes on a narrow choke) at most 5 m; flechettes on a
-        medium or wide choke that plus the spread width of the band the far end lies in."""
-        if self.kind == "suppressive" and self.width is None:
+        """Far-end width for suppressive fire in metres: ``width`` when drawn so, else 10 m,
+        1 m less per 2 rounds short of 20; enhanced fire (and flechettes on a narrow choke)
+        at most 5 m; flechettes on a medium or wide choke that plus the spread width of the
+        band the far end lies in."""
+        if self.kind != "suppressive":
+            return self.width
+        if self.width is not None:
+            w = self.width
+        else:
             rounds = self.rounds if self.rounds is not None else SUPPRESSIVE_ROUNDS
             w = SUPPRESSIVE_WIDTH - (SUPPRESSIVE_ROUNDS - rounds) // 2
-            choke = self.choke or "narrow"
-            if self.fire == "enhanced" or (self.fire == "flechette" and choke == "narrow"):
-                return min(w, ENHANCED_SUPPRESSIVE_WIDTH)
-            if self.fire == "flechette":
-                length = self.length or 0.0
-                band = next((i for i, m in enumerate(FLECHETTE_BAND_MAXIMA) if length <= m),
-                            len(FLECHETTE_BAND_MAXIMA) - 1)
-                return w + FLECHETTE_SUPPRESSIVE_EXTRA[choke][band]
-            return w
-        return self.width
+        choke = self.choke or "narrow"
+        if self.fire == "enhanced" or (self.fire == "flechette" and choke == "narrow"):
+            return min(w, ENHANCED_SUPPRESSIVE_WIDTH)
+        if self.fire == "flechette":
+            length = self.length or 0.0
+            band = next((i for i, m in enumerate(FLECHETTE_BAND_MAXIMA) if length <= m),
+                        len(FLECHETTE_BAND_MAXIMA) - 1)
+            return w + FLECHETTE_SUPPRESSIVE_EXTRA[choke][band]
+        return w
 
     @property
     def effective_choke(self) -> str:
