@@ -37,7 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# a 1920x1080 offscreen screen (Qt's default is 800x600, and the window keeps itself on its
+# screen: the 1600 x 1000 window would be measured at 800 x 600)
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen:configfile="
+                      + str(Path(__file__).resolve().parents[1] / "tests" / "gui" / "screens.json"))
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 

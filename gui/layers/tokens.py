@@ -260,15 +260,17 @@ class TokenLayer(MapLayer):
             if w:
                 blocks.append((xs[i], ys[i], top, w, h))
                 which.append(i)
-        discs = disc_rects(xs, ys, rs, pad=1.0) if (blocks or self._badge_boxes) else []
+        place_badges = bool(self._badge_boxes) and px_per_m >= self.LABEL_MIN_PX_PER_M
+        discs = disc_rects(xs, ys, rs, pad=1.0) if (blocks or place_badges) else []
         others = []  # what other layers draw by the tokens (Static Veil's AP badges ...)
-        if (blocks or self._badge_boxes) and self._obstacles is not None:
+        if (blocks or place_badges) and self._obstacles is not None:
             for tid, l, t, r, b in self._obstacles(px_per_m):
                 i = self._index.get(tid)
                 if i is not None:
                     others.append((xs[i] + l, ys[i] + t, xs[i] + r, ys[i] + b))
         # the attack badges first, above their discs, clear of every disc and of each other
-        badges = self._place_badges(xs, ys, rs, discs + others)
+        # (zoomed out past the names, badges are cover dots over the discs: nothing to place)
+        badges = self._place_badges(xs, ys, rs, discs + others) if place_badges else {}
         # then the names (and what hangs under them): no label over any disc, badge or mark
         fixed = discs + list(badges.values()) + others if blocks else []
         out = [(0.0, 0.0)] * len(self._ids)
