@@ -193,7 +193,9 @@ class InspectorPanel(QWidget):
                 self._on_selection()
                 return
         if change.preview:
-            if not self.isVisible() or (change.diff.only_token_positions and self._target[0] != "token"):
+            # (a dock tabbed behind another stays "visible" to Qt, with nothing of it on screen)
+            hidden = not self.isVisible() or self.visibleRegion().isEmpty()
+            if hidden or (change.diff.only_token_positions and self._target[0] != "token"):
                 self._stale = True
                 return
             # during a drag, follow at most every PREVIEW_REFRESH_MS (the map follows every move)
@@ -205,6 +207,11 @@ class InspectorPanel(QWidget):
 
     def showEvent(self, ev) -> None:
         super().showEvent(ev)
+        self.refresh_if_stale()
+
+    def refresh_if_stale(self) -> None:
+        """Show the current values if a drag changed them while the panel was out of sight
+        (its dock hidden, or a tab behind another)."""
         if getattr(self, "_stale", False):
             self._stale = False
             self._refresh()

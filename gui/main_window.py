@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         self._build_toolbars()
         self.add_dock(self.targets, "Targets", Qt.DockWidgetArea.RightDockWidgetArea, "targets")
         self.add_dock(self.inspector, "Inspector", Qt.DockWidgetArea.RightDockWidgetArea, "inspector")
+        self.docks["inspector"].visibilityChanged.connect(lambda on: on and self.inspector.refresh_if_stale())
         self._build_status()
 
         self.document.cleanChanged.connect(lambda _: self._update_title())

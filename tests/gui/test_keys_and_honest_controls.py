@@ -72,3 +72,22 @@ def test_a_greyed_menu_entry_says_why_in_the_status_bar(window, qtbot):
     window.menus["Edit"].hovered.emit(act)
     assert window.statusBar().currentMessage() == ("Roll initiative is greyed: No one can act: every token "
                                                    "is out of the fight")
+
+
+def test_the_inspector_behind_a_tab_waits_until_it_is_shown(window, qtbot):
+    from gui import edits
+
+    window.selection.select(["sam"], window.document.encounter)
+    window.docks["targets"].raise_()
+    qtbot.wait(10)
+    insp = window.inspector
+    assert insp.visibleRegion().isEmpty()  # the Inspector's tab is behind the Targets'
+    x = insp.widgets["x"]
+    before = x.text() if hasattr(x, "text") else x.value()
+    window.document.preview(edits.move_tokens(window.document.encounter, {"sam": (17.5, 20.0)}))
+    qtbot.wait(10)
+    assert (x.text() if hasattr(x, "text") else x.value()) == before  # no refresh out of sight
+    window.docks["inspector"].raise_()
+    qtbot.wait(10)
+    now = x.text() if hasattr(x, "text") else x.value()
+    assert now != before and "17.5" in str(now)
