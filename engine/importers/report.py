@@ -28,7 +28,7 @@ class ImportIssue:
 class ImportReport:
     """The outcome of one import.
 
-    ``source`` is the file read, ``kind`` ``"uvtt"`` or ``"chummer"``. ``summary`` says what
+    ``source`` is the file read, ``kind`` ``"uvtt"``, ``"foundry"`` or ``"chummer"``. ``summary`` says what
     was imported (counts, sizes); ``warnings`` are problems (something could not be read, was
     approximated or is missing); ``unsupported`` lists things in the file that Coverfire does
     not model and therefore did not carry over. ``seconds`` is the wall time of the import.
