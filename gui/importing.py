@@ -354,14 +354,39 @@ class ImportActions(QObject):
         if not path:
             return False
         self.settings.setValue(KEY_MAP_FOLDER, str(Path(path).parent))
+        scene = self.choose_scene(path)
+        if scene is False:
+            return False
         dlg = MapImportDialog(w, Path(path).name, self.cell_size(), self.object_height(), self.window_sill())
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return False
         cell, height = dlg.values()
-        return self.import_map(path, cell, height, window_sill=dlg.sill())
+        return self.import_map(path, cell, height, window_sill=dlg.sill(), scene=scene)
+
+    def choose_scene(self, path: str | Path) -> int | None | bool:
+        """For a Foundry file of several scenes (a scenes.db, a scene list), ask which one:
+        its 0-based index; None for any other file (or one scene); False when the GM cancels."""
+        from engine.importers.detect import sniff
+        from engine.importers.foundry import scene_names
+
+        if sniff(path).kind != "foundry":
+            return None
+        try:
+            names = scene_names(path)
+        except CoverfireError:
+            return None  # import_map shows the message
+        if len(names) < 2:
+            return None
+        labels = [f"{i + 1}. {n}" for i, n in enumerate(names)]
+        choice, ok = QInputDialog.getItem(self.window, "Import Foundry scene",
+                                          f"{Path(path).name} holds {len(names)} scenes. Import which one?",
+                                          labels, 0, False)
+        if not ok:
+            return False
+        return labels.index(choice) if choice in labels else 0
 
     def import_map(self, path: str | Path, cell_size: float | None = None, object_height: float | None = None,
-                   *, window_sill: float | None = None) -> bool:
+                   *, window_sill: float | None = None, scene: int | str | None = None) -> bool:
         """Import a Universal VTT map and open it as a new, unsaved encounter (asking first to
         save the current one). A file the engine cannot read shows its message and leaves the
         current encounter as it was. Returns whether the map was opened."""
@@ -372,7 +397,8 @@ class ImportActions(QObject):
         height = self.object_height() if object_height is None else float(object_height)
         sill = self.window_sill() if window_sill is None else float(window_sill)
         try:
-            result = import_file(path, cell_size=cell, object_height=height, window_sill=sill, expect="map")
+            result = import_file(path, cell_size=cell, object_height=height, window_sill=sill, scene=scene,
+                                 expect="map")
             encounter, report = result.encounter, result.report
         except CoverfireError as exc:
             QMessageBox.warning(w, "Cannot import this map", f"{exc}\n\nThe encounter you had open is unchanged.")

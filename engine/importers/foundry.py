@@ -160,6 +160,12 @@ def read_scenes(path: str | Path) -> list[tuple[dict, str]]:
     return found
 
 
+def scene_names(path: str | Path) -> list[str]:
+    """The names of the scenes in a Foundry file, in its order (for choosing one)."""
+    with guarded(str(path), "the Foundry scene"):
+        return [clean_text(str(d.get("name") or f"scene {i + 1}"), 200) for i, (d, _w) in enumerate(read_scenes(path))]
+
+
 def _pick(scenes: list[tuple[dict, str]], choice: str | int | None, rep: ReportBuilder, file: str):
     if len(scenes) > 1:
         names = [str(d.get("name") or f"scene {i + 1}") for i, (d, _w) in enumerate(scenes)]

@@ -396,3 +396,23 @@ def test_a_character_placed_inside_a_wall_warns_in_the_status_line(window, sampl
     assert "Warning: (5, 5) is inside Wall: the token cannot move from there" in msg
     assert window.importing.import_character(samples_dir / "chummer" / "Wesson.chum5", at=(2.0, 2.0))
     assert "Warning" not in window.statusBar().currentMessage()
+
+
+def test_import_map_asks_which_scene_of_a_scenes_db(window, monkeypatch, tmp_path):
+    from tests.engine.importers.test_foundry import v9_scene, v10_scene
+
+    db = tmp_path / "scenes.db"
+    db.write_text(json.dumps(v9_scene()) + "\n" + json.dumps(v10_scene()) + "\n", encoding="utf-8")
+    asked: list = []
+
+    def get_item(parent, title, label, items, current=0, editable=False):
+        asked.append((title, label, list(items)))
+        return items[1], True
+
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
+    window.document.set_content(window.document.encounter, None, dirty=False)
+    pick_file(monkeypatch, db)
+    answer_map_dialog()
+    window.actions["import map"].trigger()
+    assert asked == [("Import Foundry scene", "scenes.db holds 2 scenes. Import which one?", ["1. Cellar", "2. Hall"])]
+    assert window.document.encounter.name == "Hall"
