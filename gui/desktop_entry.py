@@ -164,8 +164,12 @@ def _write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file beside it (never half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def _refresh(base: Path) -> list[str]:
