@@ -139,6 +139,8 @@ class ChargeWorker(QObject):
             pass
 
 
+#: Seconds the planner process may take to start before jobs go to the thread instead.
+START_TIMEOUT_S = 20.0
 #: Blocking obstacles from which charges are planned in the planner's own process
 #: (:mod:`gui.charge_process`) rather than on a thread of this one.
 PROCESS_FROM = 1500
@@ -152,6 +154,7 @@ class _Server:
     def __init__(self) -> None:
         self.ready = threading.Event()
         self.failed = False
+        self.started = time.monotonic()
         self.conn = None
         self.proc = None
         self.jobs: dict[int, tuple] = {}  # job number -> (worker, job)
@@ -170,6 +173,10 @@ class _Server:
         from multiprocessing.connection import Listener
         from pathlib import Path
 
+        if getattr(sys, "frozen", False):  # a bundled app: no python to start the planner with
+            self.failed = True
+            return
+        self.started = time.monotonic()
         try:
             key = os.urandom(16)
             listener = Listener(authkey=key)
@@ -235,7 +242,7 @@ def start_planner() -> None:
     """Start the planner process now, in the background (a big map was opened), so that it
     is ready when the first charge is asked for."""
     global _SERVER
-    if _SERVER is None or not _SERVER.alive():
+    if _SERVER is None or (not _SERVER.failed and not _SERVER.alive()):  # (none yet, or it died)
         _SERVER = _Server()
 
 
@@ -296,6 +303,10 @@ class ProcessChargeWorker(ChargeWorker):
     def _retry(self, job: ChargeJob) -> None:
         if self._waiting is job and not job.cancelled:
             self._waiting = None
+            server = _SERVER
+            if server is not None and not server.ready.is_set() and time.monotonic() - server.started > START_TIMEOUT_S:
+                log.warning("the charge planner process did not start: planning on a thread")
+                server.failed = True
             self.start(job)
 
     def cancel(self) -> None:
