@@ -100,6 +100,10 @@ class EncounterDocument(QObject):
         tactics_cls = _load_tactics_class()
         self._tactics = tactics_cls(encounter) if tactics_cls is not None else None
         self._tactics_error: str | None = None
+        #: ``hook(before, after, moved_ids, text) -> (encounter, text) | None``, asked by
+        #: :meth:`commit` for an edit that only moves tokens (set by the rule system's GUI
+        #: host: ``RuleSystem.on_moves`` charges the move); None: moves are plain edits.
+        self.moves_hook = None
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -144,11 +148,22 @@ class EncounterDocument(QObject):
     def commit(self, encounter: Encounter, text: str) -> bool:
         """Land an edit as one undo step from the last committed state (dropping any preview).
 
+        An edit that only moves tokens goes through :attr:`moves_hook` first (the rule
+        system charges the movement in the same step: one commit, one publication), which
+        may give the encounter to commit and the step's text instead.
+
         Returns False (and restores the committed state) when nothing changed."""
         before = self._committed
         if encounter is before or encounter == before:
             self.cancel_preview()
             return False
+        hook = self.moves_hook
+        if hook is not None:
+            d = diff(before, encounter)
+            if d.only_token_positions:
+                charged = hook(before, encounter, tuple(sorted(d.tokens)), text)
+                if charged is not None:
+                    encounter, text = charged
         self.undo_stack.push(_Swap(self, before, encounter, text))
         return True
 

@@ -260,6 +260,9 @@ class RuleGui(QObject, Listener):
         self._layers: list = []
         self._pages: list = []
         self._decorated = False
+        #: charge dragged tokens' movement during a fight (RuleSystem.on_moves, one commit)
+        self.count_moves = True
+        self._pending_moves = None
 
     # -- what the GUI adds to the window (taken away again by uninstall) ---------------------------
     def add_dock(self, widget, title: str, name: str, **kw):
@@ -315,6 +318,46 @@ class RuleGui(QObject, Listener):
             return [ContextAction("No actions", False, str(exc), lambda: None)]
         return [ContextAction(o.label, o.allowed, o.reason or "", partial(self.run_option, token_id, o))
                 for o in options]
+
+    # -- moves ---------------------------------------------------------------------------------------
+    def charge_moves(self, before: Encounter, after: Encounter, moved: tuple[str, ...], text: str):
+        """(The document's ``moves_hook``.) ``after`` only moves the tokens ``moved``: the
+        encounter the rule system makes of those moves (``RuleSystem.on_moves``: the
+        movement charged in the same step) and the step's text, or None to commit ``after``
+        as a plain edit (nothing to charge, or :attr:`count_moves` off). What the GM should
+        read is handed to :meth:`moves_charged` once the step is committed."""
+        from engine.errors import CoverfireError
+
+        if not self.count_moves or not self.installed:
+            return None
+        try:
+            outcome = moves_outcome(before, after, moved)
+        except (CoverfireError, ValueError) as exc:  # the GM's move stands, uncharged
+            self.window.statusBar().showMessage(f"Movement not counted: {exc}", 10000)
+            return None
+        if outcome is None:
+            return None
+        if outcome.encounter == after:
+            if outcome.notes:
+                self._pending_moves = (before, outcome, after)
+            return None
+        self._pending_moves = (before, outcome, outcome.encounter)
+        return outcome.encounter, self.move_text(text, outcome)
+
+    def move_text(self, text: str, outcome) -> str:
+        """The undo step's text of a drag whose movement ``outcome`` charged."""
+        return text
+
+    def moves_charged(self, before: Encounter, outcome) -> None:
+        """A drag landed with its movement charged (or refused, ``outcome.notes`` say why):
+        tell the GM. The default shows the notes in the status bar."""
+        if outcome.notes:
+            self.window.statusBar().showMessage("; ".join(outcome.notes), 10000)
+
+    def _after_commit(self) -> None:
+        pending, self._pending_moves = self._pending_moves, None
+        if pending is not None and self.window.document.committed is pending[2]:
+            self.moves_charged(pending[0], pending[1])
 
     def run_option(self, token_id: str, option) -> object:
         """Do the engine ``Option`` chosen for ``token_id`` from its right-click menu. The
@@ -424,6 +467,19 @@ def find_rule_gui(ruleset: str) -> type[RuleGui] | None:
     return RULE_GUIS.get(ruleset)
 
 
+def moves_outcome(before: Encounter, after: Encounter, moved: Sequence[str]):
+    """The rule system's ``Outcome`` of moving the tokens ``moved`` from where they stand in
+    ``before`` to where they stand in ``after`` (``RuleSystem.on_moves``), None when none of
+    them was in ``before``. Raises the engine's error when it cannot say."""
+    from engine.rules import MoveTo, find_system
+
+    ids = {t.id for t in before.tokens}
+    moves = [MoveTo(tid, (after.token(tid).x, after.token(tid).y)) for tid in moved if tid in ids]
+    if not moves:
+        return None
+    return find_system(before.ruleset).on_moves(before, moves)
+
+
 class RuleGuiHost(QObject):
     """Installs on one window only the open encounter's :class:`RuleGui` (``window.rule_gui``,
     None for a system without one) and swaps it when an encounter of another system opens
@@ -445,12 +501,30 @@ class RuleGuiHost(QObject):
 
         action_panel(window)
         window.document.changed.connect(self._on_document)
+        window.document.moves_hook = self.charge_moves
         self.sync()
+
+    def charge_moves(self, before, after, moved, text):
+        """The document's ``moves_hook``: the installed GUI charges the moves (and tells the
+        GM); a system with no GUI still has them charged by its ``on_moves``."""
+        gui = self.window.rule_gui
+        if gui is not None:
+            return gui.charge_moves(before, after, moved, text)
+        try:
+            outcome = moves_outcome(before, after, moved)
+        except ValueError:  # (CoverfireError) the GM's move stands, uncharged
+            return None
+        if outcome is None or outcome.encounter == after:
+            return None
+        return outcome.encounter, text
 
     def _on_document(self, change) -> None:
         if change.preview and not change.reset:
             return
         self.sync()
+        gui = self.window.rule_gui
+        if gui is not None and not change.reset:
+            gui._after_commit()
 
     def sync(self) -> None:
         """Install the open encounter's RuleGui if another one (or none) is installed."""
@@ -483,5 +557,5 @@ def install_host(window) -> RuleGuiHost:
 
 
 __all__ = ["ContextAction", "Listener", "LogMirror", "RULE_GUIS", "RuleController", "RuleGui",
-           "RuleGuiHost", "find_rule_gui", "install_host", "picked_targets",
+           "RuleGuiHost", "find_rule_gui", "install_host", "moves_outcome", "picked_targets",
            "register_rule_gui", "take_down_decorations", "token_name", "unregister_rule_gui"]

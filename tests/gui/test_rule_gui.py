@@ -194,3 +194,58 @@ def test_the_gui_outside_its_rule_packages_imports_no_rule_system():
                 if parts[:2] == ["engine", name] or parts[:3] == ["gui", "rules", name]:
                     offenders.append(f"gui/{'/'.join(rel)}:{line} imports {mod}")
     assert offenders == []
+
+
+def _landings(window) -> list:
+    """Collect the document's non-preview publications from now on."""
+    out: list = []
+    window.document.changed.connect(lambda ch: None if ch.preview else out.append(ch))
+    return out
+
+
+def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(window, qtbot):
+    from engine.sr5.changes import settings_of
+    from tests.gui.conftest import mouse_drag
+    from tests.gui.test_sr5_gui import start_turn
+
+    w = window
+    start_turn(w)
+    steps = w.document.undo_stack.count()
+    landed = _landings(w)
+    mouse_drag(w.map_view, (12.0, 20.0), (18.0, 20.0))  # Sam, 6 m east: past his 4 m walk, he runs
+    qtbot.wait(30)  # (nothing deferred may land a second time)
+    assert len(landed) == 1 and not landed[0].reset
+    sam = w.document.encounter.token("sam")
+    assert sam.x == pytest.approx(18.0, abs=0.1) and sam.rules["sr5"].moved == pytest.approx(6.0, abs=0.1)
+    assert sam.rules["sr5"].running and w.document.undo_stack.count() == steps + 1
+    assert w.document.undo_stack.undoText().endswith("(SR5: movement counted)")
+    # the engine's on_moves made the same encounter from the state before the drag
+    from engine.rules import MoveTo, find_system
+
+    before = w.document.undo_stack.command(steps)._before
+    assert find_system("sr5").on_moves(before, [MoveTo("sam", (sam.x, sam.y))]).encounter == w.document.encounter
+    w.actions["undo"].trigger()
+    assert w.document.encounter.token("sam").x == 12.0 and settings_of(w.document.encounter).log == settings_of(before).log
+
+
+def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publication(window, qtbot):
+    from engine.static_veil import RULESET
+    from tests.gui.conftest import mouse_drag
+
+    w = window
+    assert w.open_file(DEMOS["static-veil"])
+    qtbot.wait(20)
+    w.map_view.fit_map()
+    ctl = w.static_veil
+    w.selection.set_attacker("vex")
+    assert ctl.actor == "vex" and ctl.start_turn(False)
+    steps = w.document.undo_stack.count()
+    landed = _landings(w)
+    # Vex (16, 10) 3 m east: the engine's way is the straight segment (tests/gui/test_static_veil_gui.py)
+    mouse_drag(w.map_view, (16.0, 10.0), (19.0, 10.0))
+    qtbot.wait(30)
+    assert len(landed) == 1 and w.document.undo_stack.count() == steps + 1
+    assert w.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
+    vex = w.document.encounter.token("vex")
+    used = RULESET.sheet(w.document.encounter, "vex").movement_used
+    assert used == pytest.approx(3.0, abs=0.1) and used == pytest.approx(vex.x - 16.0, abs=1e-6)

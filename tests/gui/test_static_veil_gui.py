@@ -377,7 +377,7 @@ def _drag_and_settle(win, qtbot, a, b, steps_before):
     qtbot.wait(50)  # the docks' first sizing re-fits the map on the event loop: settle first
     mouse_drag(win.map_view, a, b)
     qtbot.waitUntil(lambda: win.document.undo_stack.count() == steps_before + 1, timeout=10_000)
-    qtbot.wait(50)  # the fold runs on the next turn of the event loop
+    qtbot.wait(50)  # (nothing deferred may land a second time)
 
 
 def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot):

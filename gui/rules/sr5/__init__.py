@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
-
 from engine.sr5.changes import settings_of
 from gui.combat_log import combat_log_for
 from gui.rules.base import RuleGui, register_rule_gui
@@ -72,11 +70,11 @@ class Sr5Gui(RuleGui):
         self.menu.addSeparator()
         A("SR5", "Export combat &log with dice\u2026", self.export_dialog, name="sr5 export log",
           tip="Save the SR5 combat log as text, every roll's pool and dice below its line")
-        self.count_moves = True  # count dragged metres during a Combat Turn (engine.sr5.combat.apply_move)
-        self._seen = window.document.committed
-        self.listen(window.document.changed, self._on_document)
+        # (count_moves, from RuleGui: a drag during a Combat Turn lands with its metres counted,
+        # RuleSystem.on_moves, in the drag's own undo step)
         self.controller.activeChanged.connect(self._set_active)
         self.controller.stateChanged.connect(self._update_marks)
+        self.controller.stateChanged.connect(self._show_move_notes)  # (after the tracker's refresh)
         self._set_active(self.controller.active)
 
     def run_option(self, token_id: str, option):
@@ -105,47 +103,22 @@ class Sr5Gui(RuleGui):
         self._update_marks()
 
     # -- movement ------------------------------------------------------------------------------------
-    def _on_document(self, change) -> None:
-        """A token dragged on the map during a Combat Turn: fold the engine's movement count
-        (metres, Run, prompts) into that same undo step."""
-        doc = self.window.document
-        if change.preview:
-            return
-        before = self._seen
-        self._seen = doc.committed
-        if change.reset or not self.count_moves or not self.controller.active or not change.diff.only_token_positions:
-            return
-        from engine.sr5.combat import in_combat
+    def move_text(self, text: str, outcome) -> str:
+        return f"{text}{MOVE_SUFFIX}"
 
-        if not in_combat(before):
-            return
-        moved = sorted(change.diff.tokens)
-        after = doc.committed
-        QTimer.singleShot(0, lambda: self._fold_move(before, after, moved))
+    def moves_charged(self, before, outcome) -> None:
+        """A drag counted (``engine.sr5`` ``on_moves``: Run, running, suppressive fire): its
+        log lines into the shared log, the engine's notes in the tracker."""
+        self.controller.record_log(len(settings_of(before).log), outcome.encounter)
+        self._move_notes = "\n".join(outcome.notes)  # shown once the tracker has followed the change
 
-    def _fold_move(self, before, after, moved) -> None:
-        """(After the edit's own undo step is on the stack.) Replace that step by one with the
-        movement counted, unless it was an undo or redo, or something else happened since."""
-        doc = self.window.document
-        stack = doc.undo_stack
-        count = stack.count()
-        if doc.committed is not after or stack.canRedo() or stack.index() != count or count == 0:
-            return
-        if stack.text(count - 1).endswith(MOVE_SUFFIX):
-            return
-        try:
-            counted, said = self.controller.count_moves(before, after, moved)
-        except ValueError as exc:
-            self.tracker.message.setText(f"Movement not counted: {exc}")
-            return
-        if counted is after:
-            return
-        text = stack.text(count - 1)
-        stack.undo()
-        doc.commit(counted, f"{text}{MOVE_SUFFIX}")
-        self.controller.record_log(len(settings_of(after).log), counted)
-        self.tracker.message.setStyleSheet("color: #ffcc80" if any("anyway" in s for s in said) else "")
-        self.tracker.message.setText("\n".join(said))
+    def _show_move_notes(self) -> None:
+        """The drag's notes in the tracker, after its refresh of that change (which clears
+        the message)."""
+        notes, self._move_notes = getattr(self, "_move_notes", ""), ""
+        if notes:
+            self.tracker.message.setStyleSheet("color: #ffcc80" if "anyway" in notes else "")
+            self.tracker.message.setText(notes)
 
     def _update_marks(self) -> None:
         """Monitor bars and status tags on the token layer (this GUI alone owns them)."""

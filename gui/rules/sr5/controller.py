@@ -10,7 +10,6 @@ change)`` pairs with :meth:`gui.document.EncounterDocument.commit`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engine.model import Encounter
@@ -121,27 +120,24 @@ class Sr5Controller(RuleController):
         f = self.facts(decl.shooter, [], decl.weapon)
         return suppressive.plan_suppressive(self.encounter, decl, f)
 
-    def blast_tactics(self):
-        """A ``Tactics`` of the controller's own for the blast's what-ifs (the zone moved where
-        it lands, sized to the grenade): the document's stays on what the map shows. Its
-        obstacle index is built once and reused while the obstacles stay the same."""
-        from engine.analysis import Tactics
-
-        enc = self.encounter
-        if getattr(self, "_blast_tactics", None) is None:
-            self._blast_tactics = Tactics(enc)
-        else:
-            self._blast_tactics.update(enc)
-        return self._blast_tactics
+    def shared_tactics(self):
+        """The document's ``Tactics`` (the one the map shows) when it answers for the
+        committed encounter, else None. Hypothetical positions (a blast moved where it
+        lands, sized to the grenade) are asked of ``engine.whatif.what_if``, which forks it
+        and leaves it as it was: the GUI keeps no second Tactics."""
+        doc = self.document
+        if doc.tactics is None or doc.tactics_error or doc.encounter is not doc.committed:
+            return None
+        return doc.tactics
 
     def plan_blast(self, decl: sr5_blast.BlastDeclaration) -> sr5_blast.BlastPlan:
         """The engine's plan of a grenade thrown (or fired) at a blast zone, measured on the
         map (``engine.sr5.blast.plan_blast_on_map``)."""
-        return sr5_blast.plan_blast_on_map(self.encounter, decl, tactics=self.blast_tactics())
+        return sr5_blast.plan_blast_on_map(self.encounter, decl, tactics=self.shared_tactics())
 
     def land_blast(self, resolution: sr5_blast.BlastResolution) -> sr5_blast.BlastResolution:
         """A scattered blast with the map's facts where it landed (who is caught there)."""
-        return resolution.land(sr5_blast.landing_facts(self.encounter, resolution, tactics=self.blast_tactics()))
+        return resolution.land(sr5_blast.landing_facts(self.encounter, resolution, tactics=self.shared_tactics()))
 
     def apply_blast(self, resolution: sr5_blast.BlastResolution, *, force: bool = False) -> Change:
         return self.apply(lambda e: sr5_blast.apply_blast(e, resolution, force=force))
@@ -199,29 +195,6 @@ class Sr5Controller(RuleController):
 
     def apply_suppression_test(self, resolution: suppressive.SuppressionTestResolution) -> Change:
         return self.apply(lambda e: suppressive.apply_suppression_test(e, resolution))
-
-    # -- movement ---------------------------------------------------------------------------------
-    def count_moves(self, before: Encounter, after: Encounter, moved: Iterable[str]) -> tuple[Encounter, list[str]]:
-        """``after`` with the metres each moved token went (straight from its place in
-        ``before``) counted by ``engine.sr5.combat.apply_move`` (Run, running, suppressive fire
-        prompts), and the lines to tell the GM (refusals are counted anyway, the GM's word)."""
-        enc = after
-        said: list[str] = []
-        supp = bool(settings_of(after).suppressions)
-        for tid in moved:
-            a, b = before.token(tid), after.token(tid)
-            metres = math.hypot(b.x - a.x, b.y - a.y)
-            if metres <= 1e-6 or a.rules.get("sr5") is None:
-                continue
-            zb = za = ()
-            if supp:
-                zb = facts_from_map(before, tid, [], options=settings_of(before).options).token(tid).in_zones
-                za = facts_from_map(enc, tid, [], options=settings_of(enc).options).token(tid).in_zones
-            why = combat.check_move(enc, tid, metres)
-            enc, change = combat.apply_move(enc, tid, metres, zones_before=zb, zones_after=za, force=True)
-            said.append(change.label + (f" \u2014 counted anyway: {why}" if why else ""))
-            said += [f"\u2192 {p}" for p in change.prompts]
-        return enc, said
 
     def log_text(self) -> str:
         """The encounter's sr5 combat log as text, each roll's pool breakdown below its line."""

@@ -15,15 +15,15 @@ the outcome (or roll with the d100 model) -> Confirm.
 
 Dragging a token with the Select tool while a turn is running (``Settings.active`` set) spends
 its Movement like the picker's Move, when ``count_moves`` is on: the metres of the way the
-engine plans from where the drag started to where it ended (``plan_move``), applied with
-``move`` and folded into the drag's own undo step (as :mod:`gui.rules.sr5` counts drags). A
+engine plans from where the drag started to where it ended, charged by the system's
+``on_moves`` in the drag's own single commit (:meth:`gui.rules.base.RuleGui.charge_moves`). A
 move the engine refuses (too far, away from a grapple partner, no way) still lands as a free
 GM edit, its reason in the status bar.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QVBoxLayout
 
@@ -181,8 +181,6 @@ class StaticVeilController(RuleGui):
         p.newRound.connect(lambda: self.start_turn(True))
         p.endTurn.connect(self.end_turn)
         #: spend Movement for Select-tool drags during a running turn (RULESET.plan_move / move)
-        self.count_moves = True
-        self._seen = self.document.committed
         self.listen(self.document.changed, self._on_document)
         self.listen(self.selection.changed, self._on_selection)
         self._sync_ruleset(force=True)
@@ -290,9 +288,6 @@ class StaticVeilController(RuleGui):
 
     # -- events ----------------------------------------------------------------------------------
     def _on_document(self, change) -> None:
-        if not change.preview:
-            before, self._seen = self._seen, self.document.committed
-            self._maybe_spend(change, before)
         if change.reset or self.active != (self.document.encounter.ruleset == RULESET_NAME):
             self._sync_ruleset(force=change.reset)
             return
@@ -315,78 +310,17 @@ class StaticVeilController(RuleGui):
         self._sync_log()
         self.refresh()
 
-    # -- Movement spent by dragging --------------------------------------------------------------
-    def _maybe_spend(self, change, before) -> None:
-        """A committed drag of tokens (positions only) during a running turn: count its
-        Movement once the drag's own undo step is on the stack."""
-        if change.reset or not self.count_moves or not change.diff.only_token_positions:
-            return
-        if before.ruleset != RULESET_NAME or _ruleset().settings(before).active is None:
-            return
-        after = self.document.committed
-        moved = sorted(change.diff.tokens)
-        QTimer.singleShot(0, lambda: self._fold_move(before, after, moved))
+    # -- Movement spent by dragging (RuleSystem.on_moves, in the drag's own undo step) -------------
+    def move_text(self, text: str, outcome) -> str:
+        return f"{text}{MOVE_SUFFIX}"
 
-    def spend_moves(self, before, after, moved) -> tuple:
-        """What dragging the tokens ``moved`` from their places in ``before`` to those in
-        ``after`` spends: ``(encounter, changes, lines)``. Each token with a Static Veil sheet
-        walks the way ``RULESET.plan_move`` finds (its ``movement_cost`` in metres is spent
-        by ``RULESET.move``); ``changes`` are ``[(encounter_before, Change)]`` for the log.
-        A move the engine refuses lands anyway with nothing spent; ``lines`` say what
-        happened (the engine's reason for a refusal). Every token ends where it was dropped."""
-        from gui.edits import move_tokens
-
-        R = _ruleset()
-        enc = before
-        changes: list = []
-        lines: list[str] = []
-        for tid in moved:
-            if not any(t.id == tid for t in before.tokens) or not any(t.id == tid for t in after.tokens):
-                continue
-            a, b = before.token(tid), after.token(tid)
-            dest = (b.x, b.y)
-            if b.rules.get("static-veil") is not None and (a.x, a.y) != dest:
-                plan = R.plan_move(enc, tid, dest)
-                if plan.allowed:
-                    try:
-                        res = R.move(enc, tid, plan.path)
-                    except CoverfireError as exc:
-                        lines.append(f"{_name(enc, tid)}: no Movement spent \u2014 {exc}")
-                    else:
-                        changes.append((enc, res.change))
-                        enc = res.encounter
-                        lines.append(res.change.summary or f"{_name(enc, tid)} moves {plan.movement_cost:.1f} m")
-                else:
-                    lines.append(f"{_name(enc, tid)}: no Movement spent \u2014 {plan.reason}")
-            t = enc.token(tid)
-            if (t.x, t.y) != dest:
-                enc = move_tokens(enc, {tid: dest})
-        return enc, changes, lines
-
-    def _fold_move(self, before, after, moved) -> None:
-        """(After the drag's own undo step is on the stack.) Replace that step by one with
-        the Movement spent, unless it was an undo or redo or something else happened since;
-        tell the GM in the status bar."""
-        doc = self.document
-        stack = doc.undo_stack
-        count = stack.count()
-        if doc.committed is not after or stack.canRedo() or stack.index() != count or count == 0:
-            return
-        text = stack.text(count - 1)
-        if text.endswith(MOVE_SUFFIX):
-            return
-        try:
-            spent, changes, lines = self.spend_moves(before, after, moved)
-        except CoverfireError as exc:
-            self.window.statusBar().showMessage(f"Movement not spent: {exc}", 10000)
-            return
-        if changes:
-            stack.undo()
-            doc.commit(spent, f"{text}{MOVE_SUFFIX}")
-            for enc_before, ch in changes:
-                self._log_change(enc_before, ch)
-        if lines:
-            self.window.statusBar().showMessage("; ".join(lines), 10000)
+    def moves_charged(self, before, outcome) -> None:
+        """A drag during a running turn: each mover's walk into the log; what was spent or
+        refused (the engine's reason) in the status bar."""
+        for enc_before, change in outcome.detail or ():
+            self._log_change(enc_before, change)
+        if outcome.notes:
+            self.window.statusBar().showMessage("; ".join(outcome.notes), 10000)
 
     def _selected_actor(self) -> str | None:
         a = self.selection.attacker
