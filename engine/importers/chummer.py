@@ -458,7 +458,8 @@ def _skills(root: ET.Element, improvements, rep: ReportBuilder, names: dict[str,
                 ratings[sname] = ratings.get(sname, 0) + val
                 rep.note(f"{sname} includes {val:+d} from {source_of(imp, names)}")
         elif kind in ("SkillGroup", "SkillCategory", "SkillAttribute") and val:
-            rep.skip(f"improvement {kind} {_text(imp, 'improvedname')} {val:+d} (not applied)")
+            rep.skip(f"improvement {kind} {_text(imp, 'improvedname')} {val:+d} from {source_of(imp, names)} "
+                     "(not applied)")
     return ratings
 
 

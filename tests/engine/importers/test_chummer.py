@@ -109,6 +109,8 @@ def test_popstar_numbers(samples_dir):
     # 12 + 2 = 14 (the Berwick Suit's 9 does not stack: no Custom Fit (Stack) names it).
     assert s.armor == 14
     assert any("capped at Strength 2" in line for line in report.summary)
+    # Report lines name the improvement's source.
+    assert "improvement SkillCategory Social Active +2 from Quality Fame: National (not applied)" in report.unsupported
     assert (s.walk_rate, s.run_rate) == (10.0, 20.0)
     assert "too_pretty_to_hit" in s.qualities
     assert "improved_rangefinder" in s.vision and "thermographic" in s.vision
