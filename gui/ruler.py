@@ -2,10 +2,10 @@
 
 It shows the straight distance in metres, the range band and modifier the attacker's weapon
 has at that distance (the engine's bands: :func:`engine.analysis.weapon_bands`,
-:func:`engine.ranges.band_at`), and the shortest walk from the start to the end around the
-obstacles for a body of the walker's size (the engine's navigator,
-``Tactics.navigator.shortest_path``) -- the walker is the token the drag starts on, else the
-selected token. :func:`measure` is the reading (no Qt); :class:`RulerTool` draws it.
+:func:`engine.ranges.band_at`), and the shortest walk around the obstacles from the walker
+to the end (the engine's navigator, ``Tactics.navigator.shortest_path``, for a body of the
+walker's size) -- the walker is the token the drag starts on, else the selected token.
+:func:`measure` is the reading (no Qt); :class:`RulerTool` draws it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ class Reading:
     """What the ruler reads from ``start`` to ``end`` (metres): the straight ``distance``;
     the attacker's weapon's ``band`` (name, modifier) there, or ``band_note`` saying why
     there is none (no attacker, no weapon, out of range); the ``walk`` (its length and
-    points) for ``walker``, or ``walk_note`` saying why there is none."""
+    points) of ``walker`` from where it stands to ``end``, or ``walk_note`` saying why
+    there is none."""
 
     start: tuple[float, float]
     end: tuple[float, float]
@@ -57,7 +58,7 @@ class Reading:
             out.append(self.band_note)
         who = _name(encounter, self.walker) if self.walker else ""
         if self.walk is not None:
-            out.append(f"walk {self.walk:.1f} m ({who})")
+            out.append(f"{who} walks {self.walk:.1f} m")
         elif self.walk_note:
             out.append(self.walk_note)
         return out
@@ -98,11 +99,11 @@ def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None =
                 fields["band_note"] = f"out of range of {w.name}" if d > minimum else f"inside {w.name}'s minimum range"
             else:
                 fields["band"] = (b.band, int(b.modifier))
-    if walker is not None and tactics is not None and d > 1e-6:
+    if walker is not None and tactics is not None:
         fields["walker"] = walker
         try:
-            r = encounter.token(walker).radius
-            path = tactics.navigator.shortest_path((sx, sy), (ex, ey), r)
+            w_tok = encounter.token(walker)
+            path = tactics.navigator.shortest_path((w_tok.x, w_tok.y), (ex, ey), w_tok.radius)
         except (CoverfireError, ValueError) as exc:
             fields["walk_note"] = f"no walk: {exc}"
         else:
@@ -171,7 +172,8 @@ class RulerTool(Tool):
         sk = Sketch(colour=RULER_COLOUR)
         sk.lines.append(polyline_path([reading.start, reading.end]))
         sk.handles.extend([reading.start, reading.end])
-        if len(reading.walk_points) >= 2 and reading.walk is not None and reading.walk > reading.distance + 0.05:
+        straight = (len(reading.walk_points) == 2 and math.dist(reading.walk_points[0], reading.start) < 1e-6)
+        if len(reading.walk_points) >= 2 and not straight:  # (the same as the ruler's line: drawn once)
             sk.lines.append(polyline_path(list(reading.walk_points)))
         ex, ey = reading.end
         for i, text in enumerate(reading.lines(self.doc.encounter)):

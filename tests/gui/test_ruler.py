@@ -24,7 +24,16 @@ def test_from_sam_twelve_metres_east(window):
     assert r.band == ("medium", -1) and r.weapon == "Ingram Smartgun X"
     # nothing between (car-1 ends at y 17.8, 2.2 m north of the line; Sam's 0.4 m fits)
     assert r.walk == pytest.approx(12.0)
-    assert r.lines(enc) == ["12.0 m", "M \u22121 (medium, Ingram Smartgun X)", "walk 12.0 m (Sam)"]
+    assert r.lines(enc) == ["12.0 m", "M \u22121 (medium, Ingram Smartgun X)", "Sam walks 12.0 m"]
+
+
+def test_the_selected_tokens_walk_is_from_where_it_stands(window):
+    """A ruler from (30, 36) to (24, 20) is hypot(6, 16) = 17.09 m; Sam, selected, walks to
+    its end from (12, 20): 12.0 m, nothing in between."""
+    enc, tactics = window.document.encounter, window.document.tactics
+    r = measure(enc, tactics, (30.0, 36.0), (24.0, 20.0), attacker="sam", walker="sam")
+    assert r.distance == pytest.approx(math.hypot(6.0, 16.0))
+    assert r.walk == pytest.approx(12.0) and r.walk_points[0] == (12.0, 20.0)
 
 
 def test_the_walk_goes_round_the_low_wall(window):
@@ -40,11 +49,16 @@ def test_the_walk_goes_round_the_low_wall(window):
             + math.dist(p4, (31, 33)))
     assert math.dist(p1, p2) == pytest.approx(math.sqrt(2) * (0.4 - t)) and math.dist(p2, p3) == pytest.approx(0.3 + 2 * t)
     assert hand == pytest.approx(12.357, abs=0.001)
-    r = measure(enc, tactics, (31.0, 28.0), (31.0, 33.0), attacker="sam", walker="ganger-3")  # Lupe, r 0.4
+    from engine.model import Token
+
+    probe = Token(id="probe", name="Probe", x=31.0, y=28.0, radius=0.4)
+    enc = enc.model_copy(update={"tokens": enc.tokens + (probe,)})
+    tactics = type(tactics)(enc)
+    r = measure(enc, tactics, (31.0, 28.0), (31.0, 33.0), attacker="sam", walker="probe")
     assert r.distance == pytest.approx(5.0)
     assert r.band == ("short", 0)
     assert r.walk == pytest.approx(hand, abs=0.01)
-    assert r.lines(enc)[1:] == ["S 0 (short, Ingram Smartgun X)", "walk 12.4 m (Lupe)"]
+    assert r.lines(enc)[1:] == ["S 0 (short, Ingram Smartgun X)", "Probe walks 12.4 m"]
 
 
 def test_out_of_range_and_no_attacker_say_so(window):
