@@ -62,12 +62,18 @@ def test_the_painted_indicator_stands_out_from_the_panel(qtbot, cls, checked):
         assert any(c.red() > 240 and c.green() > 240 and c.blue() > 240 for c in cols)
 
 
-def test_the_app_theme_uses_the_indicator_style(qapp):
-    name, palette = qapp.style().name(), qapp.palette()
-    try:
-        theme.apply_dark_theme(qapp)
-        assert isinstance(qapp.style(), theme.IndicatorStyle)
-        assert qapp.palette().color(qapp.palette().ColorRole.Window) == theme.WINDOW
-    finally:
-        qapp.setStyle(name)
-        qapp.setPalette(palette)
+def test_the_app_theme_uses_the_indicator_style():
+    """In its own process: swapping the style of the test session's application would pull
+    it from under every widget alive."""
+    import subprocess
+    import sys
+
+    code = ("from PySide6.QtWidgets import QApplication; from gui import theme; app = QApplication([]); "
+            "theme.apply_dark_theme(app); "
+            "print(type(app.style()).__name__, app.palette().color(app.palette().ColorRole.Window).name())")
+    from pathlib import Path
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2],
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.stdout.split() == ["IndicatorStyle", theme.WINDOW.name()]
