@@ -301,8 +301,9 @@ class DiceRow(QWidget):
         on = bool(text) and enabled
         for w in (self.faces, self.roll_button, self.enter_button):
             w.setEnabled(on)
+            w.setVisible(bool(text))  # (all rolled: the row gives its room to the page)
         self.all_button.setEnabled(on and many)
-        self.all_button.setVisible(many)
+        self.all_button.setVisible(many and bool(text))
 
     def show_error(self, text: str) -> None:
         self.error.setText(text)
