@@ -127,10 +127,16 @@ def check_data(data: Any, *, file: str | None = None) -> None:
                 _check_counts({k: len(v) for k, v in items if isinstance(v, list)}, file)
                 obstacles = value.get("obstacles")
                 if isinstance(obstacles, list):
+                    total = 0
                     for i, o in enumerate(obstacles):
                         poly = o.get("polygon") if isinstance(o, dict) else None
-                        if isinstance(poly, list) and len(poly) > MAX_POLYGON_POINTS:
-                            raise _refuse(too_many_points(len(poly)), ("obstacles", i, "polygon"), file)
+                        if isinstance(poly, list):
+                            if len(poly) > MAX_POLYGON_POINTS:
+                                raise _refuse(too_many_points(len(poly)), ("obstacles", i, "polygon"), file)
+                            total += len(poly)
+                            if total > MAX_TOTAL_VERTICES:
+                                raise _refuse(f"the obstacles list more than {MAX_TOTAL_VERTICES:,} polygon "
+                                              "points together", ("obstacles", i, "polygon"), file)
             # push in reverse so the first fault in document order is found first
             for k, v in reversed(items):
                 stack.append((v, k if isinstance(k, str) else key, loc + (k,)))

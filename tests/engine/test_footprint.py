@@ -98,3 +98,28 @@ def test_a_polygon_of_more_points_than_read_is_refused_before_any_geometry():
         loads_encounter(json.dumps(_encounter(pts)))
     assert err.value.path == "$.obstacles[0].polygon"
     assert f"{MAX_POLYGON_POINTS + 1:,} points" in err.value.reason
+
+
+def test_a_50000_point_zigzag_is_refused_at_once():
+    n = 50_000
+    pts = [(10 + (5 if i % 2 else 3) * math.cos(2 * math.pi * i / n), 10 + (5 if i % 2 else 3) * math.sin(2 * math.pi * i / n))
+           for i in range(n)]
+    t0 = time.process_time()
+    with pytest.raises(ValueError, match="still 50,000 after simplifying within 1 mm"):
+        bounded_footprint(pts)
+    assert time.process_time() - t0 < 1.0  # GEOS's validity check alone took 3.2 s on it
+
+
+def test_thin_moves_an_outline_at_most_its_tolerance_and_never_recurses():
+    from engine.footprint import thin
+
+    rng = np.random.default_rng(5)
+    a = np.linspace(0, 2 * np.pi, 20_000, endpoint=False)
+    r = 3.0 + 0.002 * rng.standard_normal(a.size)  # a rough round wall: 2 mm noise
+    ring = np.c_[r * np.cos(a), r * np.sin(a)]
+    kept = thin(ring, 0.004)
+    assert len(kept) < 0.6 * len(ring)  # (measured 10,774 of 20,000)
+    assert shapely.Polygon(ring).hausdorff_distance(shapely.Polygon(kept)) <= 0.004 + 1e-12
+    line = [(i * 0.01, (i % 2) * 0.01) for i in range(200_000)]  # GEOS simplify segfaults on this
+    assert len(thin(line, 0.001, closed=False)) == 200_000  # 1 cm teeth: nothing within 1 mm
+    assert len(thin(line, 0.04, closed=False)) < 20

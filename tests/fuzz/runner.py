@@ -1,0 +1,161 @@
+"""The campaign: cases spread over worker processes, each case under a time limit (a worker
+that does not answer in time is killed: "hung") and a memory limit (RLIMIT_AS in the worker:
+a ``MemoryError``, or a worker that dies, is "memory"/"crashed"), and the counts table."""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.fuzz.kinds import GOOD, KIND_LABELS, LABELS, OUTCOMES, REPO
+
+#: Seconds a case may take before it counts as hung (the issue's 10 s).
+TIMEOUT = 10.0
+#: Address space of a worker (the issue's 1 GiB).
+MEMORY = 1 << 30
+#: Seconds a worker may take to start (imports, Qt) before the campaign gives up.
+START_TIMEOUT = 120.0
+
+
+@dataclass
+class Campaign:
+    """The counts of a campaign, by kind and outcome, and the cases that went wrong."""
+
+    counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    failures: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, kind: str, answer: dict) -> None:
+        self.counts[kind][answer["outcome"]] += 1
+        if answer["outcome"] not in GOOD:
+            self.failures.append(answer)
+
+    def bad(self) -> int:
+        return sum(n for c in self.counts.values() for o, n in c.items() if o not in GOOD)
+
+    def table(self) -> str:
+        """The counts as a Markdown table (the issue's columns)."""
+        head = ["input", "tried"] + [LABELS[o] for o in OUTCOMES]
+        rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for kind, c in self.counts.items():
+            cells = [KIND_LABELS.get(kind, kind), f"{sum(c.values()):,}"] + [f"{c.get(o, 0):,}" for o in OUTCOMES]
+            rows.append("| " + " | ".join(cells) + " |")
+        return "\n".join(rows)
+
+
+class _Worker:
+    def __init__(self, memory: int, nice: int):
+        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                   QT_QPA_PLATFORM="offscreen", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                   MALLOC_ARENA_MAX="2")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.fuzz.worker", "--memory", str(memory), "--nice", str(nice)],
+            cwd=str(REPO), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=env, start_new_session=True)
+        self.buf = b""
+        self.case: str | None = None
+        self.started = time.monotonic()
+        self.ready = False
+
+    def send(self, case: str) -> None:
+        self.case = case
+        self.started = time.monotonic()
+        self.proc.stdin.write((case + "\n").encode())
+        self.proc.stdin.flush()
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+
+
+def cases(kinds: list[str], count: int, seed: int) -> list[str]:
+    """The case names of a campaign, kinds interleaved."""
+    return [f"{seed}:{k}:{i}" for i in range(count) for k in kinds]
+
+
+def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: float = TIMEOUT,
+        memory: int = MEMORY, nice: int = 0, progress=None) -> Campaign:
+    """Run ``count`` cases of each kind over ``jobs`` workers; ``progress(done, total,
+    campaign)`` is called after each case."""
+    todo = cases(kinds, count, seed)
+    todo.reverse()
+    total = len(todo)
+    result = Campaign()
+    t0 = time.monotonic()
+    sel = selectors.DefaultSelector()
+    workers: list[_Worker] = []
+
+    def spawn() -> _Worker:
+        w = _Worker(memory, nice)
+        sel.register(w.proc.stdout, selectors.EVENT_READ, w)
+        workers.append(w)
+        return w
+
+    def retire(w: _Worker) -> None:
+        sel.unregister(w.proc.stdout)
+        w.kill()
+        workers.remove(w)
+
+    def finish(w: _Worker, answer: dict) -> None:
+        result.add(answer["case"].split(":")[1], answer)
+        w.case = None
+        if progress:
+            progress(total - len(todo) - sum(1 for x in workers if x.case), total, result)
+
+    for _ in range(min(jobs, total)):
+        spawn()
+    try:
+        while todo or any(w.case for w in workers):
+            for w in list(workers):
+                if w.ready and w.case is None and todo:
+                    w.send(todo.pop())
+            for key, _ in sel.select(timeout=0.2):
+                w = key.data
+                chunk = os.read(w.proc.stdout.fileno(), 1 << 16)
+                if not chunk:  # the worker died: a crash of the process (a signal) or out of memory
+                    code = w.proc.wait()
+                    case = w.case
+                    retire(w)
+                    if case is not None:
+                        kind = "memory" if code in (-signal.SIGKILL, -signal.SIGABRT) else "crashed"
+                        finish(w, {"case": case, "outcome": kind,
+                                   "detail": f"the worker process died (exit {code})", "seconds": None})
+                    elif not w.ready:
+                        raise RuntimeError(f"a fuzz worker failed to start (exit {code})")
+                    spawn()
+                    continue
+                w.buf += chunk
+                while b"\n" in w.buf:
+                    line, w.buf = w.buf.split(b"\n", 1)
+                    msg = json.loads(line)
+                    if "ready" in msg:
+                        w.ready = True
+                    else:
+                        finish(w, msg)
+            now = time.monotonic()
+            for w in list(workers):
+                if w.case is not None and now - w.started > timeout:
+                    case = w.case
+                    retire(w)
+                    finish(w, {"case": case, "outcome": "hung", "detail": f"no answer in {timeout:g} s",
+                               "seconds": None})
+                    spawn()
+                elif not w.ready and now - w.started > START_TIMEOUT:
+                    raise RuntimeError("a fuzz worker did not start in time")
+    finally:
+        for w in list(workers):
+            w.proc.stdin.close()
+            retire(w)
+    result.seconds = time.monotonic() - t0
+    return result
