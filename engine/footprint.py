@@ -92,8 +92,11 @@ def bounded_footprint(points: Sequence[Point]) -> tuple[Point, ...]:
         if not (abs(x) <= MAX_COORDINATE and abs(y) <= MAX_COORDINATE):
             raise ValueError(f"vertex {i} ({x:g}, {y:g}) is beyond the coordinate limit "
                              f"(\u00b1{MAX_COORDINATE:,.0f} m)")
-    if len(pts) >= 2 and pts[0] == pts[-1]:
-        pts = pts[:-1]
+    # a point repeated at once (a closing repeat of the first included) says nothing: drop
+    # every repeat, so that loading what was saved gives the same footprint again
+    pts = [p for i, p in enumerate(pts) if i == 0 or p != pts[i - 1]]
+    while len(pts) > 1 and pts[-1] == pts[0]:
+        pts.pop()
     if len(pts) <= SIMPLIFY_ABOVE or len(set(pts)) < 3:
         return tuple(pts)
     thinned = thin(pts, SIMPLIFY_TOLERANCE / 2)

@@ -23,6 +23,8 @@ import argparse
 import json
 import math
 import sys
+import time
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from engine.analysis import Tactics, TargetReport
@@ -67,15 +69,46 @@ def attacker_report(tactics: Tactics, attacker: str, weapon: str | None = None) 
             "targets": [target_json(r) for r in reports]}
 
 
-def analyze(encounter: Encounter, attacker: str | None = None, weapon: str | None = None) -> list[dict[str, Any]]:
-    """Reports for the attacker, or for every token in turn."""
+#: Seconds between progress lines while every token is analysed in turn.
+PROGRESS_EVERY = 2.0
+
+
+def analyze(encounter: Encounter, attacker: str | None = None, weapon: str | None = None,
+            progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """Reports for the attacker, or for every token in turn; ``progress(done, total)`` is
+    called after each attacker (every token's charge to every other is planned: at 1,000
+    tokens that is a million plans and takes minutes)."""
     if weapon is not None and attacker is None:
         raise CoverfireError("--weapon needs --attacker (tokens carry different weapons)")
     tactics = Tactics(encounter)
     ids = [attacker] if attacker is not None else [t.id for t in encounter.tokens]
     if attacker is not None:
         encounter.token(attacker)  # unknown id -> UnknownIdError
-    return [attacker_report(tactics, a, weapon) for a in ids]
+    out = []
+    for i, a in enumerate(ids):
+        out.append(attacker_report(tactics, a, weapon))
+        if progress is not None:
+            progress(i + 1, len(ids))
+    return out
+
+
+def stderr_progress(err: TextIO | None = None, every: float = PROGRESS_EVERY) -> Callable[[int, int], None]:
+    """A progress callback for :func:`analyze` that prints ``coverfire: analysed 120 of 1,009
+    attackers (12 s)`` to ``err`` (stderr) once the work has taken ``every`` seconds, then
+    every ``every`` seconds, and a last line when done; quick runs print nothing."""
+    start = time.monotonic()
+    last = [start]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] < every and not (done == total and last[0] > start):
+            return
+        last[0] = now
+        (err or sys.stderr).write(f"coverfire: analysed {done:,} of {total:,} attackers, every other token's "
+                                  f"cover, range and charge ({now - start:.0f} s)\n")
+        (err or sys.stderr).flush()
+
+    return progress
 
 
 def _table(encounter: Encounter, data: dict[str, Any], out: TextIO) -> None:
@@ -113,7 +146,8 @@ def run_analyze(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """The ``coverfire analyze`` sub-command; errors are :class:`CoverfireError` (exit 2)."""
     out = out or sys.stdout
     encounter = load_encounter(args.file)
-    reports = analyze(encounter, getattr(args, "attacker", None), getattr(args, "weapon", None))
+    reports = analyze(encounter, getattr(args, "attacker", None), getattr(args, "weapon", None),
+                      progress=stderr_progress())
     if getattr(args, "json", False):
         data = reports[0] if getattr(args, "attacker", None) is not None else reports
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -179,8 +179,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _printable_streams() -> None:
+    """A file name that is not valid UTF-8 (``-o $'\\xff.json'``) or text the terminal
+    cannot show is printed with backslash escapes instead of ending in a traceback after the
+    work is done."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _printable_streams()
     if argv and argv[0] in SUBCOMMANDS or (argv and argv[0] in ("-h", "--help")):
         args = build_parser().parse_args(argv)
     else:

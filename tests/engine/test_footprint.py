@@ -123,3 +123,11 @@ def test_thin_moves_an_outline_at_most_its_tolerance_and_never_recurses():
     line = [(i * 0.01, (i % 2) * 0.01) for i in range(200_000)]  # GEOS simplify segfaults on this
     assert len(thin(line, 0.001, closed=False)) == 200_000  # 1 cm teeth: nothing within 1 mm
     assert len(thin(line, 0.04, closed=False)) < 20
+
+
+def test_repeated_points_are_dropped_so_a_saved_footprint_reloads_the_same():
+    square = [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]
+    assert bounded_footprint(square + [(0.0, 0.0)] * 10) == tuple(square)  # (fuzz 3:encounter:394)
+    assert bounded_footprint([(0.0, 0.0), (0.0, 0.0), (2.0, 0.0), (2.0, 0.0), (2.0, 2.0)]) == (
+        (0.0, 0.0), (2.0, 0.0), (2.0, 2.0))
+    assert bounded_footprint(bounded_footprint(square * 3)) == bounded_footprint(square * 3)

@@ -290,7 +290,35 @@ def foundry_available() -> bool:
     return importlib.util.find_spec("engine.importers.foundry") is not None
 
 
+# -- kinds that fail on purpose: the classification itself is tested with them ---------------
+def _selftest_hang(rng, work):
+    import time
+
+    time.sleep(3600)
+
+
+def _selftest_memory(rng, work):
+    return len(bytearray(2 << 30))  # over the worker's 1 GiB
+
+
+def _selftest_crash(rng, work):
+    from engine.files import loads_encounter
+
+    loads_encounter("{}", file=None)
+    raise KeyError("a bug")
+
+
+def _selftest_segfault(rng, work):
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
 KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case, "image": image_case}
+SELFTEST = {"selftest-hang": _selftest_hang, "selftest-memory": _selftest_memory,
+            "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
+            "selftest-segfault": _selftest_segfault}
 KIND_LABELS = {
     "encounter": "encounter file → load → analyze → export → save → reload",
     "uvtt": "Universal VTT map → import → save → reload",
@@ -306,7 +334,7 @@ def run_case(case: str, work: Path) -> tuple[str, str]:
     rng = random.Random(case)
     work.mkdir(parents=True, exist_ok=True)
     try:
-        detail = KINDS[kind](rng, work)
+        detail = {**KINDS, **SELFTEST}[kind](rng, work)
         return "accepted", detail
     except Outcome as o:
         return o.outcome, o.detail

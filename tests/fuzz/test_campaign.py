@@ -1,0 +1,46 @@
+"""The fuzz campaign's seeded CI budget (issue 15): every case is refused cleanly or accepted
+and round-trips; none crashes, hangs, blows up memory or leaves work that cannot be saved or
+reopened. ``python -m tests.fuzz --count 10000`` runs the large campaign by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fuzz import runner
+from tests.fuzz.kinds import GOOD, KINDS
+
+#: Cases of each kind in CI (about 25 s on two quiet cores).
+CI_COUNT = 15
+CI_SEED = 15
+
+
+def test_the_seeded_budget_has_no_crash_hang_blow_up_or_unsavable_file():
+    campaign = runner.run(list(KINDS), CI_COUNT, CI_SEED, jobs=2)
+    tried = {k: sum(c.values()) for k, c in campaign.counts.items()}
+    assert tried == {k: CI_COUNT for k in KINDS}
+    assert all(campaign.counts[k]["refused"] + campaign.counts[k]["accepted"] == CI_COUNT for k in KINDS), (
+        "\n" + campaign.table() + "\n" + "\n".join(f"{f['case']}: {f['outcome']}: {f['detail']}" for f in campaign.failures))
+    # both good outcomes occur: the mutations neither always break the file nor never do
+    assert all(campaign.counts[k]["accepted"] > 0 and campaign.counts[k]["refused"] > 0 for k in KINDS), campaign.table()
+
+
+def test_each_failing_outcome_is_caught_by_the_runner():
+    campaign = runner.run(["selftest-hang", "selftest-memory", "selftest-crash", "selftest-segfault"], 1, 1,
+                          jobs=2, timeout=4.0)
+    outcomes = {k: next(iter(c)) for k, c in campaign.counts.items()}
+    assert outcomes == {"selftest-hang": "hung", "selftest-memory": "memory",
+                        "selftest-crash": "crashed", "selftest-segfault": "crashed"}
+    crash = next(f for f in campaign.failures if f["case"].endswith("selftest-crash:0"))
+    assert "EncounterFileError" in crash["detail"] and "engine/files.py" in crash["detail"]
+    assert not any(o in GOOD for o in outcomes.values())
+    assert campaign.bad() == 4
+    assert "| 1 |" in campaign.table()
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_case_replays_the_same_from_its_seed(kind, tmp_path):
+    from tests.fuzz.kinds import run_case
+
+    first = run_case(f"7:{kind}:3", tmp_path / "w")
+    assert run_case(f"7:{kind}:3", tmp_path / "w") == first
+    assert not (tmp_path / "w").exists()  # the case's files are removed after it
