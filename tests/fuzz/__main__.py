@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tests.fuzz import runner
-from tests.fuzz.kinds import KINDS, foundry_available, run_case
+from tests.fuzz.kinds import KINDS, run_case
 
 
 def main(argv=None) -> int:
@@ -31,8 +31,6 @@ def main(argv=None) -> int:
         print(f"{args.case}: {outcome}: {detail}")
         return 0
     kinds = args.kind or list(KINDS)
-    if not foundry_available():
-        print("(Foundry scenes: the importer has not landed; not fuzzed)", file=sys.stderr)
     last = [0.0]
 
     def progress(done, total, campaign):

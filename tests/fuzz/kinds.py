@@ -124,18 +124,23 @@ def _analyze_and_export(path: Path, enc, rng: random.Random, work: Path) -> None
     _step("export", export, refusal_ok=True)
 
 
-def encounter_case(rng: random.Random, work: Path) -> str:
-    from engine.files import load_encounter
-
+def make_encounter(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A mutated demo encounter file in ``work`` and what was done to it."""
     demo, data = rng.choice(_demos())
     m = JsonMutator(data, rng).mutate()
     raw = m.text().encode("utf-8", "surrogatepass")
     if rng.random() < 0.1:
         raw = mutate_bytes(raw, rng)
-    name = _name(rng, ".json")
-    path = work / name
+    path = work / _name(rng, ".json")
     path.write_bytes(raw)
-    detail = f"{demo}: {'; '.join(m.applied)[:300]}"
+    return path, f"{demo}: {'; '.join(m.applied)[:300]}"
+
+
+def encounter_case(rng: random.Random, work: Path) -> str:
+    from engine.files import load_encounter
+
+    path, detail = make_encounter(rng, work)
+    name = path.name
     try:
         enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=name)
         _analyze_and_export(path, enc, rng, work)
@@ -163,9 +168,8 @@ def _long_wall(m: JsonMutator, rng: random.Random) -> None:
     m.applied.append(f"wall of {n} points")
 
 
-def uvtt_case(rng: random.Random, work: Path) -> str:
-    from engine.importers.uvtt import import_uvtt
-
+def make_uvtt(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A mutated Universal VTT sample in ``work`` and what was done to it."""
     sample, data = rng.choice(_uvtt())
     m = JsonMutator(data, rng)
     if rng.random() < 0.1:
@@ -174,10 +178,16 @@ def uvtt_case(rng: random.Random, work: Path) -> str:
     raw = m.text().encode("utf-8", "surrogatepass")
     if rng.random() < 0.05:
         raw = mutate_bytes(raw, rng)
-    name = _name(rng, Path(sample).suffix)
-    path = work / name
+    path = work / _name(rng, Path(sample).suffix)
     path.write_bytes(raw)
-    detail = f"{sample}: {'; '.join(m.applied)[:300]}"
+    return path, f"{sample}: {'; '.join(m.applied)[:300]}"
+
+
+def uvtt_case(rng: random.Random, work: Path) -> str:
+    from engine.importers.uvtt import import_uvtt
+
+    path, detail = make_uvtt(rng, work)
+    name = path.name
     try:
         enc, _report = _step("import", lambda: import_uvtt(path), refusal_ok=True, file_name=name)
         _roundtrip(enc, work / "imported.json")
@@ -193,19 +203,24 @@ def _chummer() -> tuple[tuple[str, ET.Element], ...]:
     return tuple((p.name, ET.fromstring(p.read_bytes())) for p in sorted((SAMPLES / "chummer").iterdir()))
 
 
+def make_chummer(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A mutated Chummer sample in ``work`` and what was done to it."""
+    sample, root = rng.choice(_chummer())
+    raw, applied = mutate_xml(root, rng)
+    if rng.random() < 0.1:
+        raw = mutate_bytes(raw, rng)
+    path = work / _name(rng, ".chum5")
+    path.write_bytes(raw)
+    return path, f"{sample}: {'; '.join(applied)[:300]}"
+
+
 def chummer_case(rng: random.Random, work: Path) -> str:
     from engine.files import load_encounter
     from engine.importers.chummer import add_character, import_chummer
     from assets import demo_encounter_path
 
-    sample, root = rng.choice(_chummer())
-    raw, applied = mutate_xml(root, rng)
-    if rng.random() < 0.1:
-        raw = mutate_bytes(raw, rng)
-    name = _name(rng, ".chum5")
-    path = work / name
-    path.write_bytes(raw)
-    detail = f"{sample}: {'; '.join(applied)[:300]}"
+    path, detail = make_chummer(rng, work)
+    name = path.name
     try:
         token, _rep = _step("import", lambda: import_chummer(path), refusal_ok=True, file_name=name)
         enc = load_encounter(demo_encounter_path())
@@ -229,6 +244,14 @@ def _app():
     return _APP[0]
 
 
+def make_image(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A damaged or hostile image file in ``work`` and what it is."""
+    data, what = mutate_image(png(rng.choice([1, 16, 64]), rng.choice([1, 16, 48])), rng)
+    path = work / _name(rng, rng.choice([".png", ".jpg"]))
+    path.write_bytes(data)
+    return path, f"{what} ({len(data)} bytes)"
+
+
 def image_case(rng: random.Random, work: Path) -> str:
     """A damaged or hostile image used as a map background, as a file beside the encounter
     (what the window's Background image command does) and as a ``data:`` URI (what an import
@@ -239,11 +262,8 @@ def image_case(rng: random.Random, work: Path) -> str:
     from engine.model import Background, Encounter, MapSpec
     from gui.map_view import is_regular_file, load_background_image, why_not_an_image
 
-    data, what = mutate_image(png(rng.choice([1, 16, 64]), rng.choice([1, 16, 48])), rng)
-    name = _name(rng, rng.choice([".png", ".jpg"]))
-    path = work / name
-    path.write_bytes(data)
-    detail = f"{what} ({len(data)} bytes)"
+    path, detail = make_image(rng, work)
+    name, data = path.name, path.read_bytes()
     try:
         def choose():  # gui.main_window.set_background_image, headless
             img = QImage(str(path)) if is_regular_file(path) else QImage()
@@ -283,11 +303,62 @@ def image_case(rng: random.Random, work: Path) -> str:
     return detail
 
 
-# -- Foundry scenes (once the importer lands) ------------------------------------------------------
+# -- Foundry scenes -------------------------------------------------------------------------------
 def foundry_available() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("engine.importers.foundry") is not None
+
+
+@lru_cache(maxsize=None)
+def _foundry() -> tuple[tuple[str, dict], ...]:
+    """The scenes of the Foundry importer's tests (v10+ and v9 field names), and the same
+    with many walls (a scene the size of a real one)."""
+    from tests.engine.importers.test_foundry import v9_scene, v10_scene
+
+    big = v10_scene()
+    big["walls"] = [{"c": [300 + 10 * i, 250, 300 + 10 * i, 650], "move": 20, "sight": 20, "door": i % 7 == 0}
+                    for i in range(100)] + big["walls"]
+    return (("v10 scene", v10_scene()), ("v9 scene", v9_scene()), ("v10 scene, 100 walls", big))
+
+
+def _many_walls(m: JsonMutator, rng: random.Random) -> None:
+    walls = m.data.get("walls") if isinstance(m.data, dict) else None
+    if not isinstance(walls, list):
+        return
+    n = rng.choice([1000, 20_000, 100_000])
+    walls.extend({"c": [300 + i % 1000, 200 + i // 1000, 301 + i % 1000, 201 + i // 1000], "move": 20, "sight": 20}
+                 for i in range(n))
+    m.applied.append(f"{n} more walls")
+
+
+def make_foundry(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A mutated Foundry scene export in ``work`` and what was done to it."""
+    sample, data = rng.choice(_foundry())
+    m = JsonMutator(data, rng)
+    if rng.random() < 0.1:
+        _many_walls(m, rng)
+    m.mutate()
+    raw = m.text().encode("utf-8", "surrogatepass")
+    if rng.random() < 0.05:
+        raw = mutate_bytes(raw, rng)
+    path = work / _name(rng, ".json")
+    path.write_bytes(raw)
+    return path, f"{sample}: {'; '.join(m.applied)[:300]}"
+
+
+def foundry_case(rng: random.Random, work: Path) -> str:
+    from engine.importers.detect import import_file
+
+    path, detail = make_foundry(rng, work)
+    name = path.name
+    try:
+        result = _step("import", lambda: import_file(path, expect="map"), refusal_ok=True, file_name=name)
+        _roundtrip(result.encounter, work / "scene.json")
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
 
 
 # -- kinds that fail on purpose: the classification itself is tested with them ---------------
@@ -315,7 +386,8 @@ def _selftest_segfault(rng, work):
     os.kill(os.getpid(), signal.SIGSEGV)
 
 
-KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case, "image": image_case}
+KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case, "foundry": foundry_case,
+         "image": image_case}
 SELFTEST = {"selftest-hang": _selftest_hang, "selftest-memory": _selftest_memory,
             "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
             "selftest-segfault": _selftest_segfault}
@@ -323,8 +395,19 @@ KIND_LABELS = {
     "encounter": "encounter file → load → analyze → export → save → reload",
     "uvtt": "Universal VTT map → import → save → reload",
     "chummer": "Chummer save → import → place → save → reload",
+    "foundry": "Foundry scene → import → save → reload",
     "image": "image → background (file or data: URI) → save → reload → show",
 }
+
+
+MAKERS = {"encounter": make_encounter, "uvtt": make_uvtt, "chummer": make_chummer, "foundry": make_foundry,
+          "image": make_image}
+
+
+def make_input(case: str, work: Path) -> tuple[Path, str]:
+    """The input file of case ``case`` (the same as :func:`run_case` makes), in ``work``."""
+    work.mkdir(parents=True, exist_ok=True)
+    return MAKERS[case.split(":")[1]](random.Random(case), work)
 
 
 def run_case(case: str, work: Path) -> tuple[str, str]:

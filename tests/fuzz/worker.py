@@ -25,12 +25,14 @@ def main() -> int:
     sys.stdout = sys.stderr  # a case's own prints must not garble the answers
     from tests.fuzz import kinds
 
-    for warm in (kinds._demos, kinds._uvtt, kinds._chummer, kinds._app):
+    for warm in (kinds._demos, kinds._uvtt, kinds._chummer, kinds._foundry, kinds._app):
         warm()
     import engine.analysis  # noqa: F401 - loaded before the limit, as the program would be
     import gui.snapshot  # noqa: F401
     import engine.importers.uvtt  # noqa: F401
     import engine.importers.chummer  # noqa: F401
+    import engine.importers.detect  # noqa: F401
+    import engine.importers.foundry  # noqa: F401
 
     resource.setrlimit(resource.RLIMIT_AS, (args.memory, args.memory))
     work = Path(tempfile.mkdtemp(prefix="coverfire-fuzz-"))
