@@ -113,7 +113,12 @@ def read_user_file(
     p = Path(path)
     name = str(p)
     try:
-        size = p.stat().st_size
+        st = p.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or /dev/stdin would block the reader forever
+            raise error(f"this is not a regular file (a pipe or a device), not {what}", file=name)
+        size = st.st_size
         if size > max_bytes:
             raise error(f"the file is {size} bytes, larger than {what} can be", file=name)
         return p.read_bytes()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import os
 import struct
 import zlib
@@ -286,7 +287,7 @@ def externalize_images(encounter, path: str | os.PathLike[str]):
     is lost, and no empty image file is written)."""
     target = Path(path)
     folder = target.parent
-    stem = target.stem
+    stem = _part(target.stem, 100)  # (a 240-character encounter name leaves no room for more)
     written: list[str] = []
     updates: dict = {}
     bg = encounter.map.background
@@ -306,7 +307,7 @@ def externalize_images(encounter, path: str | os.PathLike[str]):
         image = _image_of(portrait) if isinstance(portrait, str) and portrait.startswith("data:") else None
         if image is not None:
             data, fmt = image
-            name = f"{stem}.{_safe(t.id)}.portrait.{EXTENSION[fmt]}"
+            name = f"{stem}.{_part(_safe(t.id), 80)}.portrait.{EXTENSION[fmt]}"
             _atomic_write(folder / name, data)
             written.append(name)
             tokens[i] = t.model_copy(update={"portrait": name})
@@ -316,6 +317,16 @@ def externalize_images(encounter, path: str | os.PathLike[str]):
     if updates:
         encounter = encounter.model_copy(update=updates)
     return encounter, written
+
+
+def _part(text: str, limit: int) -> str:
+    """``text`` for a file name, at most ``limit`` bytes of UTF-8: cut, with a hash of the
+    whole so that two long names cut alike still differ."""
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) <= limit:
+        return text
+    digest = hashlib.sha1(raw).hexdigest()[:8]
+    return raw[: limit - 9].decode("utf-8", "ignore") + "-" + digest
 
 
 def _safe(ident: str) -> str:

@@ -117,3 +117,39 @@ def test_a_file_stamp_tells_a_changed_file(tmp_path):
     save_encounter(_enc("changed"), p)
     assert not stamp.same_content(FileStamp.of(p))
     assert FileStamp.of(tmp_path / "missing.json") is None
+
+
+def test_opening_a_fifo_or_a_device_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    with pytest.raises(EncounterFileError, match="not a regular file"):
+        load_encounter(fifo)  # (reading it would wait for a writer forever)
+    with pytest.raises(EncounterFileError, match="not a regular file"):
+        load_encounter("/dev/null")
+    with pytest.raises(EncounterFileError, match="folder"):
+        load_encounter(tmp_path)
+    assert time.monotonic() - t0 < 2.0
+
+
+def test_a_long_name_saves_with_its_inline_images_beside_it(tmp_path):
+    """A 240-character encounter name and a 900-character token id: the image files written
+    beside the encounter get short names (cut, with a hash) and the whole reloads."""
+    import base64
+
+    from engine.importers.images import save_with_images
+    from tests.fuzz.mutate import png
+
+    uri = "data:image/png;base64," + base64.b64encode(png(4, 3)).decode()
+    long_id = "é" * 900
+    data = dict(DATA, map={"width": 20.0, "height": 10.0,
+                           "background": {"image": uri, "width": 20.0, "height": 10.0}},
+                tokens=[{"id": long_id, "x": 1.0, "y": 2.0, "portrait": uri},
+                        {"id": long_id[:-1] + "a", "x": 3.0, "y": 2.0, "portrait": uri}])
+    enc = loads_encounter(json.dumps(data))
+    target = tmp_path / ("n" * 240 + ".json")
+    saved, written = save_with_images(enc, target)
+    assert len(written) == 3 and len(set(written)) == 3  # two portraits cut alike still differ
+    assert all(len(os.fsencode(w)) <= 255 for w in written)
+    back = load_encounter(target)
+    assert back == saved and (tmp_path / back.map.background.image).read_bytes() == png(4, 3)

@@ -32,8 +32,12 @@ def main(argv=None) -> int:
         return 0
     kinds = args.kind or list(KINDS)
     last = [0.0]
+    told = [0]
 
     def progress(done, total, campaign):
+        for f in campaign.failures[told[0]:]:  # each failing case as soon as it is known
+            print(f"  FAIL {f['case']}: {f['outcome']}: {f['detail'][:400]}", file=sys.stderr, flush=True)
+        told[0] = len(campaign.failures)
         now = time.monotonic()
         if now - last[0] > 10 or done == total:
             last[0] = now
