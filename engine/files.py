@@ -311,9 +311,17 @@ def write_encounter_bytes(path: str | os.PathLike[str], data: bytes, *, overwrit
 
 def save_encounter(encounter: Encounter, path: str | os.PathLike[str], *, overwrite_read_only: bool = False) -> None:
     """Save atomically as UTF-8 JSON; raises :class:`EncounterFileError` if it cannot (see
-    :func:`write_encounter_bytes`)."""
-    data = _encode(dumps_encounter(encounter), str(path))
-    write_encounter_bytes(path, data, overwrite_read_only=overwrite_read_only)
+    :func:`write_encounter_bytes`), and refuses, writing nothing, an encounter the loader
+    would refuse past :mod:`engine.limits` (one built with ``model_copy``, which skips the
+    checks: a file is only written if it can be opened again)."""
+    data = encounter_to_data(encounter)
+    try:
+        limits.check_data(data)
+    except EncounterFileError as exc:
+        raise EncounterFileError(f"cannot save: {exc.reason}; nothing was written", file=str(path),
+                                 path=exc.path) from None
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    write_encounter_bytes(path, _encode(text, str(path)), overwrite_read_only=overwrite_read_only)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ Two checks, one set of numbers:
   the work the model's validation does on a hostile file.
 * :func:`check_encounter` runs on every :class:`~engine.model.Encounter` (a model validator),
   so encounters an importer or an edit builds are held to the same bounds: coordinates,
-  lengths, the grid, object counts, vertex totals (and the text, for encounters not read
-  from a file). Obstacle footprints are bounded and simplified by
+  lengths, the grid, object counts, vertex totals; and what builds an encounter in code
+  goes through :func:`check_data` first (``models=True``: text and numbers). Obstacle footprints are bounded and simplified by
   :func:`engine.footprint.bounded_footprint`.
 """
 
@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 import re
 from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
 
 from engine.errors import EncounterFileError, excerpt
 
@@ -97,12 +99,19 @@ def _check_text(s: str, key: Any, loc: tuple[Any, ...], file: str | None) -> Non
             loc, file)
 
 
-def check_data(data: Any, *, file: str | None = None) -> None:
+def check_data(data: Any, *, file: str | None = None, models: bool = False) -> None:
     """Refuse parsed JSON past the bounds (see the module docstring), with the JSON path of
-    the first fault in document order. Iterative: never a ``RecursionError``."""
+    the first fault in document order. Iterative: never a ``RecursionError``. With
+    ``models``, ``data`` is what builds an encounter in code (pydantic models inside are
+    walked too) and obstacle polygons are left to the model's own bounds
+    (:func:`engine.footprint.bounded_footprint`), which keeps the walk cheap."""
     stack: list[tuple[Any, Any, tuple[Any, ...]]] = [(data, None, ())]
     while stack:
         value, key, loc = stack.pop()
+        if models and isinstance(value, BaseModel):
+            fields = dict(value.__dict__)
+            fields.update(value.__pydantic_extra__ or {})
+            value = fields
         if isinstance(value, str):
             _check_text(value, key, loc, file)
         elif isinstance(value, bool) or value is None:
@@ -139,6 +148,8 @@ def check_data(data: Any, *, file: str | None = None) -> None:
                                               "points together", ("obstacles", i, "polygon"), file)
             # push in reverse so the first fault in document order is found first
             for k, v in reversed(items):
+                if models and k == "polygon":
+                    continue
                 stack.append((v, k if isinstance(k, str) else key, loc + (k,)))
 
 
@@ -164,10 +175,9 @@ def _length(v: float | None, loc: tuple[Any, ...]) -> None:
         raise _refuse(f"{v:g} m is longer than the length limit ({MAX_LENGTH:,.0f} m)", loc)
 
 
-def check_encounter(encounter: "Encounter", *, text: bool = True) -> None:
+def check_encounter(encounter: "Encounter") -> None:
     """Refuse an encounter past the bounds: object counts, the grid, coordinates, lengths,
-    vertex totals; and, with ``text``, every string (for encounters not read from a file,
-    whose JSON :func:`check_data` already walked)."""
+    vertex totals (its text and numbers: :func:`check_data`, on what built it)."""
     _check_counts({g: len(getattr(encounter, g)) for g, _ in _COUNTS}, None)
     m = encounter.map
     for field in ("width", "height"):
@@ -200,8 +210,6 @@ def check_encounter(encounter: "Encounter", *, text: bool = True) -> None:
     if total > MAX_TOTAL_VERTICES:
         raise _refuse(f"the obstacles have {total:,} vertices together; at most {MAX_TOTAL_VERTICES:,}",
                       ("obstacles",))
-    if text:
-        check_data(encounter.model_dump(mode="python", exclude_none=True))
 
 
 __all__ = [name for name in globals() if name.isupper()] + [

@@ -365,10 +365,17 @@ class Encounter(_WithRules):
         """The rule system that runs this encounter (``engine.rules.find_system(ruleset)``)."""
         return _rules.find_system(self.ruleset)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _limits_of_input(cls, data: Any, info: ValidationInfo) -> Any:
+        # engine/limits.py: text and numbers; a file's JSON was checked already (engine/files.py)
+        if not (info.context or {}).get("text_checked"):
+            limits.check_data(data, models=True)
+        return data
+
     @model_validator(mode="after")
-    def _limits(self, info: ValidationInfo):
-        # engine/limits.py; a file's text was already checked as JSON (engine/files.py)
-        limits.check_encounter(self, text=not (info.context or {}).get("text_checked"))
+    def _limits(self):
+        limits.check_encounter(self)  # engine/limits.py: coordinates, grid, counts, vertices
         return self
 
     @model_validator(mode="after")
