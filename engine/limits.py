@@ -175,9 +175,10 @@ def _length(v: float | None, loc: tuple[Any, ...]) -> None:
         raise _refuse(f"{v:g} m is longer than the length limit ({MAX_LENGTH:,.0f} m)", loc)
 
 
-def check_encounter(encounter: "Encounter") -> None:
+def check_encounter(encounter: "Encounter", *, text: bool = False) -> None:
     """Refuse an encounter past the bounds: object counts, the grid, coordinates, lengths,
-    vertex totals (its text and numbers: :func:`check_data`, on what built it)."""
+    vertex totals; with ``text`` its text and numbers too (:func:`check_data` on the model;
+    the model's validation already checks what built it)."""
     _check_counts({g: len(getattr(encounter, g)) for g, _ in _COUNTS}, None)
     m = encounter.map
     for field in ("width", "height"):
@@ -210,6 +211,8 @@ def check_encounter(encounter: "Encounter") -> None:
     if total > MAX_TOTAL_VERTICES:
         raise _refuse(f"the obstacles have {total:,} vertices together; at most {MAX_TOTAL_VERTICES:,}",
                       ("obstacles",))
+    if text:
+        check_data(encounter, models=True)
 
 
 __all__ = [name for name in globals() if name.isupper()] + [

@@ -25,6 +25,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=runner.TIMEOUT)
     ap.add_argument("--report", help="write the counts and every failing case (JSON) here")
     ap.add_argument("--case", help="replay one case, e.g. 1:encounter:17")
+    ap.add_argument("--replay", help="run again, in workers, the failing cases of a --report FILE")
     args = ap.parse_args(argv)
     if args.case:
         outcome, detail = run_case(args.case, Path(tempfile.mkdtemp()) / "case")
@@ -43,11 +44,15 @@ def main(argv=None) -> int:
             last[0] = now
             print(f"  {done:,}/{total:,} cases, {campaign.bad():,} failing", file=sys.stderr, flush=True)
 
-    campaign = runner.run(kinds, args.count, args.seed, args.jobs, timeout=args.timeout, nice=args.nice,
-                          progress=progress)
+    if args.replay:
+        names = [f["case"] for f in json.loads(Path(args.replay).read_text(encoding="utf-8"))["failures"]]
+        campaign = runner.run_cases(names, args.jobs, timeout=args.timeout, nice=args.nice, progress=progress)
+    else:
+        campaign = runner.run(kinds, args.count, args.seed, args.jobs, timeout=args.timeout, nice=args.nice,
+                              progress=progress)
     print(campaign.table())
     print(f"\n{sum(sum(c.values()) for c in campaign.counts.values()):,} cases in {campaign.seconds:.0f} s "
-          f"(seed {args.seed}, {args.jobs} workers, {args.timeout:g} s and {runner.MEMORY >> 20} MiB each)")
+          f"(seed {args.seed}, {args.jobs} workers, {args.timeout:g} s of CPU and {runner.MEMORY >> 20} MiB each)")
     for f in campaign.failures[:40]:
         print(f"  {f['case']}: {f['outcome']}: {f['detail'][:400]}")
     if args.report:
