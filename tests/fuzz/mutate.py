@@ -122,6 +122,8 @@ class JsonMutator:
         loc, v = picked
         item = v[self.rng.randrange(len(v))]
         n = self.rng.choice([1, 2, 10, 100, 1000, 6000])
+        size = len(json.dumps(item, default=str))
+        n = min(n, max(1, 50_000_000 // max(size, 1)))  # (a case of gigabytes tests the fuzzer, not Coverfire)
         unique = self.rng.random() < 0.5 and isinstance(item, dict) and "id" in item
         for i in range(n):
             c = copy.deepcopy(item)

@@ -20,8 +20,10 @@ def test_the_seeded_budget_has_no_crash_hang_blow_up_or_unsavable_file():
     assert tried == {k: CI_COUNT for k in KINDS}
     assert all(campaign.counts[k]["refused"] + campaign.counts[k]["accepted"] == CI_COUNT for k in KINDS), (
         "\n" + campaign.table() + "\n" + "\n".join(f"{f['case']}: {f['outcome']}: {f['detail']}" for f in campaign.failures))
-    # both good outcomes occur: the mutations neither always break the file nor never do
-    assert all(campaign.counts[k]["accepted"] > 0 and campaign.counts[k]["refused"] > 0 for k in KINDS), campaign.table()
+    # both good outcomes occur: the mutations neither always break the files nor never do
+    # (an importer that reads what it can, warning about the rest, may accept all of a kind)
+    assert sum(c["accepted"] for c in campaign.counts.values()) >= CI_COUNT, campaign.table()
+    assert sum(c["refused"] for c in campaign.counts.values()) >= CI_COUNT, campaign.table()
 
 
 def test_each_failing_outcome_is_caught_by_the_runner():
