@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 
+from engine import limits
 from engine.errors import CoverfireError, ImportFileError
 from engine.importers import chummer_data as data
 from engine.importers import images
@@ -157,13 +158,16 @@ def _int(text: str | None, default: int | None = None) -> int | None:
     if s in ("", "-"):
         return default
     try:
-        return int(s)
+        n = int(s)
     except ValueError:
         try:
             f = float(s)
         except ValueError:
             return default
-        return int(f) if math.isfinite(f) else default
+        n = int(f) if math.isfinite(f) else default
+    # no save holds a number past what an encounter file may (engine/limits.py): such a one
+    # was written and then could not be reopened (fuzz 2026:chummer:59, an AP of 1e20)
+    return n if n is None or abs(n) <= limits.MAX_NUMBER else default
 
 
 def _true(text: str | None) -> bool:

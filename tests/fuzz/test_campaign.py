@@ -50,3 +50,20 @@ def test_a_case_makes_the_same_input_from_its_seed(kind, tmp_path):
     assert a.name == b.name and what_a == what_b and a.read_bytes() == b.read_bytes()
     c, _ = make_input(f"7:{kind}:4", tmp_path / "c")
     assert c.read_bytes() != a.read_bytes()
+
+
+#: Cases that once failed, each with what it found (they replay in workers, as in a campaign).
+REGRESSIONS = {
+    "2:uvtt:13": "a 100,000-point UVTT wall segfaulted in GEOS simplify",
+    "3:encounter:394": "a polygon's repeated points: the saved footprint reloaded different",
+    "2026:chummer:59": "a Chummer AP of 1e20 was saved and then refused on reopen",
+    "2026:chummer:847": "a Chummer AP of 1e308, likewise",
+    "2026:uvtt:518": "a mutation of 3.6 GB blew the fuzzer's own memory",
+}
+
+
+def test_cases_that_once_failed_now_pass():
+    campaign = runner.run_cases(list(REGRESSIONS), jobs=2)
+    assert campaign.bad() == 0, "\n".join(f"{f['case']} ({REGRESSIONS[f['case']]}): {f['outcome']}: {f['detail']}"
+                                          for f in campaign.failures)
+    assert sum(sum(c.values()) for c in campaign.counts.values()) == len(REGRESSIONS)
