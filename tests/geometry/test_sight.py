@@ -196,3 +196,20 @@ def test_the_area_agrees_with_sees_on_the_bench_scene(bench_scene):
         checked[0] += int(inn.sum())
         checked[1] += int((~inn).sum())
     assert min(checked) > 100
+
+
+def test_thinning_the_outline_moves_it_by_well_under_a_millimetre(bench_scene, monkeypatch):
+    import geometry.sight as S
+
+    enc, idx = bench_scene
+    t = enc.tokens[0]
+    thin = S.sight_area(idx, (t.x, t.y), EYE, vision=60)
+
+    def raw(ex, ey, rays, rho):
+        return shapely.Polygon(np.column_stack((ex + rho * np.cos(rays), ey + rho * np.sin(rays))))
+
+    monkeypatch.setattr(S, "_polygon", raw)
+    full = S.sight_area(idx, (t.x, t.y), EYE, vision=60)
+    assert shapely.get_num_coordinates(thin) < shapely.get_num_coordinates(full) / 2
+    assert shapely.hausdorff_distance(thin, full) < 4 * S.SIMPLIFY
+    assert thin.area == pytest.approx(full.area, abs=1e-2)
