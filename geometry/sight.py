@@ -54,7 +54,6 @@ Units: metres; heights are metres above the ground. No Qt, no rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import numpy as np
 import shapely
@@ -260,11 +259,6 @@ def _polygon(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray) -> shapely
     return poly
 
 
-def _dmin(index: CoverIndex, ex: float, ey: float) -> np.ndarray:
-    """Plan distance from the eye to each footprint's boundary (0 inside), metres."""
-    return index._view(ex, ey).dmin
-
-
 def _bands(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray,
            band: np.ndarray) -> shapely.Geometry:
     """The union of the bounded hidden bands (eye above the body, obstacle below the eye):
@@ -292,9 +286,9 @@ def party_sight(index: CoverIndex, eyes_xy: ArrayLike, eyes_z: ArrayLike, body: 
     xy = np.asarray(eyes_xy, dtype=float).reshape(-1, 2)
     n = xy.shape[0]
     z = np.broadcast_to(np.asarray(eyes_z, dtype=float), (n,))
-    vis: Sequence = [None] * n if vision is None else np.broadcast_to(np.asarray(vision, dtype=float), (n,))
-    areas = [sight_area(index, xy[i], float(z[i]), body, None if vision is None else float(vis[i]))
-             for i in range(n)]
+    vis = [None] * n if vision is None else \
+        [float(v) for v in np.broadcast_to(np.asarray(vision, dtype=float), (n,))]
+    areas = [sight_area(index, xy[i], float(z[i]), body, vis[i]) for i in range(n)]
     if not areas:
         return shapely.Polygon()
     return shapely.union_all(areas)
