@@ -292,3 +292,40 @@ def party_sight(index: CoverIndex, eyes_xy: ArrayLike, eyes_z: ArrayLike, body: 
     if not areas:
         return shapely.Polygon()
     return shapely.union_all(areas)
+
+
+#: Height (m) of a light source above the ground when none is given (a lamp, a torch held up).
+LIGHT_HEIGHT = 2.0
+
+
+def lit_area(index: CoverIndex, lights: ArrayLike, body: float | None = None,
+             light_z: float = LIGHT_HEIGHT) -> shapely.Geometry:
+    """The area lit by ``lights`` ((n, 3): x, y, radius, metres; a radius of 0 is off): a
+    point is lit when a standing body there (``body`` m) is not wholly in a light's shadow,
+    within its radius -- the light "sees" it, by :func:`sight_area` from ``light_z`` m up.
+    Walls therefore cast shadows; a low wall leaves a standing body lit behind it."""
+    arr = np.asarray(lights, dtype=float).reshape(-1, 3)
+    if not np.all(np.isfinite(arr)) or (arr[:, 2] < 0).any():
+        raise InvalidInputError("lights must be finite (x, y, radius) metres with a radius >= 0")
+    on = arr[arr[:, 2] > 0]
+    if not on.size:
+        return shapely.Polygon()
+    return party_sight(index, on[:, :2], light_z, body, on[:, 2])
+
+
+def seen_in_light(sight: shapely.Geometry, eye_xy: ArrayLike, lit: shapely.Geometry | None = None,
+                  dark_range: float = 0.0) -> shapely.Geometry:
+    """What a token makes out of its area in ``sight`` in the dark: the parts that are
+    ``lit`` (see :func:`lit_area`; None: the place is lit all over, e.g. daylight, or dim
+    light for a low-light eye -- the rule system decides) or within ``dark_range`` metres of
+    its eye (its own vision in the dark: thermographic, a vision range, a light it carries)."""
+    if lit is None:
+        return sight
+    d = float(dark_range)
+    if not math.isfinite(d) or d < 0:
+        raise InvalidInputError(f"the dark vision range must be a finite number >= 0 m, got {dark_range!r}")
+    visible = lit
+    if d > 0:
+        x, y = (float(v) for v in np.asarray(eye_xy, dtype=float).reshape(2))
+        visible = shapely.union(visible, shapely.Point(x, y).buffer(d, quad_segs=64))
+    return shapely.intersection(sight, visible)

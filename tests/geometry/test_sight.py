@@ -213,3 +213,26 @@ def test_thinning_the_outline_moves_it_by_well_under_a_millimetre(bench_scene, m
     assert shapely.get_num_coordinates(thin) < shapely.get_num_coordinates(full) / 2
     assert shapely.hausdorff_distance(thin, full) < 4 * S.SIMPLIFY
     assert thin.area == pytest.approx(full.area, abs=1e-2)
+
+
+# --- light ---------------------------------------------------------------------------------
+def test_a_light_of_radius_6m_in_darkness():
+    from geometry.sight import lit_area, seen_in_light
+
+    idx = CoverIndex([], [])
+    sight = sight_area(idx, (0, 0), EYE, vision=50)
+    lit = lit_area(idx, [(10, 0, 6.0), (30, 0, 0.0)])  # the second light is off
+    seen = seen_in_light(sight, (0, 0), lit)
+    assert seen.area == pytest.approx(math.pi * 36, rel=1e-3)  # the lit disc, 113.1 m^2
+    assert not inside(seen, 1, 0) and inside(seen, 15.9, 0) and not inside(seen, 30, 0)
+    # a 3 m wall 3 m past the light (x 13..13.2) shadows the disc beyond it: the cap of a
+    # 6 m circle 3 m from its centre, 36 acos(1/2) - 3 sqrt(27) = 22.11 m^2, goes dark
+    walled = CoverIndex([shapely.box(13, -10, 13.2, 10)], [3.0])
+    seen = seen_in_light(sight_area(walled, (0, 0), EYE, vision=50), (0, 0), lit_area(walled, [(10, 0, 6)]))
+    cap = 36 * math.acos(0.5) - 3 * math.sqrt(27)
+    assert seen.area == pytest.approx(math.pi * 36 - cap, rel=1e-3)
+    # its own vision in the dark (3 m, clear of the lit disc at 4..16 m) adds its disc
+    own = seen_in_light(sight, (0, 0), lit, dark_range=3.0)
+    assert own.area == pytest.approx(math.pi * 36 + math.pi * 9, rel=1e-3)
+    # lit all over (daylight, or dim light for a low-light eye): all it has in sight
+    assert seen_in_light(sight, (0, 0), None).area == pytest.approx(sight.area)
