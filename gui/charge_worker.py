@@ -1,15 +1,15 @@
-"""Charge plans worked out on a worker thread, so the GUI thread never waits for them.
+"""Charge plans worked out without making the GUI thread wait for them.
 
 A charge plan costs a few milliseconds to a tenth of a second, and the first one after
-opening a map or changing an obstacle also builds (or edits) the movement graph -- up to a
-second on a 10,000-obstacle map. :class:`ChargeWorker` runs those on one background thread
-(``concurrent.futures``): a :class:`ChargeJob` carries the revision of the answers it was
-asked for, a snapshot of the engine's :class:`~engine.analysis.Tactics` for that revision
-(the same indexes, its own caches: the GUI thread goes on updating the original), the
-attacker and the targets. Results come back in batches through a queued Qt signal; the
-receiver drops batches of an older revision. A newer change cancels the running job (it
-stops after the plan in hand). Plans of the snapshot and of the GUI thread share one
-navigator, so every plan is made holding :attr:`ChargeWorker.lock`.
+opening a map or changing an obstacle also builds (or edits) the movement graph. On small
+maps :class:`ChargeWorker` plans them on the GUI thread in slices of :data:`SLICE_S`
+between other events (a plain worker thread was tried: Shapely/GEOS objects shared by two
+threads crashed the interpreter now and then); big maps go to the planner's own process
+(:class:`ProcessChargeWorker`, :mod:`gui.charge_process`). A :class:`ChargeJob` carries the
+revision of the answers it was asked for, a snapshot of the engine's
+:class:`~engine.analysis.Tactics` for that revision, the attacker and the targets. Results
+come back in batches through a signal; the receiver drops batches of an older revision. A
+newer change cancels the running job (it stops after the plan in hand).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import logging
 import threading
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -28,9 +27,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two batches of results sent back to the GUI thread.
 BATCH_S = 0.05
-#: Seconds the worker sleeps after each plan, so the GUI thread gets the interpreter lock
-#: (plans are Python code: two threads share one interpreter).
-YIELD_S = 0.001
+#: Seconds of planning in one slice on the GUI thread before other events get their turn.
+SLICE_S = 0.008
 
 
 class ChargeJob:
@@ -70,18 +68,28 @@ class ChargeJob:
 
 
 class ChargeWorker(QObject):
-    """One background thread planning charges. ``delivered(job, plans, done)``: a batch of
-    ``{target id: ChargePlan or None}`` (None: the engine refused, logged), on the GUI
-    thread; ``done`` with the job's last batch."""
+    """Plans charges on the GUI thread in short slices between other events (a zero-delay
+    timer; each slice plans for at most :data:`SLICE_S`), so the window stays responsive
+    and no Shapely or numpy work ever runs beside the GUI thread's own: GEOS objects
+    (prepared geometries, tree caches) shared by two threads crashed the interpreter
+    (seen as a segfault in a full test run). ``delivered(job, plans, done)``: a batch of
+    ``{target id: ChargePlan or None}`` (None: the engine refused, logged); ``done`` with
+    the job's last batch. Big maps go to the planner process instead
+    (:class:`ProcessChargeWorker`)."""
 
     delivered = Signal(object, object, bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.lock = threading.Lock()  # held for every plan (the navigator is shared)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coverfire-charges")
+        self.lock = threading.Lock()  # held for every plan (callers share the navigator)
         self._job: ChargeJob | None = None
         self.jobs_started = 0
+        self._batch: dict = {}
+        self._last = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._slice)
 
     @property
     def job(self) -> ChargeJob | None:
@@ -92,51 +100,59 @@ class ChargeWorker(QObject):
         self.cancel()
         self._job = job
         self.jobs_started += 1
-        self._pool.submit(self._run, job)
+        self._batch, self._last = {}, time.perf_counter()
+        self._timer.start()
 
     def cancel(self) -> None:
         if self._job is not None:
             self._job.cancel()
             self._job = None
+        self._timer.stop()
 
     def shutdown(self) -> None:
         self.cancel()
-        self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def _run(self, job: ChargeJob) -> None:
-        batch: dict = {}
-        last = time.perf_counter()
+    def _slice(self) -> None:
+        """Plan until :data:`SLICE_S` has passed (or an urgent target is done), hand over
+        the batch when due, and come back after the events waiting."""
+        job = self._job
+        if job is None or job.cancelled:
+            return
+        t0 = time.perf_counter()
+        urgent = False
+        finished = False
         try:
-            while not job.cancelled:
+            while time.perf_counter() - t0 < SLICE_S:
                 item = job._next()
                 if item is None:
+                    finished = True
                     break
                 tid, urgent = item
                 if tid in job.seen:
                     continue
                 job.seen.add(tid)
                 with self.lock:
-                    if job.cancelled:
-                        break
                     try:
-                        batch[tid] = job.tactics.charge(job.attacker, tid)
+                        self._batch[tid] = job.tactics.charge(job.attacker, tid)
                     except ValueError as exc:  # the engine's refusal (an unknown id after an edit ...)
                         log.warning("charge: %s", exc)
-                        batch[tid] = None
-                time.sleep(YIELD_S)  # (hand the interpreter to the GUI thread between plans)
-                now = time.perf_counter()
-                if urgent or now - last >= BATCH_S:
-                    self.delivered.emit(job, batch, False)
-                    batch, last = {}, now
-        except RuntimeError:  # the window is gone
-            return
-        except Exception:  # never lose the thread to a bug: say so, hand back what there is
+                        self._batch[tid] = None
+                if urgent:
+                    break
+        except Exception:  # never lose the column to a bug: say so, hand back what there is
             log.exception("charge worker")
-        job.done = True
-        try:
+            finished = True
+        now = time.perf_counter()
+        if finished:
+            job.done = True
+            batch, self._batch = self._batch, {}
             self.delivered.emit(job, batch, True)
-        except RuntimeError:  # the window is gone
-            pass
+            return
+        if self._batch and (urgent or now - self._last >= BATCH_S):
+            batch, self._batch, self._last = self._batch, {}, now
+            self.delivered.emit(job, batch, False)
+        if self._job is job and not job.cancelled:  # (a receiver may have started another)
+            self._timer.start()
 
 
 #: Seconds the planner process may take to start before jobs go to the thread instead.

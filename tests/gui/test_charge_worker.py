@@ -1,4 +1,4 @@
-"""The charge column is filled on a worker thread: the GUI thread never waits for it, its
+"""The charge column is filled between events (big maps: in the planner process): the GUI thread never waits for it, its
 plans are the engine's, and plans of an encounter no longer shown are dropped."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tests.gui.conftest import mouse_click
 
 
 class SlowTactics:
-    """A stand-in engine whose plans take 0.1 s each and say which thread made them."""
+    """A stand-in engine whose plans take 20 ms each and say which thread made them."""
 
     def __init__(self):
         self.threads = set()
@@ -25,23 +25,38 @@ class SlowTactics:
     def charge(self, attacker, target):
         self.threads.add(threading.get_ident())
         self.calls += 1
-        time.sleep(0.1)
+        time.sleep(0.02)
         return (attacker, target)
 
 
-def test_worker_plans_off_the_gui_thread_and_a_cancelled_job_stops(qtbot):
+def test_worker_plans_between_events_and_a_cancelled_job_stops(qtbot):
+    """Plans run on the GUI thread in slices (no second thread touches Shapely: GEOS
+    objects shared by two threads crashed the interpreter), one slice at a time, so other
+    events get their turn between plans; a cancelled job plans nothing more."""
+    from PySide6.QtCore import QTimer
+
     w = ChargeWorker()
     got = {}
     w.delivered.connect(lambda job, plans, done: got.update(plans))
     fake = SlowTactics()
+    ticks = []
+    probe = QTimer()
+    probe.setInterval(1)
+    probe.timeout.connect(lambda: ticks.append(fake.calls))
+    probe.start()
     start = time.perf_counter()
     w.start(ChargeJob(1, fake, "a", [f"t{i}" for i in range(40)]))
-    assert time.perf_counter() - start < 0.05  # handed over, not waited for
-    qtbot.waitUntil(lambda: len(got) >= 2, timeout=5000)
+    assert time.perf_counter() - start < 0.01 and fake.calls == 0  # handed over, not waited for
+    qtbot.waitUntil(lambda: len(got) >= 4, timeout=5000)
     w.cancel()  # a newer change: the job stops after the plan in hand
-    time.sleep(0.3)
-    assert fake.calls < 40 and threading.get_ident() not in fake.threads
-    assert got["t0"] == ("a", "t0")
+    calls = fake.calls
+    qtbot.wait(100)
+    probe.stop()
+    assert fake.calls == calls < 40
+    assert fake.threads == {threading.get_ident()}
+    # the probe timer fired between plans: at least once for each plan count seen
+    assert set(range(1, calls)) <= set(ticks)
+    assert got["t0"] == ("a", "t0") and got["t3"] == ("a", "t3")
     w.shutdown()
 
 
