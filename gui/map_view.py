@@ -553,7 +553,11 @@ class MapView(pg.GraphicsView):
         key = ev.key()
         step = 60
         if key == Qt.Key.Key_Escape:
-            self.tool.cancel()
+            panel = getattr(self.window(), "action_panel", None)
+            if not self.tool.busy() and panel is not None and panel.current is not None:
+                panel.cancel()  # (nothing drawn in progress: Escape drops the declared action)
+            else:
+                self.tool.cancel()
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.tool.finish()
         elif key == Qt.Key.Key_Backspace:

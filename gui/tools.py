@@ -186,6 +186,11 @@ class Tool:
     def finish(self) -> None:
         """Enter: complete what is being drawn."""
 
+    def busy(self) -> bool:
+        """Whether something is in progress that Escape would drop (a drag, a shape being
+        drawn); when not, Escape on the map cancels the Action panel's action instead."""
+        return False
+
     def cancel(self) -> None:
         """Escape: drop what is in progress."""
         self.doc.cancel_preview()
@@ -355,6 +360,9 @@ class SelectTool(Tool):
         # moves keep every value finite and valid (vertices were checked as they moved)
         self.doc.commit(enc, text)
 
+    def busy(self) -> bool:
+        return self._down is not None
+
     def cancel(self) -> None:
         self._down, self._hit, self._dragging = None, None, False
         super().cancel()
@@ -433,6 +441,9 @@ class PolygonTool(Tool):
         self.host.set_sketch(None)
         self._add(enc, o, self.undo_text)
 
+    def busy(self) -> bool:
+        return bool(self.points)
+
     def cancel(self) -> None:
         self.points = []
         super().cancel()
@@ -480,6 +491,9 @@ class RectTool(Tool):
             return
         enc = self.doc.encounter
         self._add(enc, edits.new_obstacle(enc, pts, self.host.new_obstacle_height), "Draw rectangle")
+
+    def busy(self) -> bool:
+        return self._start is not None
 
     def cancel(self) -> None:
         self._start = None
@@ -592,6 +606,9 @@ class ZoneTool(Tool):
         z = enc.zone(zid)
         self._land(enc, f"Add {z.name or z.kind + ' zone'}")
         self.host.selection.select([zid], self.doc.encounter, keep_attacker=True)
+
+    def busy(self) -> bool:
+        return self._zone_id is not None
 
     def cancel(self) -> None:
         self._zone_id = None

@@ -151,6 +151,21 @@ def test_escape_cancels_the_attack_half_rolled_and_nothing_changes(window, qtbot
     assert w.focusWidget() is w.map_view
 
 
+def test_escape_on_the_map_cancels_the_action_unless_a_shape_is_being_drawn(window, qtbot):
+    w = window
+    before = w.document.committed
+    page = w.sr5.open_attack("sam", ["ganger-4"])
+    page.roll_next()
+    tool = w.set_tool("Polygon")
+    w.map_view.setFocus()
+    tool.points = [(1.0, 1.0), (3.0, 1.0)]  # a polygon half drawn: Escape drops its corners first
+    QTest.keyClick(w.map_view, Qt.Key.Key_Escape)
+    assert tool.points == [] and w.action_panel.current is page
+    QTest.keyClick(w.map_view, Qt.Key.Key_Escape)  # nothing in progress: the action goes
+    assert w.action_panel.current is None and not page.isVisible()
+    assert w.document.committed == before and page.resolution is None
+
+
 def test_grenade_and_suppressive_fire_run_in_the_same_panel(on_screen, qtbot):
     from tests.gui.test_sr5_blast_gui import draw_blast, sr5
 
