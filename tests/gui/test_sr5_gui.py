@@ -444,3 +444,25 @@ def test_melee_offers_the_melee_defenses_and_a_stale_roll_is_not_applied(sr5):
     start_turn(sr5)
     dlg.roll_all()
     assert dlg.apply() is None and dlg.dice.error.text().startswith("The encounter changed since this attack")
+
+
+def test_a_drag_past_an_enemy_offers_the_intercept_in_the_action_panel(sr5, qtbot):
+    """Sam runs east past Ganger 1, Razor (27, 17): the path comes within 0.6 m of him (the line
+    from (12, 20) to (34, 18) passes (27, 18.6)), so the engine offers the Intercept; the
+    panel puts it to the GM; Intercept takes the move back and opens Razor's melee attack
+    at Sam, declared as an Intercept."""
+    from tests.gui.conftest import mouse_drag
+
+    start_turn(sr5)
+    steps = sr5.document.undo_stack.count()
+    mouse_drag(sr5.map_view, (12.0, 20.0), (34.0, 18.0))
+    qtbot.waitUntil(lambda: sr5.sr5.intercept_page is not None and sr5.sr5.intercept_page.isVisible(),
+                    timeout=10_000)
+    page = sr5.sr5.intercept_page
+    assert [(c.interceptor, c.mover) for c in page.chances] == [("ganger-1", "sam")]
+    assert page.buttons[0].text() == "Intercept with Razor" and sr5.document.undo_stack.count() == steps + 1
+    attack = page.intercept(0)
+    sam = sr5.document.encounter.token("sam")
+    assert (sam.x, sam.y) == (12.0, 20.0) and sr5.document.undo_stack.index() == steps
+    assert attack is sr5.action_panel.current and attack.attacker == "ganger-1"
+    assert attack.targets == ["sam"] and attack.declaration().intercept

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.sr5.changes import settings_of
+from engine.sr5.intercept import InterceptChance
 from gui.combat_log import combat_log_for
 from gui.rules.base import RuleGui, register_rule_gui
 from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
@@ -54,6 +55,7 @@ class Sr5Gui(RuleGui):
         self.suppressive_dialog = None
         self.blast_dialog = None
         self.test_dialog = None
+        self.intercept_page = None
         self.menu = self.add_menu("SR5")
         A = self.add_action
         A("SR5", "&Attack\u2026", self.open_attack, shortcut="A", name="sr5 attack",
@@ -97,7 +99,8 @@ class Sr5Gui(RuleGui):
         if on:
             self.tracker.refresh()
         else:
-            for page in (self.attack_dialog, self.suppressive_dialog, self.blast_dialog, self.test_dialog):
+            for page in (self.attack_dialog, self.suppressive_dialog, self.blast_dialog, self.test_dialog,
+                         self.intercept_page):
                 if page is not None:
                     page.close()
         self._update_marks()
@@ -111,6 +114,19 @@ class Sr5Gui(RuleGui):
         log lines into the shared log, the engine's notes in the tracker."""
         self.controller.record_log(len(settings_of(before).log), outcome.encounter)
         self._move_notes = "\n".join(outcome.notes)  # shown once the tracker has followed the change
+        chances = [d for d in outcome.detail if isinstance(d, InterceptChance)]
+        if chances:
+            self.offer_intercept(outcome.encounter, chances)
+
+    def offer_intercept(self, encounter, chances):
+        """Put the engine's Intercept offers for the move that just landed to the GM in the
+        Action panel (take the move back and intercept, or let it pass); returns the page."""
+        if self.intercept_page is None:
+            from gui.rules.sr5.intercept import InterceptPage
+
+            self.intercept_page = self.add_page(InterceptPage(self.panel, self))
+        self.intercept_page.offer(encounter, chances)
+        return self.intercept_page
 
     def _show_move_notes(self) -> None:
         """The drag's notes in the tracker, after its refresh of that change (which clears
@@ -134,7 +150,7 @@ class Sr5Gui(RuleGui):
         self.set_decorations(self._shown_marks)
 
     # -- dialogs --------------------------------------------------------------------------------------
-    def open_attack(self, attacker: str | None = None, targets: list[str] | None = None):
+    def open_attack(self, attacker: str | None = None, targets: list[str] | None = None, intercept: bool = False):
         """Show the attack dialog (for ``attacker``, default the map's attacker, against
         ``targets``, default the tokens shift-clicked on the map); returns it."""
         if not self.controller.active:
@@ -144,7 +160,7 @@ class Sr5Gui(RuleGui):
 
             self.attack_dialog = self.add_page(AttackPage(self.panel, self.controller))
             self.attack_dialog.blastRequested.connect(lambda a, w: self.open_blast(a, None, w))
-        self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets)
+        self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets, intercept=intercept)
         return self.attack_dialog
 
     def open_suppressive(self, shooter: str | None = None, zone: str | None = None):

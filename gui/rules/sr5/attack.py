@@ -198,6 +198,7 @@ class AttackPage(RollingPage):
     what = "attack"
 
     def __init__(self, panel, controller):
+        self.intercept = False  # (set by open_for before the first plan)
         self.targets: list[str] = []
         self.target_boxes: dict[str, TargetBox] = {}
         super().__init__(panel, controller)
@@ -314,10 +315,13 @@ class AttackPage(RollingPage):
         self.damage.clear()
 
     # -- opening --------------------------------------------------------------------------------
-    def open_for(self, attacker: str | None = None, targets: list[str] | None = None, weapon: str | None = None) -> None:
+    def open_for(self, attacker: str | None = None, targets: list[str] | None = None, weapon: str | None = None,
+                 intercept: bool = False) -> None:
         """Show the dialog for ``attacker`` (default: the map's attacker or the acting token)
-        against ``targets`` (default: the tokens picked on the map)."""
+        against ``targets`` (default: the tokens picked on the map); ``intercept``: the
+        attack is an Intercept (a melee attack out of turn, Free Action or -5 Initiative)."""
         c = self.controller
+        self.intercept = intercept
         sel = c.selection
         if attacker is None:
             attacker = sel.attacker if sel.attacker in c.token_ids() else c.settings.acting
@@ -455,6 +459,7 @@ class AttackPage(RollingPage):
             superior_position=self.superior.isChecked(),
             friends_in_melee=int(self.friends.value()),
             touch_only=self.touch.isChecked(),
+            intercept=self.intercept,
         )
 
     def replan(self) -> None:
