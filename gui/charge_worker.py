@@ -107,7 +107,10 @@ class ChargeWorker(QObject):
         if self._job is not None:
             self._job.cancel()
             self._job = None
-        self._timer.stop()
+        try:
+            self._timer.stop()
+        except RuntimeError:  # (the window is being torn down: its timer went first)
+            pass
 
     def shutdown(self) -> None:
         self.cancel()
@@ -143,16 +146,19 @@ class ChargeWorker(QObject):
             log.exception("charge worker")
             finished = True
         now = time.perf_counter()
-        if finished:
-            job.done = True
-            batch, self._batch = self._batch, {}
-            self.delivered.emit(job, batch, True)
-            return
-        if self._batch and (urgent or now - self._last >= BATCH_S):
-            batch, self._batch, self._last = self._batch, {}, now
-            self.delivered.emit(job, batch, False)
-        if self._job is job and not job.cancelled:  # (a receiver may have started another)
-            self._timer.start()
+        try:
+            if finished:
+                job.done = True
+                batch, self._batch = self._batch, {}
+                self.delivered.emit(job, batch, True)
+                return
+            if self._batch and (urgent or now - self._last >= BATCH_S):
+                batch, self._batch, self._last = self._batch, {}, now
+                self.delivered.emit(job, batch, False)
+            if self._job is job and not job.cancelled:  # (a receiver may have started another)
+                self._timer.start()
+        except RuntimeError:  # the window (and this worker's timer) went away meanwhile
+            job.cancel()
 
 
 #: Seconds the planner process may take to start before jobs go to the thread instead.
