@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QImage, QPainter, QPainterPath
@@ -25,6 +26,7 @@ class GroundLayer(MapLayer):
         self.setZValue(-100)
         self._mw = self._mh = 0.0
         self._grid = 1.0
+        self.grid_lines = 0  # (drawn by the last paint: only those in view)
         self._image: QImage | None = None
         self._image_rect = QRectF()
 
@@ -60,6 +62,16 @@ class GroundLayer(MapLayer):
                 return self._grid * mult
         return self._grid * 10000
 
+    def _visible(self, painter: QPainter) -> tuple[float, float, float, float]:
+        """The part of the map the painter's device shows (metres), within the map."""
+        inv, ok = painter.transform().inverted()
+        if ok:
+            r = inv.mapRect(QRectF(painter.viewport()))
+            x0, y0, x1, y1 = r.left(), r.top(), r.right(), r.bottom()
+        else:
+            x0, y0, x1, y1 = 0.0, 0.0, self._mw, self._mh
+        return max(0.0, x0), max(0.0, y0), min(self._mw, x1), min(self._mh, y1)
+
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
         mw, mh = self._mw, self._mh
@@ -75,19 +87,21 @@ class GroundLayer(MapLayer):
             px_per_m = abs(painter.transform().m11()) or 1.0
             step = self.grid_step(px_per_m)
             minor, major = QPainterPath(), QPainterPath()
-            for axis, length, other in ((0, mw, mh), (1, mh, mw)):
-                n = int(length / step + 1e-9)
-                for i in range(1, n + 1):
+            x0, y0, x1, y1 = self._visible(painter)
+            for axis, lo, hi, a, b in ((0, x0, x1, y0, y1), (1, y0, y1, x0, x1)):
+                # only the lines in view (a zoomed-in 100 km map would otherwise build 10^5)
+                for i in range(max(1, math.ceil(lo / step - 1e-9)), math.floor(hi / step + 1e-9) + 1):
                     v = i * step
-                    if v >= length - 1e-9:
+                    if v >= (mw if axis == 0 else mh) - 1e-9:
                         break
                     p = major if i % 5 == 0 else minor
                     if axis == 0:
-                        p.moveTo(v, 0)
-                        p.lineTo(v, other)
+                        p.moveTo(v, a)
+                        p.lineTo(v, b)
                     else:
-                        p.moveTo(0, v)
-                        p.lineTo(other, v)
+                        p.moveTo(a, v)
+                        p.lineTo(b, v)
+            self.grid_lines = minor.elementCount() // 2 + major.elementCount() // 2
             painter.setBrush(NO_BRUSH)
             painter.setPen(cosmetic(style.GRID_MINOR, 1.0))
             painter.drawPath(minor)

@@ -214,3 +214,28 @@ def test_grid_thins_out_and_scale_bar_picks_round_lengths(view):
     assert view.m_per_px() == pytest.approx(before / 2, rel=1e-3)
     view.fit_map()
     assert view.m_per_px() == pytest.approx(before, rel=1e-3)
+
+
+def test_the_grid_draws_only_the_lines_in_view_on_a_huge_map(qtbot):
+    """A 100 km map with the 1 m grid, zoomed in to 20 px/m in an 800 x 600 view: 40 m x
+    30 m show, so about 41 + 31 lines, not the 2 x 99,999 of the whole map."""
+    from PySide6.QtGui import QColor, QImage, QPainter, QTransform
+
+    from gui import style
+    from gui.layers import GroundLayer
+    from gui.style import ViewOptions
+
+    g = GroundLayer(ViewOptions())
+    g.set_map(100_000.0, 100_000.0, 1.0)
+    img = QImage(800, 600, QImage.Format.Format_ARGB32)
+    img.fill(QColor("black"))
+    p = QPainter(img)
+    p.setTransform(QTransform().scale(20.0, 20.0).translate(-50_000.25, -50_000.25))
+    g.paint(p)
+    p.end()
+    assert 0 < g.grid_lines <= 41 + 31 + 2
+    # a line at x = 50,001 m lands at (50,001 - 50,000.25) * 20 = 15 px: the ground lightened
+    # by the translucent white grid there; 10 px left of it, the plain ground
+    line, ground = img.pixelColor(15, 300), img.pixelColor(5, 301)
+    assert ground.name() == style.MAP_GROUND.name()
+    assert line.red() > ground.red() and line.green() > ground.green()
