@@ -170,8 +170,7 @@ class Snapshot:
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         self.view.setUpdatesEnabled(False)  # it is only ever drawn through render()
         self.view.setFrameShape(self.view.Shape.NoFrame)
-        for layer in self.view.layers:  # draw every layer fresh at the target's resolution
-            layer.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        self._uncache()
         self.columns: list[str] = []
         self.targets_total = 0
         self.rows = self._table_rows() if spec.table else []
@@ -182,6 +181,14 @@ class Snapshot:
         QApplication.processEvents()
         self.view.vb.setRange(self.layout.region, padding=0.0)
         QApplication.processEvents()
+
+    def _uncache(self) -> None:
+        """Draw every item fresh on the page's device (no item cache: a cache is a bitmap,
+        which would land in an SVG or PDF as an image and blur in a PNG at 4x), layers and
+        their children (the obstacle tiles) alike."""
+        for item in self.view.scene().items():
+            if item.cacheMode() != QGraphicsItem.CacheMode.NoCache:
+                item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
 
     def close(self) -> None:
         """Free the offscreen view. No signal reaches it any more (its document, selection
@@ -399,6 +406,7 @@ class Snapshot:
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         painter.fillRect(QRectF(0, 0, L.width, L.height), style.MAP_BACKDROP)
         self._paint_header(painter)
+        self._uncache()  # tiles built since
         painter.save()
         src = QRect(0, 0, int(L.map_rect.width()), int(L.map_rect.height()))
         self.view.render(painter, L.map_rect, src)

@@ -89,7 +89,9 @@ def draw_label(painter: QPainter, x: float, y: float, text: str, px: float, *, a
 
 class _SpriteCache:
     """Small pixmaps drawn once and stamped many times (token discs, labels, badges): one
-    ``drawPixmap`` per object instead of a path, pen and text layout each."""
+    ``drawPixmap`` per object instead of a path, pen and text layout each. Each keeps the
+    function that drew it, so :func:`stamp` can replay it as shapes and text on a vector
+    device (SVG, PDF)."""
 
     LIMIT = 4000
 
@@ -112,8 +114,10 @@ class _SpriteCache:
             if len(self._cache) > self.LIMIT:
                 self._cache.clear()
                 _SIZES.clear()
+                _DRAWS.clear()
             self._cache[full] = pm
             _SIZES[pm.cacheKey()] = (pm.width() / dpr, pm.height() / dpr)
+            _DRAWS[pm.cacheKey()] = draw
         return pm
 
 
@@ -143,10 +147,28 @@ def label_sprite(text: str, px: float, *, bold: bool = False, fg: QColor = style
 
 
 _SIZES: dict[int, tuple[float, float]] = {}
+_DRAWS: dict[int, object] = {}  # sprite cacheKey -> the function that drew it
+
+#: Paint engines that keep shapes and text (an exported SVG or PDF, a QPicture): sprites
+#: are drawn on them, not stamped as bitmaps.
+_VECTOR_ENGINES = None
+
+
+def is_vector(painter: QPainter) -> bool:
+    """True when ``painter`` writes shapes and text (SVG, PDF, QPicture), not pixels."""
+    global _VECTOR_ENGINES
+    if _VECTOR_ENGINES is None:
+        from PySide6.QtGui import QPaintEngine
+
+        t = QPaintEngine.Type
+        _VECTOR_ENGINES = frozenset({t.SVG, t.Pdf, t.Picture})
+    engine = painter.paintEngine()
+    return engine is not None and engine.type() in _VECTOR_ENGINES
 
 
 def stamp(painter: QPainter, pm: QPixmap, x: float, y: float, anchor: str = "center") -> QRectF:
-    """Draw a sprite with its ``anchor`` point (``center``, ``top``, ``bottom``) at (x, y)."""
+    """Draw a sprite with its ``anchor`` point (``center``, ``top``, ``bottom``) at (x, y):
+    the cached pixmap, or on a vector device (:func:`is_vector`) its drawing itself."""
     size = _SIZES.get(pm.cacheKey())
     if size is None:
         dpr = pm.devicePixelRatio() or 1.0
@@ -158,5 +180,12 @@ def stamp(painter: QPainter, pm: QPixmap, x: float, y: float, anchor: str = "cen
         left, top = x - w / 2, y - h
     else:
         left, top = x - w / 2, y - h / 2
-    painter.drawPixmap(int(left + 0.5), int(top + 0.5), pm)
+    draw = _DRAWS.get(pm.cacheKey())
+    if draw is not None and is_vector(painter):
+        painter.save()
+        painter.translate(int(left + 0.5), int(top + 0.5))
+        draw(painter)
+        painter.restore()
+    else:
+        painter.drawPixmap(int(left + 0.5), int(top + 0.5), pm)
     return QRectF(left, top, w, h)

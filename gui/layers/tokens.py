@@ -517,7 +517,7 @@ def _portrait_sprite(image: QImage, colour: QColor, hidden: bool, mark: str, rp:
         clip = QPainterPath()
         clip.addEllipse(c, rq, rq)
         q.save()
-        q.setClipPath(clip)
+        q.setClipPath(clip, Qt.ClipOperation.IntersectClip)  # inside any clip of the page it is replayed on
         q.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         if hidden:
             q.setOpacity(0.45)

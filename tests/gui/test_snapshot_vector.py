@@ -1,0 +1,204 @@
+"""Vector snapshots (issue 18 item 7): an exported SVG or PDF holds the token discs as
+circles, the names, badges and targets table as text (searchable, selectable), and images
+only for the background and the token art. Checked by parsing the SVG (xml.etree) and by
+extracting the PDF's text (pypdf)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pypdf
+import pytest
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QColor, QImage
+
+from engine.files import load_encounter
+from engine.model import Background
+from gui import style
+from gui.cli import main as cli
+from gui.snapshot import Snapshot, SnapshotSpec
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "assets" / "encounters" / "demo.json"
+SVG = "{http://www.w3.org/2000/svg}"
+HREF = "{http://www.w3.org/1999/xlink}href"
+NAMES = {"sam": "Sam", "nyx": "Nyx", "brick": "Brick", "ganger-1": "Razor", "ganger-2": "Spike",
+         "ganger-3": "Lupe", "ganger-4": "Tusk", "ganger-5": "Mouse", "ganger-6": "Vex"}
+_MATRIX = re.compile(r"matrix\(([^)]*)\)")
+
+
+def _matrix(g) -> tuple[float, ...]:
+    """The (a, b, c, d, e, f) of a group's ``transform="matrix(...)"`` (Qt writes one on every
+    group; no rotation in snapshots)."""
+    m = _MATRIX.search(g.get("transform", "matrix(1,0,0,1,0,0)"))
+    return tuple(float(v) for v in m.group(1).split(","))
+
+
+class Svg:
+    """A parsed snapshot SVG: its texts, its circles (page centre, radius, fill) and images."""
+
+    def __init__(self, data: bytes):
+        self.root = ET.fromstring(data)
+        parent = {c: p for p in self.root.iter() for c in p}
+        self.texts = ["".join(t.itertext()).strip() for t in self.root.iter(SVG + "text")]
+        self.circles = []  # (cx, cy, r, fill) in page units
+        for c in self.root.iter(SVG + "circle"):
+            g = parent[c]
+            a, _, _, _, e, f = _matrix(g)
+            x, y, r = float(c.get("cx")), float(c.get("cy")), float(c.get("r"))
+            self.circles.append((a * x + e, a * y + f, r * abs(a), g.get("fill")))
+        self.images = list(self.root.iter(SVG + "image"))
+        self.image_rects = []  # (left, top, width, height) in page units
+        for i in self.images:
+            a, _, _, d, e, f = _matrix(parent[i])
+            x, y, w, h = (float(i.get(k)) for k in ("x", "y", "width", "height"))
+            self.image_rects.append((a * x + e, d * y + f, a * w, d * h))
+
+    def circles_near(self, x: float, y: float, fill: str, tol: float = 1.0):
+        return [c for c in self.circles if c[3] == fill and abs(c[0] - x) <= tol and abs(c[1] - y) <= tol]
+
+
+def pdf_text(data: bytes) -> str:
+    return pypdf.PdfReader(io.BytesIO(data)).pages[0].extract_text()
+
+
+def pdf_images(data: bytes) -> list:
+    page = pypdf.PdfReader(io.BytesIO(data)).pages[0]
+    xobjects = page["/Resources"].get("/XObject") or {}
+    return [k for k, v in xobjects.items() if v.get_object().get("/Subtype") == "/Image"]
+
+
+@pytest.fixture(scope="module")
+def demo(qapp):
+    return load_encounter(DEMO)
+
+
+@pytest.fixture(scope="module")
+def vex_hidden(demo):
+    """The demo with Vex (ganger-6) hidden from the players."""
+    tokens = tuple(t.model_copy(update={"hidden": True}) if t.id == "ganger-6" else t for t in demo.tokens)
+    return demo.model_copy(update={"tokens": tokens})
+
+
+@pytest.fixture(scope="module")
+def player_svg(demo):
+    with Snapshot(demo, SnapshotSpec(attacker="sam")) as snap:
+        return snap, Svg(snap.svg()), snap.pdf()
+
+
+def test_every_token_disc_is_a_circle_at_its_place_in_its_sides_colour(demo, player_svg):
+    snap, svg, _ = player_svg
+    k = snap.layout.px_per_m  # 1280 px over 62.4 m: 20.51 px/m
+    assert k == pytest.approx(1280 / 62.4)
+    for t in demo.tokens:
+        x, y = snap.map_to_page(t.x, t.y)
+        hits = svg.circles_near(x, y, style.side_colour(t.side).name())
+        assert len(hits) == 1, (t.id, x, y)
+        # true size (0.4 m standing: 8.2 px; 0.5 m: 10.3 px), rounded to a quarter pixel
+        assert hits[0][2] == pytest.approx(t.radius * k, abs=0.26), t.id
+    runner, ganger = style.side_colour("runner").name(), style.side_colour("ganger").name()
+    m = snap.layout.map_rect
+    on_map = [c for c in svg.circles if m.contains(c[0], c[1])]
+    assert sum(c[3] == runner for c in on_map) == 3 and sum(c[3] == ganger for c in on_map) == 6
+
+
+def test_names_badges_and_the_table_are_text_and_nothing_is_a_bitmap(player_svg):
+    snap, svg, _ = player_svg
+    texts = svg.texts
+    for name in NAMES.values():
+        assert texts.count(name) == (1 if name == "Sam" else 2), name  # the label, and a table row (not Sam's)
+    # the attack badges above the targets: range band and modifier | cover class
+    assert texts.count("M \u22121") == 7 and texts.count("S 0") == 1
+    assert texts.count("full") >= 3  # Brick, Razor, Mouse (and the legend)
+    assert "Targets of Sam with the Ingram Smartgun X" in texts
+    # the stance letters on the discs (Razor, Tusk, Mouse, Brick crouched; Lupe prone)
+    assert texts.count("C") == 4 and texts.count("P") == 1
+    assert svg.images == []  # no background, no token art: no image at all
+
+
+def test_the_pdf_holds_the_same_names_as_text_and_no_image(player_svg):
+    _, _, pdf = player_svg
+    text = pdf_text(pdf)
+    words = text.split()
+    for name in NAMES.values():
+        assert name in words, name
+    assert "Targets" in words and "Smartgun" in words
+    assert pdf_images(pdf) == []
+
+
+def test_hidden_tokens_are_not_in_the_players_svg_or_pdf_but_in_the_gms(vex_hidden):
+    with Snapshot(vex_hidden, SnapshotSpec(attacker="sam")) as snap:
+        svg, pdf = Svg(snap.svg()), pdf_text(snap.pdf())
+    assert "Vex" not in svg.texts and "Vex" not in pdf.split()
+    assert "Razor" in svg.texts and "Razor" in pdf.split()
+    assert not any("Vex" in t for t in svg.texts)  # nor in the table or any caption
+    with Snapshot(vex_hidden, SnapshotSpec(view="gm", attacker="sam")) as snap:
+        svg = Svg(snap.svg())
+        x, y = snap.map_to_page(22.0, 8.0)
+    assert svg.texts.count("Vex") == 2
+    # drawn faded for the GM: the side's colour at alpha 90 (a dashed rim)
+    faded = [c for c in svg.circles if abs(c[0] - x) <= 1 and abs(c[1] - y) <= 1]
+    assert len(faded) == 1 and faded[0][3] == style.side_colour("ganger").name()
+
+
+def _png(colour: str, w: int, h: int) -> bytes:
+    img = QImage(w, h, QImage.Format.Format_ARGB32)
+    img.fill(QColor(colour))
+    ba = QByteArray()
+    buf = QBuffer(ba)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    img.save(buf, "PNG")
+    return bytes(ba)
+
+
+def test_background_and_token_art_are_the_only_images(demo, tmp_path):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "street.png").write_bytes(_png("#336633", 120, 80))
+    art = "data:image/png;base64," + base64.b64encode(_png("#e0109c", 64, 64)).decode("ascii")
+    tokens = tuple(t.model_copy(update={"portrait": art}) if t.id == "ganger-2" else t for t in demo.tokens)
+    enc = demo.model_copy(update={"tokens": tokens, "map": demo.map.model_copy(update={
+        "background": Background(image="maps/street.png", width=60.0, height=40.0)})})
+    with Snapshot(enc, SnapshotSpec(attacker="sam"), path=tmp_path / "fight.json") as snap:
+        svg, pdf = Svg(snap.svg()), snap.pdf()
+        k = snap.layout.px_per_m
+        bg = snap.map_to_page(0.0, 0.0)
+        spike = snap.map_to_page(36.0, 26.0)
+    assert len(svg.images) == 2
+    assert all(i.get(HREF, "").startswith("data:image/png;base64,") for i in svg.images)  # embedded
+    small, big = sorted(svg.image_rects, key=lambda r: r[2])
+    # the background: 60 x 40 m from the map's corner
+    assert big == pytest.approx((bg[0], bg[1], 60 * k, 40 * k), abs=1.0)
+    # Spike's picture: a square as wide as his disc (0.4 m: 2 x 8.25 px), centred on him
+    sx, sy = spike
+    assert small[2] == pytest.approx(small[3]) and small[2] == pytest.approx(2 * 8.25, abs=0.6)
+    assert small[0] + small[2] / 2 == pytest.approx(sx, abs=1.0) and small[1] + small[3] / 2 == pytest.approx(sy, abs=1.0)
+    # Spike keeps his name as text and his side's rim as a circle over the picture
+    assert "Spike" in svg.texts
+    assert len(pdf_images(pdf)) == 2 and "Spike" in pdf_text(pdf).split()
+
+
+def test_the_cli_writes_vector_svg_and_pdf(tmp_path, capsys, qapp):
+    for ext in ("svg", "pdf"):
+        out = tmp_path / f"d.{ext}"
+        assert cli(["export", str(DEMO), "-o", str(out), "--attacker", "sam"]) == 0
+    said = capsys.readouterr().out
+    assert "d.svg (SVG, 1328\u00d7" in said and "vector, player view" in said
+    svg = Svg((tmp_path / "d.svg").read_bytes())
+    assert set(NAMES.values()) <= set(svg.texts) and svg.images == []
+    assert set(NAMES.values()) <= set(pdf_text((tmp_path / "d.pdf").read_bytes()).split())
+
+
+def test_the_windows_export_writes_vector_svg(window, tmp_path):
+    window.selection.select(["sam"], window.document.encounter)
+    window.actions["export snapshot"].trigger()
+    dlg = window.export_dialog
+    dlg.format.setCurrentText("SVG")
+    out = dlg.save(tmp_path / "shot")
+    svg = Svg(out.read_bytes())
+    assert set(NAMES.values()) <= set(svg.texts) and svg.images == []
+    runner = style.side_colour("runner").name()
+    assert sum(c[3] == runner for c in svg.circles) >= 3
