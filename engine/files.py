@@ -149,7 +149,34 @@ def encounter_to_data(encounter: Encounter) -> dict[str, Any]:
 
 
 def dumps_encounter(encounter: Encounter) -> str:
-    return json.dumps(encounter_to_data(encounter), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """The text an encounter file holds (:func:`dumps_data` of its data)."""
+    return dumps_data(encounter_to_data(encounter))
+
+
+def _flat(value: Any) -> bool:
+    """A list written on one line: numbers and short texts (a point, a list of sides), or a
+    list of such lists (a polygon: its points on one line)."""
+    return all(not isinstance(v, (dict, list)) or (isinstance(v, list) and all(
+        not isinstance(w, (dict, list)) for w in v)) for v in value)
+
+
+def dumps_data(data: Any) -> str:
+    """Encounter data as JSON text: objects indented two spaces a level, a list of numbers or
+    of points on one line (a 5,000-obstacle map was 24 MB with a coordinate a line, and the
+    pure-Python indenting encoder took a second to write it); UTF-8 text as is, NaN refused
+    (``ValueError``)."""
+    return _dump(data, "") + "\n"
+
+
+def _dump(data: Any, indent: str) -> str:
+    if not isinstance(data, (dict, list)) or not data or (isinstance(data, list) and _flat(data)):
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+    inner = indent + "  "
+    if isinstance(data, dict):
+        body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump(v, inner)}"
+                          for k, v in data.items())
+        return "{\n" + body + "\n" + indent + "}"
+    return "[\n" + ",\n".join(inner + _dump(v, inner) for v in data) + "\n" + indent + "]"
 
 
 def _mode_for(p: Path) -> int:
@@ -320,7 +347,7 @@ def save_encounter(encounter: Encounter, path: str | os.PathLike[str], *, overwr
     except EncounterFileError as exc:
         raise EncounterFileError(f"cannot save: {exc.reason}; nothing was written", file=str(path),
                                  path=exc.path) from None
-    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    text = dumps_data(data)
     write_encounter_bytes(path, _encode(text, str(path)), overwrite_read_only=overwrite_read_only)
 
 

@@ -145,10 +145,16 @@ class ChummerCharacter:
 
 
 def _text(node: ET.Element | None, tag: str, default: str = "") -> str:
+    """The stripped text of ``node``'s ``tag`` child (``default`` when there is none), cut to
+    what an encounter keeps as a name (:data:`~engine.limits.MAX_NAME_CHARS`, ending in
+    …): every text read here becomes a name, a skill or a note of a few words."""
     if node is None:
         return default
     t = node.findtext(tag)
-    return default if t is None else t.strip()
+    if t is None:
+        return default
+    t = t.strip()
+    return t if len(t) <= limits.MAX_NAME_CHARS else t[: limits.MAX_NAME_CHARS - 1] + "…"
 
 
 def _int(text: str | None, default: int | None = None) -> int | None:

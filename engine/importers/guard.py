@@ -16,9 +16,14 @@ from engine.errors import CoverfireError, ImportFileError
 
 @contextlib.contextmanager
 def guarded(file: str, what: str = "the file") -> Iterator[None]:
-    """Run an import; a non-Coverfire exception becomes :class:`ImportFileError` for ``file``."""
+    """Run an import; a non-Coverfire exception becomes :class:`ImportFileError` for ``file``,
+    and an :class:`ImportFileError` raised without a file is given ``file``."""
     try:
         yield
+    except ImportFileError as exc:
+        if exc.file is None:
+            raise ImportFileError(exc.reason, file=file, path=exc.path) from None
+        raise
     except CoverfireError:
         raise
     except MemoryError:

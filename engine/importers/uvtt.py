@@ -79,8 +79,10 @@ MAX_NUMBER = 1e9
 #: metres, the smallest that brings it under the cap) or, failing that, thinned evenly.
 MAX_POLYLINE_POINTS = 1000
 SIMPLIFY_TOLERANCES = (0.01, 0.02, 0.05)
-#: Points read from all polylines of a map at most; polylines past it are skipped.
+#: Points kept from all polylines of a map at most; polylines past it are skipped.
 MAX_MAP_POINTS = 200_000
+#: Points looked at at most, repeated polylines included (they are left out, not kept).
+MAX_READ_POINTS = 1_000_000
 #: Walls, doors and cover lying wholly farther than this many cells outside the map are
 #: dropped (Dungeondraft's cropped exports carry the whole level); the rest is cut there.
 CROP_MARGIN_CELLS = 1.0
@@ -280,7 +282,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         a[:, 1] -= oy
         return a * cell
 
-    budget = [MAX_MAP_POINTS]
+    budget = [MAX_MAP_POINTS, MAX_READ_POINTS]
     walls = _polylines(data, "line_of_sight", rep, cell, budget)
     objects = _polylines(data, "objects_line_of_sight", rep, cell, budget)
     portals = _portals(data, rep)
@@ -441,10 +443,12 @@ def _check_format(data: dict, rep: ReportBuilder) -> Any:
 
 def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_CELL_SIZE,
                budget: list[int] | None = None) -> list[tuple[list[tuple[float, float]], str]]:
-    """Valid polylines of ``data[key]`` in cells, each with its JSON path; bad ones reported.
+    """Valid polylines of ``data[key]`` in cells, each with its JSON path; bad ones reported,
+    repeats of an earlier one (the same points, either way round) left out with one warning.
     A polyline over :data:`MAX_POLYLINE_POINTS` points is simplified (:func:`_capped`);
-    once ``budget[0]`` points are read, the rest are skipped with a warning."""
-    budget = budget if budget is not None else [MAX_MAP_POINTS]
+    once ``budget[0]`` points are kept (or ``budget[1]`` read), the rest are skipped with a
+    warning."""
+    budget = budget if budget is not None else [MAX_MAP_POINTS, MAX_READ_POINTS]
     raw = data.get(key)
     if raw is None:
         return []
@@ -452,17 +456,22 @@ def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_C
         rep.warn(f"expected a list of polylines, got {_short(raw)}; none imported", f"$.{key}")
         return []
     out = []
+    seen: set[tuple[tuple[float, float], ...]] = set()
+    repeats = 0
     for i, pl in enumerate(raw):
         where = f"$.{key}[{i}]"
         if not isinstance(pl, list):
             rep.warn(f"expected a list of points, got {_short(pl)}; skipped", where)
             continue
-        if len(pl) > budget[0]:
-            rep.warn(f"the map holds more than {MAX_MAP_POINTS:,} points; this polyline and the "
-                     f"{len(raw) - i - 1} after it are skipped", where)
-            budget[0] = 0
+        if len(pl) > budget[0] or len(pl) > budget[1]:
+            spent = 0 if len(pl) > budget[0] else 1  # (the other is left as it is: later lists say the same)
+            limit = (f"more than {MAX_MAP_POINTS:,} points" if spent == 0
+                     else f"more than {MAX_READ_POINTS:,} points, repeats included")
+            rep.warn(f"the map holds {limit}; this polyline and the {len(raw) - i - 1} after it are skipped",
+                     where)
+            budget[spent] = 0
             break
-        budget[0] -= len(pl)
+        budget[1] -= len(pl)
         try:
             pts = [_xy(p, f"{where}[{j}]") for j, p in enumerate(pl)]
         except _Bad as bad:
@@ -475,9 +484,19 @@ def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_C
         if len(dedup) < 2:
             rep.warn(f"a polyline needs two distinct points, this has {len(dedup)}; skipped", where)
             continue
+        key_ = tuple(dedup)
+        if key_ in seen or key_[::-1] in seen:
+            repeats += 1
+            continue
+        seen.add(key_)
+        budget[0] -= len(pl)
         if len(dedup) > MAX_POLYLINE_POINTS:
             dedup = _capped(dedup, cell, rep, where)
         out.append((dedup, where))
+    if repeats:
+        rep.warn(f"{repeats:,} polyline{'s' if repeats != 1 else ''} repeat{'s' if repeats == 1 else ''} one before "
+                 "point for point (forwards or backwards); left out, as they would only stack identical "
+                 "obstacles", f"$.{key}")
     return out
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine.errors import EncounterFileError
 from engine.files import dumps_encounter, load_encounter, loads_encounter, save_encounter
-from engine.model import Encounter
+from engine.model import Encounter, MapSpec, Obstacle
 
 ISSUE_EXAMPLE = {
     "format": "coverfire.encounter", "version": 1, "name": "Alley ambush", "ruleset": "sr5",
@@ -250,3 +252,25 @@ def test_save_gives_new_files_normal_permissions_and_keeps_existing_ones(tmp_pat
         assert kept.stat().st_mode & 0o777 == 0o600
     finally:
         os.umask(old)
+
+
+def test_a_file_writes_each_polygon_on_one_line_and_a_big_map_saves_fast(tmp_path):
+    # a coordinate a line made a 5,000-obstacle map 24 MB, written by Python's slow
+    # indenting encoder in over a second (fuzz case 3002:uvtt:1542's import took > 10 s CPU)
+    square = [[0.0, 0.0], [1.5, 0.0], [1.5, 1.0], [0.0, 1.0]]
+    one = Encounter(name="one", map=MapSpec(width=10, height=10),
+                    obstacles=(Obstacle(id="o", height=2.0, polygon=tuple(map(tuple, square))),))
+    text = dumps_encounter(one)
+    assert '      "polygon": [[0.0, 0.0], [1.5, 0.0], [1.5, 1.0], [0.0, 1.0]],\n' in text
+    assert text.startswith('{\n  "format": "coverfire.encounter",\n  "version": 2,\n') and text.endswith("}\n")
+    ring = [(50 + 10 * math.cos(k / 40 * math.tau), 50 + 10 * math.sin(k / 40 * math.tau)) for k in range(40)]
+    big = Encounter(name="big", map=MapSpec(width=2000, height=2000), obstacles=tuple(
+        Obstacle(id=f"o{i}", height=2.0, polygon=tuple((x + 20 * (i % 90), y + 20 * (i // 90)) for x, y in ring))
+        for i in range(5000)))
+    t0 = time.process_time()
+    save_encounter(big, tmp_path / "big.json")
+    cpu = time.process_time() - t0
+    size = (tmp_path / "big.json").stat().st_size
+    assert size < 9_000_000  # 200,000 points of ~40 bytes each and the obstacles' fields
+    assert load_encounter(tmp_path / "big.json") == big
+    assert cpu < 1.5, f"saving 5,000 obstacles took {cpu:.2f} s of CPU"

@@ -59,6 +59,9 @@ REGRESSIONS = {
     "2026:chummer:59": "a Chummer AP of 1e20 was saved and then refused on reopen",
     "2026:chummer:847": "a Chummer AP of 1e308, likewise",
     "2026:uvtt:518": "a mutation of 3.6 GB blew the fuzzer's own memory",
+    "3002:uvtt:1542": "a wall repeated 6,000 times: import, save and reload took over 10 s of CPU",
+    "4016:chummer:1600": "a weapon name of 100,000 characters was imported and then could not be saved",
+    "4016:chummer:4459": "an Agility 0 refusal did not name the file",
 }
 
 

@@ -12,7 +12,9 @@ import time
 import pytest
 
 from engine.errors import CoverfireError, ImportFileError
+from engine.files import load_encounter, save_encounter
 from engine.importers.chummer import import_chummer
+from engine.model import Encounter, MapSpec
 
 AUTOMATICS = "788b387b-ee41-4e6a-bf22-481a8cc4cf9f"
 PISTOLS = "adf31a50-b228-4e09-a09c-46ab9f5e59a1"
@@ -216,14 +218,32 @@ def test_an_ai_is_refused_naming_what_is_missing(tmp_path):
     with pytest.raises(ImportFileError) as err:
         import_chummer(p)
     msg = str(err.value)
+    assert msg.startswith(f"{p}: at character/metatypecategory: ")  # the file named, as every refusal
     assert "Tess is an A.I. (metatype Protosapient, category A.I.)" in msg
     assert "Body 0, Agility 0, Reaction 0, Strength 0" in msg and "drone" in msg
 
 
 def test_a_character_with_agility_0_is_refused_never_a_token_that_cannot_move(tmp_path):
     p = _write(tmp_path, _save(attrs=_attrs(agi=0)))
-    with pytest.raises(ImportFileError, match="Agility 0: the token could not move"):
+    with pytest.raises(ImportFileError, match="Agility 0: the token could not move") as err:
         import_chummer(p)
+    # the file is named (fuzz case 4016:chummer:4459: the window's message said only "at ...")
+    assert err.value.file == str(p) and str(err.value).startswith(f"{p}: at character/attributes: ")
+
+
+def test_a_weapon_name_of_100000_characters_is_cut_so_the_encounter_saves(tmp_path):
+    # fuzz case 4016:chummer:1600: imported, placed, then "cannot save: the text is 100,000
+    # characters long" at $.tokens[9].weapons[0].name
+    from engine.importers.chummer import add_character
+    from engine.limits import MAX_NAME_CHARS
+
+    weapons = _weapon("x" * 100_000, "Heavy Pistols", "8P")
+    token, _ = import_chummer(_write(tmp_path, _save(weapons=weapons)))
+    long = [w.name for w in token.weapons if w.name.startswith("x")]
+    assert [len(n) for n in long] == [MAX_NAME_CHARS] and long[0].endswith("x\u2026")
+    enc, placed = add_character(Encounter(name="e", map=MapSpec(width=20, height=20)), token)
+    save_encounter(enc, tmp_path / "e.json")
+    assert load_encounter(tmp_path / "e.json") == enc
 
 
 # -- item 9: .chum5lz -----------------------------------------------------------------------------

@@ -1,0 +1,66 @@
+"""Universal VTT imports stay bounded: a map that repeats its walls thousands of times (fuzz
+case 3002:uvtt:1542, 8.4 MB: one 40-point wall 6,000 times; its import took over 10 s of CPU)
+imports as the walls it has, once each, and what follows the repeats is still read."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from engine.files import load_encounter
+from engine.importers import uvtt
+from engine.importers.images import save_with_images
+from engine.importers.uvtt import import_uvtt
+
+WALL = [{"x": 2, "y": 2}, {"x": 8, "y": 2}, {"x": 8, "y": 6}]
+OTHER = [{"x": 2, "y": 8}, {"x": 6, "y": 8}]
+BOX = [{"x": 12, "y": 12}, {"x": 14, "y": 12}, {"x": 14, "y": 14}, {"x": 12, "y": 14}, {"x": 12, "y": 12}]
+
+
+def _map(tmp_path, walls, objects=()):
+    data = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 20, "y": 20},
+                                          "pixels_per_grid": 64},
+            "line_of_sight": walls, "objects_line_of_sight": list(objects), "portals": [], "lights": []}
+    p = tmp_path / "repeats.dd2vtt"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    return p
+
+
+def test_repeated_walls_are_imported_once_with_one_warning(tmp_path):
+    once, _ = import_uvtt(_map(tmp_path, [WALL, OTHER], [BOX]))
+    # the same wall 3,000 times forwards and 3,000 backwards, the other once, the box once
+    walls = [WALL] * 3000 + [WALL[::-1]] * 3000 + [OTHER]
+    t0 = time.process_time()
+    enc, report = import_uvtt(_map(tmp_path, walls, [BOX]))
+    cpu = time.process_time() - t0
+    assert [o.polygon for o in enc.obstacles] == [o.polygon for o in once.obstacles]
+    assert sum(o.id.startswith("cover") for o in enc.obstacles) == 1  # the box after the repeats is kept
+    repeats = [w for w in report.warnings if "repeat" in w.message]
+    assert len(repeats) == 1 and repeats[0].where == "$.line_of_sight"
+    assert repeats[0].message.startswith("5,999 polylines repeat one before")
+    assert cpu < 3.0, f"{cpu:.1f} s of CPU for 6,001 polylines of which 2 differ"
+
+
+def test_repeats_count_towards_the_points_looked_at(tmp_path, monkeypatch):
+    # repeats are not kept, so they do not use up the kept-points budget; they are still read,
+    # and past MAX_READ_POINTS the rest of the map is skipped with a warning naming the place
+    monkeypatch.setattr(uvtt, "MAX_READ_POINTS", 3 * 100)
+    enc, report = import_uvtt(_map(tmp_path, [WALL] * 100 + [OTHER], [BOX]))
+    skipped = [w for w in report.warnings if "repeats included" in w.message]
+    assert [w.where for w in skipped] == ["$.line_of_sight[100]", "$.objects_line_of_sight[0]"]
+    assert sum(o.id.startswith("wall") for o in enc.obstacles) >= 1
+
+
+def test_the_fuzz_case_imports_saves_and_reopens_in_seconds(tmp_path):
+    from tests.fuzz.kinds import make_input
+
+    path, what = make_input("3002:uvtt:1542", tmp_path / "case")
+    assert what.endswith("duplicate item of ('line_of_sight',) x6000")
+    t0 = time.process_time()
+    enc, report = import_uvtt(path)
+    saved, _ = save_with_images(enc, tmp_path / "out.json")
+    assert load_encounter(tmp_path / "out.json") == saved
+    cpu = time.process_time() - t0
+    assert len(enc.obstacles) == 14  # the sample's own walls and cover (as imported unmutated)
+    assert [w.message[:33] for w in report.warnings] == ["6,000 polylines repeat one before"]
+    assert cpu < 5.0, f"{cpu:.1f} s of CPU (was over 10 s)"
