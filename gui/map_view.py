@@ -40,6 +40,7 @@ from gui.layers import (
     selection_sketch,
 )
 from gui.layers.answer_layer import uses_range_bands
+from gui.layers.paint import ensure_pixmap_cache
 from gui.selection import Selection
 from gui.style import GM_VIEW, ViewOptions
 from gui.tools import Picker, Pointer, SelectTool, Tool
@@ -154,6 +155,7 @@ class MapView(pg.GraphicsView):
         self._bg_key = None
         self.background_problem: str | None = None  # why the background image is not shown
 
+        ensure_pixmap_cache()  # (Qt's 10 MB default cannot hold a big map's cached tiles)
         # a handful of items whose bounds change on every drag step: no BSP index to update
         self.scene().setItemIndexMethod(self.scene().ItemIndexMethod.NoIndex)
         self.vb = MapViewBox()

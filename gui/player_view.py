@@ -46,6 +46,7 @@ from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
 from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, cosmetic, draw_label
+from gui.layers.paint import ensure_pixmap_cache
 from gui.map_view import MapView
 from gui.selection import Selection
 from gui.style import PLAYER_VIEW, ViewOptions
@@ -665,26 +666,6 @@ class PlayerOptionsDialog(QDialog):
 
 
 # -- the main window's side -----------------------------------------------------------------------
-def ensure_pixmap_cache(layers: int = 4) -> int:
-    """Make Qt's pixmap cache (where the map's static layers keep their device-pixel
-    caches) big enough for two full-screen views on every screen: ``layers`` cached layers
-    x 4 bytes a pixel x 2 views x the largest screen's pixels. With Qt's default 10 MB a
-    1080p player view and the GM's view evict each other's caches and every drag step
-    repaints 2,000 obstacles (measured: 1.2 s a step instead of 50 ms). Returns the limit
-    in KB."""
-    from PySide6.QtGui import QPixmapCache
-
-    biggest = 0
-    for sc in QGuiApplication.screens():
-        g, r = sc.geometry(), sc.devicePixelRatio()
-        biggest = max(biggest, int(g.width() * r) * int(g.height() * r))
-    need_kb = max(64 * 1024, layers * 4 * 2 * biggest // 1024)
-    if QPixmapCache.cacheLimit() < need_kb:
-        QPixmapCache.setCacheLimit(need_kb)
-    return QPixmapCache.cacheLimit()
-
-
-
 class PlayerViewController(QObject):
     """Owns a main window's player view: opens and closes it, keeps its options in the
     window's QSettings, and keeps the menu's check marks in step. The player view closes
