@@ -143,11 +143,19 @@ class ObstacleLayer(MapLayer):
         # (by identity, else by value: an encounter validated again has new, equal values)
         gone = [o for i, o in before.items() if (a := after.get(i)) is not o and a != o]
         came = [o for i, o in after.items() if (b := before.get(i)) is not o and b != o]
-        if not self._pending and len(gone) + len(came) <= REBUILD_SHARE * max(len(obstacles), 1) \
-                and len(after) == len(obstacles):
-            self._edit(gone, came)
-        else:
+        if len(gone) + len(came) > REBUILD_SHARE * max(len(obstacles), 1) or len(after) != len(obstacles):
             self.rebuild()
+        elif self._pending:
+            # a new map still being built, batch by batch: edit the tiles already built and
+            # keep building the rest (restarting would never finish while a corner is dragged)
+            placed = self._where
+            self._edit([o for o in gone if o.id in placed],
+                       [o for o in came if o.id in placed or o.id not in before])
+            self._pending = [o for o in obstacles if o.id not in placed]
+            if not self._pending:
+                self._batch.stop()
+        else:
+            self._edit(gone, came)
 
     def _tile_of(self, o) -> tuple[int, int]:
         x, y = o.polygon[0]

@@ -1,0 +1,65 @@
+"""What keeps a drag step cheap on a big map: the map's layers redraw only what changed."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from engine.model import Obstacle
+from gui.layers import obstacles as obstacle_layer
+from gui.layers.obstacles import ObstacleLayer
+from gui.style import GM_VIEW
+
+
+def _crates(n: int, dx: float = 0.0) -> tuple[Obstacle, ...]:
+    out = []
+    for i in range(n):
+        x, y = 3.0 * (i % 100) + dx, 3.0 * (i // 100)
+        out.append(Obstacle(id=f"c{i}", polygon=((x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)), height=1.0))
+    return tuple(out)
+
+
+def test_a_corner_dragged_while_a_big_map_is_still_being_drawn_does_not_restart_the_drawing(qtbot):
+    layer = ObstacleLayer(GM_VIEW)
+    obs = _crates(3 * obstacle_layer.BUILD_BATCH + 10)  # four batches
+    layer.set_obstacles(obs)
+    assert layer.pending
+    QApplication.processEvents()  # one batch drawn
+    turns = 0
+    while layer.pending:
+        # every turn the GM drags one vertex of c0 a little further (a corner drag)
+        turns += 1
+        o = obs[0]
+        moved = o.model_copy(update={"polygon": ((-0.1 * turns, 0.0),) + o.polygon[1:]})
+        obs = (moved,) + obs[1:]
+        layer.set_obstacles(obs)
+        QApplication.processEvents()
+        assert turns < 10, "the drawing restarts on every edit and never ends"
+    assert turns == 3  # the three batches left, one a turn, as if nothing were dragged
+    drawn = {i: o for tile in layer._tiles.values() for i, o in tile.items.items()}
+    assert len(drawn) == len(obs)
+    assert drawn["c0"].polygon[0] == (-0.1 * 3, 0.0)  # the last drag step's corner, not the first
+    assert drawn["c4000"] is obs[4000]
+
+
+def test_the_selection_forgets_only_ids_that_are_gone_whatever_changed(qtbot):
+    from engine.model import Encounter, MapSpec, Token, Zone
+    from gui.edits import move_tokens
+    from gui.selection import Selection
+
+    enc = Encounter(map=MapSpec(width=50, height=50), obstacles=_crates(3),
+                    tokens=(Token(id="a", x=10, y=10), Token(id="b", x=20, y=20)),
+                    zones=(Zone(id="z", kind="circle", x=5, y=5, radius=2),))
+    sel = Selection()
+    sel.select(["a"], enc)
+    sel.toggle("c1")
+    sel.toggle("z")
+    sel.set_targets(["b"])
+    sel.prune(move_tokens(enc, {"a": (11.0, 10.0)}))  # a drag step: nothing is gone
+    assert (sel.ids, sel.attacker, sel.targets) == (("a", "c1", "z"), "a", ("b",))
+    fewer = enc.model_copy(update={"obstacles": enc.obstacles[:1], "zones": ()})
+    sel.prune(fewer)  # the same tokens, but c1 and the zone deleted
+    assert (sel.ids, sel.attacker, sel.targets) == (("a",), "a", ("b",))
+    sel.prune(fewer.model_copy(update={"tokens": fewer.tokens[:1]}))  # b deleted
+    assert (sel.ids, sel.attacker, sel.targets) == (("a",), "a", ())
+    sel.prune(enc.model_copy(update={"tokens": ()}))
+    assert (sel.ids, sel.attacker) == ((), None)
