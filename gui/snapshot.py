@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from gui.answers import LiveAnswers
 from gui.document import EncounterDocument
 from gui.layers import NO_BRUSH, NO_PEN, _alpha, cosmetic
 from gui.player_view import PlayerOptions, SharedMapView
+from gui.portable_svg import portable_svg
 from gui.selection import Selection
 from gui.style import GM_VIEW
 from gui.targets import COLUMNS, ID_ROLE, SORT_ROLE, TargetsModel, uses_range_bands
@@ -181,6 +183,17 @@ class Snapshot:
         QApplication.processEvents()
         self.view.vb.setRange(self.layout.region, padding=0.0)
         QApplication.processEvents()
+        self._settle()
+
+    def _settle(self, limit_s: float = 60.0) -> None:
+        """Let the layers that build over several event-loop turns finish (the obstacle
+        tiles of a big map: 1,500 obstacles a turn), so the page shows every obstacle."""
+        deadline = time.monotonic() + limit_s
+        while any(getattr(layer, "pending", False) for layer in self.view.layers):
+            if time.monotonic() > deadline:
+                raise CoverfireError(f"the map's obstacles were not all drawn within {limit_s:g} s; "
+                                     "the snapshot was not written")
+            QApplication.processEvents()
 
     def _uncache(self) -> None:
         """Draw every item fresh on the page's device (no item cache: a cache is a bitmap,
@@ -576,7 +589,7 @@ class Snapshot:
         p = QPainter(gen)
         self.paint(p)
         p.end()
-        return bytes(buf.data())
+        return portable_svg(bytes(buf.data()))
 
     def pdf(self) -> bytes:
         """The page as a one-page PDF (vector), sized to the page at 96 logical pixels per

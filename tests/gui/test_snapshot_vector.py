@@ -202,3 +202,102 @@ def test_the_windows_export_writes_vector_svg(window, tmp_path):
     assert set(NAMES.values()) <= set(svg.texts) and svg.images == []
     runner = style.side_colour("runner").name()
     assert sum(c[3] == runner for c in svg.circles) >= 3
+
+
+# -- the same picture in every viewer -------------------------------------------------------------
+def test_cosmetic_strokes_get_their_width_in_the_groups_units():
+    from gui.portable_svg import portable_svg
+
+    src = (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+           b'<g stroke-width="2" stroke-dasharray="8,4" stroke-dashoffset="2" transform="matrix(20,0,0,20,5,5)" '
+           b'font-family="Sans Serif"><path vector-effect="non-scaling-stroke" d="M0,0 L1,1"/>'
+           b'<path vector-effect="none" d="M0,0 L2,2"/></g>'
+           b'<g stroke-width="3" transform="matrix(0,1,-1,0,0,0)"><path vector-effect="non-scaling-stroke" d="M0,0"/></g>'
+           b'<g stroke-width="3" transform="matrix(1,0,0,1,40,40)"><circle vector-effect="non-scaling-stroke" r="4"/></g>'
+           b'</svg>')
+    root = ET.fromstring(portable_svg(src))
+    scaled = list(root.iter(SVG + "path"))
+    # 2 px at a scale of 20: 0.1 units; the dashes 8 and 4 px: 0.4 and 0.2 units
+    assert scaled[0].get("vector-effect") is None and float(scaled[0].get("stroke-width")) == pytest.approx(0.1)
+    assert scaled[0].get("stroke-dasharray") == "0.4,0.2" and scaled[0].get("stroke-dashoffset") == "0.1"
+    assert scaled[1].get("stroke-width") is None  # not a cosmetic stroke: as it was
+    assert scaled[2].get("vector-effect") == "non-scaling-stroke"  # a rotation: left to the viewer
+    circle = next(root.iter(SVG + "circle"))
+    assert circle.get("vector-effect") == "non-scaling-stroke" and circle.get("stroke-width") is None  # scale 1
+    g = next(root.iter(SVG + "g"))
+    assert g.get("font-family").endswith(", sans-serif") and "Sans Serif" not in g.get("font-family")
+
+
+def test_the_demo_svg_has_pixel_strokes_without_vector_effect_and_known_fonts(player_svg):
+    snap, svg, _ = player_svg
+    k = snap.layout.px_per_m
+    parent = {c: p for p in svg.root.iter() for c in p}
+    edge = style.HEIGHT_EDGE["full"].name()
+    edges = []
+    for el in svg.root.iter():
+        g = parent.get(el)
+        if g is None or g.tag != SVG + "g":
+            continue
+        a = _matrix(g)[0]
+        if abs(a - 1.0) > 1e-6:
+            assert el.get("vector-effect") != "non-scaling-stroke", el.attrib
+            if g.get("stroke") == edge and el.get("stroke-width"):
+                edges.append((a, float(el.get("stroke-width"))))
+    # the buildings' edges: 1.4 px cosmetic pens, drawn in metres at 20.5 px/m: 0.068 m wide
+    assert edges  # (one path per obstacle tile)
+    for a, w in edges:
+        assert a == pytest.approx(k, rel=1e-4) and w == pytest.approx(1.4 / k, rel=1e-3)
+    families = {el.get("font-family") for el in svg.root.iter() if el.get("font-family")}
+    assert families and all(f.endswith(", sans-serif") and not f.startswith("Sans Serif") for f in families)
+
+
+def test_the_svg_draws_as_the_png_does(demo):
+    """Qt's SVG renderer draws the exported SVG as the PNG export looks: under 2% of the
+    pixels differ by more than 40 levels (anti-aliased edges and glyph hinting)."""
+    import numpy as np
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgRenderer
+
+    with Snapshot(demo, SnapshotSpec(attacker="sam")) as snap:
+        png, data = snap.image(), snap.svg()
+    r = QSvgRenderer(QByteArray(data))
+    out = QImage(png.width(), png.height(), QImage.Format.Format_ARGB32)
+    out.fill(QColor("white"))
+    p = QPainter(out)
+    r.render(p, QRectF(0, 0, png.width(), png.height()))
+    p.end()
+
+    def rgb(img):
+        img = img.convertToFormat(QImage.Format.Format_RGB888)
+        w, h, bpl = img.width(), img.height(), img.bytesPerLine()
+        return np.frombuffer(img.constBits(), np.uint8).reshape(h, bpl)[:, : 3 * w].reshape(h, w, 3).astype(int)
+
+    diff = np.abs(rgb(png) - rgb(out)).max(axis=2)
+    assert (diff > 40).mean() < 0.02
+    assert diff.mean() < 3.0
+
+
+def test_a_big_map_is_exported_with_every_obstacle(qapp):
+    """The obstacle layer builds a big map 1,500 obstacles an event-loop turn; a snapshot
+    waits for all of them (it drew the first 3,000 of 10,000 before)."""
+    from engine.model import Encounter, MapSpec, Obstacle, Token
+    from gui.layers.obstacles import BUILD_BATCH
+
+    boxes = []
+    for i in range(57):
+        for j in range(57):
+            x, y = 2.0 + 1.6 * i, 2.0 + 1.6 * j
+            boxes.append(Obstacle(id=f"b{i}-{j}", height=3.0,
+                                  polygon=((x, y), (x + 0.5, y), (x + 0.5, y + 0.5), (x, y + 0.5))))
+    assert len(boxes) > 2 * BUILD_BATCH
+    enc = Encounter(name="Crates", map=MapSpec(width=95.0, height=95.0), obstacles=tuple(boxes),
+                    tokens=(Token(id="t", name="T", side="runner", x=1.0, y=1.0),))
+    with Snapshot(enc, SnapshotSpec(table=False, legend=False)) as snap:
+        img = snap.image()
+        last = snap.map_to_page(2.0 + 1.6 * 56 + 0.25, 2.0 + 1.6 * 56 + 0.25)  # the last one built
+        first = snap.map_to_page(2.25, 2.25)
+    fill = style.HEIGHT_FILL["full"]
+    for x, y in (first, last):
+        c = img.pixelColor(round(x), round(y))
+        assert abs(c.red() - fill.red()) <= 8 and abs(c.blue() - fill.blue()) <= 8, (x, y, c.name())
