@@ -12,10 +12,13 @@ Coverfire does not know are kept and saved back (``extra="allow"``).
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import Any, Literal
 
 import shapely
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationInfo, field_validator,
+                      model_serializer, model_validator)
 
 from engine import limits
 from engine import rules as _rules
@@ -40,6 +43,14 @@ SuppressiveFire = Literal["standard", "enhanced", "flechette"]
 BandName = Literal["short", "medium", "long", "extreme"]
 #: What a grenade, minigrenade, rocket or missile carries (its blast: engine/sr5/blast.py).
 BlastKind = Literal["fragmentation", "high_explosive", "flash_bang", "gas", "smoke"]
+
+#: How much light there is at a place: the Shadowrun environment table's light column (full
+#: light, partial light, dim light, total darkness), also the plain setting of other systems.
+LightLevel = Literal["full", "partial", "dim", "dark"]
+#: The light levels, brightest first (:func:`engine.vision.brightest` picks by this order).
+LIGHT_LEVELS: tuple[str, ...] = ("full", "partial", "dim", "dark")
+#: The level a light source gives where it shines ("dark" is no light at all).
+LitLevel = Literal["full", "partial", "dim"]
 
 #: What an obstacle is when it is more than cover of its height (doors are ``door``).
 ObstacleKind = Literal["window"]
@@ -199,6 +210,9 @@ class Token(_WithRules):
     #: the token's picture, drawn clipped in its disc: a file path (relative to the encounter
     #: file, like the map background) or a ``data:`` URI (Chummer portraits land here)
     portrait: str | None = None
+    #: metres it sees in total darkness (its own vision, a light it carries) for systems
+    #: without their own vision rules; None: 0 (engine/rules.RuleSystem.vision)
+    vision_range: float | None = Field(default=None, ge=0, le=limits.MAX_LENGTH)
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -323,6 +337,111 @@ class MapSpec(_Value):
     grid: float = Field(default=1.0, gt=0)
     background: Background | None = None
 
+class Light(_Value):
+    """A light source: it lights the map within ``radius`` metres of (``x``, ``y``) to
+    ``level``, where no wall shades it (engine/vision.py: a light 2 m up "sees" the point,
+    so walls cast shadows). ``on`` False: placed but switched off. ``color`` (``#RRGGBB``)
+    is for drawing only."""
+
+    id: str = Field(min_length=1)
+    name: str = ""
+    x: float = Field(ge=-limits.MAX_COORDINATE, le=limits.MAX_COORDINATE)
+    y: float = Field(ge=-limits.MAX_COORDINATE, le=limits.MAX_COORDINATE)
+    radius: float = Field(gt=0, le=limits.MAX_LENGTH)
+    level: LitLevel = "full"
+    on: bool = True
+    color: str | None = None
+
+    @field_validator("color")
+    @classmethod
+    def _colour(cls, v: str | None) -> str | None:
+        if v is not None and not _is_colour(v):
+            raise ValueError(f"colour {v!r} is not of the form #RRGGBB")
+        return v
+
+
+#: Points one remembered area may have (outer ring and holes together), and all of an
+#: encounter's explored areas together: what is saved stays small (engine/vision.py
+#: simplifies what it saves to fit).
+MAX_AREA_POINTS = 20_000
+MAX_EXPLORED_POINTS = 100_000
+
+_Ring = tuple[tuple[float, float], ...]
+
+
+class Area(_Value):
+    """A region of the map (metres): the ``outer`` ring and the ``holes`` inside it, each a
+    list of at least 3 points (a closing repeat of the first is allowed). Used for the
+    players' explored areas (:class:`Sight`)."""
+
+    outer: _Ring
+    holes: tuple[_Ring, ...] = ()
+
+    @field_validator("outer")
+    @classmethod
+    def _outer(cls, v):
+        return _ring(v, "the outer ring")
+
+    @field_validator("holes")
+    @classmethod
+    def _holes(cls, v):
+        return tuple(_ring(r, f"hole {i}") for i, r in enumerate(v))
+
+    @model_validator(mode="after")
+    def _bounded(self):
+        n = self.points
+        if n > MAX_AREA_POINTS:
+            raise ValueError(f"the area has {n:,} points; at most {MAX_AREA_POINTS:,}")
+        return self
+
+    @property
+    def points(self) -> int:
+        return len(self.outer) + sum(len(h) for h in self.holes)
+
+    def geometry(self) -> shapely.Geometry:
+        """The area as a Shapely geometry (a polygon; repaired with ``make_valid`` when a
+        hand-edited file gave a ring that crosses itself)."""
+        poly = shapely.Polygon(self.outer, self.holes)
+        return poly if poly.is_valid else shapely.make_valid(poly)
+
+
+def _ring(v, what: str) -> _Ring:
+    pts = [(float(x), float(y)) for x, y in v]
+    if len(pts) >= 2 and pts[0] == pts[-1]:
+        pts = pts[:-1]
+    if len(set(pts)) < 3:
+        raise ValueError(f"{what} needs at least 3 distinct points, got {len(set(pts))}")
+    for x, y in pts:
+        if not (abs(x) <= limits.MAX_COORDINATE and abs(y) <= limits.MAX_COORDINATE):
+            raise ValueError(f"point ({x:g}, {y:g}) is beyond the coordinate limit "
+                             f"(\u00b1{limits.MAX_COORDINATE:,.0f} m)")
+    return tuple(pts)
+
+
+class Sight(_Value):
+    """What the players see (engine/vision.py, docs/sight.md): ``fog`` of war on or off;
+    ``player_sides``, the sides whose tokens are the players' (None: the usual names,
+    :data:`engine.vision.DEFAULT_PLAYER_SIDES`); ``light``, the ambient light level for
+    systems without their own setting (Shadowrun keeps it in its environment); ``explored``,
+    the areas the party has seen (remembered, saved, reset by the GM)."""
+
+    fog: bool = False
+    player_sides: tuple[str, ...] | None = None
+    light: LightLevel = "full"
+    explored: tuple[Area, ...] = ()
+
+    @model_validator(mode="after")
+    def _bounded(self):
+        n = sum(a.points for a in self.explored)
+        if n > MAX_EXPLORED_POINTS:
+            raise ValueError(f"the explored areas have {n:,} points together; at most {MAX_EXPLORED_POINTS:,}")
+        return self
+
+
+#: Light sources an encounter holds.
+MAX_LIGHTS = 5_000
+_DEFAULT_SIGHT = Sight()
+
 
 class Encounter(_WithRules):
     """A whole encounter: the map, its cover, the tokens and the zones; ``ruleset`` names
@@ -336,12 +455,15 @@ class Encounter(_WithRules):
     obstacles: tuple[Obstacle, ...] = ()
     tokens: tuple[Token, ...] = ()
     zones: tuple[Zone, ...] = ()
+    lights: tuple[Light, ...] = Field(default=(), max_length=MAX_LIGHTS)
+    sight: Sight = Sight()
     rules: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
     def _version_1_fields(cls, data: Any) -> Any:
         data = _rules.lift_legacy(data, "settings")
+        data = _imported_lights(data)
         if isinstance(data, dict) and data.get("version") == 1:
             data = {**data, "version": VERSION}  # read as 1, held (and saved) as 2
         return data
@@ -381,7 +503,7 @@ class Encounter(_WithRules):
     @model_validator(mode="after")
     def _references(self):
         seen: dict[str, str] = {}
-        for group in ("obstacles", "tokens", "zones"):
+        for group in ("obstacles", "tokens", "zones", "lights"):
             for i, item in enumerate(getattr(self, group)):
                 where = f"$.{group}[{i}].id"
                 if item.id in seen:
@@ -405,6 +527,18 @@ class Encounter(_WithRules):
                         path=f"$.zones[{i}].weapon",
                     )
         return self
+
+    @model_serializer(mode="wrap")
+    def _omit_default_sight(self, handler: SerializerFunctionWrapHandler):
+        # no lights and the default sight are left out of a saved file (older files stay as
+        # they were when saved again)
+        data = handler(self)
+        if isinstance(data, dict):
+            if not self.lights:
+                data.pop("lights", None)
+            if self.sight == _DEFAULT_SIGHT:
+                data.pop("sight", None)
+        return data
 
     # -- look-ups ---------------------------------------------------------------------------
     def token(self, ident: str) -> Token:
@@ -441,8 +575,17 @@ class Encounter(_WithRules):
         assert zone.x is not None and zone.y is not None
         return (zone.x, zone.y)
 
+    def light(self, ident: str) -> Light:
+        from engine.errors import UnknownIdError
+
+        for light in self.lights:
+            if light.id == ident:
+                return light
+        raise UnknownIdError("light", ident)
+
     def all_ids(self) -> set[str]:
-        return {o.id for o in self.obstacles} | {t.id for t in self.tokens} | {z.id for z in self.zones}
+        return ({o.id for o in self.obstacles} | {t.id for t in self.tokens} | {z.id for z in self.zones}
+                | {light.id for light in self.lights})
 
     def new_id(self, prefix: str) -> str:
         """A fresh id ``prefix-N`` not used by any object of the encounter."""
@@ -451,6 +594,92 @@ class Encounter(_WithRules):
         while f"{prefix}-{n}" in ids:
             n += 1
         return f"{prefix}-{n}"
+
+
+#: Light levels of an imported light's ``intensity`` (Universal VTT, 0 to 1 and more): the
+#: first row whose threshold it reaches (docs/sight.md); 0 or less is a light switched off.
+INTENSITY_LEVELS = (("full", 0.75), ("partial", 0.4), ("dim", 0.0))
+
+
+def intensity_level(intensity: float) -> str:
+    """The light level of an imported light's ``intensity`` (:data:`INTENSITY_LEVELS`)."""
+    for level, threshold in INTENSITY_LEVELS:
+        if intensity >= threshold:
+            return level
+    return "dim"
+
+
+def _imported_lights(data: Any) -> Any:
+    """Lights in the form the map importers wrote before lights were part of the model (a
+    top-level list of ``{"x", "y", "range", "color", "alpha", "intensity", "bright",
+    "hidden", ...}`` in metres, no ids) as :class:`Light` data: ``range`` is the radius,
+    ``intensity`` gives the level (:func:`intensity_level`), ``hidden`` (Foundry) or no
+    positive range or intensity switches it off, a Foundry ``bright`` radius adds a second,
+    full light of that radius (the first then is ``dim``). Other keys are kept on the light.
+    Lights already in the model's form (with an ``id``) pass unchanged."""
+    if not isinstance(data, dict) or not isinstance(data.get("lights"), list):
+        return data
+    raw = data["lights"]
+    if all(isinstance(x, dict) and "id" in x for x in raw) or not any(
+            isinstance(x, dict) and "id" not in x for x in raw):
+        return data
+    used = {str(x.get("id")) for x in raw if isinstance(x, dict) and "id" in x}
+    for group in ("obstacles", "tokens", "zones"):
+        items = data.get(group)
+        if isinstance(items, (list, tuple)):
+            for it in items:
+                ident = it.get("id") if isinstance(it, dict) else getattr(it, "id", None)
+                if isinstance(ident, str):
+                    used.add(ident)
+    counter = itertools.count(1)
+
+    def fresh() -> str:
+        while True:
+            ident = f"light-{next(counter)}"
+            if ident not in used:
+                used.add(ident)
+                return ident
+
+    out = []
+    for item in raw:
+        if not isinstance(item, dict) or "id" in item:
+            out.append(item)
+            continue
+        light = dict(item)
+        rng = light.pop("range", None)
+        bright = light.pop("bright", None)
+        hidden = light.pop("hidden", None)
+        intensity = light.get("intensity")
+        radius = _positive(rng)
+        b = _positive(bright)
+        on = radius is not None and hidden is not True
+        level = "full"
+        if isinstance(intensity, (int, float)) and not isinstance(intensity, bool):
+            if _positive(intensity) is None:
+                on = False  # an intensity of 0 lights nothing
+            else:
+                level = intensity_level(float(intensity))
+        if b is not None and radius is not None and radius > b:
+            level = "dim"
+        if radius is None:
+            radius = b if b is not None else 1.0
+            if rng is not None:
+                light["range"] = rng  # kept as it was: it gave no usable radius
+        light.update(id=fresh(), radius=radius, level=level, on=on)
+        if isinstance(light.get("color"), str):
+            light["color"] = light["color"].lower()
+        out.append(light)
+        if b is not None and radius > b:
+            out.append({"id": fresh(), "name": light.get("name", ""), "x": light.get("x"), "y": light.get("y"),
+                        "radius": b, "level": "full", "on": on, **({"color": light["color"]} if "color" in light else {})})
+    return {**data, "lights": out}
+
+
+def _positive(v: Any) -> float | None:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    v = float(v)
+    return v if math.isfinite(v) and v > 0 else None
 
 
 def _first_shotgun(token: Token) -> Weapon | None:

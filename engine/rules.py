@@ -226,6 +226,28 @@ class RuleSystem:
         """The ``dice`` for :meth:`apply` from their JSON form (default: as given)."""
         return data
 
+    # -- light and vision (engine/vision.py, docs/sight.md) ----------------------------------
+    def light_level(self, encounter: Encounter) -> str:
+        """The ambient light level of the encounter (``"full"``, ``"partial"``, ``"dim"``,
+        ``"dark"``; lights add to it where they shine). Default: the plain setting
+        ``encounter.sight.light``; a system with its own setting (Shadowrun's environment)
+        answers from it."""
+        return encounter.sight.light
+
+    def with_light_level(self, encounter: Encounter, level: str) -> Encounter:
+        """The encounter with its ambient light set to ``level`` (checked)."""
+        from engine.model import Sight
+
+        Sight(light=level)  # refuses an unknown level
+        return encounter.model_copy(update={"sight": encounter.sight.model_copy(update={"light": level})})
+
+    def vision(self, encounter: Encounter, token: Token):
+        """How ``token`` sees (:class:`engine.vision.Vision`): default normal vision that
+        reaches ``token.vision_range`` metres in total darkness (None: 0)."""
+        from engine.vision import Vision
+
+        return Vision("normal", float(token.vision_range or 0.0))
+
     # -- status ---------------------------------------------------------------------------
     def token_status(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:
         """Short lines about a token's state for the map and the inspector ("Wounded -2")."""

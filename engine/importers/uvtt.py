@@ -15,8 +15,9 @@ What becomes what (numbers in docs/importing.md):
   a crate) becomes the filled shape; an open one a thin polygon like a wall.
 - ``portals``: doors along their ``bounds``, open when ``closed`` is false (an open door
   blocks nothing; a click on the map toggles it).
-- ``lights`` are kept, in metres, in the encounter's top-level ``lights`` list;
-  ``environment.ambient_light`` sets the default light row of the sr5 environment.
+- ``lights`` become the encounter's lights (``Encounter.lights``: radius in metres,
+  intensity as a light level, docs/sight.md); ``environment.ambient_light`` sets the
+  ambient light level (the sr5 environment's light row and ``sight.light``).
 - ``image``: the background, sized ``map_size`` cells. A base64 image is checked (size from
   its header before decoding, completeness, checksums) and kept as a ``data:`` URI until the
   encounter is saved with :func:`engine.importers.images.save_with_images`, which writes it
@@ -49,7 +50,7 @@ from engine.importers.report import ImportReport, ReportBuilder
 from engine.importers.storable import MAX_KEPT_DEPTH, clean_text, storable, storable_encounter
 from engine.importers.walls import MITRE_LIMIT, PRECISION, Crop, chunked, filled, merge, ring, thin_polygons  # noqa: F401
 
-from engine.model import Background, Encounter, MapSpec, Obstacle
+from engine.model import Background, Encounter, MapSpec, Obstacle, Sight, intensity_level
 from engine.sr5.sheet import Environment
 from engine.sr5.sheet import Settings as SR5Settings
 
@@ -390,6 +391,7 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             obstacles=tuple(obstacles),
             rules={"sr5": SR5Settings(environment=Environment(light=env_light))},
             lights=lights,
+            sight=Sight(light=env_light),
             imported=imported,
         )
     except (ValueError, EncounterFileError) as exc:  # pragma: no cover - a bug, not a user error
@@ -620,6 +622,11 @@ def _argb(value: Any) -> tuple[float, float, float, float] | None:
 
 
 def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
+    """The file's lights as :class:`~engine.model.Light` data (docs/sight.md): ``range``
+    cells become the radius in metres, ``intensity`` the level
+    (:func:`engine.model.intensity_level`: 0.75 and up full, 0.4 partial, less dim; 0 or
+    less: switched off), the colour ``#RRGGBB`` with its alpha kept beside it; ``shadows``
+    and anything else are kept as given. A light without a positive range is skipped."""
     raw = data.get("lights")
     if raw is None:
         return []
@@ -637,21 +644,25 @@ def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
         except _Bad as bad:
             rep.warn(f"{bad.message}; this light is skipped", bad.where)
             continue
-        item: dict[str, Any] = {"x": x, "y": y}
-        rng = light.get("range")
-        if _finite(rng) is not None and _finite(rng) >= 0:
-            item["range"] = _finite(rng) * cell
-        elif rng is not None:
-            rep.warn(f"range {_short(rng)} is not a number of cells; left out", f"{where}.range")
+        rng = _finite(light.get("range"))
+        if rng is None or rng <= 0:
+            rep.warn(f"range {_short(light.get('range'))} is not a positive number of cells; this light "
+                     "is skipped", f"{where}.range")
+            continue
+        item: dict[str, Any] = {"id": f"light-{len(out) + 1}", "x": x, "y": y, "radius": rng * cell}
+        intensity = _finite(light.get("intensity"))
+        if intensity is not None:
+            item["level"] = intensity_level(intensity) if intensity > 0 else "full"
+            item["on"] = intensity > 0
         colour = _argb(light.get("color"))
         if colour is not None:
             a, r, g, b = colour
             item["color"] = "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
             item["alpha"] = round(a, 4)
         elif light.get("color") is not None:
-            rep.warn(f"colour {_short(light.get('color'))} is not AARRGGBB; kept as given", f"{where}.color")
+            rep.warn(f"colour {_short(light.get('color'))} is not AARRGGBB; left out", f"{where}.color")
         for k, v in light.items():  # intensity, shadows and anything else, as given (if it can be saved)
-            if k not in ("position", "range") and k not in item:
+            if k not in ("position", "range", "color") and k not in item:
                 kept = storable({k: v}, where, rep)
                 item.update(kept or {})
         out.append(item)

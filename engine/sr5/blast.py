@@ -584,7 +584,10 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
                             f"of {w.name}")
     else:
         band_name = b.band
-    env = environment(st.environment, ash, band=band_name, distance=dist, smartlink=smartlinked(w, ash))
+    from engine.vision import light_at
+
+    here = light_at(encounter, zone.x, zone.y) if zone.x is not None and zone.y is not None else None
+    env = environment(st.environment, ash, band=band_name, distance=dist, smartlink=smartlinked(w, ash), light=here)
     if env.modifier:
         parts.append(mod("environment", env.label(), env.modifier, "environment"))
     limit: list[Modifier] = []

@@ -107,13 +107,17 @@ def environment(
     blind: bool = False,
     melee: bool = False,
     smartlink: bool = False,
+    light: str | None = None,
 ) -> EnvironmentResult:
     """The environment modifier for one attack.
 
     ``band``/``distance`` (metres) give the range column (None: no range, e.g. melee);
     ``blind`` is blind fire; ``smartlink`` says a smartlink is in use with this weapon
     (wind one row better, and it lets an improved rangefinder work). ``sheet.vision`` lists
-    the attacker's aids; ``sheet.aim_magnified`` says an image magnifier was lined up."""
+    the attacker's aids; ``sheet.aim_magnified`` says an image magnifier was lined up.
+    ``light`` is the light level where the target stands (``engine.vision.light_at``: the
+    environment's light is the ambient level, a light source may make it brighter there);
+    None: the environment's."""
     vision = set(sheet.vision) if sheet else set()
     cols: list[Column] = []
 
@@ -130,7 +134,8 @@ def environment(
     if blind:
         cols.append(Column("light", 3, 3, "blind fire: target not seen"))
     else:
-        raw_l = LIGHT[env.light]
+        here = env.light if light is None else light
+        raw_l = LIGHT[here]
         lvl, aids = raw_l, []
         if lvl in (1, 2) and "low_light" in vision:
             lvl, aids = 0, aids + ["low-light"]
@@ -149,7 +154,8 @@ def environment(
         if g > lvl:
             cols.append(Column("light", max(raw_l, raw_g), g, _GLARE_TEXT[raw_g], tuple(aids)))
         else:
-            cols.append(Column("light", max(raw_l, raw_g), lvl, _LIGHT_TEXT[raw_l], tuple(aids)))
+            text = _LIGHT_TEXT[raw_l] + (" at the target (a light)" if here != env.light else "")
+            cols.append(Column("light", max(raw_l, raw_g), lvl, text, tuple(aids)))
 
     if not melee:
         # wind -------------------------------------------------------------------------------

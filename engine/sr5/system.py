@@ -100,6 +100,33 @@ class SR5(rules.RuleSystem):
         s = token.rules.get(self.name)
         return None if s is None else s.strength
 
+    # -- light and vision --------------------------------------------------------------------
+    def light_level(self, encounter):
+        """The light column of the encounter's environment (``environment.light``); an
+        encounter without sr5 settings has the plain setting ``sight.light``."""
+        s = encounter.rules.get(self.name)
+        return encounter.sight.light if s is None else s.environment.light
+
+    def with_light_level(self, encounter, level):
+        """The environment's light column set to ``level`` (and the plain setting, so the
+        encounter keeps it under another rule system)."""
+        from engine.sr5.changes import settings_of
+
+        enc = super().with_light_level(encounter, level)
+        st = settings_of(encounter)
+        env = st.environment.model_copy(update={"light": level})
+        return enc.with_rules(self.name, st.model_copy(update={"environment": env}))
+
+    def vision(self, encounter, token):
+        """The sheet's ``vision``: thermographic, else low-light, else normal; the metres
+        seen in total darkness are ``Token.vision_range`` (a light the runner carries)."""
+        from engine.vision import Vision
+
+        s = token.rules.get(self.name)
+        aids = set(s.vision) if s is not None else set()
+        kind = "thermographic" if "thermographic" in aids else "low_light" if "low_light" in aids else "normal"
+        return Vision(kind, float(token.vision_range or 0.0))
+
     # -- movement ----------------------------------------------------------------------------
     def movement(self, encounter, token_id):
         """Walking and Running rates this Combat Turn (``movement.movement``: the sheet's

@@ -151,12 +151,12 @@ def test_missing_file_and_folder(tmp_path):
 def test_unknown_fields_are_kept_on_save(tmp_path):
     data = json.loads(json.dumps(ISSUE_EXAMPLE))
     data["tokens"][0]["player"] = "Alice"
-    data["lights"] = [{"x": 1, "y": 2}]
+    data["weather"] = [{"x": 1, "y": 2}]
     enc = load_encounter(_write(tmp_path, data))
     out = tmp_path / "out.json"
     save_encounter(enc, out)
     back = json.loads(out.read_text())
-    assert back["tokens"][0]["player"] == "Alice" and back["lights"] == [{"x": 1, "y": 2}]
+    assert back["tokens"][0]["player"] == "Alice" and back["weather"] == [{"x": 1, "y": 2}]
 
 
 def test_save_is_atomic_when_writing_fails(tmp_path, monkeypatch):

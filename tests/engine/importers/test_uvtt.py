@@ -103,16 +103,18 @@ def test_uvtt2fgu_sample_origin_walls_doors_in_metres(samples_dir):
     assert windows[0].height == 1.0 and windows[0].id == "window-1" and windows[0].name == "Window"
     assert all(d.height == 3.0 for d in doors)
     assert len(cover) == 1 and cover[0].height == 1.0
-    # Lights kept in metres: (8.570312, 9) cells, range 5 cells, colour ffeccd8b.
+    # Lights in metres: (8.570312, 9) cells, range 5 cells = 7.5 m, colour ffeccd8b, intensity 1.
     lights = enc.lights
     assert len(lights) == 2
-    assert lights[0]["x"] == pytest.approx((8.570312 - 2) * 1.5)
-    assert lights[0]["y"] == pytest.approx((9 - 1) * 1.5)
-    assert lights[0]["range"] == pytest.approx(7.5)
-    assert lights[0]["color"] == "#eccd8b" and lights[0]["alpha"] == 1.0
-    assert lights[0]["shadows"] is True and lights[0]["intensity"] == 1
+    assert lights[0].x == pytest.approx((8.570312 - 2) * 1.5)
+    assert lights[0].y == pytest.approx((9 - 1) * 1.5)
+    assert lights[0].radius == pytest.approx(7.5)
+    assert (lights[0].id, lights[0].level, lights[0].on) == ("light-1", "full", True)
+    assert lights[0].color == "#eccd8b" and lights[0].alpha == 1.0
+    assert lights[0].shadows is True and lights[0].intensity == 1
+    assert lights[1].id == "light-2" and lights[1].color == "#4dd569"
     # Ambient ffffffff: full light.
-    assert enc.rules["sr5"].environment.light == "full"
+    assert enc.rules["sr5"].environment.light == "full" and enc.sight.light == "full"
     _assert_walls_cover_the_file(enc, raw, 1.5)
 
 
@@ -145,7 +147,7 @@ def test_dd2vtt_importer_sample_counts_and_positions(samples_dir):
         outline = shapely.Polygon([(p["x"], p["y"]) for p in pl])
         assert shapely.Polygon(c.polygon).contains(outline.centroid)
         assert shapely.Polygon(c.polygon).area >= outline.area
-    assert len(enc.lights) == 1 and enc.lights[0]["range"] == pytest.approx(9.900001)
+    assert len(enc.lights) == 1 and enc.lights[0].radius == pytest.approx(9.900001)
     _assert_walls_cover_the_file(enc, raw, 1.0)
 
 
@@ -348,7 +350,8 @@ def test_bad_portal_and_light_are_reported(tmp_path):
     assert "$.lights[0].position" in wheres
     doors = [o for o in enc.obstacles if o.door]
     assert len(doors) == 1 and doors[0].open is False
-    assert enc.lights == [{"x": 1.0, "y": 1.0, "range": 2.0, "color": "#000000", "alpha": 1.0}]
+    assert [li.model_dump(exclude_defaults=True) for li in enc.lights] == [
+        {"id": "light-1", "x": 1.0, "y": 1.0, "radius": 2.0, "color": "#000000", "alpha": 1.0}]
 
 
 def test_dark_ambient_light_sets_the_environment(tmp_path):

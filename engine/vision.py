@@ -1,0 +1,537 @@
+"""What the players see: light, each token's vision, the party's sight and the explored map.
+
+No Qt. The geometry is :mod:`geometry.sight` (what an eye sees among obstacle prisms); this
+module adds the encounter's light and the tokens' vision, as docs/sight.md describes:
+
+* **Light at a point** (:func:`light_at`): the best of the ambient level (the rule system's
+  :meth:`~engine.rules.RuleSystem.light_level`) and the level of every light source that is
+  ``on`` and whose lit area covers the point (:func:`geometry.sight.lit_area`: a light 2 m up
+  "sees" the point, so walls cast shadows and a low wall leaves a standing body lit).
+* **What a token sees** (its area and the bodies in it): its area in sight
+  (:func:`geometry.sight.sight_area`, true obstacles: a hidden wall still blocks the eye),
+  cut by the light. Where the light is full, partial or dim the token sees all of it (dim
+  and partial light cost modifiers, they do not blind: Shadowrun's dim light is -3); in
+  total darkness only what is lit and what lies within its :attr:`Vision.dark_m` metres.
+  Low-light vision needs some light, so in total darkness it is normal vision.
+  Thermographic vision sees *bodies* (tokens) in the dark anywhere in its area in sight,
+  but not the ground.
+* **"A sees B"** (:func:`token_sees`): :func:`geometry.sight.sees` (some of B's silhouette
+  is not hidden: never "seen" with full cover) and the light rule at B's centre.
+* **The party** (:func:`party_view`, :class:`SightCache`): the tokens of the players' sides
+  (:func:`player_sides`), hidden ones too (a token the GM hides from the players' screen
+  still sees for them). Its sight is the union of theirs; ``visible`` lists the tokens the
+  players are shown: their own sides' tokens that are not hidden, and other sides' tokens
+  that are not hidden and that some party token sees now. Hidden tokens never.
+* **Explored** areas (:func:`explore`, :func:`reveal`, :func:`conceal`,
+  :func:`reset_explored`) are kept in ``Encounter.sight.explored`` as
+  :class:`~engine.model.Area` values, simplified (:data:`EXPLORED_TOLERANCE`) so files stay
+  small.
+* :func:`players_knowledge` is the encounter as the players know it: hidden obstacles,
+  hidden tokens and hidden zones left out, so the player view's cover, range and zone
+  answers use only what they were shown.
+
+Units: metres.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+import shapely
+
+from engine.model import LIGHT_LEVELS, MAX_AREA_POINTS, MAX_EXPLORED_POINTS, Area
+from geometry.bodies import body_height, eye_height
+from geometry.sight import LIGHT_HEIGHT, sees, sight_area
+
+if TYPE_CHECKING:
+    from engine.model import Encounter, Token
+
+VisionKind = Literal["normal", "low_light", "thermographic"]
+VISION_KINDS = ("normal", "low_light", "thermographic")
+
+#: The sides whose tokens are the players' when ``Encounter.sight.player_sides`` is None
+#: (compared without regard to case).
+DEFAULT_PLAYER_SIDES: tuple[str, ...] = ("runner", "runners", "player", "players", "pc", "pcs",
+                                         "party", "ally", "allies")
+
+#: Metres: explored areas are simplified by this much before they are saved (and more, in
+#: steps of 2x, while they hold more points than the model allows).
+EXPLORED_TOLERANCE = 0.05
+#: Metres: saved explored areas' points are rounded to this grid (1 cm).
+EXPLORED_GRID = 0.01
+#: Pieces of explored area smaller than this (m^2) are dropped when saved.
+EXPLORED_MIN_AREA = 0.01
+
+
+@dataclass(frozen=True)
+class Vision:
+    """How a token sees: ``kind`` ("normal", "low_light", "thermographic") and ``dark_m``,
+    the metres it sees in total darkness (its own light or vision; 0: none)."""
+
+    kind: VisionKind = "normal"
+    dark_m: float = 0.0
+
+    def __post_init__(self):
+        if self.kind not in VISION_KINDS:
+            raise ValueError(f"unknown vision {self.kind!r}; known: {', '.join(VISION_KINDS)}")
+        d = float(self.dark_m)
+        if not math.isfinite(d) or d < 0:
+            raise ValueError(f"the dark vision range must be a finite number >= 0 m, got {self.dark_m!r}")
+
+
+@dataclass(frozen=True)
+class PartyView:
+    """What the party sees now: ``sight`` (the union of its tokens' areas in sight, cut by
+    the light), ``explored`` (the encounter's explored areas and ``sight`` together: all the
+    players have seen), both Shapely geometries in metres, clipped to the map; ``visible``,
+    the ids of the tokens the players are shown (module docstring)."""
+
+    sight: shapely.Geometry
+    explored: shapely.Geometry
+    visible: frozenset[str]
+
+
+# -- light ------------------------------------------------------------------------------------
+def brightest(levels) -> str:
+    """The brightest of light levels (``"dark"`` when there are none)."""
+    best = len(LIGHT_LEVELS) - 1
+    for lv in levels:
+        best = min(best, LIGHT_LEVELS.index(lv))
+    return LIGHT_LEVELS[best]
+
+
+def ambient(enc: Encounter) -> str:
+    """The encounter's ambient light level (its rule system's setting)."""
+    return enc.system.light_level(enc)
+
+
+def light_at(enc: Encounter, x: float, y: float, cache: SightCache | None = None) -> str:
+    """The light level at map point (``x``, ``y``) metres: the best of the ambient level and
+    the lights that are on and reach it unshaded (module docstring)."""
+    return (cache or _SHARED).light_at(enc, x, y)
+
+
+# -- sides ------------------------------------------------------------------------------------
+def player_sides(enc: Encounter) -> tuple[str, ...]:
+    """The players' sides: ``enc.sight.player_sides``, or :data:`DEFAULT_PLAYER_SIDES`."""
+    sides = enc.sight.player_sides
+    return DEFAULT_PLAYER_SIDES if sides is None else tuple(sides)
+
+
+def is_players(enc: Encounter, token: Token, sides: tuple[str, ...] | None = None) -> bool:
+    """Whether ``token`` is on one of the players' sides (case does not matter)."""
+    sides = player_sides(enc) if sides is None else sides
+    return token.side.casefold() in {s.casefold() for s in sides}
+
+
+def party(enc: Encounter) -> tuple[Token, ...]:
+    """The tokens of the players' sides, hidden ones too (they see for the party)."""
+    keep = {s.casefold() for s in player_sides(enc)}
+    return tuple(t for t in enc.tokens if t.side.casefold() in keep)
+
+
+# -- the party's view -----------------------------------------------------------------------
+def party_view(enc: Encounter) -> PartyView:
+    """What the party sees now (:class:`PartyView`), from a shared :class:`SightCache`."""
+    return _SHARED.view(enc)
+
+
+def token_sight(enc: Encounter, token_id: str, cache: SightCache | None = None) -> shapely.Geometry:
+    """The area (metres, clipped to the map) one token sees now, its light rule applied."""
+    return (cache or _SHARED).token_area(enc, enc.token(token_id))
+
+
+def token_sees(enc: Encounter, viewer_id: str, target_id: str, cache: SightCache | None = None) -> bool:
+    """Whether token ``viewer_id`` sees token ``target_id`` now: some of the target's
+    silhouette is not hidden from the viewer's eye (:func:`geometry.sight.sees`, the cover
+    computation: never with full cover) and the light rule lets it make it out."""
+    return (cache or _SHARED).sees(enc, enc.token(viewer_id), enc.token(target_id))
+
+
+class SightCache:
+    """Remembers the pieces of the party's sight between calls, so that a call after a
+    small edit redoes only what it touched: each token's area in sight is kept by its
+    position and stance, each light's lit area by its place and radius (all dropped when the
+    blocking obstacles change), and the union of the party's areas but one, so dragging a
+    token redoes only its own part. One cache per window (not thread-safe by itself: calls
+    are serialised by a lock)."""
+
+    def __init__(self) -> None:
+        from engine.obstacles import ObstacleSet
+
+        self._lock = threading.RLock()
+        self._obs = ObstacleSet()
+        self._rev: tuple | None = None  # (obstacle-set revision, map box)
+        self._areas: dict[tuple, shapely.Geometry] = {}  # geometric area by (x, y, stance)
+        self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius)
+        self._lit: tuple | None = None  # (key, {level: geometry})
+        self._seen: dict[tuple, shapely.Geometry] = {}  # area after light by (area key, light key, vision)
+        self._rest: tuple | None = None  # (keys of all but one, their union)
+        self._last: list | None = None  # the party's area keys at the last call
+        self._explored: tuple | None = None  # (explored tuple, its union)
+        self._sees: dict[tuple, bool] = {}  # (eye key, target key, light key) -> seen
+        self.computed_areas = 0  # token areas computed (not taken from the cache): for tests, benches
+
+    # -- the obstacles -------------------------------------------------------------------
+    def _sync(self, enc: Encounter) -> None:
+        box = (0.0, 0.0, float(enc.map.width), float(enc.map.height))
+        self._obs.update(enc.obstacles, box)
+        rev = (self._obs.revision, box)
+        if rev != self._rev:
+            self._rev = rev
+            self._areas.clear()
+            self._lights.clear()
+            self._seen.clear()
+            self._sees.clear()
+            self._lit = None
+            self._rest = None
+
+    def _reach(self, enc: Encounter) -> float:
+        return math.hypot(enc.map.width, enc.map.height)
+
+    def _clip(self, enc: Encounter, geom: shapely.Geometry) -> shapely.Geometry:
+        return shapely.clip_by_rect(geom, 0.0, 0.0, float(enc.map.width), float(enc.map.height))
+
+    # -- light ---------------------------------------------------------------------------
+    def _light_key(self, enc: Encounter) -> tuple:
+        return (ambient(enc),) + tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
+
+    def lit(self, enc: Encounter) -> dict[str, shapely.Geometry]:
+        """The areas lit by the lights that are on, by level ("full", "partial", "dim"),
+        clipped to the map (metres)."""
+        with self._lock:
+            self._sync(enc)
+            return self._lit_areas(enc)
+
+    def _lit_areas(self, enc: Encounter) -> dict[str, shapely.Geometry]:
+        key = tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
+        if self._lit is not None and self._lit[0] == key:
+            return self._lit[1]
+        index = self._obs.cover
+        by_level: dict[str, list] = {}
+        for x, y, r, level in key:
+            k = (x, y, r)
+            a = self._lights.get(k)
+            if a is None:
+                a = self._clip(enc, sight_area(index, (x, y), LIGHT_HEIGHT, vision=r))
+                self._lights[k] = a
+            by_level.setdefault(level, []).append(a)
+        out = {lv: shapely.union_all(parts) for lv, parts in by_level.items()}
+        self._lit = (key, out)
+        return out
+
+    def light_at(self, enc: Encounter, x: float, y: float) -> str:
+        with self._lock:
+            self._sync(enc)
+            amb = ambient(enc)
+            if amb == "full" or not enc.lights:
+                return amb
+            lit = self._lit_areas(enc)
+            for lv in LIGHT_LEVELS[:LIGHT_LEVELS.index(amb)]:  # brighter than the ambient, brightest first
+                geom = lit.get(lv)
+                if geom is not None and shapely.intersects_xy(geom, float(x), float(y)):
+                    return lv
+            return amb
+
+    # -- one token -------------------------------------------------------------------------
+    def _area(self, enc: Encounter, t: Token) -> tuple[tuple, shapely.Geometry]:
+        k = (t.x, t.y, t.stance)
+        a = self._areas.get(k)
+        if a is None:
+            self.computed_areas += 1
+            a = self._clip(enc, sight_area(self._obs.cover, (t.x, t.y), eye_height(t.stance),
+                                           vision=self._reach(enc)))
+            self._areas[k] = a
+        return k, a
+
+    def _vision(self, enc: Encounter, t: Token) -> Vision:
+        return enc.system.vision(enc, t)
+
+    def _token_area(self, enc: Encounter, t: Token) -> tuple[tuple, shapely.Geometry]:
+        k, a = self._area(enc, t)
+        amb = ambient(enc)
+        if amb != "dark":
+            return k, a
+        v = self._vision(enc, t)
+        lkey = self._light_key(enc)
+        key = (k, lkey, v.dark_m)
+        seen = self._seen.get(key)
+        if seen is None:
+            lit = self._lit_areas(enc)
+            parts = list(lit.values())
+            if v.dark_m > 0:
+                parts.append(shapely.Point(t.x, t.y).buffer(v.dark_m, quad_segs=32))
+            seen = shapely.intersection(a, shapely.union_all(parts)) if parts else shapely.Polygon()
+            self._seen[key] = seen
+        return key, seen
+
+    def token_area(self, enc: Encounter, t: Token) -> shapely.Geometry:
+        with self._lock:
+            self._sync(enc)
+            return self._token_area(enc, t)[1]
+
+    def sees(self, enc: Encounter, viewer: Token, target: Token) -> bool:
+        with self._lock:
+            self._sync(enc)
+            return self._sees_many(enc, viewer, [target])[0]
+
+    def sees_all(self, enc: Encounter, viewer_id: str, target_ids) -> list[bool]:
+        """Whether token ``viewer_id`` sees each of ``target_ids`` (:func:`token_sees`)."""
+        with self._lock:
+            self._sync(enc)
+            return self._sees_many(enc, enc.token(viewer_id), [enc.token(t) for t in target_ids])
+
+    def _sees_many(self, enc: Encounter, viewer: Token, targets: list) -> list[bool]:
+        """Whether ``viewer`` sees each of ``targets`` (see :func:`token_sees`), cached by
+        both positions and stances."""
+        eye = (viewer.x, viewer.y, viewer.stance)
+        v = self._vision(enc, viewer)
+        lkey = self._light_key(enc)
+        out: list[bool | None] = []
+        todo = []
+        for i, t in enumerate(targets):
+            key = (eye, v, t.x, t.y, t.stance, t.radius, lkey)
+            hit = self._sees.get(key)
+            out.append(hit)
+            if hit is None:
+                todo.append((i, key, t))
+        if todo:
+            _, area = self._area(enc, viewer)
+            # a body none of whose disc lies in the area in sight cannot be seen (every
+            # point of its silhouette is inside its disc): only the others are solved
+            xy = np.array([(t.x, t.y) for _, _, t in todo], dtype=float)
+            r = np.array([t.radius for _, _, t in todo], dtype=float)
+            near = shapely.dwithin(area, shapely.points(xy), r + 1e-6)
+            ok = np.zeros(len(todo), dtype=bool)
+            if near.any():
+                idx = np.nonzero(near)[0]
+                h = np.array([body_height(todo[j][2].stance) for j in idx])
+                ok[idx] = sees(self._obs.cover, (viewer.x, viewer.y), eye_height(viewer.stance), xy[idx], r[idx], h)
+            for j, (i, key, t) in enumerate(todo):
+                seen = bool(ok[j]) and self._light_lets(enc, viewer, v, t)
+                self._sees[key] = seen
+                out[i] = seen
+        if len(self._sees) > 200_000:
+            self._sees.clear()
+        return out  # type: ignore[return-value]
+
+    def _light_lets(self, enc: Encounter, viewer: Token, v: Vision, target: Token) -> bool:
+        """Whether the light lets ``viewer`` make out ``target`` (its silhouette already
+        not all hidden): the target stands in some light, or within the viewer's dark
+        vision, or the viewer sees bodies by their heat."""
+        if v.kind == "thermographic" or ambient(enc) != "dark":
+            return True
+        if math.hypot(target.x - viewer.x, target.y - viewer.y) <= v.dark_m + target.radius:
+            return True
+        return self.light_at(enc, target.x, target.y) != "dark"
+
+    # -- the party -----------------------------------------------------------------------
+    def view(self, enc: Encounter) -> PartyView:
+        """What the party sees now (:class:`PartyView`)."""
+        with self._lock:
+            self._sync(enc)
+            eyes = party(enc)
+            keyed = [self._token_area(enc, t) for t in eyes]
+            sight = self._union(keyed)
+            explored = self._explored_union(enc)
+            if explored is not None:
+                explored = shapely.union(explored, sight)
+            else:
+                explored = sight
+            sides = {s.casefold() for s in player_sides(enc)}
+            visible = {t.id for t in enc.tokens if not t.hidden and t.side.casefold() in sides}
+            others = [t for t in enc.tokens if not t.hidden and t.side.casefold() not in sides]
+            if others:
+                seen = np.zeros(len(others), dtype=bool)
+                for eye in eyes:
+                    left = [i for i in range(len(others)) if not seen[i]]
+                    if not left:
+                        break
+                    res = self._sees_many(enc, eye, [others[i] for i in left])
+                    for i, s in zip(left, res):
+                        seen[i] = s
+                visible |= {others[i].id for i in np.nonzero(seen)[0]}
+            return PartyView(sight, explored, frozenset(visible))
+
+    def _union(self, keyed: list[tuple[tuple, shapely.Geometry]]) -> shapely.Geometry:
+        """The union of the areas, reusing the union of all but one kept from the last call
+        (a drag moves one token)."""
+        if not keyed:
+            return shapely.Polygon()
+        if len(keyed) == 1:
+            return keyed[0][1]
+        keys = [k for k, _ in keyed]
+        if self._rest is not None:
+            rest_keys, rest = self._rest
+            if len(rest_keys) == len(keys) - 1:
+                for j in range(len(keys)):
+                    if keys[:j] + keys[j + 1:] == rest_keys:
+                        self._last = keys
+                        return shapely.union(rest, keyed[j][1])
+        last, self._last = self._last, keys
+        if last is not None and len(last) == len(keys):
+            moved = [j for j in range(len(keys)) if keys[j] != last[j]]
+            if len(moved) == 1:  # one token moved since the last call: a drag begins
+                j = moved[0]
+                rest = shapely.union_all([a for i, (_, a) in enumerate(keyed) if i != j])
+                self._rest = (keys[:j] + keys[j + 1:], rest)
+                return shapely.union(rest, keyed[j][1])
+        return shapely.union_all([a for _, a in keyed])
+
+    def prepare_drag(self, enc: Encounter, token_id: str) -> None:
+        """Get ready for a drag of ``token_id``: keep the union of the other party tokens'
+        areas, so each step of the drag unions only the moved token's area with it."""
+        with self._lock:
+            self._sync(enc)
+            keyed = [(t.id, *self._token_area(enc, t)) for t in party(enc)]
+            rest = [(k, a) for tid, k, a in keyed if tid != token_id]
+            if len(rest) == len(keyed) - 1 and rest:
+                self._rest = ([k for k, _ in rest], shapely.union_all([a for _, a in rest]))
+
+    def _explored_union(self, enc: Encounter) -> shapely.Geometry | None:
+        areas = enc.sight.explored
+        if not areas:
+            return None
+        if self._explored is not None and self._explored[0] is areas:
+            return self._explored[1]
+        u = shapely.union_all([a.geometry() for a in areas])
+        self._explored = (areas, u)
+        return u
+
+
+_SHARED = SightCache()
+
+
+# -- explored areas ---------------------------------------------------------------------------
+def explored_geometry(enc: Encounter) -> shapely.Geometry:
+    """The encounter's explored areas as one Shapely geometry (metres)."""
+    areas = enc.sight.explored
+    return shapely.union_all([a.geometry() for a in areas]) if areas else shapely.Polygon()
+
+
+def areas_of(geom: shapely.Geometry, tolerance: float = EXPLORED_TOLERANCE) -> tuple[Area, ...]:
+    """``geom`` as :class:`~engine.model.Area` values for saving: simplified by
+    ``tolerance`` metres (doubled while the result has more points than
+    :data:`~engine.model.MAX_EXPLORED_POINTS` together or
+    :data:`~engine.model.MAX_AREA_POINTS` in one area), points rounded to
+    :data:`EXPLORED_GRID`, pieces under :data:`EXPLORED_MIN_AREA` m^2 dropped."""
+    tol = float(tolerance)
+    for _ in range(40):
+        g = shapely.simplify(geom, tol, preserve_topology=True)
+        g = shapely.set_precision(g, EXPLORED_GRID)
+        polys = [p for p in _polygons(g) if p.area >= EXPLORED_MIN_AREA]
+        counts = [int(shapely.get_num_coordinates(p)) for p in polys]
+        if sum(counts) <= MAX_EXPLORED_POINTS and all(c <= MAX_AREA_POINTS for c in counts):
+            return tuple(
+                Area(outer=tuple(map(tuple, np.asarray(p.exterior.coords)[:-1].tolist())),
+                     holes=tuple(tuple(map(tuple, np.asarray(h.coords)[:-1].tolist())) for h in p.interiors))
+                for p in polys)
+        tol *= 2.0
+    return ()  # pragma: no cover - a tolerance of 5e10 m leaves nothing to count
+
+
+def _polygons(g: shapely.Geometry) -> list[shapely.Polygon]:
+    if g.is_empty:
+        return []
+    if isinstance(g, shapely.Polygon):
+        return [g]
+    if hasattr(g, "geoms"):
+        return [p for part in g.geoms for p in _polygons(part)]
+    return []
+
+
+def with_explored(enc: Encounter, geom: shapely.Geometry) -> Encounter:
+    """The encounter with ``geom`` (clipped to the map) as its explored areas."""
+    geom = shapely.clip_by_rect(geom, 0.0, 0.0, float(enc.map.width), float(enc.map.height))
+    sight = enc.sight.model_copy(update={"explored": areas_of(geom)})
+    return enc.model_copy(update={"sight": sight})
+
+
+def explore(enc: Encounter, view: PartyView | None = None) -> Encounter:
+    """The encounter with what the party sees now (``view``, default :func:`party_view`)
+    added to its explored areas."""
+    view = party_view(enc) if view is None else view
+    return with_explored(enc, shapely.union(explored_geometry(enc), view.sight))
+
+
+def reveal(enc: Encounter, geom: shapely.Geometry) -> Encounter:
+    """The encounter with ``geom`` (metres) added to the explored areas (the GM's brush)."""
+    return with_explored(enc, shapely.union(explored_geometry(enc), _areal(geom)))
+
+
+def conceal(enc: Encounter, geom: shapely.Geometry) -> Encounter:
+    """The encounter with ``geom`` (metres) taken out of the explored areas."""
+    return with_explored(enc, shapely.difference(explored_geometry(enc), _areal(geom)))
+
+
+def reset_explored(enc: Encounter) -> Encounter:
+    """The encounter with nothing explored."""
+    return enc.model_copy(update={"sight": enc.sight.model_copy(update={"explored": ()})})
+
+
+def _areal(geom: shapely.Geometry) -> shapely.Geometry:
+    if not isinstance(geom, shapely.Geometry):
+        raise ValueError(f"expected a Shapely geometry, got {type(geom).__name__}")
+    return geom if geom.is_valid else shapely.make_valid(geom)
+
+
+# -- what the players know --------------------------------------------------------------------
+_KNOWN: dict[int, tuple] = {}
+
+
+def players_knowledge(enc: Encounter) -> Encounter:
+    """The encounter as the players know it: hidden obstacles, hidden tokens and hidden
+    zones left out (a zone whose owner is hidden stays where it was fired from, without the
+    owner; a shotgun zone, which needs its owner, goes). Nothing hidden: ``enc`` itself.
+    The same input gives the same (identical) output, so caches keyed by identity keep
+    working. For the player view's answers; the GM's keep the true encounter."""
+    hidden_t = {t.id for t in enc.tokens if t.hidden}
+    if not hidden_t and not any(o.hidden for o in enc.obstacles) and not any(z.hidden for z in enc.zones):
+        return enc
+    hit = _KNOWN.get(id(enc))
+    if hit is not None and hit[0] is enc:
+        return hit[1]
+    obstacles = _known_obstacles(enc.obstacles)
+    tokens = tuple(t for t in enc.tokens if not t.hidden)
+    zones = []
+    for z in enc.zones:
+        if z.hidden:
+            continue
+        if z.owner in hidden_t:
+            if z.kind == "shotgun":
+                continue
+            ox, oy = enc.zone_origin(z)
+            z = z.model_copy(update={"owner": None, "x": ox, "y": oy})
+        zones.append(z)
+    out = enc.model_copy(update={"obstacles": obstacles, "tokens": tokens, "zones": tuple(zones)})
+    if len(_KNOWN) > 8:
+        _KNOWN.clear()
+    _KNOWN[id(enc)] = (enc, out)
+    return out
+
+
+_KNOWN_OBS: list = [None, None]
+
+
+def _known_obstacles(obstacles: tuple) -> tuple:
+    """The obstacles that are not hidden; the same tuple for the same input (an edit to a
+    token keeps the obstacle tuple, so the players' cover index is kept too)."""
+    if _KNOWN_OBS[0] is obstacles:
+        return _KNOWN_OBS[1]
+    out = tuple(o for o in obstacles if not o.hidden)
+    if len(out) == len(obstacles):
+        out = obstacles
+    _KNOWN_OBS[0], _KNOWN_OBS[1] = obstacles, out
+    return out
+
+
+__all__ = [
+    "DEFAULT_PLAYER_SIDES", "EXPLORED_TOLERANCE", "PartyView", "SightCache", "VISION_KINDS", "Vision",
+    "ambient", "areas_of", "brightest", "conceal", "explore", "explored_geometry", "is_players", "light_at",
+    "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal", "token_sees",
+    "token_sight", "with_explored",
+]
