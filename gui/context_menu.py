@@ -29,6 +29,9 @@ STANCES = get_args(Stance)
 #: Obstacle heights the menu offers (metres): the classes the legend names.
 HEIGHT_PRESETS = ((0.9, "low"), (1.5, "waist-high"), (2.5, "full"))
 REASON_CHARS = 70
+#: ``fn(window, x, y) -> [Entry]`` functions adding entries to the ground's menu (lights:
+#: :func:`gui.sight_panel.ground_entries`).
+GROUND_EXTRAS: list = []
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,8 @@ def ground_entries(window, x: float, y: float) -> list[Entry]:
             window.selection.select([t.id], window.document.encounter, keep_attacker=True)
 
     out = [Entry("Add a token here", add_token)]
+    for extra in GROUND_EXTRAS:
+        out += extra(window, x, y)
     if window.selection.targets:
         out.append(Entry("Clear targets", window.selection.clear_targets))
     out.append(Entry("Fit map", window.map_view.fit_map, separator_before=True))

@@ -104,6 +104,10 @@ class EncounterDocument(QObject):
         #: :meth:`commit` for an edit that only moves tokens (set by the rule system's GUI
         #: host: ``RuleSystem.on_moves`` charges the move); None: moves are plain edits.
         self.moves_hook = None
+        #: ``hook(before, after, text) -> Encounter`` functions :meth:`commit` passes every
+        #: edit through, in order, after :attr:`moves_hook` (the party's sight adds what it
+        #: sees to the explored area in the same undo step: :mod:`gui.party_sight`).
+        self.commit_hooks: list = []
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -164,6 +168,8 @@ class EncounterDocument(QObject):
                 charged = hook(before, encounter, tuple(sorted(d.tokens)), text)
                 if charged is not None:
                     encounter, text = charged
+        for extra in self.commit_hooks:
+            encounter = extra(before, encounter, text)
         self.undo_stack.push(_Swap(self, before, encounter, text))
         return True
 

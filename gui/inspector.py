@@ -58,7 +58,8 @@ TOKEN_FIELDS = (
     ("id", "Id", "text"), ("name", "Name", "text"), ("side", "Side", "side"),
     ("x", "X (m)", "float"), ("y", "Y (m)", "float"), ("radius", "Radius (m)", "float"),
     ("stance", "Stance", "stance"), ("facing", "Facing (\u00b0, 0 east, 90 south)", "float"),
-    ("hidden", "Hidden from players", "bool"), ("notes", "GM notes", "longtext"),
+    ("hidden", "Hidden from players", "bool"),
+    ("vision_range", "Sees in the dark (m)", "optfloat"), ("notes", "GM notes", "longtext"),
     ("weapons", "Weapons", "weapons"),
 )
 OBSTACLE_FIELDS = (

@@ -65,7 +65,7 @@ FILE_FILTER = "Coverfire encounters (*.json);;All files (*)"
 #: Functions called with each new :class:`MainWindow` (see :func:`register_extension`).
 EXTENSIONS: list[Callable[["MainWindow"], None]] = []
 #: Modules whose import registers built-in extensions; imported when a window is built.
-BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export", "gui.rules", "gui.importing"]
+BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export", "gui.rules", "gui.importing", "gui.sight_panel"]
 
 
 def _load_builtin_extensions() -> None:

@@ -16,6 +16,12 @@ Two extra layers live here and are also used by snapshots (:mod:`gui.snapshot`):
 :class:`ConditionLayer` (condition bars from the rule system's sheet values) and
 :class:`RangeRingLayer` (the selected attacker's weapon range bands, from the engine).
 
+What the players know (#18): the window draws a :class:`gui.player_document.PlayerDocument`
+(the engine's ``players_knowledge``: no hidden obstacle, token or zone, and with the fog on
+only the tokens the party is shown), so its badges, range rings and zone hits are worked
+out without hidden walls; with the encounter's fog on it draws the fog
+(:class:`gui.layers.fog.FogLayer`: unexplored dark, explored dimmed, in sight clear).
+
 Menus (added to every main window through :func:`gui.main_window.register_extension`):
 View > Player View (Ctrl+Shift+P), Player View Options..., Player view follows my view,
 Blank player view (Ctrl+B), Player view full screen on > (each screen).
@@ -46,8 +52,11 @@ from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
 from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, cosmetic, draw_label
+from gui.layers.fog import FogLayer
 from gui.layers.paint import ensure_pixmap_cache
 from gui.map_view import MapView
+from gui.party_sight import PartySight
+from gui.player_document import PlayerAnswers, PlayerDocument
 from gui.selection import Selection
 from gui.style import PLAYER_VIEW, ViewOptions
 
@@ -335,9 +344,10 @@ class PlayerOptions:
 
 # -- a map view with the extra layers ------------------------------------------------------------
 class SharedMapView(MapView):
-    """A read-only :class:`MapView` of a shared document with condition bars and range rings
-    (used by the player window and by snapshots). ``extras`` holds the choices the
-    :class:`ViewOptions` do not cover."""
+    """A read-only :class:`MapView` of a shared document with condition bars, range rings
+    and the fog (used by the player window and by snapshots). ``extras`` holds the choices
+    the :class:`ViewOptions` do not cover. The fog is drawn when the document is a
+    :class:`PlayerDocument` whose encounter has the fog on (its ``view``)."""
 
     def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
                  options: ViewOptions, extras: PlayerOptions | None = None, parent: QWidget | None = None):
@@ -347,12 +357,18 @@ class SharedMapView(MapView):
         self.conditions = ConditionLayer(options)
         self.conditions.labels = self.tokens
         self.range_rings = RangeRingLayer(options)
-        for layer in (self.conditions, self.range_rings):
+        self.fog = FogLayer(options)
+        for layer in (self.conditions, self.range_rings, self.fog):
             self.layers.append(layer)
             self.vb.addItem(layer, ignoreBounds=True)
             layer.set_pixel_size(self.m_per_px())
         self._extras_ready = True
         self._apply_extras()
+        self._refresh_fog()
+
+    def _refresh_fog(self) -> None:
+        """Draw the party's fog of the document (none without one, or with the fog off)."""
+        self.fog.set_view(self.document.encounter, getattr(self.document, "view", None))
 
     def set_extras(self, extras: PlayerOptions) -> None:
         self.extras = extras
@@ -378,8 +394,10 @@ class SharedMapView(MapView):
 
     def _on_document(self, change: DocumentChange) -> None:
         super()._on_document(change)
-        if self._extras_ready and (change.reset or change.diff.tokens or change.diff.token_looks):
-            self.conditions.set_tokens(self.document.encounter)
+        if self._extras_ready:
+            if change.reset or change.diff.tokens or change.diff.token_looks:
+                self.conditions.set_tokens(self.document.encounter)
+            self._refresh_fog()
 
     def display_tokens(self, tokens: tuple) -> tuple:
         """The tokens as labelled here: for players an unnamed token is labelled with its
@@ -468,13 +486,19 @@ class PlayerWindow(QWidget):
 
     def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
                  options: PlayerOptions | None = None, gm_view: MapView | None = None,
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, sight: PartySight | None = None):
         super().__init__(parent, Qt.WindowType.Window)
         self.document = document
         self.options = options or PlayerOptions()
         self.gm_view = gm_view
         self.setObjectName("coverfire_player_view")
-        self.view = SharedMapView(document, selection, answers, self.options.view_options(), self.options, self)
+        #: the party's sight (shared with the GM's window when it gives one)
+        self.sight = sight if sight is not None else PartySight(document, self)
+        #: what the players know (drawn here) and the answers worked out from it
+        self.players = PlayerDocument(document, self.sight, self)
+        self.player_answers = PlayerAnswers(self.players, selection, self)
+        self.view = SharedMapView(self.players, selection, self.player_answers, self.options.view_options(),
+                                  self.options, self)
         self.card = BlankCard(self)
         self._stack = QStackedLayout(self)
         self._stack.setContentsMargins(0, 0, 0, 0)
@@ -702,7 +726,8 @@ class PlayerViewController(QObject):
         ensure_pixmap_cache()
         if self.player is None:
             w = self.window
-            self.player = PlayerWindow(w.document, w.selection, w.answers, self.options, w.map_view)
+            self.player = PlayerWindow(w.document, w.selection, w.answers, self.options, w.map_view,
+                                       sight=getattr(w, "party_sight", None))
             self.player.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
             w.destroyed.connect(self.player.deleteLater)  # a top-level window: not a child of w
             self.player.blankChanged.connect(self.act_blank.setChecked)

@@ -1,0 +1,100 @@
+"""A drag step with the fog on and the player view open (issue 18 item 5), offscreen.
+
+The same step as :mod:`bench.bench_drag` (its window, its ``measure``): the select tool
+moves a token, the engine's answers and the party's sight follow, the GM's map and the
+player view (1920 x 1080 beside it) repaint. Here the encounter's fog is on, the GM shows
+the players' fog on the map (key V), and the party is 5 tokens (side ``party``, the
+players' side) with the dragged token one of them, so each step redoes one token's sight
+(:class:`engine.vision.SightCache`), the fog's paths, the player document's knowledge and
+its answers. Printed: wall and CPU milliseconds per step (median, p90), the drop (one undo
+step, explored grows), and the load average.
+
+Run: ``python bench/bench_fog.py [--steps N] [--json]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_drag import _pick, _window, measure  # noqa: E402  (sets the offscreen screen)
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+PARTY = 5
+
+
+def with_party(encounter, mover: str, size: int = PARTY):
+    """The encounter with fog on and ``mover`` plus its ``size - 1`` nearest tokens as the
+    party (side ``party``, the only players' side)."""
+    m = encounter.token(mover)
+    near = sorted(encounter.tokens, key=lambda t: (t.x - m.x) ** 2 + (t.y - m.y) ** 2)[:size]
+    ids = {t.id for t in near}
+    tokens = tuple(t.model_copy(update={"side": "party"}) if t.id in ids else t for t in encounter.tokens)
+    sight = encounter.sight.model_copy(update={"fog": True, "player_sides": ("party",)})
+    return encounter.model_copy(update={"tokens": tokens, "sight": sight})
+
+
+def run(steps: int = 60) -> list[dict]:
+    from bench.scene import make_scene
+    from engine.files import load_encounter
+    from gui.app import make_app
+
+    make_app()
+    demo = ROOT / "assets" / "encounters" / "demo.json"
+    scenes = [("demo (9 tokens, 10 obstacles)", load_encounter(demo), demo),
+              ("generated (200 tokens, 2000 obstacles)", make_scene(1), None)]
+    rows = []
+    for label, enc, path in scenes:
+        attacker, _ = _pick(enc)
+        enc = with_party(enc, attacker)
+        for player in (False, True):
+            win = _window(enc, path)
+            win.sight_controls.set_gm_fog(True)
+            if player:
+                pv = win.player_view.open()
+                pv.resize(1920, 1080)
+            win.selection.select([attacker], win.document.encounter)
+            QApplication.processEvents()
+            measure(win, attacker, 10, full=False)  # warm-up
+            computed0 = win.party_sight.compute_count
+            times, cpu = measure(win, attacker, steps, full=False)
+            rows.append({
+                "scene": label, "player_view": player, "median_ms": statistics.median(times),
+                "p90_ms": sorted(times)[int(0.9 * len(times)) - 1], "cpu_median_ms": statistics.median(cpu),
+                "release_ms": measure.last_release_ms, "steps": len(times),
+                "sight_computations": win.party_sight.compute_count - computed0,
+            })
+            win.document.undo_stack.setClean()
+            win.close()
+            win.deleteLater()
+            QApplication.processEvents()
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=60)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    rows = run(args.steps)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'scene':40s} {'player view':12s} {'median ms':>10s} {'p90 ms':>8s} {'cpu ms':>7s} {'release ms':>11s}")
+    for r in rows:
+        print(f"{r['scene']:40s} {'open' if r['player_view'] else 'closed':12s} {r['median_ms']:10.1f}"
+              f" {r['p90_ms']:8.1f} {r['cpu_median_ms']:7.1f} {r['release_ms']:11.1f}")
+    print(f"\nfog on, the GM's fog shown, party of {PARTY} with the dragged token in it; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (cpu ms: this thread's own time)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

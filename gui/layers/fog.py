@@ -1,0 +1,236 @@
+"""The fog of the party's sight: one layer, two looks.
+
+* In the **player view** (``ViewOptions.player``): what the party never saw is dark, what it
+  saw before but does not see now is dimmed (the background art stays visible there), and
+  what it sees now is clear.
+* In the **GM's window**: the same regions as a light tint (so the GM still sees every
+  token and obstacle under it) and the outline of what the party sees now.
+
+The regions are the engine's (:class:`engine.vision.PartyView`: ``sight`` and ``explored``,
+Shapely geometries in metres); here they are only cut against the map's rectangle
+(:func:`fog_regions`) and turned into cached ``QPainterPath`` values, rebuilt when the view
+changes (a drag step: only when the moved token's sight did). :func:`paint_fog` paints the
+same fog for an encounter onto any ``QPainter`` already in map metres (snapshots, exports:
+vector paths, no bitmap).
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPaintEngine, QPainterPath, QTransform
+
+from gui.layers.base import MapLayer
+from gui.layers.paint import NO_BRUSH, NO_PEN, cosmetic
+from gui.qtgeom import geometry_path
+from gui.style import ViewOptions
+
+#: Unexplored in the player view: nothing shows through.
+FOG_DARK = QColor(6, 8, 11, 255)
+#: Explored but out of sight in the player view: the map art dimmed, no tokens of other sides.
+FOG_DIM = QColor(6, 8, 11, 150)
+#: The GM's tint: unexplored, explored out of sight, and the outline of what is in sight.
+GM_DARK = QColor(20, 40, 90, 120)
+GM_DIM = QColor(20, 40, 90, 55)
+GM_SIGHT_EDGE = QColor(140, 220, 255, 210)
+
+
+def map_area(encounter) -> shapely.Geometry:
+    """The area fog covers (metres): the map's rectangle and the background image's."""
+    m = encounter.map
+    area = shapely.box(0.0, 0.0, float(m.width), float(m.height))
+    bg = m.background
+    if bg is not None:
+        area = shapely.union(area, shapely.box(bg.x, bg.y, bg.x + bg.width, bg.y + bg.height))
+    return area
+
+
+def fog_regions(area: shapely.Geometry, view) -> tuple[shapely.Geometry, shapely.Geometry]:
+    """``(dark, dim)``: the parts of ``area`` the party never saw (neither explored nor in
+    sight now) and the explored parts out of sight now, for a :class:`PartyView` (None: all
+    of ``area`` is dark)."""
+    if view is None:
+        return area, shapely.Polygon()
+    sight = view.sight if view.sight is not None else shapely.Polygon()
+    explored = view.explored if view.explored is not None else shapely.Polygon()
+    known = shapely.union(explored, sight) if not explored.is_empty else sight  # (explored has sight: cheap)
+    dark = shapely.difference(area, known) if not known.is_empty else area
+    dim = shapely.difference(shapely.intersection(explored, area), sight) if not explored.is_empty \
+        else shapely.Polygon()
+    return dark, dim
+
+
+def paint_fog_paths(painter: QPainter, dark: QPainterPath, dim: QPainterPath, sight: QPainterPath | None,
+                    player: bool) -> None:
+    """Fill the fog's paths (metres) with the player's or the GM's look."""
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(NO_PEN)
+    painter.setBrush(QBrush(FOG_DARK if player else GM_DARK))
+    painter.drawPath(dark)
+    painter.setBrush(QBrush(FOG_DIM if player else GM_DIM))
+    painter.drawPath(dim)
+    if not player and sight is not None:
+        painter.setBrush(NO_BRUSH)
+        painter.setPen(cosmetic(GM_SIGHT_EDGE, 1.6))
+        painter.drawPath(sight)
+
+
+def paint_fog(painter: QPainter, encounter, view=None, *, player: bool = True) -> bool:
+    """Paint the fog of ``encounter`` (its party's view, or ``view``: an
+    :class:`engine.vision.PartyView`) onto ``painter``, whose transform maps map metres to
+    its device (as a map view's painter does). Vector paths only, so an SVG or PDF keeps
+    them as shapes. Does nothing (False) when the encounter's fog is off."""
+    if not encounter.sight.fog:
+        return False
+    if view is None:
+        from engine.vision import party_view
+
+        view = party_view(encounter)
+    dark, dim = fog_regions(map_area(encounter), view)
+    painter.save()
+    paint_fog_paths(painter, geometry_path(dark), geometry_path(dim), geometry_path(view.sight), player)
+    painter.restore()
+    return True
+
+
+#: The fog's image has this share of the device's pixels each way (drawn scaled up, smoothly).
+RESOLUTION = 0.5
+#: Paint engines that keep shapes (exports): the fog is cut with Shapely and drawn as paths.
+VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf, QPaintEngine.Type.Picture)
+
+
+class FogLayer(MapLayer):
+    """The fog over the map (see the module docstring); ``set_view(encounter, view)`` with
+    the engine's :class:`PartyView` (None: no fog drawn). ``shown`` says whether it draws.
+
+    On screen the fog is a device-sized image made with three fills and no boolean
+    geometry (the map's rectangle dark, the explored area over it dim, what is in sight
+    cleared) at half the device's resolution, drawn scaled up (a soft edge), kept while
+    neither the view nor the zoom changes; a drag step costs three fills.
+    Into an SVG, PDF or QPicture it paints the Shapely-cut regions as vector paths."""
+
+    Z = -45  # over the ground, zones and obstacles; under range rings, tokens and badges
+
+    def __init__(self, options: ViewOptions):
+        super().__init__(options)
+        self.setZValue(self.Z)
+        self.enabled = True
+        self.view = None
+        self.encounter = None
+        self._area = QPainterPath()
+        self._explored = QPainterPath()
+        self._sight = QPainterPath()
+        self._key: tuple | None = None
+        self._version = 0
+        self._image: QImage | None = None
+        self._image_key: tuple | None = None
+        self.build_count = 0
+        self.render_count = 0
+
+    @property
+    def shown(self) -> bool:
+        return self.enabled and self.view is not None
+
+    def set_view(self, encounter, view) -> None:
+        """Draw the fog of ``view`` (the party's, for ``encounter``); None clears it."""
+        self._last = (encounter, view)
+        if view is None or not self.enabled:
+            if self.view is not None:
+                self.view, self._key = None, None
+                self._set_rect(QRectF())
+                self.update()
+            return
+        m = encounter.map
+        key = (view.sight, view.explored, m.width, m.height, m.background)
+        if self._key is not None and key[0] is self._key[0] and key[1] is self._key[1] and key[2:] == self._key[2:]:
+            self.view, self.encounter = view, encounter
+            return
+        old = self._key
+        self._key = key
+        self.view, self.encounter = view, encounter
+        self.build_count += 1
+        if old is None or key[2:] != old[2:]:
+            area = map_area(encounter)
+            self._area = geometry_path(area)
+            x0, y0, x1, y1 = area.bounds
+            self._set_rect(QRectF(x0, y0, x1 - x0, y1 - y0), 4.0)
+        if old is None or key[1] is not old[1]:
+            self._explored = geometry_path(view.explored)
+        if old is None or key[0] is not old[0]:
+            self._sight = geometry_path(view.sight)
+        self._version += 1
+        self.update()
+
+    def rebuild(self) -> None:
+        self._key = None
+        last = getattr(self, "_last", None)
+        if last is not None:
+            self.set_view(*last)
+        self.update()
+
+    def _render(self, painter: QPainter) -> QImage | None:
+        """The fog as an image covering the painter's device at :data:`RESOLUTION` of its
+        pixels (drawn scaled up, smoothly: the fog's edge is soft)."""
+        dev = painter.device()
+        w, h = dev.width(), dev.height()
+        if w <= 0 or h <= 0:
+            return None
+        dpr = dev.devicePixelRatioF() if hasattr(dev, "devicePixelRatioF") else 1.0
+        tr = painter.transform()
+        key = (self._version, w, h, dpr, tr.m11(), tr.m12(), tr.m21(), tr.m22(), tr.dx(), tr.dy(),
+               self.options.player)
+        if key == self._image_key and self._image is not None:
+            return self._image
+        k = RESOLUTION * dpr
+        size = (max(1, int(math.ceil(w * k))), max(1, int(math.ceil(h * k))))
+        img = self._image
+        if img is None or (img.width(), img.height()) != size:
+            img = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(0)
+        p = QPainter(img)
+        p.setTransform(tr * QTransform.fromScale(k, k))
+        player = self.options.player
+        p.fillPath(self._area, FOG_DARK if player else GM_DARK)
+        p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+        p.fillPath(self._explored, FOG_DIM if player else GM_DIM)
+        p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
+        p.fillPath(self._sight, QColor(0, 0, 0, 0))
+        p.end()
+        self._image, self._image_key = img, key
+        self.render_count += 1
+        return img
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1
+        if self.view is None:
+            return
+        engine = painter.paintEngine()
+        if engine is not None and engine.type() in VECTOR_ENGINES:
+            dark, dim = fog_regions(map_area(self.encounter), self.view)
+            paint_fog_paths(painter, geometry_path(dark), geometry_path(dim),
+                            None if self.options.player else self._sight, self.options.player)
+            return
+        img = self._render(painter)
+        if img is None:
+            return
+        dev = painter.device()
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.drawImage(QRectF(0, 0, img.width() / (RESOLUTION * self._dpr(dev)),
+                                 img.height() / (RESOLUTION * self._dpr(dev))), img)
+        painter.restore()
+        if not self.options.player:  # the GM's outline of what is in sight, sharp
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setBrush(NO_BRUSH)
+            painter.setPen(cosmetic(GM_SIGHT_EDGE, 2.0))
+            painter.drawPath(self._sight)
+
+    @staticmethod
+    def _dpr(dev) -> float:
+        return dev.devicePixelRatioF() if hasattr(dev, "devicePixelRatioF") else 1.0
+
+
+__all__ = ["FOG_DARK", "FOG_DIM", "FogLayer", "GM_DARK", "GM_DIM", "fog_regions", "map_area", "paint_fog"]

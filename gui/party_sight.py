@@ -1,0 +1,141 @@
+"""The party's sight for one document, kept up to date for the window's views.
+
+:class:`PartySight` asks the engine (:mod:`engine.vision`, Qt-free) what the players' side
+sees after every change of the document, previews of a drag included, through one
+:class:`engine.vision.SightCache` (a drag redoes only the moved token's sight), and tells
+the fog layers (``updated``). It is computed only while someone needs it: the encounter's
+fog is on (``Encounter.sight.fog``), the player view is open, or the GM shows the fog on
+the map.
+
+It also keeps the explored area growing: :meth:`PartySight.explore_on_commit` is one of the
+document's ``commit_hooks``, so a landed edit (a drop of a dragged token, a door opened)
+adds what the party sees now to ``sight.explored`` in the same undo step as the edit.
+Edits of the fog itself (reveal, hide, reset) are left as they are.
+
+Nothing here measures: the areas and the visible tokens are the engine's.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.model import Encounter
+from gui.document import DocumentChange, EncounterDocument
+
+log = logging.getLogger(__name__)
+
+
+def vision():
+    """The engine's sight module (:mod:`engine.vision`)."""
+    from engine import vision as _vision
+
+    return _vision
+
+
+def only_fog_changed(before: Encounter, after: Encounter) -> bool:
+    """Whether ``after`` differs from ``before`` in nothing but ``sight`` (the fog's own
+    settings and explored area): every other field is the very same value."""
+    if before.sight is after.sight:
+        return False
+    for name in type(after).model_fields:
+        if name != "sight" and getattr(before, name) is not getattr(after, name):
+            if getattr(before, name) != getattr(after, name):
+                return False
+    return True
+
+
+class PartySight(QObject):
+    """What the party sees in the document's encounter now.
+
+    ``view`` is the engine's :class:`engine.vision.PartyView` (``sight``, ``explored``,
+    ``visible``) for :attr:`encounter`, or None while nobody needs it. ``updated`` fires
+    after it changed. ``error`` holds the engine's message when it could not work it out
+    (the fog then shows nothing as explored and no other side's token)."""
+
+    updated = Signal()
+
+    def __init__(self, document: EncounterDocument, parent: QObject | None = None):
+        super().__init__(parent)
+        self.document = document
+        self._cache = None
+        self._users: set[str] = set()
+        self.view = None
+        self.encounter: Encounter | None = None
+        self.error: str | None = None
+        self.compute_count = 0
+        #: the document's change the view was last worked out after
+        self.last_change: DocumentChange | None = None
+        document.changed.connect(self._on_document)
+        hooks = getattr(document, "commit_hooks", None)
+        if hooks is not None:
+            hooks.append(self.explore_on_commit)
+        self.refresh()
+
+    # -- who needs it ---------------------------------------------------------------------------
+    def want(self, who: str, on: bool) -> None:
+        """Say that ``who`` (the GM's fog tint) needs the view even with the fog off (or no longer)."""
+        before = self.active
+        (self._users.add if on else self._users.discard)(who)
+        if self.active != before:
+            self.refresh()
+
+    @property
+    def active(self) -> bool:
+        """Whether the view is worked out now: the fog is on, or a user asked for it."""
+        enc = self.document.encounter
+        return bool(self._users) or bool(getattr(getattr(enc, "sight", None), "fog", False))
+
+    @property
+    def fog(self) -> bool:
+        """Whether the encounter's fog is on for the players."""
+        return bool(self.document.encounter.sight.fog)
+
+    # -- computing --------------------------------------------------------------------------------
+    def compute(self, encounter: Encounter):
+        """The party's view of ``encounter`` (through the cache: cheap when only a few
+        tokens moved since the last call). Raises the engine's ``ValueError`` subclasses."""
+        v = vision()
+        if self._cache is None:
+            self._cache = v.SightCache()
+        self.compute_count += 1
+        return self._cache.view(encounter)
+
+    def refresh(self) -> None:
+        """Work the view out again for the document's encounter (None while unused), and
+        tell the listeners (``updated`` fires after every change of the document)."""
+        enc = self.document.encounter
+        self.encounter = enc
+        if not self.active:
+            self.view, self.error = None, None
+            self.updated.emit()
+            return
+        try:
+            self.view = self.compute(enc)
+            self.error = None
+        except (ValueError, ImportError) as exc:  # the engine refused this state
+            log.warning("party sight: %s", exc)
+            self.view, self.error = None, str(exc)
+        self.updated.emit()
+
+    def _on_document(self, change: DocumentChange) -> None:
+        self.last_change = change
+        self.refresh()
+
+    # -- explored grows on landed edits -------------------------------------------------------
+    def explore_on_commit(self, before: Encounter, after: Encounter, text: str) -> Encounter:
+        """(A document commit hook.) With the fog on, ``after`` with what the party sees
+        there added to its explored area; unchanged for edits of the fog itself and with the
+        fog off. The drop of a drag finds the moved token's sight in the cache already."""
+        try:
+            if not after.sight.fog or only_fog_changed(before, after):
+                return after
+            v = vision()
+            return v.explore(after, self.compute(after))
+        except (ValueError, ImportError) as exc:
+            log.warning("explore: %s", exc)
+            return after
+
+
+__all__ = ["PartySight", "only_fog_changed", "vision"]
