@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.model import Encounter
 from gui.document import DocumentChange, EncounterDocument
@@ -56,6 +56,11 @@ class PartySight(QObject):
 
     updated = Signal()
 
+    #: While an obstacle is dragged (a corner, a wall: every party token's sight changes)
+    #: the view is worked out at most this often (ms); the fog follows when the drag rests
+    #: or lands. Token drags redo only the moved token's sight and follow every step.
+    OBSTACLE_PREVIEW_MS = 120
+
     def __init__(self, document: EncounterDocument, parent: QObject | None = None):
         super().__init__(parent)
         self.document = document
@@ -67,6 +72,10 @@ class PartySight(QObject):
         self.compute_count = 0
         #: the document's change the view was last worked out after
         self.last_change: DocumentChange | None = None
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(self.OBSTACLE_PREVIEW_MS)
+        self._later.timeout.connect(self.refresh)
         document.changed.connect(self._on_document)
         hooks = getattr(document, "commit_hooks", None)
         if hooks is not None:
@@ -121,6 +130,14 @@ class PartySight(QObject):
 
     def _on_document(self, change: DocumentChange) -> None:
         self.last_change = change
+        if change.preview and change.diff.obstacles and self.active and self.view is not None:
+            # (the last view stays a moment: the player view still follows the edit itself)
+            self.encounter = self.document.encounter
+            if not self._later.isActive():
+                self._later.start()
+            self.updated.emit()
+            return
+        self._later.stop()
         self.refresh()
 
     # -- explored grows on landed edits -------------------------------------------------------

@@ -30,7 +30,7 @@ from gui.style import ViewOptions
 #: Unexplored in the player view: nothing shows through.
 FOG_DARK = QColor(6, 8, 11, 255)
 #: Explored but out of sight in the player view: the map art dimmed, no tokens of other sides.
-FOG_DIM = QColor(6, 8, 11, 150)
+FOG_DIM = QColor(6, 8, 11, 135)
 #: The GM's tint: unexplored, explored out of sight, and the outline of what is in sight.
 GM_DARK = QColor(20, 40, 90, 120)
 GM_DIM = QColor(20, 40, 90, 55)
@@ -95,8 +95,9 @@ def paint_fog(painter: QPainter, encounter, view=None, *, player: bool = True) -
     return True
 
 
-#: The fog's image has this share of the device's pixels each way (drawn scaled up, smoothly).
-RESOLUTION = 0.5
+#: The fog's image has this share of the device's pixels each way (1: the device's own;
+#: below 1 it is drawn scaled up, smoothly: a softer edge, fewer pixels to fill).
+RESOLUTION = 1.0
 #: Paint engines that keep shapes (exports): the fog is cut with Shapely and drawn as paths.
 VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf, QPaintEngine.Type.Picture)
 
@@ -107,8 +108,9 @@ class FogLayer(MapLayer):
 
     On screen the fog is a device-sized image made with three fills and no boolean
     geometry (the map's rectangle dark, the explored area over it dim, what is in sight
-    cleared) at half the device's resolution, drawn scaled up (a soft edge), kept while
-    neither the view nor the zoom changes; a drag step costs three fills.
+    cleared), kept while neither the view nor the zoom changes: a drag step costs three
+    fills without antialiasing (measured 1.2 ms CPU at 1920 x 1080 with the 1,200-point
+    sight of 5 tokens on the 200-token / 2,000-obstacle scene; 6 ms with antialiasing).
     Into an SVG, PDF or QPicture it paints the Shapely-cut regions as vector paths."""
 
     Z = -45  # over the ground, zones and obstacles; under range rings, tokens and badges
@@ -218,7 +220,7 @@ class FogLayer(MapLayer):
         dev = painter.device()
         painter.save()
         painter.resetTransform()
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, RESOLUTION != 1.0)
         painter.drawImage(QRectF(0, 0, img.width() / (RESOLUTION * self._dpr(dev)),
                                  img.height() / (RESOLUTION * self._dpr(dev))), img)
         painter.restore()

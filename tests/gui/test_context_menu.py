@@ -129,7 +129,7 @@ def test_a_zone_menu_aims_sets_the_owner_and_deletes(window):
 def test_empty_ground_offers_a_token_and_fit(window):
     target, es = entries_for(window, 30.0, 36.0)
     assert target.kind == "ground"
-    assert [e.label for e in es] == ["Add a token here", "Fit map"]
+    assert [e.label for e in es] == ["Add a token here", "Add a light here", "Fit map"]
     es[0].callback()
     t = window.document.encounter.tokens[-1]
     assert (t.x, t.y) == pytest.approx((30.0, 36.0))
