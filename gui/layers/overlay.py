@@ -103,19 +103,41 @@ def selection_sketch(encounter: Encounter, ids: Sequence[str], zone_drawings: di
             p = QPainterPath()
             p.addEllipse(QPointF(t.x, t.y), t.radius + 0.12, t.radius + 0.12)
             sk.lines.append(p)
-    for o in encounter.obstacles:
-        if o.id in want:
-            p = QPainterPath()
-            add_ring(p, o.polygon)
-            sk.lines.append(p)
-            sk.handles.extend(o.polygon)
-    for z in encounter.zones:
-        if z.id in want:
-            d = zone_drawings.get(z.id)
-            if d is not None:
-                sk.lines.append(d.full)
-            sk.handles.extend(zone_handles(encounter, z))
+            want.discard(t.id)
+    # (redrawn on every drag step: the selected ones are looked up, not 10,000 obstacles scanned)
+    obstacles = _picked(encounter.obstacles, want, "obstacles")
+    want.difference_update(o.id for o in obstacles)
+    for o in obstacles:
+        p = QPainterPath()
+        add_ring(p, o.polygon)
+        sk.lines.append(p)
+        sk.handles.extend(o.polygon)
+    for z in _picked(encounter.zones, want, "zones"):
+        d = zone_drawings.get(z.id)
+        if d is not None:
+            sk.lines.append(d.full)
+        sk.handles.extend(zone_handles(encounter, z))
     return sk
+
+
+_POSITIONS: dict[str, tuple] = {}  # kind -> (the tuple the index was built from, {id: position})
+
+
+def _picked(objects: tuple, want: set, kind: str) -> list:
+    """The objects of ``objects`` whose id is in ``want``, in their order. The id index of
+    the last tuple of this kind is kept and used for later tuples while it still finds the
+    wanted ids in their places (a corner drag makes a new tuple of 10,000 obstacles every
+    step, all but one where they were); else it is built again."""
+    hit = _POSITIONS.get(kind)
+    if hit is not None:
+        pos = hit[1]
+        n = len(objects)
+        found = [i for w in want if (i := pos.get(w)) is not None and i < n and objects[i].id == w]
+        if len(found) == len(want) or hit[0] is objects:
+            return [objects[i] for i in sorted(found)]
+    pos = {o.id: i for i, o in enumerate(objects)}
+    _POSITIONS[kind] = (objects, pos)
+    return [objects[i] for i in sorted(pos[w] for w in want if w in pos)]
 
 
 def zone_handles(encounter: Encounter, z) -> list[tuple[float, float]]:

@@ -63,3 +63,30 @@ def test_the_selection_forgets_only_ids_that_are_gone_whatever_changed(qtbot):
     assert (sel.ids, sel.attacker, sel.targets) == (("a",), "a", ())
     sel.prune(enc.model_copy(update={"tokens": ()}))
     assert (sel.ids, sel.attacker) == ((), None)
+
+
+def test_the_selection_outline_follows_edits_of_the_selected_obstacles(qtbot):
+    from engine.model import Encounter, MapSpec, Token
+    from gui.layers.overlay import selection_sketch
+
+    enc = Encounter(map=MapSpec(width=400, height=400), obstacles=_crates(3000),
+                    tokens=(Token(id="a", x=350, y=350),))
+
+    def handles(e, ids):
+        return selection_sketch(e, ids, {}).handles
+
+    assert handles(enc, ["c7"]) == list(enc.obstacles[7].polygon)
+    # a corner drag step: a new tuple, c7's corner moved
+    o = enc.obstacles[7]
+    moved = o.model_copy(update={"polygon": ((20.5, 0.5),) + o.polygon[1:]})
+    step = enc.model_copy(update={"obstacles": enc.obstacles[:7] + (moved,) + enc.obstacles[8:]})
+    assert handles(step, ["c7"])[0] == (20.5, 0.5)
+    # c7 renamed (same length, same place): found under its new name, not the old one
+    renamed = step.model_copy(update={"obstacles": step.obstacles[:7] + (moved.model_copy(update={"id": "door"}),)
+                                      + step.obstacles[8:]})
+    assert handles(renamed, ["door"])[0] == (20.5, 0.5)
+    assert handles(renamed, ["c7"]) == []
+    # one deleted before it: everything after it moved up one place
+    fewer = renamed.model_copy(update={"obstacles": renamed.obstacles[1:]})
+    assert handles(fewer, ["c9", "a"]) == list(enc.obstacles[9].polygon)
+    assert len(selection_sketch(fewer, ["c9", "a"], {}).lines) == 2  # the token's rim too
