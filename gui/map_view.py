@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import os
 import stat
+from collections import Counter
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -638,14 +639,30 @@ class MapView(pg.GraphicsView):
         if memo is not None and len(memo[0]) == len(key) and all(a is b for a, b in zip(memo[0][:3], key[:3])) \
                 and memo[0][3:] == key[3:]:
             return memo[1]
-        if memo is not None and memo[0][0] is enc.obstacles and memo[0][4] == self.options:
-            classes = memo[2]
-        else:
-            classes = {style.height_class(o.height) for o in enc.obstacles
-                       if self.options.shows(o) and o.blocks and not o.hidden}
-        rows = self._legend_rows(enc, classes)
-        self._legend_memo = (key, rows, classes)
+        counts = self._legend_classes(enc.obstacles, memo)
+        rows = self._legend_rows(enc, {c for c, n in counts.items() if n > 0 and c is not None})
+        self._legend_memo = (key, rows, counts)
         return rows
+
+    def _legend_class(self, o) -> str | None:
+        return style.height_class(o.height) if self.options.shows(o) and o.blocks and not o.hidden else None
+
+    def _legend_classes(self, obstacles: tuple, memo) -> Counter:
+        """How many shown, blocking obstacles each height class has. An edit of a few
+        obstacles (a dragged corner, a door) counts only those again, not all 10,000."""
+        if memo is not None and memo[0][4] == self.options:
+            old, counts = memo[0][0], memo[2]
+            if old is obstacles:
+                return counts
+            if len(old) == len(obstacles):
+                changed = [(a, b) for a, b in zip(old, obstacles) if a is not b]
+                if len(changed) < 64:
+                    counts = Counter(counts)
+                    for a, b in changed:
+                        counts[self._legend_class(a)] -= 1
+                        counts[self._legend_class(b)] += 1
+                    return counts
+        return Counter(self._legend_class(o) for o in obstacles)
 
     def _legend_rows(self, enc, classes) -> list[tuple[str, str, QColor]]:
         rows: list[tuple[str, str, QColor]] = []

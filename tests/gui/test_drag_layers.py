@@ -90,3 +90,29 @@ def test_the_selection_outline_follows_edits_of_the_selected_obstacles(qtbot):
     fewer = renamed.model_copy(update={"obstacles": renamed.obstacles[1:]})
     assert handles(fewer, ["c9", "a"]) == list(enc.obstacles[9].polygon)
     assert len(selection_sketch(fewer, ["c9", "a"], {}).lines) == 2  # the token's rim too
+
+
+def test_the_legend_lists_the_height_classes_after_each_edit(window):
+    from gui import style
+
+    view = window.map_view
+    doc = window.document
+    base = doc.encounter
+
+    def heights():
+        return [t for k, t, _ in view.legend_entries() if k == "box"]
+
+    before = heights()
+    lows = [o for o in base.obstacles if style.height_class(o.height) == "low" and o.blocks and not o.hidden]
+    assert lows and style.HEIGHT_LABELS["low"] in before
+    # every low obstacle raised to 3 m, one edit step after another (a drag)
+    enc = base
+    for o in lows:
+        enc = enc.model_copy(update={"obstacles": tuple(
+            p.model_copy(update={"height": 3.0}) if p.id == o.id else p for p in enc.obstacles)})
+        doc.preview(enc)
+        view.legend_entries()
+    assert style.HEIGHT_LABELS["low"] not in heights()
+    assert style.HEIGHT_LABELS["full"] in heights()
+    doc.cancel_preview()
+    assert heights() == before
