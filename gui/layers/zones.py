@@ -25,6 +25,7 @@ class _ZoneDrawing:
     full: QPainterPath
     origin: tuple[float, float]
     labels: list[tuple[float, float, str, float]] = field(default_factory=list)  # x, y, text, angle (rad)
+    reach: QRectF = field(default_factory=QRectF)  # the area whose obstacles can change its shape (m)
 
 
 def zone_labels(z, origin: tuple[float, float], empty: bool = False) -> list[tuple[float, float, str, float]]:
@@ -54,6 +55,7 @@ class ZoneLayer(MapLayer):
         self.setZValue(-60)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._drawings: dict[str, _ZoneDrawing] = {}
+        self._obstacles: tuple | None = None  # those of the last set_zones
         self.build_count = 0
 
     def set_zones(self, encounter: Encounter, tactics) -> None:
@@ -62,6 +64,7 @@ class ZoneLayer(MapLayer):
         keep: dict[str, _ZoneDrawing] = {}
         rect = QRectF()
         changed = False
+        edited = self._edited_boxes(encounter.obstacles)
         for z in encounter.zones:
             if not self.options.shows(z) or not self.options.show_zones:
                 continue
@@ -71,6 +74,9 @@ class ZoneLayer(MapLayer):
                 continue
             key = (z, origin, encounter.obstacles, tactics is not None)
             d = self._drawings.get(z.id)
+            if d is not None and d.key != key and edited is not None and d.key[:2] == key[:2] \
+                    and d.key[3] == key[3] and not any(b.intersects(d.reach) for b in edited):
+                d.key = key  # the obstacles edited lie away from it: its shape is the same
             if d is None or d.key != key:
                 d = self._build(z, origin, key, tactics)
                 changed = True
@@ -82,6 +88,25 @@ class ZoneLayer(MapLayer):
             self._drawings = keep
             self._set_rect(rect, 170.0 * self.options.label_scale)
             self.update()
+
+    def _edited_boxes(self, obstacles: tuple) -> list[QRectF] | None:
+        """The bounding boxes (before and after) of the obstacles that differ from the last
+        call's, or None when too many changed to tell (a zone's clipped shape depends only
+        on the obstacles within its area: a far edit leaves it as it is)."""
+        old, self._obstacles = self._obstacles, obstacles
+        if old is obstacles:
+            return []
+        if old is None or len(old) != len(obstacles):
+            return None
+        boxes = []
+        for a, b in zip(old, obstacles):
+            if a is not b:
+                if len(boxes) > 64:
+                    return None
+                for o in (a, b):
+                    xs, ys = [p[0] for p in o.polygon], [p[1] for p in o.polygon]
+                    boxes.append(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-0.01, -0.01, 0.01, 0.01))
+        return boxes
 
     def rebuild(self) -> None:
         self._drawings = {}
@@ -97,6 +122,7 @@ class ZoneLayer(MapLayer):
         except ValueError:
             return None
         d = _ZoneDrawing(key, style.zone_colour(z), geometry_path(clipped), geometry_path(full), origin)
+        d.reach = d.full.boundingRect().united(QRectF(origin[0] - 0.01, origin[1] - 0.01, 0.02, 0.02))
         d.labels.extend(zone_labels(z, origin, full.is_empty))
         return d
 

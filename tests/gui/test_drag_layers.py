@@ -116,3 +116,43 @@ def test_the_legend_lists_the_height_classes_after_each_edit(window):
     assert style.HEIGHT_LABELS["full"] in heights()
     doc.cancel_preview()
     assert heights() == before
+
+
+def test_an_obstacle_edit_redraws_only_the_zones_it_lies_in(qtbot):
+    from engine.analysis import Tactics
+    from engine.model import Encounter, MapSpec, Zone
+    from gui.layers.zones import ZoneLayer
+
+    wall = Obstacle(id="w", polygon=((18, 9), (19, 9), (19, 11), (18, 11)), height=3.0)  # 3 m east of A's centre
+    far = Obstacle(id="f", polygon=((80, 80), (81, 80), (81, 81), (80, 81)), height=3.0)
+    enc = Encounter(map=MapSpec(width=100, height=100), obstacles=(wall, far),
+                    zones=(Zone(id="A", kind="circle", x=15, y=10, radius=6),
+                           Zone(id="B", kind="circle", x=70, y=70, radius=6)))
+    layer = ZoneLayer(GM_VIEW)
+    tactics = Tactics(enc)
+    layer.set_zones(enc, tactics)
+    assert layer.build_count == 2
+    from PySide6.QtCore import QPointF
+
+    behind_wall, behind_crate = QPointF(20.5, 10.0), QPointF(75.0, 70.0)
+    assert not layer.drawings()["A"].clipped.contains(behind_wall)  # the wall's shadow
+    assert layer.drawings()["B"].clipped.contains(behind_crate)
+    # the far crate moved (outside both zones): nothing is drawn again
+    moved = enc.model_copy(update={"obstacles": (wall, far.model_copy(update={"polygon": (
+        (85, 80), (86, 80), (86, 81), (85, 81))}))})
+    tactics.update(moved)
+    layer.set_zones(moved, tactics)
+    assert layer.build_count == 2
+    # ... into B: B is drawn again, not A
+    into_b = moved.model_copy(update={"obstacles": (wall, far.model_copy(update={"polygon": (
+        (72, 69), (73, 69), (73, 71), (72, 71))}))})
+    tactics.update(into_b)
+    layer.set_zones(into_b, tactics)
+    assert layer.build_count == 3
+    assert not layer.drawings()["B"].clipped.contains(behind_crate)  # in the crate's shadow now
+    # the wall in A taken away: A is drawn again, whole now
+    no_wall = into_b.model_copy(update={"obstacles": (wall.model_copy(update={"height": 0.5}),) + into_b.obstacles[1:]})
+    tactics.update(no_wall)
+    layer.set_zones(no_wall, tactics)
+    assert layer.build_count == 4
+    assert layer.drawings()["A"].clipped.contains(behind_wall)
