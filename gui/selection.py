@@ -12,6 +12,27 @@ from PySide6.QtCore import QObject, Signal
 from engine.model import Encounter
 
 
+class IdIndex:
+    """Where objects are in a tuple of them, by id, kept across edits: a drag step makes a
+    new tuple of a map's 10,000 obstacles with all but one where they were, and the few
+    ids asked about are found in their old places (checked) without indexing them all
+    again; only when one is not there is the tuple indexed again."""
+
+    def __init__(self):
+        self._objects: tuple | None = None  # the tuple the index was built from
+        self._pos: dict[str, int] = {}
+
+    def picked(self, objects: tuple, want) -> list:
+        """The objects whose id is in ``want``, in their order in ``objects``."""
+        pos, n = self._pos, len(objects)
+        found = [i for w in want if (i := pos.get(w)) is not None and i < n and objects[i].id == w]
+        if len(found) != len(want) and self._objects is not objects:
+            self._objects = objects
+            self._pos = pos = {o.id: i for i, o in enumerate(objects)}
+            found = [pos[w] for w in want if w in pos]
+        return [objects[i] for i in sorted(found)]
+
+
 class Selection(QObject):
     """Selection state. ``changed`` fires after any field changes.
 
@@ -37,6 +58,8 @@ class Selection(QObject):
         self._weapon: str | None = None
         self._targets: tuple[str, ...] = ()
         self.attacker_locked = False
+        self._obstacle_index = IdIndex()
+        self._zone_index = IdIndex()
 
     # -- targets (apart from the selection) ---------------------------------------------------
     @property
@@ -120,11 +143,19 @@ class Selection(QObject):
 
     def prune(self, encounter: Encounter) -> None:
         """Forget ids that no longer exist (after an undo or a delete). Called on every
-        drag step: the obstacles' and zones' ids are kept for as long as their tuples are
-        the same (a token drag keeps them), so a 10,000-obstacle map costs no set a step."""
+        drag step: selected obstacles and zones are looked up (:class:`IdIndex`), not a set
+        of a 10,000-obstacle map's ids built a step."""
         by_id = {t.id: t for t in encounter.tokens}
-        others = self._others_ids(encounter)
-        ids = tuple(i for i in self._ids if i in by_id or i in others)
+        want = {i for i in self._ids if i not in by_id}
+        live: set[str] = set()
+        for index, objects in ((self._obstacle_index, encounter.obstacles), (self._zone_index, encounter.zones)):
+            if want:
+                found = {o.id for o in index.picked(objects, want)}
+                live |= found
+                want -= found
+        if want:  # (another kind of object, or gone)
+            live |= want & encounter.all_ids()
+        ids = tuple(i for i in self._ids if i in by_id or i in live)
         attacker = self._attacker if self._attacker in by_id else None
         focus = self._focus if self._focus in by_id else None
         weapon = self._weapon
@@ -135,19 +166,6 @@ class Selection(QObject):
             self._set(ids, attacker, focus, weapon)
         if any(t not in by_id for t in self._targets):
             self.set_targets(t for t in self._targets if t in by_id)
-
-    def _others_ids(self, encounter: Encounter) -> set[str]:
-        """The ids of the encounter's obstacles, zones and lights (not its tokens)."""
-        key = tuple(id(v) for v in self._id_sources(encounter))
-        if getattr(self, "_others_key", None) != key:
-            self._others_key = key
-            self._others_ref = self._id_sources(encounter)  # (keeps the ids in ``key`` alive)
-            self._others = encounter.all_ids() - {t.id for t in encounter.tokens}
-        return self._others
-
-    @staticmethod
-    def _id_sources(encounter: Encounter) -> tuple:
-        return tuple(v for k, v in vars(encounter).items() if k != "tokens" and isinstance(v, tuple))
 
     def rename(self, old: str, new: str) -> None:
         """Follow an object whose id was edited."""

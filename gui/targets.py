@@ -295,6 +295,7 @@ class TargetsPanel(QWidget):
         lay.addWidget(self.note)
         answers.updated.connect(self._refresh_header)
         self.model.modelReset.connect(self._reselect)
+        self._header: tuple | None = None  # (attacker name, its weapons, the chosen one) shown
         self._refresh_header()
 
     def _refresh_header(self) -> None:
@@ -304,25 +305,31 @@ class TargetsPanel(QWidget):
         sr5 = uses_range_bands(enc)
         for c in (COLUMNS.index("Band"), COLUMNS.index("Mod")):
             self.table.setColumnHidden(c, not sr5)
-        self.lock.blockSignals(True)
-        self.lock.setChecked(self.selection.attacker_locked)
-        self.lock.blockSignals(False)
-        self.weapon.blockSignals(True)
-        self.weapon.clear()
-        if a is None:
-            self.attacker_label.setText("Select a token to see its targets")
-            self.weapon.setEnabled(False)
-        else:
-            t = enc.token(a)
-            self.attacker_label.setText(f"Attacker: {t.name or t.id}")
-            self.weapon.setEnabled(bool(t.weapons))
-            for w in t.weapons:
-                self.weapon.addItem(w.name, w.name)
-            chosen = self.selection.weapon or (t.weapons[0].name if t.weapons else None)
-            i = self.weapon.findData(chosen)
-            if i >= 0:
-                self.weapon.setCurrentIndex(i)
-        self.weapon.blockSignals(False)
+        if self.lock.isChecked() != self.selection.attacker_locked:
+            self.lock.blockSignals(True)
+            self.lock.setChecked(self.selection.attacker_locked)
+            self.lock.blockSignals(False)
+        t = enc.token(a) if a is not None else None
+        # (every drag step lands here: the weapon list is built again only when it changes)
+        names = tuple(w.name for w in t.weapons) if t is not None else None
+        chosen = (self.selection.weapon or (names[0] if names else None)) if t is not None else None
+        look = (t.name or t.id if t is not None else None, names, chosen)
+        if look != self._header:
+            self._header = look
+            self.weapon.blockSignals(True)
+            self.weapon.clear()
+            if t is None:
+                self.attacker_label.setText("Select a token to see its targets")
+                self.weapon.setEnabled(False)
+            else:
+                self.attacker_label.setText(f"Attacker: {t.name or t.id}")
+                self.weapon.setEnabled(bool(names))
+                for name in names:
+                    self.weapon.addItem(name, name)
+                i = self.weapon.findData(chosen)
+                if i >= 0:
+                    self.weapon.setCurrentIndex(i)
+            self.weapon.blockSignals(False)
         if not self.answers.available:
             self.note.setText("The engine's analysis is not available in this build.")
         elif self.answers.error:

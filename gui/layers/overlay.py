@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 from engine.model import Encounter
 from gui import style
 from gui.qtgeom import add_ring
+from gui.selection import IdIndex
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
 from gui.layers.paint import NO_BRUSH, NO_PEN, _alpha, cosmetic, draw_label
@@ -105,14 +106,14 @@ def selection_sketch(encounter: Encounter, ids: Sequence[str], zone_drawings: di
             sk.lines.append(p)
             want.discard(t.id)
     # (redrawn on every drag step: the selected ones are looked up, not 10,000 obstacles scanned)
-    obstacles = _picked(encounter.obstacles, want, "obstacles")
+    obstacles = _INDEX["obstacles"].picked(encounter.obstacles, want)
     want.difference_update(o.id for o in obstacles)
     for o in obstacles:
         p = QPainterPath()
         add_ring(p, o.polygon)
         sk.lines.append(p)
         sk.handles.extend(o.polygon)
-    for z in _picked(encounter.zones, want, "zones"):
+    for z in _INDEX["zones"].picked(encounter.zones, want):
         d = zone_drawings.get(z.id)
         if d is not None:
             sk.lines.append(d.full)
@@ -120,24 +121,7 @@ def selection_sketch(encounter: Encounter, ids: Sequence[str], zone_drawings: di
     return sk
 
 
-_POSITIONS: dict[str, tuple] = {}  # kind -> (the tuple the index was built from, {id: position})
-
-
-def _picked(objects: tuple, want: set, kind: str) -> list:
-    """The objects of ``objects`` whose id is in ``want``, in their order. The id index of
-    the last tuple of this kind is kept and used for later tuples while it still finds the
-    wanted ids in their places (a corner drag makes a new tuple of 10,000 obstacles every
-    step, all but one where they were); else it is built again."""
-    hit = _POSITIONS.get(kind)
-    if hit is not None:
-        pos = hit[1]
-        n = len(objects)
-        found = [i for w in want if (i := pos.get(w)) is not None and i < n and objects[i].id == w]
-        if len(found) == len(want) or hit[0] is objects:
-            return [objects[i] for i in sorted(found)]
-    pos = {o.id: i for i, o in enumerate(objects)}
-    _POSITIONS[kind] = (objects, pos)
-    return [objects[i] for i in sorted(pos[w] for w in want if w in pos)]
+_INDEX = {"obstacles": IdIndex(), "zones": IdIndex()}  # (a drag asks about the same tuples every step)
 
 
 def zone_handles(encounter: Encounter, z) -> list[tuple[float, float]]:
