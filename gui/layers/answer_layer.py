@@ -27,6 +27,7 @@ from gui.layers.paint import (
     cosmetic,
     draw_label,
     stamp,
+    stamp_many,
 )
 
 
@@ -155,13 +156,22 @@ class AnswerLayer(MapLayer):
                         tops[i] = r[3] + dy
             c = tr.mapRect(clip) if not clip.isEmpty() else None
             full = px_per_m >= TokenLayer.LABEL_MIN_PX_PER_M
+            # the badges that look alike are stamped in one call
+            groups: dict[int, tuple] = {}
             for i, (_, _, _, b) in enumerate(self._badges):
                 if c is not None and not (c.left() - 80 < cxs[i] < c.right() + 80 and c.top() - 40 < cys[i] < c.bottom() + 60):
                     continue
                 if full:
-                    stamp(painter, _badge_sprite(b, bpx, dpr), cxs[i], tops[i], "bottom")
+                    pm, y = _badge_sprite(b, bpx, dpr), tops[i]
                 else:  # zoomed far out: only the cover colour, as a dot above the token
-                    stamp(painter, _dot_sprite(b.colour, dpr), cxs[i], tops[i] - 1, "bottom")
+                    pm, y = _dot_sprite(b.colour, dpr), tops[i] - 1
+                g = groups.get(pm.cacheKey())
+                if g is None:
+                    g = groups[pm.cacheKey()] = (pm, [], [])
+                g[1].append(cxs[i])
+                g[2].append(y)
+            for pm, gx, gy in groups.values():
+                stamp_many(painter, pm, gx, gy, "bottom")
         if self._charge is not None:
             c = self._charge
             lx, ly = c["label_at"]

@@ -191,6 +191,44 @@ def stamp(painter: QPainter, pm: QPixmap, x: float, y: float, anchor: str = "cen
     return QRectF(left, top, w, h)
 
 
+_FRAGMENTS = None  # pyqtgraph's array of QPainter.PixmapFragment (numpy-backed), made on first use
+
+
+def stamp_many(painter: QPainter, pm: QPixmap, xs, ys, anchor: str = "center") -> None:
+    """:func:`stamp` the same sprite at many points (``xs``, ``ys``: device pixels) in one
+    ``drawPixmapFragments`` call, at the same whole pixels :func:`stamp` uses (a 500-token
+    map stamped 500 discs one Python call each on every drag step)."""
+    global _FRAGMENTS
+    n = len(xs)
+    if n == 0:
+        return
+    if n < 4 or is_vector(painter):
+        for x, y in zip(xs, ys):
+            stamp(painter, pm, float(x), float(y), anchor)
+        return
+    import numpy as np
+    from pyqtgraph.Qt.internals import PrimitiveArray
+
+    size = _SIZES.get(pm.cacheKey())
+    dpr = pm.devicePixelRatio() or 1.0
+    if size is None:
+        size = (pm.width() / dpr, pm.height() / dpr)
+    w, h = size
+    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    left = np.trunc(xs - w / 2 + 0.5)
+    top = ys - (0.0 if anchor == "top" else (h if anchor == "bottom" else h / 2))
+    top = np.trunc(top + 0.5)
+    if _FRAGMENTS is None:
+        _FRAGMENTS = PrimitiveArray(QPainter.PixmapFragment, 10)
+    _FRAGMENTS.resize(n)
+    f = _FRAGMENTS.ndarray()
+    f[:, 0] = left + w / 2  # (a fragment is placed by its centre)
+    f[:, 1] = top + h / 2
+    f[:, 2:6] = (0.0, 0.0, pm.width(), pm.height())  # the whole sprite, in its own pixels
+    f[:, 6:10] = (1.0 / dpr, 1.0 / dpr, 0.0, 1.0)  # scale, rotation, opacity
+    painter.drawPixmapFragments(*_FRAGMENTS.drawargs(), pm)
+
+
 def ensure_pixmap_cache(layers: int = 4) -> int:
     """Make Qt's pixmap cache (where the map's static layers keep their device-pixel
     caches: the ground and every obstacle tile) big enough for two full-screen views (the

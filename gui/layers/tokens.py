@@ -26,6 +26,7 @@ from gui.layers.paint import (
     draw_label,
     label_sprite,
     stamp,
+    stamp_many,
 )
 
 
@@ -79,6 +80,7 @@ class TokenLayer(MapLayer):
         self._r = np.zeros(0)
         self._facing = np.zeros(0)
         self._looks: list[tuple] = []  # (colour, hidden, mark, name)
+        self._groups_memo: tuple | None = None  # (key, looks, portraits, [(disc sprite, token indexes)])
         self._rings: dict[str, list[QColor]] = {}
         self._targets: tuple[str, ...] = ()
         self._portraits: dict[str, QImage] = {}
@@ -378,19 +380,14 @@ class TokenLayer(MapLayer):
                                     x + 1.55 * r * cos[i], y + 1.55 * r * sin[i] * np.sign(m22)))
             painter.setPen(cosmetic(QColor("#0b0d10"), 4.0))
             painter.drawLines(lines)
-        # discs (sprites)
+        # discs (sprites): the tokens that look alike are stamped in one call
         shown = np.nonzero(vis)[0].tolist()
         xs, ys, rs = dev[:, 0].tolist(), dev[:, 1].tolist(), (np.round(rpx * 4) / 4).tolist()
         scale = self.options.label_scale
         looks = self._looks
-        portraits, ids = self._portraits, self._ids
-        for i in shown:
-            colour, hidden, mark, _ = looks[i]
-            img = portraits.get(ids[i]) if portraits else None
-            if img is not None:
-                stamp(painter, _portrait_sprite(img, colour, hidden, mark, rs[i], scale, dpr), xs[i], ys[i])
-            else:
-                stamp(painter, _disc_sprite(colour, hidden, mark, rs[i], scale, dpr), xs[i], ys[i])
+        for pm, idx in self._disc_groups(rs, scale, dpr):
+            idx = idx[vis[idx]]
+            stamp_many(painter, pm, dev[idx, 0], dev[idx, 1])
         if detail:
             painter.setPen(cosmetic(QColor("#fbfcfd"), 2.0))
             painter.drawLines(lines)
@@ -417,6 +414,27 @@ class TokenLayer(MapLayer):
                 ox, oy = offs[i]
                 stamp(painter, pm, xs[i] + ox, below.get(i, ys[i] + rs[i] + 3 + oy) + 2, "top")
         painter.restore()
+
+    def _disc_groups(self, rs: list[float], scale: float, dpr: float) -> list[tuple[QPixmap, np.ndarray]]:
+        """The tokens' disc sprites and which tokens (index arrays) wear each, in the order
+        of their first token; kept while the tokens' looks, sizes and portraits are the same
+        (a drag step moves discs, it does not change them)."""
+        key = (id(self._looks), tuple(rs), scale, dpr, id(self._portraits))
+        memo = self._groups_memo
+        if memo is not None and memo[0] == key and memo[1] is self._looks and memo[2] is self._portraits:
+            return memo[3]
+        groups: dict[int, tuple[QPixmap, list[int]]] = {}
+        portraits, ids = self._portraits, self._ids
+        for i, (colour, hidden, mark, _) in enumerate(self._looks):
+            img = portraits.get(ids[i]) if portraits else None
+            if img is not None:
+                pm = _portrait_sprite(img, colour, hidden, mark, rs[i], scale, dpr)
+            else:
+                pm = _disc_sprite(colour, hidden, mark, rs[i], scale, dpr)
+            groups.setdefault(pm.cacheKey(), (pm, []))[1].append(i)
+        out = [(pm, np.array(idx, dtype=np.int64)) for pm, idx in groups.values()]
+        self._groups_memo = (key, self._looks, self._portraits, out)
+        return out
 
     TARGET_COLOUR = QColor("#ff3d3d")
 

@@ -156,3 +156,39 @@ def test_an_obstacle_edit_redraws_only_the_zones_it_lies_in(qtbot):
     layer.set_zones(no_wall, tactics)
     assert layer.build_count == 4
     assert layer.drawings()["A"].clipped.contains(behind_wall)
+
+
+def test_stamping_many_sprites_at_once_draws_the_same_pixels_as_one_by_one(qtbot):
+    import numpy as np
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from gui.layers.paint import SPRITES, stamp, stamp_many
+
+    def disc(q):
+        q.setBrush(QColor("#2f81c7"))
+        q.drawEllipse(1, 1, 9, 7)
+
+    rng = np.random.default_rng(7)
+    xs, ys = rng.uniform(-5, 205, 300), rng.uniform(-5, 155, 300)
+    xs[:4] = (10.5, 20.49, 30.51, -0.5)  # the rounding edges
+    for dpr in (1.0, 2.0):
+        pm = SPRITES.get(("test-disc", dpr), 11, 9, disc, dpr)
+        for anchor in ("center", "top", "bottom"):
+            images = []
+            for many in (False, True):
+                img = QImage(int(200 * dpr), int(150 * dpr), QImage.Format.Format_ARGB32_Premultiplied)
+                img.setDevicePixelRatio(dpr)
+                img.fill(0)
+                p = QPainter(img)
+                if many:
+                    stamp_many(p, pm, xs, ys, anchor)
+                else:
+                    for x, y in zip(xs, ys):
+                        stamp(p, pm, float(x), float(y), anchor)
+                p.end()
+                images.append(img)
+            blank = QImage(images[0].size(), images[0].format())
+            blank.setDevicePixelRatio(dpr)
+            blank.fill(0)
+            assert images[1] != blank  # (something was drawn)
+            assert images[0] == images[1], (dpr, anchor)
