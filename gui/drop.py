@@ -1,60 +1,92 @@
 """Drag and drop onto the window: a file dropped opens, imports or sets what its kind says.
 
-* an encounter (``.json``) opens (asking to save the current one first); a Foundry scene
-  ``.json`` (it has ``walls``) is imported as a map;
-* a Universal VTT map (``.dd2vtt``, ``.uvtt``, ``.df2vtt``) is imported as a new encounter;
+What a file is is told by its content first (:func:`engine.importers.detect.sniff`, the
+importers' own test), then by its name:
+
+* an encounter (``.json``) opens (asking to save the current one first);
+* a Universal VTT map (``.dd2vtt``, ``.uvtt``, ``.df2vtt``, or any name) or a Foundry scene
+  is imported as a new encounter;
 * a Chummer save (``.chum5``, ``.chum5lz``) adds its character where it was dropped;
 * a picture (``.png``, ``.jpg``, ``.jpeg``) dropped on a token becomes that token's art
   (``Token.portrait``), anywhere else the map's background.
 
-A file Coverfire cannot use is named in a message and the encounter stays as it was (the
-import and open paths it hands over to say why themselves). :func:`kind_of_file` is the
-decision, without Qt.
+A file Coverfire cannot use is named in a message saying what it is, and the encounter stays
+as it was (the import and open paths it hands over to say why themselves).
+:func:`what_is` is the decision, without Qt.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
 from engine.errors import CoverfireError
+from engine.importers.detect import sniff
 from gui import edits
 
 MAP_SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
 CHARACTER_SUFFIXES = (".chum5", ".chum5lz")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+#: Bytes looked at for a picture's signature or an encounter's ``"format"``.
+HEAD_BYTES = 64 * 1024
+#: Words of :func:`engine.importers.detect.sniff` naming what another tool's ``.json`` is
+#: (said to the GM instead of opening it as an encounter that would only be refused).
+_OTHER_TOOLS = ("this is a Foundry", "this is part of a Foundry", "this is a walls-only", "this is a picture",
+                "this is a ZIP", "this is an XML", "this is an SVG")
+_KINDS = {"uvtt": "map", "foundry": "foundry", "chummer": "character"}
+
+
+def _is_picture(head: bytes) -> bool:
+    return head[:4] in (b"\x89PNG", b"GIF8") or head[:3] == b"\xff\xd8\xff" or (
+        head[:4] == b"RIFF" and head[8:12] == b"WEBP")
+
+
+def what_is(path: Path) -> tuple[str | None, str]:
+    """(kind, what): the kind :func:`kind_of_file` says, or None with what the file is in
+    words. By content first (:func:`engine.importers.detect.sniff`, the importers' own
+    test: a map saved as ``.json`` is a map), then by name; a ``.json`` no importer takes is
+    an encounter (its loader says what is wrong with it, with the JSON path), unless it is
+    another tool's document (a Foundry actor, a walls-only export). Never opens a pipe or
+    a device."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if path.exists() and not path.is_file():
+        return None, "this is not a regular file (a folder, a pipe or a device)"
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HEAD_BYTES)
+    except OSError:
+        head = b""
+    if _is_picture(head) or suffix in IMAGE_SUFFIXES:
+        return "image", "a picture"
+    if not head:  # missing, unreadable or empty: by name, and what it is handed to says why
+        by_name = ("map" if suffix in MAP_SUFFIXES else "character" if suffix in CHARACTER_SUFFIXES
+                   else "encounter" if suffix == ".json" else None)
+        return by_name, "an empty or unreadable file"
+    if suffix == ".json" and b'"coverfire.encounter"' in head:
+        return "encounter", "a Coverfire encounter"
+    found = sniff(path)
+    if found.kind in _KINDS:
+        return _KINDS[found.kind], found.what
+    if suffix in MAP_SUFFIXES:
+        return "map", found.what  # the map importer says where it breaks
+    if suffix in CHARACTER_SUFFIXES:
+        return "character", found.what
+    if suffix == ".json" and not found.what.startswith(_OTHER_TOOLS):
+        return "encounter", found.what
+    return None, found.what
 
 
 def kind_of_file(path: Path) -> str | None:
     """``"encounter"``, ``"foundry"``, ``"map"``, ``"character"``, ``"image"``, or None
-    for a file Coverfire does not take, by its name (and, for ``.json``, a look inside)."""
-    suffix = path.suffix.lower()
-    if suffix in MAP_SUFFIXES:
-        return "map"
-    if suffix in CHARACTER_SUFFIXES:
-        return "character"
-    if suffix in IMAGE_SUFFIXES:
-        return "image"
-    if suffix == ".json":
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(4_000_000)
-            data = json.loads(head)
-        except (OSError, ValueError):
-            return "encounter"  # the encounter loader says what is wrong with it
-        if isinstance(data, dict) and "walls" in data and "tokens" not in data and "obstacles" not in data:
-            return "foundry"
-        return "encounter"
-    if path.name == "scenes.db":
-        return "foundry"
-    return None
+    for a file Coverfire does not take (:func:`what_is`)."""
+    return what_is(path)[0]
 
 
-WHAT_WE_TAKE = ("an encounter (.json), a Universal VTT map (.dd2vtt, .uvtt, .df2vtt), a Chummer save "
-                "(.chum5, .chum5lz) or a picture (.png, .jpg)")
+WHAT_WE_TAKE = ("an encounter (.json), a Universal VTT map (.dd2vtt, .uvtt, .df2vtt), a Foundry scene (.json), "
+                "a Chummer save (.chum5, .chum5lz) or a picture (.png, .jpg)")
 
 
 class DropHandler(QObject):
@@ -71,12 +103,17 @@ class DropHandler(QObject):
         used (the first Coverfire takes); returns whether it did something."""
         w = self.window
         files = [Path(p) for p in paths]
-        usable = [(p, kind_of_file(p)) for p in files]
-        chosen = next(((p, k) for p, k in usable if k is not None), None)
+        chosen, refused = None, []
+        for p in files:  # the first file Coverfire takes
+            kind, what = what_is(p)
+            if kind is not None:
+                chosen = (p, kind)
+                break
+            refused.append(f"{p}: {what}")
         if chosen is None:
-            names = ", ".join(p.name for p in files) or "nothing"
+            said = "\n".join(refused) if refused else "nothing was dropped"
             QMessageBox.warning(w, "Cannot use this file",
-                                f"Coverfire cannot use {names}: drop {WHAT_WE_TAKE}.\n\n"
+                                f"Coverfire cannot use {said}.\n\nDrop {WHAT_WE_TAKE}.\n\n"
                                 "The encounter you had open is unchanged.")
             return False
         path, kind = chosen
@@ -133,4 +170,4 @@ class DropHandler(QObject):
         return True
 
 
-__all__ = ["DropHandler", "kind_of_file"]
+__all__ = ["DropHandler", "kind_of_file", "what_is"]

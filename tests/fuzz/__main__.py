@@ -35,6 +35,15 @@ def main(argv=None) -> int:
     last = [0.0]
     told = [0]
 
+    started = time.monotonic()
+
+    def write_report(campaign, partial: bool) -> None:
+        if args.report:
+            Path(args.report).write_text(json.dumps({
+                "counts": {k: dict(v) for k, v in campaign.counts.items()}, "failures": campaign.failures,
+                "seconds": campaign.seconds or time.monotonic() - started, "seed": args.seed,
+                "partial": partial}, indent=1, ensure_ascii=True), encoding="utf-8")
+
     def progress(done, total, campaign):
         for f in campaign.failures[told[0]:]:  # each failing case as soon as it is known
             print(f"  FAIL {f['case']}: {f['outcome']}: {f['detail'][:400]}", file=sys.stderr, flush=True)
@@ -43,6 +52,7 @@ def main(argv=None) -> int:
         if now - last[0] > 10 or done == total:
             last[0] = now
             print(f"  {done:,}/{total:,} cases, {campaign.bad():,} failing", file=sys.stderr, flush=True)
+            write_report(campaign, partial=True)  # a campaign stopped early keeps its counts
 
     if args.replay:
         names = [f["case"] for f in json.loads(Path(args.replay).read_text(encoding="utf-8"))["failures"]]
@@ -55,10 +65,7 @@ def main(argv=None) -> int:
           f"(seed {args.seed}, {args.jobs} workers, {args.timeout:g} s of CPU and {runner.MEMORY >> 20} MiB each)")
     for f in campaign.failures[:40]:
         print(f"  {f['case']}: {f['outcome']}: {f['detail'][:400]}")
-    if args.report:
-        Path(args.report).write_text(json.dumps({
-            "counts": {k: dict(v) for k, v in campaign.counts.items()}, "failures": campaign.failures,
-            "seconds": campaign.seconds, "seed": args.seed}, indent=1, ensure_ascii=True), encoding="utf-8")
+    write_report(campaign, partial=False)
     return 1 if campaign.bad() else 0
 
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from gui.drop import kind_of_file
+from gui.drop import kind_of_file, what_is
 from tests.gui.test_importing import write_little_map
 from tests.gui.test_token_art import MAGENTA, png_bytes
 
@@ -47,7 +47,29 @@ def test_kinds_by_name_and_content(tmp_path):
     assert [kind_of_file(Path(n)) for n in ("a.dd2vtt", "a.UVTT", "a.df2vtt", "b.chum5", "b.chum5lz", "c.PNG",
                                              "c.jpeg", "d.txt")] == ["map", "map", "map", "character", "character",
                                                                      "image", "image", None]
-    assert kind_of_file(scene) == "foundry" and kind_of_file(enc) == "encounter"
+    assert kind_of_file(enc) == "encounter"
+    # a walls-only export is said to be one (the encounter loader would only say "no format")
+    kind, what = what_is(scene)
+    assert kind is None and "walls-only file" in what
+    # by content, whatever the name: a map saved as .json, a Chummer save as .xml, a PNG as .dat
+    uvtt = tmp_path / "map.json"
+    uvtt.write_text('{"format": 0.3, "resolution": {"map_size": {"x": 4, "y": 4}}, "line_of_sight": []}')
+    chum = tmp_path / "wesson.xml"
+    chum.write_text('<?xml version="1.0"?><character><name>W</name></character>')
+    pic = tmp_path / "street.dat"
+    pic.write_bytes(png_bytes(MAGENTA))
+    assert [kind_of_file(p) for p in (uvtt, chum, pic)] == ["map", "character", "image"]
+
+
+def test_a_fifo_dropped_is_refused_at_once(window, warnings, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)  # opening it to look inside would block the window for good
+    before = window.document.encounter
+    drop(window, [fifo], 30.0, 36.0)
+    assert window.document.encounter is before
+    assert len(warnings) == 1 and "pipe.json: this is not a regular file" in warnings[0][1]
 
 
 def test_an_encounter_dropped_opens(window, warnings):

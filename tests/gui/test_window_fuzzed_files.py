@@ -4,6 +4,7 @@ open stays as it was; none takes 10 s of CPU."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -50,3 +51,65 @@ def test_each_bad_file_shows_a_message_and_keeps_the_encounter(window, tmp_path,
         assert path.name in shown[-1] or str(path) in shown[-1], shown[-1]
         assert window.document.encounter is before and window.document.undo_stack.count() == before_stack
     assert refused > 0  # the budget does hold bad files of this kind
+
+
+@pytest.mark.parametrize("kind", ["encounter", "uvtt", "foundry", "chummer", "image"])
+def test_each_bad_file_dropped_shows_a_message_and_keeps_the_encounter(window, tmp_path, monkeypatch, kind):
+    # the same inputs dropped on the map (gui/drop.py tells the kind by content, then name)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append(text)))
+    monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda parent, title, text, *a: shown.append(text)))
+    refused = 0
+    for i in range(CASES):
+        if refused >= REFUSALS:
+            break
+        path, detail = make_input(f"{SEED + 1}:{kind}:{i}", tmp_path / f"case{i}")
+        before, before_stack, n = window.document.encounter, window.document.undo_stack.count(), len(shown)
+        t0 = time.process_time()
+        ok = window.drops.drop([str(path)], (12.0, 30.0))
+        assert time.process_time() - t0 < 10.0, detail
+        if ok:
+            continue
+        refused += 1
+        assert len(shown) == n + 1, f"no message for {path.name} ({detail})"
+        assert path.name in shown[-1] or str(path) in shown[-1], shown[-1]
+        assert window.document.encounter is before and window.document.undo_stack.count() == before_stack
+    assert refused > 0
+
+
+@pytest.mark.parametrize("kind", ["encounter", "uvtt", "foundry", "chummer", "image"])
+def test_what_a_bad_file_let_in_saves_and_autosaves_or_says_why(window, tmp_path, monkeypatch, kind):
+    # Save and autosave never fail silently: after each accepted input, Save As writes a file
+    # that reopens as the document (or shows a message), and an autosave is written (or the
+    # status bar says why)
+    from engine.files import load_encounter
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", staticmethod(lambda parent, title, text, *a: shown.append(text)))
+    monkeypatch.setattr(QMessageBox, "critical", staticmethod(lambda parent, title, text, *a: shown.append(text)))
+    way = _ways(window)[kind]
+    saved = 0
+    for i in range(CASES):
+        if saved >= REFUSALS:
+            break
+        path, detail = make_input(f"{SEED + 2}:{kind}:{i}", tmp_path / f"case{i}")
+        if not way(path):
+            continue
+        if not window.document.dirty:  # an opened file: make it unsaved work, as a GM would
+            window.document.commit(window.document.encounter.model_copy(update={"name": f"edited {i}"}), "rename")
+        n = len(shown)
+        window.autosaver.tick()
+        if window.autosaver.last_error is None:
+            wrapper = json.loads(window.autosaver.file.read_text(encoding="utf-8"))
+            assert wrapper["encounter"]["name"] == window.document.committed.name, detail
+        else:
+            assert window.statusBar().currentMessage() == window.autosaver.last_error, detail
+        out = tmp_path / f"saved{i}.json"
+        if window.save_as(out):
+            saved += 1
+            back, doc = load_encounter(out), window.document.committed  # reopens as the document
+            assert (back.name, back.tokens, back.obstacles) == (doc.name, doc.tokens, doc.obstacles), detail
+            assert not window.document.dirty
+        else:
+            assert len(shown) == n + 1 and str(out) in shown[-1], f"Save As failed silently ({detail})"
+    assert saved > 0
