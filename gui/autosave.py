@@ -178,15 +178,15 @@ class Autosaver(QObject):
         if not self.document.dirty:
             self.discard()
             return
-        wrapper = {
-            "format": MARK,
-            "pid": os.getpid(),
-            "started": _OUR_START,  # with the pid: a reused pid is told apart
-            "saved": time.time(),
-            "source": str(self.document.path) if self.document.path else None,
-            "encounter": encounter_to_data(self.document.committed),
-        }
         try:
+            wrapper = {
+                "format": MARK,
+                "pid": os.getpid(),
+                "started": _OUR_START,  # with the pid: a reused pid is told apart
+                "saved": time.time(),
+                "source": str(self.document.path) if self.document.path else None,
+                "encounter": encounter_to_data(self.document.committed),
+            }
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(self.file, json.dumps(wrapper, ensure_ascii=False).encode("utf-8"))
         except Exception as exc:  # noqa: BLE001 - whatever it is, the game goes on and the GM is told

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import time
@@ -37,14 +38,22 @@ def test_200_kills_at_random_moments_never_leave_a_half_written_file(tmp_path):
     seen = {"old": 0, "new": 0}
     for k in range(KILLS):
         first, second = ("new", "old") if k % 2 else ("old", "new")
+        r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child saves the two versions in turn until it is killed
             try:
+                os.close(r)
+                save_encounter(versions[first], target)
+                os.write(w, b"1")  # one whole save done: from now on the kill may land anywhere
                 while True:
-                    save_encounter(versions[first], target)
                     save_encounter(versions[second], target)
+                    save_encounter(versions[first], target)
             finally:
                 os._exit(0)
+        os.close(w)
+        ready, _, _ = select.select([r], [], [], 120.0)  # (a loaded machine may start it late)
+        assert ready and os.read(r, 1) == b"1"
+        os.close(r)
         time.sleep(rng.uniform(0.0, 0.05))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)

@@ -193,3 +193,20 @@ def test_a_background_that_is_a_fifo_does_not_block_the_window(window, tmp_path,
     t0 = time.monotonic()
     img, why = load_background_image(enc, None)
     assert img is None and "not a regular file" in why and time.monotonic() - t0 < 2.0
+
+
+def test_autosave_says_so_when_even_making_the_autosave_fails(window, monkeypatch):
+    # a bug while turning the encounter into data (before any file is touched) is a failed
+    # autosave said in the status bar, not an exception lost in a timer slot
+    from gui import autosave
+
+    _rename(window, "my work")
+
+    def boom(enc):
+        raise RuntimeError("cannot dump")
+
+    monkeypatch.setattr(autosave, "encounter_to_data", boom)
+    window.autosaver.tick()
+    assert window.autosaver.last_error is not None and "cannot dump" in window.autosaver.last_error
+    assert window.statusBar().currentMessage() == window.autosaver.last_error
+    assert window.autosaver.timer.isActive()
