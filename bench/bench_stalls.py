@@ -80,9 +80,71 @@ class Probe(QObject):
 
     def longest(self, t0: float, t1: float) -> float:
         """The longest gap (ms) that ended in [t0, t1] (or the one running at t1)."""
-        best = max((g for t, g in self.gaps if t0 <= t <= t1), default=0.0)
-        # a stall still going on at t1 (no firing since)
-        return max(best, time.perf_counter() - self._last if self._last < t1 else 0.0) * 1e3
+        return self.longest_window(t0, t1)[0]
+
+    def longest_window(self, t0: float, t1: float) -> tuple[float, float, float]:
+        """The longest gap (ms) that ended in [t0, t1] (or the one running at t1), with the
+        times it began and ended."""
+        best = max(((g, t) for t, g in self.gaps if t0 <= t <= t1), default=(0.0, t0))
+        now = time.perf_counter()
+        if self._last < t1 and now - self._last > best[0]:  # a stall still going on at t1
+            best = (now - self._last, now)
+        return best[0] * 1e3, best[1] - best[0], best[1]
+
+
+class Sampler:
+    """With ``--profile``: a thread that records the GUI thread's Python stack every
+    ``interval`` s (it gets the interpreter lock between the GUI thread's bytecodes, or when
+    a C call releases it), so a stall can be told apart by what ran in it."""
+
+    def __init__(self, interval: float = 0.002) -> None:
+        import threading
+
+        self.samples: list[tuple[float, tuple]] = []
+        self._ident = threading.get_ident()
+        self._stop = threading.Event()
+        self._interval = interval
+        self._thread = threading.Thread(target=self._run, name="stall-sampler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._interval):
+            frame = sys._current_frames().get(self._ident)
+            stack = []
+            while frame is not None:
+                code = frame.f_code
+                stack.append((code.co_filename, code.co_name, frame.f_lineno))
+                frame = frame.f_back
+            self.samples.append((time.perf_counter(), tuple(stack)))
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def report(self, t0: float, t1: float, top: int = 6) -> list[str]:
+        """What ran between ``t0`` and ``t1``: the commonest innermost frames of this
+        program and the commonest chains of its frames, with sample counts."""
+        from collections import Counter
+
+        root = str(ROOT) + os.sep
+        inner: Counter = Counter()
+        chains: Counter = Counter()
+        n = 0
+        for t, stack in self.samples:
+            if not t0 <= t <= t1:
+                continue
+            n += 1
+            own = [f"{f[len(root):]}:{name}:{line}" for f, name, line in stack
+                   if f.startswith(root) and "bench_stalls" not in f]
+            if own:
+                inner[own[0]] += 1
+                chains[" < ".join(own[:6])] += 1
+            else:
+                leaf = stack[0] if stack else ("?", "?", 0)
+                inner[f"{Path(leaf[0]).name}:{leaf[1]}"] += 1
+        out = [f"      {n} samples"]
+        out += [f"      {c:4d}  {k}" for k, c in inner.most_common(top)]
+        out += ["      chains:"] + [f"      {c:4d}  {k}" for k, c in chains.most_common(top)]
+        return out
 
 
 def _settled(win) -> bool:
@@ -152,7 +214,7 @@ def _near_middle(enc, tokens=True, n=2):
     return sorted(items, key=key)[:n]
 
 
-def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
+def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sampler | None = None) -> list[dict]:
     """Every action on the scene in ``path``; one row per action."""
     from gui.importing import toggle_door_in
     from gui.tools import Pointer, SelectTool, WallTool
@@ -175,7 +237,8 @@ def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
 
         def end(extra=None):
             t1 = time.perf_counter()
-            row = {"scene": label, "action": name, "stall_ms": probe.longest(t0, t1),
+            stall, g0, g1 = probe.longest_window(t0, t1)
+            row = {"scene": label, "action": name, "stall_ms": stall,
                    "answers_ms": (marks["answers"] - t0) * 1e3 if "answers" in marks else None,
                    "settled_ms": (t1 - t0) * 1e3, "cpu_ms": (time.thread_time() - c0) * 1e3}
             row.update(extra or {})
@@ -183,6 +246,9 @@ def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
             log(f"  {label:8s} {name:12s} stall {row['stall_ms']:7.1f} ms  answers "
                 f"{'-' if row['answers_ms'] is None else format(row['answers_ms'], '6.1f')} ms  settled "
                 f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms)")
+            if sampler is not None and stall > STALL_BUDGET_MS:
+                for line in sampler.report(g0, g1):
+                    log(line)
 
         return end
 
@@ -280,7 +346,7 @@ def measure_scene(label: str, path: Path, steps: int, log=print) -> list[dict]:
     return rows
 
 
-def run(scenes=("demo", "large", "big"), steps: int = 20, log=print) -> list[dict]:
+def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bool = False) -> list[dict]:
     from bench.scene import BIG, LARGE, make_scene
     from engine.files import save_encounter
     from gui.app import make_app
@@ -296,7 +362,12 @@ def run(scenes=("demo", "large", "big"), steps: int = 20, log=print) -> list[dic
             path = tmp / f"{s}.json"
             save_encounter(make_scene(1, doors=20, **spec), path)
         log(f"scene {s} ({path.name}), load average {os.getloadavg()[0]:.2f}:")
-        rows += measure_scene(s, path, steps, log=log)
+        sampler = Sampler() if profile else None
+        try:
+            rows += measure_scene(s, path, steps, log=log, sampler=sampler)
+        finally:
+            if sampler is not None:
+                sampler.stop()
     return rows
 
 
@@ -305,10 +376,12 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", default="demo,large,big")
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", action="store_true",
+                    help="sample the GUI thread's stack; print what ran in each stall over budget")
     args = ap.parse_args(argv)
     t0, c0 = time.perf_counter(), time.process_time()
     rows = run(tuple(s for s in args.scenes.split(",") if s), args.steps,
-               log=(lambda *a: None) if args.json else print)
+               log=(lambda *a: None) if args.json else print, profile=args.profile)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
