@@ -92,6 +92,34 @@ class Probe(QObject):
         return best[0] * 1e3, best[1] - best[0], best[1]
 
 
+class GcWatch:
+    """The interpreter's garbage collections (gc.callbacks): when each ran and how long."""
+
+    def __init__(self) -> None:
+        import gc
+
+        self.runs: list[tuple[float, float, int]] = []  # (end time, seconds, generation)
+        self._t = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase, info) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._t = now
+        else:
+            self.runs.append((now, now - self._t, info["generation"]))
+
+    def stop(self) -> None:
+        import gc
+
+        if self._cb in gc.callbacks:
+            gc.callbacks.remove(self._cb)
+
+    def longest(self, t0: float, t1: float) -> tuple[float, int]:
+        """The longest collection (ms) that ended in [t0, t1] and its generation."""
+        return max(((d * 1e3, g) for t, d, g in self.runs if t0 <= t <= t1), default=(0.0, -1))
+
+
 class Sampler:
     """With ``--profile``: a thread that records the GUI thread's Python stack every
     ``interval`` s (it gets the interpreter lock between the GUI thread's bytecodes, or when
@@ -222,6 +250,7 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
     tmp = Path(tempfile.mkdtemp(prefix="cf-stalls-"))
     win = _window(tmp)
     probe = Probe()
+    gcw = GcWatch()
     rows: list[dict] = []
     marks: dict[str, float] = {}
 
@@ -240,12 +269,13 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
             stall, g0, g1 = probe.longest_window(t0, t1)
             row = {"scene": label, "action": name, "stall_ms": stall,
                    "answers_ms": (marks["answers"] - t0) * 1e3 if "answers" in marks else None,
-                   "settled_ms": (t1 - t0) * 1e3, "cpu_ms": (time.thread_time() - c0) * 1e3}
+                   "settled_ms": (t1 - t0) * 1e3, "cpu_ms": (time.thread_time() - c0) * 1e3,
+                   "gc_ms": gcw.longest(t0, t1)[0]}
             row.update(extra or {})
             rows.append(row)
             log(f"  {label:8s} {name:12s} stall {row['stall_ms']:7.1f} ms  answers "
                 f"{'-' if row['answers_ms'] is None else format(row['answers_ms'], '6.1f')} ms  settled "
-                f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms)")
+                f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms, longest gc {row['gc_ms']:.0f} ms)")
             if sampler is not None and stall > STALL_BUDGET_MS:
                 for line in sampler.report(g0, g1):
                     log(line)
@@ -334,7 +364,10 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
         yield from undo("undo wall")
         view.set_tool(tool)
 
-    Script(script()).run()
+    try:
+        Script(script()).run()
+    finally:
+        gcw.stop()
     probe._timer.stop()
     win.document.undo_stack.setClean()
     win.close()

@@ -187,6 +187,47 @@ class ObstacleSet:
         self.rebuilds += 1
         self._note(None)
 
+    def build_steps(self, obstacles: tuple, bounds: tuple[float, float, float, float], chunk: int = 1000):
+        """On a new set (nothing given to :meth:`update` yet): take ``obstacles`` as
+        ``update(obstacles, bounds)`` would, as a generator doing the work ``chunk``
+        obstacles per step (their footprints, then the cover index grown by
+        :meth:`CoverIndex.edited`), so that the GUI thread can let other events in between
+        (a big map opened). Yields the share done (0..1]; once exhausted the set is as
+        :meth:`update` leaves it (the same obstacles in the same order, the same answers).
+        Raises :class:`engine.errors.GeometryError` as :meth:`update` does."""
+        if self.obstacles is not None:
+            raise ValueError("build_steps is for a new obstacle set")
+        blocking = [o for o in obstacles if o.blocks]
+        if len({o.id for o in blocking}) != len(blocking) or len(blocking) <= chunk:
+            self.update(obstacles, bounds)  # (ids used twice, or small: one step)
+            yield 1.0
+            return
+        by_id: dict = {}
+        cover = None
+        try:
+            for k in range(0, len(blocking), chunk):
+                part = blocking[k:k + chunk]
+                polys = footprints(part)
+                for o, p in zip(part, polys):
+                    by_id[o.id] = (o, p)
+                heights, labels = [o.height for o in part], [o.id for o in part]
+                cover = CoverIndex(polys, heights, labels) if cover is None else cover.edited((), polys, heights, labels)
+                if k + chunk < len(blocking):
+                    yield (k + len(part)) / len(blocking)
+        except GeometryInputError as exc:
+            raise GeometryError(str(exc)) from None
+        self.bounds = bounds
+        self._nav = None
+        self._nav_edits = []
+        self._by_id = by_id
+        self._dups = False
+        self.cover = cover
+        self.obstacles = obstacles
+        self.revision += 1
+        self.rebuilds += 1
+        self._note(None)
+        yield 1.0
+
     def _note(self, box: tuple | None) -> None:
         self._changes[self.revision] = box
         self._log.setdefault(self.revision, None)

@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engine.errors import FileChangedError, ReadOnlyFileError
-from engine.files import FileStamp, is_read_only, load_encounter, save_encounter
+from engine.files import FileStamp, is_read_only, save_encounter
 from engine.model import Encounter
 from gui.edits import Diff, diff
 
@@ -178,8 +178,12 @@ class EncounterDocument(QObject):
         if self.in_preview:
             self._publish(self._committed, preview=False, previous=self._encounter)
 
-    def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False) -> None:
-        """Replace the whole document (a file opened or recovered): clears the undo history."""
+    def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False,
+                    obstacles=None) -> None:
+        """Replace the whole document (a file opened or recovered): clears the undo history.
+        ``obstacles``: the encounter's obstacles already indexed
+        (:class:`engine.obstacles.ObstacleSet`, built a slice at a time while a big file was
+        opened: :mod:`gui.opening`), else they are indexed here."""
         self._path = Path(path) if path is not None else None
         self._stamp = FileStamp.of(self._path) if self._path is not None else None
         self.undo_stack.clear()
@@ -187,17 +191,25 @@ class EncounterDocument(QObject):
         self._forced_dirty = dirty
         self._committed = encounter
         self._encounter = encounter
-        self._update_tactics(encounter, reset=True)
+        self._update_tactics(encounter, reset=True, obstacles=obstacles)
         self.changed.emit(DocumentChange(diff(None, encounter), preview=False, reset=True))
         self.pathChanged.emit(self._path)
         self.cleanChanged.emit(not self.dirty)
 
     # -- files ---------------------------------------------------------------------------
-    def open(self, path: str | Path) -> None:
+    def open(self, path: str | Path, parent=None) -> bool:
         """Load a file into this document; raises :class:`engine.errors.EncounterFileError`
-        and leaves the document as it was when the file is bad."""
-        encounter = load_encounter(path)
-        self.set_content(encounter, path)
+        and leaves the document as it was when the file is bad. A big file is read off the
+        GUI thread while the window goes on painting (:func:`gui.opening.read_encounter`,
+        its progress dialog over ``parent``); returns False when the GM cancelled that."""
+        from gui.opening import read_encounter
+
+        got = read_encounter(path, parent)
+        if got is None:
+            return False
+        encounter, obstacles = got
+        self.set_content(encounter, path, obstacles=obstacles)
+        return True
 
     def changed_on_disk(self) -> bool:
         """Whether another program changed (or replaced) this document's file since it was
@@ -266,12 +278,12 @@ class EncounterDocument(QObject):
         self._update_tactics(encounter)
         self.changed.emit(DocumentChange(d, preview=preview))
 
-    def _update_tactics(self, encounter: Encounter, reset: bool = False) -> None:
+    def _update_tactics(self, encounter: Encounter, reset: bool = False, obstacles=None) -> None:
         if self._tactics is None:
             return
         try:
             if reset:
-                self._tactics = type(self._tactics)(encounter)
+                self._tactics = type(self._tactics)(encounter, obstacles=obstacles)
             else:
                 self._tactics.update(encounter)
             self._tactics_error = None

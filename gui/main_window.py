@@ -532,7 +532,8 @@ class MainWindow(QMainWindow):
         if ask and not self.maybe_save():
             return False
         try:
-            self.document.open(path)
+            if not self.document.open(path, self):
+                return False  # (the GM cancelled a big file's opening)
         except CoverfireError as exc:
             QMessageBox.warning(self, "Cannot open this encounter",
                                 f"{exc}\n\nThe encounter you had open is unchanged.")

@@ -1,0 +1,257 @@
+"""Opening a big encounter file without freezing the window.
+
+A 10,000-obstacle file takes 0.6 s to parse and validate and 0.15 s more to index, all of
+it holding the interpreter lock (a worker thread was measured: the window still stalled
+120 ms at a time, in ``json.loads``). So :class:`BackgroundOpen` has the file read in a
+process of its own (:mod:`gui.load_process`), takes the encounter back a frame per
+event-loop turn, and builds its obstacle index a slice per turn
+(:meth:`engine.obstacles.ObstacleSet.build_steps`); no turn does more than about
+:data:`SLICE_S` of work. :func:`read_encounter` wraps that for the main window: a progress
+dialog (window-modal, so the map cannot be edited half-way; Cancel keeps the encounter that
+was open) while an inner event loop keeps the window painting. Files below
+:data:`BACKGROUND_FROM_BYTES` are read at once, as before (a few milliseconds).
+
+The cyclic garbage collector is held off while the encounter's objects are made (a full
+collection over 10,000 obstacles' values took 100-290 ms, at a random moment) and the
+objects then made permanent (``gc.freeze``): later collections skip them.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import pickle
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+
+from engine.errors import EncounterFileError
+
+log = logging.getLogger(__name__)
+
+#: Files from this size (bytes) are read in the loader process (about 40 ms of reading here).
+BACKGROUND_FROM_BYTES = 200_000
+#: Seconds of work per event-loop turn while a file is taken back and indexed.
+SLICE_S = 0.010
+#: Obstacles indexed per step.
+INDEX_CHUNK = 800
+#: Milliseconds before the progress dialog shows (quick opens never flash one).
+DIALOG_AFTER_MS = 300
+
+
+class BackgroundOpen(QObject):
+    """Reads one encounter file off the GUI thread. ``finished`` once it is over: then
+    :attr:`encounter` and :attr:`obstacles` (an indexed
+    :class:`~engine.obstacles.ObstacleSet` for it) are set, or :attr:`error` (the file's
+    :class:`~engine.errors.EncounterFileError`), or :attr:`fallback` (the process could not
+    do it: read the file here) or :attr:`cancelled`. ``progress(text, share)`` on the way."""
+
+    finished = Signal()
+    progress = Signal(str, float)
+
+    def __init__(self, path: str | os.PathLike, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = str(Path(path))
+        self.encounter = None
+        self.obstacles = None
+        self.error: EncounterFileError | None = None
+        self.fallback = False
+        self.cancelled = False
+        self.done = False
+        self._out = bytearray()
+        self._err = bytearray()
+        self._frames: list = []
+        self._next = 0
+        self._items: dict[str, list] = {}
+        self._head = None
+        self._rest = None
+        self._steps = None
+        self._gc_was = gc.isenabled()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._slice)
+        self._proc: QProcess | None = None
+
+    # -- the process ----------------------------------------------------------------------------
+    def start(self) -> None:
+        if getattr(sys, "frozen", False):  # a bundled app: no python to run the reader with
+            self._finish(fallback=True)
+            return
+        root = str(Path(__file__).resolve().parents[1])
+        env = QProcessEnvironment.systemEnvironment()
+        env.insert("PYTHONPATH", os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        proc = QProcess(self)
+        proc.setProcessEnvironment(env)
+        proc.setStandardInputFile(QProcess.nullDevice())
+        proc.readyReadStandardOutput.connect(self._read_out)
+        proc.readyReadStandardError.connect(lambda: self._err.extend(bytes(proc.readAllStandardError())))
+        proc.finished.connect(self._on_exit)
+        proc.errorOccurred.connect(self._on_error)
+        self._proc = proc
+        self.progress.emit("Reading the file\u2026", 0.0)
+        proc.start(sys.executable, ["-c", "import sys; from gui.load_process import main; sys.exit(main())",
+                                    self.path])
+
+    def _read_out(self) -> None:
+        if self._proc is not None:
+            self._out.extend(bytes(self._proc.readAllStandardOutput()))
+
+    def _on_error(self, err) -> None:
+        if err == QProcess.ProcessError.FailedToStart and not self.done:
+            log.warning("the file reader process did not start: reading %s here", self.path)
+            self._finish(fallback=True)
+
+    def _on_exit(self, code: int, status) -> None:
+        if self.done:
+            return
+        self._read_out()
+        from gui.load_process import split_frames
+
+        if status != QProcess.ExitStatus.NormalExit or code != 0:
+            log.warning("the file reader process failed (%s): reading %s here\n%s", code, self.path,
+                        bytes(self._err).decode("utf-8", "replace")[-2000:])
+            self._finish(fallback=True)
+            return
+        self._frames = split_frames(self._out)
+        if not self._frames:
+            self._finish(fallback=True)
+            return
+        gc.disable()  # (a full collection over the new objects would stall the window)
+        self._timer.start()
+
+    # -- taking the encounter back, then indexing it ---------------------------------------------
+    def _slice(self) -> None:
+        if self.done:
+            return
+        t0 = time.perf_counter()
+        try:
+            while time.perf_counter() - t0 < SLICE_S:
+                if self._step():
+                    return
+        except EncounterFileError as exc:
+            self._finish(error=exc)
+            return
+        except Exception:  # noqa: BLE001 - a frame it cannot read: read the file here instead
+            log.exception("reading %s in the background", self.path)
+            self._finish(fallback=True)
+            return
+        self._timer.start()
+
+    def _step(self) -> bool:
+        """One unit of work; True when all is done (or stopped)."""
+        if self._steps is not None:
+            try:
+                share = next(self._steps)
+            except StopIteration:
+                self._finish()
+                return True
+            self.progress.emit("Indexing the cover\u2026", 0.5 + 0.5 * share)
+            return False
+        if self._next < len(self._frames):
+            msg = pickle.loads(self._frames[self._next])
+            self._next += 1
+            kind = msg[0]
+            if kind == "error":
+                _, reason, file, path = msg
+                raise EncounterFileError(reason, file=file, path=path)
+            if kind == "header":
+                self._head = msg
+            elif kind == "items":
+                self._items.setdefault(msg[1], []).extend(msg[2])
+            elif kind == "rest":
+                self._rest = msg[1]
+            self.progress.emit("Reading the file\u2026", 0.5 * self._next / len(self._frames))
+            return False
+        if self._head is None or self._rest is None or self._head[1] != len(self._frames) - 1:
+            raise ValueError("the reader's output is incomplete")
+        from engine.obstacles import ObstacleSet
+        from gui.load_process import assemble
+
+        self.encounter = assemble(self._rest, self._head[2], self._items)
+        self._frames, self._out = [], bytearray()
+        self.obstacles = ObstacleSet()
+        m = self.encounter.map
+        self._steps = self.obstacles.build_steps(self.encounter.obstacles, (0.0, 0.0, float(m.width), float(m.height)),
+                                                 chunk=INDEX_CHUNK)
+        return False
+
+    def _finish(self, *, error=None, fallback=False, cancelled=False) -> None:
+        if self.done:
+            return
+        self.done = True
+        self._timer.stop()
+        if error is not None or fallback or cancelled:
+            self.encounter = self.obstacles = None
+        self.error, self.fallback, self.cancelled = error, fallback, cancelled
+        if self.encounter is not None:
+            gc.freeze()  # (the encounter's objects: later collections leave them be)
+        if self._gc_was:
+            gc.enable()
+        if self._proc is not None and self._proc.state() != QProcess.ProcessState.NotRunning:
+            self._proc.kill()
+            self._proc.waitForFinished(1000)
+        self.finished.emit()
+
+    def cancel(self) -> None:
+        """Stop: nothing is opened."""
+        self._finish(cancelled=True)
+
+
+def read_encounter(path: str | os.PathLike, parent=None):
+    """The encounter in ``path`` and, for a big file, its indexed obstacle set:
+    ``(encounter, obstacles or None)``, or None when the GM cancelled. Raises
+    :class:`~engine.errors.EncounterFileError` for a file that cannot be opened. A big file
+    is read by :class:`BackgroundOpen` while the window goes on painting (a progress dialog
+    over it); a small one here and now."""
+    from engine.files import load_encounter
+
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = 0  # (load_encounter says what is wrong with it)
+    if size < BACKGROUND_FROM_BYTES:
+        return load_encounter(path), None
+    job = BackgroundOpen(path, parent)
+    loop = QEventLoop()
+    job.finished.connect(loop.quit)
+    dialog = _progress_dialog(parent, Path(path).name, job)
+    job.start()
+    if not job.done:
+        loop.exec()
+    if dialog is not None:
+        dialog.close()
+        dialog.deleteLater()
+    job.deleteLater()
+    if job.cancelled:
+        return None
+    if job.error is not None:
+        raise job.error
+    if job.fallback:
+        return load_encounter(path), None
+    return job.encounter, job.obstacles
+
+
+def _progress_dialog(parent, name: str, job: BackgroundOpen):
+    if parent is None:
+        return None
+    from PySide6.QtWidgets import QProgressDialog
+
+    dialog = QProgressDialog(f"Opening {name}\u2026", "Cancel", 0, 100, parent)
+    dialog.setWindowTitle("Opening")
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(DIALOG_AFTER_MS)
+    dialog.setAutoClose(False)
+    dialog.setAutoReset(False)
+    dialog.setValue(0)
+
+    def on_progress(text: str, share: float) -> None:
+        dialog.setLabelText(f"Opening {name}\u2026\n{text}")
+        dialog.setValue(int(round(100 * share)))
+
+    job.progress.connect(on_progress)
+    dialog.canceled.connect(job.cancel)
+    return dialog
