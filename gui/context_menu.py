@@ -62,7 +62,7 @@ class Target:
 
 def _commit(window, new: Encounter, text: str) -> bool:
     try:
-        new = edits.checked(new)
+        new = edits.checked(new, window.document.committed)  # (only what changed is validated)
     except CoverfireError as exc:
         window.statusBar().showMessage(f"Not done: {exc}", 8000)
         return False

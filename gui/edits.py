@@ -88,15 +88,53 @@ def apply_fields(encounter: Encounter, ident: str, fields: Mapping[str, object])
     return replace_from_data(encounter, ident, data)
 
 
-def checked(encounter: Encounter) -> Encounter:
+def checked(encounter: Encounter, base: Encounter | None = None) -> Encounter:
     """Run the engine's checks on an edited encounter (see :func:`engine.model.revalidate`);
-    every failure comes out as :class:`engine.errors.EncounterFileError`."""
-    from pydantic import ValidationError
+    every failure comes out as :class:`engine.errors.EncounterFileError`.
 
+    ``base``: the (valid) encounter the edit was made from. Then only what differs from it
+    is checked value by value -- the values it shares with ``base`` (by identity) are
+    taken as they are -- and the encounter's own checks (ids, owners, counts, coordinates)
+    run over the whole: the same verdict and the same JSON paths, in milliseconds on a
+    10,000-obstacle map where a whole revalidation takes half a second. The values shared
+    stay the very same objects, so the indexes see only the change."""
+    from pydantic import BaseModel, ValidationError
+
+    from engine import limits
     from engine.files import _from_validation
 
     try:
-        return revalidate(encounter)
+        if base is None or encounter.ruleset != base.ruleset:
+            return revalidate(encounter)
+        data: dict[str, object] = {}
+        fresh: dict[str, object] = {}  # what is new, where it is (for the text and number limits)
+        for name in type(encounter).model_fields:
+            value, old = getattr(encounter, name), getattr(base, name, None)
+            if value is old:
+                data[name] = value
+            elif isinstance(value, tuple) and all(isinstance(v, BaseModel) for v in value):
+                known = {id(v) for v in old} if isinstance(old, tuple) else set()
+                items: list = []
+                new_at: dict[int, object] = {}
+                for i, v in enumerate(value):
+                    if id(v) in known:
+                        items.append(v)
+                    else:
+                        new_at[i] = items_data = v.model_dump(mode="python", round_trip=True)
+                        items.append(items_data)
+                data[name] = items
+                if new_at:
+                    fresh[name] = new_at
+            elif isinstance(value, BaseModel):
+                data[name] = fresh[name] = value.model_dump(mode="python", round_trip=True)
+            else:
+                data[name] = fresh[name] = value
+        for name, extra in (encounter.__pydantic_extra__ or {}).items():
+            data[name] = extra
+            if extra is not (base.__pydantic_extra__ or {}).get(name):
+                fresh[name] = extra
+        limits.check_data(fresh, models=True)
+        return Encounter.model_validate(data, context={"text_checked": True})
     except ValidationError as exc:
         raise _from_validation(exc, None) from None
 
@@ -199,7 +237,7 @@ def add(encounter: Encounter, item: Token | Obstacle | Zone) -> Encounter:
         enc = encounter.model_copy(update={"zones": encounter.zones + (item,)})
     else:
         raise TypeError(f"cannot add a {type(item).__name__}")
-    return checked(enc)
+    return checked(enc, encounter)
 
 
 def add_unchecked(encounter: Encounter, item: Token | Obstacle | Zone) -> Encounter:
@@ -291,7 +329,7 @@ def duplicate(encounter: Encounter, ids: Iterable[str], offset: Point = (1.0, 1.
             copy = item.model_copy(update=update)
             enc = enc.model_copy(update={"zones": enc.zones + (copy,)})
         new_ids.append(nid)
-    return checked(enc), [renamed[i] for i in dict.fromkeys(ids)]
+    return checked(enc, encounter), [renamed[i] for i in dict.fromkeys(ids)]
 
 
 def default_zone(encounter: Encounter, kind: str, owner: Token | None, at: Point) -> Zone:
@@ -404,7 +442,7 @@ def apply_encounter_fields(encounter: Encounter, fields: Mapping[str, object]) -
     except ValidationError as exc:
         err = _from_validation(exc, None)
         raise type(err)(err.reason, path="$.map" + err.path[1:]) from None
-    return checked(encounter.model_copy(update={**top, "map": new_map}))
+    return checked(encounter.model_copy(update={**top, "map": new_map}), encounter)
 
 
 def replace_from_data(encounter: Encounter, ident: str, data: Mapping[str, object]) -> Encounter:
@@ -423,4 +461,4 @@ def replace_from_data(encounter: Encounter, ident: str, data: Mapping[str, objec
         from engine.errors import EncounterFileError
 
         raise EncounterFileError(f"the id {new_item.id!r} is already used by another object", path="$.id")
-    return checked(replace(encounter, new_item, old_id=ident))
+    return checked(replace(encounter, new_item, old_id=ident), encounter)

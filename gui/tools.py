@@ -208,9 +208,10 @@ class Tool:
         return (edits.snap(p.x, g, off), edits.snap(p.y, g, off))
 
     def _land(self, encounter: Encounter, text: str) -> bool:
-        """Commit a finished edit; the engine's refusal goes to the status bar."""
+        """Commit a finished edit; the engine's refusal goes to the status bar. (Checked
+        against the last committed state: only what the edit changed is validated.)"""
         try:
-            encounter = edits.checked(encounter)
+            encounter = edits.checked(encounter, self.doc.committed)
         except CoverfireError as exc:
             self.doc.cancel_preview()
             self.host.status(f"Not done: {exc}")
