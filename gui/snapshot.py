@@ -10,6 +10,13 @@ device: a QImage (PNG, at 1x to 4x of the page's logical pixels via the device p
 ratio, so labels and lines keep their proportions), a QSvgGenerator or a QPdfWriter (both
 vector).
 
+A players' snapshot draws what the players know, as the player view does
+(:class:`gui.player_document.PlayerDocument` over the snapshot's own document: the
+engine's ``players_knowledge``, and with the encounter's fog on only the tokens the party
+sees, under the fog of :class:`gui.layers.fog.FogLayer`); its badges and targets table are
+worked out from that knowledge. SVG and PDF hold shapes and text only, but for the
+background and token art (see docs/player-view.md, "SVG and PDF: shapes and text").
+
 Page coordinates are logical pixels; :meth:`Snapshot.map_to_page` says where a map point
 (metres) lands, and PNGs carry that mapping in a ``Coverfire-Map`` text chunk.
 """
@@ -33,6 +40,8 @@ from gui import style
 from gui.answers import LiveAnswers
 from gui.document import EncounterDocument
 from gui.layers import NO_BRUSH, NO_PEN, _alpha, cosmetic
+from gui.party_sight import PartySight
+from gui.player_document import PlayerDocument
 from gui.player_view import PlayerOptions, SharedMapView
 from gui.portable_svg import portable_svg
 from gui.selection import Selection
@@ -157,10 +166,18 @@ class Snapshot:
             self.selection.clear()
             if spec.weapon is not None:
                 self.selection.set_weapon(spec.weapon)
-        self.answers = LiveAnswers(self.document, self.selection, self.document)
+        self.player = spec.view == "player"
+        #: what the page draws: the players' knowledge for players (the engine's
+        #: ``players_knowledge``, and with the encounter's fog on only the tokens the party
+        #: sees, the fog worked out from the true obstacles), else the encounter itself
+        self.sight = None
+        self.shown_document = self.document
+        if self.player:
+            self.sight = PartySight(self.document, self.document)
+            self.shown_document = PlayerDocument(self.document, self.sight, self.document)
+        self.answers = LiveAnswers(self.shown_document, self.selection, self.document)
         if self.answers.error and spec.weapon is not None and spec.attacker is not None:
             raise CoverfireError(self.answers.error)
-        self.player = spec.view == "player"
         extras = spec.player
         if self.player:
             options = extras.view_options().with_(show_legend=False, show_scale_bar=False, title=None)
@@ -168,7 +185,7 @@ class Snapshot:
             options = GM_VIEW.with_(show_legend=False, show_scale_bar=False, show_selection=False,
                                     show_sight=False, show_charge=False, title=None,
                                     label_scale=extras.label_scale)
-        self.view = SharedMapView(self.document, self.selection, self.answers, options, extras)
+        self.view = SharedMapView(self.shown_document, self.selection, self.answers, options, extras)
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         self.view.setUpdatesEnabled(False)  # it is only ever drawn through render()
         self.view.setFrameShape(self.view.Shape.NoFrame)
@@ -207,8 +224,9 @@ class Snapshot:
         """Free the offscreen view. No signal reaches it any more (its document, selection
         and answers are this snapshot's own); Qt deletes it and them later. pyqtgraph's
         ``GraphicsView.close`` is not used: it clears the scene under live Python items."""
-        for obj in (self.document, self.selection, self.answers):
-            obj.blockSignals(True)
+        for obj in (self.document, self.selection, self.answers, self.sight, self.shown_document):
+            if obj is not None:
+                obj.blockSignals(True)
         self.view.hide()
         self.view.deleteLater()
         self.document.deleteLater()
