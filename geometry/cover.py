@@ -224,20 +224,27 @@ class CoverIndex:
         return _EyeView(*out)
 
     def _pairs(self, view: _EyeView, e: float, theta: np.ndarray, alpha: np.ndarray,
-               dist: np.ndarray, lmax: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+               dist: np.ndarray, lmax: np.ndarray, live: np.ndarray,
+               body: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Candidate (target, obstacle) pairs: obstacles whose bearing bins overlap the
-        target's silhouette, nearer than it, and able to hide some of it.
+        target's silhouette, nearer than it, and able to hide some of it; with ``body``
+        (the targets' heights) also which targets are *walled* (wholly hidden, see
+        :meth:`_walled_bins`): those get no pairs (their fraction is 1). Returns
+        ``(p_t, p_o, walled)``, ``walled`` None without ``body``.
 
         Every obstacle is listed in each bearing bin it spans; a target takes all the
         obstacles of its first bin and, from its further bins, only those that start there,
         so each pair comes up once (twice at most when both intervals wrap round into each
         other, which is harmless: hidden heights are maxima). Bins are 360/BEARING_BINS
         degrees wide; a pair whose intervals only share a bin costs a little work later and
-        contributes nothing."""
+        contributes nothing. Only obstacles in the bins of targets that are not walled are
+        listed (the pairs of the others are the same as when all are)."""
         n = self.n
         none = np.zeros(0, dtype=np.int64)
+        nt = theta.shape[0]
+        walled = np.zeros(nt, dtype=bool) if body is not None else None
         if n == 0 or not live.any():
-            return none, none
+            return none, none, walled
         reach = float(lmax[live].max())
         useful = view.dmin < reach
         bins = BEARING_BINS
@@ -247,6 +254,26 @@ class CoverIndex:
         lo = view.lo[ob]
         k0 = np.minimum(np.floor(lo / bw).astype(np.int64), mask)
         nk = np.minimum(np.floor((lo + view.span[ob]) / bw).astype(np.int64) - k0 + 1, bins)
+        tl = np.nonzero(live)[0]
+        tlo = (theta[tl] - alpha[tl]) % _TWO_PI
+        tk0 = np.minimum(np.floor(tlo / bw).astype(np.int64), mask)
+        tnk = np.minimum(np.floor((tlo + 2 * alpha[tl]) / bw).astype(np.int64) - tk0 + 1, bins)
+        if body is not None and ob.size:
+            w = self._walled_bins(view, e, ob, lo, dist, body, tl, tk0, tnk)
+            walled[tl[w]] = True
+            if w.all():
+                return none, none, walled
+            tl, tk0, tnk = tl[~w], tk0[~w], tnk[~w]
+        toff = _ragged_arange(tnk)
+        q_k = (np.repeat(tk0, tnk) + toff) & mask
+        if body is not None and ob.size:
+            # list only the obstacles whose bins meet a bin of a target left
+            need = np.zeros(2 * bins + 1, dtype=np.int64)
+            need[1:bins + 1][q_k] = 1
+            need[bins + 1:] = need[1:bins + 1]
+            need = np.cumsum(need)
+            touch = need[k0 + nk] > need[k0]
+            ob, k0, nk = ob[touch], k0[touch], nk[touch]
         off = _ragged_arange(nk)
         ent_o = np.repeat(ob, nk)
         ent_k = (np.repeat(k0, nk) + off) & mask
@@ -256,12 +283,6 @@ class CoverIndex:
         cnt_all = np.bincount(ent_k, minlength=bins)
         cnt_start = np.bincount(ent_k[start], minlength=bins)
         ptr = np.cumsum(cnt_all) - cnt_all
-        tl = np.nonzero(live)[0]
-        tlo = (theta[tl] - alpha[tl]) % _TWO_PI
-        tk0 = np.minimum(np.floor(tlo / bw).astype(np.int64), mask)
-        tnk = np.minimum(np.floor((tlo + 2 * alpha[tl]) / bw).astype(np.int64) - tk0 + 1, bins)
-        toff = _ragged_arange(tnk)
-        q_k = (np.repeat(tk0, tnk) + toff) & mask
         cnt = np.where(toff == 0, cnt_all[q_k], cnt_start[q_k])
         p_t = np.repeat(np.repeat(tl, tnk), cnt)
         p_o = items[np.repeat(ptr[q_k], cnt) + _ragged_arange(cnt)]
@@ -282,7 +303,65 @@ class CoverIndex:
         with np.errstate(divide="ignore"):
             ratio = np.maximum(1.0, dist[p_t] / view.dmax[p_o])
         keep = near & ((hh >= e) | (e + (hh - e) * ratio > 0))
-        return p_t[keep], p_o[keep]
+        p_t, p_o = p_t[keep], p_o[keep]
+        if body is not None and p_t.size:
+            w = self._walled(view, e, theta, alpha, dist, body, p_t, p_o)
+            if w.any():
+                walled |= w
+                keep = ~w[p_t]
+                p_t, p_o = p_t[keep], p_o[keep]
+        return p_t, p_o, walled
+
+    def _walled_bins(self, view: _EyeView, e: float, ob: np.ndarray, lo: np.ndarray,
+                     dist: np.ndarray, body: np.ndarray, tl: np.ndarray, tk0: np.ndarray,
+                     tnk: np.ndarray) -> np.ndarray:
+        """Which of the targets ``tl`` (bearing bins ``tk0`` .. ``tk0 + tnk - 1``) are wholly
+        hidden by the obstacles ``ob`` (bearing intervals from ``lo``), bin by bin (bool per
+        target in ``tl``).
+
+        A bin is *walled* at distance d for bodies up to height b when an obstacle taller
+        than the eye and at least b tall, all of it within d of the eye, covers the whole
+        bin (with 1e-9 rad to spare each side): every ray of those bearings enters it before
+        d. A target is hidden when each of its bins is walled nearer than it for its body:
+        the argument of :meth:`_walled`, with the bins' obstacles in turn."""
+        levels = np.unique(body[tl])
+        h = self.heights[ob]
+        lvl = np.searchsorted(levels, h, side="right") - 1  # the highest body it hides
+        bins = BEARING_BINS
+        bw = _TWO_PI / bins
+        f0 = np.ceil((lo + 1e-9) / bw).astype(np.int64)
+        nf = np.floor((lo + view.span[ob] - 1e-9) / bw).astype(np.int64) - f0
+        use = np.nonzero((h > e) & (lvl >= 0) & (nf > 0))[0]
+        if use.size == 0:
+            return np.zeros(tl.size, dtype=bool)
+        nf = np.minimum(nf[use], bins)
+        ent = (np.repeat(f0[use], nf) + _ragged_arange(nf)) & (bins - 1)
+        table = np.full(levels.size * bins, np.inf)
+        np.minimum.at(table, np.repeat(lvl[use] * bins, nf) + ent, np.repeat(view.dmax[ob[use]], nf))
+        table = np.minimum.accumulate(table.reshape(levels.size, bins)[::-1], axis=0)[::-1].ravel()
+        t_lvl = np.searchsorted(levels, body[tl])
+        q = np.repeat(t_lvl * bins, tnk) + ((np.repeat(tk0, tnk) + _ragged_arange(tnk)) & (bins - 1))
+        far = np.maximum.reduceat(table[q], np.cumsum(tnk) - tnk)
+        return far < dist[tl]
+
+    def _walled(self, view: _EyeView, e: float, theta: np.ndarray, alpha: np.ndarray,
+                dist: np.ndarray, body: np.ndarray, p_t: np.ndarray, p_o: np.ndarray) -> np.ndarray:
+        """Targets wholly hidden by one obstacle of the candidate pairs (bool per target).
+
+        An obstacle taller than the eye and than the target's body, every vertex of it nearer
+        the eye than the target (``dmax < D``), whose bearing interval contains all of the
+        silhouette's bearings (with 1e-9 rad to spare): every column's ray enters it (a
+        connected footprint is met by every ray within its bearing interval) at some
+        ``lam < 1``, so each column is hidden up to ``e + (h - e) / lam_in > h >= body`` --
+        the whole body, whatever else is in the way. Such targets need no more work: their
+        fraction is 1."""
+        hb = self.heights[p_o]
+        off = np.mod(theta[p_t] - alpha[p_t] - view.lo[p_o], _TWO_PI)
+        wall = (hb > e) & (hb >= body[p_t]) & ~view.full[p_o] & (view.dmax[p_o] < dist[p_t]) \
+            & (off + 2.0 * alpha[p_t] <= view.span[p_o] - 1e-9)
+        out = np.zeros(theta.shape[0], dtype=bool)
+        out[p_t[wall]] = True
+        return out
 
     # -- the core -------------------------------------------------------------------------------
     def _solve(self, eye_xy, eye_z: float, targets_xy, radii, cells=None, base_columns: int | None = None,
@@ -318,8 +397,9 @@ class CoverIndex:
                 view = self._view(ex, ey, obs) if obs.size else None
             else:
                 view = self._view(ex, ey)
+        walled = None
         if view is not None:
-            p_t, p_o = self._pairs(view, e, theta, alpha, dist, lmax, live)
+            p_t, p_o, walled = self._pairs(view, e, theta, alpha, dist, lmax, live, body)
         else:
             p_t = p_o = np.zeros(0, dtype=np.int64)
 
@@ -376,6 +456,8 @@ class CoverIndex:
                 self._hard(hidden, e, view, np.nonzero(hard)[0], p_t, p_o, ne, pe_first, ta, qa,
                            D, tb, qb, k1, k2, c_u, ncell_t, cstart)
         hidden = np.maximum(hidden, 0.0)
+        if walled is not None:
+            hidden[walled[c_t]] = np.inf
         if order_back is not None:
             c_t, c_u, hidden = c_t[order_back], c_u[order_back], hidden[order_back]
             c_w = c_w[order_back]

@@ -294,3 +294,63 @@ def test_edited_index_answers_as_one_built_from_scratch():
     assert idx.cover_fractions((0, 0), 1.6, [(20, 0)], [0.4], [1.8])[0] == f[0]  # unchanged
     with pytest.raises(InvalidInputError):
         idx.edited([], [shapely.Polygon([(0, 0), (1, 1), (1, 0), (0, 1)])], [1.0], ["bowtie"])
+
+
+# --- walled targets: wholly hidden by obstacles taller than them, found without columns ----------
+
+def test_target_behind_a_wall_taller_than_it_and_the_eye_is_all_hidden():
+    # 2.5 m wall at 10-10.3 m: every ray to the silhouette enters it at lam ~ 1/2, hidden up to
+    # 1.6 + 0.9 * 20 / 10 = 3.4 m > 1.8 m: all of the body (the walled shortcut), while the
+    # hidden heights (no body involved) are still the exact ones
+    idx = wall(10.0, 10.3, 2.5)
+    assert one(idx) == 1.0
+    assert idx.hidden_heights((0, 0), 1.6, (20, 0), 0.4, [0.0])[0] == pytest.approx(3.4)
+    # a wall taller than the eye but lower than where it must reach: 1.65 m hides to 1.7 m
+    # of a 1.8 m body (the columns are measured): 1.7 / 1.8
+    assert one(wall(10.0, 10.3, 1.65)) == pytest.approx(1.7 / 1.8)
+    # taller than the body but not than the eye (a prone eye 0.3 m up, a 1.2 m tall...): the
+    # 1.0 m wall hides a prone target (0.4 m) behind it, measured the ordinary way
+    assert one(wall(19.0, 19.2, 1.0), e=1.6, h=0.4) == pytest.approx(1.0)
+
+
+def test_two_walls_side_by_side_hide_all_and_a_gap_between_them_shows():
+    # two 2.5 m walls meeting at y = 0, 10-10.2 m out: together they cover every bearing of
+    # the silhouette (neither does alone): all hidden
+    halves = CoverIndex([shapely.box(10.0, -5.0, 10.2, 0.0), shapely.box(10.0, 0.0, 10.2, 5.0)], [2.5, 2.5])
+    assert one(halves) == 1.0
+    # a 2 cm gap (|y| < 0.01): the column u reaches y = u * x / 20 at x, so it sees through
+    # for |u| < 0.01 * 20 / 10.2 = 0.019608 m; a column further out meets a wall's side face
+    # at lam <= 10.2 / 20, hidden to at least 1.6 + 0.9 * 20 / 10.2 = 3.36 m: all of it.
+    # Seen: 2 * 0.019608 m of the 0.8 m silhouette
+    gap = [shapely.box(10.0, -5.0, 10.2, -0.01), shapely.box(10.0, 0.01, 10.2, 5.0)]
+    idx = CoverIndex(gap, [2.5, 2.5])
+    f = one(idx)
+    assert f == pytest.approx(1 - 2 * 0.01 * 20 / 10.2 / 0.8, abs=1e-9)
+    assert f == pytest.approx(reference_cover(idx, (0.0, 0.0), 1.6, (20.0, 0.0), 0.4, 1.8), abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_walled_shortcut_changes_no_answer(seed, monkeypatch):
+    # a crowded scene with many tall obstacles, every target from several eyes: the same
+    # fractions with the shortcut (walled targets skip the column work) as without it --
+    # bit for bit where not all hidden, all hidden the same targets
+    rng, polys, hs = _scene(seed, n=150, size=40.0)
+    hs = [h if rng.random() < 0.5 else 3.0 for h in hs]
+    idx = CoverIndex(polys, hs)
+    blocked = shapely.union_all(polys)
+    pts = rng.uniform(0, 40, (120, 2))
+    pts = pts[~shapely.contains_xy(blocked, pts[:, 0], pts[:, 1])]
+    r = rng.choice([0.4, 0.5], len(pts))
+    h = rng.choice([0.4, 1.2, 1.8], len(pts))
+    eyes = [(rng.uniform(0, 40, 2), float(rng.choice([0.3, 1.0, 1.6]))) for _ in range(6)]
+    fast = [idx.cover_fractions(eye, e, pts, r, h) for eye, e in eyes]
+    monkeypatch.setattr(CoverIndex, "_walled_bins", lambda self, *a: np.zeros(a[6].size, dtype=bool))
+    monkeypatch.setattr(CoverIndex, "_walled", lambda self, *a: np.zeros(a[2].shape[0], dtype=bool))
+    slow = [idx.cover_fractions(eye, e, pts, r, h) for eye, e in eyes]
+    walled = 0
+    for a, b in zip(fast, slow):
+        full = b >= 1 - 1e-9
+        assert np.array_equal(a >= 1 - 1e-9, full)
+        assert np.array_equal(a[~full], b[~full])
+        walled += int((a == 1.0).sum())
+    assert walled > 20  # the scene does have walled targets
