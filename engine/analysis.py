@@ -204,6 +204,7 @@ class Tactics:
         self._hits: dict[str, list[ZoneHit]] | None = None
         self._hit_cache: dict[str, tuple] = {}
         self._cover_memo: tuple | None = None  # (attacker token, index_builds, {target id: (token, fraction)})
+        self._charge_memo: tuple | None = None  # see _charge_from
         self.update(encounter)
 
     def fork(self, encounter: Encounter) -> Tactics:
@@ -249,6 +250,7 @@ class Tactics:
         out._zone_cache = dict(self._zone_cache)
         out._hit_cache = dict(self._hit_cache)
         out._cover_memo = None
+        out._charge_memo = None
         return out
 
     def has_graph(self, token_id: str) -> bool:
@@ -404,23 +406,42 @@ class Tactics:
 
     def _charge(self, attacker_id: str, target_id: str, reach: float | None = None,
                 runup: float | None = None, max_movement: float | None = None, shared: bool = False):
-        from geometry.nav import ChargePlan, plan_charge
+        from geometry.nav import ChargePlan
 
         a = self._token(attacker_id)
         t = self._token(target_id)
         if a.id == t.id:
             return ChargePlan(False, (), None, None, None, "a token cannot charge itself")
-        keep = [i for i, ident in enumerate(self._ids) if ident not in (a.id, t.id)]
-        discs = np.column_stack((self._xy[keep], self._r[keep])) if keep else np.zeros((0, 3))
         if max_movement is None:
             max_movement = self.charge_movement(a.id)
+        reach = DEFAULT_REACH if reach is None else reach
+        runup = DEFAULT_RUNUP if runup is None else runup
         try:
-            return plan_charge(self.navigator, (a.x, a.y), a.radius, (t.x, t.y), t.radius, discs,
-                               reach=DEFAULT_REACH if reach is None else reach,
-                               runup=DEFAULT_RUNUP if runup is None else runup,
-                               max_movement=max_movement, shared_tree=True if shared else None)
+            mover, bodies, row = self._charge_from(a, float(reach), float(runup), float(max_movement))
+            return mover.plan_at(bodies, row[t.id], shared_tree=True if shared else None)
         except GeometryInputError as exc:
             return ChargePlan(False, (), None, None, None, str(exc))
+
+    def _charge_from(self, a: Token, reach: float, runup: float, max_movement: float):
+        """The attacker's side of its charges (``geometry.nav.ChargeFrom``), the other tokens
+        as bodies (rows x, y, r in the encounter's order) and each one's row: kept while the
+        attacker, the tokens and the obstacles stay the same, so the charges of one attacker
+        at every target share them (the same plans as one by one)."""
+        from geometry.nav import ChargeFrom
+
+        nav = self.navigator
+        key = (reach, runup, max_movement)
+        memo = self._charge_memo  # (attacker, tokens, navigator, key, answer): by identity
+        if memo is not None and memo[0] is a and memo[1] is self._tokens and memo[2] is nav and memo[3] == key:
+            return memo[4]
+        me = self._pos[a.id]
+        rows = [i for i in range(len(self._ids)) if i != me]
+        bodies = np.column_stack((self._xy[rows], self._r[rows])) if rows else np.zeros((0, 3))
+        row = {self._ids[i]: k for k, i in enumerate(rows)}
+        mover = ChargeFrom(nav, (a.x, a.y), a.radius, reach=reach, runup=runup, max_movement=max_movement)
+        out = (mover, bodies, row)
+        self._charge_memo = (a, self._tokens, nav, key, out)
+        return out
 
     # -- zones --------------------------------------------------------------------------------------
     def zone_origin(self, zone_id: str) -> tuple[float, float, float]:

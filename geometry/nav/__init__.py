@@ -34,7 +34,7 @@ A*), :mod:`~geometry.nav.navigator`, :mod:`~geometry.nav.charge`, :mod:`~geometr
 (shove and grapple).
 """
 
-from geometry.nav.charge import plan_charge, plan_charges
+from geometry.nav.charge import ChargeFrom, plan_charge, plan_charges
 from geometry.nav.contact import drag_path, slide
 from geometry.nav.navigator import Navigator
 from geometry.nav.values import (
@@ -51,5 +51,5 @@ from geometry.nav.values import (
 
 __all__ = [
     "PAIR_BUDGET", "SIDES", "START_REACH", "TOUCH", "TREE_AFTER", "ChargePlan", "DragResult",
-    "Navigator", "PathResult", "SlideResult", "drag_path", "plan_charge", "plan_charges", "slide",
+    "ChargeFrom", "Navigator", "PathResult", "SlideResult", "drag_path", "plan_charge", "plan_charges", "slide",
 ]

@@ -28,6 +28,10 @@ from geometry.nav.values import (
 )
 
 
+#: Targets' run-up intervals a graph keeps (:meth:`Runup._obstacle_intervals`), oldest dropped.
+RUNUP_CACHE = 4096
+
+
 def _no_charge(reason: str) -> ChargePlan:
     return ChargePlan(False, (), None, None, None, reason)
 
@@ -51,7 +55,7 @@ class Runup:
     def __init__(self, q: Query, T: XY, c: float, runup: float):
         self.q, self.T, self.c, self.Rr = q, np.asarray(T, dtype=float), c, c + runup
         g = q.g
-        blocked = [self._polygon_intervals(g), self._disc_intervals()]
+        blocked = [self._obstacle_intervals(g), self._disc_intervals()]
         lo = np.concatenate([b[0] for b in blocked])
         hi = np.concatenate([b[1] for b in blocked])
         self._set_free(lo, hi)
@@ -68,6 +72,20 @@ class Runup:
         outer = np.stack([np.cos(a), np.sin(a)], axis=-1) * rout
         inner = np.stack([np.cos(a[:, ::-1]), np.sin(a[:, ::-1])], axis=-1) * rin
         return shapely.polygons(np.concatenate([outer, inner], axis=1) + self.T), mids
+
+    def _obstacle_intervals(self, g: Graph) -> tuple[np.ndarray, np.ndarray]:
+        """The bearings blocked by the grown obstacles and the map edge: they depend on the
+        graph, the target's place and the two radii only, so the graph keeps them (an edit
+        keeps those of targets away from the change, :func:`geometry.nav.edit.edit_graph`):
+        a target's run-ups are worked out once however many movers charge it."""
+        key = (float(self.T[0]), float(self.T[1]), float(self.c), float(self.Rr))
+        cache = g.runup_cache
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) >= RUNUP_CACHE:
+                cache.pop(next(iter(cache)))
+            hit = cache[key] = self._polygon_intervals(g)
+        return hit
 
     def _polygon_intervals(self, g: Graph) -> tuple[np.ndarray, np.ndarray]:
         T, R = self.T, self.Rr * 1.01
@@ -469,97 +487,158 @@ def plan_charge(nav: Navigator, mover_xy, mover_radius: float, target_xy, target
     T = nav.check_point(target_xy, "target")
     r1 = check_positive(mover_radius, "the mover's radius")
     r2 = check_positive(target_radius, "the target's radius")
-    reach = check_positive(reach, "the reach", allow_zero=True)
-    runup = check_positive(runup, "the run-up", allow_zero=True)
+    check_positive(reach, "the reach", allow_zero=True)
+    check_positive(runup, "the run-up", allow_zero=True)
     if max_movement is not None:
-        max_movement = check_positive(max_movement, "the movement allowed", allow_zero=True)
-    g = nav.graph(r1)
-    rg = g.r
-    c = r1 + r2 + reach
-    D = disc_array(discs)
-    if len(D):
-        same_mover = (np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) < 1e-6) & (np.abs(D[:, 2] - r1) < 1e-6)
-        at_target = np.hypot(D[:, 0] - T[0], D[:, 1] - T[1]) < 1e-6
-        D = D[~same_mover & ~at_target]
-    D = np.vstack([D, [[T[0], T[1], r2]]])
-    D[:, 2] += rg
-    D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # bodies already overlapped
-    s2 = g.escape(s)
-    if s2 is None:
-        return _no_charge("the charging body is wedged in and cannot move")
-    head: list[XY] = [s] if s2 == s else [s, s2]
-    # the walk to the run-up start may cost at most cap: with a movement allowance the search
-    # (and the bodies it must know of) stays within that distance of the mover
-    cap = math.inf if max_movement is None else max(max_movement - runup, 0.0) + 1e-9
-    near = None if math.isinf(cap) else (s2, cap)
-    key = (int(round(rg * 100)), s, D[np.lexsort(D.T[::-1])].tobytes(), cap)
-    tree = nav.charge_trees.get(key) if shared_tree is not False else None
-    if tree is not None:
-        nav.charge_trees.move_to_end(key)
-        q = tree.q
-    else:
-        q = Query(g, D, near=near)
-    run = Runup(q, T, c, runup)
-    use_tree = shared_tree is True or (shared_tree is None and nav.charge_seen.get(key, 0) >= TREE_AFTER)
-    if tree is None and use_tree:
-        si = q.add_nodes(np.array([s2]))[0]
-        tree = nav.charge_trees[key] = ChargeTree(q, si, s2, limit=cap)
-        while len(nav.charge_trees) > 4:
-            nav.charge_trees.popitem(last=False)
-    nav.charge_seen[key] = nav.charge_seen.get(key, 0) + 1
-    if len(nav.charge_seen) > 64:
-        nav.charge_seen.pop(next(iter(nav.charge_seen)))
-    fin = Finisher(q, run)
-    lower = abs(math.hypot(s2[0] - T[0], s2[1] - T[1]) - run.Rr)
-    U = min(1.25 * lower + 2.0 * run.Rr, cap)
-    done, exhausted = None, False
-    if lower > cap:
-        pass
-    elif tree is not None:
-        U = min(max(U, tree.B), cap)
-        while True:
-            tree.grow(U)
-            done = fin.best(tree.ids, tree.cost, U, set(), tree.X, tree.PX)
-            exhausted = tree.exhausted
-            if done is not None or exhausted or U >= cap:
-                break
-            U = min(2.0 * U, cap)
-        parent = tree.search.parent
-    else:
-        si = q.add_nodes(np.array([s2]))[0]
+        check_positive(max_movement, "the movement allowed", allow_zero=True)
+    return ChargeFrom(nav, s, r1, reach, runup, max_movement).plan(T, r2, discs, shared_tree=shared_tree)
 
-        h = (float(T[0]), float(T[1]), run.Rr)  # the distance to the run-up circle
-        while True:
-            a = AStar(q, si, h, wlimit=cap)
+
+class ChargeFrom:
+    """One mover's side of its charges (:func:`plan_charge`): the checked start, the graph
+    for its radius, where it steps out to when it stands too close to a wall, the movement
+    cap. Plans at many targets from one of these give the same answers as
+    :func:`plan_charge` for each, without doing the mover's part again (the GUI's charge
+    column asks for every target of one attacker)."""
+
+    def __init__(self, nav: Navigator, mover_xy, mover_radius: float, reach: float = 1.0,
+                 runup: float = 4.0, max_movement: float | None = None):
+        self.nav = nav
+        self.s = nav.check_point(mover_xy, "mover")
+        self.r1 = check_positive(mover_radius, "the mover's radius")
+        self.reach = check_positive(reach, "the reach", allow_zero=True)
+        self.runup = check_positive(runup, "the run-up", allow_zero=True)
+        if max_movement is not None:
+            max_movement = check_positive(max_movement, "the movement allowed", allow_zero=True)
+        self.max_movement = max_movement
+        self.g = nav.graph(self.r1)
+        self.s2 = self.g.escape(self.s)
+        # the walk to the run-up start may cost at most cap: with a movement allowance the
+        # search (and the bodies it must know of) stays within that distance of the mover
+        self.cap = math.inf if max_movement is None else max(max_movement - self.runup, 0.0) + 1e-9
+        self._base: tuple | None = None  # (bodies, as an array, alone, key): plan_at
+
+    def plan_at(self, bodies: np.ndarray, j: int, *, shared_tree: bool | None = None) -> ChargePlan:
+        """The mover's shortest charge at row ``j`` of ``bodies`` (every body but the mover,
+        rows x, y, r): the same as :meth:`plan` at that row with the other rows as discs.
+        Give the same array object for the charges at its rows: what they share (the bodies
+        as a key of the shared search) is worked out once for it."""
+        base = self._base
+        if base is None or base[0] is not bodies:
+            B = disc_array(bodies)
+            s, r1, rg = self.s, self.r1, self.g.r
+            same = (np.hypot(B[:, 0] - s[0], B[:, 1] - s[1]) < 1e-6) & (np.abs(B[:, 2] - r1) < 1e-6)
+            # a row that no other row sits on (within 1e-6 m), not the mover's twin: the bodies
+            # of a charge at it are all the rows but the mover's twins, whatever the row
+            alone = np.ones(len(B), dtype=bool)
+            for k in range(0, len(B), 256):
+                d = np.hypot(B[k:k + 256, None, 0] - B[None, :, 0], B[k:k + 256, None, 1] - B[None, :, 1])
+                alone[k:k + 256] = (d < 1e-6).sum(axis=1) == 1
+            alone &= ~same
+            D = B[~same].copy()
+            D[:, 2] += rg
+            D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]
+            base = self._base = (bodies, B, alone, D[np.lexsort(D.T[::-1])].tobytes())
+        _, B, alone, key = base
+        if not 0 <= j < len(B):
+            raise InvalidInputError(f"target index {j} is not a row of the {len(B)} bodies")
+        return self.plan(B[j, :2], B[j, 2], np.delete(B, j, axis=0), shared_tree=shared_tree,
+                         bodies_key=key if alone[j] else None)
+
+    def plan(self, target_xy, target_radius: float, discs: np.ndarray | None = None,
+             *, shared_tree: bool | None = None, bodies_key: bytes | None = None) -> ChargePlan:
+        """The mover's shortest charge at the target (see :func:`plan_charge`; ``discs`` are
+        the other bodies, the target not among them). ``bodies_key``: the key of the bodies
+        the search meets (from :meth:`plan_at`), when the caller knows it."""
+        nav, s, r1, runup, cap = self.nav, self.s, self.r1, self.runup, self.cap
+        T = nav.check_point(target_xy, "target")
+        r2 = check_positive(target_radius, "the target's radius")
+        max_movement = self.max_movement
+        g = self.g
+        rg = g.r
+        c = r1 + r2 + self.reach
+        D = disc_array(discs)
+        if len(D):
+            same_mover = (np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) < 1e-6) & (np.abs(D[:, 2] - r1) < 1e-6)
+            at_target = np.hypot(D[:, 0] - T[0], D[:, 1] - T[1]) < 1e-6
+            D = D[~same_mover & ~at_target]
+        D = np.vstack([D, [[T[0], T[1], r2]]])
+        D[:, 2] += rg
+        D = D[np.hypot(D[:, 0] - s[0], D[:, 1] - s[1]) >= D[:, 2] - TOUCH]  # bodies already overlapped
+        s2 = self.s2
+        if s2 is None:
+            return _no_charge("the charging body is wedged in and cannot move")
+        head: list[XY] = [s] if s2 == s else [s, s2]
+        near = None if math.isinf(cap) else (s2, cap)
+        key = (int(round(rg * 100)), s, D[np.lexsort(D.T[::-1])].tobytes() if bodies_key is None else bodies_key,
+               cap)
+        tree = nav.charge_trees.get(key) if shared_tree is not False else None
+        if tree is not None:
+            nav.charge_trees.move_to_end(key)
+            q = tree.q
+        else:
+            q = Query(g, D, near=near)
+        run = Runup(q, T, c, runup)
+        use_tree = shared_tree is True or (shared_tree is None and nav.charge_seen.get(key, 0) >= TREE_AFTER)
+        if tree is None and use_tree:
+            si = q.add_nodes(np.array([s2]))[0]
+            tree = nav.charge_trees[key] = ChargeTree(q, si, s2, limit=cap)
+            while len(nav.charge_trees) > 4:
+                nav.charge_trees.popitem(last=False)
+        nav.charge_seen[key] = nav.charge_seen.get(key, 0) + 1
+        if len(nav.charge_seen) > 64:
+            nav.charge_seen.pop(next(iter(nav.charge_seen)))
+        fin = Finisher(q, run)
+        lower = abs(math.hypot(s2[0] - T[0], s2[1] - T[1]) - run.Rr)
+        U = min(1.25 * lower + 2.0 * run.Rr, cap)
+        done, exhausted = None, False
+        if lower > cap:
+            pass
+        elif tree is not None:
+            U = min(max(U, tree.B), cap)
             while True:
-                a.advance(U)
-                done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted,
-                                *settled_xy(q, a))
-                exhausted = math.isinf(a.frontier()) and not a.clipped
+                tree.grow(U)
+                done = fin.best(tree.ids, tree.cost, U, set(), tree.X, tree.PX)
+                exhausted = tree.exhausted
                 if done is not None or exhausted or U >= cap:
                     break
-                U = min(max(1.5 * U, a.frontier() + run.Rr), cap)
-            more = a.wanted - q.active
-            if not more:
-                break
-            q.activate(sorted(more))
-        parent = a.parent
-    if done is None:
-        if not run.any_free:
-            return _no_charge(
-                f"no straight {runup:g} m run-up at the target is free of obstacles and other bodies"
-            )
-        if not exhausted and max_movement is not None:
-            return _no_charge(f"the target is too far: a charge at it needs more than {max_movement:g} m of movement")
-        return _no_charge("the target cannot be reached: no free run-up start can be walked to")
-    u, _, t = done
-    qpt = run.start(t)
-    contact = (float(T[0] + c * math.cos(t)), float(T[1] + c * math.sin(t)))
-    approach = q.trace(parent, u) + [qpt]
-    if q.smooth:
-        approach = q.pull_taut(approach)
-    pts = merge_collinear(head[:-1] + approach + [contact])
-    return ChargePlan(True, tuple(pts), polyline_length(pts), pts[-2], contact, None)
+                U = min(2.0 * U, cap)
+            parent = tree.search.parent
+        else:
+            si = q.add_nodes(np.array([s2]))[0]
+
+            h = (float(T[0]), float(T[1]), run.Rr)  # the distance to the run-up circle
+            while True:
+                a = AStar(q, si, h, wlimit=cap)
+                while True:
+                    a.advance(U)
+                    done = fin.best(np.asarray(a.settled, dtype=np.int64), np.asarray(a.settled_g), U, a.wanted,
+                                    *settled_xy(q, a))
+                    exhausted = math.isinf(a.frontier()) and not a.clipped
+                    if done is not None or exhausted or U >= cap:
+                        break
+                    U = min(max(1.5 * U, a.frontier() + run.Rr), cap)
+                more = a.wanted - q.active
+                if not more:
+                    break
+                q.activate(sorted(more))
+            parent = a.parent
+        if done is None:
+            if not run.any_free:
+                return _no_charge(
+                    f"no straight {runup:g} m run-up at the target is free of obstacles and other bodies"
+                )
+            if not exhausted and max_movement is not None:
+                return _no_charge(f"the target is too far: a charge at it needs more than {max_movement:g} m of movement")
+            return _no_charge("the target cannot be reached: no free run-up start can be walked to")
+        u, _, t = done
+        qpt = run.start(t)
+        contact = (float(T[0] + c * math.cos(t)), float(T[1] + c * math.sin(t)))
+        approach = q.trace(parent, u) + [qpt]
+        if q.smooth:
+            approach = q.pull_taut(approach)
+        pts = merge_collinear(head[:-1] + approach + [contact])
+        return ChargePlan(True, tuple(pts), polyline_length(pts), pts[-2], contact, None)
 
 
 def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarray,
@@ -568,7 +647,7 @@ def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarr
     """Charge plans of one mover at many targets: ``bodies`` are all the other bodies ((m, 3)
     rows x, y, r; the mover not among them), ``targets`` the indices of the rows to charge
     (default: every row). Same answers as :func:`plan_charge` one by one, sharing one
-    shortest-path tree from the mover."""
+    shortest-path tree from the mover (and the mover's side, :class:`ChargeFrom`)."""
     B = disc_array(bodies)
     m = check_point(mover_xy, "mover")
     idx = list(range(len(B))) if targets is None else [int(i) for i in targets]
@@ -578,8 +657,7 @@ def plan_charges(nav: Navigator, mover_xy, mover_radius: float, bodies: np.ndarr
     # farthest first: the shared tree grows once to the largest bound, the rest reuse it
     order = sorted(range(len(idx)), key=lambda k: -math.hypot(B[idx[k], 0] - m[0], B[idx[k], 1] - m[1]))
     out: list[ChargePlan | None] = [None] * len(idx)
+    mover = ChargeFrom(nav, m, mover_radius, reach, runup, max_movement) if idx else None
     for k in order:
-        j = idx[k]
-        out[k] = plan_charge(nav, m, mover_radius, B[j, :2], B[j, 2], np.delete(B, j, axis=0),
-                             reach=reach, runup=runup, shared_tree=True, max_movement=max_movement)
+        out[k] = mover.plan_at(B, idx[k], shared_tree=True)
     return out  # type: ignore[return-value]

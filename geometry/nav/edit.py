@@ -147,9 +147,11 @@ def edit_graph(g: Graph, removed: list[int], added: list[shapely.Polygon], polyg
     out.polygons = polygons
     out.grown, out.grown_owner = grown, owner
     out.set_parts(parts, solid)
+    kept = np.flatnonzero(keep_node)
     out.set_nodes(N, A, B, np.concatenate([g._ring[keep_node], rn]), np.concatenate([g._pos[keep_node], pn]),
                   np.concatenate([g._size[keep_node], sn]),
-                  np.concatenate([part_map[g._part[keep_node]], partn]))
+                  np.concatenate([part_map[g._part[keep_node]], partn]),
+                  xy=[g.xy[k] for k in kept.tolist()] + [tuple(p) for p in Nn.tolist()])
     out.diag, out.K, out.density, out.max_edge, out.L = g.diag, g.K, g.density, g.max_edge, L
 
     # 4. edges: kept ones away from the change; pairs near it found and tested again
@@ -183,4 +185,15 @@ def edit_graph(g: Graph, removed: list[int], added: list[shapely.Polygon], polyg
     out.set_edges(i[order], j[order])
     out._disc_cache = {}
     out._edge_tree = None
+    # run-up rings whose box (as Runup looks shapes up) stays clear of every changed shape
+    # see the same shapes as before: their blocked bearings are kept
+    out.runup_cache = {}
+    if g.runup_cache:
+        keys = list(g.runup_cache)
+        ring = np.array(keys, dtype=float)
+        reach = ring[:, 3] * 1.01
+        x0, y0, x1, y1 = R
+        clear = (ring[:, 0] + reach < x0) | (ring[:, 0] - reach > x1) | (ring[:, 1] + reach < y0) \
+            | (ring[:, 1] - reach > y1)
+        out.runup_cache = {k: g.runup_cache[k] for k, c in zip(keys, clear.tolist()) if c}
     return out

@@ -5,6 +5,7 @@ adjacency), and the prepared shapes that segments are tested against. docs/movem
 
 from __future__ import annotations
 
+import gc
 import math
 from typing import Sequence
 
@@ -245,11 +246,12 @@ class Graph:
         B = B / np.hypot(B[:, 0], B[:, 1])[:, None] if len(B) else B
         return N, A, B, rg + ring0, ps, sz, ring_part[rg] + part0
 
-    def set_nodes(self, N, A, B, ring, pos, size, part) -> None:
+    def set_nodes(self, N, A, B, ring, pos, size, part, xy: list | None = None) -> None:
+        """The corners (``xy``: the same as tuples, when the caller has them)."""
         self.N, self.A, self.B = N, A, B
         self._ring, self._pos, self._size, self._part = ring, pos, size, part
         self.n = len(N)
-        self.xy = [tuple(p) for p in N.tolist()]
+        self.xy = [tuple(p) for p in N.tolist()] if xy is None else xy
         self.node_tree = shapely.STRtree(shapely.points(N)) if self.n else None  # for queries
 
     @staticmethod
@@ -294,6 +296,9 @@ class Graph:
         self.set_edges(i, j)
         self._disc_cache: dict[tuple[float, float, float], np.ndarray] = {}
         self._edge_tree = None
+        #: (x, y, inner, outer radius) of a target's run-up ring -> the bearings the grown
+        #: obstacles and the map edge block there (geometry.nav.charge.Runup)
+        self.runup_cache: dict[tuple[float, float, float, float], tuple[np.ndarray, np.ndarray]] = {}
 
     def free_pairs(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether the segment between corners i[k] and j[k] crosses no grown shape. A side
@@ -483,8 +488,14 @@ class Graph:
         if len(discs) == 0 or len(self.ei) == 0:
             return {}
         if self._edge_tree is None:
-            self._edge_tree = shapely.STRtree(
-                shapely.linestrings(np.stack([self.N[self.ei], self.N[self.ej]], axis=1)))
+            was_on = gc.isenabled()
+            gc.disable()  # one geometry object per edge: no collector passes meanwhile
+            try:
+                self._edge_tree = shapely.STRtree(
+                    shapely.linestrings(np.stack([self.N[self.ei], self.N[self.ej]], axis=1)))
+            finally:
+                if was_on:
+                    gc.enable()
         keys = [(float(x), float(y), float(R)) for x, y, R in discs.tolist()]
         missing = [k for k in dict.fromkeys(keys) if k not in self._disc_cache]
         if missing:

@@ -117,7 +117,13 @@ class Navigator:
         theirs = {id(p) for p in base.polygons}
         removed = [k for k, p in enumerate(base.polygons) if id(p) not in mine]
         added = [p for p in self.polygons if id(p) not in theirs]
-        g = base._graphs[key].edited(removed, added, self.polygons)
+        was_on = gc.isenabled()
+        gc.disable()  # (as for a build: tens of thousands of short-lived objects)
+        try:
+            g = base._graphs[key].edited(removed, added, self.polygons)
+        finally:
+            if was_on:
+                gc.enable()
         if g is not None:
             self.graph_edits += 1
         return g

@@ -16,6 +16,7 @@ import shapely
 
 from geometry.errors import GeometryInputError, InsideObstacleError, InvalidInputError, OutsideMapError
 from geometry.nav import (
+    ChargeFrom,
     ChargePlan,
     DragResult,
     Navigator,
@@ -704,3 +705,67 @@ def test_edits_add_and_remove_obstacles_and_small_graphs_are_rebuilt():
     assert s1.graph(0.4) is not None and s1.graph_edits == 0
     with pytest.raises(InvalidInputError):
         nav.edited([], [shapely.Polygon([(0, 0), (1, 1), (1, 0), (0, 1)])], ["bowtie"])
+
+
+def test_charges_from_one_mover_context_are_the_single_plans_even_with_bodies_on_one_spot():
+    # ChargeFrom.plan_at (the mover's side worked out once) against plan_charge one by one;
+    # two bodies stacked on one spot (a file with a token pasted twice) and a twin of the
+    # mover are among the rows: their charges take the slow key, the others the shared one
+    polys, pts = random_scene(11)
+    nav = Navigator(polys, bounds=(0, 0, 40, 40))
+    rows = [[x, y, 0.4] for x, y in pts[1:]]
+    rows.append(list(rows[2]))  # stacked on row 2
+    rows.append([pts[0][0], pts[0][1], 0.4])  # the mover's twin
+    bodies = np.array(rows)
+    mover = ChargeFrom(nav, pts[0], 0.4, max_movement=30.0)
+    compared = possible = 0
+    for j in range(len(bodies)):
+        try:
+            fresh = plan_charge(Navigator(polys, bounds=(0, 0, 40, 40)), pts[0], 0.4, bodies[j, :2],
+                                bodies[j, 2], np.delete(bodies, j, 0), max_movement=30.0, shared_tree=False)
+        except GeometryInputError as exc:
+            with pytest.raises(GeometryInputError, match=str(exc)[:20]):
+                mover.plan_at(bodies, j, shared_tree=True)
+            continue
+        got = mover.plan_at(bodies, j, shared_tree=True)
+        compared += 1
+        possible += fresh.possible
+        assert got.possible == fresh.possible and got.reason == fresh.reason
+        if fresh.possible:
+            assert got.movement == pytest.approx(fresh.movement, abs=1e-6)
+            assert same_points(got.path, fresh.path, tol=1e-6)
+    assert compared >= 8 and possible >= 3
+    with pytest.raises(InvalidInputError):
+        mover.plan_at(bodies, len(bodies))
+
+
+def test_run_up_bearings_are_kept_over_an_edit_only_away_from_it():
+    # a dense (edited, not rebuilt) graph; charges at a target next to crate c10 and at one
+    # far from it; then c10 moves next to the first target's run-up: the graph keeps the
+    # far target's blocked bearings, works the near one's out again, and both charges are
+    # those of a navigator built from scratch
+    polys = _crates()
+    ids = [f"c{i}" for i in range(len(polys))]
+    nav = Navigator(polys, (0, 0, 60, 60), ids=ids, pair_budget=3000)
+    blocked = shapely.union_all(polys).buffer(0.5)
+    grid = [(float(x), float(y)) for x in range(2, 59) for y in range(2, 59)]
+    free = [p for p in grid if not blocked.contains(shapely.Point(p))]
+    near_t = next(p for p in free if 1.5 < polys[10].distance(shapely.Point(p)) < 3)  # a run-up 5.8 m long
+    far_t = next(p for p in free if math.dist(p, near_t) > 25)
+    mover = next(p for p in free if 8 < math.dist(p, near_t) < 14)
+    for t in (near_t, far_t):
+        plan_charge(nav, mover, 0.4, t, 0.4)
+    g0 = nav.graph(0.4)
+    assert len(g0.runup_cache) == 2
+    moved = shapely.affinity.translate(polys[10], 0.0, 1.0)
+    nav1 = nav.edited(["c10"], [moved], ["c10"])
+    g1 = nav1.graph(0.4)
+    kept = [k[:2] for k in g1.runup_cache]
+    assert kept == [far_t]
+    fresh = Navigator(nav1.polygons, (0, 0, 60, 60), ids=nav1.ids, pair_budget=3000)
+    for t in (near_t, far_t):
+        a, b = plan_charge(nav1, mover, 0.4, t, 0.4), plan_charge(fresh, mover, 0.4, t, 0.4)
+        assert a.possible == b.possible and a.reason == b.reason
+        if a.possible:
+            assert a.movement == pytest.approx(b.movement, rel=0.03)
+    assert len(g1.runup_cache) == 2
