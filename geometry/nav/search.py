@@ -13,6 +13,10 @@ from geometry.nav.graph import Graph, regular_polygon, segments
 from geometry.nav.values import START_REACH, TOUCH, XY
 
 
+#: Candidate pairs of extra nodes looked at in one go (memory: ~100 bytes each).
+PAIR_SLICE = 1 << 20
+
+
 class Query:
     """One search on top of a static graph: extra nodes (start, goal, corners of bodies in
     the way) and their edges, with the other bodies' discs (x, y, radius grown by the
@@ -22,6 +26,13 @@ class Query:
                  near: tuple[XY, float] | None = None):
         self.g = g
         self.n0 = g.n
+        if len(discs) > 1:
+            # bodies stacked on one spot (a token pasted a hundred times) block as one: each
+            # copy would add the same corners again, and every pair of corners is a candidate
+            # edge (100 copies: 8.3 million)
+            _, first = np.unique(discs, axis=0, return_index=True)
+            if len(first) < len(discs):
+                discs = discs[np.sort(first)]
         self.C = np.ascontiguousarray(discs[:, :2], dtype=float)
         self.R = np.ascontiguousarray(discs[:, 2], dtype=float)
         self.maxR = float(self.R.max()) if len(self.R) else 0.0
@@ -128,17 +139,21 @@ class Query:
         allhas = np.concatenate([self.has_tan, np.full(k, has)])
         allL = np.concatenate([self.Lov, Lk])
         if m + k > 1:
-            a = np.repeat(np.arange(k), m + k)
-            b = np.tile(np.arange(m + k), k)
-            keep = b < m + a
-            a, b = a[keep], b[keep]
-            d = allP[b] - P[a]
-            ok = np.hypot(d[:, 0], d[:, 1]) <= np.maximum(Lk[a], allL[b])
-            ok &= Graph.tangent(d, allTA[b], allTB[b]) | ~allhas[b]
-            if has:
-                ok &= Graph.tangent(d, TA[a], TB[a])
-            src.append(a[ok])
-            dst.append(b[ok] + self.n0)
+            # every (new, earlier or new) pair is a candidate: in slices of the new nodes, so
+            # that many extra nodes never hold all their pairs in memory at once
+            step = max(1, PAIR_SLICE // (m + k))
+            for lo in range(0, k, step):
+                a = np.repeat(np.arange(lo, min(k, lo + step)), m + k)
+                b = np.tile(np.arange(m + k), min(k, lo + step) - lo)
+                keep = b < m + a
+                a, b = a[keep], b[keep]
+                d = allP[b] - P[a]
+                ok = np.hypot(d[:, 0], d[:, 1]) <= np.maximum(Lk[a], allL[b])
+                ok &= Graph.tangent(d, allTA[b], allTB[b]) | ~allhas[b]
+                if has:
+                    ok &= Graph.tangent(d, TA[a], TB[a])
+                src.append(a[ok])
+                dst.append(b[ok] + self.n0)
         self.pts.extend((float(x), float(y)) for x, y in P.tolist())
         self.P, self.TA, self.TB, self.has_tan, self.Lov = allP, allTA, allTB, allhas, allL
         if src:

@@ -380,3 +380,54 @@ def test_zone_hits_are_redone_when_the_obstacles_change_under_the_same_tokens_an
     t.update(walled.model_copy(update={"tokens": e.tokens, "zones": e.zones}))  # same token values
     assert t.index_builds == builds + 1
     assert t.zone_hits()["sup"] == []
+
+
+# --- a token pasted a hundred times (fuzz case 3002:encounter:1058) ----------------------------
+
+_STACKED = r"""
+import json, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # 1 GiB of address space
+resource.setrlimit(resource.RLIMIT_CPU, (10, 10))  # 10 s of CPU, then the kernel kills it
+from assets import ENCOUNTERS
+from engine.files import encounter_from_data
+from engine.report import analyze
+data = json.loads((ENCOUNTERS / "demo-d100.json").read_text(encoding="utf-8"))
+pasted = next(t for t in data["tokens"] if t["id"] == "ganger-3")
+data["tokens"] += [{**pasted, "id": f"ganger-3-copy{k}"} for k in range(100)]
+enc = encounter_from_data(data)
+t0 = time.process_time()
+out = {a: analyze(enc, a)[0] for a in ("sam", "ganger-3-copy7")}
+print(json.dumps({"cpu": time.process_time() - t0, "reports": out}))
+"""
+
+
+def test_a_token_pasted_a_hundred_times_is_analysed_in_bounded_memory_and_time():
+    # The d100 demo with ganger-3 pasted 100 times on its own spot (109 tokens, 101 on one
+    # spot). Every copy used to add the same body corners to each charge search, and every
+    # pair of them was a candidate edge: 8.3 million, a MemoryError past 1 GiB (36 s a
+    # attacker). Stacked bodies now block as one. Run in a child process under 1 GiB of
+    # address space and 10 s of CPU (the kernel ends it past either).
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "PYTHONPATH": str(root)}
+    run = subprocess.run([sys.executable, "-c", _STACKED], capture_output=True, text=True, cwd=root,
+                         env=env, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    res = json.loads(run.stdout.strip().splitlines()[-1])
+    for attacker, rep in res["reports"].items():
+        rows = {t["id"]: t for t in rep["targets"]}
+        assert len(rows) == 108
+        # the copies stand on ganger-3's spot: the same distance and cover as ganger-3
+        for k in (0, 50, 99):
+            copy = rows.get(f"ganger-3-copy{k}")
+            if copy is not None and "ganger-3" in rows:
+                assert copy["distance"] == pytest.approx(rows["ganger-3"]["distance"])
+                assert copy["cover"] == rows["ganger-3"]["cover"]
+    # sam (12, 20) to the stack at (31, 31.2): 21.96 m, centre to centre
+    sam = {t["id"]: t for t in res["reports"]["sam"]["targets"]}
+    assert sam["ganger-3-copy0"]["distance"] == pytest.approx(math.hypot(19.0, 11.2), abs=0.01)

@@ -769,3 +769,17 @@ def test_run_up_bearings_are_kept_over_an_edit_only_away_from_it():
         if a.possible:
             assert a.movement == pytest.approx(b.movement, rel=0.03)
     assert len(g1.runup_cache) == 2
+
+
+def test_bodies_stacked_on_one_spot_block_as_one():
+    # a wall, a body in the way at (15, 10); the same body pasted 100 times is the same
+    # obstacle: the same path and charge as with one copy (and the work of one)
+    nav = Navigator([shapely.box(10, 2, 11, 8)], bounds=(0, 0, 40, 20))
+    one = np.array([[15.0, 10.0, 0.4]])
+    many = np.repeat(one, 100, axis=0)
+    p1, p100 = nav.shortest_path((5, 10), (25, 10), 0.4, one), nav.shortest_path((5, 10), (25, 10), 0.4, many)
+    assert p1.length > 20.0 and p100.length == pytest.approx(p1.length, abs=1e-9)
+    assert same_points(p1.points, p100.points, tol=1e-9)
+    c1 = plan_charge(nav, (5, 10), 0.4, (25, 10), 0.4, one, shared_tree=False)
+    c100 = plan_charge(nav, (5, 10), 0.4, (25, 10), 0.4, many, shared_tree=False)
+    assert c1.possible and c100.movement == pytest.approx(c1.movement, abs=1e-9)
