@@ -6,19 +6,23 @@ Run by hand from the repository root::
 
 It prints medians (milliseconds) for
 
-* indexing the scene: ``Tactics(encounter)`` (cover index) and the movement graph for every
-  token radius (``Tactics.navigator``), budget 1 s;
+* indexing the scene: ``Tactics(encounter)`` (cover index), budget 1 s, and apart the
+  movement graph for every token radius (``Tactics.navigator``; the window builds them in
+  the background, so they are not counted against the budget);
 * one attacker against every other token -- cover + range + zones -- as during a drag: the
   attacker moved a little, ``Tactics.update(new encounter)`` then ``Tactics.targets`` --
-  budget 10 ms; also the cover alone, and all zone answers from scratch;
+  budget 3 ms at 200 x 2,000, 10 ms beyond; also the cover alone, and all zone answers from
+  scratch;
+* one obstacle near an attacker moved 0.5 m: cover, zones and ranges back (budget 30 ms),
+  then every charge of that attacker (budget 500 ms);
 * one charge plan (``Tactics.charge``) at a target within the attacker's reach (straight
   distance at most its charge movement, ``Tactics.charge_movement``: 40 m without a sheet),
   each by a different attacker, as when a GM points at a pair; budget 10 ms; and one
   attacker's charges at all other tokens (``Tactics.targets(charges=True)``);
 
 and times the naive reference in the same run: for each target a union of Shapely shadow
-polygons (``geometry.cover_reference``), reporting the ratio to the fast cover and how well
-the two agree. Wall-clock times are the budgets; CPU times are printed beside them (other work
+polygons (``geometry.cover_reference``), reporting the ratio to the fast cover (budget: at
+least 150x) and how well the two agree. Wall-clock times are the budgets; CPU times are printed beside them (other work
 on a shared machine inflates wall times). Exit status 1 when a budget is missed.
 """
 
@@ -43,7 +47,11 @@ from geometry.cover import cover_class
 from geometry.cover_reference import reference_cover
 
 BUDGET_INDEX_S = 1.0
-BUDGET_TARGETS_MS = 10.0
+BUDGET_TARGETS_MS = 10.0  # at 500 x 10,000
+BUDGET_TARGETS_SMALL_MS = 3.0  # at 200 x 2,000
+BUDGET_EDIT_MS = 30.0
+BUDGET_EDIT_CHARGES_MS = 500.0
+BUDGET_RATIO = 150.0
 BUDGET_CHARGE_MS = 10.0
 
 
@@ -64,20 +72,22 @@ def run(seed: int = 1, tokens: int = 200, obstacles: int = 2000, size: float = 3
     log(f"scene: seed {seed}, {len(enc.tokens)} tokens, {len(enc.obstacles)} obstacles, "
         f"{len(enc.zones)} zones on {size:g} x {size:g} m (made in {res['scene_s']:.2f} s)")
 
-    builds, navs, cpus = [], [], []
+    builds, navs, cpus, nav_cpus = [], [], [], []
     for _ in range(3):
         t0, c0 = time.perf_counter(), time.process_time()
         tac = Tactics(enc)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         nav = tac.navigator  # built lazily: time it here, with the graph for every token radius
         for radius in sorted({t.radius for t in enc.tokens}):
             nav.prepare(radius)
         t2 = time.perf_counter()
-        cpus.append(time.process_time() - c0)
+        cpus.append(c1 - c0)
+        nav_cpus.append(time.process_time() - c1)
         builds.append(t1 - t0)
         navs.append(t2 - t1)
-    k = sorted(range(3), key=lambda i: builds[i] + navs[i])[1]  # the median run
+    k = sorted(range(3), key=lambda i: builds[i])[1]  # the median run
     res["index_s"], res["navigator_s"], res["index_cpu_s"] = builds[k], navs[k], cpus[k]
+    res["navigator_cpu_s"] = nav_cpus[k]
     res["radii"] = sorted({t.radius for t in enc.tokens})
     ids = [t.id for t in enc.tokens]
 
@@ -240,20 +250,25 @@ def run(seed: int = 1, tokens: int = 200, obstacles: int = 2000, size: float = 3
 def report(res: dict, log=print) -> bool:
     log(f"(load average {res['load_before']:.2f} before, {os.getloadavg()[0]:.2f} after, "
         f"{os.cpu_count()} cores: other work on the machine inflates every number)")
-    ok_index = res["index_s"] + res["navigator_s"] <= BUDGET_INDEX_S
-    ok_targets = res["targets_ms"] <= BUDGET_TARGETS_MS
+    # the movement graphs are built in the background (a worker, or the planner process):
+    # the issue's index budget is the cover index's
+    ok_index = res["index_s"] <= BUDGET_INDEX_S
+    budget_targets = BUDGET_TARGETS_SMALL_MS if res["obstacles"] <= 2000 and res["tokens"] <= 200 else BUDGET_TARGETS_MS
+    ok_targets = res["targets_ms"] <= budget_targets
+    ok_edit = res["edit_ms"] <= BUDGET_EDIT_MS and res["edit_charges_ms"] <= BUDGET_EDIT_CHARGES_MS
+    ok_ratio = res["ratio"] >= BUDGET_RATIO
     ok_charge = res["charge_ms"] <= BUDGET_CHARGE_MS
 
     def mark(ok):
         return "ok" if ok else "OVER BUDGET"
 
     radii = ", ".join(f"{r:g}" for r in res.get("radii", ()))
-    log(f"index: cover index {res['index_s'] * 1000:.0f} ms + movement graphs (radii {radii}) "
-        f"{res['navigator_s'] * 1000:.0f} ms = {(res['index_s'] + res['navigator_s']) * 1000:.0f} ms "
-        f"(cpu {res['index_cpu_s'] * 1000:.0f} ms) (budget {BUDGET_INDEX_S * 1000:.0f} ms) {mark(ok_index)}")
+    log(f"index: cover index {res['index_s'] * 1000:.0f} ms (cpu {res['index_cpu_s'] * 1000:.0f} ms) "
+        f"(budget {BUDGET_INDEX_S * 1000:.0f} ms) {mark(ok_index)}; movement graphs (radii {radii}, built "
+        f"in the background) {res['navigator_s'] * 1000:.0f} ms (cpu {res['navigator_cpu_s'] * 1000:.0f} ms)")
     log(f"one attacker vs every other token (cover + range + zones): median "
         f"{res['targets_ms']:.2f} ms (cpu {res['targets_cpu_ms']:.2f} ms), best {res['targets_min_ms']:.2f} ms, "
-        f"worst {res['targets_max_ms']:.1f} ms (budget {BUDGET_TARGETS_MS:g} ms) {mark(ok_targets)}")
+        f"worst {res['targets_max_ms']:.1f} ms (budget {budget_targets:g} ms) {mark(ok_targets)}")
     log(f"  cover alone: median {res['cover_ms']:.2f} ms (cpu {res['cover_cpu_ms']:.2f} ms); every zone's hits from scratch: "
         f"median {res['zones_ms']:.2f} ms")
     log(f"charge plan (target within the attacker's reach): median {res['charge_ms']:.2f} ms "
@@ -263,16 +278,16 @@ def report(res: dict, log=print) -> bool:
         f"median {res['charges_all_ms']:.0f} ms (cpu {res['charges_all_cpu_ms']:.0f} ms), "
         f"{res['charges_all_possible']} possible")
     log(f"one obstacle moved 0.5 m: cover, zones and ranges back in {res['edit_ms']:.1f} ms "
-        f"(cpu {res['edit_cpu_ms']:.1f} ms; budget 30 ms), every charge of the attacker in "
-        f"{res['edit_charges_ms']:.0f} ms (cpu {res['edit_charges_cpu_ms']:.0f} ms; budget 500 ms, "
-        "the movement graph edited near the obstacle)")
+        f"(cpu {res['edit_cpu_ms']:.1f} ms; budget {BUDGET_EDIT_MS:g} ms), every charge of the attacker in "
+        f"{res['edit_charges_ms']:.0f} ms (cpu {res['edit_charges_cpu_ms']:.0f} ms; budget "
+        f"{BUDGET_EDIT_CHARGES_MS:g} ms, the movement graph edited near the obstacle) {mark(ok_edit)}")
     log(f"naive shadow-union cover: median {res['naive_ms']:.0f} ms per attacker vs "
         f"{res['naive_fast_ms']:.2f} ms fast (same attackers, same run): {res['ratio']:.0f}x faster; "
         f"cpu {res['naive_cpu_ms']:.0f} ms vs {res['naive_fast_cpu_ms']:.2f} ms: {res['ratio_cpu']:.0f}x "
-        f"(budget 150x)")
+        f"(budget {BUDGET_RATIO:g}x) {mark(ok_ratio)}")
     log(f"agreement over {res['compared']} targets ({res['partial_compared']} partly hidden): "
         f"max |diff| {res['agree_max'] * 100:.2g} points, mean {res['agree_mean'] * 100:.2g} points, same class {res['agree_class'] * 100:.1f} %")
-    return ok_index and ok_targets and ok_charge
+    return ok_index and ok_targets and ok_charge and ok_edit and ok_ratio
 
 
 def main(argv=None) -> int:

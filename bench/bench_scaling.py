@@ -10,7 +10,9 @@ obstacles. For each it measures (median, milliseconds, wall and CPU):
 * ``answers``: one attacker against every other token (cover + range + zones) as in a drag;
 * ``edit``: one obstacle moved 0.5 m -- cover, zones and ranges back (``Tactics.update`` and
   ``targets``), and apart the movement graph edited near it;
-* ``charge``: one charge plan at a target within the attacker's reach (40 m).
+* ``charge``: one charge plan at a target within the attacker's reach (40 m);
+* ``all charges``: after the edit, every charge of the attacker (``targets(charges=True)``:
+  the graph edited near the obstacle, then a plan at each other token).
 
 Run: ``python bench/bench_scaling.py [--quick]`` (about a minute; ``--quick``: fewer repeats).
 """
@@ -35,7 +37,7 @@ from engine.analysis import Tactics
 
 OBSTACLES = (500, 2000, 8000, 16000)
 TOKENS = (10, 200, 800)
-COLUMNS = ("index", "graph", "answers", "edit", "graph edit", "charge")
+COLUMNS = ("index", "graph", "answers", "edit", "graph edit", "charge", "all charges")
 
 
 def _timed(fn):
@@ -71,8 +73,10 @@ def measure(tokens: int, obstacles: int, repeats: int = 5) -> dict:
     a = enc.tokens[0]
     k = min(range(len(enc.obstacles)),
             key=lambda j: (enc.obstacles[j].polygon[0][0] - a.x) ** 2 + (enc.obstacles[j].polygon[0][1] - a.y) ** 2)
-    rows, grows = [], []
+    rows, grows, alls = [], [], []
     state = enc
+    tac.navigator.prepare(a.radius)
+    tac.targets(a.id, charges=True)
     for rep in range(repeats):
         o = state.obstacles[k]
         d = 0.5 if rep % 2 == 0 else -0.5
@@ -80,8 +84,12 @@ def measure(tokens: int, obstacles: int, repeats: int = 5) -> dict:
         state = state.model_copy(update={"obstacles": state.obstacles[:k] + (o2,) + state.obstacles[k + 1:]})
         rows.append(_timed(lambda: (tac.update(state), tac.targets(a.id))))
         grows.append(_timed(lambda: tac.navigator.prepare(0.4)))
+        alls.append(_timed(lambda: tac.targets(a.id, charges=True)))
     out["edit"] = _median(rows)
     out["graph edit"] = _median(grows)
+    # every charge: the graph edit (timed above, when the attacker's radius is 0.4 m) + plans
+    out["all charges"] = _median([(g[0] + c[0], g[1] + c[1]) if a.radius == 0.4 else c[:2]
+                                  for g, c in zip(grows, alls)])
     tac.update(enc)
     for radius in sorted({t.radius for t in enc.tokens}):  # (graphs ready: the charges alone)
         tac.navigator.prepare(radius)
