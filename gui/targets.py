@@ -131,6 +131,8 @@ class TargetsModel(QAbstractTableModel):
         self._charges_later.setInterval(250)
         self._charges_later.timeout.connect(self.update_charges)
         self.reload_count = 0
+        self._memo: dict[str, tuple] = {}  # target id -> (report, name, charge, pending, texts, keys)
+        self._memo_zones: dict[str, str] | None = None
         answers.updated.connect(self._on_updated)
         answers.chargesUpdated.connect(self._on_charges)
         self.reload()
@@ -158,11 +160,24 @@ class TargetsModel(QAbstractTableModel):
         names = {t.id: t.name or t.id for t in enc.tokens}
         zone_names = {z.id: z.name or z.id for z in enc.zones}
         pending = ans.attacker is not None
+        # a row whose report, name and charge are as they were keeps its cells (a corner
+        # drag changes a few targets' cover, not 499 rows)
+        if zone_names != self._memo_zones:
+            self._memo, self._memo_zones = {}, zone_names
+        memo, fresh = self._memo, {}
         rows = []
         for tid in ans.target_order:
             rep = ans.targets[tid]
-            texts, keys = row_values(rep, names.get(tid, tid), zone_names, ans.charges.get(tid), pending)
-            rows.append((tid, texts, keys, rep.cover.cls))
+            name, charge = names.get(tid, tid), ans.charges.get(tid)
+            hit = memo.get(tid)
+            if hit is not None and hit[1] == name and hit[2] is charge and hit[3] == pending \
+                    and (hit[0] is rep or hit[0] == rep):
+                texts, keys = hit[4], hit[5]
+            else:
+                texts, keys = row_values(rep, name, zone_names, charge, pending)
+            fresh[tid] = (rep, name, charge, pending, texts, keys)
+            rows.append((tid, list(texts), list(keys), rep.cover.cls))
+        self._memo = fresh
         self._sort_rows(rows)
         if rows and [r[0] for r in rows] == [r[0] for r in self._rows]:
             self._rows = rows
