@@ -50,6 +50,7 @@ class AnswerLayer(MapLayer):
         self.setZValue(20)
         self._attacker: tuple[float, float, float] | None = None
         self._badges: list[tuple[float, float, float, Badge]] = []
+        self._badge_ids: list[str] = []
         self._sight: dict | None = None
         self._charge: dict | None = None
         self.build_count = 0
@@ -61,6 +62,8 @@ class AnswerLayer(MapLayer):
         """Take the engine's reports (``TargetReport`` by id), and for ``focus_id`` its
         ``SightReport`` and ``ChargePlan``."""
         self.build_count += 1
+        was = (dict(zip(self._badge_ids, self._badges)), self._attacker,
+               self._sight is not None or self._charge is not None)
         self._badges = []
         self._badge_ids: list[str] = []
         self._attacker = None
@@ -93,8 +96,38 @@ class AnswerLayer(MapLayer):
             arr = np.asarray(pts, dtype=float)
             lo, hi = arr.min(axis=0) - 2, arr.max(axis=0) + 2
             rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
+        before = QRectF(self._rect)
         self._set_rect(rect, 140.0 * self.options.label_scale)
-        self.update()
+        tl = self.token_layer
+        if tl is not None and self._rect == before and not was[2] and self._sight is None \
+                and self._charge is None and tl.simple_drawing():
+            self._update_changed(*was[:2])
+        else:
+            self.update()
+
+    def _update_changed(self, old_badges: dict, old_attacker) -> None:
+        """Repaint only where a badge (a dot, zoomed out) or the attacker's ring changed."""
+        m = self._m_per_px
+        pad = self.token_layer.FOOTPRINT_PX * m
+        dirty = []
+
+        def around(x, y, r):
+            rr = max(r, TokenLayer.MIN_RADIUS_PX * m) + pad
+            dirty.append(QRectF(x - rr, y - rr, 2 * rr, 2 * rr))
+
+        if old_attacker != self._attacker:
+            for a in (old_attacker, self._attacker):
+                if a is not None:
+                    around(*a)
+        new = dict(zip(self._badge_ids, self._badges))
+        for tid in old_badges.keys() | new.keys():
+            o, n = old_badges.get(tid), new.get(tid)
+            if o != n:
+                for b in (o, n):
+                    if b is not None:
+                        around(b[0], b[1], b[2])
+        for r in dirty:
+            self.update(r)
 
     def badge_boxes(self) -> dict[str, tuple[float, float]]:
         """token id -> (width, height) pixels of the badge drawn above its disc (bottom

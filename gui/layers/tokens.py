@@ -122,16 +122,44 @@ class TokenLayer(MapLayer):
         old, self._tokens = self._tokens, tokens
         if moved is not None and len(old) == len(tokens):
             # only positions changed (same ids, same order, same looks): move those discs
+            simple = self.simple_drawing()
+            dirty = []
             for t in tokens:
                 if t.id in moved:
                     i = self._index.get(t.id)
                     if i is not None:
+                        if simple:
+                            dirty += [self.footprint(i), self.footprint(i, (t.x, t.y))]
                         self._xy[i] = (t.x, t.y)
             self._layout_gen += 1
+            before = QRectF(self._rect)
             self._refresh_rect()
-            self.update()
+            if simple and self._rect == before:
+                for r in dirty:  # the moved discs' old and new places only
+                    self.update(r)
+            else:
+                self.update()
             return
         self.rebuild()
+
+    def simple_drawing(self) -> bool:
+        """Whether each token is drawn within :meth:`footprint` of its centre, whatever the
+        others do: zoomed out past names and badge layout (``LABEL_MIN_PX_PER_M``) and past
+        facing ticks and decorations (``DETAIL_MIN_PX``). Then a drag step repaints the
+        moved discs' places, not the whole map (every obstacle tile blitted again)."""
+        k = 1.0 / self._m_per_px
+        return k < self.LABEL_MIN_PX_PER_M and (self._r * k).max(initial=0.0) < self.DETAIL_MIN_PX
+
+    #: Pixels round a disc that its zone rings, target ring and ticks and badge dot reach.
+    FOOTPRINT_PX = 40.0
+
+    def footprint(self, i: int, at: tuple[float, float] | None = None) -> QRectF:
+        """The map rect (metres) token ``i`` is drawn in (at ``at`` instead of its place)
+        while :meth:`simple_drawing` holds."""
+        x, y = at if at is not None else self._xy[i]
+        m = self._m_per_px
+        pad = max(float(self._r[i]), self.MIN_RADIUS_PX * m) + self.FOOTPRINT_PX * m
+        return QRectF(x - pad, y - pad, 2 * pad, 2 * pad)
 
     def _refresh_rect(self) -> None:
         if len(self._xy):
@@ -211,7 +239,8 @@ class TokenLayer(MapLayer):
         if boxes != self._badge_boxes:
             self._badge_boxes = boxes
             self._layout_gen += 1
-            self.update()
+            if not self.simple_drawing():  # (zoomed out they place nothing: badges are dots)
+                self.update()
 
     def set_label_obstacles(self, obstacles) -> None:
         """What another layer draws by the tokens that labels should keep clear of (Static

@@ -192,3 +192,86 @@ def test_stamping_many_sprites_at_once_draws_the_same_pixels_as_one_by_one(qtbot
             blank.fill(0)
             assert images[1] != blank  # (something was drawn)
             assert images[0] == images[1], (dpr, anchor)
+
+
+def _zoomed_out_window(qtbot, tmp_path, enc):
+    from PySide6.QtCore import QSettings
+
+    from gui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(enc, None, settings=settings, autosave_folder=tmp_path / "autosave",
+                     autosave_interval_ms=10_000_000)
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    win.map_view.fit_map()
+    qtbot.wait(20)
+    return win
+
+
+def test_zoomed_out_a_drag_repaints_what_changed_and_the_screen_ends_as_a_full_repaint(qtbot, tmp_path, monkeypatch):
+    """Zoomed out (no names, badges are dots) a drag step repaints only the moved disc's
+    place and the badges that changed. Replaying only the repainted regions of each step
+    onto the first frame must give the picture a full repaint gives."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QPainter, QRegion
+    from PySide6.QtWidgets import QMessageBox
+
+    from engine.model import Encounter, MapSpec, Token
+    from gui.tools import Pointer, SelectTool
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+    # the target T far east stands behind a tall wall as seen from A's start; A walks north
+    # past the wall's end, and T's dot turns from full cover (red) to none
+    wall = Obstacle(id="w", polygon=((300, 196), (302, 196), (302, 204), (300, 204)), height=4.0)
+    enc = Encounter(map=MapSpec(width=400, height=400), obstacles=(wall,) + _crates(30, dx=20),
+                    tokens=(Token(id="A", x=60, y=200), Token(id="T", x=310, y=200, side="ganger"),
+                            Token(id="U", x=200, y=380, side="ganger"))
+                    + tuple(Token(id=f"corner{i}", x=x, y=y, side="ganger")  # (the bounds stay)
+                            for i, (x, y) in enumerate(((5, 5), (395, 5), (5, 395), (395, 395)))))
+    win = _zoomed_out_window(qtbot, tmp_path, enc)
+    view = win.map_view
+    win.selection.select(["A"], win.document.encounter)
+    qtbot.wait(20)
+    assert view.tokens.simple_drawing()
+    assert win.answers.targets["T"].cover.cls == "full"
+
+    class Exposed(QObject):
+        region, grabbing = QRegion(), False
+
+        def eventFilter(self, obj, ev):  # noqa: N802 - Qt API
+            if ev.type() == QEvent.Type.Paint and not self.grabbing:
+                self.region = self.region.united(ev.region())
+            return False
+
+    rec = Exposed()
+    view.viewport().installEventFilter(rec)
+
+    def full():
+        rec.grabbing = True
+        img = view.viewport().grab().toImage()
+        rec.grabbing = False
+        return img
+
+    screen = full()
+    tool = SelectTool(view)
+    view.set_tool(tool)
+    k = view.m_per_px()
+    tool.press(Pointer(60, 200, m_per_px=k))
+    areas = []
+    for i in range(1, 13):
+        rec.region = QRegion()
+        tool.move(Pointer(60, 200 - 15.0 * i, m_per_px=k))
+        QApplication.processEvents()
+        p = QPainter(screen)
+        p.setClipRegion(rec.region)
+        p.drawImage(0, 0, full())
+        p.end()
+        areas.append(sum(r.width() * r.height() for r in rec.region))
+    assert win.answers.targets["T"].cover.cls == "none"
+    vp = view.viewport().size()
+    assert max(areas) < 0.5 * vp.width() * vp.height()  # never the whole map
+    assert screen == full()
+    tool.release(Pointer(60, 200 - 15.0 * 12, m_per_px=k))
