@@ -5,10 +5,12 @@ All numbers come from :class:`engine.analysis.Tactics`; nothing here measures an
 
 Targets (distance, range, cover, zones) and zone hits are recomputed on every change,
 previews included, since they take a few milliseconds (obstacle edits only edit the
-engine's indexes near the change). Charge plans cost 5-100 ms each, and the first one after
+engine's indexes near the change). Charge plans cost 1-100 ms each, and the first one after
 opening a map or changing an obstacle builds or edits the movement graph (up to a second on
-a 10,000-obstacle map), so the targets table's charge column is filled on a worker thread
-(:mod:`gui.charge_worker`) once a change lands; results are tagged with the revision of the
+a 10,000-obstacle map), so the targets table's charge column is filled in the background
+once a change lands (:mod:`gui.charge_worker`: in the planner's own process from
+:data:`~gui.charge_worker.PROCESS_FROM` obstacles, in short slices on the GUI thread on
+smaller maps); results are tagged with the revision of the
 answers they belong to and dropped when a newer change came meanwhile, and the column reads
 "pending" until they arrive. The looked-at target's charge is computed at once when that is
 cheap (the graph is there and plans are fast), else the worker does it first.
@@ -30,8 +32,9 @@ log = logging.getLogger(__name__)
 
 CHARGE_DELAY_MS = 150  # idle time after a change before the charge column is filled
 #: Obstacles up to which the looked-at target's charge may build the movement graph at once
-#: on the GUI thread (a small map: milliseconds); on bigger maps the worker builds it.
-SYNC_GRAPH_OBSTACLES = 400
+#: on the GUI thread (a small map: milliseconds, as :data:`gui.charge_worker.PROCESS_FROM`);
+#: on bigger maps the planner process builds it.
+SYNC_GRAPH_OBSTACLES = 48
 
 
 class LiveAnswers(QObject):
@@ -157,7 +160,7 @@ class LiveAnswers(QObject):
         self.zone_hits = hits
         self.token_zones = dict(by_token)
 
-    # -- charges, on the worker thread -------------------------------------------------------
+    # -- charges, in the background ----------------------------------------------------------
     def _stop_charges(self) -> None:
         self._delay.stop()
         self.worker.cancel()

@@ -37,6 +37,12 @@ def run_app(path: str | Path | None) -> int:
 
     win = MainWindow()
     open_target(win, Path(path) if path else _demo_path(), _demo_path())
+    # what is there now (modules, the window, the first encounter) lives as long as the
+    # program: the garbage collector's full passes skip it from here on (a full pass over
+    # it took tens of ms at a random moment, a visible hitch in a drag)
+    import gc
+
+    gc.freeze()
     win.show()
     QTimer.singleShot(0, win.offer_recovery)
     return int(app.exec())
