@@ -163,6 +163,8 @@ def translate(encounter: Encounter, ids: Iterable[str], dx: float, dy: float) ->
     enc = encounter
     tok = {t.id: (t.x + dx, t.y + dy) for t in enc.tokens if t.id in ids}
     enc = move_tokens(enc, tok)
+    if len(tok) == len(ids):
+        return enc  # only tokens (a token drag: no scan of 10,000 obstacles per step)
     if any(o.id in ids for o in enc.obstacles):
         obstacles = tuple(
             o.model_copy(update={"polygon": tuple((x + dx, y + dy) for x, y in o.polygon)}) if o.id in ids else o

@@ -141,3 +141,16 @@ def test_rebase_background_follows_the_file_to_another_folder(demo, tmp_path):
         enc = with_image(kept)
         assert edits.rebase_background(enc, old, tmp_path / "out") is enc
     assert edits.rebase_background(demo, old, tmp_path / "out") is demo  # no background
+
+
+def test_translating_only_tokens_keeps_the_obstacle_and_zone_tuples(demo):
+    # (a token drag step: the obstacles are not looked at, the tuples stay the same objects)
+    t = demo.tokens[0]
+    out = edits.translate(demo, [t.id], 1.5, -0.5)
+    assert out.obstacles is demo.obstacles and out.zones is demo.zones
+    moved = out.token(t.id)
+    assert (moved.x, moved.y) == pytest.approx((t.x + 1.5, t.y - 0.5))
+    # with an obstacle among the ids, the obstacle moves too
+    o = demo.obstacles[0]
+    both = edits.translate(demo, [t.id, o.id], 1.0, 0.0)
+    assert both.obstacle(o.id).polygon[0] == pytest.approx((o.polygon[0][0] + 1.0, o.polygon[0][1]))
