@@ -281,6 +281,9 @@ class SightPanel(QWidget):
             self.status.setText(f"Sight not worked out: {sight.error}")
         elif not enc.sight.fog:
             self.status.setText("Fog is off: the players see the whole map and every token not hidden.")
+        elif not vision().party(enc):
+            self.status.setText("No token is on the players' sides: the players see nothing. "
+                                "Tick their side under Players' sides.")
         elif sight.view is not None:
             shown = len(sight.view.visible)
             total = sum(1 for t in enc.tokens if not t.hidden)

@@ -323,3 +323,44 @@ def test_an_obstacle_drag_works_the_fog_out_when_it_rests_or_lands_not_every_ste
     qtbot.waitUntil(lambda: sight.compute_count == n + 1, timeout=2000)  # once, when it rests
     doc.commit(edits.set_vertex(enc, "car-1", 0, (20.0, 16.0)), "corner")
     assert sight.compute_count >= n + 2 and sight.view is not None
+
+
+def test_hiding_an_area_in_sight_by_hand_is_not_explored_again_by_the_same_edit(window):
+    """The commit hook adds the party's sight to the explored area for edits of the map,
+    not for the GM's own fog edits: hiding the open ground in front of Sam stays hidden
+    (it shows clear anyway while in sight) until something else lands."""
+    from engine import vision
+
+    _set_sight(window, fog=True)
+    doc = window.document
+    doc.commit(edits.move_tokens(doc.committed, {"sam": (12.5, 20.0)}), "step")  # explores
+    assert vision.explored_geometry(doc.encounter).contains(shapely.Point(*OPEN_GROUND))
+    doc.commit(vision.conceal(doc.committed, shapely.Point(*OPEN_GROUND).buffer(1.0)), "hide")
+    assert not vision.explored_geometry(doc.encounter).contains(shapely.Point(*OPEN_GROUND))
+    doc.commit(edits.move_tokens(doc.committed, {"sam": (12.0, 20.0)}), "step back")  # explores again
+    assert vision.explored_geometry(doc.encounter).contains(shapely.Point(*OPEN_GROUND))
+
+
+def test_paint_fog_draws_vector_regions_into_an_svg(window, tmp_path):
+    """For exports: the fog as shapes (the dark region's fill colour in the SVG, no image)."""
+    from PySide6.QtCore import QRectF, QSize
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    from gui.layers.fog import paint_fog
+
+    enc = window.document.encounter
+    assert not paint_fog(QPainter(), enc)  # fog off: nothing painted
+    enc = enc.model_copy(update={"sight": enc.sight.model_copy(update={"fog": True})})
+    gen = QSvgGenerator()
+    out = tmp_path / "fog.svg"
+    gen.setFileName(str(out))
+    gen.setSize(QSize(600, 400))
+    gen.setViewBox(QRectF(0, 0, 600, 400))
+    p = QPainter(gen)
+    p.scale(10, 10)  # 10 px a metre: the 60 x 40 m demo
+    assert paint_fog(p, enc)
+    p.end()
+    svg = out.read_text()
+    assert "<image" not in svg
+    assert FOG_DARK.name() in svg and "<path" in svg
