@@ -16,7 +16,8 @@ from engine.model import Encounter
 class Diff:
     """What differs between two encounters: the ids of tokens added, removed or changed
     (``tokens``), whether any token changed other than by position (``token_looks``), and
-    whether the obstacles, zones or map (or anything else) changed at all."""
+    whether the obstacles, zones, map, lights or sight settings (fog, sides, light, explored
+    areas) changed, or anything else."""
 
     tokens: frozenset[str] = frozenset()
     token_looks: bool = False
@@ -24,15 +25,19 @@ class Diff:
     zones: bool = False
     map: bool = False
     other: bool = False
+    lights: bool = False
+    sight: bool = False
 
     @property
     def empty(self) -> bool:
-        return not (self.tokens or self.token_looks or self.obstacles or self.zones or self.map or self.other)
+        return not (self.tokens or self.token_looks or self.obstacles or self.zones or self.map or self.other
+                    or self.lights or self.sight)
 
     @property
     def only_token_positions(self) -> bool:
         """True when the only change is where some tokens stand."""
-        return bool(self.tokens) and not (self.token_looks or self.obstacles or self.zones or self.map or self.other)
+        return bool(self.tokens) and not (self.token_looks or self.obstacles or self.zones or self.map or self.other
+                                          or self.lights or self.sight)
 
 
 def _same(a, b) -> bool:
@@ -43,7 +48,7 @@ def diff(old: Encounter | None, new: Encounter) -> Diff:
     """Compare two encounters; values shared by identity compare in O(1)."""
     if old is None:
         ids = frozenset(t.id for t in new.tokens)
-        return Diff(ids, True, True, True, True, True)
+        return Diff(ids, True, True, True, True, True, True, True)
     if old is new:
         return Diff()
     tokens: set[str] = set()
@@ -80,6 +85,8 @@ def diff(old: Encounter | None, new: Encounter) -> Diff:
         not _same(old.zones, new.zones),
         not _same(old.map, new.map),
         other,
+        not _same(old.lights, new.lights),
+        not _same(old.sight, new.sight),
     )
 
 
@@ -92,6 +99,6 @@ def _changed(old: tuple, new: tuple) -> set[str]:
 
 
 def changed_ids(old: Encounter, new: Encounter) -> dict[str, set[str]]:
-    """Ids of the tokens, obstacles and zones added, removed or changed from ``old`` to
-    ``new``, by group (``{"tokens": {...}, "obstacles": {...}, "zones": {...}}``)."""
-    return {g: _changed(getattr(old, g), getattr(new, g)) for g in ("tokens", "obstacles", "zones")}
+    """Ids of the tokens, obstacles, zones and lights added, removed or changed from ``old``
+    to ``new``, by group (``{"tokens": {...}, "obstacles": {...}, "zones": {...}, "lights": {...}}``)."""
+    return {g: _changed(getattr(old, g), getattr(new, g)) for g in ("tokens", "obstacles", "zones", "lights")}

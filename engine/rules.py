@@ -98,9 +98,10 @@ class MoveTo:
 
 @dataclass(frozen=True)
 class Changes:
-    """What an outcome changed (Anki's ``OpChanges``): ids of tokens, obstacles and zones
-    added, removed or edited; whether the map, the encounter's per-system data
-    (``settings``) or anything else at the top level changed; the log lines written."""
+    """What an outcome changed (Anki's ``OpChanges``): ids of tokens, obstacles, zones and
+    lights added, removed or edited; whether the map, the encounter's per-system data
+    (``settings``) or its sight settings (``sight``: fog, sides, light, explored areas)
+    changed; the log lines written."""
 
     tokens: frozenset[str] = frozenset()
     obstacles: frozenset[str] = frozenset()
@@ -108,10 +109,13 @@ class Changes:
     settings: bool = False
     map: bool = False
     log: tuple[str, ...] = ()
+    lights: frozenset[str] = frozenset()
+    sight: bool = False
 
     @property
     def empty(self) -> bool:
-        return not (self.tokens or self.obstacles or self.zones or self.settings or self.map)
+        return not (self.tokens or self.obstacles or self.zones or self.settings or self.map or self.lights
+                    or self.sight)
 
     @classmethod
     def between(cls, before: Encounter, after: Encounter, log: Sequence[str] = ()) -> Changes:
@@ -126,6 +130,8 @@ class Changes:
             settings=before.rules != after.rules,
             map=before.map != after.map,
             log=tuple(log),
+            lights=frozenset(ids["lights"]),
+            sight=before.sight is not after.sight and before.sight != after.sight,
         )
 
 

@@ -344,3 +344,17 @@ def test_a_sees_b_agrees_with_full_cover_for_every_party_pair_of_the_bench_scene
         checked += len(others)
         seen += sum(got)
     assert checked == 995 and 0 < seen < checked
+
+
+def test_light_and_sight_edits_are_changes():
+    from engine.diff import diff
+    from engine.rules import Changes
+
+    enc = enc_of(lights=[Light(id="l1", x=1, y=1, radius=3)])
+    off = enc.model_copy(update={"lights": (enc.lights[0].model_copy(update={"on": False}),)})
+    fog = enc.model_copy(update={"sight": Sight(fog=True)})
+    assert Changes.between(enc, off).lights == {"l1"} and not Changes.between(enc, off).empty
+    assert Changes.between(enc, fog).sight and not Changes.between(enc, fog).empty
+    assert Changes.between(enc, enc).empty
+    assert diff(enc, off).lights and not diff(enc, off).only_token_positions
+    assert diff(enc, fog).sight and not diff(enc, fog).empty and not diff(enc, off).sight
