@@ -63,6 +63,10 @@ DEFAULT_PLAYER_SIDES: tuple[str, ...] = ("runner", "runners", "player", "players
 EXPLORED_TOLERANCE = 0.05
 #: Metres: saved explored areas' points are rounded to this grid (1 cm).
 EXPLORED_GRID = 0.01
+#: Metres: a standing body whose centre lies this far inside an eye's area in sight is seen
+#: without solving its cover (the area's outline is exact to well under this, docs/geometry.md).
+SEES_MARGIN = 0.05
+_STANDING = body_height("standing")
 #: Pieces of explored area smaller than this (m^2) are dropped when saved.
 EXPLORED_MIN_AREA = 0.01
 
@@ -83,16 +87,40 @@ class Vision:
             raise ValueError(f"the dark vision range must be a finite number >= 0 m, got {self.dark_m!r}")
 
 
-@dataclass(frozen=True)
 class PartyView:
     """What the party sees now: ``sight`` (the union of its tokens' areas in sight, cut by
     the light), ``explored`` (the encounter's explored areas and ``sight`` together: all the
     players have seen), both Shapely geometries in metres, clipped to the map; ``visible``,
-    the ids of the tokens the players are shown (module docstring)."""
+    the ids of the tokens the players are shown (module docstring). ``remembered`` is the
+    saved explored areas alone (None: none). ``explored`` is worked out when first read (a
+    union with the remembered areas), so a drag step that does not draw it does not pay."""
 
-    sight: shapely.Geometry
-    explored: shapely.Geometry
-    visible: frozenset[str]
+    __slots__ = ("sight", "visible", "remembered", "_explored")
+
+    def __init__(self, sight: shapely.Geometry, explored: shapely.Geometry | None = None,
+                 visible: frozenset[str] = frozenset(), *, remembered: shapely.Geometry | None = None) -> None:
+        self.sight = sight
+        self.visible = frozenset(visible)
+        self.remembered = remembered
+        self._explored = explored
+
+    @property
+    def explored(self) -> shapely.Geometry:
+        if self._explored is None:
+            self._explored = self.sight if self.remembered is None else shapely.union(self.remembered, self.sight)
+        return self._explored
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PartyView):
+            return NotImplemented
+        return (self.visible == other.visible and shapely.equals(self.sight, other.sight)
+                and shapely.equals(self.explored, other.explored))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"PartyView(sight={self.sight.area:.1f} m2, visible={sorted(self.visible)}, "
+                f"remembered={'none' if self.remembered is None else f'{self.remembered.area:.1f} m2'})")
 
 
 # -- light ------------------------------------------------------------------------------------
@@ -173,7 +201,7 @@ class SightCache:
         self._rest: tuple | None = None  # (keys of all but one, their union)
         self._last: list | None = None  # the party's area keys at the last call
         self._explored: tuple | None = None  # (explored tuple, its union)
-        self._sees: dict[tuple, bool] = {}  # (eye key, target key, light key) -> seen
+        self._sees: dict[tuple, dict] = {}  # eye key (place, vision, light) -> {target key: seen}
         self.computed_areas = 0  # token areas computed (not taken from the cache): for tests, benches
 
     # -- the obstacles -------------------------------------------------------------------
@@ -287,47 +315,58 @@ class SightCache:
 
     def _sees_many(self, enc: Encounter, viewer: Token, targets: list) -> list[bool]:
         """Whether ``viewer`` sees each of ``targets`` (see :func:`token_sees`), cached by
-        both positions and stances."""
-        eye = (viewer.x, viewer.y, viewer.stance)
+        the viewer's place, stance and vision, the light, and each target's place, stance
+        and size."""
         v = self._vision(enc, viewer)
-        lkey = self._light_key(enc)
-        out: list[bool | None] = []
-        todo = []
-        for i, t in enumerate(targets):
-            key = (eye, v, t.x, t.y, t.stance, t.radius, lkey)
-            hit = self._sees.get(key)
-            out.append(hit)
-            if hit is None:
-                todo.append((i, key, t))
+        amb = ambient(enc)
+        eye_key = (viewer.x, viewer.y, viewer.stance, v.kind, v.dark_m, self._light_key(enc) if amb == "dark" else amb)
+        known = self._sees.get(eye_key)
+        if known is None:
+            if len(self._sees) > 1000:
+                self._sees.clear()
+            known = self._sees[eye_key] = {}
+        keys = [(t.x, t.y, t.stance, t.radius) for t in targets]
+        out = [known.get(k) for k in keys]
+        todo = [i for i, hit in enumerate(out) if hit is None]
         if todo:
             _, area = self._area(enc, viewer)
-            # a body none of whose disc lies in the area in sight cannot be seen (every
-            # point of its silhouette is inside its disc): only the others are solved
-            xy = np.array([(t.x, t.y) for _, _, t in todo], dtype=float)
-            r = np.array([t.radius for _, _, t in todo], dtype=float)
-            near = shapely.dwithin(area, shapely.points(xy), r + 1e-6)
+            # The area in sight is where a standing body would not be wholly hidden: a body
+            # none of whose disc lies in it is not seen (its silhouette lies in its disc); a
+            # standing body whose centre lies inside it, clear of its outline by
+            # SEES_MARGIN (the area's own precision), is seen. Only the rest are solved
+            # with the cover computation itself (geometry.sight.sees).
+            xy = np.array([keys[i][:2] for i in todo], dtype=float).reshape(-1, 2)
+            r = np.array([keys[i][3] for i in todo], dtype=float)
+            h = np.array([body_height(keys[i][2]) for i in todo], dtype=float)
+            pts = shapely.points(xy)
+            shapely.prepare(area)
+            near = shapely.dwithin(area, pts, r + 1e-6)
             ok = np.zeros(len(todo), dtype=bool)
+            tall = near & (h >= _STANDING) & shapely.contains_xy(area, xy[:, 0], xy[:, 1])
+            if tall.any():
+                idx = np.nonzero(tall)[0]
+                clear = shapely.distance(area.boundary, pts[idx]) > SEES_MARGIN
+                ok[idx[clear]] = True
+                near[idx[clear]] = False
             if near.any():
                 idx = np.nonzero(near)[0]
-                h = np.array([body_height(todo[j][2].stance) for j in idx])
-                ok[idx] = sees(self._obs.cover, (viewer.x, viewer.y), eye_height(viewer.stance), xy[idx], r[idx], h)
-            for j, (i, key, t) in enumerate(todo):
-                seen = bool(ok[j]) and self._light_lets(enc, viewer, v, t)
-                self._sees[key] = seen
-                out[i] = seen
-        if len(self._sees) > 200_000:
-            self._sees.clear()
+                ok[idx] = sees(self._obs.cover, (viewer.x, viewer.y), eye_height(viewer.stance), xy[idx], r[idx],
+                               h[idx])
+            if ok.any() and amb == "dark" and v.kind != "thermographic":
+                ok &= self._lit_or_near(enc, viewer, v, xy, r)
+            for j, i in enumerate(todo):
+                out[i] = known[keys[i]] = bool(ok[j])
         return out  # type: ignore[return-value]
 
-    def _light_lets(self, enc: Encounter, viewer: Token, v: Vision, target: Token) -> bool:
-        """Whether the light lets ``viewer`` make out ``target`` (its silhouette already
-        not all hidden): the target stands in some light, or within the viewer's dark
-        vision, or the viewer sees bodies by their heat."""
-        if v.kind == "thermographic" or ambient(enc) != "dark":
-            return True
-        if math.hypot(target.x - viewer.x, target.y - viewer.y) <= v.dark_m + target.radius:
-            return True
-        return self.light_at(enc, target.x, target.y) != "dark"
+    def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """In total darkness, whether the light lets ``viewer`` make out bodies at ``xy``
+        (radii ``r``): the centre stands in some light, or within the viewer's dark vision."""
+        ok = np.hypot(xy[:, 0] - viewer.x, xy[:, 1] - viewer.y) <= v.dark_m + r
+        for geom in self._lit_areas(enc).values():
+            if ok.all():
+                break
+            ok |= shapely.intersects_xy(geom, xy[:, 0], xy[:, 1])
+        return ok
 
     # -- the party -----------------------------------------------------------------------
     def view(self, enc: Encounter) -> PartyView:
@@ -337,11 +376,7 @@ class SightCache:
             eyes = party(enc)
             keyed = [self._token_area(enc, t) for t in eyes]
             sight = self._union(keyed)
-            explored = self._explored_union(enc)
-            if explored is not None:
-                explored = shapely.union(explored, sight)
-            else:
-                explored = sight
+            remembered = self._explored_union(enc)
             sides = {s.casefold() for s in player_sides(enc)}
             visible = {t.id for t in enc.tokens if not t.hidden and t.side.casefold() in sides}
             others = [t for t in enc.tokens if not t.hidden and t.side.casefold() not in sides]
@@ -355,7 +390,8 @@ class SightCache:
                     for i, s in zip(left, res):
                         seen[i] = s
                 visible |= {others[i].id for i in np.nonzero(seen)[0]}
-            return PartyView(sight, explored, frozenset(visible))
+            return PartyView(sight, None if remembered is not None else sight, frozenset(visible),
+                             remembered=remembered)
 
     def _union(self, keyed: list[tuple[tuple, shapely.Geometry]]) -> shapely.Geometry:
         """The union of the areas, reusing the union of all but one kept from the last call
@@ -398,7 +434,7 @@ class SightCache:
             return None
         if self._explored is not None and self._explored[0] is areas:
             return self._explored[1]
-        u = shapely.union_all([a.geometry() for a in areas])
+        u = explored_geometry(enc)
         self._explored = (areas, u)
         return u
 
@@ -408,12 +444,34 @@ _SHARED = SightCache()
 
 # -- explored areas ---------------------------------------------------------------------------
 def explored_geometry(enc: Encounter) -> shapely.Geometry:
-    """The encounter's explored areas as one Shapely geometry (metres)."""
+    """The encounter's explored areas as one Shapely geometry (metres). The last few are
+    remembered by identity (an edit keeps the explored tuple), so a drag's steps do not
+    rebuild it."""
     areas = enc.sight.explored
-    return shapely.union_all([a.geometry() for a in areas]) if areas else shapely.Polygon()
+    if not areas:
+        return shapely.Polygon()
+    hit = _GEOMS.get(id(areas))
+    if hit is not None and hit[0] is areas:
+        return hit[1]
+    geom = shapely.union_all([a.geometry() for a in areas])
+    _remember(areas, geom)
+    return geom
+
+
+_GEOMS: dict[int, tuple] = {}
+
+
+def _remember(areas: tuple, geom: shapely.Geometry) -> None:
+    if len(_GEOMS) > 16:
+        _GEOMS.clear()
+    _GEOMS[id(areas)] = (areas, geom)
 
 
 def areas_of(geom: shapely.Geometry, tolerance: float = EXPLORED_TOLERANCE) -> tuple[Area, ...]:
+    return _areas_and_geometry(geom, tolerance)[0]
+
+
+def _areas_and_geometry(geom: shapely.Geometry, tolerance: float = EXPLORED_TOLERANCE):
     """``geom`` as :class:`~engine.model.Area` values for saving: simplified by
     ``tolerance`` metres (doubled while the result has more points than
     :data:`~engine.model.MAX_EXPLORED_POINTS` together or
@@ -426,12 +484,16 @@ def areas_of(geom: shapely.Geometry, tolerance: float = EXPLORED_TOLERANCE) -> t
         polys = [p for p in _polygons(g) if p.area >= EXPLORED_MIN_AREA]
         counts = [int(shapely.get_num_coordinates(p)) for p in polys]
         if sum(counts) <= MAX_EXPLORED_POINTS and all(c <= MAX_AREA_POINTS for c in counts):
-            return tuple(
-                Area(outer=tuple(map(tuple, np.asarray(p.exterior.coords)[:-1].tolist())),
-                     holes=tuple(tuple(map(tuple, np.asarray(h.coords)[:-1].tolist())) for h in p.interiors))
-                for p in polys)
+            areas = tuple(
+                Area.model_construct(outer=_ring_of(p.exterior), holes=tuple(_ring_of(h) for h in p.interiors))
+                for p in polys)  # valid by construction (set_precision): the checks are skipped
+            return areas, shapely.MultiPolygon(polys) if len(polys) > 1 else (polys[0] if polys else shapely.Polygon())
         tol *= 2.0
-    return ()  # pragma: no cover - a tolerance of 5e10 m leaves nothing to count
+    return (), shapely.Polygon()  # pragma: no cover - a tolerance of 5e10 m leaves nothing to count
+
+
+def _ring_of(ring) -> tuple[tuple[float, float], ...]:
+    return tuple(map(tuple, np.round(np.asarray(ring.coords)[:-1], 2).tolist()))  # the 1 cm grid, short in JSON
 
 
 def _polygons(g: shapely.Geometry) -> list[shapely.Polygon]:
@@ -447,7 +509,9 @@ def _polygons(g: shapely.Geometry) -> list[shapely.Polygon]:
 def with_explored(enc: Encounter, geom: shapely.Geometry) -> Encounter:
     """The encounter with ``geom`` (clipped to the map) as its explored areas."""
     geom = shapely.clip_by_rect(geom, 0.0, 0.0, float(enc.map.width), float(enc.map.height))
-    sight = enc.sight.model_copy(update={"explored": areas_of(geom)})
+    areas, made = _areas_and_geometry(geom)
+    _remember(areas, made)
+    sight = enc.sight.model_copy(update={"explored": areas})
     return enc.model_copy(update={"sight": sight})
 
 

@@ -160,7 +160,8 @@ def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) 
     if not index.n or not live.any():
         return _polygon(ex, ey, *_cast(vx, vy, index, np.zeros(0, dtype=np.int64), k_obs, R))
     view = index._view(ex, ey)
-    near = np.where(live, k_obs * view.dmin, np.inf)
+    with np.errstate(invalid="ignore"):  # inf * 0 where ``live`` is False anyway
+        near = np.where(live, k_obs * view.dmin, np.inf)
     live &= near < R
     cand = np.nonzero(live)[0]
     if cand.size > FIRST_PASS:

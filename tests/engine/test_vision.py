@@ -358,3 +358,35 @@ def test_light_and_sight_edits_are_changes():
     assert Changes.between(enc, enc).empty
     assert diff(enc, off).lights and not diff(enc, off).only_token_positions
     assert diff(enc, fog).sight and not diff(enc, fog).empty and not diff(enc, off).sight
+
+
+def test_token_sight_is_one_tokens_area_with_the_light_rule():
+    # a 3 m wall x 20..20.3 over the whole height: the token at (5, 30) sees the west 20 x 60
+    enc = enc_of(obstacles=[box("w", 20, 0, 20.3, 60, 3)], tokens=[tok("a", 5, 30), tok("b", 40, 30)])
+    assert vision.token_sight(enc, "a").area == pytest.approx(20 * 60, rel=1e-6)
+    assert vision.token_sight(enc, "b").area == pytest.approx(60 * (60 - 20.3), rel=1e-6)
+    # in the dark with a 4 m vision range: the disc of 4 m (a 64-gon per side of the buffer)
+    dark = enc.model_copy(update={"sight": Sight(light="dark"),
+                                  "tokens": (enc.tokens[0].model_copy(update={"vision_range": 4.0}), enc.tokens[1])})
+    assert vision.token_sight(dark, "a").area == pytest.approx(16 * math.pi, rel=2e-3)
+    assert vision.token_sight(dark, "b").area == 0
+
+
+def test_the_view_keeps_the_remembered_areas_apart():
+    enc = enc_of(tokens=[tok("a", 5, 5)], light="dark", lights=[Light(id="l", x=5, y=5, radius=2)])
+    e2 = vision.reveal(enc, shapely.box(40, 40, 50, 50))
+    view = SightCache().view(e2)
+    # (a 2 m circle's 720 points lie within 0.1 mm of their neighbours' line: the outline
+    # drops some, docs/geometry.md, so its area is within 1e-4 of the 720-gon's)
+    assert view.remembered.area == pytest.approx(100) and view.sight.area == pytest.approx(4 * math.pi * POLY, rel=1e-4)
+    assert view.explored.area == pytest.approx(100 + 4 * math.pi * POLY, rel=1e-4)
+    assert SightCache().view(enc).remembered is None
+
+
+def test_lit_areas_by_level():
+    lights = [Light(id="a", x=10, y=10, radius=2, level="dim"), Light(id="b", x=30, y=30, radius=3),
+              Light(id="c", x=50, y=50, radius=3, on=False)]
+    lit = SightCache().lit(enc_of(lights=lights))
+    assert set(lit) == {"dim", "full"}
+    assert lit["dim"].area == pytest.approx(4 * math.pi * POLY, rel=1e-4)
+    assert lit["full"].area == pytest.approx(9 * math.pi * POLY, rel=1e-4)
