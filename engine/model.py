@@ -463,6 +463,10 @@ class Encounter(_WithRules):
     @classmethod
     def _version_1_fields(cls, data: Any) -> Any:
         data = _rules.lift_legacy(data, "settings")
+        if isinstance(data, dict) and isinstance(data.get("lights"), (list, tuple)) and \
+                len(data["lights"]) > MAX_LIGHTS:
+            raise EncounterFileError(f"{len(data['lights']):,} lights; an encounter holds at most {MAX_LIGHTS:,}",
+                                     path="$.lights")
         data = _imported_lights(data)
         if isinstance(data, dict) and data.get("version") == 1:
             data = {**data, "version": VERSION}  # read as 1, held (and saved) as 2

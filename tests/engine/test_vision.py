@@ -390,3 +390,10 @@ def test_lit_areas_by_level():
     assert set(lit) == {"dim", "full"}
     assert lit["dim"].area == pytest.approx(4 * math.pi * POLY, rel=1e-4)
     assert lit["full"].area == pytest.approx(9 * math.pi * POLY, rel=1e-4)
+
+
+def test_too_many_lights_are_refused_by_count():
+    data = json.loads(dumps_encounter(enc_of()))
+    data["lights"] = [{"id": f"l{i}", "x": 1, "y": 1, "radius": 2} for i in range(5001)]
+    with pytest.raises(EncounterFileError, match=r"\$.lights: 5,001 lights; an encounter holds at most 5,000"):
+        loads_encounter(json.dumps(data))
