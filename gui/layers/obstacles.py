@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
@@ -23,8 +24,13 @@ WINDOW_EDGE = QColor("#e8f6ff")
 #: Metres: obstacles are drawn in square tiles this wide, each cached on its own, so that an
 #: edit repaints the tile it touches and a big map's first paint is spread over several turns.
 TILE_M = 40.0
-#: Obstacles whose tiles are built (and shown) per event-loop turn when a whole map arrives.
-BUILD_BATCH = 1500
+#: Obstacles whose tiles are built (and shown) per event-loop turn when a whole map arrives,
+#: at most (a batch is the obstacles of whole tiles, in tile order, so that a tile is built
+#: and first painted once; its first paint costs about as much as building it).
+BUILD_BATCH = 400
+#: Milliseconds of building per event-loop turn, at most (then the turn ends; the tiles
+#: built are painted in the next).
+BUILD_MS = 8.0
 #: An update changing more obstacles than this share rebuilds every tile.
 REBUILD_SHARE = 0.25
 
@@ -153,7 +159,7 @@ class ObstacleLayer(MapLayer):
             placed = self._where
             self._edit([o for o in gone if o.id in placed],
                        [o for o in came if o.id in placed or o.id not in before])
-            self._pending = [o for o in obstacles if o.id not in placed]
+            self._pending = [after[o.id] for o in self._pending if o.id in after and o.id not in placed]
             if not self._pending:
                 self._batch.stop()
         else:
@@ -193,26 +199,40 @@ class ObstacleLayer(MapLayer):
             if scene is not None:
                 scene.removeItem(tile)
         self._tiles, self._where = {}, {}
-        self._pending = list(self._obstacles)
+        self._pending = sorted(self._obstacles, key=self._tile_of)  # (stable: file order within a tile)
         if len(self._pending) <= BUILD_BATCH:
             self._finish()
         else:
             self._batch.start()
 
     def _build_batch(self, everything: bool = False) -> None:
-        take = self._pending if everything else self._pending[:BUILD_BATCH]
-        self._pending = [] if everything else self._pending[BUILD_BATCH:]
-        touched = set()
+        if everything:
+            take, self._pending = self._pending, []
+        else:
+            # whole tiles (the pending obstacles are in tile order), up to BUILD_BATCH
+            # obstacles or BUILD_MS of work
+            n = min(BUILD_BATCH, len(self._pending))
+            while 0 < n < len(self._pending) and self._tile_of(self._pending[n]) == self._tile_of(self._pending[n - 1]):
+                n -= 1
+            if n == 0:
+                n = min(BUILD_BATCH, len(self._pending))
+            take, self._pending = self._pending[:n], self._pending[n:]
+        start = time.perf_counter()
+        groups: dict[tuple[int, int], list] = {}
         for o in take:
-            key = self._tile_of(o)
+            groups.setdefault(self._tile_of(o), []).append(o)
+        for i, (key, obs) in enumerate(groups.items()):
+            if not everything and i and (time.perf_counter() - start) * 1e3 > BUILD_MS:
+                rest = [o for k, g in list(groups.items())[i:] for o in g]
+                self._pending = rest + self._pending  # (the next turn goes on from here)
+                break
             tile = self._tiles.get(key)
             if tile is None:
                 tile = self._tiles[key] = _Tile(self)
-            tile.items[o.id] = o
-            self._where[o.id] = key
-            touched.add(key)
-        for key in touched:
-            self._tiles[key].rebuild(self.options)
+            for o in obs:
+                tile.items[o.id] = o
+                self._where[o.id] = key
+            tile.rebuild(self.options)
         if not self._pending:
             self._batch.stop()
         self._update_rect()
