@@ -105,6 +105,9 @@ class AnswerLayer(MapLayer):
         else:
             self.update()
 
+    #: More changed places than this in one step repaint the whole layer instead.
+    MAX_DIRTY_RECTS = 24
+
     def _update_changed(self, old_badges: dict, old_attacker) -> None:
         """Repaint only where a badge (a dot, zoomed out) or the attacker's ring changed."""
         m = self._m_per_px
@@ -126,6 +129,9 @@ class AnswerLayer(MapLayer):
                 for b in (o, n):
                     if b is not None:
                         around(b[0], b[1], b[2])
+        if len(dirty) > self.MAX_DIRTY_RECTS:  # a region of many rects clips dearer than it saves
+            self.update()
+            return
         for r in dirty:
             self.update(r)
 
