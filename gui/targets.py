@@ -110,6 +110,17 @@ _COVER_BRUSHES = {k: QBrush(v) for k, v in style.COVER_COLOURS.items()}
 _DARK_TEXT = QBrush(QColor("#101418"))
 
 
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as (first, last) runs of consecutive ones."""
+    out: list[tuple[int, int]] = []
+    for r in rows:
+        if out and out[-1][1] == r - 1:
+            out[-1] = (out[-1][0], r)
+        else:
+            out.append((r, r))
+    return out
+
+
 class TargetsModel(QAbstractTableModel):
     """Rows of the targets table, rebuilt from :class:`LiveAnswers` after every change."""
 
@@ -180,8 +191,12 @@ class TargetsModel(QAbstractTableModel):
         self._memo = fresh
         self._sort_rows(rows)
         if rows and [r[0] for r in rows] == [r[0] for r in self._rows]:
-            self._rows = rows
-            self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(COLUMNS) - 1))
+            old, self._rows = self._rows, rows
+            # only the rows that show something else are repainted (a target dragged, a
+            # corner moved: a few; the attacker dragged: all)
+            changed = [i for i, (a, b) in enumerate(zip(old, rows)) if a[1] != b[1] or a[3] != b[3]]
+            for first, last in _runs(changed):
+                self.dataChanged.emit(self.index(first, 0), self.index(last, len(COLUMNS) - 1))
             return
         self.beginResetModel()
         self._rows = rows

@@ -280,3 +280,27 @@ def test_zoomed_out_a_drag_repaints_what_changed_and_the_screen_ends_as_a_full_r
     assert max(areas) < 0.5 * vp.width() * vp.height()  # never the whole map
     assert screen == full()
     tool.release(Pointer(60, 200 - 15.0 * 12, m_per_px=k))
+
+
+def test_the_targets_table_repaints_only_the_rows_that_changed(window):
+    from gui import edits
+    from gui.targets import TargetsPanel
+
+    model = window.findChild(TargetsPanel).model
+    sel = window.selection
+    sel.select(["sam"], window.document.encounter)
+    sel.attacker_locked = True
+    model.reload()
+    spans = []
+    model.dataChanged.connect(lambda a, b, *_: spans.append((a.row(), b.row())))
+    nyx = window.document.encounter.token("nyx")
+    window.document.preview(edits.move_tokens(window.document.encounter, {"nyx": (nyx.x + 0.5, nyx.y)}))
+    model.reload()
+    row = model.row_of("nyx")
+    assert spans == [(row, row)]  # Nyx's distance (its row) and nothing else
+    assert model.row_texts("nyx")[1] == f"{window.answers.targets['nyx'].distance:.1f}"
+    spans.clear()
+    model.reload()  # nothing changed since
+    assert spans == []
+    window.document.cancel_preview()
+    sel.attacker_locked = False
