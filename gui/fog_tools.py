@@ -57,7 +57,7 @@ class _FogTool(Tool):
     def _done(self, area: shapely.Geometry, what: str) -> None:
         try:
             apply_fog(self.doc, area, self.reveal, f"{self.verb} fog ({what})")
-        except ValueError as exc:  # the engine refused the area (e.g. too many points)
+        except Exception as exc:  # noqa: BLE001 - the engine (or GEOS) refused the area
             self.host.status(f"Not done: {exc}")
 
 

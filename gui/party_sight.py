@@ -123,8 +123,8 @@ class PartySight(QObject):
         try:
             self.view = self.compute(enc)
             self.error = None
-        except (ValueError, ImportError) as exc:  # the engine refused this state
-            log.warning("party sight: %s", exc)
+        except Exception as exc:  # noqa: BLE001 - the engine refused this state (or GEOS did):
+            log.warning("party sight: %s", exc)  # the fog then hides everything, nothing is lost
             self.view, self.error = None, str(exc)
         self.updated.emit()
 
@@ -150,7 +150,7 @@ class PartySight(QObject):
                 return after
             v = vision()
             return v.explore(after, self.compute(after))
-        except (ValueError, ImportError) as exc:
+        except Exception as exc:  # noqa: BLE001 - never lose the GM's edit to the fog's bookkeeping
             log.warning("explore: %s", exc)
             return after
 

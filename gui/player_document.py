@@ -69,7 +69,14 @@ class PlayerDocument(QObject):
     def view(self):
         """The party's view the tokens were filtered by (None while the fog is off)."""
         enc = self.source.encounter
-        return self.sight.view if enc.sight.fog else None
+        if not enc.sight.fog:
+            return None
+        if self.sight.view is None:  # (the engine could not work it out: nothing is shown)
+            import shapely
+
+            shown = frozenset(t.id for t in self._encounter.tokens)
+            return vision().PartyView(shapely.Polygon(), shapely.Polygon(), shown)
+        return self.sight.view
 
     def close(self) -> None:
         """Stop following (the player view closed)."""

@@ -364,3 +364,38 @@ def test_paint_fog_draws_vector_regions_into_an_svg(window, tmp_path):
     svg = out.read_text()
     assert "<image" not in svg
     assert FOG_DARK.name() in svg and "<path" in svg
+
+
+def test_a_failing_sight_never_loses_the_gms_edit(window, monkeypatch):
+    """If the engine cannot work the sight out (here: it raises), the move still lands as one
+    undo step, the explored area is left as it was and the fog hides everything meanwhile."""
+    from engine import vision
+
+    _set_sight(window, fog=True)
+
+    def broken(*a, **k):
+        raise RuntimeError("GEOS said no")
+
+    monkeypatch.setattr(vision, "explore", broken)
+    monkeypatch.setattr(vision.SightCache, "view", broken)
+    doc = window.document
+    before = doc.committed.sight.explored
+    n = doc.undo_stack.count()
+    assert doc.commit(edits.move_tokens(doc.committed, {"sam": (13.0, 20.0)}), "move")
+    assert doc.undo_stack.count() == n + 1 and doc.encounter.token("sam").x == 13.0
+    assert doc.encounter.sight.explored == before
+    assert window.party_sight.view is None and "GEOS said no" in window.party_sight.error
+
+
+def test_when_the_sight_fails_the_player_view_shows_only_the_party_in_the_dark(window, player, qtbot, monkeypatch):
+    from engine import vision
+
+    def broken(*a, **k):
+        raise RuntimeError("GEOS said no")
+
+    monkeypatch.setattr(vision.SightCache, "view", broken)
+    _set_sight(window, fog=True)
+    qtbot.wait(10)
+    assert _layer_ids(player.view) == {"sam", "nyx", "brick"}
+    assert player.view.fog.shown
+    assert _near(_pixel(player.view, *OPEN_GROUND), FOG_DARK)
