@@ -8,6 +8,9 @@
   grid line is then drawn 20 px wide. Here each such stroke gets its width (and dash
   pattern) in the group's own units instead (the pixels divided by the group's scale), the
   same look with or without ``vector-effect``.
+* **Pattern fills** (the GM's hatch of hidden obstacles) are tiled in the filled group's
+  units: an 8 px hatch under that matrix came out 8 m wide. Each such group gets a copy of
+  its pattern scaled back to pixels (``patternTransform``).
 * **Font families**: Qt names its default font "Sans Serif", which no browser knows (most
   fall back to a serif face, and names overflow their pills). Here it becomes the face Qt
   measured the text with, then the CSS generic: ``"DejaVu Sans, sans-serif"``.
@@ -99,8 +102,41 @@ def portable_svg(data: bytes) -> bytes:
                 child.set("stroke-dasharray", _scaled_list(dash, k))
             if offset:
                 child.set("stroke-dashoffset", _scaled_list(offset, k))
+    _pixel_patterns(root)
     body = ET.tostring(root, encoding="unicode")
     return ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + body + "\n").encode("utf-8")
+
+
+_URL = re.compile(r"^\s*url\(#([^)]+)\)\s*$")
+
+
+def _pixel_patterns(root: ET.Element) -> None:
+    """Point each scaled group filled with a user-space pattern at a copy of it tiled in
+    pixels (``patternTransform="scale(1/k)"``), made once per pattern and scale."""
+    patterns = {el.get("id"): el for el in root.iter(f"{{{SVG_NS}}}pattern") if el.get("id")}
+    if not patterns:
+        return
+    defs = root.find(f"{{{SVG_NS}}}defs")
+    if defs is None:
+        defs = ET.SubElement(root, f"{{{SVG_NS}}}defs")
+    made: dict[tuple[str, str], str] = {}
+    for g in root.iter(f"{{{SVG_NS}}}g"):
+        m = _URL.match(g.get("fill", ""))
+        k = _scale(g.get("transform"))
+        if m is None or k is None or abs(k - 1.0) < 1e-12:
+            continue
+        pattern = patterns.get(m.group(1))
+        if pattern is None or pattern.get("patternUnits", "objectBoundingBox") != "userSpaceOnUse" \
+                or pattern.get("patternTransform"):
+            continue
+        key = (m.group(1), _num(str(k)))
+        if key not in made:
+            copy = ET.fromstring(ET.tostring(pattern))
+            made[key] = f"{m.group(1)}-px{len(made)}"
+            copy.set("id", made[key])
+            copy.set("patternTransform", f"scale({_num(str(1.0 / k))})")
+            defs.append(copy)
+        g.set("fill", f"url(#{made[key]})")
 
 
 __all__ = ["portable_svg", "real_font_family"]

@@ -228,6 +228,26 @@ def test_cosmetic_strokes_get_their_width_in_the_groups_units():
     assert g.get("font-family").endswith(", sans-serif") and "Sans Serif" not in g.get("font-family")
 
 
+def test_a_hatch_is_tiled_in_pixels_under_a_scaled_group():
+    """Qt tiles a pattern brush (the GM's hatch of hidden obstacles, 8 px) in the filled
+    group's units: under a scale of 20 that is 8 m. The group gets a copy scaled by 1/20."""
+    from gui.portable_svg import portable_svg
+
+    src = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><defs>'
+           b'<pattern id="hatch" x="0" y="0" width="8" height="8" patternUnits="userSpaceOnUse">'
+           b'<rect width="8" height="8"/></pattern></defs>'
+           b'<g fill="url(#hatch)" transform="matrix(20,0,0,20,0,0)"><path d="M0,0 L1,0 L1,1 Z"/></g>'
+           b'<g fill="url(#hatch)" transform="matrix(20,0,0,20,5,5)"><path d="M0,0 L1,0 L1,1 Z"/></g>'
+           b'<g fill="url(#hatch)" transform="matrix(1,0,0,1,0,0)"><path d="M0,0 L9,0 L9,9 Z"/></g></svg>')
+    root = ET.fromstring(portable_svg(src))
+    pats = {p.get("id"): p for p in root.iter(SVG + "pattern")}
+    fills = [g.get("fill") for g in root.iter(SVG + "g")]
+    assert fills[0] == fills[1] != "url(#hatch)" and fills[2] == "url(#hatch)"  # one copy per scale
+    copy = pats[fills[0][5:-1]]
+    assert copy.get("patternTransform") == "scale(0.05)" and copy.get("width") == "8"
+    assert pats["hatch"].get("patternTransform") is None
+
+
 def test_the_demo_svg_has_pixel_strokes_without_vector_effect_and_known_fonts(player_svg):
     snap, svg, _ = player_svg
     k = snap.layout.px_per_m
