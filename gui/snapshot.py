@@ -204,7 +204,7 @@ class Snapshot:
 
     def _settle(self, limit_s: float = 60.0) -> None:
         """Let the layers that build over several event-loop turns finish (the obstacle
-        tiles of a big map: 1,500 obstacles a turn), so the page shows every obstacle."""
+        tiles of a big map, a few hundred obstacles a turn), so the page shows every obstacle."""
         deadline = time.monotonic() + limit_s
         while any(getattr(layer, "pending", False) for layer in self.view.layers):
             if time.monotonic() > deadline:

@@ -299,7 +299,7 @@ def test_the_svg_draws_as_the_png_does(demo):
 
 
 def test_a_big_map_is_exported_with_every_obstacle(qapp):
-    """The obstacle layer builds a big map 1,500 obstacles an event-loop turn; a snapshot
+    """The obstacle layer builds a big map BUILD_BATCH obstacles an event-loop turn; a snapshot
     waits for all of them (it drew the first 3,000 of 10,000 before)."""
     from engine.model import Encounter, MapSpec, Obstacle, Token
     from gui.layers.obstacles import BUILD_BATCH
