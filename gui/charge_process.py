@@ -42,7 +42,7 @@ def serve(address, authkey: bytes) -> None:  # pragma: no cover - runs in the ch
 
 def main(conn) -> None:  # pragma: no cover - runs in the child process
     from engine.obstacles import polygons_from_flat
-    from geometry.nav import ChargePlan, Navigator, plan_charge
+    from geometry.nav import ChargeFrom, ChargePlan, Navigator
 
     nav = None
     pending: list = []
@@ -63,7 +63,14 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
             done: set = set()
             batch: dict = {}
             last = time.perf_counter()
-            keep_all = np.arange(len(ids))
+            # the attacker's side of its charges once for the job; the other tokens as bodies
+            a = discs[attacker]
+            bodies = np.delete(discs, attacker, axis=0)
+            try:
+                mover = ChargeFrom(nav, (a[0], a[1]), a[2], reach=reach, runup=runup, max_movement=max_movement)
+                refused = None
+            except ValueError as exc:  # the geometry's refusal (the attacker inside an obstacle ...)
+                mover, refused = None, str(exc)
             stop = False
             while todo and not stop:
                 while conn.poll():  # a hurry for this job, or the next message
@@ -78,12 +85,13 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
                 if t in done:
                     continue
                 done.add(t)
-                keep = keep_all[(keep_all != attacker) & (keep_all != t)]
-                a, b = discs[attacker], discs[t]
                 try:
-                    plan = plan_charge(nav, (a[0], a[1]), a[2], (b[0], b[1]), b[2], discs[keep],
-                                       reach=reach, runup=runup, max_movement=max_movement,
-                                       shared_tree=True)
+                    if t == attacker:
+                        raise ValueError("a token cannot charge itself")
+                    if mover is None:
+                        raise ValueError(refused)
+                    # the same plan as plan_charge with every other token but t as discs
+                    plan = mover.plan_at(bodies, t if t < attacker else t - 1, shared_tree=True)
                 except ValueError as exc:  # the geometry's refusal (inside an obstacle ...)
                     plan = ChargePlan(False, (), None, None, None, str(exc))
                 batch[ids[t]] = plan
