@@ -26,7 +26,7 @@ from engine.obstacles import ObstacleSet
 from engine.rules import find_system
 from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
 from geometry.bodies import body_height, eye_height
-from geometry.cover import CoverIndex, cover_class, segment_box_distance
+from geometry.cover import CoverIndex, cover_class, cover_classes, segment_box_distance
 from geometry.errors import GeometryInputError
 from geometry.zones import (
     circle,
@@ -205,6 +205,7 @@ class Tactics:
         self._hit_cache: dict[str, tuple] = {}
         self._cover_memo: tuple | None = None  # (attacker token, index_builds, {target id: (token, fraction)})
         self._charge_memo: tuple | None = None  # see _charge_from
+        self._tok_change: tuple | None = None  # (previous tokens, positions changed since)
         self.update(encounter)
 
     def fork(self, encounter: Encounter) -> Tactics:
@@ -232,12 +233,29 @@ class Tactics:
             self._zone_cache.clear()
         if encounter.tokens is not self._tokens:
             toks = encounter.tokens
+            old = self._tokens
+            changed = None
+            if old is not None and len(old) == len(toks):
+                # a drag step: a few tokens are new values, the rest the very same
+                changed = [i for i, (p, q) in enumerate(zip(old, toks)) if p is not q]
+                if len(changed) > 16 or any(old[i].id != toks[i].id for i in changed):
+                    changed = None
             self._tokens = toks
-            self._ids = [t.id for t in toks]
-            self._pos = {t.id: i for i, t in enumerate(toks)}
-            self._xy = np.array([(t.x, t.y) for t in toks], dtype=float).reshape(-1, 2)
-            self._r = np.array([t.radius for t in toks], dtype=float)
-            self._h = np.array([body_height(t.stance) for t in toks], dtype=float)
+            if changed is not None:
+                xy, r, h = self._xy.copy(), self._r.copy(), self._h.copy()
+                for i in changed:
+                    t = toks[i]
+                    xy[i] = (t.x, t.y)
+                    r[i] = t.radius
+                    h[i] = body_height(t.stance)
+                self._xy, self._r, self._h = xy, r, h
+            else:
+                self._ids = [t.id for t in toks]
+                self._pos = {t.id: i for i, t in enumerate(toks)}
+                self._xy = np.array([(t.x, t.y) for t in toks], dtype=float).reshape(-1, 2)
+                self._r = np.array([t.radius for t in toks], dtype=float)
+                self._h = np.array([body_height(t.stance) for t in toks], dtype=float)
+            self._tok_change = (old, changed) if changed is not None else None
         self._hits = None
         self.encounter = encounter
 
@@ -289,12 +307,15 @@ class Tactics:
         toks = self._tokens
         out = np.empty(len(rows))
         todo = []
-        for k, i in enumerate(rows.tolist()):
-            hit = known.get(toks[i].id)
-            if hit is not None and hit[0] is toks[i]:
-                out[k] = hit[1]
-            else:
-                todo.append(k)
+        if not known:
+            todo = list(range(len(rows)))
+        else:
+            for k, i in enumerate(rows.tolist()):
+                hit = known.get(toks[i].id)
+                if hit is not None and hit[0] is toks[i]:
+                    out[k] = hit[1]
+                else:
+                    todo.append(k)
         if todo:
             sel = rows[todo]
             with _as_engine_errors():
@@ -359,13 +380,14 @@ class Tactics:
         ranges = _ranges(bands, minimum, dist)
         frac = self._cover_fractions(a, others)
         by_token = self.token_zones()
+        classes = cover_classes(frac)
         out = []
-        for i, d, rg, f in zip(others.tolist(), dist.tolist(), ranges, frac.tolist()):
-            tid = self._ids[i]
+        ids = self._ids
+        for i, d, rg, f, cls in zip(others.tolist(), dist.tolist(), ranges, frac.tolist(), classes):
+            tid = ids[i]
             # every charge by one attacker shares one search from it (same answers)
             plan = self._charge(attacker_id, tid, shared=True) if charges else None
-            out.append(TargetReport(tid, d, rg, CoverResult(f, cover_class(f)),
-                                    by_token.get(tid, ()), plan))
+            out.append(TargetReport(tid, d, rg, CoverResult(f, cls), by_token.get(tid, ()), plan))
         return out
 
     # -- line of sight ----------------------------------------------------------------------------
@@ -529,10 +551,16 @@ class Tactics:
             live.add(z.id)
             shape = self._zone(z.id)
             key = self._zone_cache[z.id][0] + (self.index_builds,)  # (not id(): addresses are reused)
-            old = self._hit_cache.get(z.id)
+            old = self._hit_cache.get(z.id)  # (key, {token id: (token, hit)}, tokens)
             known: dict[str, tuple] = old[1] if old is not None and old[0] == key else {}
-            todo = [i for i, t in enumerate(toks) if known.get(t.id, (None,))[0] is not t]
-            fresh: dict[str, tuple] = {t.id: known[t.id] for t in toks if t.id in known}
+            step = self._tok_change
+            if known and old[2] is toks:
+                todo, fresh = [], known
+            elif known and step is not None and step[0] is old[2]:
+                todo, fresh = list(step[1]), dict(known)  # (only the tokens that changed since)
+            else:
+                todo = [i for i, t in enumerate(toks) if known.get(t.id, (None,))[0] is not t]
+                fresh = {t.id: known[t.id] for t in toks if t.id in known}
             if todo:
                 idx = np.array(todo, dtype=np.int64)
                 with _as_engine_errors():
@@ -552,7 +580,7 @@ class Tactics:
                     f, c = float(frac[k]), float(cov[k])
                     hit = ZoneHit(t.id, f, c) if f > 0 and cover_class(c) != "full" else None
                     fresh[t.id] = (t, hit)
-            self._hit_cache[z.id] = (key, fresh)
+            self._hit_cache[z.id] = (key, fresh, toks)
             out[z.id] = [fresh[t.id][1] for t in toks if fresh[t.id][1] is not None]
         for zid in list(self._hit_cache):
             if zid not in live:

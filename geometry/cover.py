@@ -100,6 +100,16 @@ def cover_class(fraction: float) -> str:
     return "none"
 
 
+def cover_classes(fractions: ArrayLike) -> list[str]:
+    """:func:`cover_class` of each fraction (a list, same order), at once."""
+    f = np.asarray(fractions, dtype=float).reshape(-1)
+    if not np.all(np.isfinite(f)):
+        raise InvalidInputError("cover fractions must be finite numbers")
+    k = np.where(f >= FULL_COVER_AT, 3, np.where(f > GOOD_COVER_ABOVE, 2, np.where(f >= PARTIAL_COVER_FROM, 1, 0)))
+    names = [c for c, _ in COVER_CLASSES]
+    return [names[i] for i in k.tolist()]
+
+
 @dataclass(frozen=True)
 class _EyeView:
     """Per-eye facts about every obstacle (bearing interval, distances)."""

@@ -431,3 +431,35 @@ def test_a_token_pasted_a_hundred_times_is_analysed_in_bounded_memory_and_time()
     # sam (12, 20) to the stack at (31, 31.2): 21.96 m, centre to centre
     sam = {t["id"]: t for t in res["reports"]["sam"]["targets"]}
     assert sam["ganger-3-copy0"]["distance"] == pytest.approx(math.hypot(19.0, 11.2), abs=0.01)
+
+
+def test_answers_after_many_drag_steps_are_those_of_a_fresh_tactics():
+    # tokens dragged one or two at a time (the arrays and zone answers patched where the
+    # tokens changed), then tokens added and removed (built again): every step's targets and
+    # zone hits equal those of a Tactics made from that encounter alone
+    import random
+
+    rng = random.Random(4)
+    zones = [{"id": "sup", "kind": "suppressive", "owner": "t0", "direction": 10, "length": 40, "width": 12},
+             {"id": "blast", "kind": "blast", "x": 40, "y": 30, "radius": 12},
+             {"id": "cone", "kind": "cone", "x": 70, "y": 20, "direction": 120, "length": 25, "angle": 60}]
+    walls = [box(f"w{k}", 10 + 9 * k, 5 + 4 * k, 11 + 9 * k, 15 + 4 * k, 2.5 if k % 2 else 1.0) for k in range(8)]
+    toks = [tok(f"t{k}", 5 + 11 * (k % 8), 22 + 13 * (k // 8), ["standing", "crouched", "prone"][k % 3])
+            for k in range(24)]
+    e = enc(toks, walls, zones)
+    t = Tactics(e)
+    for step in range(40):
+        cur = list(e.tokens)
+        if step in (20, 30):  # a token added, one removed: the whole arrays again
+            cur = [cur[0]] + cur[2:] + [cur[1].model_copy(update={"id": f"new{step}"})]
+        else:
+            for i in rng.sample(range(len(cur)), rng.choice((1, 2))):
+                p = cur[i]
+                cur[i] = p.model_copy(update={"x": min(99.0, max(1.0, p.x + rng.uniform(-3, 3))),
+                                              "y": min(59.0, max(1.0, p.y + rng.uniform(-3, 3)))})
+        e = e.model_copy(update={"tokens": tuple(cur)})
+        t.update(e)
+        fresh = Tactics(e)
+        attacker = cur[step % len(cur)].id
+        assert t.targets(attacker) == fresh.targets(attacker)
+        assert t.zone_hits() == fresh.zone_hits()
