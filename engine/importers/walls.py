@@ -95,11 +95,26 @@ def thin_polygons(line, half: float, depth: int = 0) -> list[shapely.Polygon]:
     if line.is_closed and depth == 0:
         line = _open_ring(line)
     poly = _buffer(line, half)
-    parts = list(poly.geoms) if hasattr(poly, "geoms") else [poly]
+    parts = [_without_specks(p, half) for p in (poly.geoms if hasattr(poly, "geoms") else [poly])]
     if all(len(p.interiors) == 0 for p in parts) or len(line.coords) <= 2 or depth > 40:
         return [rounded(p) for p in parts if not p.is_empty and p.area > 0]
     a, b = _halves(line)
     return thin_polygons(a, half, depth + 1) + thin_polygons(b, half, depth + 1)
+
+
+def _without_specks(poly: shapely.Polygon, half: float) -> shapely.Polygon:
+    """``poly`` with its holes smaller than a square a tenth of the wall's half-width across
+    filled: a line drawn back and forth finer than the wall is thick leaves such specks
+    inside its thick polygon (4 of under 10 mm² in a 1,000-point zig-zag), and cutting the
+    line in halves until none is left made it thick ~15 times over (0.12 s a wall). A room
+    a wall closes is far larger (the narrowest ring of the shared samples leaves 0.009 m²)."""
+    if not poly.interiors:
+        return poly
+    speck = (half / 10) ** 2
+    holes = [h for h in poly.interiors if shapely.Polygon(h).area >= speck]
+    if len(holes) == len(poly.interiors):
+        return poly
+    return shapely.Polygon(poly.exterior, holes)
 
 
 def _open_ring(line: shapely.LineString) -> shapely.LineString:
