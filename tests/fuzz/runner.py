@@ -1,5 +1,5 @@
-"""The campaign: cases spread over worker processes, each case under a time limit (a worker
-that does not answer in time is killed: "hung") and a memory limit (RLIMIT_AS in the worker:
+"""The campaign: cases spread over worker processes, each case under a time limit counted
+from when its input is made (a worker that does not answer in time is killed: "hung") and a memory limit (RLIMIT_AS in the worker:
 a ``MemoryError``, or a worker that dies, is "memory"/"crashed"), and the counts table."""
 
 from __future__ import annotations
@@ -160,6 +160,9 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                     msg = json.loads(line)
                     if "ready" in msg:
                         w.ready = True
+                    elif "made" in msg:  # the input is made: Coverfire's part starts now
+                        w.started = time.monotonic()
+                        w.cpu_start = w.cpu()
                     else:
                         finish(w, msg)
             now = time.monotonic()
