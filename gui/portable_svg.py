@@ -70,13 +70,18 @@ def real_font_family(family: str) -> str:
     return ", ".join(out)
 
 
+#: Characters XML 1.0 does not allow (C0 controls but tab, LF, CR), which Qt writes as given
+#: from a token's name: the SVG would not parse.
+_XML_INVALID = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def portable_svg(data: bytes) -> bytes:
     """``data`` (an SVG from ``QSvgGenerator``) with cosmetic strokes sized in their own
     units and font families a browser knows (see the module docstring). The picture Qt draws
     from it is unchanged."""
     ET.register_namespace("", SVG_NS)
     ET.register_namespace("xlink", XLINK_NS)
-    root = ET.fromstring(data)
+    root = ET.fromstring(_XML_INVALID.sub(b"", data))  # a name holding NUL or ESC (i15: fuzz 4019)
     fonts: dict[str, str] = {}
     for el in root.iter():
         family = el.get("font-family")

@@ -64,6 +64,8 @@ REGRESSIONS = {
     "3002:uvtt:1542": "a wall repeated 6,000 times: import, save and reload took over 10 s of CPU",
     "4016:chummer:1600": "a weapon name of 100,000 characters was imported and then could not be saved",
     "4016:chummer:4459": "an Agility 0 refusal did not name the file",
+    "4019:encounter:71": "a token name holding NUL: the exported SVG did not parse (gui/portable_svg.py ParseError)",
+    "4019:encounter:3840": "an encounter name holding NUL or ESC, likewise",
 }
 
 
