@@ -553,15 +553,37 @@ def players_knowledge(enc: Encounter) -> Encounter:
     owner; a shotgun zone, which needs its owner, goes). Nothing hidden: ``enc`` itself.
     The same input gives the same (identical) output, so caches keyed by identity keep
     working. For the player view's answers; the GM's keep the true encounter."""
-    hidden_t = {t.id for t in enc.tokens if t.hidden}
-    if not hidden_t and not any(o.hidden for o in enc.obstacles) and not any(z.hidden for z in enc.zones):
-        return enc
     hit = _KNOWN.get(id(enc))
     if hit is not None and hit[0] is enc:
         return hit[1]
-    obstacles = _known_obstacles(enc.obstacles)
-    tokens = tuple(t for t in enc.tokens if not t.hidden)
-    zones = []
+    hidden_t = {t.id for t in enc.tokens if t.hidden}
+    obstacles = _known_obstacles(enc.obstacles)  # remembered by identity: no scan on a token edit
+    tokens = tuple(t for t in enc.tokens if not t.hidden) if hidden_t else enc.tokens
+    zones = _known_zones(enc, hidden_t)
+    if obstacles is enc.obstacles and tokens is enc.tokens and zones is enc.zones:
+        return enc
+    out = enc.model_copy(update={"obstacles": obstacles, "tokens": tokens, "zones": zones})
+    if len(_KNOWN) > 8:
+        _KNOWN.clear()
+    _KNOWN[id(enc)] = (enc, out)
+    return out
+
+
+_KNOWN_ZONES: tuple = (None, None, None)
+
+
+def _known_zones(enc: Encounter, hidden_t: set[str]) -> tuple:
+    """The zones the players know (see :func:`players_knowledge`); the very same tuple
+    while neither the zones nor the hidden owners' places change (a drag step of another
+    token keeps the zones' caches)."""
+    global _KNOWN_ZONES
+    if not any(z.hidden or z.owner in hidden_t for z in enc.zones):
+        return enc.zones
+    owners = tuple(sorted((z.owner, *enc.zone_origin(z)) for z in enc.zones if z.owner in hidden_t))
+    seen, key, out = _KNOWN_ZONES
+    if seen is enc.zones and key == owners:
+        return out
+    kept = []
     for z in enc.zones:
         if z.hidden:
             continue
@@ -570,26 +592,27 @@ def players_knowledge(enc: Encounter) -> Encounter:
                 continue
             ox, oy = enc.zone_origin(z)
             z = z.model_copy(update={"owner": None, "x": ox, "y": oy})
-        zones.append(z)
-    out = enc.model_copy(update={"obstacles": obstacles, "tokens": tokens, "zones": tuple(zones)})
-    if len(_KNOWN) > 8:
-        _KNOWN.clear()
-    _KNOWN[id(enc)] = (enc, out)
+        kept.append(z)
+    out = tuple(kept)
+    _KNOWN_ZONES = (enc.zones, owners, out)
     return out
 
 
-_KNOWN_OBS: list = [None, None]
+_KNOWN_OBS: tuple = (None, None)
 
 
 def _known_obstacles(obstacles: tuple) -> tuple:
     """The obstacles that are not hidden; the same tuple for the same input (an edit to a
-    token keeps the obstacle tuple, so the players' cover index is kept too)."""
-    if _KNOWN_OBS[0] is obstacles:
-        return _KNOWN_OBS[1]
+    token keeps the obstacle tuple, so the players' cover index is kept too). The pair is
+    replaced in one assignment, so threads never see one input with another's output."""
+    global _KNOWN_OBS
+    seen, out = _KNOWN_OBS
+    if seen is obstacles:
+        return out
     out = tuple(o for o in obstacles if not o.hidden)
     if len(out) == len(obstacles):
         out = obstacles
-    _KNOWN_OBS[0], _KNOWN_OBS[1] = obstacles, out
+    _KNOWN_OBS = (obstacles, out)
     return out
 
 

@@ -397,3 +397,20 @@ def test_too_many_lights_are_refused_by_count():
     data["lights"] = [{"id": f"l{i}", "x": 1, "y": 1, "radius": 2} for i in range(5001)]
     with pytest.raises(EncounterFileError, match=r"\$.lights: 5,001 lights; an encounter holds at most 5,000"):
         loads_encounter(json.dumps(data))
+
+
+def test_players_knowledge_keeps_unchanged_groups_identical():
+    # a drag step of a visible token: the players' obstacles and zones stay the very same
+    # tuples (their caches are kept); the hidden owner's zone is re-anchored only when it moves
+    toks = [tok("a", 5, 5), tok("g", 20, 20, side="ganger", hidden=True)]
+    zones = (Zone(id="s", kind="suppressive", owner="g", direction=0, length=10),)
+    obs = [box("wall", 10, 10, 11, 11, 2), box("secret", 12, 12, 13, 13, 2, hidden=True)]
+    enc = enc_of(obstacles=obs, tokens=toks).model_copy(update={"zones": zones})
+    k1 = vision.players_knowledge(enc)
+    step = enc.model_copy(update={"tokens": (toks[0].model_copy(update={"x": 6.0}), toks[1])})
+    k2 = vision.players_knowledge(step)
+    assert k2.obstacles is k1.obstacles and k2.zones is k1.zones and k2.tokens[0].x == 6.0
+    moved = enc.model_copy(update={"tokens": (toks[0], toks[1].model_copy(update={"x": 25.0}))})
+    k3 = vision.players_knowledge(moved)
+    assert k3.zones is not k1.zones and (k3.zone("s").x, k3.zone("s").y) == (25.0, 20.0)
+    assert vision.players_knowledge(vision.reset_explored(enc_of())).obstacles == ()
