@@ -207,16 +207,52 @@ class SightCache:
     # -- the obstacles -------------------------------------------------------------------
     def _sync(self, enc: Encounter) -> None:
         box = (0.0, 0.0, float(enc.map.width), float(enc.map.height))
+        before = self._obs.revision
         self._obs.update(enc.obstacles, box)
         rev = (self._obs.revision, box)
-        if rev != self._rev:
-            self._rev = rev
+        if rev == self._rev:
+            return
+        boxes = None
+        if self._rev is not None and self._rev[1] == box:
+            boxes = self._obs.changed_since(before)
+        self._rev = rev
+        self._rest = None
+        self._last = None
+        if not boxes:
             self._areas.clear()
             self._lights.clear()
             self._seen.clear()
             self._sees.clear()
             self._lit = None
-            self._rest = None
+            return
+        self._forget_near(boxes)
+
+    def _forget_near(self, boxes: list[tuple]) -> None:
+        """Drop what the obstacle changes inside ``boxes`` may have changed. An eye's area
+        in sight and its answers about bodies change only when a changed footprint touches
+        that area: if every point of a footprint is hidden (a standing column there is), so
+        is every point behind it, and every line from eyes below a standing body's top to a
+        body point behind it is blocked on the way (docs/sight.md)."""
+        changed = shapely.union_all([shapely.box(*b).buffer(SEES_MARGIN) for b in boxes])
+        shapely.prepare(changed)
+        gone = [k for k, a in self._areas.items() if shapely.intersects(changed, a)]
+        for k in gone:
+            del self._areas[k]
+        gone_set = set(gone)
+        for ek in [ek for ek in self._sees if ek[:3] in gone_set]:
+            del self._sees[ek]
+        # a light stands above a body's top, where that argument does not hold: any change
+        # within its reach redoes it
+        lit_gone = [k for k in self._lights if shapely.dwithin(changed, shapely.Point(k[0], k[1]), k[2])]
+        for k in lit_gone:
+            del self._lights[k]
+        if lit_gone:  # what is lit changed: every answer in the dark may have
+            self._lit = None
+            self._seen.clear()
+            self._sees = {ek: d for ek, d in self._sees.items() if not isinstance(ek[5], tuple)}
+        else:
+            for sk in [sk for sk in self._seen if sk[0] in gone_set]:
+                del self._seen[sk]
 
     def _reach(self, enc: Encounter) -> float:
         return math.hypot(enc.map.width, enc.map.height)
