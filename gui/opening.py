@@ -250,7 +250,12 @@ def _progress_dialog(parent, name: str, job: BackgroundOpen):
 
     def on_progress(text: str, share: float) -> None:
         dialog.setLabelText(f"Opening {name}\u2026\n{text}")
-        dialog.setValue(int(round(100 * share)))
+        if share <= 0.0:
+            dialog.setRange(0, 0)  # (the reader process is at work: a busy bar, no share yet)
+        else:
+            if dialog.maximum() == 0:
+                dialog.setRange(0, 100)
+            dialog.setValue(int(round(100 * share)))
 
     job.progress.connect(on_progress)
     dialog.canceled.connect(job.cancel)
