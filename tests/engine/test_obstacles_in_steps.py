@@ -79,3 +79,26 @@ def test_steps_refuse_a_used_set_and_name_bad_geometry(scene):
     many = scene.model_copy(update={"obstacles": scene.obstacles + (bad,)})
     with pytest.raises(GeometryError):
         list(ObstacleSet().build_steps(many.obstacles, (0.0, 0.0, 120.0, 120.0), chunk=100))
+
+
+def test_adding_and_removing_one_obstacle_edits_the_index(scene):
+    # (a wall drawn is appended; its undo, or a delete, takes one out): edits, not rebuilds,
+    # with the answers of an index built from scratch
+    obs = ObstacleSet()
+    bounds = (0.0, 0.0, float(scene.map.width), float(scene.map.height))
+    obs.update(scene.obstacles, bounds)
+    wall = Obstacle(id="wall-new", name="wall", height=2.5, polygon=((50, 50), (58, 50), (58, 50.3), (50, 50.3)))
+    grown = scene.obstacles + (wall,)
+    obs.update(grown, bounds)
+    assert obs.rebuilds == 1 and obs.revision == 2 and obs.edits_since(1) == [([], [wall])]
+    middle = scene.obstacles[:400] + scene.obstacles[401:]
+    obs.update(middle + (wall,), bounds)  # the 401st taken out
+    assert obs.rebuilds == 1 and obs.edits_since(2) == [([scene.obstacles[400].id], [])]
+    obs.update(middle, bounds)  # and the wall (undo)
+    assert obs.rebuilds == 1 and obs.edits_since(3) == [(["wall-new"], [])]
+    ref = ObstacleSet()
+    ref.update(middle, bounds)
+    assert sorted(obs.cover.source.tolist()) == sorted(ref.cover.source.tolist())
+    t, r = Tactics(scene.model_copy(update={"obstacles": middle}), obstacles=obs), Tactics(scene.model_copy(update={"obstacles": middle}))
+    eye = scene.tokens[2].id
+    assert {k: v.fraction for k, v in t.cover(eye).items()} == pytest.approx({k: v.fraction for k, v in r.cover(eye).items()}, abs=1e-12)
