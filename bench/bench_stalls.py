@@ -177,7 +177,7 @@ class Sampler:
                    if f.startswith(root) and "bench_stalls" not in f]
             if own:
                 inner[own[0]] += 1
-                chains[" < ".join(own[:6])] += 1
+                chains[" < ".join(own[:10])] += 1
             else:
                 leaf = stack[0] if stack else ("?", "?", 0)
                 inner[f"{Path(leaf[0]).name}:{leaf[1]}"] += 1
