@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -68,6 +69,7 @@ class _Worker:
         self.case: str | None = None
         self.started = time.monotonic()
         self.ready = False
+        self.work: str | None = None  # the worker's scratch folder, removed when it is retired
 
     def cpu(self) -> float:
         """CPU seconds the worker has used (Linux /proc; 0 elsewhere)."""
@@ -91,6 +93,8 @@ class _Worker:
         except OSError:
             pass
         self.proc.wait()
+        if self.work:  # a killed worker cannot clean up after itself
+            shutil.rmtree(self.work, ignore_errors=True)
 
 
 def run_cases(names: list[str], jobs: int = 2, **kw) -> Campaign:
@@ -160,6 +164,7 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                     msg = json.loads(line)
                     if "ready" in msg:
                         w.ready = True
+                        w.work = msg.get("work")
                     elif "made" in msg:  # the input is made: Coverfire's part starts now
                         w.started = time.monotonic()
                         w.cpu_start = w.cpu()

@@ -26,7 +26,8 @@ def test_the_seeded_budget_has_no_crash_hang_blow_up_or_unsavable_file():
     assert sum(c["refused"] for c in campaign.counts.values()) >= CI_COUNT, campaign.table()
 
 
-def test_each_failing_outcome_is_caught_by_the_runner():
+def test_each_failing_outcome_is_caught_by_the_runner(tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # the workers' scratch folders go here
     campaign = runner.run(["selftest-hang", "selftest-memory", "selftest-crash", "selftest-segfault"], 1, 1,
                           jobs=2, timeout=4.0)
     outcomes = {k: next(iter(c)) for k, c in campaign.counts.items()}
@@ -37,6 +38,8 @@ def test_each_failing_outcome_is_caught_by_the_runner():
     assert not any(o in GOOD for o in outcomes.values())
     assert campaign.bad() == 4
     assert "| 1 |" in campaign.table()
+    # killed and crashed workers leave no scratch folder behind (563 were left in /tmp once)
+    assert sorted(p.name for p in tmp_path.glob("coverfire-fuzz-*")) == []
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

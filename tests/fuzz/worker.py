@@ -36,7 +36,7 @@ def main() -> int:
 
     resource.setrlimit(resource.RLIMIT_AS, (args.memory, args.memory))
     work = Path(tempfile.mkdtemp(prefix="coverfire-fuzz-"))
-    out.write(json.dumps({"ready": os.getpid()}) + "\n")
+    out.write(json.dumps({"ready": os.getpid(), "work": str(work)}) + "\n")
     out.flush()
 
     def made() -> None:  # the runner times the case from here
