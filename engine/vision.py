@@ -349,19 +349,26 @@ class SightCache:
             self._sync(enc)
             return self._sees_many(enc, enc.token(viewer_id), [enc.token(t) for t in target_ids])
 
-    def _sees_many(self, enc: Encounter, viewer: Token, targets: list) -> list[bool]:
+    def _eye_key(self, enc: Encounter, viewer: Token, v: Vision | None = None, amb: str | None = None) -> tuple:
+        """The key of an eye's answers about bodies: its place, stance and vision, the light."""
+        v = self._vision(enc, viewer) if v is None else v
+        amb = ambient(enc) if amb is None else amb
+        return (viewer.x, viewer.y, viewer.stance, v.kind, v.dark_m, self._light_key(enc) if amb == "dark" else amb)
+
+    def _sees_many(self, enc: Encounter, viewer: Token, targets: list, keys: list | None = None) -> list[bool]:
         """Whether ``viewer`` sees each of ``targets`` (see :func:`token_sees`), cached by
         the viewer's place, stance and vision, the light, and each target's place, stance
         and size."""
         v = self._vision(enc, viewer)
         amb = ambient(enc)
-        eye_key = (viewer.x, viewer.y, viewer.stance, v.kind, v.dark_m, self._light_key(enc) if amb == "dark" else amb)
+        eye_key = self._eye_key(enc, viewer, v, amb)
         known = self._sees.get(eye_key)
         if known is None:
             if len(self._sees) > 1000:
                 self._sees.clear()
             known = self._sees[eye_key] = {}
-        keys = [(t.x, t.y, t.stance, t.radius) for t in targets]
+        if keys is None:  # (the targets' keys, given by a caller asking several eyes)
+            keys = [(t.x, t.y, t.stance, t.radius) for t in targets]
         out = [known.get(k) for k in keys]
         todo = [i for i, hit in enumerate(out) if hit is None]
         if todo:
@@ -418,11 +425,15 @@ class SightCache:
             others = [t for t in enc.tokens if not t.hidden and t.side.casefold() not in sides]
             if others:
                 seen = np.zeros(len(others), dtype=bool)
+                keys = [(t.x, t.y, t.stance, t.radius) for t in others]
+                # eyes whose answers are kept first: the one that moved (a drag step) then
+                # measures only the bodies none of the others sees (the same union)
+                eyes = sorted(eyes, key=lambda t: self._eye_key(enc, t) not in self._sees)
                 for eye in eyes:
                     left = [i for i in range(len(others)) if not seen[i]]
                     if not left:
                         break
-                    res = self._sees_many(enc, eye, [others[i] for i in left])
+                    res = self._sees_many(enc, eye, [others[i] for i in left], [keys[i] for i in left])
                     for i, s in zip(left, res):
                         seen[i] = s
                 visible |= {others[i].id for i in np.nonzero(seen)[0]}

@@ -166,10 +166,26 @@ def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) 
     cand = np.nonzero(live)[0]
     if cand.size > FIRST_PASS:
         first = cand[np.argpartition(near[cand], FIRST_PASS)[:FIRST_PASS]]
-        rays, rho = _cast(vx, vy, index, first, k_obs, R)
+        e1 = _edges(vx, vy, index, first, k_obs)
+        rays = np.unique(np.concatenate((_fan(), e1[-1])))
+        rho = np.full(rays.size, R)
+        _cut(rays, rho, e1)
         rest = np.setdiff1d(cand, first, assume_unique=True)
         rest = rest[view.full[rest] | (_reach(rays, rho, view.lo[rest], view.span[rest]) > near[rest])]
-        cand = np.concatenate((first, rest))
+        if not rest.size:
+            return _polygon(ex, ey, rays, rho)
+        # the second pass, the same as casting ``first`` and ``rest`` together: the first
+        # pass's rays keep their cuts by ``first``; only the rays the ``rest`` adds are cut
+        # by ``first``, and every ray by ``rest``
+        e2 = _edges(vx, vy, index, rest, k_obs)
+        new = np.setdiff1d(e2[-1], rays)
+        rho_new = np.full(new.size, R)
+        _cut(new, rho_new, e1)
+        all_rays = np.concatenate((rays, new))
+        order = np.argsort(all_rays, kind="stable")
+        rays, rho = all_rays[order], np.concatenate((rho, rho_new))[order]
+        _cut(rays, rho, e2)
+        return _polygon(ex, ey, rays, rho)
     return _polygon(ex, ey, *_cast(vx, vy, index, cand, k_obs, R))
 
 
@@ -196,6 +212,21 @@ def _cast(vx, vy, index: CoverIndex, obs: np.ndarray, k_obs: np.ndarray, R: floa
     """Rays (sorted bearings in [0, 2 pi)) and their free distances: the even fan and either
     side of every vertex of the obstacles ``obs``, each cut at the nearest edge of those
     obstacles scaled by ``k_obs`` about the eye (eye-relative ``vx``, ``vy``), or at ``R``."""
+    edges = _edges(vx, vy, index, obs, k_obs)
+    rays = np.unique(np.concatenate((_fan(), edges[-1])))
+    rho = np.full(rays.size, R)
+    _cut(rays, rho, edges)
+    return rays, rho
+
+
+def _fan() -> np.ndarray:
+    return np.linspace(0.0, _TWO_PI, ARC_RAYS, endpoint=False)
+
+
+def _edges(vx, vy, index: CoverIndex, obs: np.ndarray, k_obs: np.ndarray) -> tuple:
+    """The edges of the obstacles ``obs`` scaled by ``k_obs`` about the eye: their ends
+    (eye-relative), bearing intervals ``[lo, lo + span]`` and the rays either side of each
+    vertex (unsorted)."""
     cnt_v = index.vcount[obs]
     ev = np.repeat(index.vstart[obs], cnt_v) + _ragged_arange(cnt_v)  # edges a -> nxt[a]
     b = index.nxt[ev]
@@ -204,32 +235,37 @@ def _cast(vx, vy, index: CoverIndex, obs: np.ndarray, k_obs: np.ndarray, R: floa
     bx, by = vx[b] * ke, vy[b] * ke
     ang_a = np.arctan2(ay, ax) % _TWO_PI
     ang_b = np.arctan2(by, bx) % _TWO_PI
-    fan = np.linspace(0.0, _TWO_PI, ARC_RAYS, endpoint=False)
-    rays = np.unique(np.concatenate((fan, (ang_a - VERTEX_EPS) % _TWO_PI,
-                                     (ang_a + VERTEX_EPS) % _TWO_PI)))
+    span = (ang_b - ang_a) % _TWO_PI
+    fwd = span <= math.pi
+    lo = np.where(fwd, ang_a, ang_b)
+    span = np.where(fwd, span, _TWO_PI - span)
+    vrays = np.concatenate(((ang_a - VERTEX_EPS) % _TWO_PI, (ang_a + VERTEX_EPS) % _TWO_PI))
+    return ax, ay, bx, by, lo, span, vrays
+
+
+def _cut(rays: np.ndarray, rho: np.ndarray, edges: tuple) -> None:
+    """Cut ``rho`` (the free distances along the sorted bearings ``rays``) in place at the
+    nearest of ``edges`` (:func:`_edges`) each ray crosses. Each (ray, edge) answer depends
+    on that ray and edge alone, so rays and edges may be cut in any grouping."""
+    ax, ay, bx, by, lo, span, _ = edges
     nr = rays.size
-    rho = np.full(nr, R)
-    if ev.size:
-        span = (ang_b - ang_a) % _TWO_PI
-        fwd = span <= math.pi
-        lo = np.where(fwd, ang_a, ang_b)
-        span = np.where(fwd, span, _TWO_PI - span)
-        rays2 = np.concatenate((rays, rays + _TWO_PI))
-        i0 = np.searchsorted(rays2, lo, side="left")
-        i1 = np.searchsorted(rays2, lo + span, side="right")
-        cnt = np.maximum(i1 - i0, 0)
-        edge = np.repeat(np.arange(ev.size), cnt)
-        ri = (np.repeat(i0, cnt) + _ragged_arange(cnt)) % nr
-        dx, dy = np.cos(rays[ri]), np.sin(rays[ri])
-        sx, sy = (bx - ax)[edge], (by - ay)[edge]
-        pax, pay = ax[edge], ay[edge]
-        den = dx * sy - dy * sx
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dist = (pax * sy - pay * sx) / den
-            mu = (pax * dy - pay * dx) / den
-        ok = (mu >= -1e-12) & (mu <= 1.0 + 1e-12) & (dist > 0) & np.isfinite(dist)
-        np.minimum.at(rho, ri[ok], dist[ok])
-    return rays, rho
+    if not ax.size or not nr:
+        return
+    rays2 = np.concatenate((rays, rays + _TWO_PI))
+    i0 = np.searchsorted(rays2, lo, side="left")
+    i1 = np.searchsorted(rays2, lo + span, side="right")
+    cnt = np.maximum(i1 - i0, 0)
+    edge = np.repeat(np.arange(ax.size), cnt)
+    ri = (np.repeat(i0, cnt) + _ragged_arange(cnt)) % nr
+    dx, dy = np.cos(rays)[ri], np.sin(rays)[ri]
+    sx, sy = (bx - ax)[edge], (by - ay)[edge]
+    pax, pay = ax[edge], ay[edge]
+    den = dx * sy - dy * sx
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dist = (pax * sy - pay * sx) / den
+        mu = (pax * dy - pay * dx) / den
+    ok = (mu >= -1e-12) & (mu <= 1.0 + 1e-12) & (dist > 0) & np.isfinite(dist)
+    np.minimum.at(rho, ri[ok], dist[ok])
 
 
 def _polygon(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray) -> shapely.Geometry:

@@ -177,6 +177,19 @@ class PlayerDocument(QObject):
             return cls(enc, obstacles=self.source.tactics._obs)
         return cls(enc)
 
+    def _share_cover_answers(self) -> None:
+        """While the players' answers use the GM's very obstacle indexes, take the GM's
+        Tactics' cover answers from its attacker's eye (worked out first on each change:
+        the GM's answers follow the document before the party's sight does). They are
+        exact here too: each is kept by the attacker's and the target's very token values
+        (the players' tokens are the GM's, filtered) and the obstacles' revision, and
+        tokens do not hide one another; a drag step then measures its cover once, not twice."""
+        gm = getattr(self.source, "tactics", None)
+        memo = getattr(gm, "_cover_memo", None)
+        if memo is not None and memo[1] == self._tactics.index_builds and \
+                getattr(gm, "_obs", None) is getattr(self._tactics, "_obs", False):
+            self._tactics._cover_memo = memo
+
     # -- following the GM's document --------------------------------------------------------------
     def _on_sight(self) -> None:
         change = self.sight.last_change
@@ -191,6 +204,7 @@ class PlayerDocument(QObject):
                 self._tactics = self._make_tactics(new)
             else:  # (sharing: the GM's document updated the indexes already)
                 self._tactics.update(new)
+                self._share_cover_answers()
             self.tactics_error = None
         except ValueError as exc:  # the engine refused this state
             self.tactics_error = str(exc)

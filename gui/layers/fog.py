@@ -102,6 +102,24 @@ RESOLUTION = 1.0
 VECTOR_ENGINES = (QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf, QPaintEngine.Type.Picture)
 
 
+_PATHS: list[tuple] = []  # [(geometry, its path)], newest last
+_PATHS_KEPT = 6
+
+
+def path_of(geom) -> QPainterPath:
+    """``geometry_path(geom)``, built once for the very same geometry object: the GM's fog
+    and the player view's show one view (and its explored area is often its sight), so a
+    drag step builds one path, not four. Kept for the last few geometries (held, so their
+    ids cannot be reused while kept)."""
+    for g, path in _PATHS:
+        if g is geom:
+            return path
+    path = geometry_path(geom)
+    _PATHS.append((geom, path))
+    del _PATHS[:-_PATHS_KEPT]
+    return path
+
+
 class FogLayer(MapLayer):
     """The fog over the map (see the module docstring); ``set_view(encounter, view)`` with
     the engine's :class:`PartyView` (None: no fog drawn). ``shown`` says whether it draws.
@@ -159,9 +177,9 @@ class FogLayer(MapLayer):
             x0, y0, x1, y1 = area.bounds
             self._set_rect(QRectF(x0, y0, x1 - x0, y1 - y0), 4.0)
         if old is None or key[1] is not old[1]:
-            self._explored = geometry_path(view.explored)
+            self._explored = path_of(view.explored)
         if old is None or key[0] is not old[0]:
-            self._sight = geometry_path(view.sight)
+            self._sight = path_of(view.sight)
         self._version += 1
         self.update()
 
