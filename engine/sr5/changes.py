@@ -64,16 +64,22 @@ def _put(encounter: Encounter, tokens: tuple[Token, ...], settings: Settings | N
     return encounter.model_copy(update=update).with_rules(RULESET, settings)
 
 
+#: The default sheet and settings, made once: both are frozen values, and building them
+#: deep-copies every default field (a 500-token tracker refresh asked for ~500 of each).
+_DEFAULT_SHEET = Sheet()
+_DEFAULT_SETTINGS = Settings()
+
+
 def sheet_of(token: Token) -> Sheet:
-    """The token's sr5 sheet, or a default one (all attributes 3) when it has none."""
+    """The token's sr5 sheet, or the default one (all attributes 3) when it has none."""
     s = token.rules.get(RULESET)
-    return s if s is not None else Sheet()
+    return s if s is not None else _DEFAULT_SHEET
 
 
 def settings_of(encounter: Encounter) -> Settings:
     """The encounter's sr5 settings, or the defaults."""
     s = encounter.rules.get(RULESET)
-    return s if s is not None else Settings()
+    return s if s is not None else _DEFAULT_SETTINGS
 
 
 class Edit:
