@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.ma  # noqa: F401 - np.unique imports it on its first call (~40 ms, inside a GUI turn)
 import shapely
 from numpy.typing import ArrayLike
 
