@@ -113,16 +113,26 @@ class ZoneLayer(MapLayer):
         old, self._obstacles = self._obstacles, obstacles
         if old is obstacles:
             return []
-        if old is None or len(old) != len(obstacles):
+        if old is None:
             return None
+        if len(old) == len(obstacles):
+            changed = []
+            for a, b in zip(old, obstacles):
+                if a is not b:
+                    if len(changed) > 64:
+                        return None
+                    changed += (a, b)
+        else:  # obstacles added or removed (a wall drawn, undone): the ones not in both
+            if abs(len(old) - len(obstacles)) > 64:
+                return None
+            old_objs, new_objs = set(map(id, old)), set(map(id, obstacles))
+            changed = [o for o in old if id(o) not in new_objs] + [o for o in obstacles if id(o) not in old_objs]
+            if len(changed) > 130:
+                return None
         boxes = []
-        for a, b in zip(old, obstacles):
-            if a is not b:
-                if len(boxes) > 64:
-                    return None
-                for o in (a, b):
-                    xs, ys = [p[0] for p in o.polygon], [p[1] for p in o.polygon]
-                    boxes.append(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-0.01, -0.01, 0.01, 0.01))
+        for o in changed:
+            xs, ys = [p[0] for p in o.polygon], [p[1] for p in o.polygon]
+            boxes.append(QRectF(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).adjusted(-0.01, -0.01, 0.01, 0.01))
         return boxes
 
     def rebuild(self) -> None:
