@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -50,6 +50,10 @@ pg.setConfigOptions(antialias=True)
 
 
 RIGHT_CLICK_PX = 4  # a right press that moves less than this (Manhattan pixels) is a click
+
+
+# from this many obstacles, a new map's zones are drawn in the turn after the map's
+ZONES_LATER_FROM = 2000
 
 
 class MapViewBox(pg.ViewBox):
@@ -164,6 +168,11 @@ class MapView(pg.GraphicsView):
         self.vb.disableAutoRange()
         self.ground = GroundLayer(options)
         self.zones = ZoneLayer(options)
+        # a big map just opened draws its zones (cut by the walls) in the next turn
+        self._zones_later = QTimer(self)
+        self._zones_later.setSingleShot(True)
+        self._zones_later.setInterval(0)
+        self._zones_later.timeout.connect(self._set_zones_now)
         self.obstacles = ObstacleLayer(options)
         self.tokens = TokenLayer(options)
         self.answer_layer = AnswerLayer(options)
@@ -322,11 +331,19 @@ class MapView(pg.GraphicsView):
             if moved is None:
                 self._load_portraits(enc)
             self.tokens.set_tokens(self.display_tokens(enc.tokens), moved)
-        if d.zones or d.obstacles or d.tokens or change.reset:
+        if change.reset and len(enc.obstacles) >= ZONES_LATER_FROM:
+            self._zones_later.start()  # (its own turn: the open's stays under 50 ms)
+        elif d.zones or d.obstacles or d.tokens or change.reset or self._zones_later.isActive():
+            self._zones_later.stop()
             self.zones.set_zones(enc, self.document.tactics)
         if change.reset:
             self.fit_map()
         self._refresh_selection()
+
+    def _set_zones_now(self) -> None:
+        if not self.closed:
+            self.zones.set_zones(self.document.encounter, self.document.tactics)
+            self._refresh_selection()
 
     def display_tokens(self, tokens: tuple) -> tuple:
         """The tokens as this view labels them (the GM's view: as they are)."""

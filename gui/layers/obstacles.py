@@ -117,6 +117,7 @@ class ObstacleLayer(MapLayer):
         self._tiles: dict[tuple[int, int], _Tile] = {}
         self._where: dict[str, tuple[int, int]] = {}  # obstacle id -> its tile
         self._pending: list = []  # obstacles of a new map not in their tiles yet
+        self._unsorted = False  # whether _pending still waits to be put in tile order
         self._batch = QTimer()
         self._batch.setInterval(0)
         self._batch.timeout.connect(self._build_batch)
@@ -210,13 +211,17 @@ class ObstacleLayer(MapLayer):
             if scene is not None:
                 scene.removeItem(tile)
         self._tiles, self._where = {}, {}
-        self._pending = sorted(self._obstacles, key=self._tile_of)  # (stable: file order within a tile)
+        self._pending = list(self._obstacles)
         if len(self._pending) <= BUILD_BATCH:
             self._finish()
         else:
+            self._unsorted = True  # (put in tile order by the first batch, not in this turn)
             self._batch.start()
 
     def _build_batch(self, everything: bool = False) -> None:
+        if self._unsorted:
+            self._unsorted = False
+            self._pending.sort(key=self._tile_of)  # (stable: file order within a tile)
         if everything:
             take, self._pending = self._pending, []
         else:
