@@ -101,10 +101,16 @@ class LiveAnswers(QObject):
 
     # -- recomputation -------------------------------------------------------------------
     def _on_document(self, change: DocumentChange) -> None:
-        self.selection.prune(self.document.encounter)
+        self._pruning = True  # (the recompute below answers the pruned selection too)
+        try:
+            self.selection.prune(self.document.encounter)
+        finally:
+            self._pruning = False
         self.recompute(change)
 
     def _on_selection(self) -> None:
+        if getattr(self, "_pruning", False):
+            return
         key = (self.attacker, self.selection.weapon)
         if key != self._attacker_key:
             self.recompute(targets_only=True)

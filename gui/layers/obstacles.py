@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 from gui import style
 from gui.qtgeom import rings_path
 from gui.style import ViewOptions
+from gui.layers.changed import changed_items
 from gui.layers.base import MapLayer
 from gui.layers.paint import NO_BRUSH, NO_PEN, cosmetic
 
@@ -150,18 +151,22 @@ class ObstacleLayer(MapLayer):
         if not old:  # the first map: nothing to keep
             self.rebuild()
             return
-        # by identity first (a set of object ids: a wall added to 10,000 obstacles costs no
-        # dict of every id), then by value among those (an encounter validated again has
-        # new, equal values)
-        old_objs, new_objs = set(map(id, old)), set(map(id, obstacles))
-        gone = [o for o in old if id(o) not in new_objs]
-        came = [o for o in obstacles if id(o) not in old_objs]
-        if len(gone) + len(came) <= REBUILD_SHARE * max(len(obstacles), 1):
-            before = {o.id: o for o in gone}
-            after = {o.id: o for o in came}
-            gone, came = [o for o in gone if after.get(o.id) != o], [o for o in came if before.get(o.id) != o]
-        if len(gone) + len(came) > REBUILD_SHARE * max(len(obstacles), 1) \
-                or len({o.id for o in obstacles}) != len(obstacles):
+        limit = int(REBUILD_SHARE * max(len(obstacles), 1))
+        found = changed_items(old, obstacles, limit)  # (by identity: a wall drawn, undone)
+        if found is not None:
+            gone, came = found
+            if gone and came:  # (by value among those: an equal value is no change)
+                before, after = {o.id: o for o in gone}, {o.id: o for o in came}
+                gone, came = [o for o in gone if after.get(o.id) != o], [o for o in came if before.get(o.id) != o]
+        else:
+            before = {o.id: o for o in old}
+            after = {o.id: o for o in obstacles}
+            # (by identity, else by value: an encounter validated again has new, equal values)
+            gone = [o for i, o in before.items() if (a := after.get(i)) is not o and a != o]
+            came = [o for i, o in after.items() if (b := before.get(i)) is not o and b != o]
+            if len(after) != len(obstacles):
+                gone = came = obstacles  # (ids used twice: draw them all again)
+        if len(gone) + len(came) > limit:
             self.rebuild()
         elif self._pending:
             # a new map still being built, batch by batch: edit the tiles already built and

@@ -14,6 +14,7 @@ from gui import style
 from gui.qtgeom import geometry_path
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
+from gui.layers.changed import changed_items
 from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, _alpha, cosmetic, draw_label
 
 
@@ -115,20 +116,10 @@ class ZoneLayer(MapLayer):
             return []
         if old is None:
             return None
-        if len(old) == len(obstacles):
-            changed = []
-            for a, b in zip(old, obstacles):
-                if a is not b:
-                    if len(changed) > 64:
-                        return None
-                    changed += (a, b)
-        else:  # obstacles added or removed (a wall drawn, undone): the ones not in both
-            if abs(len(old) - len(obstacles)) > 64:
-                return None
-            old_objs, new_objs = set(map(id, old)), set(map(id, obstacles))
-            changed = [o for o in old if id(o) not in new_objs] + [o for o in obstacles if id(o) not in old_objs]
-            if len(changed) > 130:
-                return None
+        found = changed_items(old, obstacles, 64)  # (by identity: replaced, added, removed)
+        if found is None:
+            return None
+        changed = found[0] + found[1]
         boxes = []
         for o in changed:
             xs, ys = [p[0] for p in o.polygon], [p[1] for p in o.polygon]
