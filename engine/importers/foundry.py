@@ -362,7 +362,7 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
             sight_only.append([round(a[0], 4), round(a[1], 4), round(b[0], 4), round(b[1], 4)])
         else:
             stats["nothing"] += 1
-    for chain in uvtt.merge(plain_lines):
+    for chain in (piece for c in uvtt.merge(plain_lines) for piece in uvtt.split(c, uvtt.MAX_POLYLINE_POINTS)):
         for poly in thin_polygons(uvtt.chunked(chain), half):
             stats["walls"] += add(poly, "wall", "$.walls", name="Wall", height=opts.wall_height)
 

@@ -48,7 +48,7 @@ from engine.importers import images
 from engine.importers.guard import guarded
 from engine.importers.report import ImportReport, ReportBuilder
 from engine.importers.storable import MAX_KEPT_DEPTH, clean_text, storable, storable_encounter
-from engine.importers.walls import MITRE_LIMIT, PRECISION, Crop, chunked, filled, merge, ring, thin_polygons  # noqa: F401
+from engine.importers.walls import MITRE_LIMIT, PRECISION, Crop, chunked, filled, merge, ring, split, thin_polygons  # noqa: F401
 
 from engine.model import Background, Encounter, MapSpec, Obstacle, Sight, intensity_level
 from engine.sr5.sheet import Environment
@@ -86,6 +86,9 @@ SIMPLIFY_TOLERANCES = (0.01, 0.02, 0.05)
 WALL_DETAIL = 0.02
 #: Points kept from all polylines of a map at most; polylines past it are skipped.
 MAX_MAP_POINTS = 200_000
+#: CPU seconds the walls may take to be made thick; a map over it is refused, naming the walls
+#: (a hostile comb of walls at the point limit would take about a minute).
+THICKEN_CPU_S = 6.0
 #: Points looked at at most, repeated polylines included (they are left out, not kept).
 MAX_READ_POINTS = 1_000_000
 #: Walls, doors and cover lying wholly farther than this many cells outside the map are
@@ -376,9 +379,15 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             rep.warn("the polyline is shorter than 10 micrometres; skipped", where)
             continue
         wall_lines.append((a, where))
-    chains = merge([a for a, _ in wall_lines])
+    chains = [piece for chain in merge([a for a, _ in wall_lines]) for piece in split(chain, MAX_POLYLINE_POINTS)]
     n_wall_polys = 0
-    for chain in chains:
+    started = time.process_time()
+    for done, chain in enumerate(chains):
+        if time.process_time() - started > THICKEN_CPU_S:
+            raise ImportFileError(
+                f"the walls are too detailed to make thick in reasonable time ({done:,} of {len(chains):,} "
+                f"wall pieces done in {THICKEN_CPU_S:g} s of CPU); simplify them in the map editor",
+                path="$.line_of_sight")
         for poly in thin_polygons(chunked(chain), half):
             n_wall_polys += add("$.line_of_sight", poly, "wall", name="Wall", height=opts.wall_height)
 

@@ -67,6 +67,25 @@ def chunked(line: shapely.LineString) -> shapely.LineString | list[shapely.LineS
     return pieces
 
 
+def split(line: shapely.LineString, max_points: int) -> list[shapely.LineString]:
+    """``line`` cut into pieces of at most ``max_points`` points, each cut in the middle of a
+    segment (where flat ends meet without a gap): polylines merged end to end can make one
+    chain of any length, and making a detailed chain thick at once costs time growing faster
+    than its length (a comb of 10,000 points: 5.5 s of CPU in one piece)."""
+    c = np.asarray(line.coords)
+    if len(c) <= max_points:
+        return [line]
+    step = max(int(max_points) - 2, 1)
+    pieces = []
+    start, first = c[0], 1
+    for k in range(step, len(c) - 1, step):
+        mid = (c[k - 1] + c[k]) / 2
+        pieces.append(shapely.LineString(np.vstack([start[None], c[first:k], mid[None]])))
+        start, first = mid, k
+    pieces.append(shapely.LineString(np.vstack([start[None], c[first:]])))
+    return pieces
+
+
 def merge(lines: list[np.ndarray]) -> list[shapely.LineString]:
     """Polylines joined where exactly two of them meet end to end (``shapely.line_merge``),
     in a stable order (by the lower-left corner of their bounds)."""
