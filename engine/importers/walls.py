@@ -57,14 +57,7 @@ def chunked(line: shapely.LineString) -> shapely.LineString | list[shapely.LineS
     c = np.asarray(line.coords)
     if len(c) - 1 <= CHUNK_ABOVE or line.is_simple:
         return line
-    pieces = []
-    start, first = c[0], 1
-    for k in range(CHUNK_SEGMENTS, len(c) - 1, CHUNK_SEGMENTS):
-        mid = (c[k - 1] + c[k]) / 2  # the middle of segment k-1 .. k
-        pieces.append(shapely.LineString(np.vstack([start[None], c[first:k], mid[None]])))
-        start, first = mid, k
-    pieces.append(shapely.LineString(np.vstack([start[None], c[first:]])))
-    return pieces
+    return _cut_every(c, CHUNK_SEGMENTS)
 
 
 def split(line: shapely.LineString, max_points: int) -> list[shapely.LineString]:
@@ -75,11 +68,15 @@ def split(line: shapely.LineString, max_points: int) -> list[shapely.LineString]
     c = np.asarray(line.coords)
     if len(c) <= max_points:
         return [line]
-    step = max(int(max_points) - 2, 1)
+    return _cut_every(c, max(int(max_points) - 2, 1))
+
+
+def _cut_every(c: np.ndarray, step: int) -> list[shapely.LineString]:
+    """The polyline ``c`` cut every ``step`` segments, in the middle of a segment."""
     pieces = []
     start, first = c[0], 1
     for k in range(step, len(c) - 1, step):
-        mid = (c[k - 1] + c[k]) / 2
+        mid = (c[k - 1] + c[k]) / 2  # the middle of segment k-1 .. k
         pieces.append(shapely.LineString(np.vstack([start[None], c[first:k], mid[None]])))
         start, first = mid, k
     pieces.append(shapely.LineString(np.vstack([start[None], c[first:]])))
