@@ -619,6 +619,21 @@ def players_knowledge(enc: Encounter) -> Encounter:
 _KNOWN_ZONES: tuple = (None, None, None)
 
 
+def zones_without_owners(enc: Encounter, zones: tuple, owners) -> tuple:
+    """``zones`` as the players know them when the tokens ``owners`` are not shown: each such
+    zone stays where it was fired from, without its owner; a shotgun spread, which needs its
+    owner, goes."""
+    out = []
+    for z in zones:
+        if z.owner in owners:
+            if z.kind == "shotgun":
+                continue
+            ox, oy = enc.zone_origin(z)
+            z = z.model_copy(update={"owner": None, "x": ox, "y": oy})
+        out.append(z)
+    return tuple(out)
+
+
 def _known_zones(enc: Encounter, hidden_t: set[str]) -> tuple:
     """The zones the players know (see :func:`players_knowledge`); the very same tuple
     while neither the zones nor the hidden owners' places change (a drag step of another
@@ -630,17 +645,7 @@ def _known_zones(enc: Encounter, hidden_t: set[str]) -> tuple:
     seen, key, out = _KNOWN_ZONES
     if seen is enc.zones and key == owners:
         return out
-    kept = []
-    for z in enc.zones:
-        if z.hidden:
-            continue
-        if z.owner in hidden_t:
-            if z.kind == "shotgun":
-                continue
-            ox, oy = enc.zone_origin(z)
-            z = z.model_copy(update={"owner": None, "x": ox, "y": oy})
-        kept.append(z)
-    out = tuple(kept)
+    out = zones_without_owners(enc, tuple(z for z in enc.zones if not z.hidden), hidden_t)
     _KNOWN_ZONES = (enc.zones, owners, out)
     return out
 

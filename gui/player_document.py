@@ -23,6 +23,7 @@ from collections import defaultdict
 from PySide6.QtCore import QObject, Signal
 
 from engine.model import Encounter
+from engine.vision import zones_without_owners
 from gui.document import DocumentChange, EncounterDocument
 from gui.edits import diff
 from gui.party_sight import PartySight, vision
@@ -144,15 +145,7 @@ class PlayerDocument(QObject):
         hit = self._parts.get("owned zones")
         if hit is not None and hit[0] is zones and hit[1] == gone:
             return hit[2]
-        out = []
-        for z in zones:
-            if z.owner in gone:
-                if z.kind == "shotgun":
-                    continue
-                ox, oy = enc.zone_origin(z)
-                z = z.model_copy(update={"owner": None, "x": ox, "y": oy})
-            out.append(z)
-        out = tuple(out)
+        out = zones_without_owners(enc, zones, gone)
         self._parts["owned zones"] = (zones, gone, out)
         return out
 
