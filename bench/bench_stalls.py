@@ -329,12 +329,13 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
                 f = i / steps
                 tool.move(Pointer(start[0] + f * to[0], start[1] + f * to[1], m_per_px=k))
                 yield FRAME_MS
-            before = win.document.undo_stack.count()
+            before = win.document.undo_stack.index()  # (not count(): a push drops the undone steps)
             tool.release(Pointer(start[0] + to[0], start[1] + to[1], m_per_px=k))
             yield lambda: _settled(win)
-            end({"committed": win.document.undo_stack.count() > before})
-            if win.document.undo_stack.count() == before:
-                log(f"  {label:8s} {name:12s} (the drop was not committed: its undo measures nothing)")
+            end({"committed": win.document.undo_stack.index() > before})
+            if win.document.undo_stack.index() == before:
+                log(f"  {label:8s} {name:12s} (the drop was not committed: its undo measures nothing; "
+                    f"status: {win.statusBar().currentMessage() or '-'})")
 
         def undo(name):
             end = action(name)
