@@ -9,7 +9,7 @@ longest event-loop turn (wall time, and the GUI thread's CPU time in that turn: 
 does not stretch; the probe is the 5 ms timer of :mod:`bench.bench_stalls`), and the time
 from the drop until the walk was shown. Budget: 50 ms per turn. Run::
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_ruler.py [--scene big|large|demo] [--steps 20] [--json]
+    QT_QPA_PLATFORM=offscreen python bench/bench_ruler.py [--scene big|large|demo] [--steps 20] [--json] [--profile]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _walk_shown(tool) -> bool:
     return r is not None and not getattr(r, "walk_pending", False) and (r.walk is not None or bool(r.walk_note))
 
 
-def measure(path: Path, steps: int = 20, drags: int = 2, log=print) -> list[dict]:
+def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None) -> list[dict]:
     """Open ``path`` in the window and drag the ruler ``drags`` times; one row a drag."""
     from PySide6.QtWidgets import QApplication
 
@@ -88,6 +88,10 @@ def measure(path: Path, steps: int = 20, drags: int = 2, log=print) -> list[dict
                 f"walk shown {row['walk_after_drop_ms']:7.0f} ms after the drop ({walk}"
                 f"{'' if row['shown'] else ', NOT shown'}); gui cpu in the drag {row['gui_cpu_ms']:.0f} ms; "
                 f"load {row['load']:.2f}")
+            if sampler is not None:
+                _, g0, g1 = probe.longest_window(t0, t2)
+                for line in sampler.report(g0, g1):
+                    log(line)
         tool.cancel()
 
     Script(script()).run()
@@ -102,7 +106,7 @@ def measure(path: Path, steps: int = 20, drags: int = 2, log=print) -> list[dict
     return rows
 
 
-def run(scene: str = "big", steps: int = 20, drags: int = 2, log=print) -> list[dict]:
+def run(scene: str = "big", steps: int = 20, drags: int = 2, log=print, profile: bool = False) -> list[dict]:
     from bench.scene import BIG, LARGE, make_scene
     from engine.files import save_encounter
     from gui.app import make_app
@@ -114,7 +118,12 @@ def run(scene: str = "big", steps: int = 20, drags: int = 2, log=print) -> list[
         path = Path(tempfile.mkdtemp(prefix="cf-ruler-scene-")) / f"{scene}.json"
         save_encounter(make_scene(1, doors=20, **{"large": LARGE, "big": BIG}[scene]), path)
     log(f"scene {scene} ({path.name}), load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores:")
-    return measure(path, steps, drags, log=log)
+    sampler = bench_stalls.Sampler() if profile else None
+    try:
+        return measure(path, steps, drags, log=log, sampler=sampler)
+    finally:
+        if sampler is not None:
+            sampler.stop()
 
 
 def main(argv=None) -> int:
@@ -123,8 +132,9 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--drags", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--profile", action="store_true", help="sample the GUI thread's stack; print what ran in each drag's longest turn")
     args = ap.parse_args(argv)
-    rows = run(args.scene, args.steps, args.drags, log=(lambda *a: None) if args.json else print)
+    rows = run(args.scene, args.steps, args.drags, log=(lambda *a: None) if args.json else print, profile=args.profile)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -13,10 +13,17 @@ batches. Messages (tuples, first item the kind):
 * ``("edit", removed_ids, ids, counts, xy)``: obstacles taken out and put in;
 * ``("plan", job, ids, discs, attacker, targets, max_movement, reach, runup)``: charges of
   token ``attacker`` (an index into ``ids``/``discs``, rows x, y, r) at the ``targets``;
-* ``("hurry", job, target)``: that target next; ``("cancel", job)``; ``("quit",)``.
+* ``("hurry", job, target)``: that target next; ``("cancel", job)``; ``("quit",)``;
+* ``("walk", number, start, goal, radius)``: the shortest walk (``Navigator.shortest_path``,
+  no other bodies) of a body of ``radius`` from ``start`` to ``goal`` among the obstacles as
+  the messages before it left them (the ruler's walk).
 
-Replies: ``("plans", job, {target id: ChargePlan}, done)``. A job stops early when any other
-message than a hurry for it comes (a cancel, new obstacles, a newer job). The process is
+Replies: ``("plans", job, {target id: ChargePlan}, done)``; ``("walk", number, answer)`` with
+answer ``("path", points, length)``, ``("none",)`` (cannot get there) or ``("refused",
+message)`` (the geometry's refusal: a point inside an obstacle, off the map ...). A job stops
+early when any other message than a hurry for it or a walk comes (a cancel, new obstacles, a
+newer job); a walk is answered between two plans of a running job. Of the walks waiting, only
+the latest is answered (the ruler moved on: the older are of no use). The process is
 started with :func:`serve` (``python -c``, not ``multiprocessing``: that would import the
 program's main script again in the child) and connects back to the window's listener.
 """
@@ -51,6 +58,12 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
         kind = msg[0]
         if kind == "quit":
             return
+        if kind == "walk":
+            while conn.poll():  # (a newer walk waiting makes this one useless)
+                pending.append(conn.recv())
+            if not any(m[0] == "walk" for m in pending):
+                conn.send(("walk", msg[1], walk(nav, *msg[2:])))
+            continue
         if kind == "reset":
             _, bounds, ids, counts, xy = msg
             nav = Navigator(polygons_from_flat(counts, xy), bounds, ids=ids)
@@ -79,8 +92,12 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
                         todo.insert(0, nxt[2])
                     else:
                         pending.append(nxt)
-                if any(m[0] != "hurry" for m in pending):
+                if any(m[0] not in ("hurry", "walk") for m in pending):
                     break  # something newer came: stop this job
+                walks = [m for m in pending if m[0] == "walk"]
+                if walks:  # (answered between two plans; only the latest)
+                    pending[:] = [m for m in pending if m[0] != "walk"]
+                    conn.send(("walk", walks[-1][1], walk(nav, *walks[-1][2:])))
                 t = todo.pop(0)
                 if t in done:
                     continue
@@ -100,3 +117,17 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
                     conn.send(("plans", job, batch, False))
                     batch, last = {}, now
             conn.send(("plans", job, batch, True))
+
+
+def walk(nav, start, goal, radius) -> tuple:
+    """The reply to a walk: ``("path", points, length)``, ``("none",)`` or ``("refused",
+    message)`` (see the module doc)."""
+    if nav is None:
+        return ("refused", "the planner has no obstacles yet")
+    try:
+        path = nav.shortest_path(start, goal, radius)
+    except ValueError as exc:  # the geometry's refusal (inside an obstacle, off the map ...)
+        return ("refused", str(exc))
+    if path is None:
+        return ("none",)
+    return ("path", tuple((float(x), float(y)) for x, y in path.points), float(path.length))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import queue
 import threading
 import time
 from collections import deque
@@ -182,9 +183,11 @@ class _Server:
         self.conn = None
         self.proc = None
         self.jobs: dict[int, tuple] = {}  # job number -> (worker, job)
+        self.walkers: dict[int, object] = {}  # walk number -> its gui.walk_worker.WalkWorker
         self.sent: tuple | None = None  # (obstacle set serial, bounds, revision) the process has
         self.numbers = itertools.count(1)
         self.send_lock = threading.Lock()
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         threading.Thread(target=self._start, name="coverfire-charges-reader", daemon=True).start()
 
     def alive(self) -> bool:
@@ -216,19 +219,37 @@ class _Server:
             log.exception("charge process")
             self.failed = True
             return
+        threading.Thread(target=self._write, name="coverfire-charges-writer", daemon=True).start()
         self.ready.set()
         self._read()
 
     def send(self, msg) -> None:
-        with self.send_lock:
-            self.conn.send(msg)
+        """Send ``msg`` to the process, in order, from a thread of its own: a big message (a
+        whole obstacle set, ~0.9 MB at 10,000 obstacles) fills the socket's buffer and would
+        hold the GUI thread until the process, maybe busy building a graph, reads it."""
+        self._outbox.put(msg)
+
+    def _write(self) -> None:
+        while True:
+            msg = self._outbox.get()
+            try:
+                with self.send_lock:
+                    self.conn.send(msg)
+            except (OSError, ValueError):  # the process went away (alive() says so)
+                return
 
     def _read(self) -> None:
         while True:
             try:
-                kind, number, plans, done = self.conn.recv()
+                msg = self.conn.recv()
             except (EOFError, OSError):
                 return
+            if msg[0] == "walk":
+                walker = self.walkers.pop(msg[1], None)
+                if walker is not None:
+                    walker.deliver(msg[1], msg[2])
+                continue
+            kind, number, plans, done = msg
             entry = self.jobs.get(number)
             if entry is None:
                 continue
@@ -268,6 +289,15 @@ def start_planner() -> None:
     global _SERVER
     if _SERVER is None or (not _SERVER.failed and not _SERVER.alive()):  # (none yet, or it died)
         _SERVER = _Server()
+
+
+def planner(start: bool = True) -> _Server | None:
+    """The planner process's server (started first when ``start``; else None when there is
+    none): ``ready``, ``failed``, ``sync(obstacles)``, ``send(message)``, ``numbers``,
+    ``walkers`` (see :mod:`gui.walk_worker`)."""
+    if start:
+        start_planner()
+    return _SERVER
 
 
 class ProcessChargeWorker(ChargeWorker):

@@ -6,6 +6,11 @@ has at that distance (the engine's bands: :func:`engine.analysis.weapon_bands`,
 to the end (the engine's navigator, ``Tactics.navigator.shortest_path``, for a body of the
 walker's size) -- the walker is the token the drag starts on, else the selected token.
 :func:`measure` is the reading (no Qt); :class:`RulerTool` draws it.
+
+On a big map the walk is worked out in the charge planner's process
+(:class:`gui.walk_worker.WalkWorker`): distance and band are shown at once, the walk reads
+"walk: working out…" until it comes, then the ruler is drawn again. After an edit (an undo,
+a door) the shown reading is measured again, for the new obstacles.
 """
 
 from __future__ import annotations
@@ -23,9 +28,12 @@ from gui import style
 from gui.layers import Sketch
 from gui.qtgeom import polyline_path
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
+from gui.walk_worker import WalkWorker, walk_here
 
 RULER_COLOUR = QColor("#ffffff")
 WALK_COLOUR = QColor("#80deea")
+#: The walk's line while the planner works it out.
+WALK_PENDING = "walk: working out\u2026"
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,7 @@ class Reading:
     the attacker's weapon's ``band`` (name, modifier) there, or ``band_note`` saying why
     there is none (no attacker, no weapon, out of range); the ``walk`` (its length and
     points) of ``walker`` from where it stands to ``end``, or ``walk_note`` saying why
-    there is none."""
+    there is none; ``walk_pending`` while it is being worked out (then neither)."""
 
     start: tuple[float, float]
     end: tuple[float, float]
@@ -46,6 +54,7 @@ class Reading:
     walk: float | None = None
     walk_points: tuple[tuple[float, float], ...] = ()
     walk_note: str = ""
+    walk_pending: bool = False
 
     def lines(self, encounter: Encounter) -> list[str]:
         """The ruler's label, a line each: distance, band, walk."""
@@ -57,7 +66,9 @@ class Reading:
         elif self.band_note:
             out.append(self.band_note)
         who = _name(encounter, self.walker) if self.walker else ""
-        if self.walk is not None:
+        if self.walk_pending:
+            out.append(WALK_PENDING)
+        elif self.walk is not None:
             out.append(f"{who} walks {self.walk:.1f} m")
         elif self.walk_note:
             out.append(self.walk_note)
@@ -73,8 +84,9 @@ def _name(encounter: Encounter, ident: str) -> str:
 
 
 def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None = None,
-            weapon: str | None = None, walker: str | None = None) -> Reading:
-    """The ruler's reading from ``start`` to ``end`` (map metres)."""
+            weapon: str | None = None, walker: str | None = None, walks: WalkWorker | None = None) -> Reading:
+    """The ruler's reading from ``start`` to ``end`` (map metres). The walk is asked of
+    ``walks`` (pending while it works it out) or, without, worked out here."""
     sx, sy = float(start[0]), float(start[1])
     ex, ey = float(end[0]), float(end[1])
     d = math.hypot(ex - sx, ey - sy)
@@ -103,15 +115,21 @@ def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None =
         fields["walker"] = walker
         try:
             w_tok = encounter.token(walker)
-            path = tactics.navigator.shortest_path((w_tok.x, w_tok.y), (ex, ey), w_tok.radius)
-        except (CoverfireError, ValueError) as exc:
-            fields["walk_note"] = f"no walk: {exc}"
-        else:
-            if path is None:
-                fields["walk_note"] = f"no walk: {_name(encounter, walker)} cannot get there"
+            begin, radius = (float(w_tok.x), float(w_tok.y)), float(w_tok.radius)
+            if walks is not None:
+                answer = walks.walk(tactics, begin, (ex, ey), radius)
             else:
-                fields["walk"] = float(path.length)
-                fields["walk_points"] = tuple((float(x), float(y)) for x, y in path.points)
+                answer = walk_here(tactics.navigator, begin, (ex, ey), radius)
+        except (CoverfireError, ValueError) as exc:
+            answer = ("refused", str(exc))
+        if answer is None:
+            fields["walk_pending"] = True
+        elif answer[0] == "refused":
+            fields["walk_note"] = f"no walk: {answer[1]}"
+        elif answer[0] == "none":
+            fields["walk_note"] = f"no walk: {_name(encounter, walker)} cannot get there"
+        else:
+            fields["walk_points"], fields["walk"] = answer[1], answer[2]
     elif walker is None:
         fields["walk_note"] = "select a token for its walk"
     return Reading((sx, sy), (ex, ey), d, **fields)
@@ -128,7 +146,12 @@ class RulerTool(Tool):
         super().__init__(host)
         self._start: tuple[float, float] | None = None
         self._walker: str | None = None
+        self._end: tuple[float, float] | None = None
+        self._m_per_px = 1.0
+        self._listening = None  # the document whose changes measure the shown reading again
         self.reading: Reading | None = None
+        self.walks = WalkWorker()
+        self.walks.answered.connect(self._walk_answered)
 
     def _walker_for(self, p: Pointer) -> str | None:
         tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px)
@@ -142,6 +165,7 @@ class RulerTool(Tool):
         return None
 
     def press(self, p: Pointer) -> None:
+        self._listen()
         self._walker = self._walker_for(p)
         self._start = (p.x, p.y)
         if self._walker is not None:  # from a token: from its centre
@@ -153,11 +177,16 @@ class RulerTool(Tool):
     def move(self, p: Pointer) -> None:
         if self._start is None:
             return
+        self._end, self._m_per_px = (p.x, p.y), p.m_per_px
+        self._show()
+
+    def _show(self) -> None:
+        """Measure from the start to the end again (the walk from the worker) and draw it."""
         sel = self.host.selection
         enc = self.doc.encounter
-        self.reading = measure(enc, self.doc.tactics, self._start, (p.x, p.y), attacker=sel.attacker,
-                               weapon=sel.weapon, walker=self._walker)
-        self.host.set_sketch(self.sketch(self.reading, p.m_per_px))
+        self.reading = measure(enc, self.doc.tactics, self._start, self._end, attacker=sel.attacker,
+                               weapon=sel.weapon, walker=self._walker, walks=self.walks)
+        self.host.set_sketch(self.sketch(self.reading, self._m_per_px))
         self.host.status("   ".join(self.reading.lines(enc)))
 
     def release(self, p: Pointer) -> None:
@@ -165,6 +194,43 @@ class RulerTool(Tool):
             return
         self.move(p)
         self._start = None
+
+    def _walk_answered(self) -> None:
+        """The worker has more (the walk came, the planner is ready): draw the reading again."""
+        if self.reading is not None and self.reading.walk_pending:
+            self._again()
+
+    def _again(self) -> None:
+        r = self.reading
+        if r is None:
+            return
+        start = self._start
+        self._start, self._end = r.start, r.end
+        try:
+            self._show()
+        finally:
+            self._start = start
+
+    def _listen(self) -> None:
+        doc = self.doc
+        if self._listening is not doc:
+            self._unlisten()
+            doc.changed.connect(self._document_changed)
+            self._listening = doc
+
+    def _unlisten(self) -> None:
+        doc, self._listening = self._listening, None
+        if doc is not None:
+            try:
+                doc.changed.disconnect(self._document_changed)
+            except (RuntimeError, TypeError):  # (gone, or not connected)
+                pass
+
+    def _document_changed(self, change=None) -> None:
+        """An edit (undo, a door, the Action panel): the shown reading is measured again, so
+        it never shows a walk (or a walker's place) of the encounter before."""
+        if self.reading is not None:
+            self._again()
 
     def sketch(self, reading: Reading, m_per_px: float) -> Sketch:
         """The ruler's drawing: the straight line with end handles, the walk's path, the
@@ -183,6 +249,8 @@ class RulerTool(Tool):
     def cancel(self) -> None:
         self._start = None
         self.reading = None
+        self.walks.cancel()
+        self._unlisten()
         super().cancel()
 
 
