@@ -57,9 +57,12 @@ class Legality:
 
     def status(self, encounter: Encounter, token_id: str) -> Status:
         """Derived state of one token: actions per round, penalties, hidden locations."""
-        tok = encounter.token(token_id)
-        s = sheet_of(tok)
-        st = settings_of(encounter)
+        return self.status_of(token_id, sheet_of(encounter.token(token_id)), settings_of(encounter))
+
+    def status_of(self, token_id: str, s: Sheet, st: Settings) -> Status:
+        """:meth:`status` of the token ``token_id`` whose sheet is ``s`` in an encounter
+        whose settings are ``st`` (it reads nothing else: a panel showing every token asks
+        this without looking each token up)."""
         last = lasting_of(s, st)
         why = self._cannot_act(s, st)
         return Status(
@@ -85,15 +88,13 @@ class Legality:
         """The round tracker: (token id, actions left or None outside rounds, actions per
         round), in the round's order (by actions, then speed, then file order)."""
         st = settings_of(encounter)
-        ids = [t.id for t in encounter.tokens]
-        order = [i for i in st.order if i in ids] + [i for i in ids if i not in st.order]
-        out = []
-        for i in order:
-            s = sheet_of(encounter.token(i))
-            out.append((i, s.actions_left, actions_per_round(s, st)))
+        sheets = {t.id: sheet_of(t) for t in encounter.tokens}  # (one look-up each: 500 tokens)
+        in_order = set(st.order)
+        order = [i for i in st.order if i in sheets] + [i for i in sheets if i not in in_order]
+        out = [(i, sheets[i].actions_left, actions_per_round(sheets[i], st)) for i in order]
         if not st.order:
-            idx = {i: n for n, i in enumerate(ids)}
-            out.sort(key=lambda r: (-r[2], -sheet_of(encounter.token(r[0])).speed, idx[r[0]]))
+            idx = {i: n for n, i in enumerate(sheets)}
+            out.sort(key=lambda r: (-r[2], -sheets[r[0]].speed, idx[r[0]]))
         return out
 
     def stance_hidden(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:

@@ -97,6 +97,47 @@ def picked_targets(selection, encounter: Encounter, actor: str | None) -> list[s
     return out
 
 
+_PLAIN = (int, float, str, bool, type(None))
+
+
+def same_inputs(a: Sequence | None, b: Sequence | None) -> bool:
+    """Whether two tuples of what a panel read hold the very same things: the same objects
+    (``is``: the encounter's frozen values are replaced, never changed, so the same object
+    means the same value) or equal plain values (numbers, strings, None). None (nothing read
+    yet) is the same as nothing."""
+    if a is None or b is None or len(a) != len(b):
+        return False
+    return all(x is y or (type(x) in _PLAIN and type(x) is type(y) and x == y) for x, y in zip(a, b))
+
+
+class Kept:
+    """Values worked out from some inputs, kept while those inputs are the same
+    (:func:`same_inputs`): each rule system's panels ask it, per token, for what the token's
+    row or mark shows, so an edit that leaves a token's sheet alone (an obstacle edit, another
+    token's move) asks the rules nothing for it. ``get(key, inputs, make)`` is ``make()``
+    unless ``key`` was last worked out from the same ``inputs``."""
+
+    def __init__(self, limit: int = 8192):
+        self.limit = limit
+        self._kept: dict = {}
+
+    def get(self, key, inputs: tuple, make: Callable[[], object]):
+        hit = self._kept.get(key)
+        if hit is not None and same_inputs(hit[0], inputs):
+            return hit[1]
+        if len(self._kept) >= self.limit:
+            self._kept.clear()
+        value = make()
+        self._kept[key] = (inputs, value)
+        return value
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 def take_down_decorations(layer, shown: dict) -> None:
     """Clear the token layer's decorations (:meth:`gui.layers.TokenLayer.set_decorations`)
     while they are still ``shown``, the ones this rule system set last (the layer keeps only
@@ -556,6 +597,7 @@ def install_host(window) -> RuleGuiHost:
     return host
 
 
-__all__ = ["ContextAction", "Listener", "LogMirror", "RULE_GUIS", "RuleController", "RuleGui",
+__all__ = ["ContextAction", "Kept", "Listener", "LogMirror", "RULE_GUIS", "RuleController", "RuleGui",
            "RuleGuiHost", "find_rule_gui", "install_host", "moves_outcome", "picked_targets",
-           "register_rule_gui", "take_down_decorations", "token_name", "unregister_rule_gui"]
+           "register_rule_gui", "same_inputs", "take_down_decorations", "token_name",
+           "unregister_rule_gui"]

@@ -1,16 +1,20 @@
 """Small widget helpers every rule system's docks and Action-panel pages use the same way: a
 bold label (:func:`bold`), a table the GM reads but does not edit (:func:`read_only_table`,
-filled with :func:`set_cell`) and a section that folds (:class:`Section`).
+filled with :func:`set_cell`, or row by row with :class:`TableRows`, which writes only the
+rows whose values changed) and a section that folds (:class:`Section`).
 
 No rule here, only how things look.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -72,6 +76,81 @@ def set_cell(table: QTableWidget, row: int, column: int, text: str) -> QTableWid
     return item
 
 
+@contextmanager
+def columns_held(table: QTableWidget) -> Iterator[None]:
+    """Inside the block ``table``'s columns keep their widths: a cell written under
+    ``ResizeToContents`` measures its whole column again (500 rows: ~5 ms a cell), so the
+    columns are fixed while cells are written and measured once when the modes come back."""
+    header = table.horizontalHeader()
+    held = [header.sectionResizeMode(i) for i in range(table.columnCount())]
+    for i in range(len(held)):
+        header.setSectionResizeMode(i, QHeaderView.ResizeMode.Fixed)
+    try:
+        yield
+    finally:
+        for i, mode in enumerate(held):
+            header.setSectionResizeMode(i, mode)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What one table cell shows: ``text`` in ``colour`` (None: the table's) on
+    ``background`` (None: none), bold or not, with a ``tip`` and ``data`` (its
+    ``Qt.UserRole`` value) when given."""
+
+    text: str
+    colour: QColor | None = None
+    background: QColor | None = None
+    bold: bool = False
+    tip: str | None = None
+    data: object = None
+
+
+class TableRows:
+    """Writes ``table``'s rows from values, only those whose :class:`Cell` values changed
+    since they were last written (a 500-row tracker rewrote 2,000 cells with fonts and
+    colours on every edit of the map). :meth:`show` returns the rows it wrote."""
+
+    def __init__(self, table: QTableWidget):
+        self.table = table
+        self._shown: list[tuple[Cell, ...]] = []
+
+    def show(self, rows: Sequence[tuple[Cell, ...]]) -> list[int]:
+        t = self.table
+        if t.rowCount() != len(rows):
+            t.setRowCount(len(rows))
+            del self._shown[len(rows):]
+        changed = [r for r, cells in enumerate(rows) if r >= len(self._shown) or self._shown[r] != cells]
+        if not changed:
+            return changed
+        with columns_held(t):
+            for r in changed:
+                for col, cell in enumerate(rows[r]):
+                    write_cell(t, r, col, cell)
+        self._shown[len(self._shown):] = [()] * (len(rows) - len(self._shown))
+        for r in changed:
+            self._shown[r] = tuple(rows[r])
+        return changed
+
+    def forget(self) -> None:
+        """Write every row again on the next :meth:`show`."""
+        self._shown = []
+
+
+def write_cell(table: QTableWidget, row: int, column: int, cell: Cell) -> QTableWidgetItem:
+    """The item at ``row``, ``column`` showing ``cell``: its text, font weight, colours
+    (the table's own where None), tooltip and data."""
+    item = set_cell(table, row, column, cell.text)
+    f = item.font()
+    f.setBold(cell.bold)
+    item.setFont(f)
+    item.setForeground(QBrush(cell.colour) if cell.colour is not None else QBrush())
+    item.setData(Qt.ItemDataRole.BackgroundRole, QBrush(cell.background) if cell.background is not None else None)
+    item.setData(Qt.ItemDataRole.ToolTipRole, cell.tip)
+    item.setData(Qt.ItemDataRole.UserRole, cell.data)
+    return item
+
+
 class Section(QWidget):
     """A titled part of a narrow panel that folds away: a header button (arrow and title)
     over ``body`` (a widget or a layout). ``expanded`` says whether it starts open."""
@@ -108,4 +187,4 @@ class Section(QWidget):
         self.toggle.setText(title)
 
 
-__all__ = ["Section", "bold", "read_only_table", "set_cell"]
+__all__ = ["Cell", "Section", "TableRows", "bold", "columns_held", "read_only_table", "set_cell", "write_cell"]

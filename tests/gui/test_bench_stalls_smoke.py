@@ -19,6 +19,10 @@ def test_stall_bench_measures_every_action_on_the_demo(qapp):
         assert r["settled_ms"] >= 0.0
     fill = next(r for r in rows if r["action"] == "charge fill")
     assert fill["charges"] == 8  # the demo's other tokens, every charge in
+    # both drops landed as undo steps (the corner's replaces the undone drag's: the stack's
+    # count stays 1, its index moves on), so their undos measure something
+    for name in ("drag", "corner"):
+        assert next(r for r in rows if r["action"] == name)["committed"] is True, name
     # the edits reached the engine: their answers were recomputed
     for name in ("drag", "corner", "wall", "undo wall"):
         assert next(r for r in rows if r["action"] == name)["answers_ms"] is not None, name

@@ -32,7 +32,12 @@ from gui.rules.d100.present import (
     loc_short,
     stance_name,
 )
-from gui.rules.widgets import bold, read_only_table, set_cell
+from gui.rules.base import same_inputs
+from gui.rules.widgets import Cell, TableRows, bold, read_only_table
+
+_TEXT = QColor("#e6e9ed")
+_MUTED = QColor("#8b949e")
+_CLEAR = QColor(0, 0, 0, 0)
 
 # Figure regions in a 100 x 200 box (x right, y down), the character seen from behind.
 _REGIONS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
@@ -257,6 +262,8 @@ class BodyPanel(QWidget):
         self.details.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.diagram = BodyDiagram()
         self.table = read_only_table(self.COLUMNS, rows=len(LOCATIONS))
+        self.rows = TableRows(self.table)
+        self._read: tuple | None = None  # what the panel was last filled from
         self.table.horizontalHeader().setMinimumSectionSize(30)
         self.table.horizontalHeaderItem(3).setToolTip("Armour value (durability left / at start)")
         self.table.setMinimumHeight(22 * len(LOCATIONS) + 28)
@@ -300,6 +307,12 @@ class BodyPanel(QWidget):
             return
         enc = c.document.encounter
         tid = c.shown_token()
+        # what the panel reads: the token shown, the tokens (its sheet, an aimed-at token's
+        # name) and the rules' settings; an obstacle edit keeps them all
+        inputs = (tid, enc.tokens, enc.rules)
+        if same_inputs(inputs, self._read):
+            return
+        self._read = inputs
         self.token_id = tid
         has = tid is not None
         for w in (self.title, self.injury, self.marks, self.diagram, self.details, self.table, self.legend):
@@ -324,31 +337,35 @@ class BodyPanel(QWidget):
         self.marks.setText(self._marks(sheet, status))
         self.details.setText(self._details(enc, sheet, status, st))
         self.diagram.set_sheet(sheet, st, status.hidden)
-        for row, loc in enumerate(LOCATIONS):
-            w = sheet.wound(loc)
-            arm = sheet.armour_at(loc)
-            if arm is None:
-                arm_txt = "\u2014"
-            else:
-                mx = f"/{arm.max_durability}" if arm.max_durability else ""
-                arm_txt = (f"{arm.value}  ({arm.durability}{mx})" if arm.protects
-                           else f"worn out (0{mx})")
-            cells = (loc_short(loc), w.severity if w.step else "\u2014", str(w.damage) if w.damage else "",
-                     arm_txt, f"\u25cf {w.bleeding}" if w.bleeding else "",
-                     "hidden" if loc in status.hidden else "")
-            for col, text in enumerate(cells):
-                item = set_cell(self.table, row, col, text)
-                item.setToolTip(self.diagram.tooltip_for(loc))
-                item.setForeground(QBrush(QColor("#e6e9ed")))
-                item.setBackground(QBrush(QColor(0, 0, 0, 0)))
-                if col == 1:
-                    sev = w.severity
-                    item.setBackground(QBrush(SEVERITY_COLOURS[sev] if w.step else QColor(0, 0, 0, 0)))
-                    item.setForeground(QBrush(SEVERITY_TEXT[sev] if w.step else QColor("#8b949e")))
-                elif col == 4 and w.bleeding:
-                    item.setForeground(QBrush(BLOOD))
-                elif col == 3 and arm is not None:
-                    item.setForeground(QBrush(QColor("#64b5f6" if arm.protects else "#ef9a9a")))
+        self.rows.show([self._row(sheet, loc, status) for loc in LOCATIONS])
+
+    def _row(self, sheet, loc: str, status) -> tuple[Cell, ...]:
+        """The cells of one location's row."""
+        w = sheet.wound(loc)
+        arm = sheet.armour_at(loc)
+        if arm is None:
+            arm_txt = "\u2014"
+        else:
+            mx = f"/{arm.max_durability}" if arm.max_durability else ""
+            arm_txt = (f"{arm.value}  ({arm.durability}{mx})" if arm.protects
+                       else f"worn out (0{mx})")
+        cells = (loc_short(loc), w.severity if w.step else "\u2014", str(w.damage) if w.damage else "",
+                 arm_txt, f"\u25cf {w.bleeding}" if w.bleeding else "",
+                 "hidden" if loc in status.hidden else "")
+        tip = self.diagram.tooltip_for(loc)
+        out = []
+        for col, text in enumerate(cells):
+            fg, bg = _TEXT, _CLEAR
+            if col == 1:
+                sev = w.severity
+                bg = SEVERITY_COLOURS[sev] if w.step else _CLEAR
+                fg = SEVERITY_TEXT[sev] if w.step else _MUTED
+            elif col == 4 and w.bleeding:
+                fg = BLOOD
+            elif col == 3 and arm is not None:
+                fg = QColor("#64b5f6" if arm.protects else "#ef9a9a")
+            out.append(Cell(text, fg, bg, tip=tip))
+        return tuple(out)
 
     @staticmethod
     def _marks(sheet, status) -> str:

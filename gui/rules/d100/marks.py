@@ -6,7 +6,9 @@ stunned and bleeding. Prone shows as the token's own "P"."""
 from __future__ import annotations
 
 from engine.d100 import RULESET
+from engine.d100.values import settings_of, sheet_of
 from gui.layers import TokenBar, TokenDecoration
+from gui.rules.base import Kept
 
 INJURY_COLOURS = ((0.5, "#81c784"), (0.8, "#ffb74d"), (1.01, "#ef5350"))
 TAG_COLOURS = {"DEAD": "#ff5252", "KO": "#b39ddb", "STUN": "#ffca28", "BLEED": "#ff6b6b"}
@@ -21,36 +23,31 @@ def injury_colour(fraction: float) -> str:
 
 class DecorationCache:
     """Each token's decoration, kept while its sheet (the same frozen value) and the round
-    stay the same, so only changed tokens ask the rules again."""
+    stay the same (:class:`gui.rules.base.Kept`), so only changed tokens ask the rules again."""
 
     def __init__(self):
-        self._seen: dict[str, tuple[object, int, TokenDecoration]] = {}
+        self._kept = Kept()
 
     def clear(self) -> None:
-        self._seen.clear()
+        self._kept.clear()
 
     def decorations(self, encounter) -> dict[str, TokenDecoration]:
         """Token id -> decoration for every token with a d100 sheet."""
         rnd = encounter.rules["d100"].round if encounter.rules.get("d100") is not None else 0
         out: dict[str, TokenDecoration] = {}
-        seen: dict[str, tuple[object, int, TokenDecoration]] = {}
         for t in encounter.tokens:
-            if t.rules.get("d100") is None:
+            raw = t.rules.get("d100")
+            if raw is None:
                 continue
-            hit = self._seen.get(t.id)
-            if hit is not None and hit[0] is t.rules.get("d100") and hit[1] == rnd:
-                dec = hit[2]
-            else:
-                dec = decoration_for(encounter, t.id)
-            seen[t.id] = (t.rules.get("d100"), rnd, dec)
-            out[t.id] = dec
-        self._seen = seen
+            out[t.id] = self._kept.get(t.id, (raw, rnd), lambda t=t: decoration_for(encounter, t.id, t))
         return out
 
 
-def decoration_for(encounter, token_id: str) -> TokenDecoration:
-    """One token's injury bar and tags (from its sheet and :meth:`RULESET.status`)."""
-    s = RULESET.sheet(encounter, token_id)
+def decoration_for(encounter, token_id: str, token=None) -> TokenDecoration:
+    """One token's injury bar and tags (from its sheet and :meth:`RULESET.status`);
+    ``token``: the token itself when the caller has it (no look-up by id)."""
+    token = token if token is not None else encounter.token(token_id)
+    s = sheet_of(token)
     frac = min(1.0, s.injury / max(1, s.max_injury))
     bars = (TokenBar(frac, injury_colour(frac)),) if s.injury > 0 else ()
     tags: list[tuple[str, str]] = []
@@ -59,7 +56,7 @@ def decoration_for(encounter, token_id: str) -> TokenDecoration:
     else:
         if s.unconscious:
             tags.append(("KO", TAG_COLOURS["KO"]))
-        if RULESET.status(encounter, token_id).stunned:
+        if RULESET.status_of(token_id, s, settings_of(encounter)).stunned:
             tags.append(("STUN", TAG_COLOURS["STUN"]))
         bleeding = sum(w.bleeding for w in s.wounds.values())
         if bleeding:

@@ -6,12 +6,14 @@ Clicking a row selects that token on the map."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from engine.d100 import RULESET, EndTurn, StartRound
+from engine.d100.values import sheet_of
 from engine.errors import CoverfireError
-from gui.rules.widgets import bold, read_only_table, set_cell
+from gui.rules.base import Kept, same_inputs
+from gui.rules.widgets import Cell, TableRows, bold, read_only_table
 from gui.style import side_colour
 
 
@@ -43,6 +45,9 @@ class RoundTracker(QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color:#ef9a9a")
         self.table = read_only_table(self.COLUMNS, stretch=1, pick_rows=True)
+        self.rows = TableRows(self.table)
+        self._kept = Kept()
+        self._read: tuple | None = None  # (tokens, rules) the rows were last shown from
         self.table.cellClicked.connect(self._clicked)
         buttons = QHBoxLayout()
         buttons.addWidget(self.start_button)
@@ -66,21 +71,23 @@ class RoundTracker(QWidget):
         """Whose action it is: the first in the round's order who can still act (None
         outside rounds or when everyone is done)."""
         enc = self.controller.document.encounter
-        if RULESET.settings(enc).round == 0:
-            return None
-        for tid, left, _ in self.order():
-            if left and RULESET.status(enc, tid).can_act:
-                return tid
-        return None
+        return self._current(enc, RULESET.settings(enc), self.order())
 
     def refresh(self) -> None:
         c = self.controller
         if not c.active:
             return
         enc = c.document.encounter
+        # the order and the rows read only the tokens and the rules' settings: an edit of the
+        # obstacles (a wall, a door, a corner, their undo) keeps those very objects and shows
+        # the same rows (500 tokens: ~60 ms a refill)
+        inputs = (enc.tokens, enc.rules)
+        if same_inputs(inputs, self._read):
+            return
+        self._read = inputs
         st = RULESET.settings(enc)
         rows = self.order()
-        cur = self.current()
+        cur = self._current(enc, st, rows)
         if st.round == 0:
             self.round_label.setText("Free play (no round started)")
             self.now_label.setText("Actions are not counted. <b>Start round 1</b> to track actions by speed; "
@@ -97,42 +104,59 @@ class RoundTracker(QWidget):
         self.end_button.setText(f"End {c.name(cur)}'s turn" if cur else "End turn")
         self.act_button.setEnabled(cur is not None)
         self._ids = [r[0] for r in rows]
-        self.table.setRowCount(len(rows))
-        for row, (tid, left, per) in enumerate(rows):
-            s = RULESET.sheet(enc, tid)
-            status = RULESET.status(enc, tid)
-            tok = enc.token(tid)
-            if s.dead:
-                state = "dead"
-            elif s.unconscious:
-                state = "unconscious"
-            elif st.round and s.turn_done:
-                state = "turn ended"
-            elif status.stunned and not s.stunned:
-                state = "stunned"
-            elif st.round and left == 0:
-                state = "done"
-            elif status.stunned:
-                state = "stunned next turn"
-            else:
-                state = "acting" if tid == cur else ("ready" if st.round else "")
-            if status.bleeding and not s.dead:
-                state += f", bleeding {status.bleeding}"
-            acts = f"{per}/round" if left is None else (f"{left} of {per}" if left <= per else f"{left} left ({per}/round)")
-            cells = ("\u25b6" if tid == cur else "", tok.name or tok.id, acts, state)
-            for col, text in enumerate(cells):
-                item = set_cell(self.table, row, col, text)
-                f = item.font()
-                f.setBold(tid == cur)
-                item.setFont(f)
-                if col == 1:
-                    item.setForeground(QBrush(side_colour(tok.side)))
-                elif col == 3:
-                    colour = {"dead": "#ff5252", "unconscious": "#b39ddb", "stunned": "#ffca28"}.get(
-                        state.split(",")[0], "#81c784" if state.startswith("acting") else "#c9d1d9")
-                    item.setForeground(QBrush(QColor(colour)))
-                else:
-                    item.setForeground(QBrush(QColor("#ffd54f" if tid == cur else "#c9d1d9")))
+        by_id = {t.id: t for t in enc.tokens}
+        raw = enc.rules.get("d100")
+        # a row is worked out again only when its token (a new value whenever its sheet, name
+        # or place changes), the settings or its place in the round changed
+        self.rows.show([self._kept.get(("row", tid), (by_id[tid], raw, tid == cur, left, per),
+                                       lambda tid=tid, left=left, per=per: self._row(by_id[tid], left, per, st,
+                                                                                     tid == cur))
+                        for tid, left, per in rows])
+
+    def _status(self, token, st, sheet=None):
+        """:meth:`RULESET.status_of` the token (whose sheet is ``sheet`` when given), kept
+        while its sheet and the settings are the same values."""
+        raw = token.rules.get("d100")
+        return self._kept.get(("status", token.id), (raw, self.controller.document.encounter.rules.get("d100")),
+                              lambda: RULESET.status_of(token.id, sheet if sheet is not None else sheet_of(token), st))
+
+    def _current(self, enc, st, rows) -> str | None:
+        if st.round == 0:
+            return None
+        by_id = {t.id: t for t in enc.tokens}
+        for tid, left, _ in rows:
+            if left and self._status(by_id[tid], st).can_act:
+                return tid
+        return None
+
+    def _row(self, tok, left, per, st, current: bool) -> tuple[Cell, ...]:
+        """The cells of one token's row."""
+        s = sheet_of(tok)
+        status = self._status(tok, st, s)
+        if s.dead:
+            state = "dead"
+        elif s.unconscious:
+            state = "unconscious"
+        elif st.round and s.turn_done:
+            state = "turn ended"
+        elif status.stunned and not s.stunned:
+            state = "stunned"
+        elif st.round and left == 0:
+            state = "done"
+        elif status.stunned:
+            state = "stunned next turn"
+        else:
+            state = "acting" if current else ("ready" if st.round else "")
+        if status.bleeding and not s.dead:
+            state += f", bleeding {status.bleeding}"
+        acts = f"{per}/round" if left is None else (f"{left} of {per}" if left <= per else f"{left} left ({per}/round)")
+        plain = QColor("#ffd54f" if current else "#c9d1d9")
+        state_colour = {"dead": "#ff5252", "unconscious": "#b39ddb", "stunned": "#ffca28"}.get(
+            state.split(",")[0], "#81c784" if state.startswith("acting") else "#c9d1d9")
+        return (Cell("\u25b6" if current else "", plain, bold=current),
+                Cell(tok.name or tok.id, QColor(side_colour(tok.side)), bold=current),
+                Cell(acts, plain, bold=current),
+                Cell(state, QColor(state_colour), bold=current))
 
     # -- acting ---------------------------------------------------------------------------------
     def _run(self, action) -> None:

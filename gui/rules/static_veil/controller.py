@@ -31,7 +31,7 @@ from gui.action_panel import ActionPage
 
 from engine.errors import CoverfireError, IllegalActionError
 from gui.combat_log import combat_log_for
-from gui.rules.base import LogMirror, RuleGui
+from gui.rules.base import Kept, LogMirror, RuleGui
 from gui.rules.base import token_name as _name
 from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.rules.static_veil.panel import ManeuverPanel
@@ -154,6 +154,7 @@ class StaticVeilController(RuleGui):
         self.picking: str | None = None
         self._tool: PickTool | None = None
         self._hover_key = None
+        self._marks_kept = Kept()  # each token's map mark, while the token is the same value
 
         self.panel = ManeuverPanel()
         # the maneuver picker is a page of the window's Action panel (beside the map)
@@ -298,8 +299,8 @@ class StaticVeilController(RuleGui):
             # a drag in progress: move the marks with the tokens (cheap), ask the engine on landing
             self.layer.set_marks(*reposition(self.layer.marks, self.layer.links, enc))
             return
-        self._update_marks()
         if change.preview:
+            self._update_marks()
             return
         ids = {t.id for t in enc.tokens}
         if self.actor not in ids:
@@ -507,7 +508,7 @@ class StaticVeilController(RuleGui):
         return drawing_for(self.hover_preview, self.document.encounter, hover=True)
 
     def _update_marks(self) -> None:
-        marks, links = marks_for(self.document.encounter, _ruleset())
+        marks, links = marks_for(self.document.encounter, _ruleset(), self._marks_kept)
         self.layer.set_marks(marks, links)
 
     def _choices_changed(self) -> None:

@@ -124,6 +124,7 @@ class ManeuverPanel(QWidget):
         self.options: dict[str, object] = {}
         self.buttons: dict[str, QPushButton] = {}
         self.reasons: dict[str, QLabel] = {}
+        self._shown_options: tuple | None = None  # (options, current) the rows show
         self._building = False
 
         outer = QVBoxLayout(self)
@@ -305,9 +306,17 @@ class ManeuverPanel(QWidget):
         """One row per maneuver (neighbours refused for the same reason share a row): a
         button with the AP cost, greyed out when refused; the reason under it and as its
         tooltip."""
+        self.move_btn.setChecked(current == "move")
+        shown = (tuple(options), current)
+        if shown == self._shown_options:
+            # the same rows (an edit of the map that changed no answer): only put the
+            # checked button back (a click on a refused one checks it)
+            for key, b in self.buttons.items():
+                b.setChecked(key == current)
+            return
+        self._shown_options = shown
         self._building = True
         _clear(self.rows_lay)
-        self.move_btn.setChecked(current == "move")
         self.options = {o.key: o for o in options}
         self.buttons, self.reasons = {}, {}
         for row in merge_options(options):
