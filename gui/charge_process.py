@@ -16,13 +16,15 @@ batches. Messages (tuples, first item the kind):
 * ``("hurry", job, target)``: that target next; ``("cancel", job)``; ``("quit",)``;
 * ``("walk", number, start, goal, radius)``: the shortest walk (``Navigator.shortest_path``,
   no other bodies) of a body of ``radius`` from ``start`` to ``goal`` among the obstacles as
-  the messages before it left them (the ruler's walk).
+  the messages before it left them (the ruler's walk);
+* ``("prepare", radius)``: build the movement graph for bodies of ``radius`` now (the ruler
+  was taken up: its first walk then costs no graph build).
 
 Replies: ``("plans", job, {target id: ChargePlan}, done)``; ``("walk", number, answer)`` with
 answer ``("path", points, length)``, ``("none",)`` (cannot get there) or ``("refused",
 message)`` (the geometry's refusal: a point inside an obstacle, off the map ...). A job stops
-early when any other message than a hurry for it or a walk comes (a cancel, new obstacles, a
-newer job); a walk is answered between two plans of a running job. Of the walks waiting, only
+early when any other message than a hurry for it, a walk or a prepare comes (a cancel, new obstacles, a
+newer job); a walk is answered between two plans of a running job, a prepare after it. Of the walks waiting, only
 the latest is answered (the ruler moved on: the older are of no use). The process is
 started with :func:`serve` (``python -c``, not ``multiprocessing``: that would import the
 program's main script again in the child) and connects back to the window's listener.
@@ -64,6 +66,13 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
             if not any(m[0] == "walk" for m in pending):
                 conn.send(("walk", msg[1], walk(nav, *msg[2:])))
             continue
+        if kind == "prepare":
+            if nav is not None and not any(m[0] in ("walk", "reset", "edit") for m in pending) and not conn.poll():
+                try:
+                    nav.prepare(msg[1])
+                except ValueError:  # (a radius the geometry refuses: the walk will say so)
+                    pass
+            continue
         if kind == "reset":
             _, bounds, ids, counts, xy = msg
             nav = Navigator(polygons_from_flat(counts, xy), bounds, ids=ids)
@@ -92,7 +101,7 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
                         todo.insert(0, nxt[2])
                     else:
                         pending.append(nxt)
-                if any(m[0] not in ("hurry", "walk") for m in pending):
+                if any(m[0] not in ("hurry", "walk", "prepare") for m in pending):
                     break  # something newer came: stop this job
                 walks = [m for m in pending if m[0] == "walk"]
                 if walks:  # (answered between two plans; only the latest)

@@ -226,17 +226,22 @@ class _Server:
     def send(self, msg) -> None:
         """Send ``msg`` to the process, in order, from a thread of its own: a big message (a
         whole obstacle set, ~0.9 MB at 10,000 obstacles) fills the socket's buffer and would
-        hold the GUI thread until the process, maybe busy building a graph, reads it."""
+        hold the GUI thread until the process, maybe busy building a graph, reads it. A
+        callable is called there to make the message (of values that do not change)."""
         self._outbox.put(msg)
 
     def _write(self) -> None:
         while True:
             msg = self._outbox.get()
             try:
+                if callable(msg):
+                    msg = msg()
                 with self.send_lock:
                     self.conn.send(msg)
-            except (OSError, ValueError):  # the process went away (alive() says so)
+            except (OSError, EOFError):  # the process went away (alive() says so)
                 return
+            except Exception:  # (a message that could not be made or sent: said, the rest go on)
+                log.exception("planner message")
 
     def _read(self) -> None:
         while True:
@@ -269,10 +274,9 @@ class _Server:
 
         key = (obs.serial, obs.bounds)
         edits = obs.edits_since(self.sent[2]) if self.sent is not None and self.sent[:2] == key else None
-        if edits is None:
-            blocking = obs.blocking
-            counts, xy = flat_footprints(blocking)
-            self.send(("reset", obs.bounds, [o.id for o in blocking], counts, xy))
+        if edits is None:  # (the flat outlines are made on the writer thread: ~12 ms at 10,000)
+            blocking, bounds = obs.blocking, obs.bounds
+            self.send(lambda: ("reset", bounds, [o.id for o in blocking], *flat_footprints(blocking)))
         else:
             for removed, added in edits:
                 counts, xy = flat_footprints(added)

@@ -152,6 +152,19 @@ class RulerTool(Tool):
         self.reading: Reading | None = None
         self.walks = WalkWorker()
         self.walks.answered.connect(self._walk_answered)
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """Taken up on a big map with a token selected: its movement graph is built now, in
+        the planner (its walk is then quicker to come)."""
+        tactics, enc = self.doc.tactics, self.doc.encounter
+        ids = {t.id: t for t in enc.tokens}
+        walker = next((ids[i] for i in self.host.selection.ids if i in ids), None)
+        if tactics is not None and walker is not None:
+            try:
+                self.walks.prepare(tactics, walker.radius)
+            except ValueError:  # (the engine has no answers for this encounter)
+                pass
 
     def _walker_for(self, p: Pointer) -> str | None:
         tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px)

@@ -105,6 +105,21 @@ class WalkWorker(QObject):
         self._watch.start()
         return None
 
+    def prepare(self, tactics, radius: float) -> None:
+        """On a big map whose planner is there: have it build the movement graph for bodies
+        of ``radius`` now (the ruler was taken up), so that the first walk is quicker."""
+        obs = tactics._obs
+        if len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM or getattr(obs, "_dups", False):
+            return
+        server = charge_worker.planner()
+        if not server.ready.is_set():
+            return
+        try:
+            server.sync(obs)
+            server.send(("prepare", float(radius)))
+        except Exception:  # (no planner after all: the walk will find out)
+            log.exception("walk planner")
+
     @property
     def pending(self) -> bool:
         """Whether a walk was asked of the planner and has not come back."""

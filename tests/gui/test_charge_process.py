@@ -84,12 +84,14 @@ def test_a_refused_walk_says_why_as_the_geometry_does(demo):
 
 
 def test_a_walk_is_answered_between_plans_and_the_job_goes_on(demo):
+    """(a prepare -- the ruler taken up -- waits for the job's end; neither stops it)"""
     enc, t, reset = demo
     pos = t._pos
     discs = np.column_stack((t._xy, t._r))
     targets = [pos[i] for i in t._ids if i != "sam"]
     plan = ("plan", 1, list(t._ids), discs, pos["sam"], targets, t.charge_movement("sam"), DEFAULT_REACH, DEFAULT_RUNUP)
-    conn = Conn([reset, plan, ("walk", 7, (12.0, 20.0), (24.0, 20.0), 0.4), ("walk", 8, (12.0, 20.0), (31.0, 33.0), 0.4)],
+    conn = Conn([reset, plan, ("walk", 7, (12.0, 20.0), (24.0, 20.0), 0.4), ("prepare", 0.5),
+                 ("walk", 8, (12.0, 20.0), (31.0, 33.0), 0.4)],
                 then={("plans", True): [("quit",)]})
     charge_process.main(conn)
     walks = [m for m in conn.sent if m[0] == "walk"]

@@ -137,3 +137,21 @@ def test_small_maps_walk_on_the_gui_thread_at_once(window):
     r = tool.reading
     assert not r.walk_pending and r.walk == pytest.approx(12.0)
     assert tool.walks.asked_of_planner == 0 and tool.walks.worked_here >= 1
+
+
+def test_a_walk_asked_of_a_planner_that_died_is_asked_again_and_comes(window, qtbot, big):
+    tool = _ruler(window)
+    _drag(tool, (12.0, 20.0), (31.0, 33.0))
+    assert tool.reading.walk_pending
+    dead = charge_worker._SERVER
+    dead.walkers.clear()  # (its answer, if it comes, reaches no one: as if it died first)
+    dead.proc.kill()
+    dead.proc.wait(10)
+    qtbot.waitUntil(lambda: not tool.reading.walk_pending, timeout=60_000)
+    want = _here(window.document.encounter, "sam", (31.0, 33.0))
+    assert tool.reading.walk == pytest.approx(want.length, abs=1e-9)
+    # a later walk goes to the planner started again
+    _drag(tool, (12.0, 20.0), (24.0, 20.0))
+    qtbot.waitUntil(lambda: not tool.reading.walk_pending, timeout=60_000)
+    assert tool.reading.walk == pytest.approx(12.0, abs=1e-9)
+    assert charge_worker._SERVER is not dead and charge_worker._SERVER.alive()
