@@ -6,7 +6,8 @@ on a 10,000-obstacle map), and a search can take tens of milliseconds there, so 
 (from :data:`gui.charge_worker.PROCESS_FROM` blocking obstacles, as the charges) the walk is
 asked of the charge planner's own process (:mod:`gui.charge_process`, the ``walk`` message),
 which keeps the same obstacles, edited by the same messages, and answers with the same
-path. Small maps search on the GUI thread (milliseconds).
+path. Small maps search on the GUI thread (milliseconds), unless a walk there measured over
+:data:`HERE_BUDGET_S` of CPU: then that map's walks go to the planner as well.
 
 :meth:`WalkWorker.walk` answers at once when the walk is known (small map, or the answer for
 exactly this request came) and otherwise returns None (pending) and asks the planner; the
@@ -34,6 +35,10 @@ log = logging.getLogger(__name__)
 
 #: How often (ms) a walk waiting for the planner checks that it is still there.
 WATCH_MS = 500
+#: Seconds of GUI-thread CPU a walk there (a small map) may take; after a slower one (few
+#: obstacles of many corners), that map's walks go to the planner too. (The demo's first
+#: walk, its graph built, takes ~12 ms.)
+HERE_BUDGET_S = 0.030
 
 
 def walk_here(navigator, start, goal, radius: float) -> tuple:
@@ -49,6 +54,9 @@ def walk_here(navigator, start, goal, radius: float) -> tuple:
 
 class WalkWorker(QObject):
     """Walks for one ruler; see the module doc."""
+
+    #: Obstacle sets (serials) on which a walk on the GUI thread was too slow.
+    slow_sets: set = set()
 
     answered = Signal()
     _reply = Signal(int, object)  # (from the planner's reader thread)
@@ -76,8 +84,13 @@ class WalkWorker(QObject):
         key = self._key(obs, start, goal, radius)
         if self._known is not None and self._known[0] == key:
             return self._known[1]
-        if len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM or getattr(obs, "_dups", False):
-            return self._here(tactics, key, start, goal, radius)
+        if getattr(obs, "_dups", False) or (len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM
+                                            and obs.serial not in self.slow_sets):
+            t0 = time.thread_time()
+            answer = self._here(tactics, key, start, goal, radius)
+            if time.thread_time() - t0 > HERE_BUDGET_S and not getattr(obs, "_dups", False):
+                self.slow_sets.add(obs.serial)
+            return answer
         charge_worker.start_planner()
         server = charge_worker.planner()
         if not server.ready.is_set():
@@ -109,7 +122,8 @@ class WalkWorker(QObject):
         """On a big map whose planner is there: have it build the movement graph for bodies
         of ``radius`` now (the ruler was taken up), so that the first walk is quicker."""
         obs = tactics._obs
-        if len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM or getattr(obs, "_dups", False):
+        if getattr(obs, "_dups", False) or (len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM
+                                            and obs.serial not in self.slow_sets):
             return
         server = charge_worker.planner()
         if not server.ready.is_set():

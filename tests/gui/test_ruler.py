@@ -84,6 +84,9 @@ def test_key_m_and_a_drag_on_the_map_draw_the_reading(window, qtbot):
     QTest.keyClick(view, Qt.Key.Key_M)
     assert window.actions["tool:Ruler"].isChecked() and isinstance(view.tool, RulerTool)
     mouse_drag(view, (12.0, 20.0), (24.0, 20.0))
+    # (on the GUI thread at once on the demo, unless a loaded machine made its first walk
+    # slow: then the planner's, shortly)
+    qtbot.waitUntil(lambda: not view.tool.reading.walk_pending, timeout=30_000)
     r = view.tool.reading
     assert r.distance == pytest.approx(12.0, abs=0.1) and r.band == ("medium", -1)
     assert r.walker == "sam" and r.walk == pytest.approx(r.distance, abs=0.01)

@@ -129,8 +129,12 @@ def test_no_walk_reads_as_before_when_it_comes_from_the_planner(window, qtbot, b
     assert tool.walks.worked_here == 0
 
 
-def test_small_maps_walk_on_the_gui_thread_at_once(window):
-    # (the demo's 10 obstacles, under PROCESS_FROM: no planner, no pending)
+def test_small_maps_walk_on_the_gui_thread_at_once(window, monkeypatch):
+    # (the demo's 10 obstacles, under PROCESS_FROM: no planner, no pending -- however loaded
+    # the machine that runs the test)
+    from gui import walk_worker
+
+    monkeypatch.setattr(walk_worker, "HERE_BUDGET_S", float("inf"))
     assert len(window.document.tactics.cover_index.polygons) < charge_worker.PROCESS_FROM
     tool = _ruler(window)
     _drag(tool, (12.0, 20.0), (24.0, 20.0))
@@ -155,3 +159,23 @@ def test_a_walk_asked_of_a_planner_that_died_is_asked_again_and_comes(window, qt
     qtbot.waitUntil(lambda: not tool.reading.walk_pending, timeout=60_000)
     assert tool.reading.walk == pytest.approx(12.0, abs=1e-9)
     assert charge_worker._SERVER is not dead and charge_worker._SERVER.alive()
+
+
+def test_a_small_map_whose_walk_was_slow_on_the_gui_thread_walks_in_the_planner_after(window, qtbot, monkeypatch):
+    from gui import walk_worker
+
+    monkeypatch.setattr(walk_worker, "HERE_BUDGET_S", 0.0)  # (every walk here "too slow")
+    monkeypatch.setattr(walk_worker.WalkWorker, "slow_sets", set())
+    charge_worker.start_planner()
+    qtbot.waitUntil(charge_worker._SERVER.ready.is_set, timeout=30_000)
+    tool = _ruler(window)
+    k = tool.host.m_per_px()
+    tool.press(Pointer(12.0, 20.0, m_per_px=k))  # on Sam: its walk to where it stands, here
+    assert not tool.reading.walk_pending and tool.reading.walk == pytest.approx(0.0)
+    assert tool.walks.worked_here == 1
+    tool.move(Pointer(31.0, 33.0, m_per_px=k))
+    assert tool.reading.walk_pending  # then the planner's
+    tool.release(Pointer(31.0, 33.0, m_per_px=k))
+    qtbot.waitUntil(lambda: not tool.reading.walk_pending, timeout=30_000)
+    want = _here(window.document.encounter, "sam", (31.0, 33.0))
+    assert tool.reading.walk == pytest.approx(want.length, abs=1e-9) and tool.walks.worked_here == 1
