@@ -282,6 +282,11 @@ class Tactics:
         assert self._obs.cover is not None
         return self._obs.cover
 
+    def footprint(self, obstacle) -> "shapely.Polygon | None":
+        """The indexed footprint of this very obstacle value of the encounter (a blocking
+        one), or None (see :meth:`engine.obstacles.ObstacleSet.footprint`)."""
+        return self._obs.footprint(obstacle)
+
     @property
     def navigator(self):
         """The movement graph over the blocking obstacles and the map's edge (built lazily)."""

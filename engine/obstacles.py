@@ -298,6 +298,12 @@ class ObstacleSet:
                 origin._nav = nav  # (made on another thread for a snapshot: the original keeps it)
         return self._nav
 
+    def footprint(self, obstacle: Obstacle) -> shapely.Polygon | None:
+        """The indexed footprint of this very obstacle value (by identity), or None when it
+        is not in the set (not blocking, or another value)."""
+        hit = self._by_id.get(obstacle.id)
+        return hit[1] if hit is not None and hit[0] is obstacle else None
+
     def has_graph(self, radius: float) -> bool:
         """Whether the movement graph for this body radius is there already (built or made
         by editing), so that a path or charge costs no graph work."""

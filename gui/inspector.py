@@ -16,6 +16,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QColorDialog,
     QComboBox,
@@ -139,10 +140,11 @@ class InspectorPanel(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         outer.addWidget(self.scroll, 1)
-        self._form_host = QWidget()
+        # one page of fields per kind of target, made on first use and kept: a token's dozen
+        # fields took ~10-30 ms to make on every switch from the map's fields to a token's
+        self._pages: dict[str, tuple[QWidget, dict, dict]] = {}
+        self._form_host, self.form = self._new_page()
         self.scroll.setWidget(self._form_host)
-        self.form = QFormLayout(self._form_host)
-        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
 
         self.json_box = QGroupBox("All fields (JSON, as in the file)")
         self.json_box.setCheckable(True)
@@ -183,6 +185,12 @@ class InspectorPanel(QWidget):
         else:
             target = ("encounter", "")
         if target != self._target:
+            if target[0] != (self._target or ("",))[0]:
+                # a field being typed in ends here, for the object it was typed for (its page
+                # is kept, hidden: hiding would end it later, for the new object)
+                focused = QApplication.focusWidget()
+                if focused is not None and self._form_host.isAncestorOf(focused):
+                    focused.clearFocus()
             self._target = target
             self._build()
         self._show_error(None)
@@ -217,23 +225,37 @@ class InspectorPanel(QWidget):
             self._stale = False
             self._refresh()
 
+    def _new_page(self) -> tuple[QWidget, QFormLayout]:
+        host = QWidget()
+        form = QFormLayout(host)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        return host, form
+
     def _build(self) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
-        self._setters.clear()
-        self.widgets.clear()
         kind, ident = self._target
-        specs = {"token": TOKEN_FIELDS, "obstacle": OBSTACLE_FIELDS, "zone": ZONE_FIELDS,
-                 "encounter": ENCOUNTER_FIELDS}.get(kind, ())
-        for name, label, ftype in specs:
-            w = self._make_field(name, ftype)
-            self.widgets[name] = w
-            self.form.addRow(label, w)
-        if kind == "many":
-            self.form.addRow(QLabel(f"{len(self.selection.ids)} objects selected.\n"
-                                    "Drag to move them together; Delete removes them; Ctrl+D duplicates."))
+        page = self._pages.get(kind)
+        if page is None:
+            host, form = self._new_page()
+            self._setters, self.widgets = {}, {}
+            self.form = form
+            specs = {"token": TOKEN_FIELDS, "obstacle": OBSTACLE_FIELDS, "zone": ZONE_FIELDS,
+                     "encounter": ENCOUNTER_FIELDS}.get(kind, ())
+            for name, label, ftype in specs:
+                w = self._make_field(name, ftype)
+                self.widgets[name] = w
+                form.addRow(label, w)
+            if kind == "many":
+                self._many_label = QLabel()
+                form.addRow(self._many_label)
+            page = self._pages[kind] = (host, self.widgets, self._setters)
+            click_focus_only(host)
+        host, self.widgets, self._setters = page
+        self.form = host.layout()
+        if self.scroll.widget() is not host:
+            self.scroll.takeWidget()  # (kept in self._pages)
+            self.scroll.setWidget(host)
+        self._form_host = host
         self.json_box.setVisible(kind in ("token", "obstacle", "zone"))
-        click_focus_only(self)
 
     def _refresh(self) -> None:
         self._later.stop()
@@ -248,6 +270,8 @@ class InspectorPanel(QWidget):
                       "map.height": enc.map.height, "map.grid": enc.map.grid}
         elif kind == "many":
             self.heading.setText("Several objects")
+            self._many_label.setText(f"{len(self.selection.ids)} objects selected.\n"
+                                     "Drag to move them together; Delete removes them; Ctrl+D duplicates.")
             values = {}
         else:
             item = edits.find(enc, ident)

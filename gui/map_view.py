@@ -173,6 +173,10 @@ class MapView(pg.GraphicsView):
         self._zones_later.setSingleShot(True)
         self._zones_later.setInterval(0)
         self._zones_later.timeout.connect(self._set_zones_now)
+        self._picker_later = QTimer(self)  # a big map's picker, made in the turn after the open
+        self._picker_later.setSingleShot(True)
+        self._picker_later.setInterval(0)
+        self._picker_later.timeout.connect(self._build_picker)
         self.obstacles = ObstacleLayer(options)
         self.tokens = TokenLayer(options)
         self.answer_layer = AnswerLayer(options)
@@ -220,7 +224,7 @@ class MapView(pg.GraphicsView):
     def picker(self) -> Picker:
         enc = self.document.encounter
         if self._picker is None or self._picker_for is not enc:
-            self._picker = Picker(enc, self.document.tactics, self.options.shows)
+            self._picker = Picker(enc, self.document.tactics, self.options.shows, previous=self._picker)
             self._picker_for = enc
         return self._picker
 
@@ -338,7 +342,13 @@ class MapView(pg.GraphicsView):
             self.zones.set_zones(enc, self.document.tactics)
         if change.reset:
             self.fit_map()
+            if len(enc.obstacles) >= ZONES_LATER_FROM:
+                self._picker_later.start()  # (in a turn of its own, not the first click's)
         self._refresh_selection()
+
+    def _build_picker(self) -> None:
+        if not self.closed:
+            self.picker()
 
     def _set_zones_now(self) -> None:
         if not self.closed:

@@ -21,6 +21,8 @@ from PySide6.QtGui import QColor, QPainterPath
 from engine import limits
 from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
+from engine.obstacles import footprints
+from gui.layers.changed import common_prefix
 from gui import edits
 from gui.document import EncounterDocument
 from gui.layers import Sketch, zone_handles
@@ -65,24 +67,25 @@ class Hit:
 
 
 class Picker:
-    """Finds the object under a point, for one encounter (rebuilt when it changes)."""
+    """Finds the object under a point, for one encounter (rebuilt when it changes). The
+    obstacles' part (10,000 footprints and their tree: ~35 ms) is taken over from
+    ``previous`` when the obstacles are the same values (a token moved, a token selected),
+    and footprints the cover index made already are used, not made again."""
 
-    def __init__(self, encounter: Encounter, tactics=None, visible: Callable[[object], bool] | None = None):
+    def __init__(self, encounter: Encounter, tactics=None, visible: Callable[[object], bool] | None = None,
+                 previous: "Picker | None" = None):
         self.encounter = encounter
+        self._visible = visible
         vis = visible or (lambda item: True)
         toks = [t for t in encounter.tokens if vis(t)]
         self._tok_ids = [t.id for t in toks]
         self._tok = np.array([(t.x, t.y, t.radius) for t in toks], dtype=float).reshape(-1, 3)
-        obs = [o for o in encounter.obstacles if vis(o)]
-        self._obs_ids = [o.id for o in obs]
-        if obs:
-            counts = np.array([len(o.polygon) for o in obs])
-            coords = np.concatenate([np.asarray(o.polygon, dtype=float) for o in obs])
-            rings = shapely.linearrings(coords, indices=np.repeat(np.arange(len(obs)), counts))
-            self._obs = shapely.polygons(rings)
+        if previous is not None and previous.encounter.obstacles is encounter.obstacles \
+                and previous._visible == visible:
+            self._obs_src, self._obs_ids = previous._obs_src, previous._obs_ids
+            self._obs, self._tree = previous._obs, previous._tree
         else:
-            self._obs = np.empty(0, dtype=object)
-        self._tree = shapely.STRtree(self._obs) if len(self._obs) else None
+            self._obstacles(encounter, tactics, vis, previous)
         self._zones = []
         if tactics is not None:
             for z in reversed(encounter.zones):  # the last drawn is on top
@@ -92,6 +95,32 @@ class Picker:
                     self._zones.append((z.id, tactics.zone_shape(z.id)))
                 except ValueError:
                     pass
+
+    def _obstacles(self, encounter: Encounter, tactics, vis, previous: "Picker | None") -> None:
+        obs = [o for o in encounter.obstacles if vis(o)]
+        self._obs_src = obs
+        self._obs_ids = [o.id for o in obs]
+        polys: list = [None] * len(obs)
+        if previous is not None and previous._visible == self._visible:
+            # an edit keeps the values it does not touch: their footprints are the old ones
+            old = previous._obs_src
+            head = common_prefix(old, obs)
+            rest = min(len(old), len(obs)) - head
+            tail = common_prefix(reversed(old[head:]), reversed(obs[head:])) if rest > 0 else 0
+            polys[:head] = list(previous._obs[:head])
+            if tail:
+                polys[len(obs) - tail:] = list(previous._obs[len(old) - tail:])
+        known = getattr(tactics, "footprint", None)
+        missing = [i for i, p in enumerate(polys) if p is None]
+        if known is not None:
+            for i in missing:
+                polys[i] = known(obs[i])
+            missing = [i for i in missing if polys[i] is None]
+        if missing:
+            for i, p in zip(missing, footprints([obs[i] for i in missing])):
+                polys[i] = p
+        self._obs = np.array(polys, dtype=object) if polys else np.empty(0, dtype=object)
+        self._tree = shapely.STRtree(self._obs) if len(self._obs) else None
 
     def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
         if not len(self._tok):

@@ -13,7 +13,7 @@ import operator
 from itertools import compress
 
 
-def _common(a, b) -> int:
+def common_prefix(a, b) -> int:
     """How many leading items ``a`` and ``b`` share (the same objects)."""
     diff = list(map(operator.is_not, a, b))
     try:
@@ -25,9 +25,9 @@ def _common(a, b) -> int:
 def changed_items(old: tuple, new: tuple, limit: int) -> tuple[list, list] | None:
     """(items of ``old`` that are not in ``new``, items of ``new`` not in ``old``), by
     identity, in their order; None when more than ``limit`` items differ either way."""
-    head = _common(old, new)
+    head = common_prefix(old, new)
     rest = min(len(old), len(new)) - head
-    tail = _common(reversed(old[head:]), reversed(new[head:])) if rest > 0 else 0
+    tail = common_prefix(reversed(old[head:]), reversed(new[head:])) if rest > 0 else 0
     mid_old, mid_new = old[head:len(old) - tail], new[head:len(new) - tail]
     if len(mid_old) == len(mid_new):  # items replaced in place (a corner, a door)
         keep = list(map(operator.is_not, mid_old, mid_new))

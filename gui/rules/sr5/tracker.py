@@ -245,6 +245,7 @@ class InitiativeTracker(QWidget):
         self._order_timer.setSingleShot(True)
         self._order_timer.setInterval(0)
         self._order_timer.timeout.connect(self._write_order_rows)
+        self._order_turn_rows = 0  # rows written in this event-loop turn
         # the columns as wide as the widest of at most this many rows (besides those on
         # screen): Qt's default looks at 1,000 rows on every measure
         self.order.horizontalHeader().setResizeContentsPrecision(ORDER_MEASURED_ROWS)
@@ -367,17 +368,27 @@ class InitiativeTracker(QWidget):
             o.setFixedHeight(height)
 
     def _write_order_rows(self, first: bool = False) -> None:
-        """Write up to :data:`ORDER_ROWS_PER_TURN` of the order's rows still to write (those
-        on screen first); the rest in the next event-loop turn."""
+        """Write up to :data:`ORDER_ROWS_PER_TURN` of the order's rows still to write in this
+        event-loop turn (those on screen first; several refreshes in one turn share the
+        budget); the rest in the next turn."""
+        if not first:  # (the timer: a new turn)
+            self._order_turn_rows = 0
+        elif not self._order_timer.isActive():
+            self._order_turn_rows = 0
         todo = self._order_todo
-        if not todo:
-            return
-        if len(todo) <= ORDER_ROWS_PER_TURN:
+        budget = max(0, ORDER_ROWS_PER_TURN - self._order_turn_rows)
+        if len(todo) <= budget:
             rows = list(todo)
         else:
             top = max(0, self.order.rowAt(0))
             near = [r for r in range(max(0, top - 4), top + 24) if r in todo]
-            rows = near + [r for r in todo if r not in set(near)][: max(0, ORDER_ROWS_PER_TURN - len(near))]
+            seen = set(near)
+            rows = (near + [r for r in todo if r not in seen])[:max(budget, min(len(near), 24))]
+        self._order_turn_rows += len(rows)
+        if first:
+            self._order_timer.start()  # (its turn starts the next budget)
+        if not rows:
+            return
         header = self.order.horizontalHeader()
         # a cell written under ResizeToContents measures its whole column again (500 rows:
         # ~5 ms a cell, 28 s for a new Combat Turn's 3,500): fixed while writing, then
