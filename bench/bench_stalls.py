@@ -20,8 +20,8 @@ mouse would (one drag step per 16 ms frame):
 Each stall is given as wall time and as the GUI thread's CPU time in its longest turn (on
 this shared 2-core machine a loaded moment stretches wall times several-fold; the CPU time is
 what the window itself spent). ``--profile`` samples the GUI thread's Python stack and prints
-what ran in each stall over budget; the longest garbage collection of each action is printed
-too.
+what ran in each stall over budget (and in the turn of the most GUI-thread CPU, when over
+``PROFILE_CPU_MS``); the longest garbage collection of each action is printed too.
 
 Also printed per action: ``answers ms``, from the action until the targets and zones were
 recomputed (cover, zones, ranges; budget 30 ms after a door or one obstacle moved), and
@@ -62,6 +62,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 PROBE_MS = 5
 FRAME_MS = 16
 STALL_BUDGET_MS = 50.0
+#: With --profile, what ran in an action's turn of the most GUI-thread CPU is printed from this.
+PROFILE_CPU_MS = 25.0
 SETTLE_TIMEOUT_S = 30.0
 ACTIONS = ("open", "attacker", "charge fill", "drag", "undo drag", "corner", "undo corner",
            "door", "undo door", "wall", "undo wall")
@@ -94,6 +96,12 @@ class Probe(QObject):
         """The most GUI-thread CPU time (ms) one gap that ended in [t0, t1] held: the
         longest turn as the machine's load does not stretch it."""
         return max((c for t, _, c in self.gaps if t0 <= t <= t1), default=0.0) * 1e3
+
+    def longest_cpu_window(self, t0: float, t1: float) -> tuple[float, float, float]:
+        """The turn that ended in [t0, t1] holding the most GUI-thread CPU time: (its CPU
+        ms, when it began, when it ended)."""
+        best = max(((c, t, g) for t, g, c in self.gaps if t0 <= t <= t1), default=(0.0, t0, 0.0))
+        return best[0] * 1e3, best[1] - best[2], best[1]
 
     def longest_window(self, t0: float, t1: float) -> tuple[float, float, float]:
         """The longest gap (ms) that ended in [t0, t1] (or the one running at t1), with the
@@ -289,9 +297,15 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
             log(f"  {label:8s} {name:12s} stall {row['stall_ms']:7.1f} ms (cpu {row['stall_cpu_ms']:5.1f})  answers "
                 f"{'-' if row['answers_ms'] is None else format(row['answers_ms'], '6.1f')} ms  settled "
                 f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms, longest gc {row['gc_ms']:.0f} ms)")
-            if sampler is not None and stall > STALL_BUDGET_MS:
-                for line in sampler.report(g0, g1):
-                    log(line)
+            if sampler is not None:
+                cpu, c_0, c_1 = probe.longest_cpu_window(t0, t1)
+                if stall > STALL_BUDGET_MS:
+                    for line in sampler.report(g0, g1):
+                        log(line)
+                if cpu > PROFILE_CPU_MS and (c_0, c_1) != (g0, g1):
+                    log(f"      the turn with the most GUI-thread CPU ({cpu:.1f} ms):")
+                    for line in sampler.report(c_0, c_1):
+                        log(line)
 
         return end
 

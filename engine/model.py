@@ -24,6 +24,7 @@ from engine import limits
 from engine import rules as _rules
 from engine.errors import CoverfireError, EncounterFileError
 from engine.footprint import bounded_footprint
+from engine.id_index import IdIndex
 from engine.ranges import BAND_NAMES, CATEGORIES
 
 FORMAT = "coverfire.encounter"
@@ -443,6 +444,10 @@ MAX_LIGHTS = 5_000
 _DEFAULT_SIGHT = Sight()
 
 
+#: Look-ups by id of the encounters' long tuples (:class:`engine.id_index.IdIndex`), one per field.
+_LOOKUP = {"tokens": IdIndex(), "obstacles": IdIndex(), "zones": IdIndex(), "lights": IdIndex()}
+
+
 class Encounter(_WithRules):
     """A whole encounter: the map, its cover, the tokens and the zones; ``ruleset`` names
     the rule system that runs it, ``rules`` holds each system's encounter data."""
@@ -549,25 +554,25 @@ class Encounter(_WithRules):
         """The token with this id; raises :class:`~engine.errors.UnknownIdError`."""
         from engine.errors import UnknownIdError
 
-        for t in self.tokens:
-            if t.id == ident:
-                return t
+        found = _LOOKUP["tokens"].find(self.tokens, ident)
+        if found is not None:
+            return found
         raise UnknownIdError("token", ident)
 
     def obstacle(self, ident: str) -> Obstacle:
         from engine.errors import UnknownIdError
 
-        for o in self.obstacles:
-            if o.id == ident:
-                return o
+        found = _LOOKUP["obstacles"].find(self.obstacles, ident)
+        if found is not None:
+            return found
         raise UnknownIdError("obstacle", ident)
 
     def zone(self, ident: str) -> Zone:
         from engine.errors import UnknownIdError
 
-        for z in self.zones:
-            if z.id == ident:
-                return z
+        found = _LOOKUP["zones"].find(self.zones, ident)
+        if found is not None:
+            return found
         raise UnknownIdError("zone", ident)
 
     def zone_origin(self, zone: Zone) -> tuple[float, float]:
@@ -582,10 +587,18 @@ class Encounter(_WithRules):
     def light(self, ident: str) -> Light:
         from engine.errors import UnknownIdError
 
-        for light in self.lights:
-            if light.id == ident:
-                return light
+        found = _LOOKUP["lights"].find(self.lights, ident)
+        if found is not None:
+            return found
         raise UnknownIdError("light", ident)
+
+    def find(self, ident: str) -> Token | Obstacle | Zone | None:
+        """The token, obstacle or zone with this id (in that order), or None."""
+        for field in ("tokens", "obstacles", "zones"):
+            found = _LOOKUP[field].find(getattr(self, field), ident)
+            if found is not None:
+                return found
+        return None
 
     def all_ids(self) -> set[str]:
         return ({o.id for o in self.obstacles} | {t.id for t in self.tokens} | {z.id for z in self.zones}

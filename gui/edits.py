@@ -31,19 +31,17 @@ from engine.diff import Diff, diff  # noqa: E402,F401  (re-exported: gui.edits.d
 # -- look-ups -------------------------------------------------------------------------------
 def kind_of(encounter: Encounter, ident: str) -> str | None:
     """``"token"``, ``"obstacle"`` or ``"zone"`` for an id of the encounter, else None."""
-    for kind, group in (("token", encounter.tokens), ("obstacle", encounter.obstacles), ("zone", encounter.zones)):
-        for item in group:
-            if item.id == ident:
-                return kind
-    return None
+    item = encounter.find(ident)
+    if item is None:
+        return None
+    return "token" if isinstance(item, Token) else "obstacle" if isinstance(item, Obstacle) else "zone"
 
 
 def find(encounter: Encounter, ident: str):
     """The token, obstacle or zone with this id; raises :class:`UnknownIdError`."""
-    for group in (encounter.tokens, encounter.obstacles, encounter.zones):
-        for item in group:
-            if item.id == ident:
-                return item
+    item = encounter.find(ident)
+    if item is not None:
+        return item
     raise UnknownIdError("object", ident)
 
 

@@ -41,6 +41,7 @@ from engine.model import Encounter
 from engine.ranges import CATEGORIES
 from gui import edits
 from gui.document import DocumentChange, EncounterDocument
+from gui.idle import IdleJob
 from gui.selection import Selection
 
 STANCES = ("standing", "crouched", "prone")
@@ -170,6 +171,8 @@ class InspectorPanel(QWidget):
         selection.changed.connect(self._on_selection)
         self._on_selection()
         click_focus_only(self)
+        self._ahead = IdleJob(self._make_pages_ahead)
+        self._ahead.start()
 
     # -- what is shown -------------------------------------------------------------------------
     def target(self) -> tuple[str, str] | None:
@@ -231,13 +234,13 @@ class InspectorPanel(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         return host, form
 
-    def _build(self) -> None:
-        kind, ident = self._target
+    def _page(self, kind: str) -> tuple[QWidget, dict, dict]:
+        """The page of fields for a kind of target (made on first use)."""
         page = self._pages.get(kind)
         if page is None:
             host, form = self._new_page()
-            self._setters, self.widgets = {}, {}
-            self.form = form
+            shown = (self.widgets, self._setters, self.form)
+            self._setters, self.widgets = {}, {}  # (what _make_field fills)
             specs = {"token": TOKEN_FIELDS, "obstacle": OBSTACLE_FIELDS, "zone": ZONE_FIELDS,
                      "encounter": ENCOUNTER_FIELDS}.get(kind, ())
             for name, label, ftype in specs:
@@ -248,8 +251,22 @@ class InspectorPanel(QWidget):
                 self._many_label = QLabel()
                 form.addRow(self._many_label)
             page = self._pages[kind] = (host, self.widgets, self._setters)
+            self.widgets, self._setters, self.form = shown
             click_focus_only(host)
-        host, self.widgets, self._setters = page
+        return page
+
+    def _make_pages_ahead(self) -> None:
+        """Make one page not made yet (a turn each, after the window opened), so the first
+        click on a token or an obstacle only fills its fields."""
+        for kind in ("token", "obstacle", "zone"):
+            if kind not in self._pages:
+                self._page(kind)
+                self._ahead.start()
+                return
+
+    def _build(self) -> None:
+        kind, ident = self._target
+        host, self.widgets, self._setters = self._page(kind)
         self.form = host.layout()
         if self.scroll.widget() is not host:
             self.scroll.takeWidget()  # (kept in self._pages)

@@ -25,6 +25,7 @@ from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
 from gui.edits import diff
+from gui.idle import IdleJob
 from gui.layers import (
     NO_BRUSH,
     NO_PEN,
@@ -169,14 +170,8 @@ class MapView(pg.GraphicsView):
         self.ground = GroundLayer(options)
         self.zones = ZoneLayer(options)
         # a big map just opened draws its zones (cut by the walls) in the next turn
-        self._zones_later = QTimer(self)
-        self._zones_later.setSingleShot(True)
-        self._zones_later.setInterval(0)
-        self._zones_later.timeout.connect(self._set_zones_now)
-        self._picker_later = QTimer(self)  # a big map's picker, made in the turn after the open
-        self._picker_later.setSingleShot(True)
-        self._picker_later.setInterval(0)
-        self._picker_later.timeout.connect(self._build_picker)
+        self._zones_later = IdleJob(self._set_zones_now)
+        self._picker_later = IdleJob(self._build_picker)  # a big map's picker, made after the open
         self.obstacles = ObstacleLayer(options)
         self.tokens = TokenLayer(options)
         self.answer_layer = AnswerLayer(options)

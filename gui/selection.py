@@ -9,28 +9,8 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QObject, Signal
 
+from engine.id_index import IdIndex
 from engine.model import Encounter
-
-
-class IdIndex:
-    """Where objects are in a tuple of them, by id, kept across edits: a drag step makes a
-    new tuple of a map's 10,000 obstacles with all but one where they were, and the few
-    ids asked about are found in their old places (checked) without indexing them all
-    again; only when one is not there is the tuple indexed again."""
-
-    def __init__(self):
-        self._objects: tuple | None = None  # the tuple the index was built from
-        self._pos: dict[str, int] = {}
-
-    def picked(self, objects: tuple, want) -> list:
-        """The objects whose id is in ``want``, in their order in ``objects``."""
-        pos, n = self._pos, len(objects)
-        found = [i for w in want if (i := pos.get(w)) is not None and i < n and objects[i].id == w]
-        if len(found) != len(want) and self._objects is not objects:
-            self._objects = objects
-            self._pos = pos = {o.id: i for i, o in enumerate(objects)}
-            found = [pos[w] for w in want if w in pos]
-        return [objects[i] for i in sorted(found)]
 
 
 class Selection(QObject):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
 from gui import style
+from gui.idle import IdleJob
 from gui.qtgeom import rings_path
 from gui.style import ViewOptions
 from gui.layers.changed import changed_items
@@ -119,9 +120,7 @@ class ObstacleLayer(MapLayer):
         self._where: dict[str, tuple[int, int]] = {}  # obstacle id -> its tile
         self._pending: list = []  # obstacles of a new map not in their tiles yet
         self._unsorted = False  # whether _pending still waits to be put in tile order
-        self._batch = QTimer()
-        self._batch.setInterval(0)
-        self._batch.timeout.connect(self._build_batch)
+        self._batch = IdleJob(self._build_batch, repeat=True)
         self.build_count = 0
 
     @property

@@ -12,7 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 from engine.model import Encounter
 from gui import style
 from gui.qtgeom import add_ring
-from gui.selection import IdIndex
+from engine.id_index import IdIndex
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
 from gui.layers.paint import NO_BRUSH, NO_PEN, _alpha, cosmetic, draw_label

@@ -11,7 +11,7 @@ one undo step.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,6 +37,7 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.sr5 import combat, condition
 from engine.sr5.changes import RULESET, settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
+from gui.idle import IdleJob
 from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
 from gui.rules.widgets import bold, read_only_table, set_cell
 
@@ -241,10 +242,7 @@ class InitiativeTracker(QWidget):
         self._weapon_for: str | None = None
         self._order_rows: dict[int, tuple] = {}  # row -> what it shows (written only when changed)
         self._order_todo: dict[int, tuple] = {}  # row -> what it is to show, not written yet
-        self._order_timer = QTimer(self)
-        self._order_timer.setSingleShot(True)
-        self._order_timer.setInterval(0)
-        self._order_timer.timeout.connect(self._write_order_rows)
+        self._order_timer = IdleJob(self._write_order_rows)
         self._order_turn_rows = 0  # rows written in this event-loop turn
         # the columns as wide as the widest of at most this many rows (besides those on
         # screen): Qt's default looks at 1,000 rows on every measure
@@ -428,7 +426,7 @@ class InitiativeTracker(QWidget):
         raw = token.rules.get(RULESET)
         key = id(raw)  # (None for every token on the default sheet)
         hit = self._monitors.get(key)
-        if hit is None or hit[0] is not raw or hit[1] != options:
+        if hit is None or hit[0] is not raw or (hit[1] is not options and hit[1] != options):
             if len(self._monitors) > 4096:
                 self._monitors.clear()
             hit = self._monitors[key] = (raw, options, condition.monitor(sheet, options))
