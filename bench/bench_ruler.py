@@ -4,12 +4,14 @@ Opens a scene (default: :data:`bench.scene.BIG`, 500 tokens and 10,000 obstacles
 ``make_scene(1, doors=20, **BIG)``), lets it settle, takes the ruler (key M) and drags it from
 a token near the middle ``--steps`` steps (one per 16 ms frame, as a GM's mouse would), then
 drops it and waits until the walk is shown. The drag is done twice: the first builds the
-walker's movement graph (somewhere), the second only searches. For each drag it prints the
+walker's movement graph (somewhere), the second only searches. With ``--select`` the walker
+is selected first and the ruler taken up 0.5 s before the drag (as a GM clicks a token, presses
+M and goes to it): the planner builds its graph meanwhile. For each drag it prints the
 longest event-loop turn (wall time, and the GUI thread's CPU time in that turn: what the load
 does not stretch; the probe is the 5 ms timer of :mod:`bench.bench_stalls`), and the time
 from the drop until the walk was shown. Budget: 50 ms per turn. Run::
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_ruler.py [--scene big|large|demo] [--steps 20] [--json] [--profile]
+    QT_QPA_PLATFORM=offscreen python bench/bench_ruler.py [--scene big|large|demo] [--steps 20] [--json] [--profile] [--select]
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def _walk_shown(tool) -> bool:
     return r is not None and not getattr(r, "walk_pending", False) and (r.walk is not None or bool(r.walk_note))
 
 
-def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None) -> list[dict]:
+def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None, select: bool = False) -> list[dict]:
     """Open ``path`` in the window and drag the ruler ``drags`` times; one row a drag."""
     from PySide6.QtWidgets import QApplication
 
@@ -58,10 +60,13 @@ def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None
         enc = win.document.encounter
         k = view.m_per_px()
         walker = _near_middle(enc, n=1)[0]
+        if select:  # (the GM clicked the token, then took up the ruler and went to it: 0.5 s)
+            win.selection.select([walker.id], enc)
+            yield lambda: _settled(win)
         tool = RulerTool(view)
         view.set_tool(tool)
         for n in range(drags):
-            yield 100
+            yield 500 if select and n == 0 else 100
             sx, sy = walker.x, walker.y
             dx, dy = (15.0, 9.0) if n == 0 else (-12.0, 11.0)
             t0, c0 = time.perf_counter(), time.thread_time()
@@ -106,7 +111,8 @@ def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None
     return rows
 
 
-def run(scene: str = "big", steps: int = 20, drags: int = 2, log=print, profile: bool = False) -> list[dict]:
+def run(scene: str = "big", steps: int = 20, drags: int = 2, log=print, profile: bool = False,
+        select: bool = False) -> list[dict]:
     from bench.scene import BIG, LARGE, make_scene
     from engine.files import save_encounter
     from gui.app import make_app
@@ -120,7 +126,7 @@ def run(scene: str = "big", steps: int = 20, drags: int = 2, log=print, profile:
     log(f"scene {scene} ({path.name}), load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores:")
     sampler = bench_stalls.Sampler() if profile else None
     try:
-        return measure(path, steps, drags, log=log, sampler=sampler)
+        return measure(path, steps, drags, log=log, sampler=sampler, select=select)
     finally:
         if sampler is not None:
             sampler.stop()
@@ -133,8 +139,11 @@ def main(argv=None) -> int:
     ap.add_argument("--drags", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", action="store_true", help="sample the GUI thread's stack; print what ran in each drag's longest turn")
+    ap.add_argument("--select", action="store_true",
+                    help="select the walker first and take up the ruler 0.5 s before the drag (its graph is prepared then)")
     args = ap.parse_args(argv)
-    rows = run(args.scene, args.steps, args.drags, log=(lambda *a: None) if args.json else print, profile=args.profile)
+    rows = run(args.scene, args.steps, args.drags, log=(lambda *a: None) if args.json else print, profile=args.profile,
+               select=args.select)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
