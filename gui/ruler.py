@@ -16,7 +16,7 @@ a door) the shown reading is measured again, for the new obstacles.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtGui import QColor
 
@@ -197,8 +197,11 @@ class RulerTool(Tool):
         """Measure from the start to the end again (the walk from the worker) and draw it."""
         sel = self.host.selection
         enc = self.doc.encounter
-        self.reading = measure(enc, self.doc.tactics, self._start, self._end, attacker=sel.attacker,
-                               weapon=sel.weapon, walker=self._walker, walks=self.walks)
+        error = self.doc.tactics_error  # (the engine refused this encounter: its answers are older)
+        self.reading = measure(enc, None if error else self.doc.tactics, self._start, self._end,
+                               attacker=sel.attacker, weapon=sel.weapon, walker=self._walker, walks=self.walks)
+        if error and self._walker is not None:
+            self.reading = replace(self.reading, walk_note=f"no walk: {error}")
         self.host.set_sketch(self.sketch(self.reading, self._m_per_px))
         self.host.status("   ".join(self.reading.lines(enc)))
 

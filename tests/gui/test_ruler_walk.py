@@ -179,3 +179,15 @@ def test_a_small_map_whose_walk_was_slow_on_the_gui_thread_walks_in_the_planner_
     qtbot.waitUntil(lambda: not tool.reading.walk_pending, timeout=30_000)
     want = _here(window.document.encounter, "sam", (31.0, 33.0))
     assert tool.reading.walk == pytest.approx(want.length, abs=1e-9) and tool.walks.worked_here == 1
+
+
+def test_no_walk_while_the_engine_refuses_the_encounter(window, monkeypatch):
+    """(its answers are then of the encounter before: never shown as this one's walk)"""
+    tool = _ruler(window)
+    _drag(tool, (12.0, 20.0), (24.0, 20.0))
+    monkeypatch.setattr(window.document, "_tactics_error", "obstacle 'x': a footprint the geometry refuses")
+    tool._document_changed()
+    r = tool.reading
+    assert r.walk is None and not r.walk_pending
+    assert r.walk_note == "no walk: obstacle 'x': a footprint the geometry refuses"
+    assert r.distance == pytest.approx(12.0)
