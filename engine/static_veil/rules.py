@@ -70,10 +70,19 @@ class StaticVeil(Legality, Resolution):
         """A token's Static Veil sheet (defaults when it has none)."""
         return _sheet(encounter.token(token_id))
 
+    @staticmethod
+    def sheet_of(token) -> Sheet:
+        """:meth:`sheet` of a token in hand (no look-up by id)."""
+        return _sheet(token)
+
     def states(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:
         """The token's states as the map labels them: "Prone", "Grappling Vex",
         "Grappled by Rook", "Distracted (1)", "Incapacitated", "Charged"."""
-        t = encounter.token(token_id)
+        return self.token_states(encounter, encounter.token(token_id))
+
+    def token_states(self, encounter: Encounter, t) -> tuple[str, ...]:
+        """:meth:`states` of the token ``t`` of ``encounter`` in hand (looks up only a grapple
+        partner's name: the map marks every token this way)."""
         s = _sheet(t)
         out: list[str] = []
         if s.prone or t.stance == "prone":

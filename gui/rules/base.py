@@ -22,6 +22,12 @@ are restored.
 redo and edits. A rule system says how to read its saved log (:meth:`RuleController.saved_log`)
 and how an entry becomes a line of the shared log (:meth:`RuleController.log_lines`).
 
+:func:`same_inputs` and :class:`Kept` are how every system's panels avoid asking again what
+they already know: a panel remembers the objects it read (the encounter's tokens, its rules'
+settings) and skips an edit that left them the same objects (the encounter's values are
+frozen: an obstacle edit keeps the very same tokens); a per-token answer (a row, a map mark)
+is kept while that token is the same value.
+
 No rule here: the entries and their text are the engine's.
 """
 
@@ -107,7 +113,10 @@ def same_inputs(a: Sequence | None, b: Sequence | None) -> bool:
     yet) is the same as nothing."""
     if a is None or b is None or len(a) != len(b):
         return False
-    return all(x is y or (type(x) in _PLAIN and type(x) is type(y) and x == y) for x, y in zip(a, b))
+    for x, y in zip(a, b):
+        if x is not y and not (type(x) in _PLAIN and type(x) is type(y) and x == y):
+            return False
+    return True
 
 
 class Kept:

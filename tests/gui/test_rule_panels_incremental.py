@@ -115,6 +115,30 @@ def test_table_rows_write_only_the_rows_that_changed_and_keep_the_columns_modes(
     assert rows.show(second) == [2] and t.item(2, 0).text() == "Brick"  # and back: written again
 
 
+def test_table_rows_with_a_turn_budget_write_the_rows_on_screen_first_then_the_rest(qtbot, written):
+    t = read_only_table(["Name", "Actions"], stretch=0)
+    qtbot.addWidget(t)
+    t.resize(300, 200)
+    t.show()
+    rows = TableRows(t, per_turn=50)
+    want = [(Cell(f"token {i}"), Cell(f"{i % 3} of 3")) for i in range(300)]
+    rows.show(want[:10])
+    t.setRowCount(300)
+    t.scrollToBottom()  # the last rows are on screen
+    written.clear()
+    now = rows.show(want)
+    assert len(now) == 50 and 299 in now  # the rows on screen first
+    assert rows.pending == 300 - 10 - 50
+    qtbot.waitUntil(lambda: rows.pending == 0, timeout=5000)
+    assert [t.item(r, 0).text() for r in range(300)] == [f"token {i}" for i in range(300)]
+    assert len(written) == 2 * 290  # every row but the 10 already right, once
+    # a new show before the rest is written: the newest values win
+    rows.show([(Cell(f"other {i}"), Cell("")) for i in range(300)])
+    rows.show(want)
+    qtbot.waitUntil(lambda: rows.pending == 0, timeout=5000)
+    assert [t.item(r, 0).text() for r in range(300)] == [f"token {i}" for i in range(300)]
+
+
 # -- d100 ---------------------------------------------------------------------------------------------
 @pytest.fixture
 def d100(window, qtbot):
@@ -234,13 +258,13 @@ def test_static_veil_marks_ask_nothing_on_an_obstacle_edit_and_one_token_on_its_
     win, ctl = sv
     doc = win.document
     asked: list[str] = []
-    real = type(SV).states
+    real = type(SV).token_states
 
-    def states(self, encounter, token_id):
-        asked.append(token_id)
-        return real(self, encounter, token_id)
+    def token_states(self, encounter, token):
+        asked.append(token.id)
+        return real(self, encounter, token)
 
-    monkeypatch.setattr(type(SV), "states", states)
+    monkeypatch.setattr(type(SV), "token_states", token_states)
     nudge_an_obstacle(doc)
     assert asked == []
     assert (ctl.layer.marks, ctl.layer.links) == marks_for(doc.committed, SV)  # as if asked afresh

@@ -45,7 +45,7 @@ class RoundTracker(QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color:#ef9a9a")
         self.table = read_only_table(self.COLUMNS, stretch=1, pick_rows=True)
-        self.rows = TableRows(self.table)
+        self.rows = TableRows(self.table, per_turn=120)
         self._kept = Kept()
         self._read: tuple | None = None  # (tokens, rules) the rows were last shown from
         self.table.cellClicked.connect(self._clicked)
