@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from gui.idle import IdleJob
 
 W = TypeVar("W", bound=QWidget)
 
@@ -110,8 +112,9 @@ class TableRows:
     """Writes ``table``'s rows from values, only those whose :class:`Cell` values changed
     since they were last written (a 500-row tracker rewrote 2,000 cells with fonts and
     colours on every edit of the map). With ``per_turn`` at most that many rows are written
-    in one event-loop turn, those on screen first, the rest in the turns after (a new
-    Combat Turn or a file opened changes every row: 500 rows, ~20 ms of writing).
+    in one event-loop turn (several :meth:`show` in one turn share it), those on screen
+    first, the rest in the turns after (:class:`gui.idle.IdleJob`): a new Combat Turn or a
+    file opened changes every row (500 rows, ~20-30 ms of writing).
 
     :meth:`show` returns the rows written now; :attr:`pending` counts those still to come."""
 
@@ -120,24 +123,33 @@ class TableRows:
         self.per_turn = per_turn
         self._shown: list[tuple[Cell, ...]] = []
         self._want: list[tuple[Cell, ...]] = []
-        self._later = QTimer(table)
-        self._later.setSingleShot(True)
-        self._later.setInterval(0)
-        self._later.timeout.connect(self._write)
+        self._turn_rows = 0  # rows written in this event-loop turn
+        self._later = IdleJob(self._next_turn)
 
     @property
     def pending(self) -> int:
-        """Rows that differ from what they should show (written in coming turns)."""
+        """Rows that do not show their values yet (written in the coming turns)."""
         return len(self._changed())
 
     def show(self, rows: Sequence[tuple[Cell, ...]]) -> list[int]:
+        if not self._later.isActive():  # (else this turn already wrote some)
+            self._turn_rows = 0
         t = self.table
         self._want = [tuple(r) for r in rows]
         if t.rowCount() != len(rows):
             t.setRowCount(len(rows))
             del self._shown[len(rows):]
         self._shown[len(self._shown):] = [()] * (len(rows) - len(self._shown))
-        return self._write()
+        written = self._write()
+        if self.per_turn is not None:
+            self._later.start()  # (its turn starts the next budget, and writes what is left)
+        return written
+
+    def _next_turn(self) -> None:
+        self._turn_rows = 0
+        self._write()
+        if self._changed():
+            self._later.start()
 
     def _changed(self) -> list[int]:
         want, shown = self._want, self._shown
@@ -145,26 +157,37 @@ class TableRows:
 
     def _write(self) -> list[int]:
         changed = self._changed()
-        if self.per_turn is not None and len(changed) > self.per_turn:
-            first, last = self._on_screen()
-            changed.sort(key=lambda r: not first <= r <= last)  # (a stable sort: in order otherwise)
-            changed = sorted(changed[:self.per_turn])
-            self._later.start()
+        if self.per_turn is not None:
+            budget = max(0, self.per_turn - self._turn_rows)
+            if len(changed) > budget:
+                first, last = self._on_screen()
+                seen = [r for r in changed if first <= r <= last]
+                rest = [r for r in changed if not first <= r <= last]
+                changed = sorted((seen + rest)[:max(budget, len(seen))])  # (what is on screen, always)
+            self._turn_rows += len(changed)
         if not changed:
             return changed
         t = self.table
-        with columns_held(t):
-            for r in changed:
-                for col, cell in enumerate(self._want[r]):
-                    write_cell(t, r, col, cell)
-                self._shown[r] = self._want[r]
+        blocked = t.signalsBlocked()
+        t.blockSignals(True)
+        try:
+            with columns_held(t):
+                for r in changed:
+                    for col, cell in enumerate(self._want[r]):
+                        write_cell(t, r, col, cell)
+                    self._shown[r] = self._want[r]
+        finally:
+            t.blockSignals(blocked)
         return changed
 
     def _on_screen(self) -> tuple[int, int]:
+        """The first and last rows on screen (the first rows of a table not shown yet)."""
         t = self.table
         first = max(0, t.rowAt(0))
         last = t.rowAt(max(0, t.viewport().height() - 1))
-        return first, (t.rowCount() - 1 if last < 0 else last)
+        if last < 0:
+            last = first + max(1, t.viewport().height() // max(1, t.verticalHeader().defaultSectionSize()))
+        return first, last
 
     def forget(self) -> None:
         """Write every row again on the next :meth:`show`."""

@@ -8,7 +8,7 @@ import pytest
 
 from bench.scene import make_scene
 from engine.sr5 import combat
-from gui.rules.sr5 import tracker as tracker_mod
+from gui.rules import widgets
 from gui.rules.sr5.tracker import ORDER_ROWS_PER_TURN
 
 
@@ -72,14 +72,14 @@ def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
     t = open_fight(big_fight)
     qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
     written: list[int] = []
-    real = tracker_mod.set_cell
+    real = widgets.write_cell
 
-    def counting(table, row, column, text):
+    def counting(table, row, column, cell):
         if table is t.order:
             written.append(row)
-        return real(table, row, column, text)
+        return real(table, row, column, cell)
 
-    monkeypatch.setattr(tracker_mod, "set_cell", counting)
+    monkeypatch.setattr(widgets, "write_cell", counting)
     doc = big_fight.document
     enc = doc.encounter
     tok = enc.tokens[5]

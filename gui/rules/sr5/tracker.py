@@ -37,9 +37,9 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.sr5 import combat, condition
 from engine.sr5.changes import RULESET, settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
-from gui.idle import IdleJob
 from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
-from gui.rules.widgets import bold, read_only_table, set_cell
+from gui.rules.base import Kept
+from gui.rules.widgets import Cell, TableRows, bold, read_only_table
 
 ACTING = QColor("#fff176")
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
@@ -240,14 +240,13 @@ class InitiativeTracker(QWidget):
         lay.addWidget(self.message)
         self._shown: str | None = None
         self._weapon_for: str | None = None
-        self._order_rows: dict[int, tuple] = {}  # row -> what it shows (written only when changed)
-        self._order_todo: dict[int, tuple] = {}  # row -> what it is to show, not written yet
-        self._order_timer = IdleJob(self._write_order_rows)
-        self._order_turn_rows = 0  # rows written in this event-loop turn
+        # the order's rows: written only when their values changed, at most
+        # ORDER_ROWS_PER_TURN an event-loop turn (those on screen first)
+        self.order_rows = TableRows(self.order, per_turn=ORDER_ROWS_PER_TURN)
         # the columns as wide as the widest of at most this many rows (besides those on
         # screen): Qt's default looks at 1,000 rows on every measure
         self.order.horizontalHeader().setResizeContentsPrecision(ORDER_MEASURED_ROWS)
-        self._monitors: dict[tuple, tuple] = {}
+        self._monitors = Kept()  # each token's condition monitor, while its sheet and the options are the same
         self._filled: tuple | None = None  # what the order and the action list were last filled from
         controller.stateChanged.connect(self._clear_message)
         controller.stateChanged.connect(self.refresh)
@@ -289,12 +288,12 @@ class InitiativeTracker(QWidget):
         self._fill_suppression()
 
     def _fill_order(self) -> None:
-        """The initiative order, one row a participant. Only the rows whose cells changed are
-        written again (a 500-token fight refreshed every row, 7 cells with fonts and
-        colours, on every click: 40 ms), and of those at most :data:`ORDER_ROWS_PER_TURN` in
-        one event-loop turn, the rows on screen first: the rest are written in the turns
-        after (a 10,000-obstacle map with 500 tokens opened: 3,500 cells, ~30 ms, in the
-        open's one turn)."""
+        """The initiative order, one row a participant (:class:`gui.rules.widgets.TableRows`):
+        only the rows whose cells changed are written again (a 500-token fight refreshed
+        every row, 7 cells with fonts and colours, on every click: 40 ms), and of those at
+        most :data:`ORDER_ROWS_PER_TURN` in one event-loop turn, the rows on screen first:
+        the rest are written in the turns after (a 10,000-obstacle map with 500 tokens
+        opened: 3,500 cells, ~30 ms, in the open's one turn)."""
         c = self.controller
         enc = c.encounter
         st = settings_of(enc)
@@ -304,13 +303,9 @@ class InitiativeTracker(QWidget):
         ids = ordered + [t for t in combat.participants(enc) if t not in ordered]
         to_act = set(combat.action_order(enc))
         by_id = {t.id: t for t in enc.tokens}
-        self.order.blockSignals(True)
-        if self.order.rowCount() != len(ids):
-            self.order.setRowCount(len(ids))
-            self._order_rows = {}
         shown = c.shown_token()
-        todo: dict[int, tuple] = {}
-        for r, tid in enumerate(ids):
+        rows = []
+        for tid in ids:
             tok = by_id[tid]
             sh = sheet_of(tok)
             m = self._monitor(tok, sh, opts)
@@ -334,7 +329,7 @@ class InitiativeTracker(QWidget):
                 status.append("sprinting" if sh.sprinting else "running")
             if sh.aim:
                 status.append(f"aim {sh.aim}")
-            cells = (
+            texts = (
                 tok.name or tid,
                 "" if sh.initiative is None else str(sh.initiative),
                 "" if passes is None else str(passes),
@@ -348,11 +343,11 @@ class InitiativeTracker(QWidget):
                 colour = ACTING
             elif m.status != "ok" or (fighting and tid in st.acted) or (fighting and now == ""):
                 colour = MUTED
-            look = (tid, cells, tid == st.acting, colour, bool(m.physical))
-            if self._order_rows.get(r) != look:
-                todo[r] = look
-        self._order_todo = todo
-        self._write_order_rows(first=True)
+            acting = tid == st.acting
+            rows.append(tuple(Cell(text, BAD if col == 3 and m.physical else colour, bold=acting, data=tid)
+                              for col, text in enumerate(texts)))
+        self.order.blockSignals(True)
+        self.order_rows.show(rows)
         shown_row = ids.index(shown) if shown in ids else -1
         if shown_row >= 0:
             self.order.selectRow(shown_row)
@@ -365,72 +360,17 @@ class InitiativeTracker(QWidget):
         if o.height() != height or o.minimumHeight() != height:  # (a layout pass over 500 rows: ~14 ms)
             o.setFixedHeight(height)
 
-    def _write_order_rows(self, first: bool = False) -> None:
-        """Write up to :data:`ORDER_ROWS_PER_TURN` of the order's rows still to write in this
-        event-loop turn (those on screen first; several refreshes in one turn share the
-        budget); the rest in the next turn."""
-        if not first:  # (the timer: a new turn)
-            self._order_turn_rows = 0
-        elif not self._order_timer.isActive():
-            self._order_turn_rows = 0
-        todo = self._order_todo
-        budget = max(0, ORDER_ROWS_PER_TURN - self._order_turn_rows)
-        if len(todo) <= budget:
-            rows = list(todo)
-        else:
-            top = max(0, self.order.rowAt(0))
-            near = [r for r in range(max(0, top - 4), top + 24) if r in todo]
-            seen = set(near)
-            rows = (near + [r for r in todo if r not in seen])[:max(budget, min(len(near), 24))]
-        self._order_turn_rows += len(rows)
-        if first:
-            self._order_timer.start()  # (its turn starts the next budget)
-        if not rows:
-            return
-        header = self.order.horizontalHeader()
-        # a cell written under ResizeToContents measures its whole column again (500 rows:
-        # ~5 ms a cell, 28 s for a new Combat Turn's 3,500): fixed while writing, then
-        # measured once when the modes are put back
-        held = [header.sectionResizeMode(i) for i in range(self.order.columnCount())]
-        for i in range(len(held)):
-            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Fixed)
-        blocked = self.order.signalsBlocked()
-        self.order.blockSignals(True)
-        for r in rows:
-            look = todo.pop(r)
-            tid, cells, acting, colour, hurt = look
-            self._order_rows[r] = look
-            for col, text in enumerate(cells):
-                item = set_cell(self.order, r, col, text)
-                item.setData(Qt.ItemDataRole.UserRole, tid)
-                f = item.font()
-                f.setBold(acting)
-                item.setFont(f)
-                cc = BAD if col == 3 and hurt else colour
-                item.setForeground(QBrush(cc) if cc is not None else QBrush())
-        self.order.blockSignals(blocked)
-        for i, mode in enumerate(held):
-            header.setSectionResizeMode(i, mode)
-        if todo:
-            self._order_timer.start()
-
     @property
     def order_pending(self) -> int:
         """How many rows of the order are still to be written (in the next turns)."""
-        return len(self._order_todo)
+        return self.order_rows.pending
 
     def _monitor(self, token, sheet, options):
         """``condition.monitor`` of a token's sheet, kept while its sheet and the options
         are the same values (a moved token keeps its sheet; tokens without one share the
         default sheet's)."""
         raw = token.rules.get(RULESET)
-        key = id(raw)  # (None for every token on the default sheet)
-        hit = self._monitors.get(key)
-        if hit is None or hit[0] is not raw or (hit[1] is not options and hit[1] != options):
-            if len(self._monitors) > 4096:
-                self._monitors.clear()
-            hit = self._monitors[key] = (raw, options, condition.monitor(sheet, options))
-        return hit[2]
+        return self._monitors.get(id(raw), (raw, options), lambda: condition.monitor(sheet, options))
 
     def _order_picked(self) -> None:
         rows = self.order.selectionModel().selectedRows()
