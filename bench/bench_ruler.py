@@ -11,7 +11,7 @@ longest event-loop turn (wall time, and the GUI thread's CPU time in that turn: 
 does not stretch; the probe is the 5 ms timer of :mod:`bench.bench_stalls`), and the time
 from the drop until the walk was shown. Budget: 50 ms per turn. Run::
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_ruler.py [--scene big|large|demo] [--steps 20] [--json] [--profile] [--select]
+    QT_QPA_PLATFORM=offscreen python bench/bench_ruler.py [--scene big|large|demo] [--steps 20] [--json] [--profile] [--select] [--in-thread]
 """
 
 from __future__ import annotations
@@ -139,9 +139,16 @@ def main(argv=None) -> int:
     ap.add_argument("--drags", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--profile", action="store_true", help="sample the GUI thread's stack; print what ran in each drag's longest turn")
+    ap.add_argument("--in-thread", action="store_true",
+                    help="every walk on the GUI thread, as before the planner did them (the 'before' of #14)")
     ap.add_argument("--select", action="store_true",
                     help="select the walker first and take up the ruler 0.5 s before the drag (its graph is prepared then)")
     args = ap.parse_args(argv)
+    if args.in_thread:
+        from gui import charge_worker, walk_worker
+
+        charge_worker.PROCESS_FROM = 10**9  # (the walker asks it; the charge column too)
+        walk_worker.HERE_BUDGET_S = float("inf")
     rows = run(args.scene, args.steps, args.drags, log=(lambda *a: None) if args.json else print, profile=args.profile,
                select=args.select)
     if args.json:

@@ -191,3 +191,25 @@ def test_no_walk_while_the_engine_refuses_the_encounter(window, monkeypatch):
     assert r.walk is None and not r.walk_pending
     assert r.walk_note == "no walk: obstacle 'x': a footprint the geometry refuses"
     assert r.distance == pytest.approx(12.0)
+
+
+def test_without_a_planner_the_walk_is_worked_out_here(window, monkeypatch):
+    """(a bundled build has no python to start the planner with: its server says failed)"""
+    import threading
+
+    class Failed:
+        failed = True
+        ready = threading.Event()
+        started = 0.0
+
+        def alive(self):
+            return False
+
+    monkeypatch.setattr(charge_worker, "PROCESS_FROM", 1)
+    monkeypatch.setattr(charge_worker, "_SERVER", Failed())
+    tool = _ruler(window)
+    _drag(tool, (12.0, 20.0), (31.0, 33.0))
+    r = tool.reading
+    want = _here(window.document.encounter, "sam", (31.0, 33.0))
+    assert not r.walk_pending and r.walk == pytest.approx(want.length, abs=1e-9)
+    assert tool.walks.asked_of_planner == 0 and tool.walks.worked_here >= 1
