@@ -14,9 +14,10 @@ batches. Messages (tuples, first item the kind):
 * ``("plan", job, ids, discs, attacker, targets, max_movement, reach, runup)``: charges of
   token ``attacker`` (an index into ``ids``/``discs``, rows x, y, r) at the ``targets``;
 * ``("hurry", job, target)``: that target next; ``("cancel", job)``; ``("quit",)``;
-* ``("walk", number, start, goal, radius)``: the shortest walk (``Navigator.shortest_path``,
-  no other bodies) of a body of ``radius`` from ``start`` to ``goal`` among the obstacles as
-  the messages before it left them (the ruler's walk);
+* ``("walk", number, start, goal, radius, asker)``: the shortest walk
+  (``Navigator.shortest_path``, no other bodies) of a body of ``radius`` from ``start`` to
+  ``goal`` among the obstacles as the messages before it left them (the ruler's walk;
+  ``asker`` tells the rulers of several windows apart);
 * ``("prepare", radius)``: build the movement graph for bodies of ``radius`` now (the ruler
   was taken up: its first walk then costs no graph build).
 
@@ -25,7 +26,7 @@ answer ``("path", points, length)``, ``("none",)`` (cannot get there) or ``("ref
 message)`` (the geometry's refusal: a point inside an obstacle, off the map ...). A job stops
 early when any other message than a hurry for it, a walk or a prepare comes (a cancel, new obstacles, a
 newer job); a walk is answered between two plans of a running job, a prepare after it. Of the walks waiting, only
-the latest is answered (the ruler moved on: the older are of no use). The process is
+the latest of each asker is answered (the ruler moved on: the older are of no use). The process is
 started with :func:`serve` (``python -c``, not ``multiprocessing``: that would import the
 program's main script again in the child) and connects back to the window's listener.
 """
@@ -61,10 +62,10 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
         if kind == "quit":
             return
         if kind == "walk":
-            while conn.poll():  # (a newer walk waiting makes this one useless)
+            while conn.poll():  # (a newer walk of the same asker waiting makes this one useless)
                 pending.append(conn.recv())
-            if not any(m[0] == "walk" for m in pending):
-                conn.send(("walk", msg[1], walk(nav, *msg[2:])))
+            if not any(m[0] == "walk" and m[5] == msg[5] for m in pending):
+                conn.send(("walk", msg[1], walk(nav, *msg[2:5])))
             continue
         if kind == "prepare":
             if nav is not None and not any(m[0] in ("walk", "reset", "edit") for m in pending) and not conn.poll():
@@ -103,10 +104,11 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
                         pending.append(nxt)
                 if any(m[0] not in ("hurry", "walk", "prepare") for m in pending):
                     break  # something newer came: stop this job
-                walks = [m for m in pending if m[0] == "walk"]
-                if walks:  # (answered between two plans; only the latest)
+                latest = {m[5]: m for m in pending if m[0] == "walk"}
+                if latest:  # (answered between two plans; only the latest of each asker)
                     pending[:] = [m for m in pending if m[0] != "walk"]
-                    conn.send(("walk", walks[-1][1], walk(nav, *walks[-1][2:])))
+                    for m in latest.values():
+                        conn.send(("walk", m[1], walk(nav, *m[2:5])))
                 t = todo.pop(0)
                 if t in done:
                     continue

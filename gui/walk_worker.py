@@ -24,6 +24,7 @@ Answers are tuples: ``("path", points, length)``, ``("none",)`` (cannot get ther
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 
@@ -39,6 +40,8 @@ WATCH_MS = 500
 #: obstacles of many corners), that map's walks go to the planner too. (The demo's first
 #: walk, its graph built, takes ~12 ms.)
 HERE_BUDGET_S = 0.030
+
+_ASKERS = itertools.count(1)
 
 
 def walk_here(navigator, start, goal, radius: float) -> tuple:
@@ -67,6 +70,7 @@ class WalkWorker(QObject):
         self._asked: tuple | None = None  # (number, key, server) of the request in flight
         self.asked_of_planner = 0  # requests sent to the planner (for tests and benches)
         self.worked_here = 0  # walks worked out on this thread
+        self.asker = next(_ASKERS)  # (the planner answers the latest walk of each asker)
         self._reply.connect(self._on_reply)
         self._watch = QTimer(self)
         self._watch.setInterval(WATCH_MS)
@@ -80,7 +84,10 @@ class WalkWorker(QObject):
     def walk(self, tactics, start, goal, radius: float) -> tuple | None:
         """The walk of a body of ``radius`` (metres) from ``start`` to ``goal`` on
         ``tactics``' obstacles: its answer, or None while the planner works it out."""
-        obs = tactics._obs
+        obs = getattr(tactics, "_obs", None)
+        if obs is None:  # (an engine without the obstacle set the planner mirrors)
+            self.worked_here += 1
+            return walk_here(tactics.navigator, start, goal, radius)
         key = self._key(obs, start, goal, radius)
         if self._known is not None and self._known[0] == key:
             return self._known[1]
@@ -109,7 +116,7 @@ class WalkWorker(QObject):
             number = next(server.numbers)
             server.walkers[number] = self
             server.sync(obs)
-            server.send(("walk", number, key[3], key[4], key[5]))
+            server.send(("walk", number, key[3], key[4], key[5], self.asker))
         except Exception:  # no planner after all: this thread does it
             log.exception("walk planner")
             return self._here(tactics, key, start, goal, radius)
@@ -121,8 +128,8 @@ class WalkWorker(QObject):
     def prepare(self, tactics, radius: float) -> None:
         """On a big map whose planner is there: have it build the movement graph for bodies
         of ``radius`` now (the ruler was taken up), so that the first walk is quicker."""
-        obs = tactics._obs
-        if getattr(obs, "_dups", False) or (len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM
+        obs = getattr(tactics, "_obs", None)
+        if obs is None or getattr(obs, "_dups", False) or (len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM
                                             and obs.serial not in self.slow_sets):
             return
         server = charge_worker.planner()

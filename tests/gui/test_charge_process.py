@@ -55,11 +55,11 @@ def test_only_the_latest_walk_waiting_is_answered_with_the_obstacles_before_it(d
     enc, t, reset = demo
     wall = ((18.0, 15.0), (18.3, 15.0), (18.3, 25.0), (18.0, 25.0))
     counts, xy = np.array([4]), np.array(wall, dtype=float)
-    conn = Conn([reset, ("walk", 1, (12.0, 20.0), (24.0, 20.0), 0.4),
-                 ("walk", 2, (12.0, 20.0), (31.0, 33.0), 0.4),
+    conn = Conn([reset, ("walk", 1, (12.0, 20.0), (24.0, 20.0), 0.4, 1),
+                 ("walk", 2, (12.0, 20.0), (31.0, 33.0), 0.4, 1),
                  ("edit", [], ["wall-new"], counts, xy),
-                 ("walk", 3, (12.0, 20.0), (24.0, 20.0), 0.4)],
-                then={"walk": [("walk", 4, (12.0, 20.0), (5.0, 5.0), 0.4), ("walk", 5, (12.0, 20.0), (31.0, 29.8), 0.4),
+                 ("walk", 3, (12.0, 20.0), (24.0, 20.0), 0.4, 1)],
+                then={"walk": [("walk", 4, (12.0, 20.0), (5.0, 5.0), 0.4, 1), ("walk", 5, (12.0, 20.0), (31.0, 29.8), 0.4, 1),
                                ("quit",)]})
     charge_process.main(conn)
     walks = [m for m in conn.sent if m[0] == "walk"]
@@ -75,7 +75,7 @@ def test_only_the_latest_walk_waiting_is_answered_with_the_obstacles_before_it(d
 
 def test_a_refused_walk_says_why_as_the_geometry_does(demo):
     enc, t, reset = demo
-    conn = Conn([reset, ("walk", 1, (12.0, 20.0), (5.0, 5.0), 0.4)], then={"walk": [("quit",)]})
+    conn = Conn([reset, ("walk", 1, (12.0, 20.0), (5.0, 5.0), 0.4, 1)], then={"walk": [("quit",)]})
     charge_process.main(conn)
     with pytest.raises(ValueError) as refused:
         t.navigator.shortest_path((12.0, 20.0), (5.0, 5.0), 0.4)
@@ -90,8 +90,8 @@ def test_a_walk_is_answered_between_plans_and_the_job_goes_on(demo):
     discs = np.column_stack((t._xy, t._r))
     targets = [pos[i] for i in t._ids if i != "sam"]
     plan = ("plan", 1, list(t._ids), discs, pos["sam"], targets, t.charge_movement("sam"), DEFAULT_REACH, DEFAULT_RUNUP)
-    conn = Conn([reset, plan, ("walk", 7, (12.0, 20.0), (24.0, 20.0), 0.4), ("prepare", 0.5),
-                 ("walk", 8, (12.0, 20.0), (31.0, 33.0), 0.4)],
+    conn = Conn([reset, plan, ("walk", 7, (12.0, 20.0), (24.0, 20.0), 0.4, 1), ("prepare", 0.5),
+                 ("walk", 8, (12.0, 20.0), (31.0, 33.0), 0.4, 1)],
                 then={("plans", True): [("quit",)]})
     charge_process.main(conn)
     walks = [m for m in conn.sent if m[0] == "walk"]
@@ -107,3 +107,14 @@ def test_a_walk_is_answered_between_plans_and_the_job_goes_on(demo):
         assert got.possible == want.possible
         if want.possible:
             assert got.movement == pytest.approx(want.movement)
+
+
+def test_two_rulers_walks_are_each_answered(demo):
+    """(two windows' rulers: the latest walk of each is answered, neither's drops the other's)"""
+    enc, t, reset = demo
+    conn = Conn([reset, ("walk", 1, (12.0, 20.0), (24.0, 20.0), 0.4, 1), ("walk", 2, (12.0, 20.0), (31.0, 33.0), 0.4, 2),
+                 ("walk", 3, (12.0, 20.0), (20.0, 20.0), 0.4, 1), ("quit",)])
+    charge_process.main(conn)
+    assert [m[1] for m in conn.sent] == [2, 3]
+    assert conn.sent[0][2] == _path(t, (12.0, 20.0), (31.0, 33.0), 0.4)
+    assert conn.sent[1][2] == _path(t, (12.0, 20.0), (20.0, 20.0), 0.4) and conn.sent[1][2][2] == pytest.approx(8.0)
