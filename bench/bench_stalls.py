@@ -36,6 +36,16 @@ Scenes: the bundled demo, ``large`` (200 tokens, 2,000 obstacles) and ``big`` (5
 
 A full run takes about two minutes on this machine; ``--scenes demo --steps 4`` is the CI
 smoke test's size.
+
+``--import`` adds an ``import`` row per scene: the scene's obstacles written as a Universal
+VTT map (:func:`write_uvtt`: walls 2 m and taller as ``line_of_sight`` outlines, lower
+obstacles as ``objects_line_of_sight``, doors as ``portals``, cells of 1.5 m) and brought in
+with File > Import Map into a fresh window, measured from the import until the answers
+settled (its ``route``: ``direct``, ``process`` or ``fallback``, :mod:`gui.opening`);
+``--import-only`` measures only those; ``--foundry 100000`` adds a ``foundry`` row, a Foundry
+scene of that many walls (:func:`write_foundry`) imported the same way::
+
+    QT_QPA_PLATFORM=offscreen python bench/bench_stalls.py --scenes demo,large,big --import-only --foundry 100000
 """
 
 from __future__ import annotations
@@ -411,8 +421,110 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
     return rows
 
 
+def write_uvtt(enc, path: Path, cell: float = 1.5, lights=()) -> Path:
+    """Write ``enc``'s obstacles as a Universal VTT map of ``cell`` metres a cell: obstacles
+    2 m and taller as closed ``line_of_sight`` outlines (walls), lower ones as closed
+    ``objects_line_of_sight`` outlines (low cover), doors as ``portals`` along their bars'
+    long axis; ``lights`` as given (UVTT light dicts); no image."""
+    import math
+
+    def pts(ring):
+        return [{"x": round(x / cell, 4), "y": round(y / cell, 4)} for x, y in ring]
+
+    walls, objects, portals = [], [], []
+    for o in enc.obstacles:
+        ring = list(o.polygon)
+        if o.door and len(ring) == 4:
+            p = ring
+            mid = [((p[k][0] + p[(k + 1) % 4][0]) / 2, (p[k][1] + p[(k + 1) % 4][1]) / 2) for k in range(4)]
+            a, b = (mid[0], mid[2]) if math.dist(p[0], p[1]) <= math.dist(p[1], p[2]) else (mid[1], mid[3])
+            portals.append({"position": pts([((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)])[0], "bounds": pts([a, b]),
+                            "rotation": math.atan2(b[1] - a[1], b[0] - a[0]), "closed": not o.open,
+                            "freestanding": False})
+        elif o.height >= 2.0 or o.door:
+            walls.append(pts(ring + ring[:1]))
+        else:
+            objects.append(pts(ring + ring[:1]))
+    m = enc.map
+    data = {"format": 0.3,
+            "resolution": {"map_origin": {"x": 0, "y": 0},
+                           "map_size": {"x": math.ceil(m.width / cell), "y": math.ceil(m.height / cell)},
+                           "pixels_per_grid": 8},
+            "line_of_sight": walls, "objects_line_of_sight": objects, "portals": portals,
+            "environment": {"baked_lighting": True, "ambient_light": "ffffffff"},
+            "lights": [dict(li) for li in lights], "image": ""}
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    return Path(path)
+
+
+def write_foundry(walls: int, path: Path, seed: int = 1) -> Path:
+    """Write a Foundry VTT scene (Export Data, v10+) of ``walls`` short walls (1-3 grid
+    squares of 100 px, 5 ft) scattered over a square map, one in 50 a door; no image."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    side = int(100 * max(20, round((walls / 2.0) ** 0.5)))
+    x0, y0 = rng.uniform(0, side, walls).round(), rng.uniform(0, side, walls).round()
+    ang = rng.uniform(0, 2 * np.pi, walls)
+    ln = rng.uniform(100, 300, walls)
+    x1, y1 = (x0 + ln * np.cos(ang)).round(), (y0 + ln * np.sin(ang)).round()
+    data = {"name": f"{walls} walls", "width": side, "height": side, "padding": 0,
+            "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"},
+            "walls": [{"c": [float(a), float(b), float(c), float(d)], "move": 20, "sight": 20, "light": 20,
+                       "door": 1 if k % 50 == 0 else 0, "ds": 0}
+                      for k, (a, b, c, d) in enumerate(zip(x0, y0, x1, y1))],
+            "tokens": [], "lights": []}
+    Path(path).write_text(json.dumps(data), encoding="utf-8")
+    return Path(path)
+
+
+def measure_import(label: str, path: Path, log=print, name: str = "import") -> list[dict]:
+    """File > Import Map of the map in ``path`` into a fresh window: the longest event-loop
+    turn (wall and GUI-thread CPU) from the import until the answers settled; one row."""
+    tmp = Path(tempfile.mkdtemp(prefix="cf-import-"))
+    win = _window(tmp)
+    probe = Probe()
+    gcw = GcWatch()
+    rows: list[dict] = []
+
+    def script():
+        yield 50
+        t0, c0 = time.perf_counter(), time.thread_time()
+        ok = win.importing.import_map(path, 1.5, 1.0)
+        yield lambda: _settled(win)
+        yield 200  # (the first paints)
+        t1 = time.perf_counter()
+        loaded = getattr(win.importing, "last_load", None)
+        row = {"scene": label, "action": name, "stall_ms": probe.longest(t0, t1),
+               "stall_cpu_ms": probe.longest_cpu(t0, t1), "answers_ms": None, "settled_ms": (t1 - t0) * 1e3,
+               "cpu_ms": (time.thread_time() - c0) * 1e3, "gc_ms": gcw.longest(t0, t1)[0],
+               "route": loaded.route if loaded is not None else None, "imported": bool(ok),
+               "obstacles": len(win.document.encounter.obstacles), "bytes": path.stat().st_size}
+        rows.append(row)
+        log(f"  {label:8s} {name:12s} stall {row['stall_ms']:7.1f} ms (cpu {row['stall_cpu_ms']:5.1f})  settled "
+            f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms, longest gc {row['gc_ms']:.0f} ms; "
+            f"{row['bytes'] / 1e3:.0f} KB, {row['obstacles']} obstacles, route {row['route']})")
+
+    try:
+        Script(script()).run()
+    finally:
+        gcw.stop()
+    probe._timer.stop()
+    if win.importing.report_dialog is not None:
+        win.importing.report_dialog.close()
+    win.maybe_save = lambda: True  # (the imported map is unsaved: closing asks nothing)
+    win.close()
+    worker = getattr(win.answers, "worker", None)
+    if worker is not None:
+        worker.shutdown()
+    win.deleteLater()
+    QApplication.processEvents()
+    return rows
+
+
 def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bool = False,
-        ruleset: str | None = None) -> list[dict]:
+        ruleset: str | None = None, imports: bool = False, only_imports: bool = False,
+        foundry: int = 0) -> list[dict]:
     from bench.scene import BIG, LARGE, make_scene
     from engine.files import save_encounter
     from gui.app import make_app
@@ -433,10 +545,19 @@ def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bo
         log(f"scene {s} ({path.name}), load average {os.getloadavg()[0]:.2f}:")
         sampler = Sampler() if profile else None
         try:
-            rows += measure_scene(s, path, steps, log=log, sampler=sampler)
+            if not only_imports:
+                rows += measure_scene(s, path, steps, log=log, sampler=sampler)
+            if imports or only_imports:
+                from engine.files import load_encounter
+
+                rows += measure_import(s, write_uvtt(load_encounter(path), tmp / f"{s}.uvtt"), log=log)
         finally:
             if sampler is not None:
                 sampler.stop()
+    if foundry:
+        log(f"a Foundry scene of {foundry:,} walls, load average {os.getloadavg()[0]:.2f}:")
+        rows += measure_import(f"{foundry // 1000}k", write_foundry(foundry, tmp / f"walls-{foundry}.json"),
+                               log=log, name="foundry")
     return rows
 
 
@@ -449,10 +570,16 @@ def main(argv=None) -> int:
                     help="run the generated scenes under this rule system (sr5, d100, static-veil; default sr5)")
     ap.add_argument("--profile", action="store_true",
                     help="sample the GUI thread's stack; print what ran in each stall over budget")
+    ap.add_argument("--import", dest="imports", action="store_true",
+                    help="also import each scene as a Universal VTT map (File > Import Map) and measure it")
+    ap.add_argument("--import-only", action="store_true", help="measure only the imports")
+    ap.add_argument("--foundry", type=int, default=0, metavar="WALLS",
+                    help="also import a Foundry scene of this many walls and measure it")
     args = ap.parse_args(argv)
     t0, c0 = time.perf_counter(), time.process_time()
     rows = run(tuple(s for s in args.scenes.split(",") if s), args.steps,
-               log=(lambda *a: None) if args.json else print, profile=args.profile, ruleset=args.ruleset)
+               log=(lambda *a: None) if args.json else print, profile=args.profile, ruleset=args.ruleset,
+               imports=args.imports, only_imports=args.import_only, foundry=args.foundry)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -6,12 +6,19 @@ it belongs to. A clean exit removes that file; a file left behind by a process t
 longer running means Coverfire stopped without saving, and :func:`find_recoverable` offers
 it on the next start. A damaged autosave is never a crash at start-up: :func:`scan_autosaves`
 names it and :func:`set_aside` keeps it as ``<name>.damaged`` for the user to inspect.
+
+A big autosave (from :data:`gui.opening.BACKGROUND_FROM_BYTES`) is not parsed whole at
+start-up: the scan reads its leading fields only (who wrote it, when, the encounter's name:
+:func:`leading_fields`), and :meth:`Recovery.load` reads and checks the encounter in the
+loader process (:func:`gui.opening.load`), a slice per event-loop turn, as File > Open does
+(a 10,000-obstacle autosave: 54 ms to parse, 276 ms to check, on the GUI thread before).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import uuid
 from dataclasses import dataclass
@@ -24,8 +31,7 @@ from engine.errors import EncounterFileError
 from engine.files import atomic_write_bytes, encounter_from_data, encounter_to_data
 from engine.model import Encounter
 from gui.document import EncounterDocument
-
-MARK = "coverfire.autosave"
+from gui.load_process import AUTOSAVE_MARK as MARK
 INTERVAL_MS = 60_000
 
 
@@ -43,11 +49,25 @@ class Recovery:
     source: str | None
     saved: float
     name: str
-    data: dict
+    data: dict | None  # (None for a big autosave: read when recovered)
 
     def encounter(self) -> Encounter:
         """The autosaved encounter (raises :class:`EncounterFileError` if it is damaged)."""
+        if self.data is None:
+            from gui.load_process import read_autosave
+
+            return read_autosave(self.file)
         return encounter_from_data(self.data, file=str(self.file))
+
+    def load(self, parent=None):
+        """The autosaved encounter as :func:`gui.opening.load` gives it (a big one read in the
+        loader process while the window paints, its obstacles indexed a slice per turn), or
+        None when the GM cancelled. Raises :class:`EncounterFileError` if it is damaged."""
+        from gui.opening import Loaded, Request, load
+
+        if self.data is not None:
+            return Loaded(self.encounter(), None, {}, "direct")
+        return load(Request("autosave", str(self.file)), parent)
 
 
 def process_start(pid: int) -> int | None:
@@ -97,13 +117,71 @@ def _recovery(f: Path, wrapper: object) -> Recovery | None | bool:
     saved, source, data = wrapper.get("saved", 0), wrapper.get("source"), wrapper.get("encounter")
     if isinstance(saved, bool) or not isinstance(saved, (int, float)) or not isinstance(data, dict):
         return None
+    if data.get(_LEADING) is True:  # (a big autosave's leading fields: the encounter is read when recovered)
+        data = {k: v for k, v in data.items() if k != _LEADING}
+        full = False
+    else:
+        full = True
     if source is not None and not isinstance(source, str):
         return None
     try:
         datetime.fromtimestamp(saved)  # a time the recovery question can show
     except (OverflowError, OSError, ValueError):
         return None
-    return Recovery(f, source, float(saved), str(data.get("name", "Untitled")), data)
+    return Recovery(f, source, float(saved), str(data.get("name", "Untitled")), data if full else None)
+
+
+_LEADING = "\0leading"  # (marks an encounter of which only the leading fields were read)
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def leading_fields(text: str, pos: int = 0, stop: str | None = None) -> tuple[dict, int | None]:
+    """The leading ``"key": value`` pairs of the JSON object at ``text[pos]``, up to the key
+    ``stop`` (not read): ``(fields, where stop's value begins)``, or ``(fields, None)`` when
+    the object ended first. Raises ValueError for text that is not such an object."""
+    pos = _SPACE.match(text, pos).end()
+    if text[pos:pos + 1] != "{":
+        raise ValueError("not an object")
+    out: dict = {}
+    pos = _SPACE.match(text, pos + 1).end()
+    if text[pos:pos + 1] == "}":
+        return out, None
+    while True:
+        key, pos = _DECODER.raw_decode(text, pos)
+        pos = _SPACE.match(text, pos).end()
+        if not isinstance(key, str) or text[pos:pos + 1] != ":":
+            raise ValueError("not a key")
+        pos = _SPACE.match(text, pos + 1).end()
+        if key == stop:
+            return out, pos
+        out[key], pos = _DECODER.raw_decode(text, pos)
+        pos = _SPACE.match(text, pos).end()
+        if text[pos:pos + 1] == "}":
+            return out, None
+        if text[pos:pos + 1] != ",":
+            raise ValueError("not an object")
+        pos = _SPACE.match(text, pos + 1).end()
+
+
+def _read_wrapper(f: Path) -> object:
+    """An autosave file's wrapper: all of it for a small file; for a big one its leading
+    fields and the encounter's up to its map (format, version, name), marked so."""
+    raw = f.read_bytes()
+    from gui.opening import BACKGROUND_FROM_BYTES
+
+    if len(raw) < BACKGROUND_FROM_BYTES:
+        return json.loads(raw.decode("utf-8"))
+    text = raw.decode("utf-8")
+    try:
+        wrapper, at = leading_fields(text, 0, stop="encounter")
+        if at is None:
+            return wrapper
+        encounter, _ = leading_fields(text, at, stop="map")
+    except ValueError:
+        return json.loads(text)  # (not as the autosaver writes it: read whole, as before)
+    wrapper["encounter"] = {**encounter, _LEADING: True}
+    return wrapper
 
 
 def scan_autosaves(folder: Path | None = None) -> tuple[list[Recovery], list[Path]]:
@@ -117,7 +195,7 @@ def scan_autosaves(folder: Path | None = None) -> tuple[list[Recovery], list[Pat
         return found, damaged
     for f in sorted(folder.glob("autosave-*.json")):
         try:
-            wrapper = json.loads(f.read_text(encoding="utf-8"))
+            wrapper = _read_wrapper(f)
         except OSError:
             continue  # cannot be read now (permissions): leave it alone
         except (ValueError, RecursionError):  # not JSON, or nested past what the parser takes

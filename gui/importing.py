@@ -302,6 +302,8 @@ class ImportActions(QObject):
         super().__init__(window)
         self.window = window
         self.report_dialog: ImportReportDialog | None = None
+        #: How the last map import went (:class:`gui.opening.Loaded`: its ``route``), None if cancelled.
+        self.last_load = None
         self.placing: PlaceCharacterTool | None = None
         A = window.add_action
         acts = [
@@ -367,14 +369,17 @@ class ImportActions(QObject):
         """For a Foundry file of several scenes (a scenes.db, a scene list), ask which one:
         its 0-based index; None for any other file (or one scene); False when the GM cancels."""
         from engine.importers.detect import sniff
-        from engine.importers.foundry import scene_names
+        from gui.opening import Request, load
 
         if sniff(path).kind != "foundry":
             return None
         try:
-            names = scene_names(path)
+            got = load(Request("scenes", str(path)), self.window)  # (a big scenes.db: in the loader process)
         except CoverfireError:
             return None  # import_map shows the message
+        if got is None:
+            return False  # (the GM cancelled reading it)
+        names = got.extras["scenes"]
         if len(names) < 2:
             return None
         labels = [f"{i + 1}. {n}" for i, n in enumerate(names)]
@@ -389,26 +394,32 @@ class ImportActions(QObject):
                    *, window_sill: float | None = None, scene: int | str | None = None) -> bool:
         """Import a Universal VTT map and open it as a new, unsaved encounter (asking first to
         save the current one). A file the engine cannot read shows its message and leaves the
-        current encounter as it was. Returns whether the map was opened."""
-        from engine.importers.detect import import_file
+        current encounter as it was. A big map is imported in the loader process while the
+        window goes on painting (:func:`gui.opening.load`: a progress dialog, Cancel changes
+        nothing). Returns whether the map was opened."""
+        from gui.opening import Request, load
 
         w = self.window
         cell = self.cell_size() if cell_size is None else float(cell_size)
         height = self.object_height() if object_height is None else float(object_height)
         sill = self.window_sill() if window_sill is None else float(window_sill)
+        request = Request("import", str(path), {"cell_size": cell, "object_height": height, "window_sill": sill,
+                                                "scene": scene})
         try:
-            result = import_file(path, cell_size=cell, object_height=height, window_sill=sill, scene=scene,
-                                 expect="map")
-            encounter, report = result.encounter, result.report
+            loaded = load(request, w)  # (a big map in the loader process: the window goes on painting)
         except CoverfireError as exc:
             QMessageBox.warning(w, "Cannot import this map", f"{exc}\n\nThe encounter you had open is unchanged.")
             return False
+        self.last_load = loaded
+        if loaded is None:
+            return False  # (the GM cancelled the import: nothing changed)
+        encounter, report = loaded.encounter, loaded.extras["report"]
         self.settings.setValue(KEY_CELL, cell)
         self.settings.setValue(KEY_OBJECT_HEIGHT, height)
         self.settings.setValue(KEY_WINDOW_SILL, sill)
         if not w.maybe_save():
             return False
-        w.document.set_content(encounter, None, dirty=True)
+        w.document.set_content(encounter, None, dirty=True, obstacles=loaded.obstacles)
         w.autosaver.discard()
         w.map_view.fit_map()
         walls = sum(1 for o in encounter.obstacles if not o.door and o.height >= 2.0)

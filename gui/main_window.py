@@ -675,11 +675,14 @@ class MainWindow(QMainWindow):
             )
             if ans == QMessageBox.StandardButton.Yes:
                 try:
-                    enc = rec.encounter()
+                    got = rec.load(self)  # (a big autosave: read in the loader process, the window painting)
                 except CoverfireError as exc:
                     QMessageBox.warning(self, "Cannot recover", f"{exc}\n\nThe autosave is kept as {set_aside(rec.file)}.")
                     continue
-                self.document.set_content(enc, rec.source, dirty=True)
+                if got is None:  # the GM cancelled: nothing changes, the autosave is offered again next time
+                    self.statusBar().showMessage(f"Recovery cancelled; the autosave is kept ({rec.file})", 10000)
+                    return False
+                self.document.set_content(got.encounter, rec.source, dirty=True, obstacles=got.obstacles)
                 remove(rec)
                 self.autosaver.tick()
                 return True
