@@ -556,7 +556,7 @@ def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bo
                 sampler.stop()
     if foundry:
         log(f"a Foundry scene of {foundry:,} walls, load average {os.getloadavg()[0]:.2f}:")
-        rows += measure_import(f"{foundry // 1000}k", write_foundry(foundry, tmp / f"walls-{foundry}.json"),
+        rows += measure_import(f"{foundry // 1000}k" if foundry >= 1000 else str(foundry), write_foundry(foundry, tmp / f"walls-{foundry}.json"),
                                log=log, name="foundry")
     return rows
 

@@ -26,3 +26,15 @@ def test_stall_bench_measures_every_action_on_the_demo(qapp):
     # the edits reached the engine: their answers were recomputed
     for name in ("drag", "corner", "wall", "undo wall"):
         assert next(r for r in rows if r["action"] == name)["answers_ms"] is not None, name
+
+
+def test_stall_bench_measures_imports(qapp):
+    # the demo written as a Universal VTT map (small: imported directly) and a Foundry scene
+    # of 300 walls (past the direct path's 16 KB: through the loader process)
+    rows = bench_stalls.run(("demo",), log=lambda *a: None, only_imports=True, foundry=300)
+    assert [(r["scene"], r["action"], r["route"], r["imported"]) for r in rows] == [
+        ("demo", "import", "direct", True), ("300", "foundry", "process", True)]
+    demo = next(r for r in rows if r["action"] == "import")
+    assert demo["obstacles"] >= 10  # the demo's obstacles, come back as walls and low cover
+    for r in rows:
+        assert math.isfinite(r["stall_cpu_ms"]) and r["stall_cpu_ms"] >= 0.0 and r["settled_ms"] > 0.0
