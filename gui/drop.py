@@ -43,13 +43,14 @@ def _is_picture(head: bytes) -> bool:
         head[:4] == b"RIFF" and head[8:12] == b"WEBP")
 
 
-def what_is(path: Path) -> tuple[str | None, str]:
+def what_is(path: Path, sniffer=sniff) -> tuple[str | None, str | None]:
     """(kind, what): the kind :func:`kind_of_file` says, or None with what the file is in
     words. By content first (:func:`engine.importers.detect.sniff`, the importers' own
     test: a map saved as ``.json`` is a map), then by name; a ``.json`` no importer takes is
     an encounter (its loader says what is wrong with it, with the JSON path), unless it is
     another tool's document (a Foundry actor, a walls-only export). Never opens a pipe or
-    a device."""
+    a device. ``sniffer`` stands for ``sniff`` (the window's tells a big file in the loader
+    process); when it answers None (the GM cancelled), so does this: ``(None, None)``."""
     path = Path(path)
     suffix = path.suffix.lower()
     if path.exists() and not path.is_file():
@@ -67,7 +68,9 @@ def what_is(path: Path) -> tuple[str | None, str]:
         return by_name, "an empty or unreadable file"
     if suffix == ".json" and b'"coverfire.encounter"' in head:
         return "encounter", "a Coverfire encounter"
-    found = sniff(path)
+    found = sniffer(path)
+    if found is None:
+        return None, None
     if found.kind in _KINDS:
         return _KINDS[found.kind], found.what
     if suffix in MAP_SUFFIXES:
@@ -101,11 +104,15 @@ class DropHandler(QObject):
     def drop(self, paths: list, at: tuple[float, float] | None = None) -> bool:
         """Handle files dropped at map point ``at`` (metres; None: off the map). One file is
         used (the first Coverfire takes); returns whether it did something."""
+        from gui.opening import file_kind
+
         w = self.window
         files = [Path(p) for p in paths]
         chosen, refused = None, []
         for p in files:  # the first file Coverfire takes
-            kind, what = what_is(p)
+            kind, what = what_is(p, lambda q: file_kind(q, w))  # (a big file: told in the loader process)
+            if what is None:
+                return False  # (the GM cancelled reading it: nothing changes)
             if kind is not None:
                 chosen = (p, kind)
                 break

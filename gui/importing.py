@@ -368,19 +368,16 @@ class ImportActions(QObject):
     def choose_scene(self, path: str | Path) -> int | None | bool:
         """For a Foundry file of several scenes (a scenes.db, a scene list), ask which one:
         its 0-based index; None for any other file (or one scene); False when the GM cancels."""
-        from engine.importers.detect import sniff
         from gui.opening import Request, load
 
-        if sniff(path).kind != "foundry":
-            return None
         try:
-            got = load(Request("scenes", str(path)), self.window)  # (a big scenes.db: in the loader process)
+            got = load(Request("scenes", str(path)), self.window)  # (a big file: told in the loader process)
         except CoverfireError:
             return None  # import_map shows the message
         if got is None:
             return False  # (the GM cancelled reading it)
         names = got.extras["scenes"]
-        if len(names) < 2:
+        if names is None or len(names) < 2:  # (not a Foundry file, or one scene)
             return None
         labels = [f"{i + 1}. {n}" for i, n in enumerate(names)]
         choice, ok = QInputDialog.getItem(self.window, "Import Foundry scene",
@@ -522,9 +519,11 @@ class ImportActions(QObject):
         a Foundry scene opens as a new encounter (with the remembered cell size, object height
         and sill), a Chummer save is added at ``at`` (metres; None: the free spot nearest the
         centre). A file that is neither shows what it looks like. Returns whether it imported."""
-        from engine.importers.detect import sniff
+        from gui.opening import file_kind
 
-        kind = sniff(path)
+        kind = file_kind(path, self.window)  # (a big file: told in the loader process)
+        if kind is None:
+            return False  # (the GM cancelled)
         if not kind.importable:
             QMessageBox.warning(self.window, "Cannot import this file",
                                 f"{Path(path).name}: {kind.what}.\n\nThe encounter you had open is unchanged.")

@@ -13,7 +13,10 @@ function in-process when the process cannot):
   ``window_sill``, ``scene``), giving the encounter and its ``report``
   (:class:`~engine.importers.report.ImportReport`);
 * ``autosave PATH``: the encounter in an autosave file (:func:`read_autosave`);
-* ``scenes PATH``: the scene names of a Foundry file (``scenes``, no encounter).
+* ``scenes PATH``: the scene names of a Foundry file (``scenes``; None for a file that is
+  not a Foundry one; no encounter);
+* ``sniff PATH``: what the file is (``kind``, :func:`engine.importers.detect.sniff`, which
+  parses a JSON file whole: 190 ms for a 10 MB Foundry scene).
 
 It writes to its standard output a series of frames, each an 8-byte length and a pickle:
 
@@ -47,7 +50,7 @@ FRAME_BYTES = 64 * 1024
 SLICED_FROM = 32
 #: What the autosaver writes in its files' ``"format"`` (:mod:`gui.autosave`).
 AUTOSAVE_MARK = "coverfire.autosave"
-KINDS = ("open", "import", "autosave", "scenes")
+KINDS = ("open", "import", "autosave", "scenes", "sniff")
 _LEN = struct.Struct("<Q")
 _P = pickle.HIGHEST_PROTOCOL
 
@@ -86,9 +89,14 @@ def perform(kind: str, path: str, options: dict | None = None):
     if kind == "autosave":
         return read_autosave(path), {}
     if kind == "scenes":
+        from engine.importers.detect import sniff
         from engine.importers.foundry import scene_names
 
-        return None, {"scenes": scene_names(path)}
+        return None, {"scenes": scene_names(path) if sniff(path).kind == "foundry" else None}
+    if kind == "sniff":
+        from engine.importers.detect import sniff
+
+        return None, {"kind": sniff(path)}
     raise ValueError(f"unknown request {kind!r}")
 
 

@@ -294,3 +294,79 @@ def test_leading_fields_reads_an_objects_first_keys():
     for bad in ('[1]', '{"a" 1}', '{"a": 1 "b": 2}', '{"a": tru}', '{1: 2}'):
         with pytest.raises(ValueError):
             leading_fields(bad, 0, stop="b")
+
+
+# -- big Foundry files: what they are, and their scene list, told in the process too ----------------
+def _big_scenes_db(folder, n_walls=400):
+    """A scenes.db of three scenes past 1 MB (the third's walls, and a long journal note)."""
+    from bench.bench_stalls import write_foundry
+    from tests.engine.importers.test_foundry import v9_scene, v10_scene
+
+    third = json.loads(write_foundry(n_walls, folder / "walls.json").read_text(encoding="utf-8"))
+    third["name"] = "Warehouse"
+    third["navName"] = "x" * 1_100_000  # (a scene name this long is cut: the file is past 1 MB)
+    db = folder / "scenes.db"
+    db.write_text("\n".join(json.dumps(d) for d in (v9_scene(), v10_scene(), third)) + "\n", encoding="utf-8")
+    assert db.stat().st_size >= opening.DIRECT_BELOW["scenes"]
+    return db
+
+
+def test_a_big_scenes_db_is_listed_and_imported_through_the_process(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    from tests.gui.test_importing import answer_map_dialog, pick_file
+
+    db = _big_scenes_db(tmp_path)
+    jobs = []
+    real = opening.BackgroundOpen.start
+    monkeypatch.setattr(opening.BackgroundOpen, "start", lambda self: (jobs.append(self), real(self))[1])
+    asked = []
+
+    def get_item(parent, title, label, items, current=0, editable=False):
+        asked.append((label, list(items)))
+        return items[2], True
+
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(get_item))
+    shown = _warnings(monkeypatch)
+    pick_file(monkeypatch, db)
+    answer_map_dialog(CELL, HEIGHT)
+    window.actions["import map"].trigger()
+    assert asked == [("scenes.db holds 3 scenes. Import which one?", ["1. Cellar", "2. Hall", "3. Warehouse"])]
+    assert [j.request.kind for j in jobs] == ["scenes", "import"] and jobs[1].request.options["scene"] == 2
+    assert not shown and window.importing.last_load.route == "process"
+    want = import_file(db, cell_size=CELL, object_height=HEIGHT, scene=2, expect="map").encounter
+    assert window.document.encounter == want and want.name == "Warehouse"
+
+
+def test_a_big_foundry_file_dropped_is_told_and_imported_through_the_process(window, tmp_path, monkeypatch):
+    from tests.gui.test_drop_files import drop
+
+    db = _big_scenes_db(tmp_path)
+    jobs = []
+    real = opening.BackgroundOpen.start
+    monkeypatch.setattr(opening.BackgroundOpen, "start", lambda self: (jobs.append(self), real(self))[1])
+    shown = _warnings(monkeypatch)
+    m = window.document.encounter.map
+    assert drop(window, [db], m.width / 2, m.height / 2)
+    assert [j.request.kind for j in jobs] == ["sniff", "import"] and not shown
+    # (a dropped scenes.db imports its first scene, as before)
+    assert window.document.encounter == import_file(db, cell_size=window.importing.cell_size(), expect="map").encounter
+    assert window.document.encounter.name == "Cellar"
+
+
+def test_cancelling_the_telling_of_a_dropped_file_changes_nothing(window, tmp_path, monkeypatch):
+    from tests.gui.test_drop_files import drop
+
+    db = _big_scenes_db(tmp_path)
+    real = opening.BackgroundOpen.start
+
+    def start_then_cancel(self):
+        real(self)
+        QTimer.singleShot(0, self.cancel)
+
+    monkeypatch.setattr(opening.BackgroundOpen, "start", start_then_cancel)
+    shown = _warnings(monkeypatch)
+    before = window.document.encounter
+    m = before.map
+    drop(window, [db], m.width / 2, m.height / 2)
+    assert not shown and window.document.encounter is before and not window.document.dirty
