@@ -43,9 +43,12 @@ obstacles as ``objects_line_of_sight``, doors as ``portals``, cells of 1.5 m) an
 with File > Import Map into a fresh window, measured from the import until the answers
 settled (its ``route``: ``direct``, ``process`` or ``fallback``, :mod:`gui.opening`);
 ``--import-only`` measures only those; ``--foundry 100000`` adds a ``foundry`` row, a Foundry
-scene of that many walls (:func:`write_foundry`) imported the same way::
+scene of that many walls (:func:`write_foundry`) imported the same way; ``--recover`` a
+``recover`` row per scene: its autosave left by a crashed session, offered at start-up and
+recovered (:func:`measure_recovery`)::
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_stalls.py --scenes demo,large,big --import-only --foundry 100000
+    QT_QPA_PLATFORM=offscreen python bench/bench_stalls.py --scenes demo,large,big --import-only --recover \
+        --foundry 100000
 """
 
 from __future__ import annotations
@@ -522,9 +525,67 @@ def measure_import(label: str, path: Path, log=print, name: str = "import") -> l
     return rows
 
 
+def measure_recovery(label: str, path: Path, log=print) -> list[dict]:
+    """Crash recovery of the encounter in ``path``: its autosave (left by a process that has
+    exited) offered at start-up and recovered (the GM answers Yes) in a fresh window; the
+    longest event-loop turn from the offer until the answers settled; one row."""
+    import subprocess
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from engine.files import encounter_to_data, load_encounter
+
+    tmp = Path(tempfile.mkdtemp(prefix="cf-recover-"))
+    win = _window(tmp)
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True).stdout)
+    folder = win.autosaver.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    f = folder / "autosave-1-crashed.json"
+    f.write_text(json.dumps({"format": "coverfire.autosave", "pid": dead, "saved": time.time(), "source": None,
+                             "encounter": encounter_to_data(load_encounter(path))}, ensure_ascii=False),
+                 encoding="utf-8")
+    question = QMessageBox.question
+    QMessageBox.question = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes)
+    probe = Probe()
+    gcw = GcWatch()
+    rows: list[dict] = []
+
+    def script():
+        yield 50
+        t0, c0 = time.perf_counter(), time.thread_time()
+        ok = win.offer_recovery()
+        yield lambda: _settled(win)
+        yield 200  # (the first paints)
+        t1 = time.perf_counter()
+        row = {"scene": label, "action": "recover", "stall_ms": probe.longest(t0, t1),
+               "stall_cpu_ms": probe.longest_cpu(t0, t1), "answers_ms": None, "settled_ms": (t1 - t0) * 1e3,
+               "cpu_ms": (time.thread_time() - c0) * 1e3, "gc_ms": gcw.longest(t0, t1)[0], "recovered": bool(ok),
+               "obstacles": len(win.document.encounter.obstacles), "bytes": f.stat().st_size if f.exists() else None}
+        rows.append(row)
+        log(f"  {label:8s} {'recover':12s} stall {row['stall_ms']:7.1f} ms (cpu {row['stall_cpu_ms']:5.1f})  settled "
+            f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms, longest gc {row['gc_ms']:.0f} ms; "
+            f"{row['obstacles']} obstacles, recovered {row['recovered']})")
+
+    try:
+        Script(script()).run()
+    finally:
+        gcw.stop()
+        QMessageBox.question = question
+    probe._timer.stop()
+    win.maybe_save = lambda: True  # (the recovered work is unsaved: closing asks nothing)
+    win.close()
+    worker = getattr(win.answers, "worker", None)
+    if worker is not None:
+        worker.shutdown()
+    win.deleteLater()
+    QApplication.processEvents()
+    return rows
+
+
 def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bool = False,
         ruleset: str | None = None, imports: bool = False, only_imports: bool = False,
-        foundry: int = 0) -> list[dict]:
+        foundry: int = 0, recover: bool = False) -> list[dict]:
     from bench.scene import BIG, LARGE, make_scene
     from engine.files import save_encounter
     from gui.app import make_app
@@ -545,12 +606,14 @@ def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bo
         log(f"scene {s} ({path.name}), load average {os.getloadavg()[0]:.2f}:")
         sampler = Sampler() if profile else None
         try:
-            if not only_imports:
+            if not only_imports:  # (--import-only: the import, recovery and Foundry rows alone)
                 rows += measure_scene(s, path, steps, log=log, sampler=sampler)
             if imports or only_imports:
                 from engine.files import load_encounter
 
                 rows += measure_import(s, write_uvtt(load_encounter(path), tmp / f"{s}.uvtt"), log=log)
+            if recover:
+                rows += measure_recovery(s, path, log=log)
         finally:
             if sampler is not None:
                 sampler.stop()
@@ -575,11 +638,13 @@ def main(argv=None) -> int:
     ap.add_argument("--import-only", action="store_true", help="measure only the imports")
     ap.add_argument("--foundry", type=int, default=0, metavar="WALLS",
                     help="also import a Foundry scene of this many walls and measure it")
+    ap.add_argument("--recover", action="store_true",
+                    help="also recover each scene from a crashed session's autosave and measure it")
     args = ap.parse_args(argv)
     t0, c0 = time.perf_counter(), time.process_time()
     rows = run(tuple(s for s in args.scenes.split(",") if s), args.steps,
                log=(lambda *a: None) if args.json else print, profile=args.profile, ruleset=args.ruleset,
-               imports=args.imports, only_imports=args.import_only, foundry=args.foundry)
+               imports=args.imports, only_imports=args.import_only, foundry=args.foundry, recover=args.recover)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
