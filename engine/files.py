@@ -336,19 +336,28 @@ def write_encounter_bytes(path: str | os.PathLike[str], data: bytes, *, overwrit
         raise EncounterFileError(f"cannot save: {why}; the file on disk is unchanged", file=name) from None
 
 
-def save_encounter(encounter: Encounter, path: str | os.PathLike[str], *, overwrite_read_only: bool = False) -> None:
+def save_encounter(encounter: Encounter, path: str | os.PathLike[str], *, overwrite_read_only: bool = False,
+                   writer=None) -> None:
     """Save atomically as UTF-8 JSON; raises :class:`EncounterFileError` if it cannot (see
     :func:`write_encounter_bytes`), and refuses, writing nothing, an encounter the loader
     would refuse past :mod:`engine.limits` (one built with ``model_copy``, which skips the
-    checks: a file is only written if it can be opened again)."""
-    data = encounter_to_data(encounter)
+    checks: a file is only written if it can be opened again). ``writer``: an
+    :class:`engine.encounter_text.EncounterText` that keeps the texts of values written
+    before (the same text, made in milliseconds after an edit of a big map)."""
     try:
-        limits.check_data(data)
+        text = writer.text(encounter) if writer is not None else dumps_data(checked_data(encounter))
     except EncounterFileError as exc:
         raise EncounterFileError(f"cannot save: {exc.reason}; nothing was written", file=str(path),
                                  path=exc.path) from None
-    text = dumps_data(data)
     write_encounter_bytes(path, _encode(text, str(path)), overwrite_read_only=overwrite_read_only)
+
+
+def checked_data(encounter: Encounter) -> dict[str, Any]:
+    """:func:`encounter_to_data`, refused (:class:`EncounterFileError`, with the JSON path)
+    past :mod:`engine.limits`."""
+    data = encounter_to_data(encounter)
+    limits.check_data(data)
+    return data
 
 
 @dataclass(frozen=True)

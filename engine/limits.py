@@ -177,6 +177,11 @@ def too_many_points(n: int) -> str:
             f"(and at most {MAX_FOOTPRINT_VERTICES:,} kept after simplifying)")
 
 
+def check_counts(sizes: dict[str, int], file: str | None = None) -> None:
+    """Refuse more objects of a kind (``{"obstacles": n, ...}``) than an encounter holds."""
+    _check_counts(sizes, file)
+
+
 def _check_counts(sizes: dict[str, int], file: str | None) -> None:
     for group, limit in _COUNTS:
         n = sizes.get(group, 0)

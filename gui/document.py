@@ -18,10 +18,15 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from engine.encounter_text import EncounterText
 from engine.errors import FileChangedError, ReadOnlyFileError
 from engine.files import FileStamp, is_read_only, save_encounter
 from engine.model import Encounter
 from gui.edits import Diff, diff
+from gui.idle import IdleJob
+
+#: Encounters of this many obstacles and tokens have their file text made ahead after an open.
+WARM_FROM = 1000
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +104,10 @@ class EncounterDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         tactics_cls = _load_tactics_class()
         self._tactics = tactics_cls(encounter) if tactics_cls is not None else None
+        #: the file text writer, shared by Save and the autosave: it keeps each value's text
+        #: (a big map's edit saved in milliseconds), made ahead in idle turns after an open
+        self.file_text = EncounterText()
+        self._warm = IdleJob(self._warm_file_text, repeat=True)
         self._tactics_error: str | None = None
         #: ``hook(before, after, moved_ids, text) -> (encounter, text) | None``, asked by
         #: :meth:`commit` for an edit that only moves tokens (set by the rule system's GUI
@@ -195,6 +204,13 @@ class EncounterDocument(QObject):
         self.changed.emit(DocumentChange(diff(None, encounter), preview=False, reset=True))
         self.pathChanged.emit(self._path)
         self.cleanChanged.emit(not self.dirty)
+        self.file_text = EncounterText()  # (the old map's texts go)
+        if len(encounter.obstacles) + len(encounter.tokens) >= WARM_FROM:
+            self._warm.start()
+
+    def _warm_file_text(self) -> None:
+        if not self.file_text.warm(self._committed):
+            self._warm.stop()
 
     # -- files ---------------------------------------------------------------------------
     def open(self, path: str | Path, parent=None) -> bool:
@@ -253,7 +269,7 @@ class EncounterDocument(QObject):
 
             save_with_images(value, target)  # (read-only already asked about above)
         else:
-            save_encounter(value, target, overwrite_read_only=True)
+            save_encounter(value, target, overwrite_read_only=True, writer=self.file_text)
         self._stamp = FileStamp.of(target)
         moved = target != self._path
         self._path = target  # (first: views look for a relative image from the new folder)

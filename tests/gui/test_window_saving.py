@@ -198,14 +198,12 @@ def test_a_background_that_is_a_fifo_does_not_block_the_window(window, tmp_path,
 def test_autosave_says_so_when_even_making_the_autosave_fails(window, monkeypatch):
     # a bug while turning the encounter into data (before any file is touched) is a failed
     # autosave said in the status bar, not an exception lost in a timer slot
-    from gui import autosave
-
     _rename(window, "my work")
 
     def boom(enc):
         raise RuntimeError("cannot dump")
 
-    monkeypatch.setattr(autosave, "encounter_to_data", boom)
+    monkeypatch.setattr(window.document.file_text, "text", boom)
     window.autosaver.tick()
     assert window.autosaver.last_error is not None and "cannot dump" in window.autosaver.last_error
     assert window.statusBar().currentMessage() == window.autosaver.last_error

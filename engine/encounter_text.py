@@ -1,0 +1,121 @@
+"""An encounter's file text, made again after an edit without dumping what the edit kept.
+
+Saving a 10,000-obstacle map (:func:`engine.files.dumps_encounter`: ``model_dump``, the
+bounds check and the indenting writer) takes ~300 ms, and the window autosaves every minute:
+a freeze the GM feels mid-fight. But an edit keeps every obstacle, token and zone value it
+does not touch (the same objects), so :class:`EncounterText` keeps, per value, the text it
+has in the file (and that its bounds were checked), and writes an encounter as its small
+remainder (map, settings, rule data) dumped afresh plus the kept texts of its items: a few
+milliseconds. The text is exactly :func:`engine.files.dumps_encounter`'s (a test compares
+them); any value the bounds refuse sends the whole encounter down the ordinary path, so the
+refusal and its JSON path are the ordinary ones.
+
+:meth:`EncounterText.warm` makes the texts of a newly opened map a slice at a time (the
+window runs it in idle turns), so that even the first save after an open is quick.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from engine import limits
+from engine.files import _dump, checked_data, dumps_data, encounter_to_data
+from engine.model import Encounter
+
+#: The encounter's long tuples whose items' texts are kept (``lights`` is left to the
+#: ordinary dump: a file leaves it out when empty).
+KEPT = ("obstacles", "tokens", "zones")
+#: The indentation of an item of one of those lists in a file.
+_ITEM_INDENT = "    "
+
+
+class _Items:
+    """A list of item texts standing in for a long list while the remainder is written."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+
+
+def _dump_with(data: Any, indent: str) -> str:
+    """:func:`engine.files._dump`, with :class:`_Items` written from their kept texts."""
+    if isinstance(data, _Items):
+        inner = indent + "  "
+        return "[\n" + ",\n".join(inner + t for t in data.texts) + "\n" + indent + "]"
+    if isinstance(data, dict) and any(isinstance(v, _Items) for v in data.values()):
+        inner = indent + "  "
+        body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump_with(v, inner)}"
+                          for k, v in data.items())
+        return "{\n" + body + "\n" + indent + "}"
+    return _dump(data, indent)
+
+
+class EncounterText:
+    """Writes encounters' file texts, keeping each item value's text for the next time."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[object, str]] = {}  # id(value) -> (the value, its text)
+        self.reused = 0  # items of the last text taken from what was kept (for tests, benches)
+
+    def _item(self, field: str, value, keep: dict | None = None) -> str:
+        hit = self._kept.get(id(value))
+        if hit is not None and hit[0] is value:
+            self.reused += 1
+            if keep is not None:
+                keep[id(value)] = hit
+            return hit[1]
+        data = value.model_dump(mode="json", exclude_none=True)
+        # checked where it stands in a file (its depth, a polygon's points); a refusal: the
+        # caller writes the ordinary way, for the ordinary message and path
+        limits.check_data({field: [data]})
+        text = _dump(data, _ITEM_INDENT)
+        self._kept[id(value)] = (value, text)
+        if keep is not None:
+            keep[id(value)] = (value, text)
+        return text
+
+    def text(self, encounter: Encounter) -> str:
+        """The file text of ``encounter``: :func:`engine.files.dumps_encounter`'s. Raises
+        what it raises (:class:`~engine.errors.EncounterFileError` for a value past the
+        bounds, ``ValueError`` for NaN), with the ordinary messages and paths."""
+        self.reused = 0
+        try:
+            keep: dict[int, tuple[object, str]] = {}  # (what this encounter holds: kept for the next)
+            items = {f: [self._item(f, v, keep) for v in getattr(encounter, f)] for f in KEPT if getattr(encounter, f)}
+            rest = encounter.model_copy(update={f: () for f in items})
+            data = encounter_to_data(rest)
+            if set(items) - set(data):  # (a field the file leaves out: never for these)
+                raise ValueError("unexpected layout")
+            limits.check_data(data)
+            limits.check_counts({f: len(getattr(encounter, f)) for f in KEPT})
+            total = sum(len(o.polygon) for o in encounter.obstacles)
+            if total > limits.MAX_TOTAL_VERTICES:
+                raise ValueError("too many points")
+            for f, texts in items.items():
+                data[f] = _Items(texts)
+            out = _dump_with(data, "") + "\n"
+        except Exception:  # noqa: BLE001 - any doubt: the ordinary path, with its own message
+            return dumps_data(checked_data(encounter))
+        self._kept = keep  # (only what this encounter holds: the texts of values an edit replaced go)
+        return out
+
+    def warm(self, encounter: Encounter, budget_s: float = 0.008) -> bool:
+        """Make the texts of ``encounter``'s items not kept yet, for about ``budget_s``;
+        True while some are left."""
+        end = time.perf_counter() + budget_s
+        for f in KEPT:
+            for v in getattr(encounter, f):
+                hit = self._kept.get(id(v))
+                if hit is not None and hit[0] is v:
+                    continue
+                try:
+                    self._item(f, v)
+                except Exception:  # noqa: BLE001 - refused: text() says so, the ordinary way
+                    return False
+                if time.perf_counter() > end:
+                    return True
+        return False
+
