@@ -6,8 +6,10 @@ which installs only the open encounter's RuleGui (found by discovery, no system 
 
 What they share: :mod:`gui.rules.base` (``RuleGui``, the registry, ``RuleController``:
 the saved log in the shared combat log and struck through on undo; ``LogMirror``;
-``token_name``; ``picked_targets``), :mod:`gui.rules.widgets` (``bold``,
-``read_only_table``, ``set_cell``, ``Section``) and the Action panel (:mod:`gui.action_panel`).
+``token_name``; ``picked_targets``; ``same_inputs`` and ``Kept``: what a panel read kept
+while it is the same objects), :mod:`gui.rules.widgets` (``bold``, ``read_only_table``,
+``set_cell``; ``TableRows`` and ``Cell``: a table's rows written only when they changed, a
+part per event-loop turn; ``Section``) and the Action panel (:mod:`gui.action_panel`).
 """
 
 

@@ -189,10 +189,6 @@ class TableRows:
             last = first + max(1, t.viewport().height() // max(1, t.verticalHeader().defaultSectionSize()))
         return first, last
 
-    def forget(self) -> None:
-        """Write every row again on the next :meth:`show`."""
-        self._shown = [()] * len(self._shown)
-
 
 def write_cell(table: QTableWidget, row: int, column: int, cell: Cell) -> QTableWidgetItem:
     """The item at ``row``, ``column`` showing ``cell``: its text, font weight, colours
