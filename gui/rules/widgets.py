@@ -8,7 +8,8 @@ No rule here, only how things look.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.idle import IdleJob
+from gui.rules.base import same_inputs
 
 W = TypeVar("W", bound=QWidget)
 
@@ -112,17 +114,24 @@ class TableRows:
     """Writes ``table``'s rows from values, only those whose :class:`Cell` values changed
     since they were last written (a 500-row tracker rewrote 2,000 cells with fonts and
     colours on every edit of the map). With ``per_turn`` at most that many rows are written
-    in one event-loop turn (several :meth:`show` in one turn share it), those on screen
-    first, the rest in the turns after (:class:`gui.idle.IdleJob`): a new Combat Turn or a
-    file opened changes every row (500 rows, ~20-30 ms of writing).
+    in one event-loop turn (several shows in one turn share it), those on screen first, the
+    rest in the turns after (:class:`gui.idle.IdleJob`): a new Combat Turn or a file opened
+    changes every row (500 rows, ~20-30 ms of writing).
 
-    :meth:`show` returns the rows written now; :attr:`pending` counts those still to come."""
+    :meth:`show` takes every row's cells; :meth:`show_lazy` takes what each row is worked
+    out from (its inputs, :func:`gui.rules.base.same_inputs`) and a function that works a
+    row's cells out, called only for the rows whose inputs changed, when they are written (a
+    500-row first fill works out the rows on screen in its own turn, the rest later). Both
+    return the rows written now; :attr:`pending` counts those still to come."""
 
     def __init__(self, table: QTableWidget, *, per_turn: int | None = None):
         self.table = table
         self.per_turn = per_turn
-        self._shown: list[tuple[Cell, ...]] = []
-        self._want: list[tuple[Cell, ...]] = []
+        self._cells: list[tuple[Cell, ...] | None] = []  # what each row shows
+        self._read: list = []  # what each row was worked out from
+        self._want: list = []  # what each row is to be worked out from
+        self._make: Callable[[int], tuple[Cell, ...]] = lambda r: ()
+        self._same: Callable[[object, object], bool] = operator.eq
         self._turn_rows = 0  # rows written in this event-loop turn
         self._later = IdleJob(self._next_turn)
 
@@ -132,14 +141,27 @@ class TableRows:
         return len(self._changed())
 
     def show(self, rows: Sequence[tuple[Cell, ...]]) -> list[int]:
+        rows = [tuple(r) for r in rows]
+        return self._show(rows, rows.__getitem__, operator.eq)
+
+    def show_lazy(self, inputs: Sequence[tuple], make: Callable[[int], tuple[Cell, ...]]) -> list[int]:
+        """Rows whose ``inputs[r]`` (a tuple of what row ``r`` is read from) changed get the
+        cells ``make(r)``, worked out when the row is written."""
+        return self._show(list(inputs), make, same_inputs)
+
+    def _show(self, want: list, make, same) -> list[int]:
         if not self._later.isActive():  # (else this turn already wrote some)
             self._turn_rows = 0
         t = self.table
-        self._want = [tuple(r) for r in rows]
-        if t.rowCount() != len(rows):
-            t.setRowCount(len(rows))
-            del self._shown[len(rows):]
-        self._shown[len(self._shown):] = [()] * (len(rows) - len(self._shown))
+        n = len(want)
+        if t.rowCount() != n:
+            t.setRowCount(n)
+        del self._cells[n:], self._read[n:]
+        self._cells += [None] * (n - len(self._cells))
+        self._read += [None] * (n - len(self._read))
+        if same is not self._same:  # (the other form: what the rows were read from means nothing now)
+            self._read = [None] * n
+        self._want, self._make, self._same = want, make, same
         written = self._write()
         if self.per_turn is not None:
             self._later.start()  # (its turn starts the next budget, and writes what is left)
@@ -152,8 +174,8 @@ class TableRows:
             self._later.start()
 
     def _changed(self) -> list[int]:
-        want, shown = self._want, self._shown
-        return [r for r in range(len(want)) if shown[r] != want[r]]
+        want, read, same = self._want, self._read, self._same
+        return [r for r in range(len(want)) if read[r] is None or not same(read[r], want[r])]
 
     def _write(self) -> list[int]:
         changed = self._changed()
@@ -165,20 +187,23 @@ class TableRows:
                 rest = [r for r in changed if not first <= r <= last]
                 changed = sorted((seen + rest)[:max(budget, len(seen))])  # (what is on screen, always)
             self._turn_rows += len(changed)
-        if not changed:
-            return changed
+        written = []
         t = self.table
         blocked = t.signalsBlocked()
         t.blockSignals(True)
         try:
             with columns_held(t):
                 for r in changed:
-                    for col, cell in enumerate(self._want[r]):
-                        write_cell(t, r, col, cell)
-                    self._shown[r] = self._want[r]
+                    cells = tuple(self._make(r))
+                    if cells != self._cells[r]:
+                        for col, cell in enumerate(cells):
+                            write_cell(t, r, col, cell)
+                        self._cells[r] = cells
+                        written.append(r)
+                    self._read[r] = self._want[r]
         finally:
             t.blockSignals(blocked)
-        return changed
+        return written
 
     def _on_screen(self) -> tuple[int, int]:
         """The first and last rows on screen (the first rows of a table not shown yet)."""

@@ -149,6 +149,39 @@ def test_table_rows_with_a_turn_budget_write_the_rows_on_screen_first_then_the_r
     assert [t.item(r, 0).text() for r in range(300)] == [f"token {i}" for i in range(300)]
 
 
+def test_lazy_table_rows_work_out_only_rows_whose_inputs_changed_when_they_are_written(qtbot, written):
+    t = read_only_table(["Name"], stretch=0)
+    qtbot.addWidget(t)
+    toks = [object() for _ in range(200)]
+    made: list[int] = []
+
+    def make(names):
+        def row(r):
+            made.append(r)
+            return (Cell(names[r]),)
+        return row
+
+    names = [f"t{i}" for i in range(200)]
+    rows = TableRows(t, per_turn=80)
+    assert len(rows.show_lazy([(tk, 1) for tk in toks], make(names))) == 80
+    assert sorted(made) == list(range(80))  # the others are not worked out yet
+    qtbot.waitUntil(lambda: rows.pending == 0, timeout=5000)
+    assert sorted(made) == list(range(200)) and [t.item(r, 0).text() for r in range(200)] == names
+    made.clear()
+    written.clear()
+    toks[7] = object()  # one token is a new value
+    names[7] = "renamed"
+    assert rows.show_lazy([(tk, 1) for tk in toks], make(names)) == [7]
+    assert made == [7] and rows_of(written) == [7] and t.item(7, 0).text() == "renamed"
+    made.clear()
+    # every row's inputs changed, not its cells: worked out again (79 this turn, the row above
+    # took one of its 80), nothing written
+    assert rows.show_lazy([(tk, 2) for tk in toks], make(names)) == []
+    assert len(made) == 79 and rows.pending == 121
+    qtbot.waitUntil(lambda: rows.pending == 0, timeout=5000)
+    assert rows_of(written) == [7] and len(made) == 200
+
+
 # -- d100 ---------------------------------------------------------------------------------------------
 @pytest.fixture
 def d100(window, qtbot):

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from engine.d100 import RULESET, EndTurn, StartRound
+from engine.d100 import RULESET, EndTurn, Settings, StartRound
 from engine.d100.values import sheet_of
 from engine.errors import CoverfireError
 from gui.rules.base import Kept, same_inputs
@@ -46,7 +46,8 @@ class RoundTracker(QWidget):
         self.message.setStyleSheet("color:#ef9a9a")
         self.table = read_only_table(self.COLUMNS, stretch=1, pick_rows=True)
         self.rows = TableRows(self.table, per_turn=120)
-        self._kept = Kept()
+        self._kept = Kept()  # each token's status, while its sheet and the settings are the same
+        self._defaults = Settings()
         self._read: tuple | None = None  # (tokens, rules) the rows were last shown from
         self.table.cellClicked.connect(self._clicked)
         buttons = QHBoxLayout()
@@ -71,7 +72,7 @@ class RoundTracker(QWidget):
         """Whose action it is: the first in the round's order who can still act (None
         outside rounds or when everyone is done)."""
         enc = self.controller.document.encounter
-        return self._current(enc, RULESET.settings(enc), self.order())
+        return self._current(enc, self._settings(enc), self.order())
 
     def refresh(self) -> None:
         c = self.controller
@@ -85,7 +86,7 @@ class RoundTracker(QWidget):
         if same_inputs(inputs, self._read):
             return
         self._read = inputs
-        st = RULESET.settings(enc)
+        st = self._settings(enc)
         rows = self.order()
         cur = self._current(enc, st, rows)
         if st.round == 0:
@@ -106,18 +107,22 @@ class RoundTracker(QWidget):
         self._ids = [r[0] for r in rows]
         by_id = {t.id: t for t in enc.tokens}
         raw = enc.rules.get("d100")
-        # a row is worked out again only when its token (a new value whenever its sheet, name
-        # or place changes), the settings or its place in the round changed
-        self.rows.show([self._kept.get(("row", tid), (by_id[tid], raw, tid == cur, left, per),
-                                       lambda tid=tid, left=left, per=per: self._row(by_id[tid], left, per, st,
-                                                                                     tid == cur))
-                        for tid, left, per in rows])
+        # a row is worked out (and written) again only when its token (a new value whenever
+        # its sheet, name or place changes), the settings or its place in the round changed;
+        # the rows not on screen of a first fill are worked out in the turns after
+        self.rows.show_lazy([(by_id[tid], raw, tid == cur, left, per) for tid, left, per in rows],
+                            lambda r: self._row(by_id[rows[r][0]], rows[r][1], rows[r][2], st, rows[r][0] == cur))
+
+    def _settings(self, enc):
+        """:meth:`RULESET.settings` of ``enc``; an encounter without d100 settings gets the
+        same defaults object every time (so what is kept by the settings stays kept)."""
+        raw = enc.rules.get("d100")
+        return raw if raw is not None else self._defaults
 
     def _status(self, token, st, sheet=None):
-        """:meth:`RULESET.status_of` the token (whose sheet is ``sheet`` when given), kept
-        while its sheet and the settings are the same values."""
-        raw = token.rules.get("d100")
-        return self._kept.get(("status", token.id), (raw, self.controller.document.encounter.rules.get("d100")),
+        """:meth:`RULESET.status_of` the token (whose sheet is ``sheet`` when given) under the
+        settings ``st``, kept while its sheet and the settings are the same values."""
+        return self._kept.get(token.id, (token.rules.get("d100"), st),
                               lambda: RULESET.status_of(token.id, sheet if sheet is not None else sheet_of(token), st))
 
     def _current(self, enc, st, rows) -> str | None:
