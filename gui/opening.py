@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QObject, QProcess, QProcessEnvironment, Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QObject, QProcess, QProcessEnvironment, Qt, Signal
 
 from engine.errors import CoverfireError
 
@@ -119,10 +119,9 @@ class BackgroundOpen(QObject):
         self._rest = None
         self._steps = None
         self._gc_was = gc.isenabled()
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._slice)
+        from gui.idle import IdleJob
+
+        self._timer = IdleJob(lambda: self._slice())  # (a turn's slice shares the window's deferred-work budget)
         self._proc: QProcess | None = None
 
     # -- the process ----------------------------------------------------------------------------
