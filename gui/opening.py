@@ -61,6 +61,10 @@ DIRECT_BELOW = {"open": BACKGROUND_FROM_BYTES, "autosave": BACKGROUND_FROM_BYTES
 #: What the progress dialog says is being done, by kind.
 VERBS = {"open": "Opening", "import": "Importing", "autosave": "Recovering", "scenes": "Reading",
          "sniff": "Reading"}
+#: What the progress dialog says while the process works, by kind.
+WORK = {"open": "Reading the file\u2026", "import": "Reading the map, making its walls and doors\u2026",
+        "autosave": "Reading the autosave\u2026", "scenes": "Reading its scene list\u2026",
+        "sniff": "Telling what it is\u2026"}
 
 
 @dataclass(frozen=True)
@@ -140,7 +144,7 @@ class BackgroundOpen(QObject):
         proc.finished.connect(self._on_exit)
         proc.errorOccurred.connect(self._on_error)
         self._proc = proc
-        self.progress.emit("Reading the file\u2026", 0.0)
+        self.progress.emit(WORK.get(self.request.kind, WORK["open"]), 0.0)
         from gui.load_process import argv
 
         proc.start(sys.executable, ["-c", "import sys; from gui.load_process import main; sys.exit(main())",
@@ -217,7 +221,7 @@ class BackgroundOpen(QObject):
                 self.extras[msg[1]] = msg[2]
             elif kind == "rest":
                 self._rest = ("rest", msg[1])
-            self.progress.emit("Reading the file\u2026", 0.5 * self._next / len(self._frames))
+            self.progress.emit("Taking it in\u2026", 0.5 * self._next / len(self._frames))
             return False
         if self._head is None or self._rest is None or self._head[1] != len(self._frames) - 1:
             raise ValueError("the reader's output is incomplete")

@@ -370,3 +370,4 @@ def test_cancelling_the_telling_of_a_dropped_file_changes_nothing(window, tmp_pa
     m = before.map
     drop(window, [db], m.width / 2, m.height / 2)
     assert not shown and window.document.encounter is before and not window.document.dirty
+
