@@ -282,6 +282,28 @@ class Autosaver(QObject):
             self.last_error = None
             self.resumed.emit(f"Autosave works again ({self.file}).")
 
+    def adopt(self, recovery: Recovery) -> bool:
+        """Make a recovered (big) autosave this session's own: the file's encounter text is
+        kept as it is, under this session's wrapper (its pid, now), and the old file removed,
+        so the recovered work is autosaved at once without dumping it again (~300 ms for a
+        10,000-obstacle map before the document's file text is warm). Returns False, having
+        changed nothing, when it cannot (a small autosave: :meth:`tick` it)."""
+        if recovery.data is not None:
+            return False
+        try:
+            text = recovery.file.read_bytes().decode("utf-8")
+            _, at = leading_fields(text, 0, stop="encounter")
+            if at is None:
+                return False
+            head = json.dumps({"format": MARK, "pid": os.getpid(), "started": _OUR_START, "saved": time.time(),
+                               "source": recovery.source}, ensure_ascii=False)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.file, (head[:-1] + ', "encounter": ' + text[at:]).encode("utf-8"))
+        except (OSError, ValueError):
+            return False
+        remove(recovery)
+        return True
+
     def discard(self) -> None:
         """Remove this session's autosave (after a save, or on a clean exit)."""
         try:

@@ -683,8 +683,9 @@ class MainWindow(QMainWindow):
                     self.statusBar().showMessage(f"Recovery cancelled; the autosave is kept ({rec.file})", 10000)
                     return False
                 self.document.set_content(got.encounter, rec.source, dirty=True, obstacles=got.obstacles)
-                remove(rec)
-                self.autosaver.tick()
+                if not self.autosaver.adopt(rec):  # (a big one: its text kept, under this session)
+                    remove(rec)
+                    self.autosaver.tick()
                 return True
             remove(rec)
         return False

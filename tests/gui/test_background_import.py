@@ -238,6 +238,13 @@ def test_a_big_autosave_is_recovered_through_the_process(window, big_encounter, 
     assert doc.encounter == want and doc.path == tmp_path / "fight.json" and window.isWindowModified()
     assert doc.tactics._obs.rebuilds == 1
     assert not f.exists()
+    # this session's autosave holds the recovered work at once (the file's text kept, not dumped again)
+    mine = json.loads(window.autosaver.file.read_text(encoding="utf-8"))
+    assert mine["pid"] == os.getpid() and mine["source"] == str(tmp_path / "fight.json")
+    assert mine["encounter"] == json.loads(text)["encounter"]
+    from gui.autosave import scan_autosaves
+
+    assert scan_autosaves(window.autosaver.folder) == ([], [])  # (ours, running: not offered)
 
 
 def test_cancelling_a_big_recovery_keeps_the_encounter_and_the_autosave(window, big_encounter, dead_pid, monkeypatch):
