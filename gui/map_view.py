@@ -601,6 +601,10 @@ class MapView(pg.GraphicsView):
         ev.accept()
 
     # -- foreground: scale bar, legend, title -------------------------------------------------------
+    def paintEvent(self, ev) -> None:
+        self.obstacles.new_paint()  # (each paint draws a budget of fresh tiles: a zoom step stays short)
+        super().paintEvent(ev)
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawForeground(painter, rect)
         painter.save()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import time
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QWidget
 
 from gui import style
 from gui.idle import IdleJob
@@ -23,9 +24,12 @@ WINDOW_FILL = QColor(150, 210, 255, 150)  # windows (Obstacle.kind "window"): pa
 WINDOW_EDGE = QColor("#e8f6ff")
 
 
-#: Metres: obstacles are drawn in square tiles this wide, each cached on its own, so that an
-#: edit repaints the tile it touches and a big map's first paint is spread over several turns.
-TILE_M = 40.0
+#: Metres: obstacles are drawn in square tiles this wide, each with its own picture, so that an
+#: edit repaints the tile it touches and a big map's first paint is spread over several turns
+#: (56 m: ~150 tiles on a 671 m map, each painted by Python every frame it is exposed: 40 m
+#: tiles cost a token drag step ~3 ms more at 10,000 obstacles; 80 m tiles a corner drag
+#: step ~4 ms more, its tile drawn again each step).
+TILE_M = 56.0
 #: Obstacles whose tiles are built (and shown) per event-loop turn when a whole map arrives,
 #: at most (a batch is the obstacles of whole tiles, in tile order, so that a tile is built
 #: and first painted once; its first paint costs about as much as building it).
@@ -33,6 +37,12 @@ BUILD_BATCH = 400
 #: Milliseconds of building per event-loop turn, at most (then the turn ends; the tiles
 #: built are painted in the next).
 BUILD_MS = 8.0
+#: Pixels across a tile on screen past which it is drawn directly, without a picture.
+MAX_TILE_PX = 2048
+#: Obstacles whose tiles one paint of the view draws afresh after a zoom, about (~5 ms).
+REDRAW_OBSTACLES = 500
+#: Pixels of margin around a tile's picture (its outlines' pen reaches past the paths).
+_PAD = 2
 #: An update changing more obstacles than this share rebuilds every tile.
 REBUILD_SHARE = 0.25
 
@@ -49,20 +59,45 @@ def _group(o) -> str:
     return style.height_class(o.height)
 
 
+class _Budget:
+    """How many obstacles the tiles may draw afresh in one paint of the view (the view starts
+    each paint with :meth:`ObstacleLayer.new_paint`)."""
+
+    def __init__(self) -> None:
+        self.spent = 0
+
+    def allow(self, n: int) -> bool:
+        if self.spent and self.spent + n > REDRAW_OBSTACLES:
+            return False
+        self.spent += n
+        return True
+
+
 class _Tile(QGraphicsRectItem):
-    """The obstacles of one tile, one path per group, drawn from its own device cache.
+    """The obstacles of one tile, one path per group, drawn from its own picture.
 
     A rect item (with no pen) so that Qt asks its C++ ``boundingRect``: the scene has no
-    index, and every repaint asks each of a big map's ~300 tiles for its bounds 3 times
-    (a Python override cost ~2 ms a drag step)."""
+    index, and every repaint asks each of a big map's ~150 tiles for its bounds 3 times
+    (a Python override cost ~2 ms a drag step).
 
-    def __init__(self, parent: QGraphicsItem):
+    The picture is the tile drawn at the view's zoom, in device pixels. After a zoom a tile
+    draws its old picture scaled (at once) and a fresh one within the paint's budget
+    (:data:`REDRAW_OBSTACLES`, those left over in the next turns: the layer asks again), so
+    a wheel step over 10,000 obstacles no longer draws them all in one turn (~110 ms with
+    Qt's device cache). Anything but the view's own widget (a snapshot's page, a grab) and a
+    tile wider than :data:`MAX_TILE_PX` on screen get the paths drawn directly."""
+
+    def __init__(self, parent: "ObstacleLayer"):
         super().__init__(parent)
+        self.layer = parent
         self.setPen(NO_PEN)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.items: dict[str, object] = {}  # obstacle id -> Obstacle
         self.paths: dict[str, QPainterPath] = {}
         self._rect = QRectF()
+        self._pic: QPixmap | None = None
+        self._pic_key: tuple | None = None  # (x scale, y scale, x phase, y phase) it was drawn at
+        self.drawn = 0  # pictures drawn afresh (for tests and benches)
+        self.blits = 0  # paints from the picture of the current zoom
 
     def rebuild(self, options: ViewOptions) -> None:
         groups: dict[str, list] = {}
@@ -76,9 +111,59 @@ class _Tile(QGraphicsRectItem):
         if rect != self._rect:
             self._rect = rect
             self.setRect(rect)  # (prepares the geometry change)
+        self._pic = self._pic_key = None
         self.update()
 
     def paint(self, painter: QPainter, *args) -> None:
+        device = painter.device()
+        t = painter.worldTransform()
+        if (not isinstance(device, QWidget) or t.m12() or t.m21() or t.m11() <= 0 or t.m22() <= 0
+                or self._rect.isEmpty()):
+            self._draw(painter)
+            return
+        dpr = device.devicePixelRatioF()
+        sx, sy = t.m11() * dpr, t.m22() * dpr
+        if max(self._rect.width() * sx, self._rect.height() * sy) > MAX_TILE_PX:
+            self._draw(painter)  # (zoomed far in: few tiles in view, each drawn as it shows)
+            return
+        corner = t.map(self._rect.topLeft())
+        cx, cy = corner.x() * dpr, corner.y() * dpr
+        key = (round(sx, 9), round(sy, 9), round((cx - math.floor(cx)) * 8), round((cy - math.floor(cy)) * 8))
+        if self._pic_key != key and (self._pic is None or self.layer.budget.allow(len(self.items))):
+            self._picture(sx, sy, cx - math.floor(cx), cy - math.floor(cy))
+            self._pic_key = key
+        elif self._pic_key != key:
+            self.layer.later(self)  # (drawn afresh in a later turn)
+        pic = self._pic
+        painter.save()
+        if self._pic_key == key:
+            self.layer._stale.discard(self)
+            self.blits += 1
+            painter.resetTransform()
+            painter.drawPixmap(QPointF((math.floor(cx) - _PAD) / dpr, (math.floor(cy) - _PAD) / dpr), pic)
+        else:  # the picture of another zoom, scaled into place until the new one is drawn
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            w, h = pic.width() - 2 * _PAD, pic.height() - 2 * _PAD
+            kx, ky = self._rect.width() / max(w - 1, 1), self._rect.height() / max(h - 1, 1)
+            painter.drawPixmap(self._rect.adjusted(-_PAD * kx, -_PAD * ky, _PAD * kx, _PAD * ky), pic,
+                               QRectF(0, 0, pic.width(), pic.height()))
+        painter.restore()
+
+    def _picture(self, sx: float, sy: float, fx: float, fy: float) -> None:
+        """Draw the tile into a device-pixel picture at scale (sx, sy), its corner at the
+        sub-pixel phase (fx, fy)."""
+        w = math.ceil(self._rect.width() * sx + fx) + 2 * _PAD
+        h = math.ceil(self._rect.height() * sy + fy) + 2 * _PAD
+        pic = QPixmap(max(1, w), max(1, h))
+        pic.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pic)
+        p.setTransform(QTransform(sx, 0.0, 0.0, sy, _PAD + fx - self._rect.left() * sx, _PAD + fy - self._rect.top() * sy))
+        self._draw(p)
+        p.end()
+        self._pic = pic
+        self.drawn += 1
+
+    def _draw(self, painter: QPainter) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for cls in style.HEIGHT_CLASSES:
             path = self.paths.get(cls)
@@ -104,7 +189,7 @@ class ObstacleLayer(MapLayer):
     hatched), closed doors (wood-coloured, so the GM can tell them from walls), windows
     (pale glass, dotted edge) and open doors (dashed outline only).
 
-    Drawn in square tiles (:data:`TILE_M`), each its own cached item: an edit (a door, a
+    Drawn in square tiles (:data:`TILE_M`), each its own item with its own picture: an edit (a door, a
     dragged corner, a wall) rebuilds and repaints only the tiles of the obstacles it changed
     (found by identity: an edited encounter keeps every other obstacle value), and a whole
     new map is built :data:`BUILD_BATCH` obstacles per event-loop turn, so that neither ever
@@ -121,6 +206,9 @@ class ObstacleLayer(MapLayer):
         self._pending: list = []  # obstacles of a new map not in their tiles yet
         self._unsorted = False  # whether _pending still waits to be put in tile order
         self._batch = IdleJob(self._build_batch, repeat=True)
+        self._stale: set = set()  # tiles showing a picture of another zoom
+        self.budget = _Budget()
+        self._redraw = IdleJob(self._redraw_stale)
         self.build_count = 0
 
     @property
@@ -180,6 +268,39 @@ class ObstacleLayer(MapLayer):
                 self._batch.stop()
         else:
             self._edit(gone, came)
+
+    def new_paint(self) -> None:
+        """A paint of the view begins: the tiles' budget for fresh pictures starts again."""
+        self.budget.spent = 0
+
+    def later(self, tile: _Tile) -> None:
+        """``tile`` showed a picture of another zoom: ask it to paint again next turn."""
+        self._stale.add(tile)
+        self._redraw.start()
+
+    def _redraw_stale(self) -> None:
+        # (a tile leaves the set when it paints at the current zoom; one out of view leaves
+        # it now, and comes back if it shows an old picture when it is in view again)
+        seen = self._in_view()
+        for tile in list(self._stale):
+            if tile.parentItem() is not self or (seen is not None and not tile.rect().intersects(seen)):
+                self._stale.discard(tile)
+            else:
+                tile.update()
+
+    def _in_view(self) -> QRectF | None:
+        """The part of the map the (first) view shows, in metres."""
+        scene = self.scene()
+        views = scene.views() if scene is not None else []
+        if not views:
+            return None
+        v = views[0]
+        return v.mapToScene(v.viewport().rect()).boundingRect()
+
+    @property
+    def redrawing(self) -> bool:
+        """Whether some tiles in view still show a picture of another zoom."""
+        return bool(self._stale)
 
     def _tile_of(self, o) -> tuple[int, int]:
         x, y = o.polygon[0]

@@ -1,0 +1,65 @@
+"""A zoom on a big map: the obstacle tiles show their old pictures scaled at once and are
+drawn afresh a paint's budget at a time (REDRAW_OBSTACLES), until every tile in view is
+drawn at the new zoom, and what is shown then is what drawing the paths directly shows."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+
+from bench.scene import make_scene
+from gui.layers import obstacles as obstacles_mod
+
+
+def _grab(view) -> np.ndarray:
+    img = view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    ptr = img.constBits()
+    return np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
+        :, : img.width() * 4].copy()
+
+
+def test_a_zoom_draws_the_tiles_afresh_a_budget_at_a_time(window, qtbot):
+    enc = make_scene(5, tokens=20, obstacles=3000)
+    window.document.set_content(enc, None)
+    view = window.map_view
+    layer = view.obstacles
+    qtbot.waitUntil(lambda: not layer.pending, timeout=20000)
+    view.viewport().repaint()
+    tiles = list(layer._tiles.values())
+    assert len(tiles) > 20
+    before = {id(t): t.drawn for t in tiles}
+    view.zoom_by(1.25)
+    view.viewport().repaint()  # (one paint, in this turn)
+    fresh = [t for t in tiles if t.drawn > before[id(t)]]
+    assert fresh, "some tiles are drawn at the new zoom at once"
+    assert sum(len(t.items) for t in fresh) <= obstacles_mod.REDRAW_OBSTACLES + max(len(t.items) for t in tiles)
+    assert layer.redrawing  # the others wait for the next turns
+    qtbot.waitUntil(lambda: not layer.redrawing, timeout=10000)
+    view.viewport().repaint()
+    assert not layer.redrawing  # (every tile in view at the new zoom)
+    # and the pictures show what the paths drawn directly show (the view rendered into an
+    # image draws them so): the same pixels but for the edges' anti-aliasing
+    drawn_before, blits_before = sum(t.drawn for t in tiles), sum(t.blits for t in tiles)
+    shown = _grab(view)
+    assert sum(t.drawn for t in tiles) == drawn_before  # (no tile drawn afresh: the pictures are current)
+    assert sum(t.blits for t in tiles) > blits_before  # (the grab showed the pictures)
+    img = QImage(view.viewport().size() * view.viewport().devicePixelRatioF(), QImage.Format.Format_RGB32)
+    img.setDevicePixelRatio(view.viewport().devicePixelRatioF())
+    painter = QPainter(img)
+    view.render(painter, QRectF(0, 0, view.viewport().width(), view.viewport().height()), view.viewport().rect())
+    painter.end()
+    ptr = img.constBits()
+    direct = np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
+        :, : img.width() * 4]
+    diff = np.abs(shown.astype(int) - direct.astype(int))
+    assert diff.mean() < 2.0
+    assert np.mean(diff.max(axis=1) > 40) < 0.05  # (nearly every row alike)
+
+
+def test_pictures_and_direct_drawing_agree(window, qtbot):
+    view = window.map_view
+    layer = view.obstacles
+    qtbot.wait(50)
+    view.viewport().repaint()
+    assert any(t.drawn for t in layer._tiles.values())  # (the widget's paints use the pictures)
