@@ -23,9 +23,10 @@ def test_jobs_started_together_are_spread_over_turns(qtbot):
     assert all(j.isActive() for j in jobs)
     qtbot.waitUntil(lambda: len(ran) == 4, timeout=2000)
     turns = [t for _, t in ran]
-    # two jobs a turn at most (each takes 0.6 of the budget): four jobs, two turns or more
+    # two jobs a turn at most (each takes 0.6 of the budget: a third would start past it),
+    # so four jobs take two turns or more, in the order they were started
     assert [n for n, _ in ran] == ["a", "b", "c", "d"]
-    assert max(turns.count(t) for t in set(turns)) == 2 and len(set(turns)) == 2
+    assert max(turns.count(t) for t in set(turns)) <= 2 and len(set(turns)) >= 2
     assert not any(j.isActive() for j in jobs)
 
 
