@@ -368,8 +368,11 @@ class ImportActions(QObject):
     def choose_scene(self, path: str | Path) -> int | None | bool:
         """For a Foundry file of several scenes (a scenes.db, a scene list), ask which one:
         its 0-based index; None for any other file (or one scene); False when the GM cancels."""
+        from gui.drop import MAP_SUFFIXES
         from gui.opening import Request, load
 
+        if Path(path).suffix.lower() in MAP_SUFFIXES:
+            return None  # (a Universal VTT map: one scene; no process started to learn it)
         try:
             got = load(Request("scenes", str(path)), self.window)  # (a big file: told in the loader process)
         except CoverfireError:

@@ -378,3 +378,19 @@ def test_cancelling_the_telling_of_a_dropped_file_changes_nothing(window, tmp_pa
     drop(window, [db], m.width / 2, m.height / 2)
     assert not shown and window.document.encounter is before and not window.document.dirty
 
+
+
+def test_import_map_through_the_menu_starts_one_process_for_a_big_uvtt_map(window, big_map, monkeypatch):
+    from tests.gui.test_importing import answer_map_dialog, pick_file
+
+    jobs = []
+    real = opening.BackgroundOpen.start
+    monkeypatch.setattr(opening.BackgroundOpen, "start", lambda self: (jobs.append(self), real(self))[1])
+    shown = _warnings(monkeypatch)
+    pick_file(monkeypatch, big_map)
+    answer_map_dialog(CELL, HEIGHT)
+    window.actions["import map"].trigger()
+    # (a .uvtt is one scene: no scene list asked of a process first)
+    assert [j.request.kind for j in jobs] == ["import"] and not shown
+    assert window.document.encounter == import_file(big_map, cell_size=CELL, object_height=HEIGHT,
+                                                    expect="map").encounter
