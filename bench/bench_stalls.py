@@ -481,11 +481,10 @@ def write_foundry(walls: int, path: Path, seed: int = 1) -> Path:
     return Path(path)
 
 
-def measure_import(label: str, path: Path, log=print, name: str = "import") -> list[dict]:
-    """File > Import Map of the map in ``path`` into a fresh window: the longest event-loop
-    turn (wall and GUI-thread CPU) from the import until the answers settled; one row."""
-    tmp = Path(tempfile.mkdtemp(prefix="cf-import-"))
-    win = _window(tmp)
+def _one_shot(win, label: str, name: str, do, about, log=print) -> list[dict]:
+    """Time ``do()`` (one GM action in ``win``) from its start until the answers settled and
+    the first paints: one row, with ``about(result)``'s fields and words added; then the
+    window is closed (its unsaved work dropped)."""
     probe = Probe()
     gcw = GcWatch()
     rows: list[dict] = []
@@ -493,36 +492,50 @@ def measure_import(label: str, path: Path, log=print, name: str = "import") -> l
     def script():
         yield 50
         t0, c0 = time.perf_counter(), time.thread_time()
-        ok = win.importing.import_map(path, 1.5, 1.0)
+        result = do()
         yield lambda: _settled(win)
         yield 200  # (the first paints)
         t1 = time.perf_counter()
-        loaded = getattr(win.importing, "last_load", None)
+        extra, words = about(result)
         row = {"scene": label, "action": name, "stall_ms": probe.longest(t0, t1),
                "stall_cpu_ms": probe.longest_cpu(t0, t1), "answers_ms": None, "settled_ms": (t1 - t0) * 1e3,
                "cpu_ms": (time.thread_time() - c0) * 1e3, "gc_ms": gcw.longest(t0, t1)[0],
-               "route": loaded.route if loaded is not None else None, "imported": bool(ok),
-               "obstacles": len(win.document.encounter.obstacles), "bytes": path.stat().st_size}
+               "obstacles": len(win.document.encounter.obstacles), **extra}
         rows.append(row)
         log(f"  {label:8s} {name:12s} stall {row['stall_ms']:7.1f} ms (cpu {row['stall_cpu_ms']:5.1f})  settled "
             f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms, longest gc {row['gc_ms']:.0f} ms; "
-            f"{row['bytes'] / 1e3:.0f} KB, {row['obstacles']} obstacles, route {row['route']})")
+            f"{row['obstacles']} obstacles, {words})")
 
     try:
         Script(script()).run()
     finally:
         gcw.stop()
-    probe._timer.stop()
-    if win.importing.report_dialog is not None:
-        win.importing.report_dialog.close()
-    win.maybe_save = lambda: True  # (the imported map is unsaved: closing asks nothing)
-    win.close()
-    worker = getattr(win.answers, "worker", None)
-    if worker is not None:
-        worker.shutdown()
-    win.deleteLater()
-    QApplication.processEvents()
+        probe._timer.stop()
+        dialog = getattr(getattr(win, "importing", None), "report_dialog", None)
+        if dialog is not None:
+            dialog.close()
+        win.maybe_save = lambda: True  # (the imported or recovered work is unsaved: closing asks nothing)
+        win.close()
+        worker = getattr(win.answers, "worker", None)
+        if worker is not None:
+            worker.shutdown()
+        win.deleteLater()
+        QApplication.processEvents()
     return rows
+
+
+def measure_import(label: str, path: Path, log=print, name: str = "import") -> list[dict]:
+    """File > Import Map of the map in ``path`` into a fresh window: the longest event-loop
+    turn (wall and GUI-thread CPU) from the import until the answers settled; one row."""
+    win = _window(Path(tempfile.mkdtemp(prefix="cf-import-")))
+
+    def about(ok):
+        loaded = getattr(win.importing, "last_load", None)
+        route = loaded.route if loaded is not None else None
+        size = path.stat().st_size
+        return ({"route": route, "imported": bool(ok), "bytes": size}, f"{size / 1e3:.0f} KB, route {route}")
+
+    return _one_shot(win, label, name, lambda: win.importing.import_map(path, 1.5, 1.0), about, log=log)
 
 
 def measure_recovery(label: str, path: Path, log=print) -> list[dict]:
@@ -535,8 +548,7 @@ def measure_recovery(label: str, path: Path, log=print) -> list[dict]:
 
     from engine.files import encounter_to_data, load_encounter
 
-    tmp = Path(tempfile.mkdtemp(prefix="cf-recover-"))
-    win = _window(tmp)
+    win = _window(Path(tempfile.mkdtemp(prefix="cf-recover-")))
     dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                               text=True).stdout)
     folder = win.autosaver.folder
@@ -547,40 +559,11 @@ def measure_recovery(label: str, path: Path, log=print) -> list[dict]:
                  encoding="utf-8")
     question = QMessageBox.question
     QMessageBox.question = staticmethod(lambda *a, **k: QMessageBox.StandardButton.Yes)
-    probe = Probe()
-    gcw = GcWatch()
-    rows: list[dict] = []
-
-    def script():
-        yield 50
-        t0, c0 = time.perf_counter(), time.thread_time()
-        ok = win.offer_recovery()
-        yield lambda: _settled(win)
-        yield 200  # (the first paints)
-        t1 = time.perf_counter()
-        row = {"scene": label, "action": "recover", "stall_ms": probe.longest(t0, t1),
-               "stall_cpu_ms": probe.longest_cpu(t0, t1), "answers_ms": None, "settled_ms": (t1 - t0) * 1e3,
-               "cpu_ms": (time.thread_time() - c0) * 1e3, "gc_ms": gcw.longest(t0, t1)[0], "recovered": bool(ok),
-               "obstacles": len(win.document.encounter.obstacles), "bytes": f.stat().st_size if f.exists() else None}
-        rows.append(row)
-        log(f"  {label:8s} {'recover':12s} stall {row['stall_ms']:7.1f} ms (cpu {row['stall_cpu_ms']:5.1f})  settled "
-            f"{row['settled_ms']:7.0f} ms  (gui cpu {row['cpu_ms']:.0f} ms, longest gc {row['gc_ms']:.0f} ms; "
-            f"{row['obstacles']} obstacles, recovered {row['recovered']})")
-
     try:
-        Script(script()).run()
+        return _one_shot(win, label, "recover", win.offer_recovery,
+                         lambda ok: ({"recovered": bool(ok)}, f"recovered {bool(ok)}"), log=log)
     finally:
-        gcw.stop()
         QMessageBox.question = question
-    probe._timer.stop()
-    win.maybe_save = lambda: True  # (the recovered work is unsaved: closing asks nothing)
-    win.close()
-    worker = getattr(win.answers, "worker", None)
-    if worker is not None:
-        worker.shutdown()
-    win.deleteLater()
-    QApplication.processEvents()
-    return rows
 
 
 def run(scenes=("demo", "large", "big"), steps: int = 20, log=print, profile: bool = False,
