@@ -15,7 +15,9 @@ mouse would (one drag step per 16 ms frame):
 * ``corner``: a corner of an obstacle near the attacker dragged 20 steps and dropped;
 * ``door``: a door closed (opened) with one click;
 * ``wall``: a two-point wall drawn;
-* ``undo ...``: each of those undone.
+* ``undo ...``: each of those undone;
+* ``zoom in`` / ``zoom out``: 8 wheel steps, a frame each, until every obstacle tile in view
+  is drawn at the new zoom.
 
 Each stall is given as wall time and as the GUI thread's CPU time in its longest turn (on
 this shared 2-core machine a loaded moment stretches wall times several-fold; the CPU time is
@@ -79,7 +81,7 @@ STALL_BUDGET_MS = 50.0
 PROFILE_CPU_MS = 25.0
 SETTLE_TIMEOUT_S = 30.0
 ACTIONS = ("open", "attacker", "charge fill", "drag", "undo drag", "corner", "undo corner",
-           "door", "undo door", "wall", "undo wall")
+           "door", "undo door", "wall", "undo wall", "zoom in", "zoom out")
 
 
 class Probe(QObject):
@@ -408,6 +410,15 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
         end()
         yield from undo("undo wall")
         view.set_tool(tool)
+        # the wheel: 8 steps in (a frame each), then 8 out, until every tile in view is drawn
+        # at the zoom (the obstacle tiles' pictures are drawn again a budget a paint)
+        for name, factor in (("zoom in", 1.25), ("zoom out", 0.8)):
+            end = action(name)
+            for _ in range(8):
+                view.zoom_by(factor)
+                yield FRAME_MS
+            yield lambda: not view.obstacles.redrawing
+            end()
 
     try:
         Script(script()).run()
