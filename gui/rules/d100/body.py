@@ -14,6 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QSizePolicy,
     QToolTip,
@@ -268,7 +269,13 @@ class BodyPanel(QWidget):
         self.table.horizontalHeaderItem(3).setToolTip("Armour value (durability left / at start)")
         self.table.setMinimumHeight(22 * len(LOCATIONS) + 28)
         self.table.setMaximumHeight(22 * len(LOCATIONS) + 30)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # every column as wide as its contents, the last takes what is left; on a laptop's
+        # narrow dock the table scrolls sideways rather than hide Severity..Cover past its edge
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(len(self.COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.table.setMaximumHeight(22 * len(LOCATIONS) + 30 + self.table.horizontalScrollBar().sizeHint().height())
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.empty = QLabel("Select a token on the map to see its body.")
         self.empty.setWordWrap(True)

@@ -169,8 +169,14 @@ class InitiativeTracker(QWidget):
         for i, b in enumerate((self.roll_button, self.end_button, self.attack_button, self.supp_button)):
             row.addWidget(b, i // 2, i % 2)
 
-        self.order = read_only_table(["Character", "Init", "Passes", "Physical", "Stun", "Wounds", "Now"],
+        # short headers (the full names in their tooltips): the dock is ~330 px wide on a
+        # laptop, and the Character column takes what the others leave
+        self.order = read_only_table(["Character", "Init", "IP", "Phys", "Stun", "Wnd", "Now"],
                                      pick_rows=True)
+        for col, tip in enumerate(("Character", "Initiative score", "Initiative Passes this Combat Turn",
+                                   "Physical damage boxes filled / boxes (+ overflow)", "Stun damage boxes filled / boxes",
+                                   "Wound modifier", "What the character is doing now")):
+            self.order.horizontalHeaderItem(col).setToolTip(tip)
         self.order.itemSelectionChanged.connect(self._order_picked)
 
         self.who = bold(QLabel())
