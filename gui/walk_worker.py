@@ -45,14 +45,11 @@ _ASKERS = itertools.count(1)
 
 
 def walk_here(navigator, start, goal, radius: float) -> tuple:
-    """The walk's answer worked out on this thread (same tuples as the planner's)."""
-    try:
-        path = navigator.shortest_path(start, goal, radius)
-    except ValueError as exc:  # the geometry's refusal (inside an obstacle, off the map ...)
-        return ("refused", str(exc))
-    if path is None:
-        return ("none",)
-    return ("path", tuple((float(x), float(y)) for x, y in path.points), float(path.length))
+    """The walk's answer worked out on this thread (the planner's own function, so the same
+    tuples: :func:`gui.charge_process.walk`)."""
+    from gui.charge_process import walk
+
+    return walk(navigator, start, goal, radius)
 
 
 class WalkWorker(QObject):
