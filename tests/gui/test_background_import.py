@@ -394,3 +394,34 @@ def test_import_map_through_the_menu_starts_one_process_for_a_big_uvtt_map(windo
     assert [j.request.kind for j in jobs] == ["import"] and not shown
     assert window.document.encounter == import_file(big_map, cell_size=CELL, object_height=HEIGHT,
                                                     expect="map").encounter
+
+
+# -- the frames themselves -------------------------------------------------------------------------
+def test_an_error_comes_back_as_itself_or_as_its_message():
+    import pickle
+
+    from engine.errors import ImportFileError, UnknownIdError
+    from gui.load_process import error_frame, rebuilt_error
+
+    exc = ImportFileError("the map has no resolution", file="/maps/a.uvtt", path="$.resolution")
+    kind, pickled, message = pickle.loads(error_frame(exc))
+    back = rebuilt_error(pickled, message)
+    assert kind == "exception" and type(back) is ImportFileError
+    assert str(back) == str(exc) == "/maps/a.uvtt: at $.resolution: the map has no resolution"
+    assert (back.file, back.path, back.reason) == ("/maps/a.uvtt", "$.resolution", "the map has no resolution")
+    # an error whose class will not rebuild from its message (two arguments): its message, as a CoverfireError
+    odd = UnknownIdError("obstacle", "w-3")
+    _, pickled, message = pickle.loads(error_frame(odd))
+    back = rebuilt_error(pickled, message)
+    assert type(back) is CoverfireError and str(back) == "no obstacle with id 'w-3' in this encounter"
+    assert str(rebuilt_error(b"not a pickle", "the words")) == "the words"
+
+
+def test_frames_carry_the_extras_and_no_encounter():
+    import pickle
+
+    from gui.load_process import frames, split_frames
+
+    data = b"".join(len(f).to_bytes(8, "little") + f for f in frames(None, {"scenes": ["Cellar", "Hall"]}))
+    got = [pickle.loads(f) for f in split_frames(data + b"\x09\x00")]  # (a cut-short tail is left out)
+    assert got == [("header", 2, None), ("extra", "scenes", ["Cellar", "Hall"]), ("rest", None)]
