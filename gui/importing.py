@@ -405,6 +405,7 @@ class ImportActions(QObject):
         sill = self.window_sill() if window_sill is None else float(window_sill)
         request = Request("import", str(path), {"cell_size": cell, "object_height": height, "window_sill": sill,
                                                 "scene": scene})
+        self.last_load = None
         try:
             loaded = load(request, w)  # (a big map in the loader process: the window goes on painting)
         except CoverfireError as exc:
