@@ -29,7 +29,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import bench_stalls  # noqa: E402  (sets QT_QPA_PLATFORM to the 1920x1080 offscreen screen)
-from bench.bench_stalls import FRAME_MS, STALL_BUDGET_MS, Probe, Script, _near_middle, _settled, _window  # noqa: E402
+from bench.bench_stalls import (FRAME_MS, STALL_BUDGET_MS, Probe, Script, _near_middle, _settled,  # noqa: E402
+                                 _window, close_window)
 
 WALK_TIMEOUT_S = 60.0
 
@@ -102,12 +103,7 @@ def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None
     Script(script()).run()
     probe._timer.stop()
     win.document.undo_stack.setClean()
-    win.close()
-    worker = getattr(win.answers, "worker", None)
-    if worker is not None:
-        worker.shutdown()
-    win.deleteLater()
-    QApplication.processEvents()
+    close_window(win)
     return rows
 
 

@@ -267,6 +267,16 @@ def _window(tmp: Path):
     return win
 
 
+def close_window(win) -> None:
+    """Close a bench's window and its planner process, and let Qt delete it."""
+    win.close()
+    worker = getattr(win.answers, "worker", None)
+    if worker is not None:
+        worker.shutdown()
+    win.deleteLater()
+    QApplication.processEvents()
+
+
 def _near_middle(enc, tokens=True, n=2):
     m = enc.map
     items = enc.tokens if tokens else [o for o in enc.obstacles if not o.door]
@@ -426,12 +436,7 @@ def measure_scene(label: str, path: Path, steps: int, log=print, sampler: Sample
         gcw.stop()
     probe._timer.stop()
     win.document.undo_stack.setClean()
-    win.close()
-    worker = getattr(win.answers, "worker", None)
-    if worker is not None:
-        worker.shutdown()
-    win.deleteLater()
-    QApplication.processEvents()
+    close_window(win)
     return rows
 
 
@@ -526,12 +531,7 @@ def _one_shot(win, label: str, name: str, do, about, log=print) -> list[dict]:
         if dialog is not None:
             dialog.close()
         win.maybe_save = lambda: True  # (the imported or recovered work is unsaved: closing asks nothing)
-        win.close()
-        worker = getattr(win.answers, "worker", None)
-        if worker is not None:
-            worker.shutdown()
-        win.deleteLater()
-        QApplication.processEvents()
+        close_window(win)
     return rows
 
 
