@@ -52,3 +52,15 @@ def test_a_job_that_fails_is_dropped_and_the_others_run(qtbot):
     good.start()
     qtbot.waitUntil(lambda: ran == [1], timeout=2000)
     assert not bad.isActive()
+
+
+def test_a_turn_right_after_busy_work_is_left_to_it(qtbot):
+    sched = idle.scheduler()
+    qtbot.waitUntil(lambda: not sched.jobs, timeout=2000)
+    ran = []
+    skips = sched.skips
+    sched._last = (time.perf_counter(), time.thread_time())
+    IdleJob(lambda: ran.append(1)).start()
+    busy(3 * idle.BUSY_S)  # (the thread's own work: an input handled before the loop comes back)
+    qtbot.waitUntil(lambda: ran == [1], timeout=2000)
+    assert sched.skips == skips + 1  # one turn left to it, then the job ran

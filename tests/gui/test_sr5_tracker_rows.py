@@ -93,3 +93,24 @@ def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
     ob = doc.encounter.obstacles[0]
     doc.commit(edits.replace(doc.encounter, ob.model_copy(update={"height": ob.height + 1.0})), "Raise")
     assert written == []
+
+
+def test_picking_another_token_moves_the_highlight_and_writes_no_row(big_fight, qtbot, monkeypatch):
+    t = open_fight(big_fight)
+    qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
+    written: list[int] = []
+    real = widgets.write_cell
+
+    def counting(table, row, column, cell):
+        if table is t.order:
+            written.append(row)
+        return real(table, row, column, cell)
+
+    monkeypatch.setattr(widgets, "write_cell", counting)
+    enc = big_fight.document.encounter
+    ids = list(combat.participants(enc))
+    for k in (7, 250):
+        big_fight.selection.select([ids[k]], enc)
+        assert [i.row() for i in t.order.selectionModel().selectedRows()] == [k]
+        assert t.who.text().startswith(enc.token(ids[k]).name or ids[k])
+    assert written == []
