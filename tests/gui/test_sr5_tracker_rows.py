@@ -35,11 +35,14 @@ def test_a_big_order_is_written_a_part_a_turn_on_screen_rows_first(big_fight, qt
     enc = big_fight.document.encounter
     ids = list(combat.participants(enc))
     assert t.order.rowCount() == len(ids) == 300
-    # in the open's own turn: the first ORDER_ROWS_PER_TURN rows (the table is scrolled to the top)
-    assert t.order_pending == 300 - ORDER_ROWS_PER_TURN
+    # in the open's own turn: at most ORDER_ROWS_PER_TURN rows, from the top (the table is
+    # scrolled to the top); fewer when rows written just before share the turn's budget (the
+    # demo's, when the event loop has not come round since)
+    done = 300 - t.order_pending
+    assert 24 <= done <= ORDER_ROWS_PER_TURN
     now = rows(t)
-    assert all(r[0] is not None for r in now[:ORDER_ROWS_PER_TURN])
-    assert all(r[0] is None for r in now[ORDER_ROWS_PER_TURN:])
+    assert all(r[0] is not None for r in now[:done])
+    assert all(r[0] is None for r in now[done:])
     qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
     names = {tk.id: tk.name or tk.id for tk in enc.tokens}
     assert [r[0] for r in rows(t)] == [names[i] for i in ids]
@@ -57,7 +60,7 @@ def test_scrolled_down_the_rows_on_screen_are_written_first(big_fight, qtbot):
     renamed = enc.model_copy(update={"tokens": tuple(tk.model_copy(update={"name": f"N{i}"})
                                                      for i, tk in enumerate(enc.tokens))})
     big_fight.document.set_content(renamed, None)
-    assert t.order_pending == 300 - ORDER_ROWS_PER_TURN
+    assert 300 - ORDER_ROWS_PER_TURN <= t.order_pending < 300
     top = t.order.rowAt(0)
     assert top > ORDER_ROWS_PER_TURN  # (scrolled past the first part)
     ids = list(combat.participants(renamed))
