@@ -137,7 +137,7 @@ class _Tile(QGraphicsRectItem):
         pic = self._pic
         painter.save()
         if self._pic_key == key:
-            self.layer._stale.discard(self)
+            self.layer._stale.pop(self, None)
             self.blits += 1
             painter.resetTransform()
             painter.drawPixmap(QPointF((math.floor(cx) - _PAD) / dpr, (math.floor(cy) - _PAD) / dpr), pic)
@@ -206,7 +206,7 @@ class ObstacleLayer(MapLayer):
         self._pending: list = []  # obstacles of a new map not in their tiles yet
         self._unsorted = False  # whether _pending still waits to be put in tile order
         self._batch = IdleJob(self._build_batch, repeat=True)
-        self._stale: set = set()  # tiles showing a picture of another zoom
+        self._stale: dict = {}  # tiles showing a picture of another zoom -> repaints asked since
         self.budget = _Budget()
         self._redraw = IdleJob(self._redraw_stale)
         self.build_count = 0
@@ -275,18 +275,22 @@ class ObstacleLayer(MapLayer):
 
     def later(self, tile: _Tile) -> None:
         """``tile`` showed a picture of another zoom: ask it to paint again next turn."""
-        self._stale.add(tile)
+        self._stale[tile] = 0
         self._redraw.start()
 
     def _redraw_stale(self) -> None:
-        # (a tile leaves the set when it paints at the current zoom; one out of view leaves
-        # it now, and comes back if it shows an old picture when it is in view again)
+        # (a tile leaves the set when it paints at the current zoom; one out of view, or asked
+        # three times without painting (clipped by the view), leaves it now, and comes back if
+        # it shows an old picture when it is painted again)
         seen = self._in_view()
-        for tile in list(self._stale):
-            if tile.parentItem() is not self or (seen is not None and not tile.rect().intersects(seen)):
-                self._stale.discard(tile)
+        for tile, asked in list(self._stale.items()):
+            if tile.parentItem() is not self or asked >= 3 or (seen is not None and not tile.rect().intersects(seen)):
+                self._stale.pop(tile, None)
             else:
+                self._stale[tile] = asked + 1
                 tile.update()
+        if self._stale:
+            self._redraw.start()
 
     def _in_view(self) -> QRectF | None:
         """The part of the map the (first) view shows, in metres."""
