@@ -102,7 +102,7 @@ class EncounterText:
         self._kept = keep  # (only what this encounter holds: the texts of values an edit replaced go)
         return out
 
-    def warm(self, encounter: Encounter, budget_s: float = 0.008) -> bool:
+    def warm(self, encounter: Encounter, budget_s: float = 0.004) -> bool:
         """Make the texts of ``encounter``'s items not kept yet, for about ``budget_s``;
         True while some are left."""
         end = time.perf_counter() + budget_s

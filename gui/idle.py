@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, QTimer
 log = logging.getLogger(__name__)
 
 #: Seconds of queued work one event-loop turn runs (besides what the turn does itself).
-TURN_BUDGET_S = 0.010
+TURN_BUDGET_S = 0.005
 #: GUI-thread CPU seconds since the last jobs ran past which (when it is most of the time
 #: since) a turn is left to the thread's own work, at most :data:`MAX_SKIPS` turns in a row.
 BUSY_S = 0.015

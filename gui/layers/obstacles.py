@@ -36,7 +36,7 @@ TILE_M = 56.0
 BUILD_BATCH = 400
 #: Milliseconds of building per event-loop turn, at most (then the turn ends; the tiles
 #: built are painted in the next).
-BUILD_MS = 8.0
+BUILD_MS = 5.0
 #: Pixels across a tile on screen past which it is drawn directly, without a picture.
 MAX_TILE_PX = 2048
 #: Obstacles whose tiles one paint of the view draws afresh after a zoom, about (~5 ms).

@@ -13,7 +13,7 @@ from engine.d100 import RULESET, EndTurn, Settings, StartRound
 from engine.d100.values import sheet_of
 from engine.errors import CoverfireError
 from gui.rules.base import Kept, same_inputs
-from gui.rules.widgets import Cell, TableRows, bold, read_only_table
+from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
 from gui.style import side_colour
 
 
@@ -45,7 +45,7 @@ class RoundTracker(QWidget):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color:#ef9a9a")
         self.table = read_only_table(self.COLUMNS, stretch=1, pick_rows=True)
-        self.rows = TableRows(self.table, per_turn=120)
+        self.rows = TableRows(self.table, per_turn=ROWS_PER_TURN)
         self._kept = Kept()  # each token's status, while its sheet and the settings are the same
         self._defaults = Settings()
         self._read: tuple | None = None  # (tokens, rules) the rows were last shown from

@@ -39,16 +39,16 @@ from engine.sr5.changes import RULESET, settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
 from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
 from gui.rules.base import Kept
-from gui.rules.widgets import Cell, TableRows, bold, read_only_table
+from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
 
 ACTING = QColor("#fff176")
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
 WEAPON_ACTIONS = ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
                   "insert_clip", "reload", "quick_draw")
 INTERRUPTS = ("full_defense", "hit_the_dirt")
-#: Rows of the initiative order written in one event-loop turn (~0.06 ms a row); the rest
-#: follow in the next turns.
-ORDER_ROWS_PER_TURN = 120
+#: Rows of the initiative order written in one event-loop turn; the rest follow in the next
+#: turns (gui.rules.widgets.ROWS_PER_TURN).
+ORDER_ROWS_PER_TURN = ROWS_PER_TURN
 #: Rows (besides those on screen) the order's columns are measured over.
 ORDER_MEASURED_ROWS = 200
 
