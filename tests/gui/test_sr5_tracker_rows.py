@@ -71,9 +71,8 @@ def test_scrolled_down_the_rows_on_screen_are_written_first(big_fight, qtbot):
     assert [r[0] for r in rows(t)] == [names[i] for i in ids]
 
 
-def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
-    t = open_fight(big_fight)
-    qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
+def _count_writes(t, monkeypatch) -> list[int]:
+    """The rows of ``t``'s order written from now on (one entry a cell)."""
     written: list[int] = []
     real = widgets.write_cell
 
@@ -83,6 +82,13 @@ def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
         return real(table, row, column, cell)
 
     monkeypatch.setattr(widgets, "write_cell", counting)
+    return written
+
+
+def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
+    t = open_fight(big_fight)
+    qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
+    written = _count_writes(t, monkeypatch)
     doc = big_fight.document
     enc = doc.encounter
     tok = enc.tokens[5]
@@ -101,15 +107,7 @@ def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
 def test_picking_another_token_moves_the_highlight_and_writes_no_row(big_fight, qtbot, monkeypatch):
     t = open_fight(big_fight)
     qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
-    written: list[int] = []
-    real = widgets.write_cell
-
-    def counting(table, row, column, cell):
-        if table is t.order:
-            written.append(row)
-        return real(table, row, column, cell)
-
-    monkeypatch.setattr(widgets, "write_cell", counting)
+    written = _count_writes(t, monkeypatch)
     enc = big_fight.document.encounter
     ids = list(combat.participants(enc))
     for k in (7, 250):
