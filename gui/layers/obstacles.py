@@ -130,7 +130,7 @@ class _Tile(QGraphicsRectItem):
         cx, cy = corner.x() * dpr, corner.y() * dpr
         key = (round(sx, 9), round(sy, 9), round((cx - math.floor(cx)) * 8), round((cy - math.floor(cy)) * 8))
         if self._pic_key != key and (self._pic is None or self.layer.budget.allow(len(self.items))):
-            self._picture(sx, sy, cx - math.floor(cx), cy - math.floor(cy))
+            self._picture(sx, sy, cx - math.floor(cx), cy - math.floor(cy), dpr)
             self._pic_key = key
         elif self._pic_key != key:
             self.layer.later(self)  # (drawn afresh in a later turn)
@@ -149,15 +149,19 @@ class _Tile(QGraphicsRectItem):
                                QRectF(0, 0, pic.width(), pic.height()))
         painter.restore()
 
-    def _picture(self, sx: float, sy: float, fx: float, fy: float) -> None:
-        """Draw the tile into a device-pixel picture at scale (sx, sy), its corner at the
-        sub-pixel phase (fx, fy)."""
+    def _picture(self, sx: float, sy: float, fx: float, fy: float, dpr: float) -> None:
+        """Draw the tile into a picture of device pixels at scale (sx, sy) device pixels a
+        metre, its corner at the sub-pixel phase (fx, fy), for a screen of ``dpr`` device
+        pixels a logical one (the picture says so: it is drawn at its logical size, and its
+        outlines are as wide as on the screen)."""
         w = math.ceil(self._rect.width() * sx + fx) + 2 * _PAD
         h = math.ceil(self._rect.height() * sy + fy) + 2 * _PAD
         pic = QPixmap(max(1, w), max(1, h))
+        pic.setDevicePixelRatio(dpr)
         pic.fill(Qt.GlobalColor.transparent)
         p = QPainter(pic)
-        p.setTransform(QTransform(sx, 0.0, 0.0, sy, _PAD + fx - self._rect.left() * sx, _PAD + fy - self._rect.top() * sy))
+        p.setTransform(QTransform(sx / dpr, 0.0, 0.0, sy / dpr, (_PAD + fx - self._rect.left() * sx) / dpr,
+                                  (_PAD + fy - self._rect.top() * sy) / dpr))
         self._draw(p)
         p.end()
         self._pic = pic
