@@ -42,7 +42,6 @@ def _walk_shown(tool) -> bool:
 
 def measure(path: Path, steps: int = 20, drags: int = 2, log=print, sampler=None, select: bool = False) -> list[dict]:
     """Open ``path`` in the window and drag the ruler ``drags`` times; one row a drag."""
-    from PySide6.QtWidgets import QApplication
 
     from gui.ruler import RulerTool
     from gui.tools import Pointer

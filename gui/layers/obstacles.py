@@ -41,6 +41,8 @@ BUILD_MS = 5.0
 MAX_TILE_PX = 2048
 #: Obstacles whose tiles one paint of the view draws afresh after a zoom, about (~5 ms).
 REDRAW_OBSTACLES = 500
+#: Bytes of tile pictures kept, about, past which those out of view are dropped.
+PICTURE_BYTES = 192 * 1024 * 1024
 #: Pixels of margin around a tile's picture (its outlines' pen reaches past the paths).
 _PAD = 2
 #: An update changing more obstacles than this share rebuilds every tile.
@@ -111,7 +113,8 @@ class _Tile(QGraphicsRectItem):
         if rect != self._rect:
             self._rect = rect
             self.setRect(rect)  # (prepares the geometry change)
-        self._pic = self._pic_key = None
+        self.forget_picture()
+        self.layer.unpictured(self)
         self.update()
 
     def paint(self, painter: QPainter, *args) -> None:
@@ -166,6 +169,11 @@ class _Tile(QGraphicsRectItem):
         p.end()
         self._pic = pic
         self.drawn += 1
+        self.layer.pictured(self, pic.width() * pic.height() * 4)
+
+    def forget_picture(self) -> None:
+        """Drop the picture (it is drawn again when the tile next shows)."""
+        self._pic = self._pic_key = None
 
     def _draw(self, painter: QPainter) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -211,6 +219,7 @@ class ObstacleLayer(MapLayer):
         self._unsorted = False  # whether _pending still waits to be put in tile order
         self._batch = IdleJob(self._build_batch, repeat=True)
         self._stale: dict = {}  # tiles showing a picture of another zoom -> repaints asked since
+        self._pictures: dict = {}  # tile -> bytes of its picture
         self.budget = _Budget()
         self._redraw = IdleJob(self._redraw_stale)
         self.build_count = 0
@@ -273,6 +282,31 @@ class ObstacleLayer(MapLayer):
         else:
             self._edit(gone, came)
 
+    def pictured(self, tile: _Tile, size: int) -> None:
+        """``tile`` made a picture of ``size`` bytes. Past :data:`PICTURE_BYTES` in all, the
+        pictures of tiles out of view are dropped (zoomed far in and panned across a big map,
+        every tile's picture at 2,048 px would be 16 MB)."""
+        self._pictures[tile] = size
+        total = sum(self._pictures.values())
+        if total <= PICTURE_BYTES:
+            return
+        seen = self._in_view()
+        for other in list(self._pictures):
+            if other is tile or (seen is not None and other.rect().intersects(seen)):
+                continue
+            other.forget_picture()
+            total -= self._pictures.pop(other)
+            if total <= PICTURE_BYTES:
+                break
+
+    def unpictured(self, tile: _Tile) -> None:
+        self._pictures.pop(tile, None)
+
+    @property
+    def picture_bytes(self) -> int:
+        """Bytes of the tiles' pictures kept now."""
+        return sum(self._pictures.values())
+
     def new_paint(self) -> None:
         """A paint of the view begins: the tiles' budget for fresh pictures starts again."""
         self.budget.spent = 0
@@ -303,7 +337,8 @@ class ObstacleLayer(MapLayer):
         if not views:
             return None
         v = views[0]
-        return v.mapToScene(v.viewport().rect()).boundingRect()
+        # (the scene's coordinates are the view's pixels; the layer's, the map's metres)
+        return self.mapFromScene(v.mapToScene(v.viewport().rect())).boundingRect()
 
     @property
     def redrawing(self) -> bool:
@@ -344,6 +379,7 @@ class ObstacleLayer(MapLayer):
             if scene is not None:
                 scene.removeItem(tile)
         self._tiles, self._where = {}, {}
+        self._pictures, self._stale = {}, {}
         self._pending = list(self._obstacles)
         if len(self._pending) <= BUILD_BATCH:
             self._finish()

@@ -63,3 +63,30 @@ def test_pictures_and_direct_drawing_agree(window, qtbot):
     qtbot.wait(50)
     view.viewport().repaint()
     assert any(t.drawn for t in layer._tiles.values())  # (the widget's paints use the pictures)
+
+
+def test_pictures_of_tiles_out_of_view_are_dropped_past_the_memory_cap(window, qtbot, monkeypatch):
+    enc = make_scene(5, tokens=20, obstacles=3000)
+    window.document.set_content(enc, None)
+    view = window.map_view
+    layer = view.obstacles
+    qtbot.waitUntil(lambda: not layer.pending, timeout=20000)
+    view.viewport().repaint()
+    qtbot.waitUntil(lambda: not layer.redrawing, timeout=10000)
+    view.viewport().repaint()
+    full = layer.picture_bytes
+    had = len(layer._pictures)
+    assert full > 0 and had > 20
+    cap = full // 4
+    monkeypatch.setattr(obstacles_mod, "PICTURE_BYTES", cap)
+    view.zoom_by(0.5)  # (in: every tile in view draws a bigger picture)
+    for _ in range(30):
+        view.viewport().repaint()
+        qtbot.wait(5)
+    seen = layer._in_view()
+    in_view = sum(size for t, size in layer._pictures.items() if t.rect().intersects(seen))
+    out_of_view = layer.picture_bytes - in_view
+    # what is out of view was dropped down to the cap (what is in view is always kept)
+    assert out_of_view <= cap
+    assert len(layer._pictures) < had  # (some were dropped)
+    assert all(t._pic is None for t in layer._tiles.values() if t not in layer._pictures)
