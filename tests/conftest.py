@@ -39,3 +39,13 @@ def dead_pid() -> int:
     """The id of a process that has exited (as a crashed Coverfire's autosave names)."""
     return int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True).stdout)
+
+
+@pytest.fixture
+def manual_clock():
+    """The program's clock (engine.clock) replaced by a :class:`ManualClock` for the test:
+    time budgets then spend exactly what the test advances, whatever the machine's load."""
+    from engine import clock
+
+    with clock.using(clock.ManualClock()) as c:
+        yield c
