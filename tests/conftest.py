@@ -13,9 +13,33 @@ ROOT = Path(__file__).resolve().parents[1]
 # two offscreen screens (DESIGN.md "Testing at a screen size"): "fullhd" 1920x1080 at x=0,
 # where windows open (Qt's default 800x600 is smaller than the windows tests drive, and the
 # window keeps itself on its screen), and "laptop" 1366x768 at x=1920 (the screen_window
-# fixture in tests/gui/conftest.py puts a window on either)
-os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={ROOT / 'tests' / 'gui' / 'screens.json'}")
+# fixture in tests/gui/conftest.py puts a window on either). Set whatever the environment
+# says: a QT_QPA_PLATFORM=offscreen of the CI's own gave Qt's one 800x600 screen, =xcb (under
+# Xvfb) the display's, and tests written for these two screens failed, or hung on a dialog.
+SUITE_PLATFORM = f"offscreen:configfile={ROOT / 'tests' / 'gui' / 'screens.json'}"
+_GIVEN_PLATFORM = os.environ.get("QT_QPA_PLATFORM")
+os.environ["QT_QPA_PLATFORM"] = SUITE_PLATFORM
 SHARED = ROOT.parent / "shared"
+
+
+def pytest_report_header(config):
+    if _GIVEN_PLATFORM and _GIVEN_PLATFORM != SUITE_PLATFORM:
+        return [f"Qt platform: the suite's own offscreen screens (QT_QPA_PLATFORM={_GIVEN_PLATFORM!r} from the environment is not used)"]
+    return ["Qt platform: the suite's own offscreen screens (tests/gui/screens.json)"]
+
+
+@pytest.fixture(autouse=True)
+def _no_unexpected_dialog(monkeypatch):
+    """A modal dialog the test did not expect fails it with its title and text instead of
+    waiting for ever for someone to close it (tests/dialog_guard.py)."""
+    if "PySide6.QtWidgets" not in sys.modules:  # (a test that has not imported Qt opens no dialog)
+        yield
+        return
+    from tests import dialog_guard
+
+    dialog_guard.install(monkeypatch)
+    yield
+    dialog_guard.check()
 
 
 @pytest.fixture
@@ -49,3 +73,11 @@ def manual_clock():
 
     with clock.using(clock.ManualClock()) as c:
         yield c
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test marked ``slow`` (seconds of work even on a quiet machine) gets 300 s before its
+    timeout instead of 60, unless it names its own with ``@pytest.mark.timeout``."""
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(300))

@@ -28,6 +28,7 @@ def _version(tag: str, tokens: int = 400):
     return loads_encounter(json.dumps(data))
 
 
+@pytest.mark.slow
 def test_200_kills_at_random_moments_never_leave_a_half_written_file(tmp_path):
     target = tmp_path / "fight.json"
     versions = {"old": _version("old", 150), "new": _version("new", 150)}

@@ -190,6 +190,7 @@ def test_explored_areas_grow_save_and_reset(tmp_path):
     assert vision.reset_explored(back).sight.explored == ()
 
 
+@pytest.mark.slow
 def test_explored_areas_stay_within_their_point_bound():
     # 3,000 tiny scattered squares (12,000 points) and a ragged star of 150,000 points: saved
     # simplified under the model's bounds, never refused

@@ -14,6 +14,7 @@ CI_COUNT = 15
 CI_SEED = 15
 
 
+@pytest.mark.slow
 def test_the_seeded_budget_has_no_crash_hang_blow_up_or_unsavable_file():
     campaign = runner.run(list(KINDS), CI_COUNT, CI_SEED, jobs=2)
     tried = {k: sum(c.values()) for k, c in campaign.counts.items()}
@@ -26,6 +27,7 @@ def test_the_seeded_budget_has_no_crash_hang_blow_up_or_unsavable_file():
     assert sum(c["refused"] for c in campaign.counts.values()) >= CI_COUNT, campaign.table()
 
 
+@pytest.mark.slow
 def test_each_failing_outcome_is_caught_by_the_runner(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the workers' scratch folders go here
     campaign = runner.run(["selftest-hang", "selftest-memory", "selftest-crash", "selftest-segfault"], 1, 1,
@@ -72,6 +74,7 @@ REGRESSIONS = {
 }
 
 
+@pytest.mark.slow
 def test_cases_that_once_failed_now_pass():
     campaign = runner.run_cases(list(REGRESSIONS), jobs=2)
     assert campaign.bad() == 0, "\n".join(f"{f['case']} ({REGRESSIONS[f['case']]}): {f['outcome']}: {f['detail']}"

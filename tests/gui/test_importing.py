@@ -17,14 +17,15 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from engine.files import load_encounter
 from engine.importers.uvtt import import_uvtt
 from gui import edits
 from gui.importing import KEY_CELL, KEY_OBJECT_HEIGHT, MapImportDialog, door_at
+from tests import dialog_guard
 from tests.engine.importers._helpers import png_bytes
 from tests.gui.conftest import mouse_click, vp_point
 
@@ -53,16 +54,10 @@ def write_little_map(folder: Path, name: str = "little.dd2vtt") -> Path:
 
 def answer_map_dialog(cell: float | None = None, height: float | None = None, *, accept: bool = True,
                       seen: list | None = None) -> None:
-    """When the map import dialog opens (modal), note its values, type these and press Import."""
-    tries = [0]
+    """When the map import dialog opens (modal), note its values, type these and press Import
+    (at once, with no modal event loop: tests/dialog_guard.py)."""
 
-    def handler():
-        dlg = QApplication.activeModalWidget()
-        if not isinstance(dlg, MapImportDialog):
-            tries[0] += 1
-            if tries[0] < 300:
-                QTimer.singleShot(10, handler)
-            return
+    def answer(dlg: MapImportDialog) -> None:
         if seen is not None:
             seen.append(dlg.values())
         if cell is not None:
@@ -71,7 +66,7 @@ def answer_map_dialog(cell: float | None = None, height: float | None = None, *,
             dlg.object_spin.setValue(height)
         dlg.accept() if accept else dlg.reject()
 
-    QTimer.singleShot(0, handler)
+    dialog_guard.expect(MapImportDialog, answer)
 
 
 def pick_file(monkeypatch, path: Path | str) -> None:
