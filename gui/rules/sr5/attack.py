@@ -352,8 +352,9 @@ class AttackPage(RollingPage):
                 self.weapon_combo.addItem(w.name + ("" if w.name in ready else "  (not ready)"), w.name)
                 self.second_combo.addItem(w.name, w.name)
             self.weapon_combo.addItem("Unarmed", "Unarmed")
-            if weapon is None:
-                weapon = ready[0] if ready else (tok.weapons[0].name if tok.weapons else "Unarmed")
+            if weapon is None:  # the weapon it has ready: the engine's one answer (map badges, Targets)
+                held = c.encounter.system.ready_weapon(c.encounter, tok)
+                weapon = held.name if held is not None else "Unarmed"
             i = self.weapon_combo.findData(weapon)
             self.weapon_combo.setCurrentIndex(max(0, i))
         self.weapon_combo.blockSignals(False)
