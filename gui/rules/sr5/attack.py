@@ -399,7 +399,10 @@ class AttackPage(RollingPage):
             return
         c = self.controller
         sel = c.selection
-        attacker = sel.attacker if sel.attacker in c.token_ids() else self.attacker
+        ids = c.token_ids()
+        attacker = sel.attacker if sel.attacker in ids else self.attacker
+        if attacker not in ids:
+            attacker = None  # its token is gone (an undo of its import): no attacker, no plan
         changed = attacker != self.attacker
         if changed:
             self.attacker = attacker
@@ -415,6 +418,10 @@ class AttackPage(RollingPage):
     def _on_state(self) -> None:
         if self.isVisible() and not self._rolling():
             self._updating = True
+            if self.attacker is not None and self.attacker not in self.controller.token_ids():
+                self.attacker = None  # its token is gone (an undo of its import)
+                self._fill_attackers()
+                self._fill_weapons()
             self._fill_modes(self.mode_combo.currentData())
             self._updating = False
             self.replan()
