@@ -124,3 +124,20 @@ def test_the_players_view_draws_condition_bars_for_a_party_on_side_runners(windo
     tokens = tuple(t.model_copy(update={"side": "crew"}) if t.id == "kat" else t for t in enc.tokens)
     window.document.commit(enc.model_copy(update={"tokens": tokens}), "Kat joins the crew")
     assert [(x, y) for x, y, _, _ in player.view.conditions.bars()] == [(20.0, 20.0)]
+
+
+def test_the_attack_page_forgets_an_attacker_an_undo_removed(window, tmp_path, qtbot):
+    ganger = Token(id="ganger", name="Ganger", side="ganger", x=110.0, y=50.0)
+    open_encounter(window, tmp_path, ganger)
+    wesson = Token(id="wesson", name="Wesson", side="runner", x=10.0, y=50.0, weapons=(FIST, RIFLE),
+                   rules={"sr5": Sheet(in_hand=("Ares Alpha",))})
+    enc = window.document.encounter
+    window.document.commit(enc.model_copy(update={"tokens": enc.tokens + (wesson,)}), "Import Wesson")
+    window.selection.set_attacker("wesson")
+    page = window.sr5.open_attack("wesson", ["ganger"])
+    assert page.weapon_combo.currentData() == "Ares Alpha"
+    window.document.undo_stack.undo()  # (it raised "no token with id 'wesson'" on every change after)
+    assert page.attacker != "wesson" and page.weapon_combo.findData("Ares Alpha") < 0
+    enc = window.document.encounter
+    window.document.commit(enc.model_copy(update={"name": "Street, later"}), "rename")
+    assert page.attacker in (None, "ganger")
