@@ -122,3 +122,19 @@ def test_coverfire_analyze_after_import_character_uses_the_ready_weapon(save, sa
     assert len(data["targets"]) == 1
     assert data["targets"][0]["distance"] == 12.0
     assert data["targets"][0]["range"] == {"band": "medium", "modifier": -1}
+
+
+def test_d100_answers_with_the_weapon_in_hand():
+    # the d100 demo: Nyx carries the Defiance T-250 first but holds the Colt America L36 (and a
+    # second one in the off hand); Sam holds the Ingram, the first of his
+    from assets import demo_encounter_path
+
+    enc = load_encounter(demo_encounter_path().with_name("demo-d100.json"))
+    nyx = enc.token("nyx")
+    assert [w.name for w in nyx.weapons][0] == "Defiance T-250" and nyx.rules["d100"].weapon == "Colt America L36"
+    t = Tactics(enc)
+    assert t.weapon_of("nyx").name == "Colt America L36"
+    assert t.weapon_of("sam").name == "Ingram Smartgun X"
+    # nothing held: the first weapon
+    empty = nyx.model_copy(update={"rules": {"d100": nyx.rules["d100"].model_copy(update={"weapon": None, "offhand": None})}})
+    assert enc.system.ready_weapon(enc, empty).name == "Defiance T-250"
