@@ -141,3 +141,20 @@ def test_the_attack_page_forgets_an_attacker_an_undo_removed(window, tmp_path, q
     enc = window.document.encounter
     window.document.commit(enc.model_copy(update={"name": "Street, later"}), "rename")
     assert page.attacker in (None, "ganger")
+
+
+def test_a_new_weapon_in_hand_moves_the_badges_and_the_targets_panel(window, tmp_path, qtbot):
+    wesson = Token(id="wesson", name="Wesson", side="runner", x=10.0, y=50.0, weapons=(FIST, RIFLE),
+                   rules={"sr5": Sheet(in_hand=("Ares Alpha",))})
+    open_encounter(window, tmp_path, wesson, Token(id="ganger", side="ganger", x=110.0, y=50.0))
+    window.selection.set_attacker("wesson")
+    qtbot.waitUntil(lambda: badges(window) == {"ganger": "M \u22121"})
+    # the rifle put away, the fist ready (as Ready Weapon leaves the sheet): out of range
+    enc = window.document.encounter
+    w = enc.token("wesson")
+    tokens = (w.with_rules("sr5", w.rules["sr5"].model_copy(update={"in_hand": ("Unarmed Attack",)})),
+              enc.token("ganger"))
+    window.document.commit(enc.model_copy(update={"tokens": tokens}), "Ready Weapon")
+    qtbot.waitUntil(lambda: badges(window) == {"ganger": "out"})
+    assert window.targets.weapon.currentData() == "Unarmed Attack"
+    assert window.sr5.open_attack("wesson", ["ganger"]).weapon_combo.currentData() == "Unarmed Attack"
