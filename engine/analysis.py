@@ -352,10 +352,15 @@ class Tactics:
 
     # -- targets -----------------------------------------------------------------------------------
     def weapon_of(self, attacker_id: str, weapon: str | None = None) -> Weapon | None:
-        """The attacker's named weapon, or its first; raises :class:`UnknownWeaponError`."""
+        """The attacker's named weapon, or (``weapon`` None) the one it has ready, as its
+        rule system says (:meth:`engine.rules.RuleSystem.ready_weapon`: what the attack
+        takes); None when it carries none. Raises :class:`UnknownWeaponError` for a name it
+        does not carry."""
         a = self._token(attacker_id)
+        if weapon is None:
+            return self.encounter.system.ready_weapon(self.encounter, a)
         w = a.weapon(weapon)
-        if weapon is not None and w is None:
+        if w is None:
             raise UnknownWeaponError(a, weapon)
         return w
 
@@ -370,7 +375,7 @@ class Tactics:
         return {t: CoverResult(float(v), cover_class(v)) for t, v in zip(ids, f)}
 
     def targets(self, attacker_id: str, weapon: str | None = None, charges: bool = False) -> list[TargetReport]:
-        """For the attacker (its named weapon, default its first) and every other token, in
+        """For the attacker (its named weapon, default its ready one) and every other token, in
         the encounter's order: distance, range band, cover, zones touching it, and with
         ``charges`` the charge plan to it."""
         a = self._token(attacker_id)

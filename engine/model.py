@@ -226,10 +226,12 @@ class Token(_WithRules):
     def _known_sheets(cls, v: Any) -> dict[str, Any]:
         return _rules.validate_rules(v, "sheet")
 
-    def weapon(self, name: str | None = None) -> Weapon | None:
-        """The named weapon, or the first one when ``name`` is None; None if it has none."""
+    def weapon(self, name: str | None) -> Weapon | None:
+        """The weapon of that name; None when it carries none so named (or ``name`` is None).
+        Which weapon it has ready is its rule system's answer, not the list's first:
+        :meth:`engine.rules.RuleSystem.ready_weapon`."""
         if name is None:
-            return self.weapons[0] if self.weapons else None
+            return None
         for w in self.weapons:
             if w.name == name:
                 return w
@@ -706,17 +708,23 @@ def _first_shotgun(token: Token) -> Weapon | None:
     return None
 
 
+def _is_shotgun(weapon: Weapon | None) -> bool:
+    return weapon is not None and weapon.category in ("shotgun_flechette", "shotgun_slug")
+
+
 def zone_weapon(encounter: Encounter, zone: Zone) -> Weapon | None:
-    """The weapon a zone fires: the named one, else for a shotgun zone the owner's first
-    shotgun, else the owner's first weapon; None without an owner or weapon."""
+    """The weapon a zone fires: the named one, else the owner's ready weapon
+    (:meth:`engine.rules.RuleSystem.ready_weapon`) -- for a shotgun zone the ready one when it
+    is a shotgun, else the owner's first shotgun; None without an owner or weapon."""
     if zone.owner is None:
         return None
     owner = encounter.token(zone.owner)
     if zone.weapon:
         return owner.weapon(zone.weapon)
-    if zone.kind == "shotgun":
-        return _first_shotgun(owner) or owner.weapon()
-    return owner.weapon()
+    ready = encounter.system.ready_weapon(encounter, owner)
+    if zone.kind == "shotgun" and not _is_shotgun(ready):
+        return _first_shotgun(owner) or ready
+    return ready
 
 
 def revalidate(encounter: Encounter) -> Encounter:

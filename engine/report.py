@@ -1,7 +1,7 @@
 """``coverfire analyze``: the spatial answers for an encounter file, as a table or JSON.
 
 For the attacker (``--attacker``, or each token in turn) and every other token: distance,
-range band and modifier of the chosen weapon (``--weapon``, default the attacker's first),
+range band and modifier of the chosen weapon (``--weapon``, default the one it has ready),
 cover fraction and class, the zones touching the target and the charge plan to it.
 
 JSON (``--json``), one object per attacker (a list of them without ``--attacker``)::

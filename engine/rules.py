@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.errors import CoverfireError, IllegalActionError
 
 if TYPE_CHECKING:  # the model imports this module; these names are for type hints only
-    from engine.model import Encounter, Token
+    from engine.model import Encounter, Token, Weapon
 
 XY = tuple[float, float]
 
@@ -187,6 +187,18 @@ class RuleSystem:
         """The encounter's data for this system (default ``Settings`` when it has none)."""
         s = encounter.rules.get(self.name)
         return s if s is not None else self.Settings()
+
+    # -- weapons --------------------------------------------------------------------------
+    def ready_weapon(self, encounter: Encounter, token: Token) -> Weapon | None:
+        """The weapon ``token`` has ready: the one its attack takes unless the GM names
+        another, and so the one whose range bands every answer gives (the map's badges, the
+        Targets panel, the ruler, the players' range rings, ``coverfire analyze``). One of
+        ``token.weapons``; None when it carries none. This is the one answer to "which
+        weapon": nothing else picks a token's weapon by its place in the list.
+
+        Default: its first weapon. A system that knows what is in hand (Shadowrun's
+        ``in_hand``) answers from its sheet."""
+        return token.weapons[0] if token.weapons else None
 
     # -- movement -------------------------------------------------------------------------
     def movement(self, encounter: Encounter, token_id: str) -> Movement | None:

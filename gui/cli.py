@@ -41,7 +41,7 @@ def _add_analyze(sub) -> None:
     p = sub.add_parser("analyze", help="report range, cover, zones and charges for an encounter")
     p.add_argument("file", help="encounter file (.json)")
     p.add_argument("--attacker", help="token id of the attacker (default: each token in turn)")
-    p.add_argument("--weapon", help="weapon name (default: the attacker's first weapon)")
+    p.add_argument("--weapon", help="weapon name (default: the weapon the attacker has ready)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=lambda a: _lazy("engine.report", "run_analyze")(a))
 

@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 
 from engine.model import Encounter, Token
 from engine.rules import Track
+from engine.vision import is_players
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
@@ -60,8 +61,6 @@ from gui.player_document import PlayerAnswers, PlayerDocument
 from gui.selection import Selection
 from gui.style import PLAYER_VIEW, ViewOptions
 
-#: Sides whose condition bars players always see (when bars are on); other sides are NPCs.
-PARTY_SIDES = frozenset({"runner", "player", "pc", "ally", "party"})
 SETTINGS_GROUP = "playerView"
 
 
@@ -115,7 +114,9 @@ class ConditionLayer(MapLayer):
             for t in encounter.tokens:
                 if not self.options.shows(t):
                     continue
-                if self.options.player and not self.show_npcs and t.side.lower() not in PARTY_SIDES:
+                # the party is the engine's (``engine.vision.is_players``: the encounter's
+                # ``sight.player_sides``, the fog's party too); other sides are NPCs
+                if self.options.player and not self.show_npcs and not is_players(encounter, t):
                     continue
                 tracks = condition_tracks(encounter, t)
                 if tracks:
@@ -282,8 +283,8 @@ class RangeRingLayer(MapLayer):
 @dataclass(frozen=True)
 class PlayerOptions:
     """What the GM lets players see. ``label_scale`` multiplies label sizes (1.4 reads well
-    through a 1080p screen share); ``npc_conditions`` shows condition bars of sides outside
-    :data:`PARTY_SIDES` too; ``title_on_map`` also prints the title over the map."""
+    through a 1080p screen share); ``npc_conditions`` shows condition bars of tokens outside
+    the party too (the players' sides, ``engine.vision.player_sides``); ``title_on_map`` also prints the title over the map."""
 
     title: str = ""
     names: bool = True
@@ -395,7 +396,8 @@ class SharedMapView(MapView):
     def _on_document(self, change: DocumentChange) -> None:
         super()._on_document(change)
         if self._extras_ready:
-            if change.reset or change.diff.tokens or change.diff.token_looks:
+            # (the sight settings name the players' sides: who gets bars)
+            if change.reset or change.diff.tokens or change.diff.token_looks or change.diff.sight:
                 self.conditions.set_tokens(self.document.encounter)
             self._refresh_fog()
 
@@ -807,7 +809,7 @@ def _register() -> None:
 _register()
 
 __all__ = [
-    "PARTY_SIDES", "ConditionTrack", "condition_tracks", "ConditionLayer", "RangeRingLayer",
+    "ConditionTrack", "condition_tracks", "ConditionLayer", "RangeRingLayer",
     "PlayerOptions", "SharedMapView", "BlankCard", "PlayerWindow", "PlayerOptionsDialog",
     "PlayerViewController",
 ]

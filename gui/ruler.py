@@ -1,7 +1,7 @@
 """The ruler (key M): drag from any point to measure.
 
 It shows the straight distance in metres, the range band and modifier the attacker's weapon
-has at that distance (the engine's bands: :func:`engine.analysis.weapon_bands`,
+(the chosen one, else the one it has ready: ``RuleSystem.ready_weapon``) has at that distance (the engine's bands: :func:`engine.analysis.weapon_bands`,
 :func:`engine.ranges.band_at`), and the shortest walk around the obstacles from the walker
 to the end (the engine's navigator, ``Tactics.navigator.shortest_path``, for a body of the
 walker's size) -- the walker is the token the drag starts on, else the selected token.
@@ -98,7 +98,8 @@ def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None =
             a = encounter.token(attacker)
         except (CoverfireError, ValueError):
             a = None
-        w = a.weapon(weapon) if a is not None else None
+        # the named weapon, else the one it has ready (the engine's one answer, as the attack page)
+        w = None if a is None else a.weapon(weapon) if weapon is not None else encounter.system.ready_weapon(encounter, a)
         if w is None:
             fields["band_note"] = f"{_name(encounter, attacker)} has no weapon"
         else:

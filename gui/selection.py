@@ -21,7 +21,8 @@ class Selection(QObject):
       unless ``attacker_locked``;
     * ``focus``: a target picked in the targets table (its line of sight and charge are
       drawn as when hovering it);
-    * ``weapon``: the attacker's weapon by name (None: its first weapon);
+    * ``weapon``: the attacker's weapon by name (None: the one it has ready, the engine's
+      ``RuleSystem.ready_weapon``);
     * ``targets``: the tokens targeted for an attack (hover + T on the map, the context
       menu), in picking order, apart from the selection: selecting or dragging a token
       leaves them as they are. ``targetsChanged`` fires when they change (``changed`` too).

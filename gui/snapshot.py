@@ -263,7 +263,8 @@ class Snapshot:
 
     def table_caption(self) -> str:
         a = self.encounter.token(self.answers.attacker)
-        w = a.weapon(self.selection.weapon)
+        name = self.selection.weapon
+        w = a.weapon(name) if name is not None else self.encounter.system.ready_weapon(self.encounter, a)
         who = a.name or a.id
         text = f"Targets of {who}" + (f" with the {w.name}" if w is not None else "")
         if self.targets_total > len(self.rows):

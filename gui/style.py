@@ -40,11 +40,16 @@ GRID_MAJOR = QColor(255, 255, 255, 48)
 MAP_EDGE = QColor("#6d7a88")
 
 # -- sides ---------------------------------------------------------------------------------------
-SIDE_COLOURS = {
+SIDE_COLOURS = {  # (colours only: who the party is is the engine's, engine.vision.player_sides)
     "runner": QColor("#35b8f2"),
+    "runners": QColor("#35b8f2"),
     "player": QColor("#35b8f2"),
+    "players": QColor("#35b8f2"),
     "pc": QColor("#35b8f2"),
+    "pcs": QColor("#35b8f2"),
+    "party": QColor("#35b8f2"),
     "ally": QColor("#66bb6a"),
+    "allies": QColor("#66bb6a"),
     "ganger": QColor("#f0524f"),
     "enemy": QColor("#f0524f"),
     "hostile": QColor("#f0524f"),

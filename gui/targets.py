@@ -349,7 +349,10 @@ class TargetsPanel(QWidget):
         t = enc.token(a) if a is not None else None
         # (every drag step lands here: the weapon list is built again only when it changes)
         names = tuple(w.name for w in t.weapons) if t is not None else None
-        chosen = (self.selection.weapon or (names[0] if names else None)) if t is not None else None
+        chosen = None
+        if t is not None:  # the GM's pick, else the weapon it has ready (the engine's answer, as the attack page)
+            ready = enc.system.ready_weapon(enc, t) if self.selection.weapon is None else None
+            chosen = self.selection.weapon or (ready.name if ready is not None else None)
         look = (t.name or t.id if t is not None else None, names, chosen)
         if look != self._header:
             self._header = look

@@ -150,6 +150,18 @@ class D100(rules.RuleSystem):
             out.append(st.reason)
         return tuple(out)
 
+    def ready_weapon(self, encounter, token):
+        """The weapon in hand, as the attack page fires it: the first held one (main hand,
+        then off hand) that is no melee weapon, else the first held one; the token's weapon
+        of that name (its ranges). Nothing held, or no sheet: the first weapon."""
+        s = token.rules.get(self.name)
+        if s is not None:
+            held = [n for n in (s.weapon, s.offhand) if n is not None and token.weapon(n) is not None]
+            ranged = [n for n in held if not getattr(s.weapon_named(n), "melee", False)]
+            for name in ranged + held:
+                return token.weapon(name)
+        return super().ready_weapon(encounter, token)
+
     def condition_tracks(self, encounter, token_id):
         """The injury total out of ``max_injury``."""
         s = encounter.token(token_id).rules.get(self.name)

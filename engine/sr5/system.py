@@ -100,6 +100,21 @@ class SR5(rules.RuleSystem):
         s = token.rules.get(self.name)
         return None if s is None else s.strength
 
+    def ready_weapon(self, encounter, token):
+        """The weapon in the main hand (``actions.ready_weapons``: the sheet's ``in_hand``,
+        the first weapon when it says nothing, never one lying on the ground); with empty
+        hands the first weapon not on the ground (the one the attack page offers, marked
+        "not ready"); None when there is none."""
+        from engine.sr5.actions import ready_weapons
+        from engine.sr5.changes import sheet_of
+
+        for name in ready_weapons(token):
+            w = token.weapon(name)
+            if w is not None:
+                return w
+        dropped = set(sheet_of(token).dropped)
+        return next((w for w in token.weapons if w.name not in dropped), None)
+
     # -- light and vision --------------------------------------------------------------------
     def light_level(self, encounter):
         """The light column of the encounter's environment (``environment.light``); an
@@ -198,7 +213,8 @@ class SR5(rules.RuleSystem):
         if reason is None and not ready:
             reason = "no weapon is ready: Ready Weapon first"
         out = [rules.Option("attack", "Attack", reason)]
-        weapon = ready[0] if ready else (tok.weapons[0].name if tok.weapons else None)
+        w = self.ready_weapon(encounter, tok)
+        weapon = w.name if w is not None else None
         for spec, why in available_actions(encounter, actor, weapon):
             out.append(rules.Option(spec.id, spec.label, why, None if why else Action(actor, spec.id, weapon=weapon)))
         return out

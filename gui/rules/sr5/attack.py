@@ -352,8 +352,9 @@ class AttackPage(RollingPage):
                 self.weapon_combo.addItem(w.name + ("" if w.name in ready else "  (not ready)"), w.name)
                 self.second_combo.addItem(w.name, w.name)
             self.weapon_combo.addItem("Unarmed", "Unarmed")
-            if weapon is None:
-                weapon = ready[0] if ready else (tok.weapons[0].name if tok.weapons else "Unarmed")
+            if weapon is None:  # the weapon it has ready: the engine's one answer (map badges, Targets)
+                held = c.encounter.system.ready_weapon(c.encounter, tok)
+                weapon = held.name if held is not None else "Unarmed"
             i = self.weapon_combo.findData(weapon)
             self.weapon_combo.setCurrentIndex(max(0, i))
         self.weapon_combo.blockSignals(False)
@@ -398,7 +399,10 @@ class AttackPage(RollingPage):
             return
         c = self.controller
         sel = c.selection
-        attacker = sel.attacker if sel.attacker in c.token_ids() else self.attacker
+        ids = c.token_ids()
+        attacker = sel.attacker if sel.attacker in ids else self.attacker
+        if attacker not in ids:
+            attacker = None  # its token is gone (an undo of its import): no attacker, no plan
         changed = attacker != self.attacker
         if changed:
             self.attacker = attacker
@@ -414,6 +418,10 @@ class AttackPage(RollingPage):
     def _on_state(self) -> None:
         if self.isVisible() and not self._rolling():
             self._updating = True
+            if self.attacker is not None and self.attacker not in self.controller.token_ids():
+                self.attacker = None  # its token is gone (an undo of its import)
+                self._fill_attackers()
+                self._fill_weapons()
             self._fill_modes(self.mode_combo.currentData())
             self._updating = False
             self.replan()

@@ -431,9 +431,9 @@ class InitiativeTracker(QWidget):
             self.weapon.clear()
             for w in tok.weapons:
                 self.weapon.addItem(w.name, w.name)
-            ready = combat.ready_weapons(tok)
-            if ready:
-                self.weapon.setCurrentIndex(max(0, self.weapon.findData(ready[0])))
+            held = enc.system.ready_weapon(enc, tok)  # the engine's one answer, as the attack page
+            if held is not None:
+                self.weapon.setCurrentIndex(max(0, self.weapon.findData(held.name)))
             self.weapon.blockSignals(False)
             self._weapon_for = tid
         mv = combat.movement(enc, tid)
