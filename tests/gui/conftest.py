@@ -34,14 +34,15 @@ SCREENS = {"laptop": (1366, 768), "fullhd": (1920, 1080)}
 
 
 def screen_named(name: str):
-    """The offscreen screen called ``name`` (tests/gui/screens.json); skips when the tests
-    run on another platform set-up (QT_QPA_PLATFORM set by hand)."""
+    """The offscreen screen called ``name`` (tests/gui/screens.json, which tests/conftest.py
+    gives Qt whatever QT_QPA_PLATFORM the environment set); skips only when Qt was started
+    before the suite's set-up could choose (a plugin that made the application first)."""
     from PySide6.QtGui import QGuiApplication
 
     for scr in QGuiApplication.screens():
         if scr.name() == name:
             return scr
-    pytest.skip(f"no offscreen screen {name!r}: run with QT_QPA_PLATFORM unset (tests/conftest.py sets it)")
+    pytest.skip(f"no offscreen screen {name!r}: Qt started on another platform before tests/conftest.py chose its screens")
 
 
 @pytest.fixture(params=list(SCREENS))
