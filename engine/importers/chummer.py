@@ -30,6 +30,7 @@ qualities, improvements it cannot apply) is named in the report.
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 import time
@@ -208,7 +209,8 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     phys_limit = math.ceil((2 * attrs.get("STR", 3) + attrs.get("BOD", 3) + attrs.get("REA", 3)) / 3)
     smartlink = _smartlink(root, improvements)
     weapons, weapon_vision, holster = _weapons(root, improvements, attrs, phys_limit, rep)
-    armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"))
+    armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"),
+                         attrs=attrs)
     walk, run = _movement(root, attrs, rep)
     qualities = _qualities(root, improvements, holster, rep)
     vision = _vision(root, metatype, weapon_vision)
@@ -803,13 +805,15 @@ def _own_bands(maxima: tuple[float, ...]) -> tuple[RangeBand, ...]:
 
 
 def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict[str, str] | None = None,
-           strength: int | None = None) -> tuple[int, tuple[str, ...]]:
+           strength: int | None = None, attrs: dict[str, int] | None = None) -> tuple[int, tuple[str, ...]]:
     """The armour value as Chummer totals it (``Character.GetArmorRating``): the best equipped
     armour with its mods, plus the "+N" armour worn with it and Custom Fit (Stack) bonuses
     (together at most Strength), plus every unconditional ``Armor`` improvement -- from
     cyberware, bioware, qualities, powers (Orthoskin, Bone Lacing, cyberlimb armour ...);
     those an armour or armour mod makes count only with that armour. Improvements sharing a
-    ``unique`` name count once, the best of them. (value, the parts it is made of)."""
+    ``unique`` name count once, the best of them. An armour whose value is worked out from
+    its rating ("Rating", "FixedValues(...)", "Rating * 2") is evaluated as Chummer does
+    (:func:`rated_value`). (value, the parts it is made of)."""
     names = names or {}
     pieces: list[tuple[ArmorPiece, set[str]]] = []
     node = root.find("armors")
@@ -830,6 +834,11 @@ def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict
             bonus = _int(override, 0) or 0
             stacks_on = _text(stack_fit, "extra") or None
         value = _int(text)
+        if value is None and text:
+            rating = _int(_text(a, "rating"), 0) or 0
+            value = rated_value(text, rating, attrs or {})
+            if value is not None:
+                rep.note(f"{name}: armour {text!r} at rating {rating} = {value} (as Chummer works it out)")
         if value is None:
             rep.warn(f"armour value {text!r} is not a number; {name} left out", f"character/armors/armor[{i + 1}]")
             continue
@@ -906,6 +915,70 @@ def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict
     if ignored:
         rep.note("armour worn but not stacking: " + ", ".join(ignored))
     return max(0, best_total), best_parts
+
+
+#: Longest rating expression read (Chummer's own are a word or two).
+MAX_EXPRESSION_CHARS = 200
+_FIXED = re.compile(r"^FixedValues\((.*)\)$")
+_ATTR_REF = re.compile(r"\{([A-Z]{3})(Unaug|Base)?\}")
+_ARITH = re.compile(r"^[0-9.+\-*/%() ]+$")
+
+
+def rated_value(text: str, rating: int, attrs: dict[str, int]) -> int | None:
+    """A number of Chummer's that depends on the item's rating, worked out as Chummer's
+    ``Armor.ProcessRatingString`` does: ``FixedValues(a,b,c)`` takes the rating's entry (the
+    last past the end), a leading "+" is dropped, ``Rating`` / ``{Rating}`` is the rating,
+    ``{STR}`` and the like the attribute's value, then the arithmetic (``+ - * / div mod``,
+    brackets) is done and rounded away from zero (Chummer's ``StandardRound``: 4.5 -> 5).
+    None for a text that is none of these."""
+    s = (text or "").strip()
+    if not s or len(s) > MAX_EXPRESSION_CHARS:
+        return None
+    m = _FIXED.match(s)
+    if m:
+        entries = [e.strip().strip("[]") for e in m.group(1).split(",")]
+        if not entries:
+            return None
+        s = entries[max(0, min(len(entries), rating) - 1)]
+    s = s.lstrip("+")
+    s = s.replace("{Rating}", str(rating)).replace("Rating", str(rating))
+    s = _ATTR_REF.sub(lambda mm: str(attrs[mm.group(1)]) if mm.group(1) in attrs else mm.group(0), s)
+    s = re.sub(r"\bdiv\b", "/", s)
+    s = re.sub(r"\bmod\b", "%", s)
+    if not _ARITH.match(s):
+        return None
+    try:
+        value = _arith(ast.parse(s, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+        return None
+    if not math.isfinite(value):
+        return None
+    n = math.ceil(value) if value >= 0 else math.floor(value)
+    return n if abs(n) <= limits.MAX_NUMBER else None
+
+
+def _arith(node: ast.AST) -> float:
+    """The value of a parsed expression of numbers, + - * / % and brackets (ValueError for
+    anything else)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        v = _arith(node.operand)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp):
+        a, b = _arith(node.left), _arith(node.right)
+        op = node.op
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            return a * b
+        if isinstance(op, ast.Div):
+            return a / b
+        if isinstance(op, ast.Mod):
+            return math.fmod(a, b)
+    raise ValueError("not arithmetic")
 
 
 #: Largest walk or run rate a sheet holds, metres per Combat Turn.

@@ -338,3 +338,39 @@ def test_the_blast_rules_take_the_falloff_and_radius_the_save_gives():
     assert blast_spec(Weapon(name="Smoke", blast="smoke", blast_falloff=0, blast_radius=6.0)).radius == 6.0
     # Nothing given: the table's row.
     assert blast_spec(Weapon(name="HE", blast="high_explosive")).falloff == 2
+
+
+# -- issue 28 item 6: an armour whose value is its rating ------------------------------------------
+def _rated_armour(name, value, rating, mods=""):
+    return (f"<armor><guid>{G_COAT}</guid><name>{name}</name><category>Specialty Armor</category>"
+            f"<armor>{value}</armor><armoroverride /><equipped>True</equipped><damage>0</damage>"
+            f"<rating>{rating}</rating><armormods>{mods}</armormods></armor>")
+
+
+def test_an_armour_rated_by_its_rating_counts_its_rating_as_chummer_shows_it(tmp_path):
+    # Critter Body Armor (armor.xml: <armor>Rating</armor>) at rating 6: Chummer shows 6.
+    mod = ("<armormod><name>Chemical Protection</name><armor>0</armor><rating>6</rating>"
+           "<equipped>True</equipped></armormod>")
+    token, rep = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Critter Body Armor", "Rating", 6, mod))))
+    assert token.rules["sr5"].armor == 6
+    assert "armour 6 (Critter Body Armor 6)" in rep.summary
+    assert not any("not a number" in w.message for w in rep.warnings)
+
+
+@pytest.mark.parametrize(("value", "rating", "expected"), [
+    ("{Rating}", 4, 4),
+    ("Rating * 2", 3, 6),
+    ("FixedValues([2],[4],[6])", 2, 4),
+    ("FixedValues(2,4,6)", 9, 6),       # past the end: the last entry
+    ("Rating div 2", 3, 2),             # 1.5 rounded up, as Chummer's StandardRound does
+    ("{STR} + Rating", 2, 6),           # Strength 4 (the helper's) + 2
+])
+def test_rating_expressions_are_worked_out_as_chummer_does(tmp_path, value, rating, expected):
+    token, _ = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Rated Suit", value, rating))))
+    assert token.rules["sr5"].armor == expected
+
+
+def test_an_armour_value_that_is_no_expression_is_left_out_with_a_warning(tmp_path):
+    token, rep = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Odd Suit", "__import__('os')", 3))))
+    assert token.rules["sr5"].armor == 0
+    assert any("Odd Suit left out" in w.message for w in rep.warnings)
