@@ -522,8 +522,20 @@ def _weapons(root, improvements, attrs, phys_limit, rep: ReportBuilder):
             if not _true(_text(w, "equipped", "True")):
                 skipped.append(wname)
                 continue
+            device = grenades.unsupported_device(wname)
+            if device is not None:
+                count = int(qty.get(_text(w, "parentid"), 1.0))
+                rep.warn(f"{count} x {wname} (damage {_text(w, 'damage') or 'none'!r}) carried: {device}. "
+                         "The sr5 rules do not model it, so it is not imported as a weapon (nor as a smoke "
+                         "grenade); when one goes off, set the sr5 environment's glare (environment.glare) by hand", where)
+                continue
             if grenades.is_minigrenade(wname, _text(w, "category"), _text(w, "range")):
                 minis.append((w, where))
+                continue
+            if (grenades.is_grenade_name(wname) and _text(w, "type") != "Melee"
+                    and grenades.blast_of(wname, _text(w, "damage")) is None):
+                rep.warn(f"{wname}: damage {_text(w, 'damage') or 'none'!r} names no blast the sr5 rules know "
+                         "(fragmentation, high explosive, flash-bang, gas, smoke); not imported as a weapon", where)
                 continue
             weapon, accs = _weapon(w, where, skill_acc, attrs, phys_limit, rep, qty)
             for a in accs:

@@ -374,3 +374,30 @@ def test_an_armour_value_that_is_no_expression_is_left_out_with_a_warning(tmp_pa
     token, rep = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Odd Suit", "__import__('os')", 3))))
     assert token.rules["sr5"].armor == 0
     assert any("Odd Suit left out" in w.message for w in rep.warnings)
+
+
+# -- issue 28 item 7: a Flash-Pak is a flash device, never a smoke grenade ---------------------------
+def test_a_flash_pak_is_reported_as_a_flash_device_the_rules_do_not_model_never_as_smoke(tmp_path):
+    # As Chummer writes it (SR5 p. 435): category Gear, damage "Special", thrown.
+    gears = (f"<gear><guid>{G_HE}</guid><name>Grenade: Flash-Pak</name><category>Ammunition</category>"
+             "<qty>2</qty></gear>")
+    weapons = (_weapon("Grenade: Flash-Pak", "Gear", "Special", acc="Physical", ammo="1", mode="0",
+                       useskill="Throwing Weapons", rng="Standard Grenade", parentid=G_HE)
+               + _weapon("Grenade: Smoke", "Gear", "(10m Radius)", acc="Physical", ammo="1", mode="0",
+                         useskill="Throwing Weapons", rng="Standard Grenade"))
+    token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons, gears=gears, skills=_skill(THROWING, 3))))
+    assert token.weapon("Grenade: Flash-Pak") is None
+    assert all(w.blast != "smoke" or w.name == "Grenade: Smoke" for w in token.weapons)
+    assert token.rules["sr5"].in_hand == ("Grenade: Smoke",)
+    warning = next(w for w in rep.warnings if "Flash-Pak" in w.message)
+    assert "2 x Grenade: Flash-Pak" in warning.message and "flash-pak" in warning.message
+    assert "glare" in warning.message and "not imported as a weapon" in warning.message
+    assert not any("Flash-Pak carries" in line for line in rep.summary)
+
+
+def test_a_grenade_whose_damage_names_no_blast_is_not_guessed_to_be_smoke(tmp_path):
+    weapons = _weapon("Grenade: Mystery", "Gear", "Special", acc="Physical", ammo="1", mode="0",
+                      useskill="Throwing Weapons", rng="Standard Grenade")
+    token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons)))
+    assert [w.name for w in token.weapons] == ["Unarmed Attack"]
+    assert any("Grenade: Mystery" in w.message and "names no blast" in w.message for w in rep.warnings)
