@@ -45,6 +45,7 @@ from engine.errors import CoverfireError, ImportFileError
 from engine.importers import chummer_data as data
 from engine.importers import images
 from engine.importers import chummer_grenades as grenades
+from engine.importers import chummer_sr4 as sr4
 from engine.importers.chummer_file import read_chummer_xml
 from engine.importers.guard import guarded
 from engine.importers.placing import add_character, free_spot, placement_problem
@@ -194,27 +195,45 @@ def parse_chummer(path: str | Path) -> tuple[ChummerCharacter, ReportBuilder]:
 
 
 def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerCharacter:
-    edition = _text(root, "gameedition")
-    if edition and edition != "SR5":
+    edition, signs = sr4.edition_of(root)
+    old = edition == sr4.EDITION
+    if old:
+        rep.warn("this is a Shadowrun 4th edition save (Chummer 4: " + ", ".join(signs) + "); Coverfire's "
+                 "map rules are SR5's, so only what maps across is imported: " + "; ".join(sr4.DIFFERENCES),
+                 "character/gameedition")
+    elif edition != "SR5":
         rep.warn(f"the save is for {edition}, not Shadowrun 5th edition; read as SR5", "character/gameedition")
     version = _text(root, "appversion") or _text(root, "createdversion")
     name = clean_text(_text(root, "alias") or _text(root, "name") or fallback_name, 200)
     attrs = _attributes(root, rep)
     _check_body(root, name, attrs)
     metatype = _metatype(root, rep)
-    rep.note(f"{name}: {metatype}, Chummer {version or 'version unknown'}")
+    made_by = "a Chummer 4 save for Shadowrun 4th edition" if old else f"Chummer {version or 'version unknown'}"
+    rep.note(f"{name}: {metatype}, {made_by}")
     improvements = _improvements(root)
     names = _source_names(root)
     skills = _skills(root, improvements, rep, names)
     phys_limit = math.ceil((2 * attrs.get("STR", 3) + attrs.get("BOD", 3) + attrs.get("REA", 3)) / 3)
     smartlink = _smartlink(root, improvements)
     weapons, weapon_vision, holster = _weapons(root, improvements, attrs, phys_limit, rep)
-    armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"),
-                         attrs=attrs)
-    walk, run = _movement(root, attrs, rep)
+    if old:
+        armor, parts, impact = sr4.armor(root, improvements, lambda imp: source_of(imp, names))
+        rep.note(f"armour is SR4's Ballistic {armor}; its Impact {impact} is not used (SR5 has one armour value)")
+        moves = sr4.movement(root)
+        walk, run = moves if moves is not None else _movement(root, attrs, rep)
+    else:
+        armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"),
+                             attrs=attrs)
+        walk, run = _movement(root, attrs, rep)
     qualities = _qualities(root, improvements, holster, rep)
     vision = _vision(root, metatype, weapon_vision)
     init_dice = 1 + sum(v for t, v, _ in improvements if t in ("InitiativeDice", "InitiativeDiceAdd"))
+    if old:  # SR4's extra passes are SR5's extra dice (as SR5 rewrote Wired Reflexes)
+        passes = sum(v for kind in ("InitiativePass", "InitiativePassAdd") for v, _i in sr4.counted(improvements, kind))
+        if passes:
+            init_dice += passes
+            rep.note(f"{passes:+d} Initiative Pass{'es' if abs(passes) != 1 else ''} (SR4) read as "
+                     f"{passes:+d} Initiative {'Dice' if abs(passes) != 1 else 'Die'}")
     init_bonus = sum(v for t, v, _ in improvements if t == "Initiative")
     phys_boxes = sum(v for t, v, _ in improvements if t == "PhysicalCM")
     stun_boxes = sum(v for t, v, _ in improvements if t == "StunCM")

@@ -401,3 +401,90 @@ def test_a_grenade_whose_damage_names_no_blast_is_not_guessed_to_be_smoke(tmp_pa
     token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons)))
     assert [w.name for w in token.weapons] == ["Unarmed Attack"]
     assert any("Grenade: Mystery" in w.message and "names no blast" in w.message for w in rep.warnings)
+
+
+# -- issue 28 item 8: a Chummer 4 (Shadowrun 4th edition) save says what it is ----------------------
+def _sr4_save(edition=""):
+    """A save shaped as ChummerGen SR4 writes one (UTF-16, armour as <b>/<i>, <movement> in
+    metres, skills by name, no <gameedition> in its older releases)."""
+    attrs = "".join(f"<attribute><name>{n}</name><metatypemin>1</metatypemin><value>{v}</value>"
+                     f"<totalvalue>{v}</totalvalue></attribute>"
+                     for n, v in (("BOD", 4), ("AGI", 5), ("REA", 4), ("STR", 3), ("CHA", 2), ("INT", 3),
+                                  ("LOG", 3), ("WIL", 3), ("EDG", 2)))
+    imp = ("<improvement><unique>{u}</unique><improvedname /><sourcename>{s}</sourcename><val>{v}</val>"
+           "<improvementttype>{k}</improvementttype><improvementsource>Cyberware</improvementsource>"
+           "<enabled>True</enabled></improvement>")
+    imps = (imp.format(u="cearmor", s=G_ARM, v=2, k="BallisticArmor")
+            + imp.format(u="cearmor", s=G_LACING, v=2, k="BallisticArmor")   # a second cyberarm: counts once
+            + imp.format(u="cearmor", s=G_ARM, v=2, k="ImpactArmor")
+            + imp.format(u="", s=G_ORTHO, v=2, k="InitiativePass"))          # Wired Reflexes 2
+    return f"""<?xml version="1.0" encoding="utf-16"?>
+<character>
+  <settings>default.xml</settings>{edition}
+  <metatype>Human</metatype><metatypecategory /><movement>10/25, Swim 5</movement>
+  <name>Old Sam</name><alias /><created>True</created><bp>400</bp><buildmethod>BP</buildmethod>
+  <attributes>{attrs}</attributes>
+  <physicalcmfilled>2</physicalcmfilled><stuncmfilled>0</stuncmfilled>
+  <skills>
+    <skill><name>Pistols</name><rating>4</rating><attribute>AGI</attribute><totalvalue>9</totalvalue></skill>
+    <skill><name>Dodge</name><rating>3</rating><attribute>REA</attribute><totalvalue>7</totalvalue></skill>
+  </skills>
+  <armors>
+    <armor><name>Armor Vest</name><category>Armor</category><b>6</b><i>4</i><source>SR4</source>
+      <equipped>True</equipped><armormods /></armor>
+    <armor><name>Lined Coat</name><category>Armor</category><b>6</b><i>4</i><source>SR4</source>
+      <equipped>False</equipped><armormods /></armor>
+  </armors>
+  <weapons>
+    <weapon><name>Ares Predator IV</name><category>Heavy Pistols</category><type>Ranged</type>
+      <damage>5P</damage><ap>-1</ap><mode>SA</mode><rc>0</rc><ammo>15(c)</ammo><source>SR4</source>
+      <useskill /><equipped>True</equipped></weapon>
+  </weapons>
+  <cyberwares>
+    <cyberware><guid>{G_ARM}</guid><name>Armor</name><rating>2</rating></cyberware>
+    <cyberware><guid>{G_LACING}</guid><name>Armor</name><rating>2</rating></cyberware>
+  </cyberwares>
+  <improvements>{imps}</improvements>
+</character>
+"""
+
+
+def test_a_chummer_4_save_says_it_is_sr4_and_imports_what_maps_across(tmp_path):
+    from engine.importers.detect import import_file
+
+    p = _write(tmp_path, _sr4_save(), name="Old Sam.chum", encoding="utf-16")
+    res = import_file(p, expect="character")
+    sheet, rep = res.token.rules["sr5"], res.report
+    # The edition, and why Coverfire thinks so (this save names none).
+    assert "Old Sam: human, a Chummer 4 save for Shadowrun 4th edition" in rep.summary
+    edition = next(w for w in rep.warnings if w.where == "character/gameedition")
+    assert "Shadowrun 4th edition" in edition.message and "Ballistic/Impact" in edition.message
+    for difference in ("Ballistic", "Initiative Dice", "no Accuracy", "weapon damage"):
+        assert difference in edition.message
+    # What means the same in both editions.
+    assert (sheet.body, sheet.agility, sheet.strength, sheet.skills["pistols"]) == (4, 5, 3, 4)
+    assert (sheet.walk_rate, sheet.run_rate, sheet.physical_damage) == (10.0, 25.0, 2)
+    # Armour: the Ballistic rating as Chummer 4 totals it, the two arms' armour once: 6 + 2.
+    assert sheet.armor == 8
+    assert "armour 8 (Armor Vest 6 + Cyberware Armor 2 +2)" in rep.summary
+    assert any("Impact 6 is not used" in line for line in rep.summary)
+    # Wired Reflexes' two extra passes are two extra Initiative Dice.
+    assert sheet.initiative_dice == 3
+    # The weapon keeps SR4's numbers; it has no Accuracy.
+    gun = res.token.weapon("Ares Predator IV")
+    assert (gun.damage, gun.ap, gun.accuracy) == ("5P", -1, None)
+    assert not any("walk rate" in w.message for w in rep.warnings)
+
+
+def test_a_save_that_names_sr4_is_read_as_sr4(tmp_path):
+    text = _sr4_save(edition="<gameedition>SR4</gameedition>").replace("<b>6</b><i>4</i>", "<b>7</b><i>5</i>", 1)
+    token, rep = import_chummer(_write(tmp_path, text, name="named.chum", encoding="utf-16"))
+    assert token.rules["sr5"].armor == 9
+    assert any("<gameedition>SR4</gameedition>" in w.message for w in rep.warnings)
+
+
+def test_a_chummer_5_save_without_an_edition_is_still_sr5(tmp_path):
+    text = _save().replace("<gameedition>SR5</gameedition>", "")
+    _token, rep = import_chummer(_write(tmp_path, text))
+    assert not any("edition" in w.message for w in rep.warnings)
+    assert not any("Chummer 4" in line for line in rep.summary)
