@@ -22,7 +22,9 @@ How each number is read (details and defaults in docs/importing.md):
   armour worn over a suit through Custom Fit (Stack);
 - damage: ``physicalcmfilled`` and ``stuncmfilled``; walk and run: Agility x the save's
   ground multipliers (``walk`` "2/1/0", ``run`` "4/0/0");
-- the portrait: the main mugshot (or the first), checked like a map image.
+- the portrait: the main mugshot (or the first), checked like a map image;
+- a Chummer 4 save (Shadowrun 4th edition) says so and imports what maps across, the
+  differences in the report (:mod:`engine.importers.chummer_sr4`).
 
 Anything the map does not model (spells, contacts, vehicles, gear, other skills and
 qualities, improvements it cannot apply) is named in the report.
@@ -196,8 +198,8 @@ def parse_chummer(path: str | Path) -> tuple[ChummerCharacter, ReportBuilder]:
 
 def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerCharacter:
     edition, signs = sr4.edition_of(root)
-    old = edition == sr4.EDITION
-    if old:
+    is_sr4 = edition == sr4.EDITION
+    if is_sr4:
         rep.warn("this is a Shadowrun 4th edition save (Chummer 4: " + ", ".join(signs) + "); Coverfire's "
                  "map rules are SR5's, so only what maps across is imported: " + "; ".join(sr4.DIFFERENCES),
                  "character/gameedition")
@@ -208,7 +210,7 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     attrs = _attributes(root, rep)
     _check_body(root, name, attrs)
     metatype = _metatype(root, rep)
-    made_by = "a Chummer 4 save for Shadowrun 4th edition" if old else f"Chummer {version or 'version unknown'}"
+    made_by = "a Chummer 4 save for Shadowrun 4th edition" if is_sr4 else f"Chummer {version or 'version unknown'}"
     rep.note(f"{name}: {metatype}, {made_by}")
     improvements = _improvements(root)
     names = _source_names(root)
@@ -216,7 +218,7 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     phys_limit = math.ceil((2 * attrs.get("STR", 3) + attrs.get("BOD", 3) + attrs.get("REA", 3)) / 3)
     smartlink = _smartlink(root, improvements)
     weapons, weapon_vision, holster = _weapons(root, improvements, attrs, phys_limit, rep)
-    if old:
+    if is_sr4:
         armor, parts, impact = sr4.armor(root, improvements, lambda imp: source_of(imp, names))
         rep.note(f"armour is SR4's Ballistic {armor}; its Impact {impact} is not used (SR5 has one armour value)")
         moves = sr4.movement(root)
@@ -228,7 +230,7 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     qualities = _qualities(root, improvements, holster, rep)
     vision = _vision(root, metatype, weapon_vision)
     init_dice = 1 + sum(v for t, v, _ in improvements if t in ("InitiativeDice", "InitiativeDiceAdd"))
-    if old:  # SR4's extra passes are SR5's extra dice (as SR5 rewrote Wired Reflexes)
+    if is_sr4:  # SR4's extra passes are SR5's extra dice (as SR5 rewrote Wired Reflexes)
         passes = sum(v for kind in ("InitiativePass", "InitiativePassAdd") for v, _i in sr4.counted(improvements, kind))
         if passes:
             init_dice += passes
