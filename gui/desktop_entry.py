@@ -34,6 +34,9 @@ from engine.errors import CoverfireError
 APP_ID = "coverfire"
 ICON_SIZES = (16, 22, 24, 32, 48, 64, 128, 256)
 ENCOUNTER_FORMAT = "coverfire.encounter"
+#: The name ending that makes a file an encounter to the desktop (the glob registered below);
+#: the window's Save As proposes and keeps it (gui/saving.py).
+ENCOUNTER_SUFFIX = ".coverfire.json"
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class MimeType:
 
 MIME_TYPES: tuple[MimeType, ...] = (
     MimeType(
-        "application/x-coverfire-encounter", "Coverfire encounter", ("*.coverfire.json",),
+        "application/x-coverfire-encounter", "Coverfire encounter", (f"*{ENCOUNTER_SUFFIX}",),
         "application/json",
         magic=(f'"format": "{ENCOUNTER_FORMAT}"', f'"format":"{ENCOUNTER_FORMAT}"'),
         magic_range=4096, icon=APP_ID,

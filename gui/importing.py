@@ -52,7 +52,7 @@ from gui.tools import PICK_SLACK_PX, Pointer, SelectTool, Tool
 
 MAP_FILTER = ("Maps and scenes (*.dd2vtt *.uvtt *.df2vtt *.json *.db);;Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;"
               "Foundry VTT scenes (*.json *.db);;All files (*)")
-CHARACTER_FILTER = "Chummer5a characters (*.chum5 *.chum5lz);;All files (*)"
+CHARACTER_FILTER = "Chummer characters (*.chum5 *.chum5lz *.chum);;All files (*)"  # .chum: Chummer 4 (SR4)
 SIDES = ("runner", "ganger", "neutral", "security", "ally")
 
 #: QSettings keys (the window's ``settings``)

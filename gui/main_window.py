@@ -60,7 +60,7 @@ MAX_RECENT = 8
 #: Bumped when the docks' arrangement changes so much that an old saved one should be dropped.
 STATE_VERSION = 2
 MAP_ONLY_KEY = "F10"
-FILE_FILTER = "Coverfire encounters (*.json);;All files (*)"
+FILE_FILTER = saving.OPEN_FILTER  # the Open dialog's; Save As uses saving.SAVE_FILTER
 
 #: Functions called with each new :class:`MainWindow` (see :func:`register_extension`).
 EXTENSIONS: list[Callable[["MainWindow"], None]] = []
@@ -569,14 +569,24 @@ class MainWindow(QMainWindow):
         return self._write(self.document.path)
 
     def save_as(self, path: str | Path | None = None) -> bool:
+        """Save under another name. Without ``path`` the dialog proposes ``NAME.coverfire.json``
+        (the type the desktop entry registers) and a plain ``.json`` typed there is offered
+        the rename (gui/saving.py); a ``path`` given is written as it is."""
         if path is None:
-            start = str(self.document.path.parent / self.document.path.name) if self.document.path and not self._is_template(self.document.path) else str(Path.home() / "encounter.json")
-            path, _ = QFileDialog.getSaveFileName(self, "Save encounter as", start, FILE_FILTER)
-            if not path:
+            current = self.document.path if self.document.path and not self._is_template(self.document.path) else None
+            start = saving.proposed_path(current, self.document.encounter.name, Path.home())
+            typed, _ = QFileDialog.getSaveFileName(self, "Save encounter as", str(start), saving.SAVE_FILTER)
+            if not typed:
                 return False
+            path = saving.typed_path(Path(typed))
+            if not saving.is_encounter_name(path):
+                renamed = saving.encounter_name_for(path)
+                choice = saving.ask_rename(self, path, renamed)
+                if choice == saving.CANCEL:
+                    return False
+                if choice == saving.RENAME:
+                    path = renamed
         path = Path(path)
-        if path.suffix == "":
-            path = path.with_suffix(".json")
         # a background image path relative to the file must still reach the image from there
         return self._write(path, edits.rebase_background(self.document.committed, self.document.path, path.parent))
 

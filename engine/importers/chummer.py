@@ -22,7 +22,9 @@ How each number is read (details and defaults in docs/importing.md):
   armour worn over a suit through Custom Fit (Stack);
 - damage: ``physicalcmfilled`` and ``stuncmfilled``; walk and run: Agility x the save's
   ground multipliers (``walk`` "2/1/0", ``run`` "4/0/0");
-- the portrait: the main mugshot (or the first), checked like a map image.
+- the portrait: the main mugshot (or the first), checked like a map image;
+- a Chummer 4 save (Shadowrun 4th edition) says so and imports what maps across, the
+  differences in the report (:mod:`engine.importers.chummer_sr4`).
 
 Anything the map does not model (spells, contacts, vehicles, gear, other skills and
 qualities, improvements it cannot apply) is named in the report.
@@ -30,6 +32,7 @@ qualities, improvements it cannot apply) is named in the report.
 
 from __future__ import annotations
 
+import ast
 import math
 import re
 import time
@@ -44,6 +47,7 @@ from engine.errors import CoverfireError, ImportFileError
 from engine.importers import chummer_data as data
 from engine.importers import images
 from engine.importers import chummer_grenades as grenades
+from engine.importers import chummer_sr4 as sr4
 from engine.importers.chummer_file import read_chummer_xml
 from engine.importers.guard import guarded
 from engine.importers.placing import add_character, free_spot, placement_problem
@@ -193,26 +197,45 @@ def parse_chummer(path: str | Path) -> tuple[ChummerCharacter, ReportBuilder]:
 
 
 def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerCharacter:
-    edition = _text(root, "gameedition")
-    if edition and edition != "SR5":
+    edition, signs = sr4.edition_of(root)
+    is_sr4 = edition == sr4.EDITION
+    if is_sr4:
+        rep.warn("this is a Shadowrun 4th edition save (Chummer 4: " + ", ".join(signs) + "); Coverfire's "
+                 "map rules are SR5's, so only what maps across is imported: " + "; ".join(sr4.DIFFERENCES),
+                 "character/gameedition")
+    elif edition != "SR5":
         rep.warn(f"the save is for {edition}, not Shadowrun 5th edition; read as SR5", "character/gameedition")
     version = _text(root, "appversion") or _text(root, "createdversion")
     name = clean_text(_text(root, "alias") or _text(root, "name") or fallback_name, 200)
     attrs = _attributes(root, rep)
     _check_body(root, name, attrs)
     metatype = _metatype(root, rep)
-    rep.note(f"{name}: {metatype}, Chummer {version or 'version unknown'}")
+    made_by = "a Chummer 4 save for Shadowrun 4th edition" if is_sr4 else f"Chummer {version or 'version unknown'}"
+    rep.note(f"{name}: {metatype}, {made_by}")
     improvements = _improvements(root)
     names = _source_names(root)
     skills = _skills(root, improvements, rep, names)
     phys_limit = math.ceil((2 * attrs.get("STR", 3) + attrs.get("BOD", 3) + attrs.get("REA", 3)) / 3)
     smartlink = _smartlink(root, improvements)
     weapons, weapon_vision, holster = _weapons(root, improvements, attrs, phys_limit, rep)
-    armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"))
-    walk, run = _movement(root, attrs, rep)
+    if is_sr4:
+        armor, parts, impact = sr4.armor(root, improvements, lambda imp: source_of(imp, names))
+        rep.note(f"armour is SR4's Ballistic {armor}; its Impact {impact} is not used (SR5 has one armour value)")
+        moves = sr4.movement(root)
+        walk, run = moves if moves is not None else _movement(root, attrs, rep)
+    else:
+        armor, parts = _armor(root, rep, improvements=improvements, names=names, strength=attrs.get("STR"),
+                             attrs=attrs)
+        walk, run = _movement(root, attrs, rep)
     qualities = _qualities(root, improvements, holster, rep)
     vision = _vision(root, metatype, weapon_vision)
     init_dice = 1 + sum(v for t, v, _ in improvements if t in ("InitiativeDice", "InitiativeDiceAdd"))
+    if is_sr4:  # SR4's extra passes are SR5's extra dice (as SR5 rewrote Wired Reflexes)
+        passes = sum(v for kind in ("InitiativePass", "InitiativePassAdd") for v, _i in sr4.counted(improvements, kind))
+        if passes:
+            init_dice += passes
+            rep.note(f"{passes:+d} Initiative Pass{'es' if abs(passes) != 1 else ''} (SR4) read as "
+                     f"{passes:+d} Initiative {'Dice' if abs(passes) != 1 else 'Die'}")
     init_bonus = sum(v for t, v, _ in improvements if t == "Initiative")
     phys_boxes = sum(v for t, v, _ in improvements if t == "PhysicalCM")
     stun_boxes = sum(v for t, v, _ in improvements if t == "StunCM")
@@ -520,8 +543,20 @@ def _weapons(root, improvements, attrs, phys_limit, rep: ReportBuilder):
             if not _true(_text(w, "equipped", "True")):
                 skipped.append(wname)
                 continue
+            device = grenades.unsupported_device(wname)
+            if device is not None:
+                count = int(qty.get(_text(w, "parentid"), 1.0))
+                rep.warn(f"{count} x {wname} (damage {_text(w, 'damage') or 'none'!r}) carried: {device}. "
+                         "The sr5 rules do not model it, so it is not imported as a weapon (nor as a smoke "
+                         "grenade); when one goes off, set the sr5 environment's glare (environment.glare) by hand", where)
+                continue
             if grenades.is_minigrenade(wname, _text(w, "category"), _text(w, "range")):
                 minis.append((w, where))
+                continue
+            if (grenades.is_grenade_name(wname) and _text(w, "type") != "Melee"
+                    and grenades.blast_of(wname, _text(w, "damage")) is None):
+                rep.warn(f"{wname}: damage {_text(w, 'damage') or 'none'!r} names no blast the sr5 rules know "
+                         "(fragmentation, high explosive, flash-bang, gas, smoke); not imported as a weapon", where)
                 continue
             weapon, accs = _weapon(w, where, skill_acc, attrs, phys_limit, rep, qty)
             for a in accs:
@@ -803,13 +838,15 @@ def _own_bands(maxima: tuple[float, ...]) -> tuple[RangeBand, ...]:
 
 
 def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict[str, str] | None = None,
-           strength: int | None = None) -> tuple[int, tuple[str, ...]]:
+           strength: int | None = None, attrs: dict[str, int] | None = None) -> tuple[int, tuple[str, ...]]:
     """The armour value as Chummer totals it (``Character.GetArmorRating``): the best equipped
     armour with its mods, plus the "+N" armour worn with it and Custom Fit (Stack) bonuses
     (together at most Strength), plus every unconditional ``Armor`` improvement -- from
     cyberware, bioware, qualities, powers (Orthoskin, Bone Lacing, cyberlimb armour ...);
     those an armour or armour mod makes count only with that armour. Improvements sharing a
-    ``unique`` name count once, the best of them. (value, the parts it is made of)."""
+    ``unique`` name count once, the best of them. An armour whose value is worked out from
+    its rating ("Rating", "FixedValues(...)", "Rating * 2") is evaluated as Chummer does
+    (:func:`rated_value`). (value, the parts it is made of)."""
     names = names or {}
     pieces: list[tuple[ArmorPiece, set[str]]] = []
     node = root.find("armors")
@@ -830,6 +867,11 @@ def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict
             bonus = _int(override, 0) or 0
             stacks_on = _text(stack_fit, "extra") or None
         value = _int(text)
+        if value is None and text:
+            rating = _int(_text(a, "rating"), 0) or 0
+            value = rated_value(text, rating, attrs or {})
+            if value is not None:
+                rep.note(f"{name}: armour {text!r} at rating {rating} = {value} (as Chummer works it out)")
         if value is None:
             rep.warn(f"armour value {text!r} is not a number; {name} left out", f"character/armors/armor[{i + 1}]")
             continue
@@ -906,6 +948,70 @@ def _armor(root: ET.Element, rep: ReportBuilder, *, improvements=(), names: dict
     if ignored:
         rep.note("armour worn but not stacking: " + ", ".join(ignored))
     return max(0, best_total), best_parts
+
+
+#: Longest rating expression read (Chummer's own are a word or two).
+MAX_EXPRESSION_CHARS = 200
+_FIXED = re.compile(r"^FixedValues\((.*)\)$")
+_ATTR_REF = re.compile(r"\{([A-Z]{3})(Unaug|Base)?\}")
+_ARITH = re.compile(r"^[0-9.+\-*/%() ]+$")
+
+
+def rated_value(text: str, rating: int, attrs: dict[str, int]) -> int | None:
+    """A number of Chummer's that depends on the item's rating, worked out as Chummer's
+    ``Armor.ProcessRatingString`` does: ``FixedValues(a,b,c)`` takes the rating's entry (the
+    last past the end), a leading "+" is dropped, ``Rating`` / ``{Rating}`` is the rating,
+    ``{STR}`` and the like the attribute's value, then the arithmetic (``+ - * / div mod``,
+    brackets) is done and rounded away from zero (Chummer's ``StandardRound``: 4.5 -> 5).
+    None for a text that is none of these."""
+    s = (text or "").strip()
+    if not s or len(s) > MAX_EXPRESSION_CHARS:
+        return None
+    m = _FIXED.match(s)
+    if m:
+        entries = [e.strip().strip("[]") for e in m.group(1).split(",")]
+        if not entries:
+            return None
+        s = entries[max(0, min(len(entries), rating) - 1)]
+    s = s.lstrip("+")
+    s = s.replace("{Rating}", str(rating)).replace("Rating", str(rating))
+    s = _ATTR_REF.sub(lambda mm: str(attrs[mm.group(1)]) if mm.group(1) in attrs else mm.group(0), s)
+    s = re.sub(r"\bdiv\b", "/", s)
+    s = re.sub(r"\bmod\b", "%", s)
+    if not _ARITH.match(s):
+        return None
+    try:
+        value = _arith(ast.parse(s, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+        return None
+    if not math.isfinite(value):
+        return None
+    n = math.ceil(value) if value >= 0 else math.floor(value)
+    return n if abs(n) <= limits.MAX_NUMBER else None
+
+
+def _arith(node: ast.AST) -> float:
+    """The value of a parsed expression of numbers, + - * / % and brackets (ValueError for
+    anything else)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        v = _arith(node.operand)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp):
+        a, b = _arith(node.left), _arith(node.right)
+        op = node.op
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            return a * b
+        if isinstance(op, ast.Div):
+            return a / b
+        if isinstance(op, ast.Mod):
+            return math.fmod(a, b)
+    raise ValueError("not arithmetic")
 
 
 #: Largest walk or run rate a sheet holds, metres per Combat Turn.

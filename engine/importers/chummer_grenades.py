@@ -6,6 +6,16 @@ Chummer writes a grenade's damage as text with its blast: ``16P (-2/m)`` (16 Phy
 (:data:`engine.model.BlastKind`) comes from the name after ``Grenade:`` / ``Minigrenade:``,
 else from the damage (a falloff with ``(f)``: fragmentation; a falloff: high explosive; a
 radius with Stun damage: flash-bang; a radius alone: smoke), with a warning for a guess.
+A grenade whose damage says nothing of a blast ("Special") has none: it is never guessed
+to be smoke.
+
+A **flash-pak** (``Grenade: Flash-Pak``, damage "Special") is no blast at all: a strobe
+that dazzles whoever faces it (a glare penalty on what they see, less with flare
+compensation; SR5 p. 435). The sr5 rules have no kind for it (their blasts are
+fragmentation, high explosive, flash-bang, gas and smoke, sr5-facts.md "Grenades and
+blasts", and the environment's glare is one setting for the whole map), so
+:func:`unsupported_device` names it and the importer reports it instead of making it a
+weapon.
 
 Minigrenades are ammunition in Chummer: the save lists each kind as a weapon of its own
 (``Minigrenade: Fragmentation``, accuracy 0, range "Grenade Launchers"). They are loaded into
@@ -63,6 +73,20 @@ class Blast:
         return ", ".join(parts)
 
 
+#: Words in a name that make it a flash device (a flash-pak), which has no blast to model.
+FLASH_DEVICE_WORDS = ("flash-pak", "flash pak", "flashpak")
+
+
+def unsupported_device(name: str) -> str | None:
+    """What a grenade-like item the sr5 rules cannot model is, in words (None for any
+    other): a flash-pak is a strobe that dazzles those facing it, not a cloud or a blast."""
+    low = name.lower()
+    if any(w in low for w in FLASH_DEVICE_WORDS):
+        return ("a flash-pak: a strobe that dazzles whoever faces it (a glare penalty on what they see, "
+                "less with flare compensation; SR5 p. 435), not a blast or a cloud")
+    return None
+
+
 def is_grenade_name(name: str) -> bool:
     return name.strip().lower().startswith(GRENADE_PREFIXES)
 
@@ -87,6 +111,9 @@ def blast_of(name: str, damage: str) -> Blast | None:
     radius = float(m.group("rad")) if m.group("rad") else None
     if not (fall or radius is not None or is_grenade_name(name)):
         return None  # an ordinary damage code
+    word = (m.group("word") or "").lower()
+    if kind is None and not (code or fall or radius is not None or word.startswith("chem")):
+        return None  # "Special" or nothing: no blast the text names (never guessed to be smoke)
     guessed = False
     if kind is None:
         guessed = True
@@ -94,7 +121,7 @@ def blast_of(name: str, damage: str) -> Blast | None:
             kind = "fragmentation" if code and "(f)" in code else "high_explosive"
         elif code and code.rstrip(")").split("(")[0].endswith("S"):
             kind = "flash_bang"
-        elif (m.group("word") or "").lower().startswith("chem"):
+        elif word.startswith("chem"):
             kind = "gas"
         else:
             kind = "smoke"

@@ -186,7 +186,7 @@ def test_a_demo_opens_untitled_and_save_asks_for_a_name(window, monkeypatch, tmp
     window.actions["open static-veil demo"].trigger()
     assert window.document.path is None and window.document.encounter.ruleset == "static-veil"
     asked = []
-    out = tmp_path / "mine.json"
+    out = tmp_path / "mine.coverfire.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (asked.append(a) or str(out), "")))
     assert window.save()
     assert asked and out.exists() and window.document.path == out

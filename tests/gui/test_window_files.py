@@ -47,7 +47,7 @@ def test_save_as_then_reload_gives_the_same_encounter(window, tmp_path):
 
 def test_the_bundled_demo_is_never_overwritten_by_save(window, tmp_path, monkeypatch, demo_path):
     before = demo_path.read_bytes()
-    target = tmp_path / "mine.json"
+    target = tmp_path / "mine.coverfire.json"
     from PySide6.QtWidgets import QFileDialog
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
@@ -64,7 +64,7 @@ def test_no_bundled_encounter_is_overwritten_by_save(window, tmp_path, monkeypat
 
     bundled = ENCOUNTERS / name
     before = bundled.read_bytes()
-    target = tmp_path / "mine.json"
+    target = tmp_path / "mine.coverfire.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
     assert window.open_file(bundled, ask=False)
     enc = window.document.encounter

@@ -47,7 +47,7 @@ def test_a_file_changed_on_disk_is_detected_on_save_and_the_gm_is_asked(window, 
     assert load_encounter(own_file).name == "written by the CLI"  # not overwritten
     assert window.document.dirty and window.document.encounter.name == "my work"
     # Save As... keeps both
-    copy = own_file.with_name("mine.json")
+    copy = own_file.with_name("mine.coverfire.json")
     monkeypatch.setattr(saving, "ask_changed_on_disk", lambda w, exc: saving.SAVE_AS)
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(copy), "")))
     assert window.save()
@@ -74,7 +74,7 @@ def test_a_read_only_file_is_refused_with_a_message_offering_save_as(window, own
     assert not window.save()
     assert "read-only" in offered[0] and "Save As" in offered[0]
     assert own_file.read_bytes() == before and window.document.dirty
-    elsewhere = own_file.with_name("writable.json")
+    elsewhere = own_file.with_name("writable.coverfire.json")
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a: QMessageBox.StandardButton.Save))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(elsewhere), "")))
     assert window.save()

@@ -338,3 +338,153 @@ def test_the_blast_rules_take_the_falloff_and_radius_the_save_gives():
     assert blast_spec(Weapon(name="Smoke", blast="smoke", blast_falloff=0, blast_radius=6.0)).radius == 6.0
     # Nothing given: the table's row.
     assert blast_spec(Weapon(name="HE", blast="high_explosive")).falloff == 2
+
+
+# -- issue 28 item 6: an armour whose value is its rating ------------------------------------------
+def _rated_armour(name, value, rating, mods=""):
+    return (f"<armor><guid>{G_COAT}</guid><name>{name}</name><category>Specialty Armor</category>"
+            f"<armor>{value}</armor><armoroverride /><equipped>True</equipped><damage>0</damage>"
+            f"<rating>{rating}</rating><armormods>{mods}</armormods></armor>")
+
+
+def test_an_armour_rated_by_its_rating_counts_its_rating_as_chummer_shows_it(tmp_path):
+    # Critter Body Armor (armor.xml: <armor>Rating</armor>) at rating 6: Chummer shows 6.
+    mod = ("<armormod><name>Chemical Protection</name><armor>0</armor><rating>6</rating>"
+           "<equipped>True</equipped></armormod>")
+    token, rep = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Critter Body Armor", "Rating", 6, mod))))
+    assert token.rules["sr5"].armor == 6
+    assert "armour 6 (Critter Body Armor 6)" in rep.summary
+    assert not any("not a number" in w.message for w in rep.warnings)
+
+
+@pytest.mark.parametrize(("value", "rating", "expected"), [
+    ("{Rating}", 4, 4),
+    ("Rating * 2", 3, 6),
+    ("FixedValues([2],[4],[6])", 2, 4),
+    ("FixedValues(2,4,6)", 9, 6),       # past the end: the last entry
+    ("Rating div 2", 3, 2),             # 1.5 rounded up, as Chummer's StandardRound does
+    ("{STR} + Rating", 2, 6),           # Strength 4 (the helper's) + 2
+])
+def test_rating_expressions_are_worked_out_as_chummer_does(tmp_path, value, rating, expected):
+    token, _ = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Rated Suit", value, rating))))
+    assert token.rules["sr5"].armor == expected
+
+
+def test_an_armour_value_that_is_no_expression_is_left_out_with_a_warning(tmp_path):
+    token, rep = import_chummer(_write(tmp_path, _save(armors=_rated_armour("Odd Suit", "__import__('os')", 3))))
+    assert token.rules["sr5"].armor == 0
+    assert any("Odd Suit left out" in w.message for w in rep.warnings)
+
+
+# -- issue 28 item 7: a Flash-Pak is a flash device, never a smoke grenade ---------------------------
+def test_a_flash_pak_is_reported_as_a_flash_device_the_rules_do_not_model_never_as_smoke(tmp_path):
+    # As Chummer writes it (SR5 p. 435): category Gear, damage "Special", thrown.
+    gears = (f"<gear><guid>{G_HE}</guid><name>Grenade: Flash-Pak</name><category>Ammunition</category>"
+             "<qty>2</qty></gear>")
+    weapons = (_weapon("Grenade: Flash-Pak", "Gear", "Special", acc="Physical", ammo="1", mode="0",
+                       useskill="Throwing Weapons", rng="Standard Grenade", parentid=G_HE)
+               + _weapon("Grenade: Smoke", "Gear", "(10m Radius)", acc="Physical", ammo="1", mode="0",
+                         useskill="Throwing Weapons", rng="Standard Grenade"))
+    token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons, gears=gears, skills=_skill(THROWING, 3))))
+    assert token.weapon("Grenade: Flash-Pak") is None
+    assert all(w.blast != "smoke" or w.name == "Grenade: Smoke" for w in token.weapons)
+    assert token.rules["sr5"].in_hand == ("Grenade: Smoke",)
+    warning = next(w for w in rep.warnings if "Flash-Pak" in w.message)
+    assert "2 x Grenade: Flash-Pak" in warning.message and "flash-pak" in warning.message
+    assert "glare" in warning.message and "not imported as a weapon" in warning.message
+    assert not any("Flash-Pak carries" in line for line in rep.summary)
+
+
+def test_a_grenade_whose_damage_names_no_blast_is_not_guessed_to_be_smoke(tmp_path):
+    weapons = _weapon("Grenade: Mystery", "Gear", "Special", acc="Physical", ammo="1", mode="0",
+                      useskill="Throwing Weapons", rng="Standard Grenade")
+    token, rep = import_chummer(_write(tmp_path, _save(weapons=weapons)))
+    assert [w.name for w in token.weapons] == ["Unarmed Attack"]
+    assert any("Grenade: Mystery" in w.message and "names no blast" in w.message for w in rep.warnings)
+
+
+# -- issue 28 item 8: a Chummer 4 (Shadowrun 4th edition) save says what it is ----------------------
+def _sr4_save(edition=""):
+    """A save shaped as ChummerGen SR4 writes one (UTF-16, armour as <b>/<i>, <movement> in
+    metres, skills by name, no <gameedition> in its older releases)."""
+    attrs = "".join(f"<attribute><name>{n}</name><metatypemin>1</metatypemin><value>{v}</value>"
+                     f"<totalvalue>{v}</totalvalue></attribute>"
+                     for n, v in (("BOD", 4), ("AGI", 5), ("REA", 4), ("STR", 3), ("CHA", 2), ("INT", 3),
+                                  ("LOG", 3), ("WIL", 3), ("EDG", 2)))
+    imp = ("<improvement><unique>{u}</unique><improvedname /><sourcename>{s}</sourcename><val>{v}</val>"
+           "<improvementttype>{k}</improvementttype><improvementsource>Cyberware</improvementsource>"
+           "<enabled>True</enabled></improvement>")
+    imps = (imp.format(u="cearmor", s=G_ARM, v=2, k="BallisticArmor")
+            + imp.format(u="cearmor", s=G_LACING, v=2, k="BallisticArmor")   # a second cyberarm: counts once
+            + imp.format(u="cearmor", s=G_ARM, v=2, k="ImpactArmor")
+            + imp.format(u="", s=G_ORTHO, v=2, k="InitiativePass"))          # Wired Reflexes 2
+    return f"""<?xml version="1.0" encoding="utf-16"?>
+<character>
+  <settings>default.xml</settings>{edition}
+  <metatype>Human</metatype><metatypecategory /><movement>10/25, Swim 5</movement>
+  <name>Old Sam</name><alias /><created>True</created><bp>400</bp><buildmethod>BP</buildmethod>
+  <attributes>{attrs}</attributes>
+  <physicalcmfilled>2</physicalcmfilled><stuncmfilled>0</stuncmfilled>
+  <skills>
+    <skill><name>Pistols</name><rating>4</rating><attribute>AGI</attribute><totalvalue>9</totalvalue></skill>
+    <skill><name>Dodge</name><rating>3</rating><attribute>REA</attribute><totalvalue>7</totalvalue></skill>
+  </skills>
+  <armors>
+    <armor><name>Armor Vest</name><category>Armor</category><b>6</b><i>4</i><source>SR4</source>
+      <equipped>True</equipped><armormods /></armor>
+    <armor><name>Lined Coat</name><category>Armor</category><b>6</b><i>4</i><source>SR4</source>
+      <equipped>False</equipped><armormods /></armor>
+  </armors>
+  <weapons>
+    <weapon><name>Ares Predator IV</name><category>Heavy Pistols</category><type>Ranged</type>
+      <damage>5P</damage><ap>-1</ap><mode>SA</mode><rc>0</rc><ammo>15(c)</ammo><source>SR4</source>
+      <useskill /><equipped>True</equipped></weapon>
+  </weapons>
+  <cyberwares>
+    <cyberware><guid>{G_ARM}</guid><name>Armor</name><rating>2</rating></cyberware>
+    <cyberware><guid>{G_LACING}</guid><name>Armor</name><rating>2</rating></cyberware>
+  </cyberwares>
+  <improvements>{imps}</improvements>
+</character>
+"""
+
+
+def test_a_chummer_4_save_says_it_is_sr4_and_imports_what_maps_across(tmp_path):
+    from engine.importers.detect import import_file
+
+    p = _write(tmp_path, _sr4_save(), name="Old Sam.chum", encoding="utf-16")
+    res = import_file(p, expect="character")
+    sheet, rep = res.token.rules["sr5"], res.report
+    # The edition, and why Coverfire thinks so (this save names none).
+    assert "Old Sam: human, a Chummer 4 save for Shadowrun 4th edition" in rep.summary
+    edition = next(w for w in rep.warnings if w.where == "character/gameedition")
+    assert "Shadowrun 4th edition" in edition.message and "Ballistic/Impact" in edition.message
+    for difference in ("Ballistic", "Initiative Dice", "no Accuracy", "weapon damage"):
+        assert difference in edition.message
+    # What means the same in both editions.
+    assert (sheet.body, sheet.agility, sheet.strength, sheet.skills["pistols"]) == (4, 5, 3, 4)
+    assert (sheet.walk_rate, sheet.run_rate, sheet.physical_damage) == (10.0, 25.0, 2)
+    # Armour: the Ballistic rating as Chummer 4 totals it, the two arms' armour once: 6 + 2.
+    assert sheet.armor == 8
+    assert "armour 8 (Armor Vest 6 + Cyberware Armor 2 +2)" in rep.summary
+    assert any("Impact 6 is not used" in line for line in rep.summary)
+    # Wired Reflexes' two extra passes are two extra Initiative Dice.
+    assert sheet.initiative_dice == 3
+    # The weapon keeps SR4's numbers; it has no Accuracy.
+    gun = res.token.weapon("Ares Predator IV")
+    assert (gun.damage, gun.ap, gun.accuracy) == ("5P", -1, None)
+    assert not any("walk rate" in w.message for w in rep.warnings)
+
+
+def test_a_save_that_names_sr4_is_read_as_sr4(tmp_path):
+    text = _sr4_save(edition="<gameedition>SR4</gameedition>").replace("<b>6</b><i>4</i>", "<b>7</b><i>5</i>", 1)
+    token, rep = import_chummer(_write(tmp_path, text, name="named.chum", encoding="utf-16"))
+    assert token.rules["sr5"].armor == 9
+    assert any("<gameedition>SR4</gameedition>" in w.message for w in rep.warnings)
+
+
+def test_a_chummer_5_save_without_an_edition_is_still_sr5(tmp_path):
+    text = _save().replace("<gameedition>SR5</gameedition>", "")
+    _token, rep = import_chummer(_write(tmp_path, text))
+    assert not any("edition" in w.message for w in rep.warnings)
+    assert not any("Chummer 4" in line for line in rep.summary)
