@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import time
 from urllib.parse import unquote
@@ -237,25 +238,52 @@ def import_foundry(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, 
     Returns (encounter, report); :class:`ImportFileError` for a file with no scene in it."""
     start = time.perf_counter()
     p = Path(path)
-    opts = FoundryOptions(cell_size, wall_thickness, wall_height, window_sill, scene)
-    uvtt.UvttOptions(cell_size=cell_size, wall_thickness=wall_thickness, wall_height=wall_height,
-                     window_sill=window_sill).check()
+    opts = _options(cell_size, wall_thickness, wall_height, window_sill, scene)
     with guarded(str(p), "the Foundry scene"):
         sf = read_scene_file(p)
-        scenes = list(sf.scenes)
-        rep = ReportBuilder(source=str(p), kind="foundry")
-        if sf.nedb:
-            rep.note(f"a Foundry NeDB database: {_n(sf.lines, 'line')}, {_n(len(scenes), 'scene')} as they are now"
-                     + (f" ({_n(sf.history, 'earlier version')} of them left out" if sf.history else "")
-                     + (f"{'; ' if sf.history else ' ('}{_n(sf.deleted, 'deleted scene')} left out" if sf.deleted
-                        else "") + (")" if sf.history or sf.deleted else ""))
-            if sf.unreadable:
-                rep.warn(f"{_n(sf.unreadable, 'line')} of the database are not JSON documents; skipped "
-                         "(as Foundry's NeDB skips them)")
-        doc, where = _pick(scenes, scene, rep, str(p))
+        rep = _file_report(p, sf)
+        doc, where = _pick(list(sf.scenes), scene, rep, str(p))
         encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent,
                              name=name or str(doc.get("name") or p.stem))
     return encounter, rep.build(time.perf_counter() - start)
+
+
+def import_every_scene(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, *,
+                       wall_thickness: float = uvtt.WALL_THICKNESS, wall_height: float = uvtt.WALL_HEIGHT,
+                       window_sill: float = uvtt.WINDOW_SILL) -> list[tuple[Encounter, ImportReport]]:
+    """Every scene of a Foundry file as :func:`import_foundry` makes each (the file read
+    once), in the file's order: for checking a whole world."""
+    p = Path(path)
+    opts = _options(cell_size, wall_thickness, wall_height, window_sill, None)
+    out = []
+    with guarded(str(p), "the Foundry scene"):
+        sf = read_scene_file(p)
+        for i, (doc, where) in enumerate(sf.scenes):
+            start = time.perf_counter()
+            rep = _file_report(p, sf)
+            encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent,
+                                 name=str(doc.get("name") or f"{p.stem} {i + 1}"))
+            out.append((encounter, rep.build(time.perf_counter() - start)))
+    return out
+
+
+def _options(cell_size, wall_thickness, wall_height, window_sill, scene) -> FoundryOptions:
+    uvtt.UvttOptions(cell_size=cell_size, wall_thickness=wall_thickness, wall_height=wall_height,
+                     window_sill=window_sill).check()
+    return FoundryOptions(cell_size, wall_thickness, wall_height, window_sill, scene)
+
+
+def _file_report(p: Path, sf: SceneFile) -> ReportBuilder:
+    rep = ReportBuilder(source=str(p), kind="foundry")
+    if sf.nedb:
+        left = ([_n(sf.history, "earlier version")] if sf.history else []) + (
+            [_n(sf.deleted, "deleted scene")] if sf.deleted else [])
+        rep.note(f"a Foundry NeDB database: {_n(sf.lines, 'line')}, {_n(len(sf.scenes), 'scene')} as they are now"
+                 + (f" ({' and '.join(left)} left out)" if left else ""))
+        if sf.unreadable:
+            rep.warn(f"{_n(sf.unreadable, 'line')} of the database are not JSON documents; skipped "
+                     "(as Foundry's NeDB skips them)")
+    return rep
 
 
 # -- conversion ---------------------------------------------------------------------------------
@@ -626,15 +654,31 @@ def _decoded(src: str) -> str:
     return unquote(src.strip().split("?")[0]).replace("\\", "/")
 
 
+#: Folders of Foundry's data folder that hold what scenes name (``modules/x/maps/a.webp``).
+DATA_SUBFOLDERS = ("modules", "worlds", "systems")
+
+
+def _data_folders(base_dir: Path) -> list[Path]:
+    """The folders a scene's picture path is looked for under: the scene file's folder and
+    those above it up to Foundry's data folder (the one named ``Data``, or holding the
+    ``modules``/``worlds``/``systems`` folder the file lies in), else up to 7 above it (never
+    the file system's root). The last is the top of the file's folder tree."""
+    chain = [f for f in [base_dir, *base_dir.parents][:8] if f.parent != f]
+    for i, folder in enumerate(chain):
+        if folder.name == "Data" or (i > 0 and chain[i - 1].name in DATA_SUBFOLDERS):
+            return chain[:i + 1]
+    return chain or [base_dir]
+
+
 def find_beside(src: str, base_dir: Path) -> Path | None:
     """The image a scene names (a path in Foundry's data folder, such as
     ``modules/x/maps/a.jpg`` or ``worlds/w/a%20b.webp``, URL-decoded), looked for beside the
-    scene file: the path under the file's folder and each folder above it (a scenes.db lives
-    in ``Data/worlds/W/data/``), then the file name alone beside it. None when not found,
-    when ``src`` is a web address, or when the path would leave the folder it is looked for
-    in (``..`` after decoding, a link out of it); an absolute path counts only when it lies
-    in the file's folder or one above it (else it is read as relative to them, as Foundry's
-    ``/modules/...``)."""
+    scene file: the path under the file's folder and each folder above it up to Foundry's
+    data folder (:func:`_data_folders`; a scenes.db lives in ``Data/worlds/W/data/``), then
+    the file name alone beside it. None when not found, when ``src`` is a web address, or
+    when the path would leave the folder it is looked for in (``..`` after decoding; links
+    the GM made are followed); an absolute path counts only when it lies in that folder tree
+    (else it is read as relative to it, as Foundry's ``/modules/...``)."""
     if not isinstance(src, str) or len(src) > 4096:
         return None
     text = _decoded(src)
@@ -648,19 +692,18 @@ def find_beside(src: str, base_dir: Path) -> Path | None:
         return None
     rel = Path(*parts)
     try:
-        base_dir = base_dir.resolve()
-        folders = [base_dir, *base_dir.parents][:8]
-        folders = [f for f in folders if f.parent != f]  # never the file system's root
+        base_dir = Path(os.path.abspath(base_dir))
+        folders = _data_folders(base_dir)
         if text.startswith("/"):
-            absolute = Path(text).resolve()
-            if absolute.is_file() and any(absolute.is_relative_to(f) for f in folders):
-                return absolute
+            absolute = Path("/", *parts)
+            if absolute.is_relative_to(folders[-1]) and absolute.is_file():
+                return absolute.resolve()
         for folder in folders:
-            candidate = (folder / rel).resolve()
-            if candidate.is_relative_to(folder) and candidate.is_file():
-                return candidate
-        alone = (base_dir / rel.name).resolve()
-        return alone if alone.is_relative_to(base_dir) and alone.is_file() else None
+            candidate = folder / rel
+            if candidate.is_file():
+                return candidate.resolve()
+        alone = base_dir / rel.name
+        return alone.resolve() if alone.is_file() else None
     except (OSError, ValueError, RuntimeError):  # a name too long for the file system, a link loop
         return None
 
