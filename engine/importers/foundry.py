@@ -248,9 +248,20 @@ def import_foundry(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, 
     return encounter, rep.build(time.perf_counter() - start)
 
 
+@dataclass(frozen=True)
+class SceneImport:
+    """One scene of :func:`import_every_scene`: its ``name`` and either the ``encounter``
+    with its ``report`` or the ``error`` that refused it (a 10 km world map)."""
+
+    name: str
+    encounter: Encounter | None
+    report: ImportReport | None
+    error: ImportFileError | None = None
+
+
 def import_every_scene(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, *,
                        wall_thickness: float = uvtt.WALL_THICKNESS, wall_height: float = uvtt.WALL_HEIGHT,
-                       window_sill: float = uvtt.WINDOW_SILL) -> list[tuple[Encounter, ImportReport]]:
+                       window_sill: float = uvtt.WINDOW_SILL) -> list[SceneImport]:
     """Every scene of a Foundry file as :func:`import_foundry` makes each (the file read
     once), in the file's order: for checking a whole world."""
     p = Path(path)
@@ -258,12 +269,17 @@ def import_every_scene(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SI
     out = []
     with guarded(str(p), "the Foundry scene"):
         sf = read_scene_file(p)
-        for i, (doc, where) in enumerate(sf.scenes):
-            start = time.perf_counter()
-            rep = _file_report(p, sf)
-            encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent,
-                                 name=str(doc.get("name") or f"{p.stem} {i + 1}"))
-            out.append((encounter, rep.build(time.perf_counter() - start)))
+    for i, (doc, where) in enumerate(sf.scenes):
+        name = str(doc.get("name") or f"{p.stem} {i + 1}")
+        start = time.perf_counter()
+        rep = _file_report(p, sf)
+        try:
+            with guarded(str(p), "the Foundry scene"):
+                encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent, name=name)
+        except ImportFileError as exc:
+            out.append(SceneImport(clean_text(name, 200), None, None, exc))
+            continue
+        out.append(SceneImport(encounter.name, encounter, rep.build(time.perf_counter() - start)))
     return out
 
 
