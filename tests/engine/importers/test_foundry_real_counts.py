@@ -173,3 +173,31 @@ def test_the_real_pictures_beside_the_worlds_are_found(db, scene, picture):
     enc, rep = import_foundry(path, scene=scene)
     assert enc.map.background is not None, rep
     assert any(line.startswith("background: ") and picture in line for line in rep.summary)
+
+
+@pytest.mark.parametrize("db, scene", [
+    ("foundry/zahi-cartography-maps.db", "OotA - Underground Stream"),
+    ("foundry/coppertop/Data/modules/pla01-tmacm/packs/maps.db", "Coppertop Manor"),
+    ("foundry/fa-tomb-of-horrors-v14.json", None),
+])
+def test_import_map_then_analyze_say_foundry_s_counts(tmp_path, capsys, db, scene):
+    from gui.cli import main
+
+    path = OUTSIDE / db
+    if not path.is_file():
+        pytest.skip("../shared/outside is not beside this checkout")
+    raw = next(d for d in raw_scenes(path) if scene is None or d["name"] == scene)
+    walls, lights = raw["walls"], raw["lights"]
+    doors = sum(w.get("door") in (1, 2) for w in walls)
+    kept = sum(not (li.get("config") or li).get("negative") and bool((li.get("config") or li).get("dim") or
+                                                                      (li.get("config") or li).get("bright"))
+               for li in lights)
+    out = tmp_path / "scene.json"
+    assert main(["import-map", str(path), "-o", str(out)] + (["--scene", scene] if scene else [])) == 0
+    printed = capsys.readouterr().out
+    assert f"the scene in Foundry: {len(walls)} walls ({doors} door" in printed
+    assert main(["analyze", str(out)]) == 0
+    said = capsys.readouterr().out.splitlines()[1]
+    assert said.startswith(f"imported from Foundry ({path.name}): the scene has {len(walls)} walls ({doors} doors), "
+                           f"{len(lights)} lights as Foundry counts them; on the map {doors} doors, ")
+    assert f"other obstacles, {kept} lights (" in said
