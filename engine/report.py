@@ -146,7 +146,8 @@ def _imported_line(encounter: Encounter) -> str | None:
     """For an encounter imported from a Foundry scene: the scene's walls, doors and lights
     as Foundry counts them beside what the map holds of them (walls merged end to end are
     fewer obstacles; a light with a dim ring is two)."""
-    imported = encounter.imported if isinstance(encounter.imported, dict) else {}
+    imported = getattr(encounter, "imported", None)
+    imported = imported if isinstance(imported, dict) else {}
     own = imported.get("foundry_counts")
     if imported.get("kind") != "foundry" or not isinstance(own, dict):
         return None

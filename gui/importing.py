@@ -425,7 +425,8 @@ class ImportActions(QObject):
         w.map_view.fit_map()
         walls = sum(1 for o in encounter.obstacles if not o.door and o.height >= 2.0)
         doors = sum(1 for o in encounter.obstacles if o.door)
-        own = encounter.imported.get("foundry_counts") if isinstance(encounter.imported, dict) else None
+        imported = getattr(encounter, "imported", None)
+        own = imported.get("foundry_counts") if isinstance(imported, dict) else None
         if isinstance(own, dict):  # a Foundry scene: its walls and lights as Foundry counts them
             walls_said = (f"{own.get('walls', 0)} Foundry walls ({own.get('doors', 0)} doors: {doors} on the map), "
                           f"{own.get('lights', 0)} lights")
