@@ -1,5 +1,7 @@
 """Foundry VTT scenes as Coverfire encounters: a scene's "Export Data" JSON, and the scenes
-of a world's ``scenes.db`` (NeDB: one JSON document a line, Foundry up to v10).
+of a world's or module's ``scenes.db`` (NeDB: one JSON document a line, Foundry up to v10;
+every change appends the scene again, so the last line of an ``_id`` is the scene and a
+``$$deleted`` line removes it, as NeDB loads it).
 
 Foundry measures in canvas pixels. The canvas is the scene (``width`` x ``height`` px) with
 a padding around it of ``ceil(padding * width / grid) * grid`` px (likewise for the height),
@@ -8,18 +10,21 @@ becomes metres from the scene's top-left corner as
 
     x_m = (x_px - pad_x) / grid_px * cell_m,   cell_m = grid distance x the metres of its units
 
-(5 ft is 1.524 m). The field names changed over the versions and both are read:
+(5 ft is 1.524 m). The scene's generation is told by where it keeps its picture
+(:func:`version_of`); the fields read:
 
 ============================  ====================  ==================================
-what                          v9                    v10 and later
+what                          v9 (and 0.7/0.8)      v10-v13; v14
 ============================  ====================  ==================================
-background image              ``img``               ``background.src`` (offsets)
+background image              ``img``               ``background.src``; v14
+                                                    ``levels[].background.src``
 grid size, distance, units    ``grid`` (number),    ``grid`` {``size``, ``distance``,
-                              ``gridDistance``,     ``units``} (v10's scenes.db and
-                              ``gridUnits``         v12 exports; some v10/v11 keep
-                                                    the v9 numbers)
-wall sight                    ``sense`` 0/1/2       ``sight`` / ``light`` 0/10/20/30/40
-wall movement                 ``move`` 0/1          ``move`` 0/20
+                              ``gridDistance``,     ``units``} (some v10/v11 keep
+                              ``gridUnits``         the v9 numbers)
+wall sight                    ``sight`` 0/10/20     ``sight`` / ``light`` 0/10/20/30/40
+                              (0.7/0.8 ``sense``
+                              0/1/2), wall by wall
+wall movement                 ``move`` 0/20 (0/1)   ``move`` 0/20
 token image                   ``img``               ``texture.src``
 light radii, colour           ``dim``, ``bright``,  ``config`` {``dim``, ``bright``,
                               ``tintColor``         ``color``, ``alpha``}
@@ -31,7 +36,10 @@ movement only (glass, a railing) is imported like a window (it blocks movement, 
 above its sill); one that blocks sight only (a curtain, an illusion) stops nobody, so it is
 no obstacle: it is kept under ``imported.sight_only_walls`` (metres) and counted in the
 report. Tokens: ``x``, ``y`` is the top-left corner, ``width``/``height`` in grid squares;
-``disposition`` 1 friendly, 0 neutral, -1 hostile, -2 secret becomes the side.
+``disposition`` 1 friendly, 0 neutral, -1 hostile, -2 secret becomes the side. Lights: bright
+(``full``) light to the bright radius, ``dim`` light beyond it to the dim radius
+(:func:`_lights`). Picture paths are URL-decoded and looked for beside the file
+(:func:`find_beside`).
 """
 
 from __future__ import annotations
