@@ -277,3 +277,13 @@ def test_decoded_paths_stay_inside_the_file_s_folders(tmp_path):
         assert find_beside("link.png", base) == outside.resolve()
     finally:
         outside.unlink()
+
+
+def test_a_scenes_db_that_starts_with_an_index_line_or_a_deletion_is_a_scenes_db(tmp_path):
+    from engine.importers.detect import sniff
+
+    lines = [{"$$indexCreated": {"fieldName": "name"}}, {"_id": "x", "$$deleted": True}, _scene("a", "A"),
+             _scene("a", "A", walls=[_wall(0)])]
+    db = _write(tmp_path / "scenes.db", "\n".join(json.dumps(x) for x in lines) + "\n")
+    assert sniff(db).kind == "foundry"
+    assert import_file(db).encounter.imported["foundry_counts"]["walls"] == 1
