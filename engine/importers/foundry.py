@@ -420,8 +420,8 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
             n += 1
         return n
 
-    stats = {"walls": 0, "doors": 0, "doors_dropped": 0, "open": 0, "secret": 0, "locked": 0, "movement_only": 0, "one_way": 0,
-             "limited": 0, "nothing": 0}
+    stats = {"walls": 0, "doors": 0, "doors_dropped": 0, "open": 0, "secret": 0, "locked": 0, "movement_only": 0,
+             "one_way": 0, "limited": 0, "nothing": 0}
     sight_only: list[list[float]] = []
     walls = doc.get("walls")
     if not isinstance(walls, list):
@@ -615,7 +615,7 @@ def _picture(doc: dict, version: str) -> tuple[Any, str, tuple[Any, Any]]:
         tex = level.get("textures") if isinstance(level.get("textures"), dict) else {}
         return bg.get("src"), f"$.levels[{k}].background.src", (tex.get("offsetX", shift[0]), tex.get("offsetY", shift[1]))
     if version == V10:
-        bg = doc["background"]
+        bg = doc.get("background") if isinstance(doc.get("background"), dict) else {}
         return bg.get("src"), "$.background.src", (bg.get("offsetX", 0), bg.get("offsetY", 0))
     return doc.get("img"), "$.img", shift
 

@@ -134,11 +134,13 @@ def test_a_foundry_9_scene_with_sight_walls_is_v9_and_its_picture_is_found(tmp_p
     ({"grid": {"size": 100, "distance": 5, "units": "ft"}}, "v10-v13"),
     ({}, "v9"),
 ])
-def test_the_generation_comes_from_the_scene_s_own_fields(fields, version):
+def test_the_generation_comes_from_the_scene_s_own_fields(tmp_path, fields, version):
     from engine.importers.foundry import version_of
     doc = {"name": "s", "width": 100, "height": 100, "grid": 100, "walls": [{"c": [0, 0, 1, 1], "sight": 20}]}
     doc.update(fields)
     assert version_of(doc) == version
+    enc, rep = import_foundry(_write(tmp_path / "s.json", doc))  # whichever fields it lacks
+    assert enc.imported["foundry_version"] == version and enc.map.background is None
 
 
 # -- 3. lights --------------------------------------------------------------------------------
