@@ -201,3 +201,22 @@ def test_import_map_then_analyze_say_foundry_s_counts(tmp_path, capsys, db, scen
     assert said.startswith(f"imported from Foundry ({path.name}): the scene has {len(walls)} walls ({doors} doors), "
                            f"{len(lights)} lights as Foundry counts them; on the map {doors} doors, ")
     assert f"other obstacles, {kept} lights (" in said
+
+
+def test_a_foundry_9_ship_deck_finds_its_picture_placed_beside_the_world(tmp_path):
+    """Chariot of the Gods' 'Cronus Deck B' (49 doors; Foundry 9: ``img`` and walls with
+    ``sight``) names ``cronusBV2.jpg``: placed beside the scenes.db, it is the map's picture."""
+    from engine.importers.foundry import import_foundry
+    from tests.engine.importers._helpers import png_bytes
+
+    db = OUTSIDE / "foundry/chariot-of-the-gods-scenes.db"
+    if not db.is_file():
+        pytest.skip("../shared/outside is not beside this checkout")
+    (tmp_path / "scenes.db").symlink_to(db)  # (the real file, read where it is)
+    (tmp_path / "cronusBV2.jpg").write_bytes(png_bytes(8, 4))  # a stand-in picture of our own
+    enc, rep = import_foundry(tmp_path / "scenes.db", scene="Cronus Deck B")
+    assert enc.imported["foundry_version"] == "v9" and enc.map.background is not None
+    assert sum(o.door for o in enc.obstacles) == 49
+    assert any(line.startswith("background: ") and "cronusBV2.jpg (the scene names 'cronusBV2.jpg')" in line
+               for line in rep.summary)
+    assert not any("no background image" in w.message for w in rep.warnings)
