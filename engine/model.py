@@ -633,8 +633,11 @@ def _imported_lights(data: Any) -> Any:
     top-level list of ``{"x", "y", "range", "color", "alpha", "intensity", "bright",
     "hidden", ...}`` in metres, no ids) as :class:`Light` data: ``range`` is the radius,
     ``intensity`` gives the level (:func:`intensity_level`), ``hidden`` (Foundry) or no
-    positive range or intensity switches it off, a Foundry ``bright`` radius adds a second,
-    full light of that radius (the first then is ``dim``). Other keys are kept on the light.
+    positive range or intensity switches it off. A Foundry light (it has ``bright``) is bright
+    (``full``) to its ``bright`` radius and ``dim`` beyond it to its ``range``: a dim light of
+    the range plus a full light of the bright radius when that is above 0 and inside the
+    range, a full light of the bright radius alone when that reaches the range or beyond.
+    Other keys are kept on the light.
     Lights already in the model's form (with an ``id``) pass unchanged."""
     if not isinstance(data, dict) or not isinstance(data.get("lights"), list):
         return data
@@ -678,8 +681,11 @@ def _imported_lights(data: Any) -> Any:
                 on = False  # an intensity of 0 lights nothing
             else:
                 level = intensity_level(float(intensity))
-        if b is not None and radius is not None and radius > b:
-            level = "dim"
+        foundry = "bright" in item  # Foundry: bright light to ``bright``, dim light beyond it to ``range``
+        if foundry and b is not None and (radius is None or radius <= b):
+            radius, on = b, hidden is not True  # bright at or beyond the dim radius: full light only
+        elif foundry and radius is not None:
+            level = "dim"  # a dim ring (with a full light inside it when ``bright`` is above 0)
         if radius is None:
             radius = b if b is not None else 1.0
             if rng is not None:

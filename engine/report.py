@@ -142,6 +142,23 @@ def _table(encounter: Encounter, data: dict[str, Any], out: TextIO) -> None:
     out.write("\n")
 
 
+def _imported_line(encounter: Encounter) -> str | None:
+    """For an encounter imported from a Foundry scene: the scene's walls, doors and lights
+    as Foundry counts them beside what the map holds of them (walls merged end to end are
+    fewer obstacles; a light with a dim ring is two)."""
+    imported = getattr(encounter, "imported", None)
+    imported = imported if isinstance(imported, dict) else {}
+    own = imported.get("foundry_counts")
+    if imported.get("kind") != "foundry" or not isinstance(own, dict):
+        return None
+    doors = sum(1 for o in encounter.obstacles if o.door)
+    walls = sum(1 for o in encounter.obstacles if not o.door)
+    sources = {getattr(li, "foundry_light", li.id) for li in encounter.lights}
+    return (f"imported from Foundry ({imported.get('from', '')}): the scene has {own.get('walls', 0)} walls "
+            f"({own.get('doors', 0)} doors), {own.get('lights', 0)} lights as Foundry counts them; on the map "
+            f"{doors} doors, {walls} other obstacles, {len(sources)} lights ({len(encounter.lights)} light areas)")
+
+
 def run_analyze(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """The ``coverfire analyze`` sub-command; errors are :class:`CoverfireError` (exit 2)."""
     out = out or sys.stdout
@@ -153,7 +170,9 @@ def run_analyze(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
         out.write(f"{encounter.name}: {len(encounter.tokens)} tokens, {len(encounter.obstacles)} obstacles, "
-                  f"{len(encounter.zones)} zones\n\n")
+                  f"{len(encounter.zones)} zones\n")
+        source = _imported_line(encounter)
+        out.write((source + "\n" if source else "") + "\n")
         for rep in reports:
             _table(encounter, rep, out)
     return 0

@@ -425,9 +425,16 @@ class ImportActions(QObject):
         w.map_view.fit_map()
         walls = sum(1 for o in encounter.obstacles if not o.door and o.height >= 2.0)
         doors = sum(1 for o in encounter.obstacles if o.door)
+        imported = getattr(encounter, "imported", None)
+        own = imported.get("foundry_counts") if isinstance(imported, dict) else None
+        if isinstance(own, dict):  # a Foundry scene: its walls and lights as Foundry counts them
+            walls_said = (f"{own.get('walls', 0)} Foundry walls ({own.get('doors', 0)} doors: {doors} on the map), "
+                          f"{own.get('lights', 0)} lights")
+        else:
+            walls_said = f"{walls} walls, {doors} doors"
         w.statusBar().showMessage(
             f"Imported {Path(path).name}: {encounter.map.width:g} x {encounter.map.height:g} m, "
-            f"{walls} walls, {doors} doors (Door tool or double-click: open/close). Save to keep it.", 10000)
+            f"{walls_said} (Door tool or double-click: open/close). Save to keep it.", 10000)
         self.show_report(f"Map import: {Path(path).name}", report)
         return True
 

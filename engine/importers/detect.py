@@ -139,11 +139,21 @@ def _first_doc(p: Path, head: bytes) -> tuple[Any, bool]:
         return json.loads(text), False
     except (ValueError, RecursionError):
         pass
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    try:
-        return json.loads(first), True
-    except (ValueError, RecursionError):
-        return None, False
+    # NeDB: the first document line; index lines ($$indexCreated) and deletions are none.
+    first = None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line)
+        except (ValueError, RecursionError):
+            return (first, True) if first is not None else (None, False)
+        if isinstance(doc, dict) and (doc.get("$$deleted") is True or "$$indexCreated" in doc
+                                      or "$$indexRemoved" in doc):
+            first = doc if first is None else first
+            continue
+        return doc, True
+    return (first, True) if first is not None else (None, False)
 
 
 def _by_json(p: Path, head: bytes) -> FileKind:

@@ -1,5 +1,7 @@
 """Foundry VTT scenes as Coverfire encounters: a scene's "Export Data" JSON, and the scenes
-of a world's ``scenes.db`` (NeDB: one JSON document a line, Foundry up to v10).
+of a world's or module's ``scenes.db`` (NeDB: one JSON document a line, Foundry up to v10;
+every change appends the scene again, so the last line of an ``_id`` is the scene and a
+``$$deleted`` line removes it, as NeDB loads it).
 
 Foundry measures in canvas pixels. The canvas is the scene (``width`` x ``height`` px) with
 a padding around it of ``ceil(padding * width / grid) * grid`` px (likewise for the height),
@@ -8,18 +10,21 @@ becomes metres from the scene's top-left corner as
 
     x_m = (x_px - pad_x) / grid_px * cell_m,   cell_m = grid distance x the metres of its units
 
-(5 ft is 1.524 m). The field names changed over the versions and both are read:
+(5 ft is 1.524 m). The scene's generation is told by where it keeps its picture
+(:func:`version_of`); the fields read:
 
 ============================  ====================  ==================================
-what                          v9                    v10 and later
+what                          v9 (and 0.7/0.8)      v10-v13; v14
 ============================  ====================  ==================================
-background image              ``img``               ``background.src`` (offsets)
+background image              ``img``               ``background.src``; v14
+                                                    ``levels[].background.src``
 grid size, distance, units    ``grid`` (number),    ``grid`` {``size``, ``distance``,
-                              ``gridDistance``,     ``units``} (v10's scenes.db and
-                              ``gridUnits``         v12 exports; some v10/v11 keep
-                                                    the v9 numbers)
-wall sight                    ``sense`` 0/1/2       ``sight`` / ``light`` 0/10/20/30/40
-wall movement                 ``move`` 0/1          ``move`` 0/20
+                              ``gridDistance``,     ``units``} (some v10/v11 keep
+                              ``gridUnits``         the v9 numbers)
+wall sight                    ``sight`` 0/10/20     ``sight`` / ``light`` 0/10/20/30/40
+                              (0.7/0.8 ``sense``
+                              0/1/2), wall by wall
+wall movement                 ``move`` 0/20 (0/1)   ``move`` 0/20
 token image                   ``img``               ``texture.src``
 light radii, colour           ``dim``, ``bright``,  ``config`` {``dim``, ``bright``,
                               ``tintColor``         ``color``, ``alpha``}
@@ -31,15 +36,20 @@ movement only (glass, a railing) is imported like a window (it blocks movement, 
 above its sill); one that blocks sight only (a curtain, an illusion) stops nobody, so it is
 no obstacle: it is kept under ``imported.sight_only_walls`` (metres) and counted in the
 report. Tokens: ``x``, ``y`` is the top-left corner, ``width``/``height`` in grid squares;
-``disposition`` 1 friendly, 0 neutral, -1 hostile, -2 secret becomes the side.
+``disposition`` 1 friendly, 0 neutral, -1 hostile, -2 secret becomes the side. Lights: bright
+(``full``) light to the bright radius, ``dim`` light beyond it to the dim radius
+(:func:`_lights`). Picture paths are URL-decoded and looked for beside the file
+(:func:`find_beside`).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import time
+from urllib.parse import unquote
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,10 +126,35 @@ def is_scene(doc: Any) -> bool:
             and ("grid" in doc or "gridDistance" in doc))
 
 
-def read_scenes(path: str | Path) -> list[tuple[dict, str]]:
-    """The scene documents of a Foundry file, each with its place (``$`` for an exported
-    scene, ``line 3`` in a scenes.db, ``$[2]`` in a list); :class:`ImportFileError` when the
-    file holds none."""
+@dataclass(frozen=True)
+class SceneFile:
+    """The scenes of a Foundry file, each with its place (``$`` for an exported scene,
+    ``line 37`` in a scenes.db: the line that holds the scene as it is now, ``$[2]`` in a
+    list). ``lines`` counts a scenes.db's document lines, ``history`` the earlier versions
+    of its scenes left out (NeDB appends a line for every change), ``deleted`` the scenes
+    deleted (``$$deleted``), ``unreadable`` the lines that are not JSON (NeDB skips them too);
+    all 0 for a JSON file."""
+
+    scenes: tuple[tuple[dict, str], ...]
+    lines: int = 0
+    history: int = 0
+    deleted: int = 0
+    unreadable: int = 0
+
+    @property
+    def nedb(self) -> bool:
+        return self.lines > 0
+
+
+def read_scene_file(path: str | Path) -> SceneFile:
+    """The scenes of a Foundry file (:class:`SceneFile`); :class:`ImportFileError` when the
+    file holds none.
+
+    A scenes.db is read as NeDB loads it: every line is a document; a line whose ``_id``
+    was seen before replaces that document (it is the scene's newer version) and keeps its
+    place in the list, one with ``$$deleted: true`` removes it, and the index lines
+    (``$$indexCreated``, ``$$indexRemoved``) are no documents. A line without an ``_id``
+    (hand-made files) is a scene of its own."""
     name = str(Path(path))
     raw = read_user_file(path, error=ImportFileError, what="a Foundry scene", max_bytes=MAX_FILE_BYTES)
     try:
@@ -134,15 +169,16 @@ def read_scenes(path: str | Path) -> list[tuple[dict, str]]:
         raise ImportFileError(f"malformed JSON: {exc}", file=name, path="$") from None
     if doc is not None:
         if is_scene(doc):
-            return [(doc, "$")]
+            return SceneFile(((doc, "$"),))
         if isinstance(doc, list):
-            found = [(d, f"$[{i}]") for i, d in enumerate(doc) if is_scene(d)]
+            found = tuple((d, f"$[{i}]") for i, d in enumerate(doc) if is_scene(d))
             if found:
-                return found
+                return SceneFile(found)
         raise ImportFileError("not a Foundry scene: no walls, size and grid", file=name, path="$")
-    # NeDB: one document a line.
-    found = []
-    bad = 0
+    # NeDB: one document a line, the last line of an _id is the document (nedb's
+    # Persistence.treatRawData).
+    current: dict[Any, tuple[dict, int]] = {}
+    lines = history = deleted = bad = 0
     for n, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line:
@@ -152,12 +188,32 @@ def read_scenes(path: str | Path) -> list[tuple[dict, str]]:
         except (ValueError, RecursionError):
             bad += 1
             continue
-        if is_scene(d) and not d.get("$$deleted"):
-            found.append((d, f"line {n}"))
+        if not isinstance(d, dict):
+            bad += 1
+            continue
+        lines += 1
+        ident = d.get("_id")
+        if not isinstance(ident, (str, int)) or isinstance(ident, bool) or ident == "":
+            if "$$indexCreated" in d or "$$indexRemoved" in d or d.get("$$deleted") is True:
+                continue
+            ident = ("line", n)  # no id: a document of its own
+        if d.get("$$deleted") is True:
+            if current.pop(ident, None) is not None:
+                deleted += 1
+            continue
+        if ident in current:
+            history += 1
+        current[ident] = (d, n)
+    found = tuple((d, f"line {n}") for d, n in current.values() if is_scene(d))
     if not found:
         raise ImportFileError(
             "not a Foundry scene: neither one JSON document nor a scenes.db with scenes in it", file=name)
-    return found
+    return SceneFile(found, lines=lines, history=history, deleted=deleted, unreadable=bad)
+
+
+def read_scenes(path: str | Path) -> list[tuple[dict, str]]:
+    """The scene documents of a Foundry file, each with its place (:func:`read_scene_file`)."""
+    return list(read_scene_file(path).scenes)
 
 
 def scene_names(path: str | Path) -> list[str]:
@@ -190,29 +246,93 @@ def import_foundry(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, 
     Returns (encounter, report); :class:`ImportFileError` for a file with no scene in it."""
     start = time.perf_counter()
     p = Path(path)
-    opts = FoundryOptions(cell_size, wall_thickness, wall_height, window_sill, scene)
-    uvtt.UvttOptions(cell_size=cell_size, wall_thickness=wall_thickness, wall_height=wall_height,
-                     window_sill=window_sill).check()
+    opts = _options(cell_size, wall_thickness, wall_height, window_sill, scene)
     with guarded(str(p), "the Foundry scene"):
-        scenes = read_scenes(p)
-        rep = ReportBuilder(source=str(p), kind="foundry")
-        doc, where = _pick(scenes, scene, rep, str(p))
+        sf = read_scene_file(p)
+        rep = _file_report(p, sf)
+        doc, where = _pick(list(sf.scenes), scene, rep, str(p))
         encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent,
                              name=name or str(doc.get("name") or p.stem))
     return encounter, rep.build(time.perf_counter() - start)
 
 
+@dataclass(frozen=True)
+class SceneImport:
+    """One scene of :func:`import_every_scene`: its ``name`` and either the ``encounter``
+    with its ``report`` or the ``error`` that refused it (a 10 km world map)."""
+
+    name: str
+    encounter: Encounter | None
+    report: ImportReport | None
+    error: ImportFileError | None = None
+
+
+def import_every_scene(path: str | Path, cell_size: float = uvtt.DEFAULT_CELL_SIZE, *,
+                       wall_thickness: float = uvtt.WALL_THICKNESS, wall_height: float = uvtt.WALL_HEIGHT,
+                       window_sill: float = uvtt.WINDOW_SILL) -> list[SceneImport]:
+    """Every scene of a Foundry file as :func:`import_foundry` makes each (the file read
+    once), in the file's order: for checking a whole world."""
+    p = Path(path)
+    opts = _options(cell_size, wall_thickness, wall_height, window_sill, None)
+    out = []
+    with guarded(str(p), "the Foundry scene"):
+        sf = read_scene_file(p)
+    for i, (doc, where) in enumerate(sf.scenes):
+        name = str(doc.get("name") or f"{p.stem} {i + 1}")
+        start = time.perf_counter()
+        rep = _file_report(p, sf)
+        try:
+            with guarded(str(p), "the Foundry scene"):
+                encounter = _convert(doc, where, opts, rep, file=str(p), base_dir=p.parent, name=name)
+        except ImportFileError as exc:
+            out.append(SceneImport(clean_text(name, 200), None, None, exc))
+            continue
+        out.append(SceneImport(encounter.name, encounter, rep.build(time.perf_counter() - start)))
+    return out
+
+
+def _options(cell_size, wall_thickness, wall_height, window_sill, scene) -> FoundryOptions:
+    uvtt.UvttOptions(cell_size=cell_size, wall_thickness=wall_thickness, wall_height=wall_height,
+                     window_sill=window_sill).check()
+    return FoundryOptions(cell_size, wall_thickness, wall_height, window_sill, scene)
+
+
+def _file_report(p: Path, sf: SceneFile) -> ReportBuilder:
+    rep = ReportBuilder(source=str(p), kind="foundry")
+    if sf.nedb:
+        left = ([_n(sf.history, "earlier version")] if sf.history else []) + (
+            [_n(sf.deleted, "deleted scene")] if sf.deleted else [])
+        rep.note(f"a Foundry NeDB database: {_n(sf.lines, 'line')}, {_n(len(sf.scenes), 'scene')} as they are now"
+                 + (f" ({' and '.join(left)} left out)" if left else ""))
+        if sf.unreadable:
+            rep.warn(f"{_n(sf.unreadable, 'line')} of the database are not JSON documents; skipped "
+                     "(as Foundry's NeDB skips them)")
+    return rep
+
+
 # -- conversion ---------------------------------------------------------------------------------
 
 
+#: The generations of Foundry's scene fields :func:`version_of` tells apart.
+V9, V10, V14 = "v9", "v10-v13", "v14"
+
+
 def version_of(doc: dict) -> str:
-    """"v9" or "v10+" by the field names the scene uses."""
-    if isinstance(doc.get("background"), dict) or isinstance(doc.get("grid"), dict):
-        return "v10+"
-    walls = doc.get("walls") if isinstance(doc.get("walls"), list) else []
-    if any(isinstance(w, dict) and "sight" in w for w in walls[:50]):
-        return "v10+"
-    return "v9"
+    """The generation of a scene's fields, told by where the scene keeps its picture:
+    ``"v14"`` with ``levels`` (each level has its ``background.src``), ``"v10-v13"`` with
+    a ``background`` object, ``"v9"`` with a top-level ``img`` (Foundry 9 and before, also
+    0.7/0.8). Without either, the grid says it (an object is v10+, a number v9). Wall fields
+    are read wall by wall (:func:`_restrictions`) and do not decide it: Foundry 9's walls
+    already have ``sight``."""
+    if isinstance(doc.get("levels"), list) and not isinstance(doc.get("background"), dict):
+        return V14
+    if isinstance(doc.get("background"), dict):
+        return V10
+    if "img" in doc:
+        return V9
+    if isinstance(doc.get("grid"), dict):
+        return V10
+    return V9
 
 
 def _grid(doc: dict, opts: FoundryOptions, rep: ReportBuilder) -> tuple[float, float, str]:
@@ -272,11 +392,8 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
     except _Bad as bad:
         rep.warn(f"{bad.message}; {DEFAULT_PADDING:g} taken", bad.where)
         padding = DEFAULT_PADDING
-    bg = doc.get("background") if isinstance(doc.get("background"), dict) else {}
-    off_x = _num(bg.get("offsetX", doc.get("shiftX", 0)), "$.background.offsetX", default=0.0) if _is_num(
-        bg.get("offsetX", doc.get("shiftX", 0))) else 0.0
-    off_y = _num(bg.get("offsetY", doc.get("shiftY", 0)), "$.background.offsetY", default=0.0) if _is_num(
-        bg.get("offsetY", doc.get("shiftY", 0))) else 0.0
+    src, src_at, offsets = _picture(doc, version)
+    off_x, off_y = (float(v) if _is_num(v) else 0.0 for v in offsets)
     pad_x = math.ceil(padding * w_px / px) * px - off_x
     pad_y = math.ceil(padding * h_px / px) * px - off_y
     k = cell / px  # metres a pixel
@@ -303,8 +420,8 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
             n += 1
         return n
 
-    stats = {"walls": 0, "doors": 0, "open": 0, "secret": 0, "locked": 0, "movement_only": 0, "one_way": 0,
-             "limited": 0, "nothing": 0}
+    stats = {"walls": 0, "doors": 0, "doors_dropped": 0, "open": 0, "secret": 0, "locked": 0, "movement_only": 0,
+             "one_way": 0, "limited": 0, "nothing": 0}
     sight_only: list[list[float]] = []
     walls = doc.get("walls")
     if not isinstance(walls, list):
@@ -347,6 +464,7 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
             n = add(poly, "door", at, name=label, height=opts.wall_height, door=True, open=is_open,
                     hidden=door == 2)
             stats["doors"] += n
+            stats["doors_dropped"] += n == 0
             stats["open"] += is_open and n > 0
             stats["secret"] += door == 2 and n > 0
             continue
@@ -367,25 +485,33 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
             stats["walls"] += add(poly, "wall", "$.walls", name="Wall", height=opts.wall_height)
 
     tokens, token_note = _tokens(doc, to_m, px, cell, version, base_dir, rep)
-    lights = _lights(doc, to_m, cell / _grid_distance(doc), version, rep)
+    lights, light_counts = _lights(doc, to_m, cell / _grid_distance(doc),
+                                   {o.id for o in obstacles} | {t.id for t in tokens}, rep)
 
     background = None
     image_note: dict[str, Any] = {}
-    src = bg.get("src") if version == "v10+" else doc.get("img")
     if isinstance(src, str) and src.strip():
+        image_note["image_path"] = src
         found = find_beside(src, base_dir)
         if found is None:
-            rep.warn(f"the background {src!r} is not beside the file (looked in {base_dir} and the folders above "
-                     "it); the map has no picture until one is set", "$.background.src" if version == "v10+" else "$.img")
-            image_note["image_path"] = src
+            decoded = _decoded(src)
+            rep.warn(f"the background {src!r} is not beside the file (looked for "
+                     f"{decoded + ' ' if decoded != src else ''}in {base_dir} and the folders above it); the map "
+                     "has no picture until one is set", src_at)
+            picture_line = f"background: none; the scene names {src!r}, looked for in {base_dir} and above"
         else:
-            uri, _info, note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep,
-                                                      "$.background.src" if version == "v10+" else "$.img")
+            uri, _info, _note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, src_at)
             if uri is not None:
                 background = Background(image=uri, x=0.0, y=0.0, width=width, height=height)
-            image_note["image_path"] = src
+                picture_line = f"background: {found} (the scene names {src!r})"
+            else:
+                picture_line = f"background: none; {found} (the scene names {src!r}) is not a usable picture"
     else:
-        rep.warn("the scene has no background image", "$.background" if version == "v10+" else "$.img")
+        tiles = len(doc["tiles"]) if isinstance(doc.get("tiles"), list) else 0
+        rep.warn("the scene has no background image" + (
+            f" (its picture may be in its {_n(tiles, 'tile')}, which Coverfire does not read)" if tiles else ""),
+            src_at)
+        picture_line = f"background: none (the scene names no picture at {src_at})"
 
     imported: dict[str, Any] = {
         "from": Path(file).name, "kind": "foundry", "foundry_version": version, "scene_place": where,
@@ -393,6 +519,8 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
         "wall_height": opts.wall_height, "wall_thickness": opts.wall_thickness, "window_sill": opts.window_sill,
         **image_note,
     }
+    own = foundry_counts(doc)
+    imported["foundry_counts"] = own
     core = _core_version(doc)
     if core:
         imported["core_version"] = core
@@ -411,12 +539,16 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
         raise ImportFileError(f"the converted scene is not a valid encounter: {exc}", file=file) from None
     encounter = storable_encounter(encounter, rep, file=file)
 
-    rep.note(f"Foundry scene {name!r} ({version}{', core ' + core if core else ''}, {where}): "
+    rep.note(f"Foundry scene {name!r} ({_generation(version, core)}{', ' + where if where != '$' else ''}): "
              f"{width:g} x {height:g} m ({w_px:g} x {h_px:g} px, grid {px:g} px; {how})")
+    rep.note(f"the scene in Foundry: {_n(own['walls'], 'wall')} ({_n(own['doors'], 'door')} among them: "
+             f"{own['secret_doors']} secret, {own['locked_doors']} locked), {_n(own['lights'], 'light')}, "
+             f"{_n(own['tokens'], 'token')}")
     rep.note(f"{_n(stats['walls'], 'wall obstacle')}, {opts.wall_height:g} m tall"
              + (f" ({_n(stats['limited'], 'wall')} of limited sight read as full walls)" if stats["limited"] else ""))
     rep.note(f"{_n(stats['doors'], 'door')} ({stats['open']} open, {stats['secret']} secret: GM only, "
-             f"{stats['locked']} locked)")
+             f"{stats['locked']} locked)" + (f"; {_n(stats['doors_dropped'], 'door')} wholly in the scene's padding "
+                                             "dropped" if stats["doors_dropped"] else ""))
     if stats["movement_only"]:
         rep.note(f"{_n(stats['movement_only'], 'wall')} that block{'s' if stats['movement_only'] == 1 else ''} movement only (glass, railings): imported as windows, "
                  f"cover up to the {opts.window_sill:g} m sill, sight above it")
@@ -431,8 +563,21 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
         rep.note(f"{_n(crop.dropped, 'wall')} lying wholly in the scene's padding dropped, {crop.cut_count} cut "
                  f"one square ({cell:.3g} m) outside the map")
     rep.note(token_note)
-    rep.note(f"{len(lights)} light{'s' if len(lights) != 1 else ''} kept")
-    rep.note("background: " + ("the scene's image" if background else "none"))
+    lc = light_counts
+    if lc["foundry"]:
+        rep.note(f"{_n(lc['kept'], 'light')} of the scene's {lc['foundry']} kept as {_n(len(lights), 'model light')}: "
+                 f"{lc['two_part']} bright to the bright radius with a dim ring to the dim radius, "
+                 f"{lc['bright_only']} bright only (bright radius at or beyond the dim), {lc['dim_only']} dim only"
+                 + (f"; {lc['hidden']} hidden (switched off)" if lc["hidden"] else ""))
+    else:
+        rep.note("0 lights")
+    if lc["cones"]:
+        rep.skip(f"{_n(lc['cones'], 'light')} shining in a cone (angle under 360°): imported as full circles")
+    if lc["no_radius"]:
+        rep.skip(f"{_n(lc['no_radius'], 'light')} with no bright or dim radius (they light nothing)")
+    if lc["darkness"]:
+        rep.skip(f"{_n(lc['darkness'], 'darkness source')} (negative lights)")
+    rep.note(picture_line)
     for key in ("drawings", "notes", "sounds", "templates", "tiles"):
         n = len(doc.get(key) or []) if isinstance(doc.get(key), list) else 0
         if n:
@@ -442,6 +587,37 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
 
 def _n(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _generation(version: str, core: str | None) -> str:
+    """The scene's version as the report says it: the generation of its fields and, when the
+    file has it, Foundry's own ``coreVersion``."""
+    fields = {V9: "Foundry 9 or older fields", V10: "Foundry 10-13 fields", V14: "Foundry 14 fields"}[version]
+    return f"{version}: {fields}" + (f", core {core}" if core else "")
+
+
+def _picture(doc: dict, version: str) -> tuple[Any, str, tuple[Any, Any]]:
+    """(the picture path the scene names, the JSON path of that field, its offset x, y px)
+    for the scene's generation: v9 ``img`` (offset ``shiftX``/``shiftY``), v10-v13
+    ``background.src`` (``background.offsetX``/``offsetY``), v14 the ``background.src`` of
+    the level named by ``initialLevel``, else the first level (offset
+    ``textures.offsetX``/``offsetY``, else ``shiftX``/``shiftY``)."""
+    shift = (doc.get("shiftX", 0), doc.get("shiftY", 0))
+    if version == V14:
+        levels = [lv for lv in doc["levels"] if isinstance(lv, dict)]
+        if not levels:
+            return None, "$.levels", shift
+        initial = doc.get("initialLevel")
+        k = next((i for i, lv in enumerate(doc["levels"]) if isinstance(lv, dict) and initial is not None
+                  and lv.get("_id") == initial), doc["levels"].index(levels[0]))
+        level = doc["levels"][k]
+        bg = level.get("background") if isinstance(level.get("background"), dict) else {}
+        tex = level.get("textures") if isinstance(level.get("textures"), dict) else {}
+        return bg.get("src"), f"$.levels[{k}].background.src", (tex.get("offsetX", shift[0]), tex.get("offsetY", shift[1]))
+    if version == V10:
+        bg = doc.get("background") if isinstance(doc.get("background"), dict) else {}
+        return bg.get("src"), "$.background.src", (bg.get("offsetX", 0), bg.get("offsetY", 0))
+    return doc.get("img"), "$.img", shift
 
 
 def _is_num(v: Any) -> bool:
@@ -456,6 +632,20 @@ def _grid_distance(doc: dict) -> float:
     return float(d) if _is_num(d) and d > 0 else 5.0
 
 
+def foundry_counts(doc: dict) -> dict[str, int]:
+    """What Foundry itself shows of a scene: its walls (doors are walls), doors, secret and
+    locked doors, lights and tokens, counted in the scene document as given."""
+    def items(key: str) -> list:
+        v = doc.get(key)
+        return [x for x in v if isinstance(x, dict)] if isinstance(v, list) else []
+
+    walls = items("walls")
+    doors = [w for w in walls if w.get("door") in (1, 2)]
+    return {"walls": len(walls), "doors": len(doors), "secret_doors": sum(w.get("door") == 2 for w in doors),
+            "locked_doors": sum(w.get("ds") == 2 for w in doors), "lights": len(items("lights")),
+            "tokens": len(items("tokens"))}
+
+
 def _core_version(doc: dict) -> str | None:
     flags = doc.get("flags") if isinstance(doc.get("flags"), dict) else {}
     src = flags.get("exportSource") if isinstance(flags.get("exportSource"), dict) else {}
@@ -465,10 +655,13 @@ def _core_version(doc: dict) -> str | None:
 
 
 def _restrictions(wall: dict, version: str) -> tuple[bool, bool | str]:
-    """(blocks movement, blocks sight: True, "limited" or False) of a wall of either version."""
-    move = wall.get("move", 20 if version == "v10+" else 1)
+    """(blocks movement, blocks sight: True, "limited" or False) of a wall: ``sight``
+    0/10/20/30/40 (Foundry 9 and later; 10 is limited) or 0.7/0.8's ``sense`` 0/1/2 (2 is
+    limited), whichever the wall has; ``move`` 0 lets through (1 in 0.8, 20 later block).
+    A wall with neither takes its scene generation's default (blocking)."""
+    move = wall.get("move", 1 if version == V9 else 20)
     blocks_move = isinstance(move, (int, float)) and not isinstance(move, bool) and move > 0
-    if "sight" in wall or version == "v10+":
+    if "sight" in wall or ("sense" not in wall and version != V9):
         sight = wall.get("sight", 20)
         limited = sight == 10
     else:
@@ -478,28 +671,64 @@ def _restrictions(wall: dict, version: str) -> tuple[bool, bool | str]:
     return blocks_move, ("limited" if limited and blocks_sight else blocks_sight)
 
 
+def _decoded(src: str) -> str:
+    """A picture path as a file name: Foundry writes paths URL-encoded
+    (``Mansion%201st%20floor.webp``, ``Caf%C3%A9.jpg``); a query (``?123``) is left out,
+    backslashes are folder separators."""
+    return unquote(src.strip().split("?")[0]).replace("\\", "/")
+
+
+#: Folders of Foundry's data folder that hold what scenes name (``modules/x/maps/a.webp``).
+DATA_SUBFOLDERS = ("modules", "worlds", "systems")
+
+
+def _data_folders(base_dir: Path) -> list[Path]:
+    """The folders a scene's picture path is looked for under: the scene file's folder and
+    those above it up to Foundry's data folder (the one named ``Data``, or holding the
+    ``modules``/``worlds``/``systems`` folder the file lies in), else up to 7 above it (never
+    the file system's root). The last is the top of the file's folder tree."""
+    chain = [f for f in [base_dir, *base_dir.parents][:8] if f.parent != f]
+    for i, folder in enumerate(chain):
+        if folder.name == "Data" or (i > 0 and chain[i - 1].name in DATA_SUBFOLDERS):
+            return chain[:i + 1]
+    return chain or [base_dir]
+
+
 def find_beside(src: str, base_dir: Path) -> Path | None:
     """The image a scene names (a path in Foundry's data folder, such as
-    ``modules/x/maps/a.jpg`` or ``worlds/w/a.webp``), looked for beside the scene file: the
-    path under the file's folder and each folder above it (a scenes.db lives in
-    ``Data/worlds/W/data/``), then the file name alone beside it. None when not found or when
-    ``src`` is a web address."""
-    text = src.strip().split("?")[0]
-    if re.match(r"^[a-z]+://", text, re.IGNORECASE) or len(text) > 4096:
+    ``modules/x/maps/a.jpg`` or ``worlds/w/a%20b.webp``, URL-decoded), looked for beside the
+    scene file: the path under the file's folder and each folder above it up to Foundry's
+    data folder (:func:`_data_folders`; a scenes.db lives in ``Data/worlds/W/data/``), then
+    the file name alone beside it. None when not found, when ``src`` is a web address, or
+    when the path would leave the folder it is looked for in (``..`` after decoding; links
+    the GM made are followed); an absolute path counts only when it lies in that folder tree
+    (else it is read as relative to it, as Foundry's ``/modules/...``)."""
+    if not isinstance(src, str) or len(src) > 4096:
         return None
-    rel = Path(text.lstrip("/"))
-    if ".." in rel.parts:
+    text = _decoded(src)
+    if re.match(r"^[a-z][a-z0-9+.-]*:", text, re.IGNORECASE) and not re.match(r"^[a-z]:/", text, re.IGNORECASE):
+        return None  # a web address, data: or file: URI
+    text = re.sub(r"^[a-z]:/", "/", text, flags=re.IGNORECASE)  # a Windows drive: read as an absolute path
+    if "\x00" in text:
         return None
-    base_dir = base_dir.resolve()
-    folders = [base_dir, *base_dir.parents][:8]
+    parts = [part for part in text.split("/") if part not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    rel = Path(*parts)
     try:
+        base_dir = Path(os.path.abspath(base_dir))
+        folders = _data_folders(base_dir)
+        if text.startswith("/"):
+            absolute = Path("/", *parts)
+            if absolute.is_relative_to(folders[-1]) and absolute.is_file():
+                return absolute.resolve()
         for folder in folders:
             candidate = folder / rel
             if candidate.is_file():
                 return candidate.resolve()
         alone = base_dir / rel.name
         return alone.resolve() if alone.is_file() else None
-    except (OSError, ValueError):  # a name too long for the file system, a NUL in it
+    except (OSError, ValueError, RuntimeError):  # a name too long for the file system, a link loop
         return None
 
 
@@ -541,7 +770,7 @@ def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Pat
         side = DISPOSITIONS.get(disp, "neutral") if isinstance(disp, int) and not isinstance(disp, bool) else "neutral"
         extra: dict[str, Any] = {}
         tex = t.get("texture") if isinstance(t.get("texture"), dict) else {}
-        src = tex.get("src") if version == "v10+" or tex else t.get("img")
+        src = tex.get("src") if isinstance(tex.get("src"), str) else t.get("img")
         if isinstance(src, str) and src.strip():
             found = find_beside(src, base_dir)
             if found is not None:
@@ -565,11 +794,36 @@ def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Pat
     return out, note
 
 
-def _lights(doc: dict, to_m, m_per_unit: float, version: str, rep: ReportBuilder) -> list[dict]:
+def _lights(doc: dict, to_m, m_per_unit: float, used: set[str], rep: ReportBuilder) -> tuple[list[dict], dict]:
+    """The scene's lights as the model's :class:`~engine.model.Light` data, and counts for
+    the report. Foundry lights a circle brightly to its ``bright`` radius and dimly beyond
+    it to its ``dim`` radius (scene units; v9 top-level ``dim``/``bright``, v10+
+    ``config``), the brighter winning where they overlap; so a light becomes a ``full``
+    light of the bright radius (when it is above 0) and a ``dim`` light of the dim radius
+    (when that is larger than the bright one): dim only is dim light alone, bright at or
+    beyond dim is full light alone. Both parts carry ``foundry_light`` (the light's index in
+    the scene). A light with no radius lights nothing and darkness sources (``negative``)
+    are not lights: both are left out, counted."""
     raw = doc.get("lights")
+    counts = {"foundry": 0, "kept": 0, "two_part": 0, "dim_only": 0, "bright_only": 0, "no_radius": 0,
+              "darkness": 0, "cones": 0, "hidden": 0}
+    if raw is None:
+        return [], counts
     if not isinstance(raw, list):
-        return []
-    out = []
+        rep.warn(f"expected a list of lights, got {uvtt._short(raw)}; none imported", "$.lights")
+        return [], counts
+    counts["foundry"] = len(raw)
+    out: list[dict] = []
+    n = 0
+
+    def fresh() -> str:
+        nonlocal n
+        while True:
+            n += 1
+            if f"light-{n}" not in used:
+                used.add(f"light-{n}")
+                return f"light-{n}"
+
     for i, light in enumerate(raw[:5000]):
         at = f"$.lights[{i}]"
         if not isinstance(light, dict):
@@ -581,19 +835,32 @@ def _lights(doc: dict, to_m, m_per_unit: float, version: str, rep: ReportBuilder
             rep.warn(f"{bad.message}; this light is skipped", bad.where)
             continue
         cfg = light.get("config") if isinstance(light.get("config"), dict) else light
-        item: dict[str, Any] = {"x": x, "y": y}
-        dim, bright = cfg.get("dim"), cfg.get("bright")
-        if _is_num(dim) and dim >= 0:
-            item["range"] = float(dim) * m_per_unit
-        if _is_num(bright) and bright >= 0:
-            item["bright"] = float(bright) * m_per_unit
+        if cfg.get("negative") is True:
+            counts["darkness"] += 1
+            continue
+        dim, bright = (float(v) * m_per_unit if _is_num(v) and v > 0 else 0.0
+                       for v in (cfg.get("dim"), cfg.get("bright")))
+        parts = ([("full", bright)] if bright > 0 else []) + ([("dim", dim)] if dim > bright else [])
+        if not parts:
+            counts["no_radius"] += 1
+            continue
+        counts["two_part" if len(parts) == 2 else "bright_only" if bright > 0 else "dim_only"] += 1
+        extra: dict[str, Any] = {"foundry_light": i}
         colour = cfg.get("color", light.get("tintColor"))
         if isinstance(colour, str) and re.match(r"^#[0-9a-fA-F]{6}$", colour):
-            item["color"] = colour.lower()
+            extra["color"] = colour.lower()
         alpha = cfg.get("alpha", light.get("tintAlpha"))
         if _is_num(alpha) and 0 <= alpha <= 1:
-            item["alpha"] = float(alpha)
-        if light.get("hidden") is True:
-            item["hidden"] = True
-        out.append(item)
-    return out
+            extra["alpha"] = float(alpha)
+        angle = cfg.get("angle", light.get("angle"))
+        if _is_num(angle) and 0 < angle < 360:
+            counts["cones"] += 1
+            extra["angle"] = float(angle)
+        hidden = light.get("hidden") is True
+        counts["hidden"] += hidden
+        counts["kept"] += 1
+        for level, radius in parts:
+            out.append({"id": fresh(), "x": x, "y": y, "radius": radius, "level": level, "on": not hidden, **extra})
+    if len(raw) > 5000:
+        rep.warn(f"the scene has {len(raw):,} lights; the first 5,000 are read", "$.lights")
+    return out, counts

@@ -106,7 +106,7 @@ def test_a_v10_scene_export_imports_walls_doors_tokens_lights_and_its_picture(tm
     assert window.kind == "window" and window.height == 1.0
     assert _bounds(window) == pytest.approx((0, 5 * cell - HALF, 2 * cell, 5 * cell + HALF), abs=1e-6)
     assert enc.imported["sight_only_walls"] == [pytest.approx([5 * cell, 1 * cell, 5 * cell, 4 * cell], abs=1e-4)]
-    assert enc.imported["foundry_version"] == "v10+" and enc.imported["core_version"] == "10.291"
+    assert enc.imported["foundry_version"] == "v10-v13" and enc.imported["core_version"] == "10.291"
     guard, ally = enc.token("guard"), enc.token("ally")
     # Guard: top-left (900, 500), 1 square: centre (950, 550) px = (6.5, 3.5) squares.
     assert (guard.x, guard.y) == pytest.approx((6.5 * cell, 3.5 * cell))
@@ -115,14 +115,14 @@ def test_a_v10_scene_export_imports_walls_doors_tokens_lights_and_its_picture(tm
     # Ally: 2 x 2 squares at (400, 300): centre (500, 400) px = (2, 2) squares; radius 0.8.
     assert (ally.x, ally.y, ally.radius, ally.side) == pytest.approx((2 * cell, 2 * cell, 0.8, "friendly"))
     assert ally.portrait is None  # its image is not beside the file
-    # The light: dim out to 30 ft, bright to 15 ft -> two model lights (engine.model._imported_lights).
-    dim, bright = enc.lights
+    # The light: bright to 15 ft, dim beyond it to 30 ft -> two model lights.
+    bright, dim = enc.lights
     assert (dim.x, dim.y) == (bright.x, bright.y) == pytest.approx((5 * cell, 4 * cell))
     assert (dim.radius, dim.level) == (pytest.approx(30 * FT), "dim")
     assert (bright.radius, bright.level) == (pytest.approx(15 * FT), "full")
     assert (dim.color, dim.alpha, bright.color) == ("#ff8800", 0.5, "#ff8800")
     text = "\n".join(rep.lines())
-    assert "Foundry scene 'Hall' (v10+, core 10.291, $): 15.24 x 12.192 m (1000 x 800 px, grid 100 px; " \
+    assert "Foundry scene 'Hall' (v10-v13: Foundry 10-13 fields, core 10.291): 15.24 x 12.192 m (1000 x 800 px, grid 100 px; " \
            "5 ft a square = 1.524 m)" in text
     assert "2 doors (1 open, 1 secret: GM only, 1 locked)" in text
     assert "1 wall that blocks movement only (glass, railings): imported as windows" in text
@@ -153,7 +153,7 @@ def test_a_v9_scene_reads_the_old_field_names(tmp_path):
     assert enc.imported["sight_only_walls"] == [pytest.approx([12, 9, 15, 9], abs=1e-4)]
     t = enc.token("runner")
     assert (t.x, t.y, t.side) == pytest.approx((3.75, 3.75, "friendly")) and t.portrait.startswith("data:")
-    assert [(li.radius, li.level) for li in enc.lights] == [(pytest.approx(6.0), "dim"), (pytest.approx(3.0), "full")]
+    assert [(li.radius, li.level) for li in enc.lights] == [(pytest.approx(3.0), "full"), (pytest.approx(6.0), "dim")]
     assert enc.map.background is not None
     assert "1 wall of limited sight read as full walls" in "\n".join(rep.lines())
 
