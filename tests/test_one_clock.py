@@ -78,3 +78,35 @@ def test_no_module_but_the_clock_reads_the_machines_clock():
     assert found == []
     # (an entry of the list that no longer reads a clock goes: the list stays the truth)
     assert allowed_seen == set(REPORT_ONLY)
+
+
+def test_a_stopwatch_reads_the_programs_clock_and_starts_again_when_it_is_swapped(manual_clock):
+    import math
+
+    from engine import clock
+
+    never = clock.Stopwatch(start=False)
+    assert never.elapsed() == math.inf  # (never started: long ago)
+    w = clock.Stopwatch()
+    manual_clock.advance(2.0)
+    manual_clock.wait(1.5)
+    assert w.elapsed() == 3.5
+    with clock.using(clock.ManualClock(start=-1e6)):
+        assert w.elapsed() == 0.0  # (another clock's readings say nothing of this one's)
+        clock.current().advance(0.25)
+        assert w.elapsed() == 0.25
+    never.restart()
+    manual_clock.advance(1.0)
+    assert never.elapsed() == 1.0
+
+
+def test_a_manual_clock_moves_only_when_told():
+    from engine.clock import ManualClock
+
+    c = ManualClock(start=10.0)
+    assert (c.now(), c.cpu()) == (10.0, 10.0)
+    c.advance(1.0)  # (work on this thread)
+    c.wait(2.0)  # (time off it)
+    assert (c.now(), c.cpu()) == (13.0, 11.0)
+    stepping = ManualClock(start=0.0, step=0.5)
+    assert [stepping.now() for _ in range(3)] == [0.5, 1.0, 1.5] and stepping.cpu() == 1.5
