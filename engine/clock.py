@@ -12,6 +12,7 @@ Durations that are only *reported* (an import's "took 0.8 s") may read :mod:`tim
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Iterator
@@ -87,6 +88,32 @@ def use(clock: Clock) -> Clock:
     global _clock
     old, _clock = _clock, clock
     return old
+
+
+class Stopwatch:
+    """Seconds since it was (re)started, on the program's clock: a time-out ("the planner
+    process may take 20 s to start") or a throttle ("at most every 100 ms"). Before the first
+    start, :meth:`elapsed` is infinite (long ago). Readings of two clocks cannot be compared, so
+    when the program's clock was swapped since the start (a test set or took away its
+    :class:`ManualClock`) the stopwatch starts again from the new clock's reading."""
+
+    def __init__(self, start: bool = True) -> None:
+        self._clock: Clock | None = None
+        self._at = 0.0
+        if start:
+            self.restart()
+
+    def restart(self) -> None:
+        c = _clock
+        self._clock, self._at = c, c.now()
+
+    def elapsed(self) -> float:
+        """Seconds since the start (wall time)."""
+        if self._clock is None:
+            return math.inf
+        if self._clock is not _clock:
+            self.restart()
+        return _clock.now() - self._at
 
 
 @contextmanager

@@ -17,10 +17,9 @@ window runs it in idle turns), so that even the first save after an open is quic
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
-from engine import limits
+from engine import clock, limits
 from engine.files import _dump, checked_data, dumps_data, encounter_to_data
 from engine.model import Encounter
 
@@ -105,7 +104,7 @@ class EncounterText:
     def warm(self, encounter: Encounter, budget_s: float = 0.004) -> bool:
         """Make the texts of ``encounter``'s items not kept yet, for about ``budget_s``;
         True while some are left."""
-        end = time.perf_counter() + budget_s
+        end = clock.now() + budget_s
         for f in KEPT:
             for v in getattr(encounter, f):
                 hit = self._kept.get(id(v))
@@ -115,7 +114,7 @@ class EncounterText:
                     self._item(f, v)
                 except Exception:  # noqa: BLE001 - refused: text() says so, the ordinary way
                     return False
-                if time.perf_counter() > end:
+                if clock.now() > end:
                     return True
         return False
 

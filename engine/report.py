@@ -23,10 +23,10 @@ import argparse
 import json
 import math
 import sys
-import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from engine import clock
 from engine.analysis import Tactics, TargetReport
 from engine.errors import CoverfireError
 from engine.files import load_encounter
@@ -96,11 +96,11 @@ def stderr_progress(err: TextIO | None = None, every: float = PROGRESS_EVERY) ->
     """A progress callback for :func:`analyze` that prints ``coverfire: analysed 120 of 1,009
     attackers (12 s)`` to ``err`` (stderr) once the work has taken ``every`` seconds, then
     every ``every`` seconds, and a last line when done; quick runs print nothing."""
-    start = time.monotonic()
+    start = clock.now()
     last = [start]
 
     def progress(done: int, total: int) -> None:
-        now = time.monotonic()
+        now = clock.now()
         if now - last[0] < every and not (done == total and last[0] > start):
             return
         last[0] = now

@@ -19,11 +19,11 @@ cheap (the graph is there and plans are fast), else the worker does it first.
 from __future__ import annotations
 
 import logging
-import time
 from collections import defaultdict
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from engine import clock
 from gui.charge_worker import PROCESS_FROM, ChargeJob, ProcessChargeWorker, start_planner
 from gui.document import DocumentChange, EncounterDocument
 from gui.selection import Selection
@@ -242,13 +242,13 @@ class LiveAnswers(QObject):
             return None
         if target_id not in self.charges:
             with self.worker.lock:  # (the worker may be planning on the same navigator)
-                start = time.perf_counter()
+                start = clock.now()
                 try:
                     plan = tactics.charge(attacker, target_id)
                 except ValueError as exc:
                     log.warning("charge: %s", exc)
                     plan = None
-                self._last_charge_ms = (time.perf_counter() - start) * 1e3
+                self._last_charge_ms = (clock.now() - start) * 1e3
             self.charges[target_id] = plan
         return self.charges[target_id]
 

@@ -33,9 +33,9 @@ program's main script again in the child) and connects back to the window's list
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
+
+from engine import clock
 
 BATCH_S = 0.05
 
@@ -85,7 +85,7 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
             todo = list(targets)
             done: set = set()
             batch: dict = {}
-            last = time.perf_counter()
+            last = clock.now()
             # the attacker's side of its charges once for the job; the other tokens as bodies
             a = discs[attacker]
             bodies = np.delete(discs, attacker, axis=0)
@@ -123,7 +123,7 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
                 except ValueError as exc:  # the geometry's refusal (inside an obstacle ...)
                     plan = ChargePlan(False, (), None, None, None, str(exc))
                 batch[ids[t]] = plan
-                now = time.perf_counter()
+                now = clock.now()
                 if now - last >= BATCH_S:
                     conn.send(("plans", job, batch, False))
                     batch, last = {}, now

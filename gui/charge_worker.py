@@ -18,11 +18,12 @@ import itertools
 import logging
 import queue
 import threading
-import time
 from collections import deque
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
+
+from engine import clock
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ class ChargeWorker(QObject):
         self.cancel()
         self._job = job
         self.jobs_started += 1
-        self._batch, self._last = {}, time.perf_counter()
+        self._batch, self._last = {}, clock.now()
         self._timer.start()
 
     def cancel(self) -> None:
@@ -122,11 +123,11 @@ class ChargeWorker(QObject):
         job = self._job
         if job is None or job.cancelled:
             return
-        t0 = time.perf_counter()
+        t0 = clock.now()
         urgent = False
         finished = False
         try:
-            while time.perf_counter() - t0 < SLICE_S:
+            while clock.now() - t0 < SLICE_S:
                 item = job._next()
                 if item is None:
                     finished = True
@@ -146,7 +147,7 @@ class ChargeWorker(QObject):
         except Exception:  # never lose the column to a bug: say so, hand back what there is
             log.exception("charge worker")
             finished = True
-        now = time.perf_counter()
+        now = clock.now()
         try:
             if finished:
                 job.done = True
@@ -179,7 +180,7 @@ class _Server:
     def __init__(self) -> None:
         self.ready = threading.Event()
         self.failed = False
-        self.started = time.monotonic()
+        self.starting = clock.Stopwatch()  # (since the process was started)
         self.conn = None
         self.proc = None
         self.jobs: dict[int, tuple] = {}  # job number -> (worker, job)
@@ -203,7 +204,7 @@ class _Server:
         if getattr(sys, "frozen", False):  # a bundled app: no python to start the planner with
             self.failed = True
             return
-        self.started = time.monotonic()
+        self.starting.restart()
         try:
             key = os.urandom(16)
             listener = Listener(authkey=key)
@@ -362,7 +363,7 @@ class ProcessChargeWorker(ChargeWorker):
         if self._waiting is job and not job.cancelled:
             self._waiting = None
             server = _SERVER
-            if server is not None and not server.ready.is_set() and time.monotonic() - server.started > START_TIMEOUT_S:
+            if server is not None and not server.ready.is_set() and server.starting.elapsed() > START_TIMEOUT_S:
                 log.warning("the charge planner process did not start: planning on a thread")
                 server.failed = True
             self.start(job)

@@ -11,16 +11,20 @@ turn runs jobs in the order they were started until :data:`TURN_BUDGET_S` of wor
 (always at least one), and the rest wait for the next turn; a turn in which the thread has
 just been busy with its own work (an input, a paint: :data:`BUSY_S`) runs none. A repeating job (``repeat=True``)
 goes to the back of the queue after each run until it is stopped, so long jobs take turns.
+
+Both budgets read the program's clock (:mod:`engine.clock`: wall and GUI-thread CPU seconds),
+so a test decides how long each job and the work between turns "take".
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer
+
+from engine import clock
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +41,9 @@ class _Scheduler(QObject):
         super().__init__()
         self.jobs: OrderedDict[int, IdleJob] = OrderedDict()
         self.turns = 0  # turns that ran jobs (for tests and benches)
-        self._last: tuple[float, float] | None = None  # (wall, GUI-thread CPU) when the last jobs ended
+        # (the clock read, wall, GUI-thread CPU) when the last jobs ended (readings of another
+        # clock, before a test swapped it, say nothing of this one's)
+        self._last: tuple[clock.Clock, float, float] | None = None
         self._skipped = 0  # turns left in a row to a busy thread
         self.skips = 0  # turns left to a busy thread (for tests and benches)
         self._timer = QTimer(self)
@@ -54,13 +60,14 @@ class _Scheduler(QObject):
         self.jobs.pop(id(job), None)
 
     def _turn(self) -> None:
-        now, cpu = time.perf_counter(), time.thread_time()
-        last, self._last = self._last, (now, cpu)
-        if last is not None and self._skipped < MAX_SKIPS:
+        clk = clock.current()
+        now, cpu = clk.now(), clk.cpu()
+        last, self._last = self._last, (clk, now, cpu)
+        if last is not None and last[0] is clk and self._skipped < MAX_SKIPS:
             # the GUI thread's own work since the last turn's jobs (an input handled, a paint):
             # when it kept the thread busy, this turn is left to it (a click on a big map was
             # ~40 ms; with 10 ms of tiles and text after it in the same turn, over 50)
-            used, wall = cpu - last[1], now - last[0]
+            used, wall = cpu - last[2], now - last[1]
             if used > BUSY_S and used > 0.5 * wall:
                 self._skipped += 1
                 self.skips += 1
@@ -68,11 +75,11 @@ class _Scheduler(QObject):
                 return
         self._skipped = 0
         self.turns += 1
-        start = time.perf_counter()
+        start = clk.now()
         ran = 0
         # only the jobs queued when the turn began: one started now waits for the next turn
         for key in list(self.jobs):
-            if ran and time.perf_counter() - start >= TURN_BUDGET_S:
+            if ran and clk.now() - start >= TURN_BUDGET_S:
                 break
             job = self.jobs.pop(key, None)
             if job is None:
@@ -88,7 +95,7 @@ class _Scheduler(QObject):
             except Exception:  # noqa: BLE001 - one job's fault must not stop the others
                 log.exception("idle job %r", job.fn)
                 self.jobs.pop(key, None)
-        self._last = (time.perf_counter(), time.thread_time())
+        self._last = (clk, clk.now(), clk.cpu())
         if self.jobs:
             self._timer.start()
 

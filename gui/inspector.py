@@ -10,7 +10,6 @@ including rule-system sheets and fields other programs wrote, and applies edits 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine import clock
 from engine.errors import CoverfireError
 from engine.model import Encounter
 from engine.ranges import CATEGORIES
@@ -163,7 +163,7 @@ class InspectorPanel(QWidget):
         self.json_apply.setVisible(False)
         outer.addWidget(self.json_box)
 
-        self._last_refresh = 0.0
+        self._since_refresh = clock.Stopwatch(start=False)
         self._later = QTimer(self)
         self._later.setSingleShot(True)
         self._later.timeout.connect(self._refresh)
@@ -211,7 +211,7 @@ class InspectorPanel(QWidget):
                 self._stale = True
                 return
             # during a drag, follow at most every PREVIEW_REFRESH_MS (the map follows every move)
-            if (time.perf_counter() - self._last_refresh) * 1e3 < self.PREVIEW_REFRESH_MS:
+            if self._since_refresh.elapsed() * 1e3 < self.PREVIEW_REFRESH_MS:
                 if not self._later.isActive():
                     self._later.start(self.PREVIEW_REFRESH_MS)
                 return
@@ -276,7 +276,7 @@ class InspectorPanel(QWidget):
 
     def _refresh(self) -> None:
         self._later.stop()
-        self._last_refresh = time.perf_counter()
+        self._since_refresh.restart()
         kind, ident = self._target
         if kind not in ("encounter", "many") and edits.kind_of(self.document.encounter, ident) is None:
             return

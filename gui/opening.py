@@ -31,12 +31,12 @@ import logging
 import os
 import pickle
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QObject, QProcess, QProcessEnvironment, Qt, Signal
 
+from engine import clock
 from engine.errors import CoverfireError
 
 log = logging.getLogger(__name__)
@@ -181,9 +181,9 @@ class BackgroundOpen(QObject):
     def _slice(self) -> None:
         if self.done:
             return
-        t0 = time.perf_counter()
+        t0 = clock.now()
         try:
-            while time.perf_counter() - t0 < SLICE_S:
+            while clock.now() - t0 < SLICE_S:
                 if self._step():
                     return
         except CoverfireError as exc:

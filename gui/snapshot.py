@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +32,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, Q
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPageSize, QPainter, QPdfWriter, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsItem
 
+from engine import clock
 from engine.errors import CoverfireError
 from engine.files import atomic_write_bytes
 from engine.model import Encounter
@@ -205,9 +205,9 @@ class Snapshot:
     def _settle(self, limit_s: float = 60.0) -> None:
         """Let the layers that build over several event-loop turns finish (the obstacle
         tiles of a big map, a few hundred obstacles a turn), so the page shows every obstacle."""
-        deadline = time.monotonic() + limit_s
+        start = clock.now()
         while any(getattr(layer, "pending", False) for layer in self.view.layers):
-            if time.monotonic() > deadline:
+            if clock.now() - start > limit_s:
                 raise CoverfireError(f"the map's obstacles were not all drawn within {limit_s:g} s; "
                                      "the snapshot was not written")
             QApplication.processEvents()

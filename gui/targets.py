@@ -5,7 +5,6 @@ movement). Sortable by any column; clicking a row selects that token (the attack
 from __future__ import annotations
 
 import math
-import time
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine import clock
 from engine.ranges import BAND_NAMES
 from geometry.cover import cover_percent
 from gui import style
@@ -133,7 +133,7 @@ class TargetsModel(QAbstractTableModel):
         self.answers = answers
         self._rows: list[tuple[str, list[str], list[object], str | None]] = []
         self._sort = (1, Qt.SortOrder.AscendingOrder)
-        self._last = 0.0
+        self._since_reload = clock.Stopwatch(start=False)
         self._later = QTimer(self)
         self._later.setSingleShot(True)
         self._later.timeout.connect(self.reload)
@@ -150,7 +150,7 @@ class TargetsModel(QAbstractTableModel):
 
     def _on_updated(self) -> None:
         if self.answers.document.in_preview:
-            wait = self.PREVIEW_REFRESH_MS - (time.perf_counter() - self._last) * 1e3
+            wait = self.PREVIEW_REFRESH_MS - self._since_reload.elapsed() * 1e3
             if wait > 0:
                 if not self._later.isActive():
                     self._later.start(int(wait) + 1)
@@ -164,7 +164,7 @@ class TargetsModel(QAbstractTableModel):
     def reload(self) -> None:
         """Rebuild the rows from the answers (in place when the same targets are listed)."""
         self._later.stop()
-        self._last = time.perf_counter()
+        self._since_reload.restart()
         self.reload_count += 1
         ans = self.answers
         enc = ans.document.encounter

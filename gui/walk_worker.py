@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import itertools
 import logging
-import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from engine import clock
 from gui import charge_worker
 
 log = logging.getLogger(__name__)
@@ -90,15 +90,15 @@ class WalkWorker(QObject):
             return self._known[1]
         if getattr(obs, "_dups", False) or (len(tactics.cover_index.polygons) < charge_worker.PROCESS_FROM
                                             and obs.serial not in self.slow_sets):
-            t0 = time.thread_time()
+            t0 = clock.cpu()
             answer = self._here(tactics, key, start, goal, radius)
-            if time.thread_time() - t0 > HERE_BUDGET_S and not getattr(obs, "_dups", False):
+            if clock.cpu() - t0 > HERE_BUDGET_S and not getattr(obs, "_dups", False):
                 self.slow_sets.add(obs.serial)
             return answer
         charge_worker.start_planner()
         server = charge_worker.planner()
         if not server.ready.is_set():
-            if server.failed or time.monotonic() - server.started > charge_worker.START_TIMEOUT_S:
+            if server.failed or server.starting.elapsed() > charge_worker.START_TIMEOUT_S:
                 if not server.failed:
                     log.warning("the planner process did not start: the ruler's walk on this thread")
                     server.failed = True
@@ -171,7 +171,7 @@ class WalkWorker(QObject):
         asked = self._asked
         if asked is None:
             if server is None or server.ready.is_set() or server.failed \
-                    or time.monotonic() - server.started > charge_worker.START_TIMEOUT_S:
+                    or server.starting.elapsed() > charge_worker.START_TIMEOUT_S:
                 self._watch.stop()
                 self.answered.emit()
             return

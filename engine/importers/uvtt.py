@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from engine import clock
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import images
@@ -381,9 +382,9 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
         wall_lines.append((a, where))
     chains = [piece for chain in merge([a for a, _ in wall_lines]) for piece in split(chain, MAX_POLYLINE_POINTS)]
     n_wall_polys = 0
-    started = time.process_time()
+    started = clock.cpu()
     for done, chain in enumerate(chains):
-        if time.process_time() - started > THICKEN_CPU_S:
+        if clock.cpu() - started > THICKEN_CPU_S:
             raise ImportFileError(
                 f"the walls are too detailed to make thick in reasonable time ({done:,} of {len(chains):,} "
                 f"wall pieces done in {THICKEN_CPU_S:g} s of CPU); simplify them in the map editor",

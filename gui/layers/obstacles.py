@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import time
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QWidget
 
+from engine import clock
 from gui import style
 from gui.idle import IdleJob
 from gui.qtgeom import rings_path
@@ -402,12 +402,12 @@ class ObstacleLayer(MapLayer):
             if n == 0:
                 n = min(BUILD_BATCH, len(self._pending))
             take, self._pending = self._pending[:n], self._pending[n:]
-        start = time.perf_counter()
+        start = clock.now()
         groups: dict[tuple[int, int], list] = {}
         for o in take:
             groups.setdefault(self._tile_of(o), []).append(o)
         for i, (key, obs) in enumerate(groups.items()):
-            if not everything and i and (time.perf_counter() - start) * 1e3 > BUILD_MS:
+            if not everything and i and (clock.now() - start) * 1e3 > BUILD_MS:
                 rest = [o for k, g in list(groups.items())[i:] for o in g]
                 self._pending = rest + self._pending  # (the next turn goes on from here)
                 break

@@ -44,15 +44,42 @@ def test_a_big_scene_and_its_edits_reuse_every_kept_value():
     assert len(w._kept) == n
 
 
-def test_warm_makes_the_texts_ahead_a_slice_at_a_time():
+def test_warm_makes_the_texts_ahead_a_slice_at_a_time(manual_clock, monkeypatch):
     enc = make_scene(3, tokens=60, obstacles=300)
-    w = EncounterText()
+    n = len(enc.obstacles) + len(enc.tokens) + len(enc.zones)
+    made = []
+
+    def slow(w):  # (each item's text takes 1 ms of the test's clock)
+        real = w._item
+
+        def item(*a, **k):
+            manual_clock.advance(0.001)
+            made.append(1)
+            return real(*a, **k)
+
+        monkeypatch.setattr(w, "_item", item)
+        return w
+
+    w = slow(EncounterText())
+    per_slice = []
+    while True:
+        before = len(made)
+        more = w.warm(enc, budget_s=0.0045)
+        per_slice.append(len(made) - before)
+        if not more:
+            break
+    # 5 items a slice (past the budget after the fifth), the last slice the rest
+    assert per_slice == [5] * (n // 5) + [n % 5]
+    monkeypatch.undo()
+    assert w.text(enc) == dumps_encounter(enc)
+    assert w.reused == n
+    # at least one item a slice, however short the budget
+    w = slow(EncounterText())
+    made.clear()
     slices = 0
     while w.warm(enc, budget_s=0.0):
         slices += 1
-    assert slices >= 100  # (one item a slice with no time to spare)
-    assert w.text(enc) == dumps_encounter(enc)
-    assert w.reused == len(enc.obstacles) + len(enc.tokens) + len(enc.zones)
+    assert slices == len(made) == n  # (the last item's slice says so: it is past the budget too)
 
 
 def _outcome(write, enc):

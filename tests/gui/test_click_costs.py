@@ -80,7 +80,9 @@ def test_a_name_being_typed_goes_to_the_object_it_was_typed_for(window, qtbot):
     ins = window.inspector
     window.selection.select(["sam"], window.document.encounter)
     window.docks["inspector"].raise_()
-    qtbot.wait(10)
+    # (the inspector on screen, showing Sam's page)
+    qtbot.waitUntil(lambda: ins.target() == ("token", "sam") and ins.widgets["name"].isVisible()
+                    and ins.widgets["name"].text() == "Sam", timeout=5000)
     name = ins.widgets["name"]
     name.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is name, timeout=2000)

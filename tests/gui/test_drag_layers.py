@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QApplication
 
 from engine.model import Obstacle
+from gui import idle
 from gui.layers import obstacles as obstacle_layer
 from gui.layers.obstacles import ObstacleLayer
 from gui.style import GM_VIEW
@@ -18,32 +19,82 @@ def _crates(n: int, dx: float = 0.0) -> tuple[Obstacle, ...]:
     return tuple(out)
 
 
-def test_a_corner_dragged_while_a_big_map_is_still_being_drawn_does_not_restart_the_drawing(qtbot, monkeypatch):
-    monkeypatch.setattr(obstacle_layer, "BUILD_MS", 1e9)  # (batches by count only: the same turns every run)
+def _no_idle_work(qtbot) -> None:
+    """Wait until no deferred work of earlier tests is queued (the scheduler is the program's one)."""
+    sched = idle.scheduler()
+    qtbot.waitUntil(lambda: not sched.jobs, timeout=10_000)
 
-    def turns_to_draw(drag: bool) -> tuple[int, dict]:
+
+def test_a_corner_dragged_while_a_big_map_is_still_being_drawn_does_not_restart_the_drawing(qtbot, manual_clock):
+    """On the test's clock: building costs no time (batches are whole tiles up to
+    BUILD_BATCH obstacles), and each drag step keeps the thread busy (2 x BUSY_S), so the
+    scheduler leaves turns to the drag (MAX_SKIPS before each turn of drawing)."""
+    _no_idle_work(qtbot)
+    sched = idle.scheduler()
+
+    def turns_to_draw(drag: bool) -> tuple[int, int, dict]:
         layer = ObstacleLayer(GM_VIEW)
         obs = _crates(3 * obstacle_layer.BUILD_BATCH + 10)
         layer.set_obstacles(obs)
         assert layer.pending
-        turns = 0
+        passes, turns = 0, sched.turns
         while layer.pending:
-            turns += 1
+            passes += 1
             if drag:  # every turn the GM drags one vertex of c0 a little further (a corner drag)
                 o = obs[0]
-                obs = (o.model_copy(update={"polygon": ((-0.1 * turns, 0.0),) + o.polygon[1:]}),) + obs[1:]
+                obs = (o.model_copy(update={"polygon": ((-0.1 * passes, 0.0),) + o.polygon[1:]}),) + obs[1:]
                 layer.set_obstacles(obs)
+                manual_clock.advance(2 * idle.BUSY_S)  # (a drag step on a big map: the thread's own work)
             QApplication.processEvents()
-            assert turns < 50, "the drawing restarts on every edit and never ends"
+            assert passes < 100, "the drawing restarts on every edit and never ends"
         drawn = {i: o for tile in layer._tiles.values() for i, o in tile.items.items()}
         assert len(drawn) == len(obs)
         assert drawn["c1000"] is obs[1000]
-        return turns, drawn
+        return sched.turns - turns, passes, drawn
 
-    quiet, _ = turns_to_draw(False)
-    dragged, drawn = turns_to_draw(True)
-    assert quiet >= 3 and dragged <= quiet  # as many turns as if nothing were dragged
-    assert drawn["c0"].polygon[0] == (-0.1 * dragged, 0.0)  # the last drag step's corner
+    quiet, quiet_passes, _ = turns_to_draw(False)
+    # the 1,210 crates lie in 6 tiles of 238, 228, 216, 228, 228 and 72: whole tiles up to
+    # 400 obstacles a turn make 5 turns, one an event-loop pass
+    assert quiet == quiet_passes == 5
+    dragged, dragged_passes, drawn = turns_to_draw(True)
+    assert dragged == quiet  # as many turns of drawing as if nothing were dragged
+    assert dragged_passes == (idle.MAX_SKIPS + 1) * quiet  # (and the drag had the others)
+    assert drawn["c0"].polygon[0] == (-0.1 * dragged_passes, 0.0)  # the last drag step's corner
+
+
+def test_a_batch_of_tiles_ends_when_its_building_time_is_spent(qtbot, manual_clock, monkeypatch):
+    """BUILD_MS of building a turn (the test's clock: each tile takes 2 ms to build), at least
+    one tile: 450 crates, one a tile, are built 3 tiles a turn."""
+    _no_idle_work(qtbot)
+    sched = idle.scheduler()
+    real = obstacle_layer._Tile.rebuild
+
+    def slow(tile, options):
+        manual_clock.advance(0.002)
+        return real(tile, options)
+
+    monkeypatch.setattr(obstacle_layer._Tile, "rebuild", slow)
+    m = obstacle_layer.TILE_M
+    obs = tuple(Obstacle(id=f"c{i}", polygon=((m * (i % 30) + 1, m * (i // 30) + 1), (m * (i % 30) + 2, m * (i // 30) + 1),
+                                              (m * (i % 30) + 2, m * (i // 30) + 2)), height=1.0)
+                for i in range(450))
+    layer = ObstacleLayer(GM_VIEW)
+    layer.set_obstacles(obs)
+    built = []
+    turns = sched.turns
+    while layer.pending:
+        QApplication.processEvents()
+        built.append(len(layer._tiles))
+        assert len(built) < 1000
+    assert sched.turns - turns == len(built) == 150
+    assert built[:3] == [3, 6, 9] and built[-1] == 450
+    # and a slow tile is a turn of its own: at least one tile a turn
+    monkeypatch.setattr(obstacle_layer, "BUILD_MS", 0.0)
+    layer = ObstacleLayer(GM_VIEW)
+    layer.set_obstacles(obs)
+    turns = sched.turns
+    qtbot.waitUntil(lambda: not layer.pending, timeout=30_000)
+    assert sched.turns - turns == 450
 
 
 def test_the_selection_forgets_only_ids_that_are_gone_whatever_changed(qtbot):
@@ -212,7 +263,8 @@ def _zoomed_out_window(qtbot, tmp_path, enc):
     win.show()
     qtbot.waitExposed(win)
     win.map_view.fit_map()
-    qtbot.wait(20)
+    sched = idle.scheduler()
+    qtbot.waitUntil(lambda: not sched.jobs and not win.map_view.obstacles.pending, timeout=10_000)  # (start-up work done)
     return win
 
 
@@ -238,10 +290,6 @@ def test_zoomed_out_a_drag_repaints_what_changed_and_the_screen_ends_as_a_full_r
                             for i, (x, y) in enumerate(((5, 5), (395, 5), (5, 395), (395, 395)))))
     win = _zoomed_out_window(qtbot, tmp_path, enc)
     view = win.map_view
-    win.selection.select(["A"], win.document.encounter)
-    qtbot.wait(20)
-    assert view.tokens.simple_drawing()
-    assert win.answers.targets["T"].cover.cls == "full"
 
     class Exposed(QObject):
         region, grabbing = QRegion(), False
@@ -253,6 +301,12 @@ def test_zoomed_out_a_drag_repaints_what_changed_and_the_screen_ends_as_a_full_r
 
     rec = Exposed()
     view.viewport().installEventFilter(rec)
+    win.selection.select(["A"], win.document.encounter)
+    sched = idle.scheduler()
+    # (A's answers shown, and the map painted with them: the selection repaints the map)
+    qtbot.waitUntil(lambda: not sched.jobs and "T" in win.answers.targets and not rec.region.isEmpty(), timeout=10_000)
+    assert view.tokens.simple_drawing()
+    assert win.answers.targets["T"].cover.cls == "full"
 
     def full():
         rec.grabbing = True

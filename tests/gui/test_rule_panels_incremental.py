@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView
 
 from engine.d100 import RULESET, EnteredDice, Fire, StartRound, TargetSpec
-from gui import edits
+from gui import edits, idle
 from gui.rules import widgets
 from gui.rules.base import Kept, same_inputs
 from gui.rules.widgets import Cell, TableRows, read_only_table
@@ -115,7 +115,11 @@ def test_table_rows_write_only_the_rows_that_changed_and_keep_the_columns_modes(
     assert rows.show(second) == [2] and t.item(2, 0).text() == "Brick"  # and back: written again
 
 
-def test_table_rows_with_a_turn_budget_write_the_rows_on_screen_first_then_the_rest(qtbot, written):
+def test_table_rows_with_a_turn_budget_write_the_rows_on_screen_first_then_the_rest(qtbot, manual_clock, written):
+    # (on the test's clock no turn of the idle scheduler is left to a busy thread: each turn
+    # after a show is the rows' next turn, whatever the machine's load)
+    sched = idle.scheduler()
+    qtbot.waitUntil(lambda: not sched.jobs, timeout=10_000)
     t = read_only_table(["Name", "Actions"], stretch=0)
     qtbot.addWidget(t)
     t.resize(300, 200)
@@ -125,11 +129,12 @@ def test_table_rows_with_a_turn_budget_write_the_rows_on_screen_first_then_the_r
     assert len(rows.show(want[:10])) == 10
     # several shows in one turn share its budget: 40 more now
     assert len(rows.show(want[:60])) == 40 and rows.pending == 10
+    turns = sched.turns
     t.setRowCount(300)
-    qtbot.wait(20)  # (the next turns: the 10 left are written, the table laid out)
-    assert rows.pending == 0
+    qtbot.waitUntil(lambda: not sched.jobs, timeout=5000)  # (the next turn: the 10 left are written)
+    assert rows.pending == 0 and sched.turns == turns + 1
     t.scrollToBottom()  # the last rows are on screen
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: t.rowAt(t.viewport().height() - 1) == 299, timeout=5000)  # (once laid out)
     written.clear()
     now = rows.show(want)
     # the rows on screen (the last ones of a 200 px table scrolled to the bottom) first, then
@@ -139,7 +144,9 @@ def test_table_rows_with_a_turn_budget_write_the_rows_on_screen_first_then_the_r
     seen = list(range(first, last + 1))
     assert now == list(range(60, 60 + 50 - len(seen))) + seen
     assert rows.pending == 300 - 60 - 50
-    qtbot.waitUntil(lambda: rows.pending == 0, timeout=5000)
+    turns = sched.turns
+    qtbot.waitUntil(lambda: rows.pending == 0 and not sched.jobs, timeout=5000)
+    assert sched.turns == turns + 4  # 50 rows a turn: 50, 50, 50, 40
     assert [t.item(r, 0).text() for r in range(300)] == [f"token {i}" for i in range(300)]
     assert len(written) == 2 * 240  # every row but the 60 already right, once
     # a new show before the rest is written: the newest values win
@@ -187,7 +194,8 @@ def test_lazy_table_rows_work_out_only_rows_whose_inputs_changed_when_they_are_w
 def d100(window, qtbot):
     window.actions["open d100 demo"].trigger()
     assert window.document.encounter.ruleset == "d100"
-    qtbot.wait(20)
+    sched = idle.scheduler()
+    qtbot.waitUntil(lambda: not sched.jobs, timeout=10_000)  # (the panels' deferred rows and pages)
     return window
 
 

@@ -9,6 +9,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from bench.scene import make_scene
+from gui import idle
 from gui.layers import obstacles as obstacles_mod
 
 
@@ -60,7 +61,8 @@ def test_a_zoom_draws_the_tiles_afresh_a_budget_at_a_time(window, qtbot):
 def test_pictures_and_direct_drawing_agree(window, qtbot):
     view = window.map_view
     layer = view.obstacles
-    qtbot.wait(50)
+    sched = idle.scheduler()
+    qtbot.waitUntil(lambda: not layer.pending and not sched.jobs, timeout=10_000)  # (the map drawn, start-up work done)
     view.viewport().repaint()
     assert any(t.drawn for t in layer._tiles.values())  # (the widget's paints use the pictures)
 
@@ -80,9 +82,11 @@ def test_pictures_of_tiles_out_of_view_are_dropped_past_the_memory_cap(window, q
     cap = full // 4
     monkeypatch.setattr(obstacles_mod, "PICTURE_BYTES", cap)
     view.zoom_by(0.5)  # (in: every tile in view draws a bigger picture)
-    for _ in range(30):
-        view.viewport().repaint()
-        qtbot.wait(5)
+    view.viewport().repaint()
+    # (the tiles in view drawn afresh, a paint's budget a turn: each new picture drops what is
+    # out of view past the cap)
+    qtbot.waitUntil(lambda: not layer.redrawing, timeout=10_000)
+    view.viewport().repaint()
     seen = layer._in_view()
     in_view = sum(size for t, size in layer._pictures.items() if t.rect().intersects(seen))
     out_of_view = layer.picture_bytes - in_view
