@@ -18,6 +18,7 @@ REPORT_ONLY = {
     ("engine/importers/uvtt.py", "import_uvtt"): "the import report's 'in 0.42 s'",
     ("engine/importers/uvtt.py", "import_uvtt_data"): "the import report's 'in 0.42 s'",
     ("engine/importers/foundry.py", "import_foundry"): "the import report's 'in 0.42 s'",
+    ("engine/importers/foundry.py", "import_every_scene"): "each scene's import report's 'in 0.42 s'",
     ("engine/importers/chummer.py", "import_chummer"): "the import report's 'in 0.42 s'",
 }
 THE_CLOCK = "engine/clock.py"
