@@ -1,0 +1,85 @@
+"""Issue 27 item 7, sr5: rules the seeds state, each checked against the seed's words with a
+hand-derived answer (suppressive fire and movement; Ready Weapon; Quick Draw)."""
+
+from __future__ import annotations
+
+from engine.rules import MoveTo, find_system
+from engine.sr5.combat import end_phase, start_turn
+from engine.sr5.suppressive import SuppressiveDeclaration, apply_suppressive, plan_suppressive
+from tests.engine.sr5.test_suppressive_facts import _field
+
+SR5 = find_system("sr5")
+DUE = "Reaction + Edge test due"
+
+
+# -- seed 001: "Characters who stand up or try to move before the suppressive fire action is
+#    over must make the test to see if they are hit." ------------------------------------------
+def _suppressed():
+    """Sam's zone (30 m east from (0, 50), 10 m wide at its end: 3.33 m either side of the
+    axis at x = 20, 3.67 m at x = 22) is up; B (prone inside at (20, 52)) acts next, then C
+    (outside at (20, 54.5), made prone here), then A (standing inside at (20, 50))."""
+    f = _field()
+    e = f.model_copy(update={"tokens": tuple(t.model_copy(update={"stance": "prone"}) if t.id == "c" else t
+                                             for t in f.tokens)})
+    e, _ = start_turn(e, entered={"sam": 20, "b": 12, "c": 11, "a": 10, "d": 7})
+    e, _ = apply_suppressive(e, plan_suppressive(e, SuppressiveDeclaration("sam", "sup")), [5] * 10)
+    assert [s.zone for s in e.rules["sr5"].suppressions] == ["sup"]
+    e, _ = end_phase(e)
+    assert e.rules["sr5"].acting == "b"
+    return e
+
+
+def _prompts(outcome):
+    return [n for n in outcome.notes if DUE in n]
+
+
+def test_a_prone_character_crawling_inside_the_zone_must_test():
+    e = _suppressed()
+    # B crawls 2 m east, (20, 52) -> (22, 52): inside before (3.33 m wide there) and after (3.67 m)
+    out = SR5.on_moves(e, [MoveTo("b", (22.0, 52.0))])
+    assert out.encounter.token("b").stance == "prone"
+    assert _prompts(out) == [f"\u2192 B moved in suppressive fire sup: {DUE}"]
+    assert out.detail[0].prompts == (f"B moved in suppressive fire sup: {DUE}",)
+
+
+def test_a_prone_character_keeping_still_is_spared_and_not_prompted():
+    e = _suppressed()
+    status = SR5.suppression(e, "sam", "b")
+    assert status["must_test"] == [] and status["spared"] == [["sup", "prone"]]
+    out = SR5.on_moves(e, [MoveTo("b", (20.0, 52.0))])  # a zero-metre drag: no move
+    assert _prompts(out) == []
+
+
+def test_a_crawl_outside_the_zone_is_not_tested():
+    e, _ = end_phase(_suppressed())
+    assert e.rules["sr5"].acting == "c"
+    # C crawls 1.5 m south, (20, 54.5) -> (20, 56): outside the zone both before and after
+    out = SR5.on_moves(e, [MoveTo("c", (20.0, 56.0))])
+    assert out.encounter.token("c").y == 56.0 and _prompts(out) == []
+
+
+def test_crawling_out_of_the_zone_is_still_tested():
+    e = _suppressed()
+    # B crawls 3 m south, (20, 52) -> (20, 55): the zone's edge is 3.33 m off the axis, B's disc
+    # (0.4 m) is then wholly outside (55 - 0.4 = 54.6 > 53.33)
+    out = SR5.on_moves(e, [MoveTo("b", (20.0, 55.0))])
+    assert _prompts(out) == [f"\u2192 B moved out of suppressive fire sup: {DUE}"]
+
+
+def test_a_standing_character_walking_inside_the_zone_must_test_too():
+    e, _ = end_phase(end_phase(_suppressed())[0])
+    assert e.rules["sr5"].acting == "a"
+    # A walks 2 m east along the axis, (20, 50) -> (22, 50): "try to move" is anyone's move
+    out = SR5.on_moves(e, [MoveTo("a", (22.0, 50.0))])
+    assert _prompts(out) == [f"\u2192 A moved in suppressive fire sup: {DUE}"]
+
+
+def test_a_drag_through_the_zone_enters_and_leaves_it():
+    e, _ = end_phase(_suppressed())
+    # C crawls from (20, 54.5) (outside, south) via (20, 50) (the axis) to (20, 44) (outside,
+    # north: 50 - 3.33 = 46.67 > 44 + 0.4): both ends outside, the path crosses the zone
+    out = SR5.on_moves(e, [MoveTo("c", (20.0, 44.0), path=((20.0, 50.0),))])
+    assert _prompts(out) == [f"\u2192 C moved through suppressive fire sup: {DUE}"]
+    # the same drag by the straight line crosses it too; a drag wholly south of it does not
+    assert _prompts(SR5.on_moves(e, [MoveTo("c", (20.0, 44.0))])) == [f"\u2192 C moved through suppressive fire sup: {DUE}"]
+    assert _prompts(SR5.on_moves(e, [MoveTo("c", (24.0, 56.0), path=((20.0, 56.0),))])) == []
