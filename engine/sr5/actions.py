@@ -194,8 +194,9 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
         w = tok.weapon(action.weapon)
         if w is None:
             return f"{who} carries no weapon {action.weapon!r}"
-        if w.name in sh.dropped:
-            return f"{w.name} is on the ground: Pick Up Object first (Simple Action), then Ready Weapon"
+        if w.name in sh.dropped and wid != "ready_weapon":
+            # seed 000: "Readying entails ... picking up any kind of weapon": one Simple Action
+            return f"{w.name} is on the ground: Ready Weapon picks it up (Simple Action)"
         if wid not in ("ready_weapon", "quick_draw") and w.name not in ready_weapons(tok):
             return f"{w.name} is not ready: Ready Weapon first (Simple Action)"
     if wid == "take_aim":
@@ -367,8 +368,16 @@ def apply_action(
             new = edit.update_sheet(action.actor, **upd)
             what = "dice and limit" if (smartlinked(w, new) and new.wireless) else ("dice" if new.aim_bonus == "pool" else "limit")
             text += f" with {w.name}: +{prev + 1} {what}"
-    elif wid == "ready_weapon":
+    elif wid == "ready_weapon" or (wid == "pick_up" and action.weapon in sh.dropped):
+        # seed 000: "Readying entails drawing a firearm from a holster, ... picking up any kind
+        # of weapon": a weapon on the ground is picked up and readied by the one Simple Action,
+        # Ready Weapon's or Pick Up's (picking up a weapon is readying it)
+        w = w if w is not None else tok.weapon(action.weapon)
         assert w is not None
+        picked = w.name in sh.dropped
+        if picked:
+            sh = edit.update_sheet(action.actor, dropped=tuple(d for d in sh.dropped if d != w.name))
+            text += f": picks up {w.name} from the ground and readies it"
         held = list(ready_weapons(edit.token(action.actor)))
         if w.name not in held:
             held = [h for h in held if h != w.name]
@@ -377,7 +386,7 @@ def apply_action(
             else:
                 held = (held[:1] or []) + [w.name]
             edit.update_sheet(action.actor, in_hand=tuple(held))
-        text += f": {w.name} in the {'main' if held and held[0] == w.name else 'off'} hand"
+        text += f"{',' if picked else ':'} {w.name} in the {'main' if held and held[0] == w.name else 'off'} hand"
         if w.category in SMALL_THROWN:
             have = sh.readied.get(w.name, 0)
             n = ready_count(sh, w)
@@ -392,18 +401,13 @@ def apply_action(
                           dropped=sh.dropped + tuple(g for g in gone if g not in sh.dropped),
                           readied={k: v for k, v in sh.readied.items() if k not in gone})
         text += ": drops " + " and ".join(gone)
-    elif wid == "pick_up":
+    elif wid == "pick_up":  # put down what it holds (picking up is above): it lies at its feet
         name = action.weapon
         assert name is not None
-        if name in sh.dropped:
-            edit.update_sheet(action.actor, dropped=tuple(d for d in sh.dropped if d != name),
-                              in_hand=tuple(h for h in ready_weapons(edit.token(action.actor)) if h != name))
-            text += f": picks up {name} (Ready Weapon to use it)"
-        else:  # put down what it holds: it lies at its feet
-            held = ready_weapons(edit.token(action.actor))
-            edit.update_sheet(action.actor, in_hand=tuple(h for h in held if h != name), dropped=sh.dropped + (name,),
-                              readied={k: v for k, v in sh.readied.items() if k != name})
-            text += f": puts {name} down"
+        held = ready_weapons(edit.token(action.actor))
+        edit.update_sheet(action.actor, in_hand=tuple(h for h in held if h != name), dropped=sh.dropped + (name,),
+                          readied={k: v for k, v in sh.readied.items() if k != name})
+        text += f": puts {name} down"
     elif wid == "change_gun_mode":
         assert w is not None
         edit.update_sheet(action.actor, modes={**sh.modes, w.name: action.mode})

@@ -423,7 +423,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         if gun is None or gun.name == "Unarmed":
             continue
         if gun.name in ash.dropped:
-            problems.append(f"{gun.name} is on the ground: Pick Up Object, then Ready Weapon")
+            problems.append(f"{gun.name} is on the ground: Ready Weapon picks it up (Simple Action)")
         elif gun.name not in ready:
             problems.append(f"{gun.name} is not ready: Ready Weapon first (Simple Action)")
         elif ash.readied.get(gun.name, 1) < 1:

@@ -163,7 +163,7 @@ class Sheet(_Value):
     last_action: bool = False  # Dead Man's Trigger succeeded: one Simple Action though down
     defended: int = Field(default=0, ge=0, le=100)  # defense tests since its own last action
     in_hand: tuple[str, ...] | None = None  # ready weapons, main hand first; None = first weapon
-    dropped: tuple[str, ...] = ()  # weapons lying on the ground (Drop Object); Pick Up, then Ready
+    dropped: tuple[str, ...] = ()  # weapons on the ground (Drop Object); Ready Weapon picks one up
     readied: dict[str, int] = Field(default_factory=dict)  # small throwing weapons readied, by weapon
     modes: dict[str, str] = Field(default_factory=dict)  # weapon name -> firing mode selected
     chokes: dict[str, str] = Field(default_factory=dict)  # weapon name -> narrow/medium/wide

@@ -83,3 +83,78 @@ def test_a_drag_through_the_zone_enters_and_leaves_it():
     # the same drag by the straight line crosses it too; a drag wholly south of it does not
     assert _prompts(SR5.on_moves(e, [MoveTo("c", (20.0, 44.0))])) == [f"\u2192 C moved through suppressive fire sup: {DUE}"]
     assert _prompts(SR5.on_moves(e, [MoveTo("c", (24.0, 56.0), path=((20.0, 56.0),))])) == []
+
+
+# -- seed 000, Ready Weapon: "A character may ready a weapon by spending a Simple Action. ...
+#    Readying entails drawing a firearm from a holster, drawing a throwing or melee weapon from
+#    a sheath, picking up any kind of weapon, ..." -----------------------------------------------
+def _armed(**kw):
+    from engine.model import Weapon
+    from tests.engine.sr5.helpers import AK, PREDATOR, encounter, token
+
+    knives = Weapon(name="Throwing knife", category="thrown_knife", damage="(STR+1)P", ap=-1, accuracy=5,
+                    skill="throwing_weapons", ammo=6, loaded=6)
+    sam = token("sam", 0, 0, weapons=(AK, PREDATOR, knives), side="runner", skills={"automatics": 5}, **kw)
+    return encounter(sam, token("razor", 5, 0))
+
+
+def _sam(e):
+    return e.token("sam").rules["sr5"]
+
+
+def _in_combat_with_the_ak_dropped():
+    from engine.sr5.combat import Action, apply_action
+
+    e, _ = start_turn(_armed(), entered={"sam": 20, "razor": 5})
+    e, _ = apply_action(e, Action("sam", "drop_object", weapon="AK-97"))  # Free Action
+    assert (_sam(e).dropped, _sam(e).in_hand) == (("AK-97",), ())
+    return e
+
+
+def test_ready_weapon_picks_up_a_weapon_on_the_ground_with_one_simple_action():
+    from engine.sr5.attack import AttackDeclaration, plan_attack
+    from engine.sr5.combat import Action, apply_action, check_action
+    from engine.sr5.facts import TargetFacts, facts
+
+    e = _in_combat_with_the_ak_dropped()
+    ready = Action("sam", "ready_weapon", weapon="AK-97")
+    assert check_action(e, ready) is None  # was: "Pick Up Object first (Simple Action), then Ready Weapon"
+    e, ch = apply_action(e, ready)
+    sh, phase = _sam(e), e.rules["sr5"].phase
+    # one Simple Action (of two), the Free one of the drop: picked up and ready in the main hand
+    assert (sh.dropped, sh.in_hand) == ((), ("AK-97",))
+    assert (phase.simple, phase.free) == (1, 1)
+    assert ch.label == "Sam: Ready Weapon: picks up AK-97 from the ground and readies it, AK-97 in the main hand"
+    # the second Simple Action fires it
+    p = plan_attack(e, AttackDeclaration("sam", ("razor",), weapon="AK-97", mode="SA"), facts([TargetFacts("razor", 5)]))
+    assert p.legal, p.problems
+
+
+def test_picking_up_a_weapon_is_readying_it():
+    from engine.sr5.combat import Action, apply_action
+
+    e = _in_combat_with_the_ak_dropped()
+    e, _ = apply_action(e, Action("sam", "pick_up", weapon="AK-97"))
+    assert (_sam(e).dropped, _sam(e).in_hand, e.rules["sr5"].phase.simple) == ((), ("AK-97",), 1)
+
+
+def test_ready_weapon_from_the_ground_into_the_off_hand_and_knives_from_the_ground():
+    from engine.sr5.combat import Action, apply_action
+
+    e = _armed(agility=5, in_hand=("Ares Predator V",), dropped=("AK-97", "Throwing knife"))
+    e, _ = apply_action(e, Action("sam", "ready_weapon", weapon="AK-97", hand="off"))
+    assert (_sam(e).in_hand, _sam(e).dropped) == (("Ares Predator V", "AK-97"), ("Throwing knife",))
+    # knives on the ground: picked up, and Agility 5 // 2 = 2 of them readied, in the main hand
+    e, _ = apply_action(e, Action("sam", "ready_weapon", weapon="Throwing knife"))
+    assert (_sam(e).in_hand, _sam(e).dropped, _sam(e).readied) == \
+        (("Throwing knife", "AK-97"), (), {"Throwing knife": 2})
+
+
+def test_other_weapon_actions_still_refuse_a_weapon_on_the_ground():
+    from engine.sr5.combat import Action, check_action
+
+    e = _armed(in_hand=(), dropped=("AK-97", "Ares Predator V"))
+    why = "is on the ground: Ready Weapon picks it up (Simple Action)"
+    assert check_action(e, Action("sam", "quick_draw", weapon="Ares Predator V")) == f"Ares Predator V {why}"
+    assert check_action(e, Action("sam", "take_aim", weapon="AK-97")) == f"AK-97 {why}"
+    assert check_action(e, Action("sam", "ready_weapon", weapon="AK-97")) is None
