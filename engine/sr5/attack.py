@@ -402,8 +402,16 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         cost, cost_ini = (FREE, 0) if free_ok else (INTERRUPT, 5)
         action = "intercept"
     elif in_combat(st) and st.acting == decl.attacker and st.phase.quick_draw_fire and action == "fire_weapon":
-        cost = "none"
-        notes.append("fires with the Quick Draw action")
+        # only the pistols whose own Quick Draw test succeeded fire with that action (seed 000)
+        drew = st.phase.quick_draw_guns
+        fired = [g.name for g in (w, w2) if g is not None]
+        late = [g for g in fired if drew and g not in drew]
+        if not late:
+            cost = "none"
+            notes.append("fires with the Quick Draw action")
+        else:
+            notes.append(f"{' and '.join(late)} failed its Quick Draw test: not fired with that action, "
+                         f"so this is a Fire Weapon of its own (only {' and '.join(drew)} fires with it)")
     reason = _cost_reason(st, decl.attacker, ash, cost, cost_ini)
     if reason:
         problems.append(reason)

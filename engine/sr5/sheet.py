@@ -333,6 +333,9 @@ class PhaseUse(_Value):
     free: int = Field(default=0, ge=0)
     attacked: bool = False
     quick_draw_fire: bool = False  # a successful Quick Draw: the next Fire Weapon costs nothing
+    # the pistols whose Quick Draw test succeeded (one test a pistol): those the free fire takes;
+    # empty with quick_draw_fire set: any (files from before the field)
+    quick_draw_guns: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()  # action ids taken this phase, in order
 
 

@@ -158,3 +158,109 @@ def test_other_weapon_actions_still_refuse_a_weapon_on_the_ground():
     assert check_action(e, Action("sam", "quick_draw", weapon="Ares Predator V")) == f"Ares Predator V {why}"
     assert check_action(e, Action("sam", "take_aim", weapon="AK-97")) == f"AK-97 {why}"
     assert check_action(e, Action("sam", "ready_weapon", weapon="AK-97")) is None
+
+
+# -- seed 000, Quick Draw: "Two weapons may be quick-drawn and fired simultaneously, but this
+#    raises the threshold on the Pistols + Reaction Test to 4 ... A separate Pistols + Reaction
+#    (4) Test is required for each pistol (threshold 3 if they are held in quick-draw
+#    holsters)." -------------------------------------------------------------------------------
+def _gunslinger(**kw):
+    from engine.model import Weapon
+    from tests.engine.sr5.helpers import AK, PREDATOR, encounter, token
+
+    browning = Weapon(name="Browning Ultra-Power", category="heavy_pistol", damage="8P", ap=-1, accuracy=5,
+                      modes=("SA",), ammo=10, loaded=10)
+    # Pistols 4 + Reaction 4 = 8 dice a test; in_hand () : both pistols holstered
+    a = token("a", 0, 0, weapons=(AK, PREDATOR, browning), skills={"pistols": 4}, reaction=4, in_hand=(), **kw)
+    e = encounter(a, token("b", 5, 0))
+    e, _ = start_turn(e, entered={"a": 20, "b": 10})
+    return e
+
+
+PASS4 = [5, 5, 6, 6, 1, 2, 3, 4]  # 4 hits: meets threshold 4
+MISS4 = [5, 5, 6, 1, 2, 2, 3, 4]  # 3 hits: short of 4, meets 3
+
+
+def _two(**kw):
+    from engine.sr5.combat import Action
+    return Action("a", "quick_draw", weapon="Ares Predator V", second_weapon="Browning Ultra-Power", **kw)
+
+
+def test_two_pistols_quick_drawn_roll_a_test_each_at_threshold_4():
+    from engine.sr5.combat import apply_action
+
+    e, ch = apply_action(_gunslinger(), _two(), PASS4 + MISS4)
+    rolls = e.rules["sr5"].log[-1].rolls
+    # two tests, not one: 8 dice each, threshold 4 each; the first meets it, the second does not
+    assert [(r.pool, r.threshold, r.hits) for r in rolls] == [(8, 4, 4), (8, 4, 3)]
+    assert [t.success for t in ch.details["tests"]] == [True, False]
+    # both cleared the holster; only the Predator fires with the Quick Draw action
+    assert e.token("a").rules["sr5"].in_hand == ("Ares Predator V", "Browning Ultra-Power")
+    ph = e.rules["sr5"].phase
+    assert (ph.simple, ph.quick_draw_fire, ph.quick_draw_guns) == (1, True, ("Ares Predator V",))
+    assert ch.label == ("A: Quick Draw: 8 dice [5 5 6 6 1 2 3 4] -> 4 hits vs threshold 4: success: Ares Predator V "
+                        "drawn, and fires with the same action; 8 dice [5 5 6 1 2 2 3 4] -> 3 hits vs threshold 4: "
+                        "failure: Browning Ultra-Power drawn, but cannot fire with this action")
+
+
+def test_only_the_pistol_that_passed_fires_with_the_quick_draw_action():
+    from engine.sr5.attack import AttackDeclaration, plan_attack
+    from engine.sr5.combat import apply_action
+    from engine.sr5.facts import TargetFacts, facts
+
+    e, _ = apply_action(_gunslinger(), _two(), PASS4 + MISS4)
+    at = facts([TargetFacts("b", 5)])
+    alone = plan_attack(e, AttackDeclaration("a", ("b",), weapon="Ares Predator V"), at)
+    assert alone.legal and alone.cost == "none" and "fires with the Quick Draw action" in alone.notes
+    both = plan_attack(e, AttackDeclaration("a", ("b",), weapon="Ares Predator V", second_weapon="Browning Ultra-Power"), at)
+    assert both.legal and both.cost == "simple"  # the second Simple Action of the phase
+    assert any("Browning Ultra-Power failed its Quick Draw test" in n for n in both.notes)
+    # both pass: both fire with the one Quick Draw action
+    e2, _ = apply_action(_gunslinger(), _two(), PASS4 + PASS4)
+    assert e2.rules["sr5"].phase.quick_draw_guns == ("Ares Predator V", "Browning Ultra-Power")
+    assert plan_attack(e2, AttackDeclaration("a", ("b",), weapon="Ares Predator V",
+                                             second_weapon="Browning Ultra-Power"), at).cost == "none"
+
+
+def test_quick_draw_holsters_make_each_test_threshold_3():
+    from engine.sr5.combat import apply_action
+
+    e, ch = apply_action(_gunslinger(qualities=("quick_draw_holster",)), _two(), PASS4 + MISS4)
+    assert [(r.threshold, r.hits) for r in e.rules["sr5"].log[-1].rolls] == [(3, 4), (3, 3)]
+    assert e.rules["sr5"].phase.quick_draw_guns == ("Ares Predator V", "Browning Ultra-Power")
+
+
+def test_one_pistol_quick_drawn_is_one_test_at_threshold_3():
+    from engine.sr5.combat import Action, apply_action
+
+    e, ch = apply_action(_gunslinger(), Action("a", "quick_draw", weapon="Ares Predator V"), MISS4)
+    assert [(r.pool, r.threshold, r.hits) for r in e.rules["sr5"].log[-1].rolls] == [(8, 3, 3)]
+    assert ch.label == "A: Quick Draw: " + ch.details["test"].describe() + ": drawn, and fires with the same action"
+    assert e.token("a").rules["sr5"].in_hand == ("Ares Predator V",)
+
+
+def test_a_glitch_on_one_pistol_leaves_only_the_other_drawn():
+    from engine.sr5.combat import apply_action
+
+    glitch = [1, 1, 1, 1, 1, 5, 5, 6]  # five 1s of 8: a glitch (3 hits, not critical)
+    e, ch = apply_action(_gunslinger(), _two(), glitch + PASS4)
+    assert e.token("a").rules["sr5"].in_hand == ("Browning Ultra-Power",)
+    assert "Ares Predator V sticks in the holster or is dropped" in ch.label
+    assert e.rules["sr5"].phase.quick_draw_guns == ("Browning Ultra-Power",)
+
+
+def test_the_second_pistol_is_checked_and_the_dice_must_fit_both_tests():
+    import pytest
+
+    from engine.errors import IllegalActionError
+    from engine.sr5.combat import Action, apply_action, check_action
+
+    e = _gunslinger()
+    assert check_action(e, Action("a", "quick_draw", weapon="Ares Predator V", second_weapon="AK-97")) == \
+        "only pistols can be quick-drawn; AK-97 is not one"
+    assert check_action(e, Action("a", "quick_draw", weapon="Ares Predator V", second_weapon="Ares Predator V")) == \
+        "Ares Predator V is one pistol: the second must be another"
+    with pytest.raises(IllegalActionError, match="8 dice needed but only 0 left"):
+        apply_action(e, _two(), PASS4)
+    with pytest.raises(IllegalActionError, match="2 of the 18 entered dice are left over"):
+        apply_action(e, _two(), PASS4 + PASS4 + [1, 2])
