@@ -328,7 +328,13 @@ class Legality:
         return None
 
     # -- chances --------------------------------------------------------------------------------
-    def _base(self, s: Sheet, st: Settings, w: D100Weapon, slot: str) -> list[Modifier]:
+    def _base(self, s: Sheet, st: Settings, w: D100Weapon, slot: str,
+              two_pistols: bool = False) -> list[Modifier]:
+        """The modifiers of the shooter's own chance with ``w`` held in ``slot``: skill (or
+        the base chance), a halving wound on a holding arm, the weapon's own modifier, and the
+        off-hand penalty. Not on a Fire Two Pistols attack (``two_pistols``): seed 003 gives
+        that attack its own penalty, "both weapons take a -20% penalty for those attacks", the
+        same for both guns, so the off-hand gun takes no second one."""
         skill = (w.skill or "").lower()
         if skill and skill in s.skills:
             base = s.skills[skill]
@@ -344,7 +350,8 @@ class Legality:
                                  -cut, "wound"))
         if w.modifier:
             mods.append(Modifier(w.name, w.modifier, "weapon"))
-        if slot == "off" and st.off_hand_penalty and "ambidextrous" not in s.traits:
+        if (slot == "off" and not two_pistols and st.off_hand_penalty
+                and "ambidextrous" not in s.traits):
             mods.append(Modifier("off hand", -st.off_hand_penalty, "off hand"))
         return mods
 
@@ -354,7 +361,7 @@ class Legality:
         """The chance of each of ``n_shots`` shots at one target (in order)."""
         st = settings_of(enc)
         s = sheet_of(enc.token(actor))
-        base = self._base(s, st, w, slot)
+        base = self._base(s, st, w, slot, two_pistols)
         common: list[Modifier] = []
         if s.rested and slot == "main":
             common.append(Modifier("rested weapon", st.rest_bonus, "rest"))

@@ -17,7 +17,7 @@ from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.dice import Roller, default_roller
+from engine.sr5.dice import EnteredDice, Roller, default_roller
 from engine.sr5.edge import BLITZ_DICE, DEAD_MANS_TRIGGER_THRESHOLD
 from engine.sr5.economy import (
     ACTIONS,
@@ -194,8 +194,9 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
         w = tok.weapon(action.weapon)
         if w is None:
             return f"{who} carries no weapon {action.weapon!r}"
-        if w.name in sh.dropped:
-            return f"{w.name} is on the ground: Pick Up Object first (Simple Action), then Ready Weapon"
+        if w.name in sh.dropped and wid != "ready_weapon":
+            # seed 000: "Readying entails ... picking up any kind of weapon": one Simple Action
+            return f"{w.name} is on the ground: Ready Weapon picks it up (Simple Action)"
         if wid not in ("ready_weapon", "quick_draw") and w.name not in ready_weapons(tok):
             return f"{w.name} is not ready: Ready Weapon first (Simple Action)"
     if wid == "take_aim":
@@ -266,8 +267,18 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
             return f"{w.name} cannot be fired with a Simple Action"
         if st.phase.attacked and st.acting == action.actor:
             return f"{who} has already attacked this phase (one attack per Action Phase)"
-        if action.second_weapon and tok.weapon(action.second_weapon) is None:
-            return f"{who} carries no weapon {action.second_weapon!r}"
+        if action.second_weapon:
+            w2 = tok.weapon(action.second_weapon)
+            if w2 is None:
+                return f"{who} carries no weapon {action.second_weapon!r}"
+            if w2.name == w.name:
+                return f"{w.name} is one pistol: the second must be another"
+            if w2.name in sh.dropped:
+                return f"{w2.name} is on the ground: Ready Weapon picks it up (Simple Action)"
+            if weapon_skill(w2) != "pistols":
+                return f"only pistols can be quick-drawn; {w2.name} is not one"
+            if not [m for m in weapon_modes(w2) if m in ("SS", "SA", "BF", "FA")]:
+                return f"{w2.name} cannot be fired with a Simple Action"
     elif wid == "drop_object":
         held = ready_weapons(tok)
         if action.weapon:
@@ -367,8 +378,16 @@ def apply_action(
             new = edit.update_sheet(action.actor, **upd)
             what = "dice and limit" if (smartlinked(w, new) and new.wireless) else ("dice" if new.aim_bonus == "pool" else "limit")
             text += f" with {w.name}: +{prev + 1} {what}"
-    elif wid == "ready_weapon":
+    elif wid == "ready_weapon" or (wid == "pick_up" and action.weapon in sh.dropped):
+        # seed 000: "Readying entails drawing a firearm from a holster, ... picking up any kind
+        # of weapon": a weapon on the ground is picked up and readied by the one Simple Action,
+        # Ready Weapon's or Pick Up's (picking up a weapon is readying it)
+        w = w if w is not None else tok.weapon(action.weapon)
         assert w is not None
+        picked = w.name in sh.dropped
+        if picked:
+            sh = edit.update_sheet(action.actor, dropped=tuple(d for d in sh.dropped if d != w.name))
+            text += f": picks up {w.name} from the ground and readies it"
         held = list(ready_weapons(edit.token(action.actor)))
         if w.name not in held:
             held = [h for h in held if h != w.name]
@@ -377,7 +396,7 @@ def apply_action(
             else:
                 held = (held[:1] or []) + [w.name]
             edit.update_sheet(action.actor, in_hand=tuple(held))
-        text += f": {w.name} in the {'main' if held and held[0] == w.name else 'off'} hand"
+        text += f"{',' if picked else ':'} {w.name} in the {'main' if held and held[0] == w.name else 'off'} hand"
         if w.category in SMALL_THROWN:
             have = sh.readied.get(w.name, 0)
             n = ready_count(sh, w)
@@ -392,18 +411,13 @@ def apply_action(
                           dropped=sh.dropped + tuple(g for g in gone if g not in sh.dropped),
                           readied={k: v for k, v in sh.readied.items() if k not in gone})
         text += ": drops " + " and ".join(gone)
-    elif wid == "pick_up":
+    elif wid == "pick_up":  # put down what it holds (picking up is above): it lies at its feet
         name = action.weapon
         assert name is not None
-        if name in sh.dropped:
-            edit.update_sheet(action.actor, dropped=tuple(d for d in sh.dropped if d != name),
-                              in_hand=tuple(h for h in ready_weapons(edit.token(action.actor)) if h != name))
-            text += f": picks up {name} (Ready Weapon to use it)"
-        else:  # put down what it holds: it lies at its feet
-            held = ready_weapons(edit.token(action.actor))
-            edit.update_sheet(action.actor, in_hand=tuple(h for h in held if h != name), dropped=sh.dropped + (name,),
-                              readied={k: v for k, v in sh.readied.items() if k != name})
-            text += f": puts {name} down"
+        held = ready_weapons(edit.token(action.actor))
+        edit.update_sheet(action.actor, in_hand=tuple(h for h in held if h != name), dropped=sh.dropped + (name,),
+                          readied={k: v for k, v in sh.readied.items() if k != name})
+        text += f": puts {name} down"
     elif wid == "change_gun_mode":
         assert w is not None
         edit.update_sheet(action.actor, modes={**sh.modes, w.name: action.mode})
@@ -488,34 +502,61 @@ def apply_action(
         edit.details["test"] = res
         text += f": {res.describe()}: +{extra} m this turn"
     elif wid == "quick_draw":
+        # seed 000: "Two weapons may be quick-drawn and fired simultaneously, but this raises the
+        # threshold on the Pistols + Reaction Test to 4 ... A separate Pistols + Reaction (4)
+        # Test is required for each pistol (threshold 3 if they are held in quick-draw
+        # holsters)": one test a pistol, each with its own outcome
         assert w is not None
-        threshold = 3 if action.second_weapon is None else 4
+        names = [w.name] + ([action.second_weapon] if action.second_weapon else [])
+        threshold = 3 if len(names) == 1 else 4
         if "quick_draw_holster" in sh.qualities:
             threshold -= 1
-        pool = Pool(
-            f"Quick Draw {who}",
-            (base("pistols", "Pistols", sh.skill("pistols")), base("reaction", "Reaction", sh.reaction),
-             mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
-            threshold=threshold,
-        )
-        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
-        res = roll_pool(pool, roller)
-        rolls.append(roll_record(pool, res))
-        edit.details["test"] = res
-        if res.critical_glitch:
-            text += f": {res.describe()}: the pistol is flung away or misfires in the holster"
-        elif res.glitch:
-            text += f": {res.describe()}: the pistol sticks in the holster or is dropped"
-        else:
-            names = [w.name] + ([action.second_weapon] if action.second_weapon else [])
-            edit.update_sheet(action.actor, in_hand=tuple(names))
-            if res.success:
-                if in_combat(st) and st.acting == action.actor:
-                    edit.update_settings(phase=edit.settings.phase.model_copy(update={"quick_draw_fire": True}))
-                edit.details["fire"] = True
-                text += f": {res.describe()}: drawn, and fires with the same action"
+        source = roller
+        if len(names) > 1 and not hasattr(roller, "roll"):
+            source = EnteredDice(roller, what="Quick Draw dice (one test a pistol, in order)")
+        drawn: list[str] = []
+        fire: list[str] = []
+        tests = []
+        parts = []
+        for name in names:
+            pool = Pool(
+                f"Quick Draw {who}" + (f": {name}" if len(names) > 1 else ""),
+                (base("pistols", "Pistols", sh.skill("pistols")), base("reaction", "Reaction", sh.reaction),
+                 mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
+                threshold=threshold,
+            )
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+            res = roll_pool(pool, source)
+            rolls.append(roll_record(pool, res))
+            tests.append(res)
+            it = "the pistol" if len(names) == 1 else name
+            if res.critical_glitch:
+                parts.append(f"{res.describe()}: {it} is flung away or misfires in the holster")
+            elif res.glitch:
+                parts.append(f"{res.describe()}: {it} sticks in the holster or is dropped")
             else:
-                text += f": {res.describe()}: drawn, but cannot fire with this action"
+                drawn.append(name)
+                if res.success:
+                    fire.append(name)
+                    parts.append(f"{res.describe()}: " + ("drawn, and fires with the same action" if len(names) == 1
+                                                         else f"{name} drawn, and fires with the same action"))
+                else:
+                    parts.append(f"{res.describe()}: " + ("drawn, but cannot fire with this action" if len(names) == 1
+                                                         else f"{name} drawn, but cannot fire with this action"))
+        if isinstance(source, EnteredDice) and source.left:
+            raise IllegalActionError(f"Quick Draw of {len(names)} pistols: {source.left} of the "
+                                     f"{len(source.faces)} entered dice are left over (one test a pistol)")
+        edit.details["test"] = tests[0]
+        edit.details["tests"] = tuple(tests)
+        if drawn:
+            edit.update_sheet(action.actor, in_hand=tuple(drawn))
+        if fire:
+            if in_combat(st) and st.acting == action.actor:
+                edit.update_settings(phase=edit.settings.phase.model_copy(
+                    update={"quick_draw_fire": True, "quick_draw_guns": tuple(fire)}))
+            edit.details["fire"] = True
+            edit.details["fire_with"] = tuple(fire)
+        text += ": " + "; ".join(parts)
     elif wid == "observe_in_detail":
         # seed 000: "This allows a Perception Test": Intuition + Perception [Mental]
         pool = Pool(

@@ -402,8 +402,16 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         cost, cost_ini = (FREE, 0) if free_ok else (INTERRUPT, 5)
         action = "intercept"
     elif in_combat(st) and st.acting == decl.attacker and st.phase.quick_draw_fire and action == "fire_weapon":
-        cost = "none"
-        notes.append("fires with the Quick Draw action")
+        # only the pistols whose own Quick Draw test succeeded fire with that action (seed 000)
+        drew = st.phase.quick_draw_guns
+        fired = [g.name for g in (w, w2) if g is not None]
+        late = [g for g in fired if drew and g not in drew]
+        if not late:
+            cost = "none"
+            notes.append("fires with the Quick Draw action")
+        else:
+            notes.append(f"{' and '.join(late)} failed its Quick Draw test: not fired with that action, "
+                         f"so this is a Fire Weapon of its own (only {' and '.join(drew)} fires with it)")
     reason = _cost_reason(st, decl.attacker, ash, cost, cost_ini)
     if reason:
         problems.append(reason)
@@ -423,7 +431,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         if gun is None or gun.name == "Unarmed":
             continue
         if gun.name in ash.dropped:
-            problems.append(f"{gun.name} is on the ground: Pick Up Object, then Ready Weapon")
+            problems.append(f"{gun.name} is on the ground: Ready Weapon picks it up (Simple Action)")
         elif gun.name not in ready:
             problems.append(f"{gun.name} is not ready: Ready Weapon first (Simple Action)")
         elif ash.readied.get(gun.name, 1) < 1:

@@ -278,3 +278,26 @@ def _facts_from_geometry(encounter: Encounter, attacker: str, targets: list[str]
             elif shape.distance(disc) <= opts.adjacent_metres + 1e-9:
                 tokens[t.id] = TokenFacts(cur.in_zones, cur.covered_zones, cur.near_zones + (z.id,), cur.in_melee)
     return facts(tf, tokens)
+
+
+def zones_swept(encounter: Encounter, token_id: str, points: Iterable[tuple[float, float]]) -> tuple[str, ...]:
+    """The suppressive zones (not the token's own) that ``token_id``'s disc overlaps anywhere
+    along the polyline ``points`` (map metres, start to end), in the encounter's order: what a
+    drag passes through, where the start and end alone would miss a zone crossed on the way."""
+    import shapely
+
+    from geometry.zones import suppressive_triangle
+
+    tok = encounter.token(token_id)
+    pts = [tuple(map(float, p)) for p in points]
+    if not pts:
+        return ()
+    swept = (shapely.Point(pts[0]) if len(pts) == 1 else shapely.LineString(pts)).buffer(tok.radius)
+    out = []
+    for z in encounter.zones:
+        if z.kind != "suppressive" or z.owner == token_id:
+            continue
+        shape = suppressive_triangle(encounter.zone_origin(z), z.direction, z.length, z.effective_width)
+        if shape.intersects(swept) and shape.intersection(swept).area > 0:
+            out.append(z.id)
+    return tuple(out)

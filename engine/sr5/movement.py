@@ -1,6 +1,6 @@
 """Movement in a Combat Turn (seed 000): the walking and running budget of a token by this
 pass, whether a move of so many metres is allowed now, and counting it (Run, the end of the
-mover's own suppressive fire, the Reaction + Edge prompt for crossing a suppressive zone).
+mover's own suppressive fire, the Reaction + Edge prompt for moving in a suppressive zone).
 """
 
 from __future__ import annotations
@@ -96,13 +96,17 @@ def apply_move(
     *,
     zones_before: Sequence[str] = (),
     zones_after: Sequence[str] = (),
+    zones_through: Sequence[str] = (),
     force: bool = False,
 ) -> tuple[Encounter, Change]:
     """Count ``metres`` of movement for ``tid`` (the map move itself is the GUI's edit). Past
     the walking pace it takes the Run Free Action and marks the token running. Moving ends the
-    token's own suppressive fire; moving into or out of someone's active suppressive zone
-    (``zones_before``/``zones_after``: zone ids the token is exposed in) raises a prompt for
-    the Reaction + Edge test."""
+    token's own suppressive fire; moving into, out of or inside someone's active suppressive
+    zone (``zones_before``/``zones_after``: zone ids the token is exposed in, before and
+    after; prone or not, seed 001: "Characters who stand up or try to move before the
+    suppressive fire action is over must make the test"), or through one on the way
+    (``zones_through``: entered and left in the one move) raises a prompt for the Reaction +
+    Edge test. A zero-metre move raises none."""
     reason = check_move(encounter, tid, metres)
     if reason and not force:
         raise IllegalActionError(reason)
@@ -119,11 +123,15 @@ def apply_move(
     sh = edit.update_sheet(tid, moved=total, running=sh.running or ran)
     if metres > 0:
         end_suppression_by(edit, tid, "moves")
-    active = {s.zone for s in edit.settings.suppressions if s.shooter != tid}
-    crossed = (set(zones_before) ^ set(zones_after)) & active
-    for z in sorted(crossed):
-        way = "into" if z in zones_after else "out of"
-        edit.prompts.append(f"{who} moved {way} suppressive fire {z}: Reaction + Edge test due")
+        # seed 001: "Characters who stand up or try to move before the suppressive fire action
+        # is over must make the test": entering, leaving, and moving inside (a prone crawl too:
+        # prone spares only one who keeps still)
+        active = {s.zone for s in edit.settings.suppressions if s.shooter != tid}
+        for z in sorted((set(zones_before) | set(zones_after)) & active):
+            way = ("in" if z in zones_before else "into") if z in zones_after else "out of"
+            edit.prompts.append(f"{who} moved {way} suppressive fire {z}: Reaction + Edge test due")
+        for z in sorted(set(zones_through) & active - set(zones_before) - set(zones_after)):
+            edit.prompts.append(f"{who} moved through suppressive fire {z}: Reaction + Edge test due")
     text = f"{who} moves {metres:.1f} m ({total:.1f} m this turn" + (", running" if sh.running else "") + ")"
     edit.log(log_entry(edit.settings, tid, "move", text))
     return edit.finish(text)

@@ -163,7 +163,7 @@ class Sheet(_Value):
     last_action: bool = False  # Dead Man's Trigger succeeded: one Simple Action though down
     defended: int = Field(default=0, ge=0, le=100)  # defense tests since its own last action
     in_hand: tuple[str, ...] | None = None  # ready weapons, main hand first; None = first weapon
-    dropped: tuple[str, ...] = ()  # weapons lying on the ground (Drop Object); Pick Up, then Ready
+    dropped: tuple[str, ...] = ()  # weapons on the ground (Drop Object); Ready Weapon picks one up
     readied: dict[str, int] = Field(default_factory=dict)  # small throwing weapons readied, by weapon
     modes: dict[str, str] = Field(default_factory=dict)  # weapon name -> firing mode selected
     chokes: dict[str, str] = Field(default_factory=dict)  # weapon name -> narrow/medium/wide
@@ -333,6 +333,9 @@ class PhaseUse(_Value):
     free: int = Field(default=0, ge=0)
     attacked: bool = False
     quick_draw_fire: bool = False  # a successful Quick Draw: the next Fire Weapon costs nothing
+    # the pistols whose Quick Draw test succeeded (one test a pistol): those the free fire takes;
+    # empty with quick_draw_fire set: any (files from before the field)
+    quick_draw_guns: tuple[str, ...] = ()
     actions: tuple[str, ...] = ()  # action ids taken this phase, in order
 
 

@@ -81,7 +81,8 @@ def mark_attacked(edit: Edit, tid: str, *, quick_draw: bool = True) -> None:
     """During a Combat Turn with ``tid`` acting, note that it attacked this phase (and,
     with ``quick_draw``, that Quick Draw fire is used up)."""
     if in_combat(edit.settings) and edit.settings.acting == tid:
-        upd = {"attacked": True, "quick_draw_fire": False} if quick_draw else {"attacked": True}
+        upd = ({"attacked": True, "quick_draw_fire": False, "quick_draw_guns": ()} if quick_draw
+               else {"attacked": True})
         edit.update_settings(phase=edit.settings.phase.model_copy(update=upd))
 
 

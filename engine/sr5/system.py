@@ -44,12 +44,14 @@ class EndPhase:
 @dataclass(frozen=True)
 class CountMove:
     """Count ``metres`` of movement the GM measured for ``token`` (``movement.apply_move``),
-    with the suppressive zones it was exposed in before and after (not read from the map)."""
+    with the suppressive zones it was exposed in before and after, and those it passed
+    through on the way (not read from the map)."""
 
     token: str
     metres: float
     zones_before: tuple[str, ...] = ()
     zones_after: tuple[str, ...] = ()
+    zones_through: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -157,14 +159,15 @@ class SR5(rules.RuleSystem):
     def on_moves(self, encounter, moves):
         """Make the moves; during a Combat Turn count each mover's metres (straight, or
         along its path) with ``movement.apply_move``: Run past the walking rate, the end of
-        its own suppressive fire, a Reaction + Edge test when it crosses someone's zone. A
+        its own suppressive fire, a Reaction + Edge test when it moves into, out of, inside or
+        through someone's zone (``facts.zones_swept`` along the path). A
         move past the rules' limit is counted anyway (the GM's word) and said in the notes.
         Each enemy who may intercept the mover along the drag's path
         (``intercept.intercept_chances``) is offered in the notes ("Intercept: ...") and its
         :class:`~engine.sr5.intercept.InterceptChance` is in ``detail``; the GM answers with
         ``AttackDeclaration(intercept=True)``."""
         from engine.sr5.changes import settings_of
-        from engine.sr5.facts import facts_from_map
+        from engine.sr5.facts import facts_from_map, zones_swept
         from engine.sr5.economy import in_combat
         from engine.sr5.movement import apply_move, check_move
 
@@ -187,12 +190,18 @@ class SR5(rules.RuleSystem):
             for c in intercept_chances(encounter, m.token, (*(m.path or ()), m.to)):
                 offers.append(c)
                 notes.append(c.describe(encounter))
-            zb = za = ()
+            zb = za = zt = ()
             if supp:
-                zb = facts_from_map(encounter, m.token, [], options=settings_of(encounter).options).token(m.token).in_zones
-                za = facts_from_map(enc, m.token, [], options=settings_of(enc).options).token(m.token).in_zones
+                fb = facts_from_map(encounter, m.token, [], options=settings_of(encounter).options).token(m.token)
+                fa = facts_from_map(enc, m.token, [], options=settings_of(enc).options).token(m.token)
+                zb, za = fb.in_zones, fa.in_zones
+                # a zone the drag passes through, outside it (or behind full cover) at both ends
+                ends = set(zb + fb.covered_zones + za + fa.covered_zones)
+                zt = tuple(z for z in zones_swept(encounter, m.token, [(t.x, t.y), *(m.path or ()), m.to])
+                           if z not in ends)
             why = check_move(enc, m.token, metres)
-            enc, change = apply_move(enc, m.token, metres, zones_before=zb, zones_after=za, force=True)
+            enc, change = apply_move(enc, m.token, metres, zones_before=zb, zones_after=za, zones_through=zt,
+                                     force=True)
             details.append(change)
             log += [e.text for e in change.log]
             notes.append(change.label + (f" \u2014 counted anyway: {why}" if why else ""))
@@ -309,7 +318,7 @@ class SR5(rules.RuleSystem):
             after, change = end_phase(encounter)
         elif isinstance(action, CountMove):
             after, change = apply_move(encounter, action.token, action.metres, zones_before=action.zones_before,
-                                       zones_after=action.zones_after)
+                                       zones_after=action.zones_after, zones_through=action.zones_through)
         else:
             plan = self._plan(encounter, action)
             if plan is None:

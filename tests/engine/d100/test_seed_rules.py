@@ -55,12 +55,31 @@ def test_the_off_hand_costs_20_unless_ambidextrous():
                            Fire("a", (TargetSpec("b"),), weapon="P")).attacks[0].shots[0].value == 50
 
 
-def test_two_pistols_the_off_hand_one_takes_it_too():
+def test_two_pistols_take_20_each_and_no_off_hand_penalty_on_top():
+    # Issue 27 item 7, seed 003 (Fire Weapon): "A character can equip two pistol type weapons
+    # and fire both as a single action, but both weapons take a -20% penalty for those
+    # attacks." Pistol 60%, two pistols: each attack 60 - 20 = 40 (not 40 and 20).
     two = {"weapon": "P", "offhand": "Q"}
     pre = RULESET.preview(enc(shooter=two), FireTwoPistols("a", TargetSpec("b")))
-    assert [a.shots[0].value for a in pre.attacks] == [60 - 20, 60 - 20 - 20]
+    assert [a.shots[0].value for a in pre.attacks] == [40, 40]
+    off_mods = {m.source: m.value for m in pre.attacks[1].shots[0].modifiers}
+    assert off_mods == {"skill": 60, "two pistols": -20}
+    # the trait changes nothing here; a second target, semi-auto: the same for both guns
     pre = RULESET.preview(enc(shooter={**two, "traits": ["ambidextrous"]}), FireTwoPistols("a", TargetSpec("b")))
     assert [a.shots[0].value for a in pre.attacks] == [40, 40]
+    semi = [{"name": n, "kind": "pistol", "skill": "pistol", "damage": "d10", "modes": ["single", "semi"]}
+            for n in ("P", "Q")]
+    pre = RULESET.preview(enc(shooter={**two, "weapons": semi}), FireTwoPistols("a", TargetSpec("b"), mode="semi"))
+    assert pre.legal, pre.reason
+    # semi-auto, 3 shots each: 60 - 20 - 30 = 10 on each shot of each gun
+    assert [[c.value for c in a.shots] for a in pre.attacks] == [[10, 10, 10], [10, 10, 10]]
+
+
+def test_the_dice_resolve_two_pistols_at_40_each():
+    # rolls: main 40 (hit, at 40), location 15, damage 3; off-hand 40 (hit at 40, was 20)
+    two = {"weapon": "P", "offhand": "Q"}
+    r = RULESET.apply(enc(shooter=two), FireTwoPistols("a", TargetSpec("b")), ScriptedDice([40, 15, 3, 40, 15, 3]))
+    assert [sh.hit for sh in r.shots] == [True, True]
 
 
 # -- item 14: "may only crawl" -----------------------------------------------------------------
