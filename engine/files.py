@@ -494,11 +494,28 @@ def file_lock(path: str | os.PathLike[str], *, timeout: float | None = None) -> 
         yield
     finally:
         del held[key]
-        try:  # removed while still held: a waiter then finds its file let go and takes a new one
-            os.unlink(lock)
+        _release(lock, fd)
+
+
+def _release(lock: Path, fd: int) -> None:
+    if os.name == "nt":  # pragma: no cover - Windows: unlock, close, then remove if no one has it open
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
         except OSError:
             pass
         os.close(fd)
+        try:
+            os.unlink(lock)
+        except OSError:
+            pass
+        return
+    try:  # removed while still held: a waiter then finds its file let go and takes a new one
+        os.unlink(lock)
+    except OSError:
+        pass
+    os.close(fd)
 
 
 def checked_data(encounter: Encounter) -> dict[str, Any]:
