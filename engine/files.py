@@ -430,12 +430,19 @@ def _try_lock(fd: int) -> bool:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except (BlockingIOError, PermissionError):
         return False
+    except OSError as exc:  # a file system without locks (some network shares): write unlocked
+        raise _NoLocks from exc
     return True
+
+
+class _NoLocks(Exception):
+    """This file system cannot lock (``ENOLCK``, ``EOPNOTSUPP``)."""
 
 
 def _acquire(lock: Path, name: str, timeout: float) -> int | None:
     """An open descriptor of ``lock`` locked by this process, or None where no lock file can
-    be made (a read-only folder: the write will say why it cannot either)."""
+    be made (a read-only folder: the write will say why it cannot either) or the file
+    system has no locks (then the write goes ahead as before there were locks)."""
     deadline = clock.now() + timeout
     while True:
         try:
@@ -458,6 +465,13 @@ def _acquire(lock: Path, name: str, timeout: float) -> int | None:
                 now = None
             if now is not None and (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev):
                 return fd
+        except _NoLocks:
+            os.close(fd)
+            try:
+                os.unlink(lock)
+            except OSError:
+                pass
+            return None
         except BaseException:
             os.close(fd)
             raise

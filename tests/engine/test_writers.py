@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from engine import clock
-from engine.errors import FileBusyError, NotAFileError
+from engine.errors import EncounterFileError, FileBusyError, NotAFileError
 from engine.files import (atomic_write_bytes, file_lock, load_encounter, lock_path, loads_encounter,
                           save_encounter, writable_target)
 from tests.engine.importers.test_chummer_saves import _save
@@ -142,6 +142,33 @@ def test_a_lock_left_by_a_killed_writer_is_no_obstacle(tmp_path):
     save_encounter(_enc("new"), target)
     assert load_encounter(target).name == "new"
     assert [q.name for q in tmp_path.iterdir()] == ["fight.json"]
+
+
+def test_where_the_file_system_has_no_locks_the_save_goes_ahead(tmp_path, monkeypatch):
+    import errno
+    import fcntl
+
+    def no_locks(fd, how):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    target = tmp_path / "fight.json"
+    save_encounter(_enc("on a share"), target)
+    assert load_encounter(target).name == "on a share"
+    assert [q.name for q in tmp_path.iterdir()] == ["fight.json"]
+
+
+def test_where_no_lock_file_can_be_made_the_write_says_why_it_cannot_write(tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("root writes a read-only folder anyway (tests/engine/test_save_under_stress.py mounts one)")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(EncounterFileError, match="the folder cannot be written"):
+            save_encounter(_enc(), folder / "fight.json")
+    finally:
+        folder.chmod(0o755)
 
 
 # -- item 7: only regular files and new names are written ------------------------------------------
