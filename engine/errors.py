@@ -58,6 +58,17 @@ class FileChangedError(EncounterFileError):
     """A save refused because another program changed the file since Coverfire read it."""
 
 
+class NotAFileError(EncounterFileError):
+    """A write refused, nothing opened, because the name is not a regular file nor a new name:
+    a pipe (FIFO), a device, a socket or a folder, or a link to one (for every file Coverfire
+    writes: encounters, images, exports)."""
+
+
+class FileBusyError(EncounterFileError):
+    """A write refused because another Coverfire kept the file's lock too long (nothing was
+    written)."""
+
+
 class ImportFileError(CoverfireError):
     """A file from another tool (UVTT map, Chummer save) that cannot be imported."""
 

@@ -4,6 +4,12 @@
 JSON path (``$.tokens[2].x``) and what is wrong. :func:`save_encounter` writes atomically: a
 temporary file beside the target, flushed to disk, then renamed over it, so a crash or a
 full disk never leaves a half-written encounter.
+
+Every write refuses, before opening anything, a name that is not a regular file nor a new one
+(a FIFO, a device, a folder, or a link to one: :func:`writable_target`, the write side of
+:func:`read_user_file`'s check). Writers of one encounter file take its lock
+(:func:`file_lock`) and a read-modify-write re-reads under it (``import-character --into``), so
+two ``coverfire import-character --into F`` at once both land.
 """
 
 from __future__ import annotations
@@ -14,16 +20,19 @@ import json
 import os
 import stat
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import ValidationError
 
-from engine import limits
-from engine.errors import CoverfireError, EncounterFileError, ReadOnlyFileError, excerpt
+from engine import clock, limits
+from engine.errors import (CoverfireError, EncounterFileError, FileBusyError, NotAFileError, ReadOnlyFileError,
+                           excerpt)
 from engine.model import FORMAT, VERSION, VERSIONS, Encounter
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -264,12 +273,47 @@ def clean_stale_temps(path: str | os.PathLike[str], now: float | None = None) ->
     return removed
 
 
+def _kind_of(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def writable_target(path: str | os.PathLike[str]) -> Path:
+    """Where a write of ``path`` lands (:func:`real_target`), or :class:`NotAFileError`
+    naming ``path`` when what is there is not a regular file: a FIFO (opening one to write
+    waits for a reader, forever), a device (``/dev/null``: renaming over it would replace
+    it), a socket, a folder, or a link to one. A new name is fine. Only ``stat``: nothing is
+    opened. The write side of :func:`read_user_file`'s check."""
+    p = real_target(path)
+    try:
+        st = os.stat(p)
+    except OSError:  # a new name (or one the write itself will say it cannot use)
+        return p
+    if stat.S_ISREG(st.st_mode):
+        return p
+    kind = _kind_of(st.st_mode)
+    what = f"this is a link to {p}, {kind}" if Path(path).is_symlink() else f"this is {kind}"
+    if kind != "a folder":
+        what += ", not a regular file"
+    raise NotAFileError(f"{what}, so Coverfire did not write to it; give the name of a regular "
+                        "file or a new one", file=str(path))
+
+
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` so that the file is either the old one or the new one,
     never a mixture: temp file in the same folder, fsync, rename. Through a symbolic link it
     writes the link's target (the link stays). Temp files an earlier interrupted save left
-    are removed first (:func:`clean_stale_temps`)."""
-    p = real_target(path)
+    are removed first (:func:`clean_stale_temps`). A name that is not a regular file nor a
+    new one (a FIFO, a device, a folder) is refused first, nothing opened
+    (:class:`~engine.errors.NotAFileError`, :func:`writable_target`)."""
+    p = writable_target(path)
     folder = p.parent if str(p.parent) else Path(".")
     clean_stale_temps(p)
     fd, tmp = tempfile.mkstemp(prefix=f"{_temp_prefix(p)}{os.getpid()}-", suffix=".tmp", dir=folder)
@@ -319,14 +363,17 @@ def write_encounter_bytes(path: str | os.PathLike[str], data: bytes, *, overwrit
     """Write an encounter's bytes atomically (:func:`atomic_write_bytes`), as every save
     does: raises :class:`~engine.errors.ReadOnlyFileError` for a read-only file (unless
     ``overwrite_read_only``) and :class:`EncounterFileError` for any other failure (a full
-    disk, a folder that cannot be written, a name too long); the old file is then intact."""
+    disk, a folder that cannot be written, a name too long); the old file is then intact.
+    Holds the file's lock (:func:`file_lock`) while it writes; refuses a pipe, a device or
+    a folder (:class:`~engine.errors.NotAFileError`) without opening it."""
     name = str(path)
     if not overwrite_read_only and is_read_only(path):
         raise ReadOnlyFileError(
             "the file is read-only, so Coverfire did not overwrite it; save under another "
             "name (File > Save As), or make the file writable first", file=name)
     try:
-        atomic_write_bytes(path, data)
+        with file_lock(path):
+            atomic_write_bytes(path, data)
     except OSError as exc:
         why = exc.strerror or str(exc)
         if exc.errno == errno.ENOSPC:
@@ -350,6 +397,139 @@ def save_encounter(encounter: Encounter, path: str | os.PathLike[str], *, overwr
         raise EncounterFileError(f"cannot save: {exc.reason}; nothing was written", file=str(path),
                                  path=exc.path) from None
     write_encounter_bytes(path, _encode(text, str(path)), overwrite_read_only=overwrite_read_only)
+
+
+# -- one writer at a time ---------------------------------------------------------------------------
+#: Seconds a writer waits for another's lock on a file before it gives up (nothing written).
+LOCK_TIMEOUT = 30.0
+#: Seconds between two tries of a lock another writer holds.
+LOCK_POLL = 0.02
+_held = threading.local()  # lock file -> [fd, depth] of the locks this thread holds
+
+
+def lock_path(path: str | os.PathLike[str]) -> Path:
+    """The lock file of ``path``: ``.<name>.<hash>.lock`` beside the file a write lands in
+    (through a link: beside its target, so writers through the link and to the target take
+    one lock). It exists only while a writer holds it."""
+    p = real_target(path)
+    return (p.parent if str(p.parent) else Path(".")) / f"{_temp_prefix(p)}lock"
+
+
+def _try_lock(fd: int) -> bool:
+    if os.name == "nt":  # pragma: no cover - Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):
+        return False
+    except OSError as exc:  # a file system without locks (some network shares): write unlocked
+        raise _NoLocks from exc
+    return True
+
+
+class _NoLocks(Exception):
+    """This file system cannot lock (``ENOLCK``, ``EOPNOTSUPP``)."""
+
+
+def _acquire(lock: Path, name: str, timeout: float) -> int | None:
+    """An open descriptor of ``lock`` locked by this process, or None where no lock file can
+    be made (a read-only folder: the write will say why it cannot either) or the file
+    system has no locks (then the write goes ahead as before there were locks)."""
+    deadline = clock.now() + timeout
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0),
+                         0o666)
+        except OSError:
+            return None
+        try:
+            while not _try_lock(fd):
+                if clock.now() >= deadline:
+                    raise FileBusyError(
+                        f"another Coverfire has been writing this file for {timeout:g} s (it holds {lock.name}); "
+                        "nothing was written: try again when it is done", file=name)
+                time.sleep(LOCK_POLL)
+            # the holder before us removes the lock file as it lets go: ours must still be it
+            mine = os.fstat(fd)
+            try:
+                now = os.stat(lock)
+            except FileNotFoundError:
+                now = None
+            if now is not None and (now.st_ino, now.st_dev) == (mine.st_ino, mine.st_dev):
+                return fd
+        except _NoLocks:
+            os.close(fd)
+            try:
+                os.unlink(lock)
+            except OSError:
+                pass
+            return None
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)  # (a lock file already let go: take the next one)
+
+
+@contextmanager
+def file_lock(path: str | os.PathLike[str], *, timeout: float | None = None) -> Iterator[None]:
+    """Hold the write lock of ``path`` (an advisory lock on :func:`lock_path`, ``flock`` on
+    POSIX) for the block: other Coverfire processes (and threads) writing the same file wait
+    for it, up to ``timeout`` seconds (:data:`LOCK_TIMEOUT`, read on :mod:`engine.clock`),
+    then get :class:`~engine.errors.FileBusyError`. Re-entrant in one thread (a save inside a
+    read-modify-write). Where no lock file can be made (a read-only folder) the block runs
+    unlocked: its write then fails and says why. A lock left by a killed writer is no
+    obstacle: the system lets it go with the process."""
+    lock = lock_path(path)
+    held = getattr(_held, "locks", None)
+    if held is None:
+        held = _held.locks = {}
+    key = str(lock)
+    if key in held:
+        held[key][1] += 1
+        try:
+            yield
+        finally:
+            held[key][1] -= 1
+        return
+    fd = _acquire(lock, str(path), LOCK_TIMEOUT if timeout is None else timeout)
+    if fd is None:
+        yield
+        return
+    held[key] = [fd, 1]
+    try:
+        yield
+    finally:
+        del held[key]
+        _release(lock, fd)
+
+
+def _release(lock: Path, fd: int) -> None:
+    if os.name == "nt":  # pragma: no cover - Windows: unlock, close, then remove if no one has it open
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        except OSError:
+            pass
+        os.close(fd)
+        try:
+            os.unlink(lock)
+        except OSError:
+            pass
+        return
+    try:  # removed while still held: a waiter then finds its file let go and takes a new one
+        os.unlink(lock)
+    except OSError:
+        pass
+    os.close(fd)
 
 
 def checked_data(encounter: Encounter) -> dict[str, Any]:

@@ -28,7 +28,11 @@ early when any other message than a hurry for it, a walk or a prepare comes (a c
 newer job); a walk is answered between two plans of a running job, a prepare after it. Of the walks waiting, only
 the latest of each asker is answered (the ruler moved on: the older are of no use). The process is
 started with :func:`serve` (``python -c``, not ``multiprocessing``: that would import the
-program's main script again in the child) and connects back to the window's listener.
+program's main script again in the child) and connects back to the window's listener. It
+ends, quietly, with the window: the window closes the connection and ends it at exit
+(:func:`gui.charge_worker.stop_planner`), and the process takes EOF or a broken pipe as the
+order to stop, and SIGTERM from the system when the window is gone
+(:mod:`gui.child_process`).
 """
 
 from __future__ import annotations
@@ -40,14 +44,31 @@ from engine import clock
 BATCH_S = 0.05
 
 
-def serve(address, authkey: bytes) -> None:  # pragma: no cover - runs in the child process
+def serve(address, authkey: bytes, parent: int | None = None) -> None:  # pragma: no cover - runs in the child
+    """Connect to the window's listener at ``address`` and plan until told to quit, or until
+    the window goes (``parent``: its pid): the connection's EOF or a broken pipe, a listener
+    already gone, a refused handshake all end the process quietly, as the system's SIGTERM
+    does when the parent is gone (:func:`gui.child_process.end_with_parent`)."""
+    from multiprocessing import AuthenticationError
     from multiprocessing.connection import Client
 
-    conn = Client(address, authkey=authkey)
+    from gui.child_process import end_with_parent
+
+    if not end_with_parent(parent):
+        return
+    try:
+        conn = Client(address, authkey=authkey)
+    except (EOFError, OSError, AuthenticationError):  # the window went away before we connected
+        return
     try:
         main(conn)
-    except (EOFError, OSError):  # the window went away
+    except (EOFError, OSError):  # the window went away (EOF, a broken pipe, a reset)
         pass
+    finally:
+        try:
+            conn.close()
+        except OSError:
+            pass
 
 
 def main(conn) -> None:  # pragma: no cover - runs in the child process

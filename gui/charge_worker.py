@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import queue
 import threading
 from collections import deque
@@ -165,6 +166,8 @@ class ChargeWorker(QObject):
 
 #: Seconds the planner process may take to start before jobs go to the thread instead.
 START_TIMEOUT_S = 20.0
+#: Seconds the planner process is given to end after SIGTERM (at exit) before it is killed.
+STOP_TIMEOUT_S = 5.0
 #: Blocking obstacles from which charges are planned in the planner's own process
 #: (:mod:`gui.charge_process`) rather than in slices on the GUI thread: a slice cannot split
 #: the first plan's movement-graph build, which took 33 ms CPU at 50 obstacles, 57 at 150,
@@ -188,6 +191,8 @@ class _Server:
         self.sent: tuple | None = None  # (obstacle set serial, bounds, revision) the process has
         self.numbers = itertools.count(1)
         self.send_lock = threading.Lock()
+        self.closing = False  # (stop() was called: no process is started after it)
+        self._spawn = threading.Lock()
         self._outbox: queue.SimpleQueue = queue.SimpleQueue()
         threading.Thread(target=self._start, name="coverfire-charges-reader", daemon=True).start()
 
@@ -211,18 +216,64 @@ class _Server:
             root = str(Path(__file__).resolve().parents[1])
             env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
             code = ("import sys; from gui.charge_process import serve; "
-                    f"serve({listener.address!r}, bytes.fromhex({key.hex()!r}))")
-            self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root,
-                                         stdin=subprocess.DEVNULL)
+                    f"serve({listener.address!r}, bytes.fromhex({key.hex()!r}), {os.getpid()})")
+            with self._spawn:
+                if self.closing:  # (the program is ending: no child to outlive it)
+                    listener.close()
+                    self.failed = True
+                    return
+                self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root,
+                                             stdin=subprocess.DEVNULL)
+                self._listener = listener
             self.conn = listener.accept()
             listener.close()
         except Exception:  # no process here: the thread worker does the work
-            log.exception("charge process")
+            if not self.closing:  # (else: stop() closed the listener, on purpose)
+                log.exception("charge process")
             self.failed = True
+            return
+        if self.closing:  # (stopped while it connected)
+            self.stop()
             return
         threading.Thread(target=self._write, name="coverfire-charges-writer", daemon=True).start()
         self.ready.set()
         self._read()
+
+    def stop(self) -> None:
+        """End the planner process, quietly (at the program's exit, :func:`stop_planner`):
+        its connection is shut (the process, and this side's reader, see EOF), then it is
+        sent SIGTERM, which ends it silently even mid-plan, and waited for. No process is
+        started after this."""
+        import socket
+        import subprocess
+
+        with self._spawn:
+            self.closing = True
+            proc = self.proc
+            listener = getattr(self, "_listener", None)
+        self.failed = True
+        conn = self.conn
+        if conn is not None:
+            try:  # (shutdown, not close: wakes the reader blocked in recv with an EOF)
+                s = socket.socket(fileno=os.dup(conn.fileno()))
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                finally:
+                    s.close()
+            except OSError:
+                pass
+        elif listener is not None:  # (still waiting for the process to connect)
+            try:
+                listener.close()
+            except OSError:
+                pass
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
     def send(self, msg) -> None:
         """Send ``msg`` to the process, in order, from a thread of its own: a big message (a
@@ -286,14 +337,31 @@ class _Server:
 
 
 _SERVER: _Server | None = None
+_STOP_AT_EXIT = False
 
 
 def start_planner() -> None:
     """Start the planner process now, in the background (a big map was opened), so that it
-    is ready when the first charge is asked for."""
-    global _SERVER
+    is ready when the first charge is asked for. It is ended at the program's exit
+    (:func:`stop_planner`)."""
+    global _SERVER, _STOP_AT_EXIT
     if _SERVER is None or (not _SERVER.failed and not _SERVER.alive()):  # (none yet, or it died)
+        if not _STOP_AT_EXIT:
+            import atexit
+
+            atexit.register(stop_planner)
+            _STOP_AT_EXIT = True
         _SERVER = _Server()
+
+
+def stop_planner() -> None:
+    """End the planner process, quietly, and forget it (a later :func:`start_planner`
+    starts another): what the program does at exit, so no child outlives it to print
+    anything (:meth:`_Server.stop`)."""
+    global _SERVER
+    server, _SERVER = _SERVER, None
+    if server is not None:
+        server.stop()
 
 
 def planner(start: bool = True) -> _Server | None:

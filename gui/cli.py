@@ -141,6 +141,18 @@ def _refuse_bundled_targets(args: argparse.Namespace) -> None:
             )
 
 
+def _refuse_odd_targets(args: argparse.Namespace) -> None:
+    """An output (``-o``, ``--into``) that is a pipe, a device or a folder, or a link to one,
+    is refused before any work, as the write itself would refuse it
+    (:func:`engine.files.writable_target`: nothing is opened, so a FIFO cannot block)."""
+    from engine.files import writable_target
+
+    for attr in ("into", "output"):
+        target = getattr(args, attr, None)
+        if target:
+            writable_target(target)
+
+
 def _add_program_options(parser: argparse.ArgumentParser) -> None:
     """``--version`` and the install-like-a-program options (docs/packaging.md)."""
     from gui.version import version
@@ -206,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.run = _program_option(args) or _run_gui
         _bundled_by_name(args)
         _refuse_bundled_targets(args)
+        _refuse_odd_targets(args)
         code = args.run(args)
     except CoverfireError as exc:
         print(f"coverfire: {exc}", file=sys.stderr)

@@ -20,7 +20,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from engine.encounter_text import EncounterText
 from engine.errors import FileChangedError, ReadOnlyFileError
-from engine.files import FileStamp, is_read_only, save_encounter
+from engine.files import FileStamp, file_lock, is_read_only, save_encounter, writable_target
 from engine.model import Encounter
 from gui.edits import Diff, diff
 from gui.idle import IdleJob
@@ -249,28 +249,33 @@ class EncounterDocument(QObject):
         override: :class:`~engine.errors.FileChangedError` when another program changed the
         document's own file since it was read (``overwrite_changed``), and
         :class:`~engine.errors.ReadOnlyFileError` for a read-only file
-        (``overwrite_read_only``). Through a symbolic link the link's target is written."""
+        (``overwrite_read_only``). Through a symbolic link the link's target is written. The
+        file's lock (:func:`engine.files.file_lock`) is held from the changed-on-disk check to
+        the new stamp, so no other Coverfire writes the file in between; a pipe, a device or
+        a folder is refused (:class:`~engine.errors.NotAFileError`), nothing opened."""
         target = Path(path) if path is not None else self._path
         if target is None:
             raise ValueError("this encounter has no file yet: give a path")
-        if not overwrite_changed and target == self._path and self.changed_on_disk():
-            raise FileChangedError(
-                "another program changed this file since Coverfire opened it; saving would "
-                "replace its changes", file=str(target))
-        if not overwrite_read_only and is_read_only(target):
-            raise ReadOnlyFileError(
-                "the file is read-only, so Coverfire did not overwrite it; save under another "
-                "name (File > Save As), or make the file writable first", file=str(target))
-        value = self._committed if rewritten is None else rewritten
-        if _has_inline_images(value):
-            # an imported map or portrait held as a data: URI: write the image beside the
-            # file and store its name (the JSON stays small); memory keeps the data: URI
-            from engine.importers.images import save_with_images
+        writable_target(target)  # (a pipe, a device, a folder: said first, nothing opened)
+        with file_lock(target):  # (another Coverfire's import-character --into waits, then re-reads)
+            if not overwrite_changed and target == self._path and self.changed_on_disk():
+                raise FileChangedError(
+                    "another program changed this file since Coverfire opened it; saving would "
+                    "replace its changes", file=str(target))
+            if not overwrite_read_only and is_read_only(target):
+                raise ReadOnlyFileError(
+                    "the file is read-only, so Coverfire did not overwrite it; save under another "
+                    "name (File > Save As), or make the file writable first", file=str(target))
+            value = self._committed if rewritten is None else rewritten
+            if _has_inline_images(value):
+                # an imported map or portrait held as a data: URI: write the image beside the
+                # file and store its name (the JSON stays small); memory keeps the data: URI
+                from engine.importers.images import save_with_images
 
-            save_with_images(value, target)  # (read-only already asked about above)
-        else:
-            save_encounter(value, target, overwrite_read_only=True, writer=self.file_text)
-        self._stamp = FileStamp.of(target)
+                save_with_images(value, target)  # (read-only already asked about above)
+            else:
+                save_encounter(value, target, overwrite_read_only=True, writer=self.file_text)
+            self._stamp = FileStamp.of(target)
         moved = target != self._path
         self._path = target  # (first: views look for a relative image from the new folder)
         if value is not self._committed:

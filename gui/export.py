@@ -91,7 +91,7 @@ def save_bundle(encounter: Encounter, png_path: str | Path, spec=None, *, source
     as it stands), atomically each. ``source`` is where the encounter was loaded from (for
     its background image); ``open_file`` is the GM's open file, which a bundle never
     overwrites. Returns both paths."""
-    from engine.files import save_encounter
+    from engine.files import save_encounter, writable_target
     from gui.edits import rebase_background
     from gui.snapshot import Snapshot, SnapshotSpec, write_bytes
 
@@ -100,6 +100,8 @@ def save_bundle(encounter: Encounter, png_path: str | Path, spec=None, *, source
         raise CoverfireError(f"{js.name} is the encounter you have open; give the snapshot bundle another name")
     if not png.parent.is_dir():
         raise CoverfireError(f"cannot write {png}: the folder {png.parent} does not exist")
+    for out in (png, js):  # a pipe, a device or a folder: refused before any work (nothing opened)
+        writable_target(out)
     spec = spec or SnapshotSpec()
     with Snapshot(encounter, spec, path=source) as snap:
         data = snap.png()

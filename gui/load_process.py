@@ -33,7 +33,9 @@ or a single ``("exception", pickled, message)`` for a file it refuses: the
 ``message`` its text, which the window shows whatever the error's class). The window unpickles
 one frame per event-loop turn (:mod:`gui.opening`) and puts the encounter together again
 with ``model_copy`` (no second validation). Anything else going wrong in here ends the
-process with a non-zero status: the window then does the work itself.
+process with a non-zero status: the window then does the work itself. The process ends
+quietly with the window (:mod:`gui.child_process`): a broken pipe on its output (the window
+gone, or the GM's Cancel) stops it, and so does the system's SIGTERM when the window goes.
 """
 
 from __future__ import annotations
@@ -184,6 +186,9 @@ def _write(out, payload: bytes) -> None:
 def main(args: list[str] | None = None) -> int:  # pragma: no cover - runs in the child process
     """Run the request in ``args`` (default ``sys.argv[1:]``: ``KIND PATH [OPTIONS]``, or just
     ``PATH`` to open an encounter) and write its frames to standard output."""
+    from gui.child_process import end_with_parent
+
+    end_with_parent()  # (Ctrl-C is the window's to take; the system's SIGTERM when it goes)
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # (anything printed by a library goes to stderr, not into the frames)
     args = list(sys.argv[1:] if args is None else args)
@@ -192,15 +197,30 @@ def main(args: list[str] | None = None) -> int:  # pragma: no cover - runs in th
     from engine.errors import CoverfireError
 
     try:
-        encounter, extras = perform(kind, path, options)
-    except CoverfireError as exc:
-        _write(out, error_frame(exc))
+        try:
+            encounter, extras = perform(kind, path, options)
+        except CoverfireError as exc:
+            _write(out, error_frame(exc))
+            out.flush()
+            return 0
+        for frame in frames(encounter, extras):
+            _write(out, frame)
         out.flush()
+    except (BrokenPipeError, ConnectionResetError):  # the window went away (or cancelled): stop, quietly
+        _drop(out)
         return 0
-    for frame in frames(encounter, extras):
-        _write(out, frame)
-    out.flush()
     return 0
+
+
+def _drop(out) -> None:
+    """Let the frames' stream go without the interpreter's final flush of a closed pipe
+    printing anything: its descriptor now points at the null device."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover
