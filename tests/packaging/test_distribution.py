@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -22,7 +23,12 @@ def dist(tmp_path_factory) -> Path:
     from the sdist, so a file the sdist forgets is missing from the wheel too)."""
     pytest.importorskip("build")
     out = tmp_path_factory.mktemp("dist")
-    res = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)],
+    # from a copy of the checkout: setuptools writes coverfire.egg-info and build/ into the
+    # tree it builds, and another worker of the suite may be building the same tree at once
+    src = tmp_path_factory.mktemp("src") / "coverfire"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
+    res = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(src)],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return out
