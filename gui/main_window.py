@@ -272,8 +272,12 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Map only: {MAP_ONLY_KEY} shows the panels again", 6000)
         else:
             hidden, self._map_only_hidden = self._map_only_hidden, None
+            # only what is still the window's: a rule system's docks leave with its
+            # encounter (another system's opened meanwhile) and are deleted
+            still = set(map(id, list(self.docks.values()) + self.findChildren(QToolBar)))
             for w in hidden:
-                w.show()
+                if id(w) in still:
+                    w.show()
         self.actions["map only"].setChecked(on)
         self.map_view.setFocus()
 
