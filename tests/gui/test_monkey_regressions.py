@@ -34,3 +34,36 @@ def test_map_only_after_another_rule_system_opened(window):
     window.actions["map only"].trigger()
     assert not window.map_only
     assert window.docks["targets"].isVisible()  # (the panels that were shown are back)
+
+
+def test_sr5_attack_page_after_its_attacker_was_deleted(window):
+    """The attack page open for Sam, Sam deleted: the page asked the encounter for Sam's
+    weapons (``_fill_modes``: "UnknownIdError: no token with id 'sam'"). It drops him now
+    and shows that there is no attacker; undo brings him back to the map, not to the page."""
+    g = window.sr5
+    page = g.open_attack("sam", ["ganger-1"])
+    assert page.isVisible() and page.attacker == "sam"
+    window.selection.select(["sam"], window.document.encounter)
+    window.delete_selection()
+    settle()
+    assert "sam" not in {t.id for t in window.document.encounter.tokens}
+    assert page.attacker != "sam"
+    assert page.attacker_combo.findData("sam") < 0
+    window.document.undo_stack.undo()
+    settle()
+    window.selection.select(["ganger-2"], window.document.encounter)  # a click on another token
+    settle()
+    assert page.attacker == "ganger-2"
+
+
+def test_sr5_attack_page_after_a_target_was_deleted(window):
+    """The attack page's target deleted: the plan is made without it (no "no token" error)."""
+    g = window.sr5
+    page = g.open_attack("sam", ["ganger-1", "ganger-2"])
+    page.follow.setChecked(False)  # (the page's own targets, not the map's)
+    from gui import edits
+
+    window.document.commit(edits.delete(window.document.committed, ["ganger-1"]), "Delete Razor")
+    settle()
+    assert page.targets == ["ganger-2"]
+    assert "ganger-1" not in page.problems.text()

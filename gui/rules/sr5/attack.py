@@ -345,7 +345,7 @@ class AttackPage(RollingPage):
         self.weapon_combo.clear()
         self.second_combo.clear()
         self.second_combo.addItem("none", None)
-        tok = c.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         if tok is not None:
             ready = ready_weapons(tok)
             for w in tok.weapons:
@@ -364,7 +364,7 @@ class AttackPage(RollingPage):
         c = self.controller
         self.mode_combo.blockSignals(True)
         self.mode_combo.clear()
-        tok = c.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         wname = self.weapon_combo.currentData()
         w = None
         if tok is not None and wname:
@@ -414,6 +414,7 @@ class AttackPage(RollingPage):
     def _on_state(self) -> None:
         if self.isVisible() and not self._rolling():
             self._updating = True
+            self._fill_attackers()  # (tokens added or deleted)
             self._fill_modes(self.mode_combo.currentData())
             self._updating = False
             self.replan()
@@ -545,7 +546,7 @@ class AttackPage(RollingPage):
         self._show_rolls()
 
     def _blast_weapon(self) -> bool:
-        tok = self.controller.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         w = tok.weapon(self.weapon_combo.currentData()) if tok is not None else None
         return w is not None and is_blast_weapon(w)
 
@@ -556,7 +557,7 @@ class AttackPage(RollingPage):
     def _show_mode_note(self) -> None:
         c = self.controller
         note, can_change = "", False
-        tok = c.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         wname = self.weapon_combo.currentData()
         if tok is not None and wname and wname != "Unarmed" and self.mode_combo.count():
             w = tok.weapon(wname)
