@@ -713,10 +713,13 @@ class MainWindow(QMainWindow):
         return on
 
     def delete_selection(self) -> None:
-        ids = self.selection.ids
+        enc = self.document.committed
+        # only what the encounter holds: a zone being dragged out is selected while it is
+        # still a preview (Delete pressed mid-drag)
+        have = enc.all_ids()
+        ids = [i for i in self.selection.ids if i in have]
         if not ids:
             return
-        enc = self.document.committed
         new = edits.delete(enc, ids)
         text = f"Delete {edits.find(enc, ids[0]).name or ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} objects"
         self.document.commit(new, text)

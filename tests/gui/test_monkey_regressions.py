@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 ENCOUNTERS = Path(__file__).resolve().parents[2] / "assets" / "encounters"
@@ -67,3 +67,23 @@ def test_sr5_attack_page_after_a_target_was_deleted(window):
     settle()
     assert page.targets == ["ganger-2"]
     assert "ganger-1" not in page.problems.text()
+
+
+def test_delete_while_a_blast_zone_is_dragged_out(window):
+    """Blast tool (B), a drag from Sam started, Delete pressed before the release: the new
+    zone was selected but only in the drag's preview ("no object with id 'blast-1'")."""
+    from tests.gui.conftest import vp_point
+
+    view = window.map_view
+    sam = window.document.encounter.token("sam")
+    vp = view.viewport()
+    QTest.keyClick(view, Qt.Key.Key_B)
+    a = vp_point(view, sam.x, sam.y)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    for i in range(1, 5):
+        QTest.mouseMove(vp, a + QPoint(12 * i, 8 * i))
+    zones = {z.id for z in window.document.committed.zones}
+    QTest.keyClick(view, Qt.Key.Key_Delete)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a + QPoint(48, 32))
+    settle()
+    assert zones <= {z.id for z in window.document.committed.zones}  # nothing that was there is gone
