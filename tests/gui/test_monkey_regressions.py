@@ -87,3 +87,17 @@ def test_delete_while_a_blast_zone_is_dragged_out(window):
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a + QPoint(48, 32))
     settle()
     assert zones <= {z.id for z in window.document.committed.zones}  # nothing that was there is gone
+
+
+@pytest.mark.parametrize("to", [SR5, D100])
+def test_static_veil_panel_when_another_system_opens(window, qtbot, to):
+    """The Static Veil demo, then another system's demo opened in the same turn: the
+    maneuver panel's scroll area had asked for a refit on the next turn and was deleted by
+    then ("Internal C++ object (_WrapScroll) already deleted" on stderr)."""
+    assert window.open_demo(SV)
+    qtbot.wait(30)
+    window.selection.select(["rook"], window.document.encounter)
+    assert window.open_demo(to)
+    qtbot.wait(30)
+    settle()
+    assert window.static_veil is None
