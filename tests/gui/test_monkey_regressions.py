@@ -101,3 +101,55 @@ def test_static_veil_panel_when_another_system_opens(window, qtbot, to):
     qtbot.wait(30)
     settle()
     assert window.static_veil is None
+
+
+def test_an_undo_during_a_zone_drag(window):
+    """Suppressive tool (Z), a drag from Sam, and Ctrl+Z (an earlier step undone) before the
+    release: the preview with the new zone was dropped, and the release asked for it ("no
+    zone with id 'sup-3'"). The drag is dropped now, as by Escape."""
+    from gui import edits
+    from tests.gui.conftest import vp_point
+
+    view = window.map_view
+    doc = window.document
+    doc.commit(edits.delete(doc.committed, ["ganger-6"]), "Delete Vex")  # (something to undo)
+    window.selection.select(["ganger-1"], doc.encounter)
+    before = doc.committed
+    sam = doc.encounter.token("sam")
+    vp = view.viewport()
+    QTest.keyClick(view, Qt.Key.Key_Z)
+    a = vp_point(view, sam.x, sam.y)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    for i in range(1, 5):
+        QTest.mouseMove(vp, a + QPoint(15 * i, 5 * i))
+    assert doc.in_preview
+    QTest.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    edited = doc.committed
+    assert edited is not before
+    QTest.mouseMove(vp, a + QPoint(90, 30))
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a + QPoint(90, 30))
+    settle()
+    assert doc.committed is edited and not doc.in_preview  # the key's edit stands, the drag left nothing
+
+
+def test_an_undo_during_a_token_drag_is_not_reverted_by_the_release(window):
+    """Select tool, Brick dragged, Ctrl+Z pressed mid-drag: the release landed the move made
+    on the encounter from before the undo, so the undone edit came back with it."""
+    from gui import edits
+    from tests.gui.conftest import mouse_drag, vp_point
+
+    view = window.map_view
+    doc = window.document
+    doc.commit(edits.delete(doc.committed, ["ganger-6"]), "Delete Vex")
+    brick = doc.encounter.token("brick")
+    vp = view.viewport()
+    a = vp_point(view, brick.x, brick.y)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    for i in range(1, 5):
+        QTest.mouseMove(vp, a + QPoint(10 * i, 0))
+    QTest.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert "ganger-6" in {t.id for t in doc.committed.tokens}
+    QTest.mouseMove(vp, a + QPoint(60, 0))
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a + QPoint(60, 0))
+    settle()
+    assert "ganger-6" in {t.id for t in doc.committed.tokens}  # the undo stands
