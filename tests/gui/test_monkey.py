@@ -30,6 +30,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QAction, QColor, QWheelEvent
 from PySide6.QtTest import QTest
@@ -310,7 +311,8 @@ class Monkey:
             i = self.rng.randrange(c.count())
             self.log.append(f"combo {c.objectName() or type(c.parent()).__name__} -> {c.itemText(i)!r}")
             c.setCurrentIndex(i)
-            c.activated.emit(i)  # (what choosing it with the mouse sends too)
+            if shiboken6.isValid(c):  # (a page may rebuild its form, this combo with it)
+                c.activated.emit(i)  # (what choosing it with the mouse sends too)
 
     def panel_spin(self) -> None:
         spins = self._panel_widgets(QAbstractSpinBox)
