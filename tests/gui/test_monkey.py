@@ -321,7 +321,7 @@ class Monkey:
             n = self.rng.choice((1, -1, 3, -3, 10))
             self.log.append(f"spin {type(s).__name__} by {n}")
             s.stepBy(n)
-            if self.rng.random() < 0.5:
+            if self.rng.random() < 0.5 and shiboken6.isValid(s):
                 s.editingFinished.emit()
 
     def tab(self) -> None:
