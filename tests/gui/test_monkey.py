@@ -3,10 +3,11 @@
 The real main window, offscreen, on each of the three demos, is driven by a seeded
 ``random.Random`` with real events (QTest): tool and edit keys, clicks, shift-clicks,
 double-clicks, drags, right-clicks (the context menu that opens gets a random action or is
-closed), right drags, wheel steps, hovering, random enabled actions of the menu bar, random
-buttons, check boxes, combo boxes and spin boxes of the panels, and switching encounters
-(File > Open Demo) mid-run. Every dialog is answered at once (cancelled, or "Discard" for
-unsaved changes); dialogs shown without blocking are closed. The test fails on any exception:
+closed), right drags, wheel steps, hovering, files dropped (a Chummer save, a picture, a map,
+a demo), random enabled actions of the menu bar, random buttons, check boxes, combo boxes
+and spin boxes of the panels, and switching encounters (File > Open Demo) mid-run. Every
+dialog is answered at once (cancelled, "Discard" for unsaved changes, the first item of a
+list); dialogs shown without blocking are closed. The test fails on any exception:
 one pytest-qt catches in a Qt handler, a logging record at ERROR with a traceback, or a
 "Traceback" written to stderr. At the end the encounter is saved, read back and compared with
 the window's document, and opened again in the window.
@@ -75,6 +76,14 @@ OFTEN = [(K.Key_S, NO), (K.Key_Escape, NO), (K.Key_Return, NO), (K.Key_Z, CTRL),
          (K.Key_Delete, NO), (K.Key_A, NO), (K.Key_T, NO)]
 
 
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+#: Files the monkey drops on the map (those missing on this machine are left out).
+DROPPED = [SHARED / "samples" / "chummer" / "Wesson.chum5", SHARED / "outside" / "chummer" / "Barrett.chum5",
+           SHARED / "samples" / "uvtt" / "foundry_to_uvtt-prismatic_ballroom_main.uvtt",
+           ROOT / "assets" / "icons" / "coverfire-64.png", ROOT / "assets" / "encounters" / "demo-d100.json"]
+
+
 def demo_files() -> list[Path]:
     from gui.main_window import demo_paths
 
@@ -84,8 +93,9 @@ def demo_files() -> list[Path]:
 # -- answering every dialog at once ---------------------------------------------------------------
 @pytest.fixture
 def no_dialogs(monkeypatch):
-    """Every modal question answered at once: unsaved changes discarded, every other question,
-    file, text, number, colour cancelled; a dialog's exec() rejected."""
+    """Every modal question answered at once: unsaved changes discarded, a choice from a list
+    its first item, every other question, file, text, number, colour cancelled; a dialog's
+    exec() rejected."""
     box = QMessageBox.StandardButton
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: box.Discard))
     for name in ("warning", "information", "critical"):
@@ -102,7 +112,9 @@ def no_dialogs(monkeypatch):
     monkeypatch.setattr(QInputDialog, "getMultiLineText", staticmethod(lambda *a, **k: ("", False)))
     monkeypatch.setattr(QInputDialog, "getInt", staticmethod(lambda *a, **k: (0, False)))
     monkeypatch.setattr(QInputDialog, "getDouble", staticmethod(lambda *a, **k: (0.0, False)))
-    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *a, **k: ("", False)))
+    # (a list is answered with its first item: a Chummer save dropped on the map asks its side)
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda parent, title, label, items, *a, **k:
+                                                              (items[0], True) if items else ("", False)))
     monkeypatch.setattr(QColorDialog, "getColor", staticmethod(lambda *a, **k: QColor()))
 
 
@@ -149,7 +161,7 @@ class Monkey:
             (self.key, 30), (self.click, 14), (self.shift_click, 3), (self.double_click, 2), (self.drag, 10),
             (self.right_click, 8), (self.right_drag, 2), (self.wheel, 4), (self.hover, 6), (self.menu_action, 7),
             (self.panel_button, 7), (self.panel_combo, 3), (self.panel_spin, 2), (self.panel_check, 2),
-            (self.tab, 2), (self.wait, 2), (self.switch_demo, 0.6),
+            (self.tab, 2), (self.wait, 2), (self.switch_demo, 0.6), (self.drop, 1),
         ]
         self._fns = [k for k, _ in self.kinds]
         self._weights = [w for _, w in self.kinds]
@@ -342,6 +354,19 @@ class Monkey:
         act = self.rng.choice(acts)
         self.log.append(f"File > Open Demo > {act.text()!r}")
         act.trigger()
+
+    def drop(self) -> None:
+        """A file dropped on the map: a Chummer save (a token where it fell), a picture (a
+        token's art or the background), a demo (it opens), a map (its import dialog is
+        cancelled)."""
+        files = [f for f in DROPPED if f.is_file()]
+        if not files:
+            return
+        f = self.rng.choice(files)
+        p = self.point()
+        x, y = self.view.viewport_to_map(p)
+        self.log.append(f"drop {f.name} at {x:.1f},{y:.1f}")
+        self.view.filesDropped.emit([str(f)], (x, y))  # (what the view's dropEvent sends)
 
     def step(self) -> None:
         fn = self.rng.choices(self._fns, self._weights)[0]
