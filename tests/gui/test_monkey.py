@@ -15,7 +15,8 @@ the window's document, and opened again in the window.
 ``COVERFIRE_MONKEY_EVENTS`` (events per demo; small by default, for CI) and
 ``COVERFIRE_MONKEY_SEED`` set the run; a failure names its seed, demo and event, and the
 last events, so ``COVERFIRE_MONKEY_SEED=<seed> COVERFIRE_MONKEY_EVENTS=<n>`` replays it
-(timers and the charge worker make a replay likely, not certain, to take the same path).
+(timers and the charge worker make a replay likely, not certain, to take the same path);
+``COVERFIRE_MONKEY_WEIGHTS="drop=10,switch_demo=5"`` presses some things more often.
 The long run by hand: ``COVERFIRE_MONKEY_EVENTS=5000 nice python -m pytest -q -s
 tests/gui/test_monkey.py``.
 """
@@ -53,6 +54,8 @@ from PySide6.QtWidgets import (
 
 EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "120"))
 SEED = int(os.environ.get("COVERFIRE_MONKEY_SEED", "20231"))
+#: Other weights for some kinds of event, e.g. "drop=10,switch_demo=5" (Monkey.kinds).
+WEIGHTS = os.environ.get("COVERFIRE_MONKEY_WEIGHTS", "")
 
 #: Menu-bar actions the monkey leaves alone: Quit closes the window under the test (closing
 #: is tried by the window tests); nothing else here quits, opens the OS file manager or a
@@ -164,7 +167,8 @@ class Monkey:
             (self.tab, 2), (self.wait, 2), (self.switch_demo, 0.6), (self.drop, 1),
         ]
         self._fns = [k for k, _ in self.kinds]
-        self._weights = [w for _, w in self.kinds]
+        wanted = dict(part.split("=") for part in WEIGHTS.split(",") if "=" in part)
+        self._weights = [float(wanted.get(k.__name__, w)) for k, w in self.kinds]
 
     # where things are
     @property
