@@ -153,3 +153,25 @@ def test_an_undo_during_a_token_drag_is_not_reverted_by_the_release(window):
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a + QPoint(60, 0))
     settle()
     assert "ganger-6" in {t.id for t in doc.committed.tokens}  # the undo stands
+
+
+def test_leftover_sr5_attack_page_after_another_encounter_opened(window, qtbot):
+    """A character imported (Barrett) and attacking from the attack page, then the SR5 demo
+    opened again (the same system: its GUI stays): the page kept Barrett as its attacker and
+    the first click on the new map asked for him ("no token with id 'barrett'")."""
+    from gui import edits
+
+    doc = window.document
+    sam = doc.committed.token("sam")
+    barrett = sam.model_copy(update={"id": "barrett", "name": "Barrett", "x": sam.x + 2.0})
+    doc.commit(edits.add(doc.committed, barrett), "Import Barrett")
+    window.selection.select(["barrett"], doc.encounter)
+    page = window.sr5.open_attack("barrett", ["ganger-1"])
+    assert page.attacker == "barrett"
+    assert window.open_demo(SR5)
+    qtbot.wait(20)
+    window.selection.select(["sam"], doc.encounter)
+    settle()
+    window.sr5.open_attack(None, None)
+    settle()
+    assert page.attacker == "sam"
