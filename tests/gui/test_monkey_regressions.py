@@ -175,3 +175,17 @@ def test_leftover_sr5_attack_page_after_another_encounter_opened(window, qtbot):
     window.sr5.open_attack(None, None)
     settle()
     assert page.attacker == "sam"
+
+
+def test_sr5_grenade_page_keeps_its_damage_over_an_edit(window):
+    """The grenade page's DV typed by the GM stays when an unrelated token is deleted (the
+    page forgets only ids the encounter lost, and its damage is keyed by DV and AP)."""
+    from gui import edits
+
+    g = window.sr5
+    page = g.open_blast("sam")
+    page.damage["dv"] = 9
+    doc = window.document
+    doc.commit(edits.delete(doc.committed, ["ganger-6"]), "Delete Vex")
+    settle()
+    assert page.damage.get("dv") == 9

@@ -108,9 +108,11 @@ class RollingPage(ActionPage):
         self._on_state()
 
     def _drop_gone(self) -> None:
-        """Forget the attacker and the targets the encounter no longer has (deleted, undone,
-        or another encounter opened): the page never asks the engine about a token that is
-        not there. Dice rolled for an attacker who is gone are forgotten too."""
+        """Forget the attacker, the targets and their defenses the encounter no longer has
+        (deleted, undone, or another encounter opened): the page never asks the engine about
+        a token that is not there. Dice rolled for an attacker who is gone are forgotten
+        too. (A subclass's ``damage`` stays: the grenade page keys it by DV and AP, and the
+        attack page uses only its targets'.)"""
         ids = set(self.controller.token_ids())
         if self.attacker is not None and self.attacker not in ids:
             self.attacker = None
@@ -119,9 +121,8 @@ class RollingPage(ActionPage):
         targets = getattr(self, "targets", None)
         if targets and any(t not in ids for t in targets):
             self.targets = [t for t in targets if t in ids]
-        for kept in (self.defenses, self.damage):
-            for t in [t for t in kept if t not in ids]:
-                del kept[t]
+        for t in [t for t in self.defenses if t not in ids]:
+            del self.defenses[t]
 
     def _token(self):
         """The attacker's token, None without one (or one the encounter no longer has)."""
