@@ -411,6 +411,17 @@ def enabled_actions(widget) -> list[QAction]:
     return out
 
 
+def differences(a, b, lines: int = 60) -> str:
+    """Where two encounters' files differ (a unified diff, its first ``lines`` lines)."""
+    import difflib
+
+    from engine.files import dumps_encounter
+
+    diff = difflib.unified_diff(dumps_encounter(a).splitlines(), dumps_encounter(b).splitlines(),
+                                "window", "reopened", n=2, lineterm="")
+    return "\n".join(list(diff)[:lines]) or "(the same file text: the values differ where JSON cannot say)"
+
+
 # -- the test -------------------------------------------------------------------------------------
 @pytest.mark.parametrize("demo", [p.name for p in demo_files()])
 def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
@@ -450,7 +461,9 @@ def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
             out = tmp_path / "after-the-monkey.json"
             assert win.save_as(out), f"seed {seed}: Save As failed"
             again = load_encounter(out)
-            assert again == win.document.encounter, f"seed {seed}: the saved file reads back different"
+            assert again == win.document.encounter, (f"COVERFIRE_MONKEY_SEED={SEED} ({seed}): the saved file reads "
+                                                     f"back different:\n{differences(win.document.encounter, again)}"
+                                                     "\nlast events:\n" + "\n".join(monkey.log))
             assert win.open_file(out, ask=False)
             assert win.document.encounter == again
             QApplication.processEvents()
