@@ -10,7 +10,8 @@ dialog is answered at once (cancelled, "Discard" for unsaved changes, the first 
 list); dialogs shown without blocking are closed. The test fails on any exception:
 one pytest-qt catches in a Qt handler, a logging record at ERROR with a traceback, or a
 "Traceback" written to stderr. At the end the encounter is saved, read back and compared with
-the window's document, and opened again in the window.
+the window's document (its in-memory data: images as the save writes them, files beside it),
+and opened again in the window.
 
 ``COVERFIRE_MONKEY_EVENTS`` (events per demo; small by default, for CI) and
 ``COVERFIRE_MONKEY_SEED`` set the run; a failure names its seed, demo and event, and the
@@ -52,7 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "120"))
+EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "400"))  # (~5 s of CPU a demo)
 SEED = int(os.environ.get("COVERFIRE_MONKEY_SEED", "20231"))
 #: Other weights for some kinds of event, e.g. "drop=10,switch_demo=5" (Monkey.kinds).
 WEIGHTS = os.environ.get("COVERFIRE_MONKEY_WEIGHTS", "")
@@ -426,6 +427,7 @@ def differences(a, b, lines: int = 60) -> str:
 @pytest.mark.parametrize("demo", [p.name for p in demo_files()])
 def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
     from engine.files import load_encounter
+    from engine.importers.images import externalize_images
 
     path = next(p for p in demo_files() if p.name == demo)
     seed = f"{SEED}:{demo}"
@@ -461,9 +463,15 @@ def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
             out = tmp_path / "after-the-monkey.json"
             assert win.save_as(out), f"seed {seed}: Save As failed"
             again = load_encounter(out)
-            assert again == win.document.encounter, (f"COVERFIRE_MONKEY_SEED={SEED} ({seed}): the saved file reads "
-                                                     f"back different:\n{differences(win.document.encounter, again)}"
-                                                     "\nlast events:\n" + "\n".join(monkey.log))
+            # the document as its file holds it: images kept in memory as data: URIs (an
+            # imported character's portrait) are written beside the file and named there
+            (tmp_path / "expected").mkdir()
+            expected, written = externalize_images(win.document.encounter, tmp_path / "expected" / out.name)
+            assert again == expected, (f"COVERFIRE_MONKEY_SEED={SEED} ({seed}): the saved file reads back "
+                                       f"different:\n{differences(expected, again)}\nlast events:\n"
+                                       + "\n".join(monkey.log))
+            for name in written:
+                assert (out.parent / name).read_bytes() == (tmp_path / "expected" / name).read_bytes(), name
             assert win.open_file(out, ask=False)
             assert win.document.encounter == again
             QApplication.processEvents()
