@@ -476,8 +476,10 @@ def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
             assert win.document.encounter == again
             QApplication.processEvents()
         cpu = time.process_time() - started
-        print(f"\nmonkey {seed}: {EVENTS} events, 0 exceptions, {cpu:.1f} s CPU")
         assert not exceptions, f"seed {seed}: {exceptions}"
-        assert not troubles.records
+        assert not troubles.records, f"seed {seed}: {[logging.Formatter().format(r) for r in troubles.records]}"
+        err = capfd.readouterr().err
+        assert "Traceback" not in err, f"seed {seed}, saving and opening again:\n{err}"
+        print(f"\nmonkey {seed}: {EVENTS} events, 0 exceptions, {cpu:.1f} s CPU")
     finally:
         logging.getLogger().removeHandler(troubles)
