@@ -136,7 +136,7 @@ def test_an_undo_during_a_token_drag_is_not_reverted_by_the_release(window):
     """Select tool, Brick dragged, Ctrl+Z pressed mid-drag: the release landed the move made
     on the encounter from before the undo, so the undone edit came back with it."""
     from gui import edits
-    from tests.gui.conftest import mouse_drag, vp_point
+    from tests.gui.conftest import vp_point
 
     view = window.map_view
     doc = window.document
