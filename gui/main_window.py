@@ -272,8 +272,12 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Map only: {MAP_ONLY_KEY} shows the panels again", 6000)
         else:
             hidden, self._map_only_hidden = self._map_only_hidden, None
+            # only what is still the window's: a rule system's docks leave with its
+            # encounter (another system's opened meanwhile) and are deleted
+            still = set(map(id, list(self.docks.values()) + self.findChildren(QToolBar)))
             for w in hidden:
-                w.show()
+                if id(w) in still:
+                    w.show()
         self.actions["map only"].setChecked(on)
         self.map_view.setFocus()
 
@@ -719,10 +723,13 @@ class MainWindow(QMainWindow):
         return on
 
     def delete_selection(self) -> None:
-        ids = self.selection.ids
+        enc = self.document.committed
+        # only what the encounter holds: a zone being dragged out is selected while it is
+        # still a preview (Delete pressed mid-drag)
+        have = enc.all_ids()
+        ids = [i for i in self.selection.ids if i in have]
         if not ids:
             return
-        enc = self.document.committed
         new = edits.delete(enc, ids)
         text = f"Delete {edits.find(enc, ids[0]).name or ids[0]}" if len(ids) == 1 else f"Delete {len(ids)} objects"
         self.document.commit(new, text)

@@ -153,6 +153,7 @@ class MapView(pg.GraphicsView):
         self.wall_thickness = 0.3
         self.tool: Tool = SelectTool(self)
         self._left_down = False
+        self._in_tool = False  # (a document change while True is the tool's own)
         self._pan_from: QPointF | None = None
         self._right_from: QPointF | None = None  # where a right press began (a click opens the menu)
         self._hover: str | None = None
@@ -317,6 +318,12 @@ class MapView(pg.GraphicsView):
             layer.set_pixel_size(k)
 
     def _on_document(self, change: DocumentChange) -> None:
+        if self._left_down and not self._in_tool and not change.preview:
+            # an edit from elsewhere landed mid-drag (Delete, Ctrl+Z, a menu, another file):
+            # the drag was made on the encounter as it was, so it is dropped, as Escape does
+            # (its release would land a stale preview, or name an object that is gone)
+            self._left_down = False
+            self.tool.cancel()
         enc = self.document.encounter
         d = change.diff
         if d.map or change.reset:
@@ -488,7 +495,11 @@ class MapView(pg.GraphicsView):
             self.setFocus()
             self._left_down = True
             self.set_hover(None)
-            self.tool.press(self._pointer(ev))
+            self._in_tool = True
+            try:
+                self.tool.press(self._pointer(ev))
+            finally:
+                self._in_tool = False
             ev.accept()
             return
         super().mousePressEvent(ev)
@@ -508,7 +519,11 @@ class MapView(pg.GraphicsView):
         p = self._pointer(ev)
         self.cursorMoved.emit(p.x, p.y)
         if self._left_down:
-            self.tool.move(p)
+            self._in_tool = True
+            try:
+                self.tool.move(p)
+            finally:
+                self._in_tool = False
             ev.accept()
             return
         if self.interactive:

@@ -201,6 +201,7 @@ class AttackPage(RollingPage):
         self.intercept = False  # (set by open_for before the first plan)
         self.targets: list[str] = []
         self.target_boxes: dict[str, TargetBox] = {}
+        self._weapons_of: str | None = None  # (the attacker whose weapons the combo lists)
         super().__init__(panel, controller)
 
     # -- building -------------------------------------------------------------------------------
@@ -345,7 +346,8 @@ class AttackPage(RollingPage):
         self.weapon_combo.clear()
         self.second_combo.clear()
         self.second_combo.addItem("none", None)
-        tok = c.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
+        self._weapons_of = self.attacker if tok is not None else None
         if tok is not None:
             ready = ready_weapons(tok)
             for w in tok.weapons:
@@ -365,7 +367,7 @@ class AttackPage(RollingPage):
         c = self.controller
         self.mode_combo.blockSignals(True)
         self.mode_combo.clear()
-        tok = c.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         wname = self.weapon_combo.currentData()
         w = None
         if tok is not None and wname:
@@ -418,9 +420,8 @@ class AttackPage(RollingPage):
     def _on_state(self) -> None:
         if self.isVisible() and not self._rolling():
             self._updating = True
-            if self.attacker is not None and self.attacker not in self.controller.token_ids():
-                self.attacker = None  # its token is gone (an undo of its import)
-                self._fill_attackers()
+            self._fill_attackers()  # (tokens added or deleted; a lost attacker was dropped)
+            if self.attacker != self._weapons_of:  # (another attacker now: its own weapons)
                 self._fill_weapons()
             self._fill_modes(self.mode_combo.currentData())
             self._updating = False
@@ -553,7 +554,7 @@ class AttackPage(RollingPage):
         self._show_rolls()
 
     def _blast_weapon(self) -> bool:
-        tok = self.controller.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         w = tok.weapon(self.weapon_combo.currentData()) if tok is not None else None
         return w is not None and is_blast_weapon(w)
 
@@ -564,7 +565,7 @@ class AttackPage(RollingPage):
     def _show_mode_note(self) -> None:
         c = self.controller
         note, can_change = "", False
-        tok = c.encounter.token(self.attacker) if self.attacker else None
+        tok = self._token()
         wname = self.weapon_combo.currentData()
         if tok is not None and wname and wname != "Unarmed" and self.mode_combo.count():
             w = tok.weapon(wname)

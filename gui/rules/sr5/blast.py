@@ -306,10 +306,6 @@ class BlastPage(RollingPage):
         self.projectile_combo.setCurrentIndex(max(0, self.projectile_combo.findData(proj)))
         self.projectile_combo.blockSignals(False)
 
-    def _token(self):
-        c = self.controller
-        return c.encounter.token(self.attacker) if self.attacker in c.token_ids() else None
-
     # -- the map --------------------------------------------------------------------------------
     def _rolling(self) -> bool:
         return self.resolution is not None and self.resolution.attack is not None

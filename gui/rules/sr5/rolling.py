@@ -80,8 +80,8 @@ class RollingPage(ActionPage):
         lay.addLayout(self.build_plan())
         lay.addWidget(Section("Step by step", self.result))
         lay.addStretch(1)
-        controller.listen(controller.selection.changed, self._on_selection)
-        controller.stateChanged.connect(self._on_state)
+        controller.listen(controller.selection.changed, self._selection_changed)
+        controller.stateChanged.connect(self._state_changed)
 
     # -- what a subclass builds ---------------------------------------------------------------------
     def build_declaration(self) -> QVBoxLayout:
@@ -98,6 +98,36 @@ class RollingPage(ActionPage):
 
     def after_apply(self) -> None:
         """Clear what the subclass keeps between an apply and the next plan."""
+
+    def _selection_changed(self) -> None:
+        self._drop_gone()
+        self._on_selection()
+
+    def _state_changed(self) -> None:
+        self._drop_gone()
+        self._on_state()
+
+    def _drop_gone(self) -> None:
+        """Forget the attacker, the targets and their defenses the encounter no longer has
+        (deleted, undone, or another encounter opened): the page never asks the engine about
+        a token that is not there. Dice rolled for an attacker who is gone are forgotten
+        too. (A subclass's ``damage`` stays: the grenade page keys it by DV and AP, and the
+        attack page uses only its targets'.)"""
+        ids = set(self.controller.token_ids())
+        if self.attacker is not None and self.attacker not in ids:
+            self.attacker = None
+            self.resolution = None
+            self.roller = None
+        targets = getattr(self, "targets", None)
+        if targets and any(t not in ids for t in targets):
+            self.targets = [t for t in targets if t in ids]
+        for t in [t for t in self.defenses if t not in ids]:
+            del self.defenses[t]
+
+    def _token(self):
+        """The attacker's token, None without one (or one the encounter no longer has)."""
+        c = self.controller
+        return c.encounter.token(self.attacker) if self.attacker in c.token_ids() else None
 
     def _on_selection(self) -> None:
         """The map's selection changed (the page follows it while nothing is rolled)."""

@@ -73,7 +73,7 @@ class _WrapScroll(QScrollArea):
     def eventFilter(self, obj, ev) -> bool:
         if obj is self.widget() and ev.type() == QEvent.Type.LayoutRequest and not self._pending:
             self._pending = True
-            QTimer.singleShot(0, self.fit)
+            QTimer.singleShot(0, self, self.fit)  # (dropped if the scroll area is deleted first)
         return super().eventFilter(obj, ev)
 
     def resizeEvent(self, ev) -> None:
