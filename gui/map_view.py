@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from engine.model import Encounter
+from engine.obstacles import WALL_HEIGHT
 from geometry.cover import cover_percent
 from gui import style
 from gui.answers import LiveAnswers
@@ -149,7 +150,8 @@ class MapView(pg.GraphicsView):
         # tool host settings
         self.snapping = False
         self.new_token_side = "neutral"
-        self.new_obstacle_height = 1.0
+        self.new_obstacle_height = 1.0  # polygons and rectangles: low cover (a crate)
+        self.new_wall_height = WALL_HEIGHT  # the Wall tool: full height
         self.wall_thickness = 0.3
         self.tool: Tool = SelectTool(self)
         self._left_down = False

@@ -180,6 +180,7 @@ class ToolHost(Protocol):
     snapping: bool
     new_token_side: str
     new_obstacle_height: float
+    new_wall_height: float
     wall_thickness: float
 
     def picker(self) -> Picker: ...
@@ -532,7 +533,8 @@ class RectTool(Tool):
 
 class WallTool(PolygonTool):
     """Click along the wall; double-click or Enter ends it. The wall is a polygon
-    ``wall_thickness`` metres thick around the line."""
+    ``wall_thickness`` metres thick around the line, ``new_wall_height`` metres tall (full
+    height by default: :data:`engine.obstacles.WALL_HEIGHT`)."""
 
     name = "Wall"
     shortcut = "W"
@@ -550,7 +552,7 @@ class WallTool(PolygonTool):
 
     def _obstacle(self, encounter: Encounter):
         outline = edits.wall_outline(self.points, self.host.wall_thickness)
-        return edits.new_obstacle(encounter, outline, self.host.new_obstacle_height, prefix="wall")
+        return edits.new_obstacle(encounter, outline, self.host.new_wall_height, prefix="wall")
 
     def _sketch(self) -> None:
         pts = list(self.points)
