@@ -23,6 +23,7 @@ from PySide6.QtGui import QColor
 from engine.analysis import weapon_bands
 from engine.errors import CoverfireError
 from engine.model import Encounter
+from engine.names import name_of
 from engine.ranges import band_at
 from gui import style
 from gui.layers import Sketch
@@ -76,11 +77,7 @@ class Reading:
 
 
 def _name(encounter: Encounter, ident: str) -> str:
-    try:
-        t = encounter.token(ident)
-    except (CoverfireError, ValueError):
-        return ident
-    return t.name or t.id
+    return name_of(encounter, ident)
 
 
 def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None = None,

@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QPainterPath
 from engine import limits
 from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
+from engine.names import display_name
 from engine.obstacles import footprints
 from gui.layers.changed import common_prefix
 from gui import edits
@@ -190,7 +191,7 @@ class ToolHost(Protocol):
 
 
 def _name(item) -> str:
-    return getattr(item, "name", "") or item.id
+    return display_name(item)
 
 
 class Tool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
+from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import EnteredDice, Roller, default_roller
@@ -92,7 +93,7 @@ def find_weapon(token, name: str | None) -> Weapon:
     w = token.weapon(name)
     if w is None:
         have = ", ".join(w.name for w in token.weapons) or "none"
-        raise IllegalActionError(f"{token.name or token.id} carries no weapon {name!r} (carries: {have})")
+        raise IllegalActionError(f"{token_name(token)} carries no weapon {name!r} (carries: {have})")
     return w
 
 
@@ -171,10 +172,10 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     tok = encounter.token(action.actor)
     sh = sheet_of(tok)
     st = settings_of(encounter)
-    who = tok.name or tok.id
+    who = token_name(tok)
     cost, ini = action_cost(encounter, action)
     anytime = action.id in ANYTIME
-    reason = _cost_reason(st, action.actor, sh, cost, ini, anytime)
+    reason = _cost_reason(st, action.actor, sh, cost, ini, anytime, names=encounter)
     if reason:
         return reason
     if not condition.can_act(sh) and wid_down_ok(action.id, cost, sh):
@@ -344,7 +345,7 @@ def apply_action(
     st = settings_of(encounter)
     roller = dice if dice is not None else default_roller(st)
     tok = encounter.token(action.actor)
-    who = tok.name or tok.id
+    who = token_name(tok)
     edit = Edit(encounter)
     cost, ini = action_cost(encounter, action)
     spend(edit, action.actor, action.id, cost, initiative=ini, anytime=action.id in ANYTIME)

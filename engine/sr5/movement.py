@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter
+from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.economy import FREE, _cost_reason, _name, end_suppression_by, in_combat, log_entry, spend
@@ -69,7 +70,7 @@ def check_move(encounter: Encounter, tid: str, metres: float) -> str | None:
     st = settings_of(encounter)
     tok = encounter.token(tid)
     sh = sheet_of(tok)
-    who = tok.name or tok.id
+    who = token_name(tok)
     if not in_combat(st):
         return None
     if not condition.can_act(sh):
@@ -83,7 +84,7 @@ def check_move(encounter: Encounter, tid: str, metres: float) -> str | None:
         return (f"{who} may run {b.run_now:.1f} m by this pass and has moved {sh.moved:.1f} m: "
                 f"{metres:.1f} m more is too far{more}")
     if total > b.walk_now + EPS and not sh.running:
-        reason = _cost_reason(st, tid, sh, FREE)
+        reason = _cost_reason(st, tid, sh, FREE, names=encounter)
         if reason:
             return f"moving past walking pace needs Run (a Free Action): {reason}"
     return None

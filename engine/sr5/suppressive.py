@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon, Zone, zone_weapon
+from engine.names import token_name
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
@@ -164,14 +165,14 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
             problems.append(f"{w.name} has no clip in")
         elif w.loaded < rounds:
             problems.append(f"{w.name} has {w.loaded} rounds left; suppressive fire needs {rounds}")
-    reason = _cost_reason(st, decl.shooter, sh, COMPLEX)
+    reason = _cost_reason(st, decl.shooter, sh, COMPLEX, names=encounter)
     if reason:
         problems.append(reason)
     if in_combat(st) and st.acting == decl.shooter and st.phase.attacked:
         problems.append(f"{decl.shooter} has already attacked this Action Phase")
     if decl.edge and sh.edge_left < 1:
         problems.append(f"{decl.shooter} has no Edge left")
-    why = called_shot_reason(sh, tok.name or tok.id, "suppressive_fire", "Suppressive Fire")
+    why = called_shot_reason(sh, token_name(tok), "suppressive_fire", "Suppressive Fire")
     if why:
         problems.append(why)
     fire = fire_of(decl, zone, w)
@@ -211,7 +212,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         if smartlinked(w, sh):
             limit += (mod("smartgun", "smartgun", 2, "weapon"),)
     dmg = parse_damage(w.damage, sh.strength, weapon=w.name)
-    pool = Pool(f"{tok.name or tok.id} suppressive fire ({zone.id})", tuple(parts), limit, decl.edge)
+    pool = Pool(f"{token_name(tok)} suppressive fire ({zone.id})", tuple(parts), limit, decl.edge)
     return SuppressivePlan(decl, pool, rounds, dmg.value, dmg.type, w.ap, w.name, tuple(problems), fire, choke,
                            shaped)
 
@@ -241,7 +242,7 @@ def apply_suppressive(
     if plan.zone is not None and plan.zone != edit.zone(d.zone):
         edit.set_zone(plan.zone)
     kind = {"standard": "", "enhanced": "enhanced ", "flechette": f"flechette ({plan.choke} choke) "}[plan.fire]
-    text = f"{tok.name or tok.id} lays {kind}suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
+    text = f"{token_name(tok)} lays {kind}suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
     if plan.zone is not None and plan.zone.length is not None and plan.zone.length < (encounter.zone(d.zone).length or 0):
         text += f"; the zone is clipped to {plan.zone.length:g} m, the range of {plan.weapon}"
     edit.log(log_entry(edit.settings, d.shooter, "suppressive", text, [roll_record(plan.pool, res)]))
@@ -335,7 +336,7 @@ def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: in
         fm = st.options.flechette_suppressive_defense.get(s.choke, 0)
         if fm:
             parts.append(mod("choke", f"flechettes, {s.choke} choke", fm, "weapon"))
-    name = tok.name or tok.id
+    name = token_name(tok)
     test = Pool(f"{name} dodges suppressive fire {zone}", tuple(parts), threshold=s.hits)
     armor = max(0, sh.armor + s.ap)
     soak = Pool(f"{name} resists suppressive fire", (base("body", "Body", sh.body),

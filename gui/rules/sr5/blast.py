@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import CoverfireError, IllegalActionError
+from engine.names import zone_name
 from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
 from engine.sr5.combat import ready_weapons
@@ -293,7 +294,7 @@ class BlastPage(RollingPage):
         self.zone_combo.clear()
         for z in enc.zones:
             if z.kind == "blast":
-                self.zone_combo.addItem(f"{z.name or z.id}  ({z.x:.1f}, {z.y:.1f}, r {z.radius:.1f} m)", z.id)
+                self.zone_combo.addItem(f"{zone_name(z, enc)}  ({z.x:.1f}, {z.y:.1f}, r {z.radius:.1f} m)", z.id)
         self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
         self.zone_combo.blockSignals(False)
 
