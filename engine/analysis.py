@@ -22,6 +22,7 @@ import shapely
 
 from engine.errors import CoverfireError, GeometryError
 from engine.model import DIRECTED_ZONES, Encounter, Token, Weapon, Zone, zone_weapon
+from engine.names import token_name
 from engine.obstacles import ObstacleSet
 from engine.rules import find_system
 from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
@@ -71,7 +72,7 @@ class UnknownWeaponError(CoverfireError):
         self.token = token.id
         self.name = name
         carried = ", ".join(repr(w.name) for w in token.weapons) or "nothing"
-        super().__init__(f"token {token.id!r} carries no weapon named {name!r} (it carries {carried})")
+        super().__init__(f"{token_name(token)} carries no weapon named {name!r} (it carries {carried})")
 
 
 # --- values ---------------------------------------------------------------------------------

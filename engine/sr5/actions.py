@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
-from engine.names import token_name
+from engine.names import name_of, token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import EnteredDice, Roller, default_roller
@@ -471,7 +471,7 @@ def apply_action(
                 ),
                 threshold=2,
             )
-            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
             res = roll_pool(pool, roller)
             rolls.append(roll_record(pool, res))
             edit.details["test"] = res
@@ -486,7 +486,7 @@ def apply_action(
             active = {s.zone for s in edit.settings.suppressions if s.shooter != action.actor}
             for z in action.zones:
                 if z in active:
-                    edit.prompts.append(f"{who} stood up in suppressive fire {z}: Reaction + Edge test due")
+                    edit.prompts.append(f"{who} stood up in {name_of(edit.before, z)}: Reaction + Edge test due")
     elif wid == "sprint":
         pool = Pool(
             f"Sprint {who}",
@@ -494,7 +494,7 @@ def apply_action(
              mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
             (base("physical", "Physical limit", physical_limit(sh)),),
         )
-        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
         res = roll_pool(pool, roller)
         rolls.append(roll_record(pool, res))
         per = 1 if sh.metatype in ("dwarf", "troll") else 2
@@ -526,7 +526,7 @@ def apply_action(
                  mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
                 threshold=threshold,
             )
-            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
             res = roll_pool(pool, source)
             rolls.append(roll_record(pool, res))
             tests.append(res)
@@ -567,7 +567,7 @@ def apply_action(
             (base("mental", "Mental limit", mental_limit(sh)),),
             threshold=action.threshold,
         )
-        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
         res = roll_pool(pool, roller)
         rolls.append(roll_record(pool, res))
         edit.details["test"] = res
@@ -637,10 +637,11 @@ def _apply_edge(edit: Edit, action: Action, sh: Sheet, st: Settings, roller, rol
     return ": the glitch is negated" + (f" ({action.note})" if action.note else "") + spent
 
 
-def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Pool:
+def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str],
+                      names: Encounter | None = None) -> Pool:
     from engine.sr5.suppressive import suppression_modifier
 
-    m = suppression_modifier(settings, tid, sheet, near_zones)
+    m = suppression_modifier(settings, tid, sheet, near_zones, names=names)
     return pool.with_part(m) if m is not None else pool
 
 

@@ -279,11 +279,13 @@ def soak_pool(name: str, sheet: Sheet, ap: int, suppressed: Modifier | None = No
     return Pool(f"{name} resists damage", parts + ((suppressed,) if suppressed is not None else ()))
 
 
-def soak_suppression(settings: Settings, tid: str, sheet: Sheet, near_zones) -> Modifier | None:
-    """The suppression penalty on ``tid``'s damage resistance, when the options put it there."""
+def soak_suppression(settings: Settings, tid: str, sheet: Sheet, near_zones, *,
+                     names: Encounter | None = None) -> Modifier | None:
+    """The suppression penalty on ``tid``'s damage resistance, when the options put it there
+    (the shooter named by its name in ``names``, the encounter)."""
     if not settings.options.suppression_on_soak:
         return None
-    return suppression_modifier(settings, tid, sheet, near_zones)
+    return suppression_modifier(settings, tid, sheet, near_zones, names=names)
 
 
 def resisted(dv: int, damage_type: str, armor: int, ap: int, soak_hits: int | None) -> tuple[int, str, int | None]:
@@ -535,7 +537,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             parts.append(mod("touch", "touch-only attack", 2, "declaration"))
         if atok.stance == "prone":
             parts.append(mod("attacker_prone", "attacker prone", -1, "map"))
-    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones)
+    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones, names=encounter)
     if sup is not None:
         parts.append(sup)
     recoil = None
@@ -560,9 +562,9 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             b = band_at(bands[0], tf.distance, bands[1])
             if b is None:
                 if tf.distance < bands[1]:
-                    problems.append(f"{tid} is {tf.distance:.1f} m away, inside the {bands[1]:.0f} m minimum range of {w.name}")
+                    problems.append(f"{token_name(ttok)} is {tf.distance:.1f} m away, inside the {bands[1]:.0f} m minimum range of {w.name}")
                 else:
-                    problems.append(f"{tid} is {tf.distance:.1f} m away, beyond the extreme range "
+                    problems.append(f"{token_name(ttok)} is {tf.distance:.1f} m away, beyond the extreme range "
                                     f"({bands[0][-1].max:.0f} m) of {w.name}")
             else:
                 band_name = b.band
@@ -572,7 +574,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             reach = w.reach + (1 if ash.metatype == "troll" else 0)
             gap = tf.distance - atok.radius - ttok.radius
             if gap > opts.melee_metres + reach + 1e-9:
-                problems.append(f"{tid} is out of melee reach ({gap:.1f} m between them; reach allows "
+                problems.append(f"{token_name(ttok)} is out of melee reach ({gap:.1f} m between them; reach allows "
                                 f"{opts.melee_metres + reach:.1f} m)")
         blind = tf.cover == "full" or not tf.visible
         env = environment(st.environment, ash, band=band_name, distance=tf.distance, blind=blind, melee=melee,
@@ -580,7 +582,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         envs.append(env)
         tinfo.append((tid, tf, ttok, band_name, env))
         if spread and not tf.in_spread:
-            problems.append(f"{tid} is outside the {choke} spread")
+            problems.append(f"{token_name(ttok)} is outside the {choke} spread")
     if choke is not None and len(targets) > 1:
         bands_hit = [bn for (_, _, _, bn, _) in tinfo if bn is not None]
         if bands_hit:
@@ -636,7 +638,8 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
                                              problems, w)
         defense = Pool(f"{tname} defends", tuple(dparts), tuple(dlimit))
         ap = w.ap
-        soak = soak_pool(tname, tsh, ap, soak_suppression(st, tid, tsh, facts.token(tid).near_zones))
+        soak = soak_pool(tname, tsh, ap, soak_suppression(st, tid, tsh, facts.token(tid).near_zones,
+                                                                 names=encounter))
         tps.append(TargetPlan(tid, tf, band_name, env, extra, extra, defense, soak, dmg, ap, tsh.armor, choice, ini,
                               tname))
 
@@ -724,7 +727,8 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
             parts.append(mod("vehicle", "defender in a moving vehicle", 3, "sheet"))
     if decl.area:
         parts.append(mod("area", "area-effect attack", -2, "declaration"))
-    sup = suppression_modifier(st, tid, tsh, facts.token(tid).near_zones) if opts.suppression_on_defense else None
+    sup = (suppression_modifier(st, tid, tsh, facts.token(tid).near_zones, names=encounter)
+           if opts.suppression_on_defense else None)
     if sup is not None:
         parts.append(sup)
     if tsh.defended:

@@ -42,7 +42,7 @@ from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
-from engine.names import token_name
+from engine.names import name_of, token_name, zone_name
 from engine.ranges import band_at
 from engine.sr5 import condition
 from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool, soak_suppression
@@ -510,7 +510,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     problems: list[str] = []
     notes: list[str] = []
     if zone.kind != "blast":
-        problems.append(f"zone {zone.id} is a {zone.kind} zone; a grenade is aimed at a blast zone")
+        problems.append(f"{zone_name(zone, encounter)} is a {zone.kind} zone; a grenade is aimed at a blast zone")
     spec = blast_spec(w)
     if spec is None:
         if is_blast_weapon(w):
@@ -550,7 +550,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
         problems.append(f"{aname} has no Edge left")
     for tid, choice in decl.defenses.items():
         if choice not in ("normal", "full_defense"):
-            problems.append(f"{tid}: against a blast only normal defense or Full Defense, not {choice!r}")
+            problems.append(f"{name_of(encounter, tid)}: against a blast only normal defense or Full Defense, not {choice!r}")
 
     # -- the attack pool -----------------------------------------------------------------------------
     skill_key = weapon_skill(w) if (w.skill or w.category in CATEGORY_PROJECTILE) else (
@@ -570,7 +570,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     both = smartlinked(w, ash) and ash.wireless
     if aim and (ash.aim_bonus == "pool" or both):
         parts.append(mod("aim", f"Take Aim x{ash.aim}" + (f" (most {cap})" if ash.aim > cap else ""), aim, "sheet"))
-    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones)
+    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones, names=encounter)
     if sup is not None:
         parts.append(sup)
     parts += edge_parts(ash, decl.edge)
@@ -618,7 +618,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     elif dmg is not None and spec.falloff and radius < reach - 1e-6:
         notes.append(f"the circle is drawn {radius:.1f} m; the blast reaches {reach:.1f} m (Options.blast_radius)")
     if zone.x is None or zone.y is None:
-        raise IllegalActionError(f"zone {zone.id} has no centre")
+        raise IllegalActionError(f"{zone_name(zone, encounter)} has no centre")
     plan = BlastPlan(encounter, decl, w, spec, thrown, projectile, action, cost, attack, band_name, env, dmg, ap,
                      radius, reach, scatter, (facts.x, facts.y), (atok.x, atok.y), facts, (), tuple(problems),
                      tuple(notes))
@@ -663,7 +663,8 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
             if p.key == "cover":
                 dparts[dparts.index(p)] = replace(p, label=f"{p.label} from the blast")
         defense = Pool(f"{tname} dives from the blast", tuple(dparts), tuple(dlimit))
-        soak = soak_pool(tname, tsh, plan.ap, soak_suppression(st, cf.id, tsh, mf.token(cf.id).near_zones))
+        soak = soak_pool(tname, tsh, plan.ap, soak_suppression(st, cf.id, tsh, mf.token(cf.id).near_zones,
+                                                                      names=plan.encounter))
         for t, pool, key, value, label in plan.target_overrides:
             if t != cf.id:
                 continue
@@ -1024,7 +1025,7 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
     edit.set_zone(z.model_copy(update=zupd))
 
     how = "throws" if plan.thrown else "fires"
-    head = f"{aname} {how} {plan.weapon.name} ({plan.spec.label}) at {decl.zone}: {resolution.attack.hits} hits " \
+    head = f"{aname} {how} {plan.weapon.name} ({plan.spec.label}) at {name_of(encounter, decl.zone)}: {resolution.attack.hits} hits " \
            f"vs {THRESHOLD}: {resolution.landing_text()}"
     rolls = [roll_record(plan.attack, resolution.attack)]
     if resolution.scatter is not None:

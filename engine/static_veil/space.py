@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 
 from engine.model import Encounter, Token
-from engine.names import obstacle_name, token_name
+from engine.names import token_name
 
 XY = tuple[float, float]
 
@@ -140,7 +140,7 @@ def slide(
         if res.stopped_kind == "obstacle":
             o = encounter.obstacle(str(res.stopped_by))
             kind = "door" if o.door else "wall"
-            stopped = f"{kind} '{obstacle_name(o)}'"
+            stopped = f"{kind} '{o.name}'" if o.name else f"the {kind}"
         elif res.stopped_kind == "body":
             t = encounter.token(str(res.stopped_by))
             stopped = token_name(t)
