@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QInputDialog, QMenu
 
 from engine.errors import CoverfireError
 from engine.model import Encounter, Stance
-from engine.names import obstacle_name, token_name, zone_name
+from engine.names import display_name, obstacle_name, token_name, zone_name
 from gui import edits
 
 STANCES = get_args(Stance)
@@ -90,7 +90,7 @@ def _inspect(window, ident: str) -> None:
 def _delete(window, ident: str) -> None:
     enc = window.document.committed
     item = edits.find(enc, ident)
-    if _commit(window, edits.delete(enc, [ident]), f"Delete {item.name or ident}"):
+    if _commit(window, edits.delete(enc, [ident]), f"Delete {display_name(item, enc)}"):
         window.selection.prune(window.document.encounter)
 
 
@@ -302,7 +302,7 @@ def _title(window, target: Target) -> str:
     if target.kind == "ground":
         return f"Map at {target.x:.1f}, {target.y:.1f} m"
     item = edits.find(enc, target.id)
-    return f"{target.kind.capitalize()}: {getattr(item, 'name', '') or item.id}"
+    return f"{target.kind.capitalize()}: {display_name(item, enc)}"
 
 
 class MapContextMenu(QObject):

@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from engine.model import Encounter
-from engine.names import token_name, zone_name
+from engine.names import name_of, token_name, zone_name
 from engine.obstacles import WALL_HEIGHT
 from geometry.cover import cover_percent
 from gui import style
@@ -379,7 +379,7 @@ class MapView(pg.GraphicsView):
             ck = (src, self.document.path)
             hit = cache.get(ck)
             if hit is None:
-                hit = load_image_ref(src, self.document.path, f"The picture of {tid}", "its disc is drawn plain")
+                hit = load_image_ref(src, self.document.path, f"The picture of {name_of(self.document.encounter, tid)}", "its disc is drawn plain")
             fresh[ck] = hit
             img, why = hit
             if img is not None:

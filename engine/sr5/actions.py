@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
-from engine.names import name_of, token_name
+from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import EnteredDice, Roller, default_roller
@@ -33,6 +33,7 @@ from engine.sr5.economy import (
     in_combat,
     log_entry,
     spend,
+    suppressive_zone_text,
 )
 from engine.sr5.pools import Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import RollRecord, Settings, Sheet
@@ -486,7 +487,7 @@ def apply_action(
             active = {s.zone for s in edit.settings.suppressions if s.shooter != action.actor}
             for z in action.zones:
                 if z in active:
-                    edit.prompts.append(f"{who} stood up in {name_of(edit.before, z)}: Reaction + Edge test due")
+                    edit.prompts.append(f"{who} stood up in {suppressive_zone_text(edit.before, z)}: Reaction + Edge test due")
     elif wid == "sprint":
         pool = Pool(
             f"Sprint {who}",

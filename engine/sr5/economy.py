@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.model import Encounter
-from engine.names import name_of
+from engine.names import name_of, zone_name
 from engine.sr5 import condition
 from engine.sr5.changes import Edit, settings_of, sheet_of
 from engine.sr5.sheet import LogEntry, RollRecord, Settings, Sheet
@@ -231,14 +231,21 @@ def spend(edit: Edit, tid: str, action_id: str, cost: str, *, initiative: int = 
         end_suppression_by(edit, tid, "acts otherwise")
 
 
+def suppressive_zone_text(encounter: Encounter, zone_id: str) -> str:
+    """A suppressive zone as a prompt names it: its display name (engine.names), or
+    "suppressive fire <id>" for a zone the encounter no longer holds."""
+    return zone_name(encounter.zone(zone_id), encounter) if any(z.id == zone_id for z in encounter.zones) \
+        else f"suppressive fire {zone_id}"
+
+
 def end_suppression_by(edit: Edit, shooter: str, why: str) -> None:
     """End the suppressive fire ``shooter`` keeps up (it moved or acted otherwise)."""
     st = edit.settings
     mine = [s for s in st.suppressions if s.shooter == shooter]
     if mine:
         edit.update_settings(suppressions=tuple(s for s in st.suppressions if s.shooter != shooter))
-        edit.log(log_entry(edit.settings, shooter, "suppression", f"suppressive fire in {', '.join(s.zone for s in mine)} "
-                           f"ends: the shooter {why}"))
+        edit.log(log_entry(edit.settings, shooter, "suppression",
+                           f"{name_of(edit.before, shooter)}'s suppressive fire ends: the shooter {why}"))
 
 
 @dataclass(frozen=True)

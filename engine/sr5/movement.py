@@ -14,7 +14,8 @@ from engine.model import Encounter
 from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.economy import FREE, _cost_reason, _name, end_suppression_by, in_combat, log_entry, spend
+from engine.sr5.economy import (FREE, _cost_reason, _name, end_suppression_by, in_combat, log_entry, spend,
+                                 suppressive_zone_text)
 
 
 @dataclass(frozen=True)
@@ -130,9 +131,9 @@ def apply_move(
         active = {s.zone for s in edit.settings.suppressions if s.shooter != tid}
         for z in sorted((set(zones_before) | set(zones_after)) & active):
             way = ("in" if z in zones_before else "into") if z in zones_after else "out of"
-            edit.prompts.append(f"{who} moved {way} suppressive fire {z}: Reaction + Edge test due")
+            edit.prompts.append(f"{who} moved {way} {suppressive_zone_text(edit.before, z)}: Reaction + Edge test due")
         for z in sorted(set(zones_through) & active - set(zones_before) - set(zones_after)):
-            edit.prompts.append(f"{who} moved through suppressive fire {z}: Reaction + Edge test due")
+            edit.prompts.append(f"{who} moved through {suppressive_zone_text(edit.before, z)}: Reaction + Edge test due")
     text = f"{who} moves {metres:.1f} m ({total:.1f} m this turn" + (", running" if sh.running else "") + ")"
     edit.log(log_entry(edit.settings, tid, "move", text))
     return edit.finish(text)

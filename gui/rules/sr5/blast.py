@@ -39,7 +39,6 @@ from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
     PoolView,
     limit_text,
-    named,
     replace_boxes,
     show_result,
     show_story,
@@ -459,9 +458,6 @@ class BlastPage(RollingPage):
     def _set_boxes(self, targets: list[str]) -> None:
         self.boxes = replace_boxes(self.boxes_layout, self.boxes, targets, lambda t: CaughtBox(self, t))
 
-    def _named(self, line: str, targets) -> str:
-        return named(self.controller, line, targets)
-
     def _show_rolls(self) -> None:
         c = self.controller
         plan = self.plan
@@ -502,7 +498,7 @@ class BlastPage(RollingPage):
                 self.scroll_to(box)
         else:
             self.dice.set_request(None)
-        lines = [self._named(ln, targets) for ln in r.steps()]
+        lines = r.steps()  # the engine names the tokens
         if not lines:
             lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the faces of the dice "
                      "you rolled: the attack (3 hits land on the aim point), on a miss the scatter and its "

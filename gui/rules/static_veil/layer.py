@@ -272,7 +272,7 @@ def headline(preview, actor, target) -> str:
     """The map's summary of a preview: "Charge Vex: 11.4 m, 2 AP", or for a refused one
     "Charge refused:" and the reason wrapped in lines of REASON_WRAP characters (at most
     REASON_LINES; the panel shows it whole)."""
-    who = (token_name(target)) if target is not None else ""
+    who = token_name(target) if target is not None else ""
     if not preview.allowed:
         reason = preview.reason or "not allowed"
         if ": " in reason and len(reason) > 60:
