@@ -118,3 +118,15 @@ def name_of(encounter: Encounter, ident: str | None) -> str:
 def names_of(encounter: Encounter, idents) -> str:
     """Display names of several ids, joined with ", "."""
     return ", ".join(name_of(encounter, i) for i in idents)
+
+
+def geometry_text(exc: Exception, encounter: Encounter) -> str:
+    """The message of a geometry error for a person: an obstacle named by
+    :func:`obstacle_name` where geometry/ (which knows ids only) gave its id ("the goal point
+    (3.00, 4.00) lies inside Sedan"); any other error's own text."""
+    from geometry.errors import InsideObstacleError
+
+    if isinstance(exc, InsideObstacleError) and isinstance(exc.obstacle, str):
+        x, y = exc.point
+        return f"the {exc.role} point ({x:.2f}, {y:.2f}) lies inside {name_of(encounter, exc.obstacle)}"
+    return str(exc)

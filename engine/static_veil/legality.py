@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalActionError, UnknownIdError
 from engine.model import Encounter, Token
-from engine.names import name_of, token_name
+from engine.names import geometry_text, name_of, token_name
 from engine.static_veil import space
 from engine.static_veil.actions import (
     ACTION_BY_KEY,
@@ -222,7 +222,7 @@ class Legality:
         try:
             planner(self, enc, action, settings, plan, probe_only)
         except GeometryInputError as exc:  # e.g. a destination inside a wall
-            raise IllegalActionError(str(exc)) from None
+            raise IllegalActionError(geometry_text(exc, enc)) from None
         _afford(plan)
         return plan
 
