@@ -29,6 +29,7 @@ from gui import style
 from gui.layers import Sketch
 from gui.qtgeom import polyline_path
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
+from gui.charge_process import refusal_text
 from gui.walk_worker import WalkWorker, walk_here
 
 RULER_COLOUR = QColor("#ffffff")
@@ -123,7 +124,7 @@ def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None =
         if answer is None:
             fields["walk_pending"] = True
         elif answer[0] == "refused":
-            fields["walk_note"] = f"no walk: {answer[1]}"
+            fields["walk_note"] = f"no walk: {refusal_text(answer, encounter)}"
         elif answer[0] == "none":
             fields["walk_note"] = f"no walk: {_name(encounter, walker)} cannot get there"
         else:
