@@ -293,7 +293,7 @@ class InspectorPanel(QWidget):
             values = {}
         else:
             item = edits.find(enc, ident)
-            self.heading.setText(f"{kind.capitalize()}: {display_name(item)}" if hasattr(item, "name") else kind)
+            self.heading.setText(f"{kind.capitalize()}: {display_name(item, enc)}" if hasattr(item, "name") else kind)
             values = {name: getattr(item, name, None) for name in self.widgets}
             if self.json_box.isChecked() and not self.json_edit.hasFocus():
                 self.json_edit.setPlainText(json.dumps(item.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False))
@@ -495,7 +495,7 @@ class InspectorPanel(QWidget):
             elif kind in ("token", "obstacle", "zone"):
                 new = edits.apply_fields(enc, ident, fields)
                 item = edits.find(enc, ident)
-                label = display_name(item)
+                label = display_name(item, enc)
             else:
                 return False
         except CoverfireError as exc:
@@ -612,7 +612,7 @@ class InspectorPanel(QWidget):
             return
         self._show_error(None)
         item = edits.find(self.document.committed, ident)
-        self._commit(new, f"Edit {display_name(item)} (JSON)", ident, str(data.get("id", ident)))
+        self._commit(new, f"Edit {display_name(item, self.document.committed)} (JSON)", ident, str(data.get("id", ident)))
         self._refresh()
 
     def _json_toggled(self, on: bool) -> None:

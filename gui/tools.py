@@ -190,8 +190,8 @@ class ToolHost(Protocol):
     def grid(self) -> float: ...
 
 
-def _name(item) -> str:
-    return display_name(item)
+def _name(item, encounter=None) -> str:
+    return display_name(item, encounter)
 
 
 class Tool:
@@ -378,7 +378,7 @@ class SelectTool(Tool):
         if hit.kind == "vertex":
             text = f"Move a corner of {_name(enc.obstacle(hit.id))}"
         elif hit.kind == "handle":
-            text = f"Adjust {_name(enc.zone(hit.id))}"
+            text = f"Adjust {_name(enc.zone(hit.id), enc)}"
             try:  # only the zone changed: check it alone (a whole revalidation is slow on big maps)
                 z = enc.zone(hit.id)
                 type(z).model_validate(z.model_dump(mode="python", round_trip=True))
@@ -388,7 +388,7 @@ class SelectTool(Tool):
                 return
         else:
             ids = self.host.selection.ids or (hit.id,)
-            text = f"Move {_name(edits.find(enc, ids[0]))}" if len(ids) == 1 else f"Move {len(ids)} objects"
+            text = f"Move {_name(edits.find(enc, ids[0]), enc)}" if len(ids) == 1 else f"Move {len(ids)} objects"
         # moves keep every value finite and valid (vertices were checked as they moved)
         self.doc.commit(enc, text)
 
