@@ -115,11 +115,6 @@ def name_of(encounter: Encounter, ident: str | None) -> str:
     return ident
 
 
-def names_of(encounter: Encounter, idents) -> str:
-    """Display names of several ids, joined with ", "."""
-    return ", ".join(name_of(encounter, i) for i in idents)
-
-
 def geometry_text(exc: Exception, encounter: Encounter) -> str:
     """The message of a geometry error for a person: an obstacle named by
     :func:`obstacle_name` where geometry/ (which knows ids only) gave its id ("the goal point

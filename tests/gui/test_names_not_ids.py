@@ -18,8 +18,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from engine.errors import CoverfireError
 from engine.files import dumps_encounter, load_encounter
-from engine.names import display_name, name_of, obstacle_name, token_name, zone_name
-from engine.model import Obstacle, Token, Zone
+from engine.names import display_name
 
 #: Each demo's typical actions, in its system's JSON form (tests/golden/README.md). "@actor" is
 #: the first token the engine lets do it; "@foe" the first token of another side it allows.
@@ -96,27 +95,6 @@ def _open(qtbot, tmp_path, monkeypatch, path):
     win.show()
     qtbot.waitExposed(win)
     return win
-
-
-def test_the_name_helpers():
-    from engine.model import Encounter, MapSpec
-
-    a = Token(id="ganger-1", name="Razor", x=1, y=1)
-    b = Token(id="b-7", x=5, y=5)
-    sup = Zone(id="sup-1", kind="suppressive", owner="ganger-1", length=20)
-    boom = Zone(id="zone-3", kind="blast", x=3, y=3, radius=2)
-    named = Zone(id="z", kind="circle", name="The yard", x=3, y=3, radius=2)
-    wall = Obstacle(id="wall-4", height=3, polygon=((0, 0), (1, 0), (1, 1)))
-    door = Obstacle(id="o-1", height=3, polygon=((0, 0), (1, 0), (1, 1)), door=True)
-    sedan = Obstacle(id="car-1", name="Sedan", height=1.4, polygon=((0, 0), (1, 0), (1, 1)))
-    enc = Encounter(map=MapSpec(width=10, height=10), tokens=(a, b), zones=(sup, boom, named),
-                    obstacles=(wall, door, sedan))
-    assert (token_name(a), token_name(b)) == ("Razor", "b-7")  # no name: the id is all it has
-    assert zone_name(sup, enc) == "suppressive fire of Razor" and zone_name(sup) == "suppressive fire of ganger-1"
-    assert (zone_name(boom), zone_name(named)) == ("Blast 3", "The yard")
-    assert [obstacle_name(o) for o in (wall, door, sedan)] == ["wall", "door", "Sedan"]
-    assert [name_of(enc, i) for i in ("ganger-1", "sup-1", "car-1", "gone", None)] == [
-        "Razor", "suppressive fire of Razor", "Sedan", "gone", ""]
 
 
 @pytest.mark.parametrize("demo", list(PLAYS))
