@@ -36,7 +36,7 @@ def hypothetical(encounter: Encounter, moves: Iterable[MoveTo] = (), zones: Iter
                 checked.append(Zone.model_validate(z.model_dump(mode="python", round_trip=True)))
             except ValidationError as exc:
                 why = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'zone'}: {e['msg']}" for e in exc.errors())
-                raise IllegalActionError(f"{zone_name(z, encounter)}: {why}") from None
+                raise IllegalActionError(f"{zone_name(z, encounter)}: {why}", ids=(z.id,)) from None
         by_id = {z.id: z for z in checked}
         kept = tuple(by_id.pop(z.id, z) for z in enc.zones)
         enc = enc.model_copy(update={"zones": kept + tuple(by_id.values())})

@@ -618,7 +618,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     elif dmg is not None and spec.falloff and radius < reach - 1e-6:
         notes.append(f"the circle is drawn {radius:.1f} m; the blast reaches {reach:.1f} m (Options.blast_radius)")
     if zone.x is None or zone.y is None:
-        raise IllegalActionError(f"{zone_name(zone, encounter)} has no centre")
+        raise IllegalActionError(f"{zone_name(zone, encounter)} has no centre", ids=(zone.id,))
     plan = BlastPlan(encounter, decl, w, spec, thrown, projectile, action, cost, attack, band_name, env, dmg, ap,
                      radius, reach, scatter, (facts.x, facts.y), (atok.x, atok.y), facts, (), tuple(problems),
                      tuple(notes))

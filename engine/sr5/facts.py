@@ -149,7 +149,8 @@ def facts_from_tactics(
     tf = []
     for tid in wanted:
         if tid not in reports:
-            raise IllegalActionError(f"the map has no line to {name_of(encounter, tid)} from {name_of(encounter, attacker)}")
+            raise IllegalActionError(f"the map has no line to {name_of(encounter, tid)} from {name_of(encounter, attacker)}",
+                                     ids=(tid, attacker))
         r = reports[tid]
         tok = encounter.token(tid)
         cls = getattr(r.cover, "cls", None) or getattr(r.cover, "cover_class", None) or "none"

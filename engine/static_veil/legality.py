@@ -222,7 +222,8 @@ class Legality:
         try:
             planner(self, enc, action, settings, plan, probe_only)
         except GeometryInputError as exc:  # e.g. a destination inside a wall
-            raise IllegalActionError(geometry_text(exc, enc)) from None
+            raise IllegalActionError(geometry_text(exc, enc), ids=tuple(
+                i for i in (getattr(exc, "obstacle", None),) if isinstance(i, str))) from None
         _afford(plan)
         return plan
 

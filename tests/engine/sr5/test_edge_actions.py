@@ -56,8 +56,9 @@ def test_seize_the_initiative_acts_first_and_costs_a_point():
 def test_blitz_rolls_five_dice_next_turn_and_only_between_turns():
     enc, _ = apply_action(_pair(), Action("b", "blitz"))
     assert enc.token("b").rules["sr5"].blitz_turn == 1 and _edge(enc, "b") == 1
-    with pytest.raises(IllegalActionError, match="B rolls 5D6 initiative: enter 5 dice, not 1"):
+    with pytest.raises(IllegalActionError, match="B rolls 5D6 initiative: enter 5 dice, not 1") as refused:
         start_turn(enc, entered={"b": [6]})
+    assert refused.value.ids == ("b",)  # the text names B; the id stays for programs
     enc, _ = start_turn(enc, entered={"a": 20, "b": [1, 2, 3, 4, 5]})
     assert enc.token("b").rules["sr5"].initiative == 3 + 3 + 15  # Reaction 3 + Intuition 3 + 5D6
     assert check_action(enc, Action("a", "blitz")) == "Blitz is declared before initiative is rolled (between Combat Turns)"
