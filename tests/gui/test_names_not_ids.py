@@ -83,6 +83,39 @@ def _menu_texts(entries) -> list[str]:
     return out
 
 
+def _widget_texts(win) -> list[str]:
+    """What the window's panels show: every label, button, text pane, tree and table cell,
+    and their tooltips (the Inspector's fields, where ids are edited, aside)."""
+    from PySide6.QtWidgets import QAbstractButton, QLabel, QPlainTextEdit, QTableWidget, QTextEdit, QTreeWidget
+
+    inspector = win.docks.get("inspector")
+    skip = inspector.widget() if inspector is not None else None
+    out = []
+    for cls in (QLabel, QAbstractButton):
+        for w in win.findChildren(cls):
+            if skip is not None and skip.isAncestorOf(w):
+                continue
+            out += [w.text(), w.toolTip()]
+    for cls in (QPlainTextEdit, QTextEdit):  # the Action panel's stories and results
+        for w in win.findChildren(cls):
+            if skip is not None and skip.isAncestorOf(w):
+                continue
+            out.append(w.toPlainText())
+    for tree in win.findChildren(QTreeWidget):
+        stack = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        while stack:
+            it = stack.pop()
+            out += [it.text(c) for c in range(tree.columnCount())] + [it.toolTip(c) for c in range(tree.columnCount())]
+            stack += [it.child(i) for i in range(it.childCount())]
+    for table in win.findChildren(QTableWidget):
+        for r in range(table.rowCount()):
+            for c in range(table.columnCount()):
+                it = table.item(r, c)
+                if it is not None:
+                    out += [it.text(), it.toolTip()]
+    return out
+
+
 def _open(qtbot, tmp_path, monkeypatch, path):
     from gui.main_window import MainWindow
 
@@ -118,6 +151,7 @@ def test_no_message_of_a_played_demo_names_an_id(demo, qtbot, tmp_path, monkeypa
         texts += [getattr(e, "text", "") for e in getattr(enc.rules.get(system.name), "log", ())]
         texts += [doc.undo_stack.text(i) for i in range(doc.undo_stack.count())]
         texts += said
+        texts += _widget_texts(win)
         for t in enc.tokens:
             for o in system.actions(enc, t.id):
                 texts += [o.label, o.reason]

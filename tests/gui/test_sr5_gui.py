@@ -361,7 +361,8 @@ def test_suppressive_fire_from_the_map_zone_then_tusk_tests(sr5):
     # Tusk stands exposed inside the cone: must roll; Razor's disc is within 1 m of it: -3 dice only
     assert status["ganger-4"].must_test == ("sup-1",) and status["ganger-1"].must_test == ()
     assert status["ganger-1"].penalty == -3
-    assert "Tusk: must roll Reaction + Edge vs sup-1; -3 dice (sup-1)" in dlg.result.toPlainText()
+    assert ("Tusk: must roll Reaction + Edge vs Sam's suppressive fire; -3 dice (Sam's suppressive fire)"
+            in dlg.result.toPlainText())
     decs = sr5.map_view.tokens.decorations
     assert ("SUPP -3", "#ff8a65") in decs["ganger-4"].tags and ("SUPP -3", "#ff8a65") in decs["ganger-1"].tags
     t = g.tracker

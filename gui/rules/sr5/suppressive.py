@@ -236,10 +236,10 @@ class SuppressivePage(ActionPage):
         for tid, zs in status.items():
             bits = []
             if zs.must_test:
-                bits.append("must roll Reaction + Edge vs " + ", ".join(zs.must_test))
-            bits += [f"spared in {z}: {why}" for z, why in zs.spared]
+                bits.append("must roll Reaction + Edge vs " + ", ".join(c.name(z) for z in zs.must_test))
+            bits += [f"spared in {c.name(z)}: {why}" for z, why in zs.spared]
             if zs.penalty:
-                bits.append(f"{zs.penalty:+d} dice ({zs.penalty_zone})")
+                bits.append(f"{zs.penalty:+d} dice ({c.name(zs.penalty_zone)})")
             lines.append(f"{c.name(tid)}: " + "; ".join(bits))
         return "\n".join(lines) or "Nobody is in or next to the zone."
 
