@@ -22,6 +22,7 @@ import shapely
 
 from engine.errors import CoverfireError, GeometryError
 from engine.model import DIRECTED_ZONES, Encounter, Token, Weapon, Zone, zone_weapon
+from engine.names import geometry_text, token_name
 from engine.obstacles import ObstacleSet
 from engine.rules import find_system
 from engine.ranges import CATEGORIES, DEFAULT_STRENGTH, RANGE_EPSILON, Band, bands_for
@@ -71,7 +72,7 @@ class UnknownWeaponError(CoverfireError):
         self.token = token.id
         self.name = name
         carried = ", ".join(repr(w.name) for w in token.weapons) or "nothing"
-        super().__init__(f"token {token.id!r} carries no weapon named {name!r} (it carries {carried})")
+        super().__init__(f"{token_name(token)} carries no weapon named {name!r} (it carries {carried})")
 
 
 # --- values ---------------------------------------------------------------------------------
@@ -452,7 +453,7 @@ class Tactics:
             mover, bodies, row = self._charge_from(a, float(reach), float(runup), float(max_movement))
             return mover.plan_at(bodies, row[t.id], shared_tree=True if shared else None)
         except GeometryInputError as exc:
-            return ChargePlan(False, (), None, None, None, str(exc))
+            return ChargePlan(False, (), None, None, None, geometry_text(exc, self.encounter))
 
     def _charge_from(self, a: Token, reach: float, runup: float, max_movement: float):
         """The attacker's side of its charges (``geometry.nav.ChargeFrom``), the other tokens

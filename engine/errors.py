@@ -83,10 +83,13 @@ class ImportFileError(CoverfireError):
 
 
 class IllegalActionError(CoverfireError):
-    """A rule system refused an action; ``reason`` says why in the GM's words."""
+    """A rule system refused an action; ``reason`` says why in the GM's words (objects by
+    their names, engine.names); ``ids`` the ids of the objects it is about, for programs,
+    where the raiser knows them (the refused action holds its own ids too)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, ids: tuple[str, ...] = ()) -> None:
         self.reason = reason
+        self.ids = tuple(ids)
         super().__init__(reason)
 
 

@@ -27,6 +27,12 @@ from geometry.errors import GeometryInputError
 REBUILD_SHARE = 0.2
 REBUILD_MIN = 64
 
+#: Height of a wall, metres: full height, above a standing body (1.8 m,
+#: :data:`geometry.bodies.STANCE_BODY`), so it hides anyone behind it (full cover) and sight
+#: does not pass over it. The Wall tool draws walls this tall unless the GM says otherwise,
+#: and imported maps' walls and doors are this tall. Low cover (a crate) is about 1 m.
+WALL_HEIGHT = 3.0
+
 _SERIAL = itertools.count(1)
 
 

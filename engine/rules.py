@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import CoverfireError, IllegalActionError
+from engine.names import token_name
 
 if TYPE_CHECKING:  # the model imports this module; these names are for type hints only
     from engine.model import Encounter, Token, Weapon
@@ -299,7 +300,7 @@ def move_tokens(encounter: Encounter, moves: Iterable[MoveTo]) -> Encounter:
 def moves_label(encounter: Encounter, moves: Sequence[MoveTo]) -> str:
     if len(moves) == 1:
         t = encounter.token(moves[0].token)
-        return f"Move {t.name or t.id}"
+        return f"Move {token_name(t)}"
     return f"Move {len(moves)} tokens"
 
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from engine.analysis import Tactics
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Zone
+from engine.names import zone_name
 from engine.rules import MoveTo, move_tokens
 
 
@@ -35,7 +36,7 @@ def hypothetical(encounter: Encounter, moves: Iterable[MoveTo] = (), zones: Iter
                 checked.append(Zone.model_validate(z.model_dump(mode="python", round_trip=True)))
             except ValidationError as exc:
                 why = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'zone'}: {e['msg']}" for e in exc.errors())
-                raise IllegalActionError(f"zone {z.id!r}: {why}") from None
+                raise IllegalActionError(f"{zone_name(z, encounter)}: {why}", ids=(z.id,)) from None
         by_id = {z.id: z for z in checked}
         kept = tuple(by_id.pop(z.id, z) for z in enc.zones)
         enc = enc.model_copy(update={"zones": kept + tuple(by_id.values())})

@@ -151,13 +151,29 @@ def main(conn) -> None:  # pragma: no cover - runs in the child process
             conn.send(("plans", job, batch, True))
 
 
+def refusal_text(answer: tuple, encounter) -> str:
+    """The message of a ``("refused", ...)`` walk for a person: an obstacle by its name."""
+    if len(answer) > 2:
+        from engine.names import geometry_text
+        from geometry.errors import InsideObstacleError
+
+        role, point, obstacle = answer[2]
+        return geometry_text(InsideObstacleError(role, point, obstacle), encounter)
+    return answer[1]
+
+
 def walk(nav, start, goal, radius) -> tuple:
     """The reply to a walk: ``("path", points, length)``, ``("none",)`` or ``("refused",
-    message)`` (see the module doc)."""
+    message)`` (see the module doc); a point inside an obstacle adds ``(role, point,
+    obstacle id)``, for the window to name the obstacle (:func:`refusal_text`)."""
+    from geometry.errors import InsideObstacleError
+
     if nav is None:
         return ("refused", "the planner has no obstacles yet")
     try:
         path = nav.shortest_path(start, goal, radius)
+    except InsideObstacleError as exc:
+        return ("refused", str(exc), (exc.role, exc.point, exc.obstacle))
     except ValueError as exc:  # the geometry's refusal (inside an obstacle, off the map ...)
         return ("refused", str(exc))
     if path is None:

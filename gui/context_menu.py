@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QInputDialog, QMenu
 
 from engine.errors import CoverfireError
 from engine.model import Encounter, Stance
+from engine.names import display_name, obstacle_name, token_name, zone_name
 from gui import edits
 
 STANCES = get_args(Stance)
@@ -89,7 +90,7 @@ def _inspect(window, ident: str) -> None:
 def _delete(window, ident: str) -> None:
     enc = window.document.committed
     item = edits.find(enc, ident)
-    if _commit(window, edits.delete(enc, [ident]), f"Delete {item.name or ident}"):
+    if _commit(window, edits.delete(enc, [ident]), f"Delete {display_name(item, enc)}"):
         window.selection.prune(window.document.encounter)
 
 
@@ -144,7 +145,7 @@ def token_entries(window, token_id: str) -> list[Entry]:
     sel = window.selection
     out: list[Entry] = []
     if sel.attacker == token_id:
-        out.append(Entry("Attack from here", enabled=False, reason=f"{t.name or t.id} is the attacker already"))
+        out.append(Entry("Attack from here", enabled=False, reason=f"{token_name(t)} is the attacker already"))
     else:
         out.append(Entry("Attack from here", lambda: sel.set_attacker(token_id)))
     targeted = token_id in sel.targets
@@ -157,12 +158,12 @@ def token_entries(window, token_id: str) -> list[Entry]:
         label = getattr(getattr(enc, "system", None), "label", "") or "Rules"
         out.append(Entry(f"{label} actions", children=tuple(rules), separator_before=True))
     stances = tuple(Entry(s.capitalize(), (lambda s=s: _set_fields(window, token_id, {"stance": s},
-                                                                     f"{t.name or t.id}: {s}")),
+                                                                     f"{token_name(t)}: {s}")),
                           checked=(t.stance == s)) for s in STANCES)
     out.append(Entry("Stance", children=stances, separator_before=not rules))
     out.append(Entry("Reveal to players" if t.hidden else "Hide from players",
                      lambda: _set_fields(window, token_id, {"hidden": not t.hidden},
-                                         f"{'Reveal' if t.hidden else 'Hide'} {t.name or t.id}")))
+                                         f"{'Reveal' if t.hidden else 'Hide'} {token_name(t)}")))
     out.append(_duplicate_entry(window, token_id))
     out.append(Entry("Delete", lambda: _delete(window, token_id)))
     out.append(Entry("Edit in Inspector", lambda: _inspect(window, token_id), separator_before=True))
@@ -177,7 +178,7 @@ def _ask_height(window, ident: str, now: float) -> None:
 
 def obstacle_entries(window, ident: str) -> list[Entry]:
     o = window.document.committed.obstacle(ident)
-    name = o.name or o.id
+    name = obstacle_name(o)
     heights = tuple(Entry(f"{h:g} m ({what})", (lambda h=h: _set_fields(window, ident, {"height": h}, f"{name}: {h:g} m")),
                           checked=abs(o.height - h) < 1e-9) for h, what in HEIGHT_PRESETS)
     heights += (Entry(f"Other\u2026 (now {o.height:g} m)", lambda: _ask_height(window, ident, o.height)),)
@@ -206,7 +207,7 @@ def _aim(window, ident: str) -> None:
 def zone_entries(window, ident: str) -> list[Entry]:
     enc = window.document.committed
     z = enc.zone(ident)
-    name = z.name or z.id
+    name = zone_name(z, enc)
     out = []
     if z.kind in ("blast", "circle"):
         out.append(Entry("Aim", enabled=False, reason=f"a {z.kind} has no direction: drag its handle to size it"))
@@ -216,7 +217,7 @@ def zone_entries(window, ident: str) -> list[Entry]:
                                                                         "y": enc.zone_origin(z)[1]}, f"{name}: no owner")),
                     checked=z.owner is None)]
     for t in enc.tokens:
-        owners.append(Entry(t.name or t.id, (lambda tid=t.id: _set_fields(window, ident, {"owner": tid, "x": None, "y": None},
+        owners.append(Entry(token_name(t), (lambda tid=t.id: _set_fields(window, ident, {"owner": tid, "x": None, "y": None},
                                                                            f"{name}: owner")),
                             checked=z.owner == t.id))
     out.append(Entry("Owner", children=tuple(owners)))
@@ -301,7 +302,7 @@ def _title(window, target: Target) -> str:
     if target.kind == "ground":
         return f"Map at {target.x:.1f}, {target.y:.1f} m"
     item = edits.find(enc, target.id)
-    return f"{target.kind.capitalize()}: {getattr(item, 'name', '') or item.id}"
+    return f"{target.kind.capitalize()}: {display_name(item, enc)}"
 
 
 class MapContextMenu(QObject):

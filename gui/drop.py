@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from engine.errors import CoverfireError
 from engine.importers.detect import sniff
+from engine.names import token_name
 from gui import edits
 
 MAP_SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
@@ -172,8 +173,8 @@ class DropHandler(QObject):
         except CoverfireError as exc:
             QMessageBox.warning(w, "Cannot use this picture", str(exc))
             return False
-        w.document.commit(new, f"Picture for {t.name or t.id}")
-        w.statusBar().showMessage(f"{image_path.name} is {t.name or t.id}'s picture now", 6000)
+        w.document.commit(new, f"Picture for {token_name(t)}")
+        w.statusBar().showMessage(f"{image_path.name} is {token_name(t)}'s picture now", 6000)
         return True
 
 

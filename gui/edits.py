@@ -26,6 +26,7 @@ Point = tuple[float, float]
 
 # -- what changed: engine.diff (Qt-free, shared with the engine's change records) --------
 from engine.diff import Diff, diff  # noqa: E402,F401  (re-exported: gui.edits.diff)
+from engine.names import new_zone_name
 
 
 # -- look-ups -------------------------------------------------------------------------------
@@ -357,23 +358,8 @@ def default_zone(encounter: Encounter, kind: str, owner: Token | None, at: Point
             fields["length"], fields["width"] = 6.0, 4.0
         if owner is not None:
             fields["owner"] = owner.id
-    fields["name"] = zone_name(kind, owner, zid)
+    fields["name"] = new_zone_name(kind, owner, zid)
     return Zone.model_validate(fields)
-
-
-#: What a zone of each kind is called in its name ("Sam's suppressive fire").
-ZONE_KIND_NAMES = {"suppressive": "suppressive fire", "shotgun": "shotgun spread", "blast": "blast",
-                   "cone": "cone", "line": "line of fire", "circle": "circle", "rect": "area"}
-
-
-def zone_name(kind: str, owner: Token | None, zone_id: str) -> str:
-    """A new zone's name from its owner and kind: "Sam's suppressive fire"; without an
-    owner the kind and the number of its id ("Blast 2")."""
-    what = ZONE_KIND_NAMES.get(kind, kind)
-    if owner is not None:
-        return f"{owner.name or owner.id}'s {what}"
-    number = zone_id.rsplit("-", 1)[-1]
-    return f"{what[:1].upper()}{what[1:]} {number}" if number.isdigit() else what[:1].upper() + what[1:]
 
 
 def _rebased(ref: str, old_file: str | Path | None, new_folder: str | Path) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.errors import CoverfireError
 from engine.model import Encounter
+from engine.names import token_name
 
 EXIT_OK = 0
 SETTINGS_GROUP = "snapshot"
@@ -284,7 +285,7 @@ def _make_dialog_class():
             self.attacker = QComboBox()
             self.attacker.addItem("(no attacker)", None)
             for t in enc.tokens:
-                self.attacker.addItem(f"{t.name or t.id} ({t.side})" + (" [hidden]" if t.hidden else ""), t.id)
+                self.attacker.addItem(f"{token_name(t)} ({t.side})" + (" [hidden]" if t.hidden else ""), t.id)
             i = self.attacker.findData(window.answers.attacker)
             self.attacker.setCurrentIndex(max(0, i))
             form.addRow("Attacker", self.attacker)

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 from engine.errors import CoverfireError
 from engine.importers.report import ImportReport
 from engine.model import Encounter, Token
+from engine.names import obstacle_name, token_name
 from gui import edits
 from gui.layers import Sketch
 from gui.qtgeom import add_ring
@@ -89,7 +90,7 @@ def toggle_door(encounter: Encounter, door_id: str) -> tuple[Encounter, bool]:
 
     o = encounter.obstacle(door_id)
     if not o.door:
-        raise IllegalActionError(f"{o.name or o.id} is not a door")
+        raise IllegalActionError(f"{obstacle_name(o)} is not a door")
     opened = not o.open
     return edits.replace(encounter, o.model_copy(update={"open": opened})), opened
 
@@ -172,7 +173,7 @@ class PlaceCharacterTool(Tool):
         self.token = token
         self.on_place = on_place  # on_place(at | None) -> bool (False: not placed, try again)
         self.done = False
-        who = token.name or token.id
+        who = token_name(token)
         self.tip = f"Click where {who} stands (Enter or Esc: the free spot nearest the map's centre)"
 
     def _place(self, at) -> None:
@@ -190,7 +191,7 @@ class PlaceCharacterTool(Tool):
         r = self.token.radius
         path = QPainterPath()
         path.addEllipse(x - r, y - r, 2 * r, 2 * r)
-        self.host.set_sketch(Sketch(lines=[path], fills=[path], labels=[(x, y + r, self.token.name or self.token.id)]))
+        self.host.set_sketch(Sketch(lines=[path], fills=[path], labels=[(x, y + r, token_name(self.token))]))
 
     def finish(self) -> None:
         self._place(None)
@@ -454,7 +455,7 @@ class ImportActions(QObject):
         combo = getattr(w, "side_combo", None)
         if combo is not None:
             sides += [combo.itemText(i) for i in range(combo.count()) if combo.itemText(i) not in sides]
-        side, ok = QInputDialog.getItem(w, "Import character", f"Side of {token.name or token.id}:", sides, 0, True)
+        side, ok = QInputDialog.getItem(w, "Import character", f"Side of {token_name(token)}:", sides, 0, True)
         if not ok:
             return False
         self.place_character(token.model_copy(update={"side": side.strip() or "runner"}), report)
@@ -507,7 +508,7 @@ class ImportActions(QObject):
         except CoverfireError as exc:
             w.statusBar().showMessage(f"Not there: {exc}. Click on the map (Enter: the free spot near the centre)", 10000)
             return False
-        doc.commit(new, f"Import {placed.name or placed.id}")
+        doc.commit(new, f"Import {token_name(placed)}")
         w.selection.select([placed.id], doc.encounter)
         if self.placing is not None and w.map_view.tool is self.placing:
             self.placing = None
@@ -517,11 +518,11 @@ class ImportActions(QObject):
         from engine.importers.placing import placement_problem
 
         problem = placement_problem(new, placed.x, placed.y, placed.radius, ignore=placed.id) if at is not None else None
-        w.statusBar().showMessage(f"Imported {placed.name or placed.id} ({placed.side}) at {where}"
+        w.statusBar().showMessage(f"Imported {token_name(placed)} ({placed.side}) at {where}"
                                   + (f". Warning: {problem}; drag it clear (Ctrl+Z undoes)" if problem else ""),
                                   15000 if problem else 8000)
         if report is not None and not report.ok:
-            self.show_report(f"Character import: {placed.name or placed.id}", report)
+            self.show_report(f"Character import: {token_name(placed)}", report)
         return True
 
     # -- any file (drag and drop) ------------------------------------------------------------------

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from engine import clock
 from engine.errors import CoverfireError
 from engine.model import Encounter
+from engine.names import display_name, token_name
 from engine.ranges import CATEGORIES
 from gui import edits
 from gui.document import DocumentChange, EncounterDocument
@@ -292,7 +293,7 @@ class InspectorPanel(QWidget):
             values = {}
         else:
             item = edits.find(enc, ident)
-            self.heading.setText(f"{kind.capitalize()}: {item.name or item.id}" if hasattr(item, "name") else kind)
+            self.heading.setText(f"{kind.capitalize()}: {display_name(item, enc)}" if hasattr(item, "name") else kind)
             values = {name: getattr(item, name, None) for name in self.widgets}
             if self.json_box.isChecked() and not self.json_edit.hasFocus():
                 self.json_edit.setPlainText(json.dumps(item.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False))
@@ -347,7 +348,7 @@ class InspectorPanel(QWidget):
                 elif ftype == "owner":
                     w.addItem("(none)", None)
                     for t in enc.tokens:
-                        w.addItem(f"{t.name or t.id} [{t.id}]", t.id)
+                        w.addItem(f"{token_name(t)} [{t.id}]", t.id)
                 elif ftype == "zoneweapon":
                     w.addItem("", None)
                     z = edits.find(enc, self._target[1]) if self._target[0] == "zone" else None
@@ -494,7 +495,7 @@ class InspectorPanel(QWidget):
             elif kind in ("token", "obstacle", "zone"):
                 new = edits.apply_fields(enc, ident, fields)
                 item = edits.find(enc, ident)
-                label = item.name or item.id
+                label = display_name(item, enc)
             else:
                 return False
         except CoverfireError as exc:
@@ -611,7 +612,7 @@ class InspectorPanel(QWidget):
             return
         self._show_error(None)
         item = edits.find(self.document.committed, ident)
-        self._commit(new, f"Edit {item.name or item.id} (JSON)", ident, str(data.get("id", ident)))
+        self._commit(new, f"Edit {display_name(item, self.document.committed)} (JSON)", ident, str(data.get("id", ident)))
         self._refresh()
 
     def _json_toggled(self, on: bool) -> None:

@@ -20,6 +20,8 @@ from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from engine.model import Encounter
+from engine.names import name_of, token_name, zone_name
+from engine.obstacles import WALL_HEIGHT
 from geometry.cover import cover_percent
 from gui import style
 from gui.answers import LiveAnswers
@@ -149,7 +151,8 @@ class MapView(pg.GraphicsView):
         # tool host settings
         self.snapping = False
         self.new_token_side = "neutral"
-        self.new_obstacle_height = 1.0
+        self.new_obstacle_height = 1.0  # polygons and rectangles: low cover (a crate)
+        self.new_wall_height = WALL_HEIGHT  # the Wall tool: full height
         self.wall_thickness = 0.3
         self.tool: Tool = SelectTool(self)
         self._left_down = False
@@ -376,7 +379,7 @@ class MapView(pg.GraphicsView):
             ck = (src, self.document.path)
             hit = cache.get(ck)
             if hit is None:
-                hit = load_image_ref(src, self.document.path, f"The picture of {tid}", "its disc is drawn plain")
+                hit = load_image_ref(src, self.document.path, f"The picture of {name_of(self.document.encounter, tid)}", "its disc is drawn plain")
             fresh[ck] = hit
             img, why = hit
             if img is not None:
@@ -450,14 +453,14 @@ class MapView(pg.GraphicsView):
             t = enc.token(token_id)
         except ValueError:
             return ""
-        lines = [f"{t.name or t.id} ({t.side}, {t.stance})"]
+        lines = [f"{token_name(t)} ({t.side}, {t.stance})"]
         hits = self.answers.token_zones.get(token_id, [])
         zones = {z.id: z for z in enc.zones}
         for zid, frac in hits:
             z = zones.get(zid)
             if z is None or not self.options.shows(z):
                 continue
-            lines.append(f"in {z.name or z.id}: {frac * 100:.0f}% of its footprint")
+            lines.append(f"in {zone_name(z, enc)}: {frac * 100:.0f}% of its footprint")
         if len(lines) == 1:
             lines.append("in no zone")
         rep = self.answers.targets.get(token_id)
@@ -735,7 +738,7 @@ class MapView(pg.GraphicsView):
             rows.append(("text", "C crouched   P prone", QColor("#f5f7fa")))
         for z in enc.zones:
             if self.options.shows(z) and self.options.show_zones:
-                rows.append(("zone", z.name or z.id, style.zone_colour(z)))
+                rows.append(("zone", zone_name(z, enc), style.zone_colour(z)))
         if self.answers.attacker is not None and self.options.show_badges:
             rows.append(("cover", "cover:", QColor()))
             if uses_range_bands(enc):

@@ -23,11 +23,13 @@ from PySide6.QtGui import QColor
 from engine.analysis import weapon_bands
 from engine.errors import CoverfireError
 from engine.model import Encounter
+from engine.names import name_of
 from engine.ranges import band_at
 from gui import style
 from gui.layers import Sketch
 from gui.qtgeom import polyline_path
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
+from gui.charge_process import refusal_text
 from gui.walk_worker import WalkWorker, walk_here
 
 RULER_COLOUR = QColor("#ffffff")
@@ -76,11 +78,7 @@ class Reading:
 
 
 def _name(encounter: Encounter, ident: str) -> str:
-    try:
-        t = encounter.token(ident)
-    except (CoverfireError, ValueError):
-        return ident
-    return t.name or t.id
+    return name_of(encounter, ident)
 
 
 def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None = None,
@@ -126,7 +124,7 @@ def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None =
         if answer is None:
             fields["walk_pending"] = True
         elif answer[0] == "refused":
-            fields["walk_note"] = f"no walk: {answer[1]}"
+            fields["walk_note"] = f"no walk: {refusal_text(answer, encounter)}"
         elif answer[0] == "none":
             fields["walk_note"] = f"no walk: {_name(encounter, walker)} cannot get there"
         else:

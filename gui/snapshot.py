@@ -36,6 +36,7 @@ from engine import clock
 from engine.errors import CoverfireError
 from engine.files import atomic_write_bytes
 from engine.model import Encounter
+from engine.names import token_name
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import EncounterDocument
@@ -265,7 +266,7 @@ class Snapshot:
         a = self.encounter.token(self.answers.attacker)
         name = self.selection.weapon
         w = a.weapon(name) if name is not None else self.encounter.system.ready_weapon(self.encounter, a)
-        who = a.name or a.id
+        who = token_name(a)
         text = f"Targets of {who}" + (f" with the {w.name}" if w is not None else "")
         if self.targets_total > len(self.rows):
             text += f" (the nearest {len(self.rows)} of {self.targets_total})"

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import clock
+from engine.names import token_name, zone_name
 from engine.ranges import BAND_NAMES
 from geometry.cover import cover_percent
 from gui import style
@@ -168,8 +169,8 @@ class TargetsModel(QAbstractTableModel):
         self.reload_count += 1
         ans = self.answers
         enc = ans.document.encounter
-        names = {t.id: t.name or t.id for t in enc.tokens}
-        zone_names = {z.id: z.name or z.id for z in enc.zones}
+        names = {t.id: token_name(t) for t in enc.tokens}
+        zone_names = {z.id: zone_name(z, enc) for z in enc.zones}
         pending = ans.attacker is not None
         # a row whose report, name and charge are as they were keeps its cells (a corner
         # drag changes a few targets' cover, not 499 rows)
@@ -353,7 +354,7 @@ class TargetsPanel(QWidget):
         if t is not None:  # the GM's pick, else the weapon it has ready (the engine's answer, as the attack page)
             ready = enc.system.ready_weapon(enc, t) if self.selection.weapon is None else None
             chosen = self.selection.weapon or (ready.name if ready is not None else None)
-        look = (t.name or t.id if t is not None else None, names, chosen)
+        look = (token_name(t) if t is not None else None, names, chosen)
         if look != self._header:
             self._header = look
             self.weapon.blockSignals(True)
@@ -362,7 +363,7 @@ class TargetsPanel(QWidget):
                 self.attacker_label.setText("Select a token to see its targets")
                 self.weapon.setEnabled(False)
             else:
-                self.attacker_label.setText(f"Attacker: {t.name or t.id}")
+                self.attacker_label.setText(f"Attacker: {token_name(t)}")
                 self.weapon.setEnabled(bool(names))
                 for name in names:
                     self.weapon.addItem(name, name)

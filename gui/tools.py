@@ -21,6 +21,7 @@ from PySide6.QtGui import QColor, QPainterPath
 from engine import limits
 from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
+from engine.names import display_name
 from engine.obstacles import footprints
 from gui.layers.changed import common_prefix
 from gui import edits
@@ -180,6 +181,7 @@ class ToolHost(Protocol):
     snapping: bool
     new_token_side: str
     new_obstacle_height: float
+    new_wall_height: float
     wall_thickness: float
 
     def picker(self) -> Picker: ...
@@ -188,8 +190,8 @@ class ToolHost(Protocol):
     def grid(self) -> float: ...
 
 
-def _name(item) -> str:
-    return getattr(item, "name", "") or item.id
+def _name(item, encounter=None) -> str:
+    return display_name(item, encounter)
 
 
 class Tool:
@@ -376,7 +378,7 @@ class SelectTool(Tool):
         if hit.kind == "vertex":
             text = f"Move a corner of {_name(enc.obstacle(hit.id))}"
         elif hit.kind == "handle":
-            text = f"Adjust {_name(enc.zone(hit.id))}"
+            text = f"Adjust {_name(enc.zone(hit.id), enc)}"
             try:  # only the zone changed: check it alone (a whole revalidation is slow on big maps)
                 z = enc.zone(hit.id)
                 type(z).model_validate(z.model_dump(mode="python", round_trip=True))
@@ -386,7 +388,7 @@ class SelectTool(Tool):
                 return
         else:
             ids = self.host.selection.ids or (hit.id,)
-            text = f"Move {_name(edits.find(enc, ids[0]))}" if len(ids) == 1 else f"Move {len(ids)} objects"
+            text = f"Move {_name(edits.find(enc, ids[0]), enc)}" if len(ids) == 1 else f"Move {len(ids)} objects"
         # moves keep every value finite and valid (vertices were checked as they moved)
         self.doc.commit(enc, text)
 
@@ -532,7 +534,8 @@ class RectTool(Tool):
 
 class WallTool(PolygonTool):
     """Click along the wall; double-click or Enter ends it. The wall is a polygon
-    ``wall_thickness`` metres thick around the line."""
+    ``wall_thickness`` metres thick around the line, ``new_wall_height`` metres tall (full
+    height by default: :data:`engine.obstacles.WALL_HEIGHT`)."""
 
     name = "Wall"
     shortcut = "W"
@@ -550,7 +553,7 @@ class WallTool(PolygonTool):
 
     def _obstacle(self, encounter: Encounter):
         outline = edits.wall_outline(self.points, self.host.wall_thickness)
-        return edits.new_obstacle(encounter, outline, self.host.new_obstacle_height, prefix="wall")
+        return edits.new_obstacle(encounter, outline, self.host.new_wall_height, prefix="wall")
 
     def _sketch(self) -> None:
         pts = list(self.points)

@@ -42,6 +42,7 @@ from engine.d100.values import (
 )
 from engine.errors import IllegalActionError, UnknownIdError
 from engine.model import Encounter
+from engine.names import token_name
 
 
 class Legality:
@@ -136,7 +137,7 @@ class Legality:
             return None
         actor = enc.token(a.actor)
         s = sheet_of(actor)
-        who = actor.name or actor.id
+        who = token_name(actor)
         if isinstance(a, EndTurn):
             if st.round > 0 and s.turn_done:
                 return f"{who} has already ended its turn this round"
@@ -156,7 +157,7 @@ class Legality:
                 return f"{who} cannot aim at itself"
             full = a.full_cover if a.full_cover is not None else sheet_of(tgt).stance == "hiding"
             if full:
-                return f"{tgt.name or tgt.id} has full cover: aiming is not possible"
+                return f"{token_name(tgt)} has full cover: aiming is not possible"
             if (s.aim_target == a.target and
                     st.aim_step * (s.aim_level + 1) > st.aim_max):
                 return f"{who} already aims at the maximum +{st.aim_max}%"
@@ -189,17 +190,17 @@ class Legality:
             if tgt.id == actor.id:
                 return f"{who} cannot attack itself"
             if sheet_of(tgt).dead:
-                return f"{tgt.name or tgt.id} is already dead"
+                return f"{token_name(tgt)} is already dead"
             gap = _distance_between(actor, tgt)
             if gap > st.melee_reach + 1e-9:
-                return (f"{tgt.name or tgt.id} is {gap:.1f} m away, beyond melee reach "
+                return (f"{token_name(tgt)} is {gap:.1f} m away, beyond melee reach "
                         f"({st.melee_reach:g} m)")
             return None
         if isinstance(a, Recover):
             pid = a.patient or a.actor
             pat = enc.token(pid)
             ps = sheet_of(pat)
-            pname = pat.name or pat.id
+            pname = token_name(pat)
             if ps.dead:
                 return f"{pname} is dead"
             if pid != a.actor:
@@ -277,7 +278,7 @@ class Legality:
         if t.id == actor:
             return "a character cannot shoot itself"
         if sheet_of(tgt).dead:
-            return f"{tgt.name or tgt.id} is already dead"
+            return f"{token_name(tgt)} is already dead"
         return None
 
     def _why_not_two(self, enc: Encounter, a: FireTwoPistols, s: Sheet, who: str) -> str | None:

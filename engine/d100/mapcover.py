@@ -21,6 +21,7 @@ from engine.d100.actions import TargetSpec
 from engine.d100.values import settings_of, sheet_of, stance_hidden
 from engine.errors import GeometryError
 from engine.model import Encounter
+from engine.names import geometry_text
 from geometry.bodies import body_height, eye_height
 from geometry.errors import GeometryInputError
 from geometry.locations import Box, hidden_fractions, hidden_locations, layout, right_side, sample_columns
@@ -88,7 +89,7 @@ def map_cover(encounter: Encounter, shooter_id: str, target_id: str, tactics=Non
                                                           t.radius, u), dtype=float)
         fr = hidden_fractions(boxes, u, h, per_box)
     except GeometryInputError as e:
-        raise GeometryError(str(e)) from None
+        raise GeometryError(geometry_text(e, encounter)) from None
     mh = hidden_locations(fr, st.hidden_threshold)
     th = stance_hidden(ts.stance, ts)
     return MapCover(

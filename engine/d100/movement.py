@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from engine.d100.sheet import SEVERITIES
 from engine.d100.values import lasting_of, settings_of, sheet_of
 from engine.model import Encounter
+from engine.names import token_name
 
 EPS = 1e-6
 LEGS = ("left_leg", "right_leg")
@@ -48,7 +49,7 @@ def check_move(encounter: Encounter, token_id: str, metres: float) -> str | None
     s = sheet_of(t)
     leg = crawl_leg(encounter, token_id) or "leg"
     st = settings_of(encounter)
-    return (f"{t.name or t.id} may only crawl ({leg.replace('_', ' ')} {s.wound(leg).severity}): "
+    return (f"{token_name(t)} may only crawl ({leg.replace('_', ' ')} {s.wound(leg).severity}): "
             f"{st.crawl_metres:g} m a round, {s.moved:.1f} m crawled; {metres:.1f} m more is too far")
 
 
@@ -82,7 +83,7 @@ def move(encounter: Encounter, moves: Sequence[tuple[str, Sequence[tuple[float, 
             s = sheet_of(t)
             new = new.with_rules("d100", s.model_copy(update={"moved": s.moved + metres}))
             if crawl_leg(encounter, tid) is not None:
-                log.append(f"{t.name or t.id} crawls {metres:.1f} m")
+                log.append(f"{token_name(t)} crawls {metres:.1f} m")
         if why:
             notes.append(f"moved anyway: {why}")
         by_id[tid] = new

@@ -46,6 +46,7 @@ from engine.d100.values import (
     step_for,
 )
 from engine.model import Encounter, Token
+from engine.names import token_name
 
 
 class _Work:
@@ -95,7 +96,7 @@ class _Work:
 
     def name(self, ident: str) -> str:
         t = self.token(ident)
-        return t.name or t.id
+        return token_name(t)
 
     # -- state changes with their seed meaning ------------------------------------------------
     def add_injury(self, ident: str, points: int, why: str) -> list[Event]:

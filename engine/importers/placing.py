@@ -14,13 +14,14 @@ import shapely
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Token
+from engine.names import obstacle_name, token_name
 
 #: Points tried at most when looking for a free spot.
 MAX_CANDIDATES = 40_000
 
 
 def _blockers(encounter: Encounter) -> list[tuple[str, shapely.Polygon]]:
-    return [(o.name or o.id, shapely.Polygon(o.polygon)) for o in encounter.obstacles if o.blocks]
+    return [(obstacle_name(o), shapely.Polygon(o.polygon)) for o in encounter.obstacles if o.blocks]
 
 
 def free_spot(encounter: Encounter, radius: float, step: float = 0.5) -> tuple[float, float]:
@@ -70,7 +71,7 @@ def placement_problem(encounter: Encounter, x: float, y: float, radius: float, *
             return f"({x:g}, {y:g}) is {'inside' if inside else 'overlapping'} {name}: the token cannot move from there"
     for t in encounter.tokens:
         if t.id != ignore and math.hypot(t.x - x, t.y - y) < radius + t.radius - 1e-6:
-            return f"({x:g}, {y:g}) overlaps {t.name or t.id}"
+            return f"({x:g}, {y:g}) overlaps {token_name(t)}"
     return None
 
 

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine import clock
+from engine import clock, obstacles
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import images
@@ -60,7 +60,7 @@ DEFAULT_CELL_SIZE = 1.5
 #: Width of a wall or door polygon, metres.
 WALL_THICKNESS = 0.15
 #: Height of walls and doors, metres (taller than anyone standing: full cover).
-WALL_HEIGHT = 3.0
+WALL_HEIGHT = obstacles.WALL_HEIGHT
 #: Height of the low cover made from ``objects_line_of_sight``, metres.
 OBJECT_HEIGHT = 1.0
 #: Sill height of a window (a portal with ``"closed": false``), metres: it blocks movement,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
+from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import EnteredDice, Roller, default_roller
@@ -32,6 +33,7 @@ from engine.sr5.economy import (
     in_combat,
     log_entry,
     spend,
+    suppressive_zone_text,
 )
 from engine.sr5.pools import Pool, base, mod, roll_pool, roll_record
 from engine.sr5.sheet import RollRecord, Settings, Sheet
@@ -92,7 +94,7 @@ def find_weapon(token, name: str | None) -> Weapon:
     w = token.weapon(name)
     if w is None:
         have = ", ".join(w.name for w in token.weapons) or "none"
-        raise IllegalActionError(f"{token.name or token.id} carries no weapon {name!r} (carries: {have})")
+        raise IllegalActionError(f"{token_name(token)} carries no weapon {name!r} (carries: {have})")
     return w
 
 
@@ -171,10 +173,10 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     tok = encounter.token(action.actor)
     sh = sheet_of(tok)
     st = settings_of(encounter)
-    who = tok.name or tok.id
+    who = token_name(tok)
     cost, ini = action_cost(encounter, action)
     anytime = action.id in ANYTIME
-    reason = _cost_reason(st, action.actor, sh, cost, ini, anytime)
+    reason = _cost_reason(st, action.actor, sh, cost, ini, anytime, names=encounter)
     if reason:
         return reason
     if not condition.can_act(sh) and wid_down_ok(action.id, cost, sh):
@@ -344,7 +346,7 @@ def apply_action(
     st = settings_of(encounter)
     roller = dice if dice is not None else default_roller(st)
     tok = encounter.token(action.actor)
-    who = tok.name or tok.id
+    who = token_name(tok)
     edit = Edit(encounter)
     cost, ini = action_cost(encounter, action)
     spend(edit, action.actor, action.id, cost, initiative=ini, anytime=action.id in ANYTIME)
@@ -470,7 +472,7 @@ def apply_action(
                 ),
                 threshold=2,
             )
-            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
             res = roll_pool(pool, roller)
             rolls.append(roll_record(pool, res))
             edit.details["test"] = res
@@ -485,7 +487,7 @@ def apply_action(
             active = {s.zone for s in edit.settings.suppressions if s.shooter != action.actor}
             for z in action.zones:
                 if z in active:
-                    edit.prompts.append(f"{who} stood up in suppressive fire {z}: Reaction + Edge test due")
+                    edit.prompts.append(f"{who} stood up in {suppressive_zone_text(edit.before, z)}: Reaction + Edge test due")
     elif wid == "sprint":
         pool = Pool(
             f"Sprint {who}",
@@ -493,7 +495,7 @@ def apply_action(
              mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
             (base("physical", "Physical limit", physical_limit(sh)),),
         )
-        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
         res = roll_pool(pool, roller)
         rolls.append(roll_record(pool, res))
         per = 1 if sh.metatype in ("dwarf", "troll") else 2
@@ -525,7 +527,7 @@ def apply_action(
                  mod("wounds", "wounds", condition.wound_modifier(sh, st.options), "sheet")),
                 threshold=threshold,
             )
-            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+            pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
             res = roll_pool(pool, source)
             rolls.append(roll_record(pool, res))
             tests.append(res)
@@ -566,7 +568,7 @@ def apply_action(
             (base("mental", "Mental limit", mental_limit(sh)),),
             threshold=action.threshold,
         )
-        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones)
+        pool = _with_suppression(pool, edit.settings, action.actor, sh, action.zones + action.near_zones, edit.before)
         res = roll_pool(pool, roller)
         rolls.append(roll_record(pool, res))
         edit.details["test"] = res
@@ -636,10 +638,11 @@ def _apply_edge(edit: Edit, action: Action, sh: Sheet, st: Settings, roller, rol
     return ": the glitch is negated" + (f" ({action.note})" if action.note else "") + spent
 
 
-def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Pool:
+def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str],
+                      names: Encounter | None = None) -> Pool:
     from engine.sr5.suppressive import suppression_modifier
 
-    m = suppression_modifier(settings, tid, sheet, near_zones)
+    m = suppression_modifier(settings, tid, sheet, near_zones, names=names)
     return pool.with_part(m) if m is not None else pool
 
 

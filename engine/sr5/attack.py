@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
+from engine.names import token_name
 from engine.ranges import Band, band_at, bands_for
 from engine.ranges import CATEGORIES as RANGE_CATEGORIES
 from engine.sr5 import condition
@@ -163,6 +164,12 @@ class TargetPlan:
     armor: int
     defense_choice: str = "normal"
     interrupt_cost: int = 0
+    name: str = ""  # the target's display name (engine.names), for the lines a person reads
+
+    @property
+    def who(self) -> str:
+        """The target's name for a story line (its id when the plan has no name)."""
+        return self.name or self.target
 
 
 @dataclass(frozen=True)
@@ -248,9 +255,9 @@ class AttackPlan:
         if self.recoil:
             lines.append(f"recoil: {self.recoil.text}")
         for t in self.targets:
-            lines.append(f"{t.target}: attack {t.attack.describe()}")
-            lines.append(f"{t.target}: defense {t.defense.describe()}")
-            lines.append(f"{t.target}: soak {t.soak.describe()} vs {t.damage.value}{t.damage.type}")
+            lines.append(f"{t.who}: attack {t.attack.describe()}")
+            lines.append(f"{t.who}: defense {t.defense.describe()}")
+            lines.append(f"{t.who}: soak {t.soak.describe()} vs {t.damage.value}{t.damage.type}")
         lines += [f"not allowed: {p}" for p in self.problems]
         lines += self.notes
         return lines
@@ -272,11 +279,13 @@ def soak_pool(name: str, sheet: Sheet, ap: int, suppressed: Modifier | None = No
     return Pool(f"{name} resists damage", parts + ((suppressed,) if suppressed is not None else ()))
 
 
-def soak_suppression(settings: Settings, tid: str, sheet: Sheet, near_zones) -> Modifier | None:
-    """The suppression penalty on ``tid``'s damage resistance, when the options put it there."""
+def soak_suppression(settings: Settings, tid: str, sheet: Sheet, near_zones, *,
+                     names: Encounter | None = None) -> Modifier | None:
+    """The suppression penalty on ``tid``'s damage resistance, when the options put it there
+    (the shooter named by its name in ``names``, the encounter)."""
     if not settings.options.suppression_on_soak:
         return None
-    return suppression_modifier(settings, tid, sheet, near_zones)
+    return suppression_modifier(settings, tid, sheet, near_zones, names=names)
 
 
 def resisted(dv: int, damage_type: str, armor: int, ap: int, soak_hits: int | None) -> tuple[int, str, int | None]:
@@ -355,7 +364,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
     opts = st.options
     atok = encounter.token(decl.attacker)
     ash = sheet_of(atok)
-    aname = atok.name or atok.id
+    aname = token_name(atok)
     w = find_weapon(atok, decl.weapon)
     w2 = find_weapon(atok, decl.second_weapon) if decl.second_weapon else None
     problems: list[str] = []
@@ -398,7 +407,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
     if decl.intercept:
         if not melee:
             problems.append("Intercept is a melee attack")
-        free_ok = _cost_reason(st, decl.attacker, ash, FREE) is None and st.acting != decl.attacker
+        free_ok = _cost_reason(st, decl.attacker, ash, FREE, names=encounter) is None and st.acting != decl.attacker
         cost, cost_ini = (FREE, 0) if free_ok else (INTERRUPT, 5)
         action = "intercept"
     elif in_combat(st) and st.acting == decl.attacker and st.phase.quick_draw_fire and action == "fire_weapon":
@@ -412,14 +421,14 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         else:
             notes.append(f"{' and '.join(late)} failed its Quick Draw test: not fired with that action, "
                          f"so this is a Fire Weapon of its own (only {' and '.join(drew)} fires with it)")
-    reason = _cost_reason(st, decl.attacker, ash, cost, cost_ini)
+    reason = _cost_reason(st, decl.attacker, ash, cost, cost_ini, names=encounter)
     if reason:
         problems.append(reason)
     elif len(targets) > 1 and in_combat(st) and st.acting == decl.attacker:
         # the Multiple Targets declaration is a Free Action on top of the attack (seed 001)
         ph = st.phase
         after = ph.model_copy(update={"simple": ph.simple + (cost == SIMPLE), "complex": ph.complex + (cost == COMPLEX)})
-        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE)
+        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE, names=encounter)
         if why:
             problems.append(f"several targets need the Multiple Targets Free Action: {why}")
     if in_combat(st) and st.acting == decl.attacker and st.phase.attacked and not decl.intercept:
@@ -474,7 +483,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         ph = st.phase
         after = ph.model_copy(update={"simple": ph.simple + (cost == SIMPLE), "complex": ph.complex + (cost == COMPLEX),
                                       "free": ph.free + (len(targets) > 1)})
-        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE)
+        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE, names=encounter)
         if why:
             problems.append(f"a called shot needs the Call a Shot Free Action: {why}")
     if called and spread:
@@ -528,7 +537,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             parts.append(mod("touch", "touch-only attack", 2, "declaration"))
         if atok.stance == "prone":
             parts.append(mod("attacker_prone", "attacker prone", -1, "map"))
-    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones)
+    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones, names=encounter)
     if sup is not None:
         parts.append(sup)
     recoil = None
@@ -553,9 +562,9 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             b = band_at(bands[0], tf.distance, bands[1])
             if b is None:
                 if tf.distance < bands[1]:
-                    problems.append(f"{tid} is {tf.distance:.1f} m away, inside the {bands[1]:.0f} m minimum range of {w.name}")
+                    problems.append(f"{token_name(ttok)} is {tf.distance:.1f} m away, inside the {bands[1]:.0f} m minimum range of {w.name}")
                 else:
-                    problems.append(f"{tid} is {tf.distance:.1f} m away, beyond the extreme range "
+                    problems.append(f"{token_name(ttok)} is {tf.distance:.1f} m away, beyond the extreme range "
                                     f"({bands[0][-1].max:.0f} m) of {w.name}")
             else:
                 band_name = b.band
@@ -565,7 +574,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
             reach = w.reach + (1 if ash.metatype == "troll" else 0)
             gap = tf.distance - atok.radius - ttok.radius
             if gap > opts.melee_metres + reach + 1e-9:
-                problems.append(f"{tid} is out of melee reach ({gap:.1f} m between them; reach allows "
+                problems.append(f"{token_name(ttok)} is out of melee reach ({gap:.1f} m between them; reach allows "
                                 f"{opts.melee_metres + reach:.1f} m)")
         blind = tf.cover == "full" or not tf.visible
         env = environment(st.environment, ash, band=band_name, distance=tf.distance, blind=blind, melee=melee,
@@ -573,7 +582,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         envs.append(env)
         tinfo.append((tid, tf, ttok, band_name, env))
         if spread and not tf.in_spread:
-            problems.append(f"{tid} is outside the {choke} spread")
+            problems.append(f"{token_name(ttok)} is outside the {choke} spread")
     if choke is not None and len(targets) > 1:
         bands_hit = [bn for (_, _, _, bn, _) in tinfo if bn is not None]
         if bands_hit:
@@ -590,7 +599,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
 
     tps = []
     for tid, tf, ttok, band_name, env in tinfo:
-        tname = ttok.name or ttok.id
+        tname = token_name(ttok)
         tsh = sheet_of(ttok)
         xparts: list[Modifier] = []
         if env.modifier != common_env:
@@ -629,8 +638,10 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
                                              problems, w)
         defense = Pool(f"{tname} defends", tuple(dparts), tuple(dlimit))
         ap = w.ap
-        soak = soak_pool(tname, tsh, ap, soak_suppression(st, tid, tsh, facts.token(tid).near_zones))
-        tps.append(TargetPlan(tid, tf, band_name, env, extra, extra, defense, soak, dmg, ap, tsh.armor, choice, ini))
+        soak = soak_pool(tname, tsh, ap, soak_suppression(st, tid, tsh, facts.token(tid).near_zones,
+                                                                 names=encounter))
+        tps.append(TargetPlan(tid, tf, band_name, env, extra, extra, defense, soak, dmg, ap, tsh.armor, choice, ini,
+                              tname))
 
     split = not (spread and not opts.shotgun_split_pool and w2 is None and not (mode and mode.multiple))
     plan = AttackPlan(decl, kind, w, w2, mode, rounds, action, cost, cost_ini, common, (), tuple(tps), recoil,
@@ -641,7 +652,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
 def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee, mode, choke, tf: TargetFacts,
                    decl: AttackDeclaration, facts: MapFacts, problems: list, weapon: Weapon):
     opts = st.options
-    tname = ttok.name or ttok.id
+    tname = token_name(ttok)
     parts: list[Modifier] = [base("reaction", "Reaction", tsh.reaction), base("intuition", "Intuition", tsh.intuition)]
     limit: list[Modifier] = []
     if choice not in DEFENSES:
@@ -652,7 +663,7 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
         problems.append(f"{tname} cannot {choice} bullets: against ranged attacks only Full Defense helps")
     if choice in INTERRUPT_COST and not (choice == "full_defense" and tsh.full_defense):
         ini = INTERRUPT_COST[choice]
-        reason = _cost_reason(st, tid, tsh, INTERRUPT, ini)
+        reason = _cost_reason(st, tid, tsh, INTERRUPT, ini, names=encounter)
         if reason:
             problems.append(reason)
     parts += wound_parts(tsh, opts)
@@ -716,7 +727,8 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
             parts.append(mod("vehicle", "defender in a moving vehicle", 3, "sheet"))
     if decl.area:
         parts.append(mod("area", "area-effect attack", -2, "declaration"))
-    sup = suppression_modifier(st, tid, tsh, facts.token(tid).near_zones) if opts.suppression_on_defense else None
+    sup = (suppression_modifier(st, tid, tsh, facts.token(tid).near_zones, names=encounter)
+           if opts.suppression_on_defense else None)
     if sup is not None:
         parts.append(sup)
     if tsh.defended:
@@ -825,24 +837,24 @@ class AttackResolution:
         return self._replace_roll(target, step, edge_rules.close_call(r) if r is not None else None)
 
     def steps(self) -> list[str]:
-        """The story so far, a line per step, for the dialog and the log."""
+        """The story so far, a line per step, for the dialog and the log (targets by name)."""
         out = []
         for tp in self.plan.targets:
             o = self.outcome(tp.target)
             if o.attack is not None:
-                out.append(f"{tp.target}: attack {tp.attack.describe()}: {o.attack.describe()}")
+                out.append(f"{tp.who}: attack {tp.attack.describe()}: {o.attack.describe()}")
             if o.defense is not None:
-                out.append(defense_step(tp.target, tp.defense, o.defense))
+                out.append(defense_step(tp.who, tp.defense, o.defense))
             if o.result == "miss":
-                out.append(f"{tp.target}: miss ({o.attack.hits} vs {o.defense.hits})"
+                out.append(f"{tp.who}: miss ({o.attack.hits} vs {o.defense.hits})"
                            + (" - no hits" if o.attack.hits == 0 else ""))
             elif o.result == "graze":
-                out.append(f"{tp.target}: graze (tie {o.attack.hits}): contact, no damage")
+                out.append(f"{tp.who}: graze (tie {o.attack.hits}): contact, no damage")
             elif o.result == "hit":
-                out.append(f"{tp.target}: hit, {o.net_hits} net: DV {tp.damage.value} + {o.net_hits} = {o.dv}; "
+                out.append(f"{tp.who}: hit, {o.net_hits} net: DV {tp.damage.value} + {o.net_hits} = {o.dv}; "
                            + armor_step(tp.armor, tp.ap, o.armor, o.dv, o.damage_type, tp.damage.type))
                 if o.soak is not None:
-                    out.append(soak_step(tp.target, tp.soak, o.soak, o.boxes, o.damage_type))
+                    out.append(soak_step(tp.who, tp.soak, o.soak, o.boxes, o.damage_type))
         return out
 
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon
+from engine.names import name_of, token_name, zone_name
 from engine.ranges import band_at
 from engine.sr5 import condition
 from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool, soak_suppression
@@ -337,6 +338,12 @@ class BlastTargetPlan:
     soak: Pool
     defense_choice: str = "normal"
     interrupt_cost: int = 0
+    name: str = ""  # the token's display name (engine.names), for the lines a person reads
+
+    @property
+    def who(self) -> str:
+        """The token's name for a story line (its id when the plan has no name)."""
+        return self.name or self.target
 
     @property
     def harmed(self) -> bool:
@@ -437,7 +444,7 @@ class BlastPlan:
                  f"attack {self.attack.describe()}",
                  f"blast: {self.damage_text()}; circle {self.radius:.1f} m; scatter {self.scatter_dice}D6 m"]
         for t in self.targets:
-            lines.append(f"{t.target}: {t.facts.distance:.1f} m -> {t.metres} m: DV {t.dv}{t.damage_type}; "
+            lines.append(f"{t.who}: {t.facts.distance:.1f} m -> {t.metres} m: DV {t.dv}{t.damage_type}; "
                          f"defense {t.defense.describe()}; soak {t.soak.describe()}")
         lines += [f"not allowed: {p}" for p in self.problems]
         lines += list(self.notes)
@@ -497,13 +504,13 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     opts = st.options
     atok = encounter.token(decl.attacker)
     ash = sheet_of(atok)
-    aname = atok.name or atok.id
+    aname = token_name(atok)
     zone = encounter.zone(decl.zone)
     w = blast_weapon(atok, decl.weapon)
     problems: list[str] = []
     notes: list[str] = []
     if zone.kind != "blast":
-        problems.append(f"zone {zone.id} is a {zone.kind} zone; a grenade is aimed at a blast zone")
+        problems.append(f"{zone_name(zone, encounter)} is a {zone.kind} zone; a grenade is aimed at a blast zone")
     spec = blast_spec(w)
     if spec is None:
         if is_blast_weapon(w):
@@ -528,7 +535,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     # -- action, readiness, ammunition ---------------------------------------------------------------
     action = "throw_weapon" if thrown else "fire_weapon"
     cost = SIMPLE
-    reason = _cost_reason(st, decl.attacker, ash, cost)
+    reason = _cost_reason(st, decl.attacker, ash, cost, names=encounter)
     if reason:
         problems.append(reason)
     if in_combat(st) and st.acting == decl.attacker and st.phase.attacked:
@@ -543,7 +550,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
         problems.append(f"{aname} has no Edge left")
     for tid, choice in decl.defenses.items():
         if choice not in ("normal", "full_defense"):
-            problems.append(f"{tid}: against a blast only normal defense or Full Defense, not {choice!r}")
+            problems.append(f"{name_of(encounter, tid)}: against a blast only normal defense or Full Defense, not {choice!r}")
 
     # -- the attack pool -----------------------------------------------------------------------------
     skill_key = weapon_skill(w) if (w.skill or w.category in CATEGORY_PROJECTILE) else (
@@ -563,7 +570,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     both = smartlinked(w, ash) and ash.wireless
     if aim and (ash.aim_bonus == "pool" or both):
         parts.append(mod("aim", f"Take Aim x{ash.aim}" + (f" (most {cap})" if ash.aim > cap else ""), aim, "sheet"))
-    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones)
+    sup = suppression_modifier(st, decl.attacker, ash, a_facts.near_zones, names=encounter)
     if sup is not None:
         parts.append(sup)
     parts += edge_parts(ash, decl.edge)
@@ -611,7 +618,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     elif dmg is not None and spec.falloff and radius < reach - 1e-6:
         notes.append(f"the circle is drawn {radius:.1f} m; the blast reaches {reach:.1f} m (Options.blast_radius)")
     if zone.x is None or zone.y is None:
-        raise IllegalActionError(f"zone {zone.id} has no centre")
+        raise IllegalActionError(f"{zone_name(zone, encounter)} has no centre", ids=(zone.id,))
     plan = BlastPlan(encounter, decl, w, spec, thrown, projectile, action, cost, attack, band_name, env, dmg, ap,
                      radius, reach, scatter, (facts.x, facts.y), (atok.x, atok.y), facts, (), tuple(problems),
                      tuple(notes))
@@ -635,7 +642,7 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
     for cf in facts.caught:
         ttok = enc.token(cf.id)
         tsh = sheet_of(ttok)
-        tname = ttok.name or ttok.id
+        tname = token_name(ttok)
         metres, dv = dv_at(dv0, plan.spec, plan.radius, cf.distance, opts.blast_metres) if plan.damage else (
             whole_metres(cf.distance, opts.blast_metres), 0)
         choice = decl.defenses.get(cf.id, "normal")
@@ -656,7 +663,8 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
             if p.key == "cover":
                 dparts[dparts.index(p)] = replace(p, label=f"{p.label} from the blast")
         defense = Pool(f"{tname} dives from the blast", tuple(dparts), tuple(dlimit))
-        soak = soak_pool(tname, tsh, plan.ap, soak_suppression(st, cf.id, tsh, mf.token(cf.id).near_zones))
+        soak = soak_pool(tname, tsh, plan.ap, soak_suppression(st, cf.id, tsh, mf.token(cf.id).near_zones,
+                                                                      names=plan.encounter))
         for t, pool, key, value, label in plan.target_overrides:
             if t != cf.id:
                 continue
@@ -665,7 +673,7 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
             else:
                 soak = soak.override(key, value, label)
         out.append(BlastTargetPlan(cf.id, cf, metres, dv, dtype, plan.ap, tsh.armor, defense, soak, choice,
-                                   ini if choice != "normal" else 0))
+                                   ini if choice != "normal" else 0, tname))
     return tuple(out)
 
 
@@ -885,7 +893,7 @@ class BlastResolution:
                 f"to {x:.1f}, {y:.1f}")
 
     def steps(self) -> list[str]:
-        """The story so far, a line per step, for the dialog and the log (ids as names)."""
+        """The story so far, a line per step, for the dialog and the log (tokens by name)."""
         p = self.plan
         out = []
         if self.attack is not None:
@@ -900,10 +908,10 @@ class BlastResolution:
         if not self.targets:
             out.append("nobody is caught")
         for tid, why in f.spared if f is not None else ():
-            out.append(f"{tid}: spared ({why})")
+            out.append(f"{_nm(p.encounter, tid)}: spared ({why})")
         for tp in self.targets:
             o = self.outcome(tp.target)
-            head = f"{tp.target}: {tp.facts.distance:.1f} m from the centre"
+            head = f"{tp.who}: {tp.facts.distance:.1f} m from the centre"
             if o.result == "caught":
                 out.append(f"{head}: in the {p.spec.label}")
                 continue
@@ -912,15 +920,15 @@ class BlastResolution:
                 continue
             out.append(f"{head} ({tp.metres} m): DV {tp.dv}{tp.damage_type}")
             if o.defense is not None:
-                out.append(defense_step(tp.target, tp.defense, o.defense))
+                out.append(defense_step(tp.who, tp.defense, o.defense))
             if o.result == "escapes":
-                out.append(f"{tp.target}: escapes (DV {tp.dv} - {o.defense.hits} = 0)")
+                out.append(f"{tp.who}: escapes (DV {tp.dv} - {o.defense.hits} = 0)")
             elif o.result == "hit":
                 less = f" - {o.defense.hits}" if o.defense is not None else ""
-                out.append(f"{tp.target}: hit: DV {tp.dv}{less} = {o.dv}; "
+                out.append(f"{tp.who}: hit: DV {tp.dv}{less} = {o.dv}; "
                            + armor_step(tp.armor, tp.ap, o.armor, o.dv, o.damage_type, tp.damage_type))
                 if o.soak is not None:
-                    out.append(soak_step(tp.target, tp.soak, o.soak, o.boxes, o.damage_type))
+                    out.append(soak_step(tp.who, tp.soak, o.soak, o.boxes, o.damage_type))
         return out
 
 
@@ -1017,7 +1025,7 @@ def apply_blast(encounter: Encounter, resolution: BlastResolution, *, force: boo
     edit.set_zone(z.model_copy(update=zupd))
 
     how = "throws" if plan.thrown else "fires"
-    head = f"{aname} {how} {plan.weapon.name} ({plan.spec.label}) at {decl.zone}: {resolution.attack.hits} hits " \
+    head = f"{aname} {how} {plan.weapon.name} ({plan.spec.label}) at {name_of(encounter, decl.zone)}: {resolution.attack.hits} hits " \
            f"vs {THRESHOLD}: {resolution.landing_text()}"
     rolls = [roll_record(plan.attack, resolution.attack)]
     if resolution.scatter is not None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.model import Encounter
+from engine.names import name_of, zone_name
 from engine.sr5 import condition
 from engine.sr5.changes import Edit, settings_of, sheet_of
 from engine.sr5.sheet import LogEntry, RollRecord, Settings, Sheet
@@ -122,8 +123,8 @@ def in_combat(encounter_or_settings) -> bool:
 
 
 def _name(encounter: Encounter, tid: str) -> str:
-    t = encounter.token(tid)
-    return t.name or t.id
+    """The token's display name (engine.names), for log lines and reasons."""
+    return name_of(encounter, tid)
 
 
 def log_entry(settings: Settings, actor: str | None, kind: str, text: str, rolls: Sequence[RollRecord] = ()) -> LogEntry:
@@ -132,61 +133,65 @@ def log_entry(settings: Settings, actor: str | None, kind: str, text: str, rolls
     )
 
 
-def _cost_reason(settings: Settings, tid: str, sheet: Sheet, cost: str, initiative: int = 0, anytime: bool = False) -> str | None:
-    """Why ``tid`` cannot pay ``cost`` now (None when it can). See module docstring."""
+def _cost_reason(settings: Settings, tid: str, sheet: Sheet, cost: str, initiative: int = 0, anytime: bool = False,
+                 *, names: Encounter | None = None) -> str | None:
+    """Why ``tid`` cannot pay ``cost`` now (None when it can), naming the tokens by their names
+    in ``names`` (the encounter; their ids without it). See module docstring."""
+    who = name_of(names, tid) if names is not None else tid
     if not in_combat(settings) or cost in ("none", EDGE):
         return None
     if sheet.last_action and cost == SIMPLE:
         return None  # Dead Man's Trigger: one Simple Action now, down or not, in or out of its phase
     if not condition.can_act(sheet) and cost != "none":
-        return f"{tid} is {condition.status(sheet)} and cannot act"
+        return f"{who} is {condition.status(sheet)} and cannot act"
     if cost == INTERRUPT:
         if "surprised" in sheet.conditions:
-            return f"{tid} is surprised and cannot take an interrupt action"
+            return f"{who} is surprised and cannot take an interrupt action"
         if sheet.initiative is None:
-            return f"{tid} has no Initiative Score this turn"
+            return f"{who} has no Initiative Score this turn"
         if settings.options.interrupt_needs_score and sheet.initiative < initiative:
-            return f"{tid} has Initiative {sheet.initiative}, less than the {initiative} this interrupt costs"
+            return f"{who} has Initiative {sheet.initiative}, less than the {initiative} this interrupt costs"
         return None
     ph = settings.phase
     if settings.acting == tid:
         if cost == COMPLEX:
             if ph.complex:
-                return f"{tid} has already taken a Complex Action this phase"
+                return f"{who} has already taken a Complex Action this phase"
             if ph.simple:
-                return f"{tid} has taken {ph.simple} Simple Action{'s' if ph.simple > 1 else ''} this phase; a Complex Action needs the whole phase"
+                return f"{who} has taken {ph.simple} Simple Action{'s' if ph.simple > 1 else ''} this phase; a Complex Action needs the whole phase"
             if ph.free > 1:
-                return f"{tid} has taken an extra Free Action in place of a Simple Action; no Complex Action is left"
+                return f"{who} has taken an extra Free Action in place of a Simple Action; no Complex Action is left"
         elif cost == SIMPLE:
             if ph.complex:
-                return f"{tid} has taken a Complex Action this phase: no Simple Action is left"
+                return f"{who} has taken a Complex Action this phase: no Simple Action is left"
             if ph.simple + max(0, ph.free - 1) >= 2:
-                return f"{tid} has used both Simple Actions of this phase"
+                return f"{who} has used both Simple Actions of this phase"
         elif cost == FREE:
             if ph.complex and ph.free >= 1:
-                return f"{tid} has used the one Free Action a Complex Action leaves"
+                return f"{who} has used the one Free Action a Complex Action leaves"
             if ph.simple + ph.free >= 3:
-                return f"{tid} has no action left this phase for another Free Action"
+                return f"{who} has no action left this phase for another Free Action"
         return None
     if cost == FREE:
         if anytime:
             if "surprised" in sheet.conditions:
-                return f"{tid} is surprised and cannot drop prone"
+                return f"{who} is surprised and cannot drop prone"
             if tid in settings.free_spent:
-                return f"{tid} has used its Free Action this pass (Hit the Dirt costs 5 Initiative)"
+                return f"{who} has used its Free Action this pass (Hit the Dirt costs 5 Initiative)"
             return None
         if tid not in settings.acted:
-            return f"{tid} may not take a Free Action before its first Action Phase of this pass"
+            return f"{who} may not take a Free Action before its first Action Phase of this pass"
         if tid in settings.free_spent:
-            return f"{tid} has used its Free Action this pass"
+            return f"{who} has used its Free Action this pass"
         return None
-    now = settings.acting or "nobody"
-    return f"{tid} can take a {cost} action only in its own Action Phase (now it is {now}'s)"
+    now = (name_of(names, settings.acting) if names is not None else settings.acting) if settings.acting else "nobody"
+    return f"{who} can take a {cost} action only in its own Action Phase (now it is {now}'s)"
 
 
 def check_cost(encounter: Encounter, tid: str, cost: str, *, initiative: int = 0, anytime: bool = False) -> str | None:
     """Whether ``tid`` can pay an action of ``cost`` now (None) or why not."""
-    return _cost_reason(settings_of(encounter), tid, sheet_of(encounter.token(tid)), cost, initiative, anytime)
+    return _cost_reason(settings_of(encounter), tid, sheet_of(encounter.token(tid)), cost, initiative, anytime,
+                        names=encounter)
 
 
 def spend(edit: Edit, tid: str, action_id: str, cost: str, *, initiative: int = 0, anytime: bool = False) -> None:
@@ -226,14 +231,21 @@ def spend(edit: Edit, tid: str, action_id: str, cost: str, *, initiative: int = 
         end_suppression_by(edit, tid, "acts otherwise")
 
 
+def suppressive_zone_text(encounter: Encounter, zone_id: str) -> str:
+    """A suppressive zone as a prompt names it: its display name (engine.names), or
+    "suppressive fire <id>" for a zone the encounter no longer holds."""
+    return zone_name(encounter.zone(zone_id), encounter) if any(z.id == zone_id for z in encounter.zones) \
+        else f"suppressive fire {zone_id}"
+
+
 def end_suppression_by(edit: Edit, shooter: str, why: str) -> None:
     """End the suppressive fire ``shooter`` keeps up (it moved or acted otherwise)."""
     st = edit.settings
     mine = [s for s in st.suppressions if s.shooter == shooter]
     if mine:
         edit.update_settings(suppressions=tuple(s for s in st.suppressions if s.shooter != shooter))
-        edit.log(log_entry(edit.settings, shooter, "suppression", f"suppressive fire in {', '.join(s.zone for s in mine)} "
-                           f"ends: the shooter {why}"))
+        edit.log(log_entry(edit.settings, shooter, "suppression",
+                           f"{name_of(edit.before, shooter)}'s suppressive fire ends: the shooter {why}"))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter
+from engine.names import name_of
 from engine.sr5.sheet import Options
 
 COVER_CLASSES = ("none", "partial", "good", "full")
@@ -148,7 +149,8 @@ def facts_from_tactics(
     tf = []
     for tid in wanted:
         if tid not in reports:
-            raise IllegalActionError(f"the map has no line to {tid!r} from {attacker!r}")
+            raise IllegalActionError(f"the map has no line to {name_of(encounter, tid)} from {name_of(encounter, attacker)}",
+                                     ids=(tid, attacker))
         r = reports[tid]
         tok = encounter.token(tid)
         cls = getattr(r.cover, "cls", None) or getattr(r.cover, "cover_class", None) or "none"

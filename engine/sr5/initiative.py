@@ -108,17 +108,19 @@ def start_turn(
         )
         given = entered.get(tid)
         if isinstance(given, bool):
-            raise IllegalActionError(f"initiative for {tid}: {given!r} is not a score or dice")
+            raise IllegalActionError(f"initiative for {_name(encounter, tid)}: {given!r} is not a score or dice",
+                                     ids=(tid,))
         if isinstance(given, int):
             faces: tuple[int, ...] = ()
             score = given
             how = "entered"
         else:
             if given is not None:
-                faces = check_faces(given, what=f"initiative dice of {tid}")
+                faces = check_faces(given, what=f"initiative dice of {_name(encounter, tid)}")
                 if len(faces) != ndice:
                     raise IllegalActionError(
-                        f"{tid} rolls {ndice}D6 initiative: enter {ndice} dice, not {len(faces)}"
+                        f"{_name(encounter, tid)} rolls {ndice}D6 initiative: enter {ndice} dice, not {len(faces)}",
+                        ids=(tid,),
                     )
                 how = "dice entered"
             else:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.model import Encounter
+from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import settings_of, sheet_of
 from engine.sr5.economy import FREE, INTERRUPT, _cost_reason
@@ -50,7 +51,7 @@ class InterceptChance:
     def describe(self, encounter: Encounter) -> str:
         i, m = encounter.token(self.interceptor), encounter.token(self.mover)
         how = "a Free Action" if self.cost == FREE else f"-{self.initiative} Initiative"
-        return (f"Intercept: {i.name or i.id} may intercept {m.name or m.id}, who {self.why} "
+        return (f"Intercept: {token_name(i)} may intercept {token_name(m)}, who {self.why} "
                 f"at ({self.at[0]:.1f}, {self.at[1]:.1f}) ({how})")
 
 
@@ -110,9 +111,9 @@ def intercept_chances(encounter: Encounter, mover: str, path: Sequence[XY]) -> t
         sh = sheet_of(e)
         if "surprised" in sh.conditions or not condition.can_act(sh):
             continue
-        if _cost_reason(st, e.id, sh, FREE) is None:
+        if _cost_reason(st, e.id, sh, FREE, names=encounter) is None:
             cost, ini = FREE, 0
-        elif _cost_reason(st, e.id, sh, INTERRUPT, INTERCEPT_INITIATIVE) is None:
+        elif _cost_reason(st, e.id, sh, INTERRUPT, INTERCEPT_INITIATIVE, names=encounter) is None:
             cost, ini = INTERRUPT, INTERCEPT_INITIATIVE
         else:
             continue

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter
+from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.economy import FREE, _cost_reason, _name, end_suppression_by, in_combat, log_entry, spend
+from engine.sr5.economy import (FREE, _cost_reason, _name, end_suppression_by, in_combat, log_entry, spend,
+                                 suppressive_zone_text)
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ def check_move(encounter: Encounter, tid: str, metres: float) -> str | None:
     st = settings_of(encounter)
     tok = encounter.token(tid)
     sh = sheet_of(tok)
-    who = tok.name or tok.id
+    who = token_name(tok)
     if not in_combat(st):
         return None
     if not condition.can_act(sh):
@@ -83,7 +85,7 @@ def check_move(encounter: Encounter, tid: str, metres: float) -> str | None:
         return (f"{who} may run {b.run_now:.1f} m by this pass and has moved {sh.moved:.1f} m: "
                 f"{metres:.1f} m more is too far{more}")
     if total > b.walk_now + EPS and not sh.running:
-        reason = _cost_reason(st, tid, sh, FREE)
+        reason = _cost_reason(st, tid, sh, FREE, names=encounter)
         if reason:
             return f"moving past walking pace needs Run (a Free Action): {reason}"
     return None
@@ -129,9 +131,9 @@ def apply_move(
         active = {s.zone for s in edit.settings.suppressions if s.shooter != tid}
         for z in sorted((set(zones_before) | set(zones_after)) & active):
             way = ("in" if z in zones_before else "into") if z in zones_after else "out of"
-            edit.prompts.append(f"{who} moved {way} suppressive fire {z}: Reaction + Edge test due")
+            edit.prompts.append(f"{who} moved {way} {suppressive_zone_text(edit.before, z)}: Reaction + Edge test due")
         for z in sorted(set(zones_through) & active - set(zones_before) - set(zones_after)):
-            edit.prompts.append(f"{who} moved through suppressive fire {z}: Reaction + Edge test due")
+            edit.prompts.append(f"{who} moved through {suppressive_zone_text(edit.before, z)}: Reaction + Edge test due")
     text = f"{who} moves {metres:.1f} m ({total:.1f} m this turn" + (", running" if sh.running else "") + ")"
     edit.log(log_entry(edit.settings, tid, "move", text))
     return edit.finish(text)

@@ -17,6 +17,7 @@ from engine.sr5.changes import Edit
 from engine.sr5.economy import INTERRUPT, in_combat, spend
 from engine.errors import IllegalActionError
 from engine.sr5.dice import SeededRoller, TestResult
+from engine import names
 from engine.sr5.pools import Modifier, Pool, mod
 from engine.sr5.sheet import Options, Sheet
 
@@ -25,9 +26,8 @@ INTERRUPT_COST = {"full_defense": 10, "block": 5, "dodge": 5, "parry": 5}
 
 
 def name_of(encounter: Encounter, tid: str) -> str:
-    """The token's name for the log, its id when it has none."""
-    t = encounter.token(tid)
-    return t.name or t.id
+    """The token's name for the log, its id when it has none (engine.names)."""
+    return names.name_of(encounter, tid)
 
 
 def find_roll(rolls: Sequence[tuple[str, str, TestResult]], target: str, step: str) -> TestResult | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Weapon, Zone, zone_weapon
+from engine.names import name_of, token_name, zone_name
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
@@ -50,16 +51,19 @@ from engine.sr5.tables import (
 )
 
 
-def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str]) -> Modifier | None:
+def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str],
+                         *, names: Encounter | None = None) -> Modifier | None:
     """The dice penalty of the strongest active suppressive zone ``tid`` is in or right next
-    to (``near_zones`` from the map), or None (none, its own zone, or it is unaware)."""
+    to (``near_zones`` from the map), or None (none, its own zone, or it is unaware); its
+    label names the shooter by name in ``names`` (the encounter), else by id."""
     if "unaware" in sheet.conditions:
         return None
     cands = [s for s in settings.suppressions if s.zone in near_zones and s.shooter != tid and s.hits > 0]
     if not cands:
         return None
     best = max(cands, key=lambda s: s.hits)
-    return mod("suppressed", f"suppressive fire {best.zone} ({best.hits} hits)", -best.hits, "map")
+    shooter = name_of(names, best.shooter) if names is not None else best.shooter
+    return mod("suppressed", f"suppressive fire of {shooter} ({best.hits} hits)", -best.hits, "map")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -146,9 +150,10 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
     zone = encounter.zone(decl.zone)
     problems = []
     if zone.kind != "suppressive":
-        problems.append(f"zone {zone.id} is a {zone.kind} zone, not a suppressive one")
+        problems.append(f"{zone_name(zone, encounter)} is a {zone.kind} zone, not a suppressive one")
     if zone.owner is not None and zone.owner != decl.shooter:
-        problems.append(f"zone {zone.id} belongs to {zone.owner}, not {decl.shooter}")
+        problems.append(f"{zone_name(zone, encounter)} belongs to {name_of(encounter, zone.owner)}, "
+                        f"not {token_name(tok)}")
     wname = decl.weapon or (zone.weapon if zone.owner == decl.shooter else None)
     if wname is None and zone.owner == decl.shooter:
         zw = zone_weapon(encounter, zone)
@@ -164,14 +169,14 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
             problems.append(f"{w.name} has no clip in")
         elif w.loaded < rounds:
             problems.append(f"{w.name} has {w.loaded} rounds left; suppressive fire needs {rounds}")
-    reason = _cost_reason(st, decl.shooter, sh, COMPLEX)
+    reason = _cost_reason(st, decl.shooter, sh, COMPLEX, names=encounter)
     if reason:
         problems.append(reason)
     if in_combat(st) and st.acting == decl.shooter and st.phase.attacked:
-        problems.append(f"{decl.shooter} has already attacked this Action Phase")
+        problems.append(f"{token_name(tok)} has already attacked this Action Phase")
     if decl.edge and sh.edge_left < 1:
-        problems.append(f"{decl.shooter} has no Edge left")
-    why = called_shot_reason(sh, tok.name or tok.id, "suppressive_fire", "Suppressive Fire")
+        problems.append(f"{token_name(tok)} has no Edge left")
+    why = called_shot_reason(sh, token_name(tok), "suppressive_fire", "Suppressive Fire")
     if why:
         problems.append(why)
     fire = fire_of(decl, zone, w)
@@ -189,7 +194,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         if st.options.suppressive_beyond_range == "clip":
             shaped = shaped.model_copy(update={"length": reach})
         else:
-            problems.append(f"zone {zone.id} reaches {zone.length:g} m; {w.name} reaches at most {reach:g} m "
+            problems.append(f"{zone_name(zone, encounter)} reaches {zone.length:g} m; {w.name} reaches at most {reach:g} m "
                             "(its extreme range)")
     key = weapon_skill(w, "FA")
     parts: list[Modifier] = [base("skill", key.replace("_", " ").title(), skill_rating(sh, w, "FA", tok.weapons)),
@@ -201,7 +206,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
     if aim and (sh.aim_bonus == "pool" or (smartlinked(w, sh) and sh.wireless)):
         parts.append(mod("aim", f"Take Aim x{sh.aim}", aim, "sheet"))
     if facts is not None:
-        m = suppression_modifier(st, decl.shooter, sh, facts.token(decl.shooter).near_zones)
+        m = suppression_modifier(st, decl.shooter, sh, facts.token(decl.shooter).near_zones, names=encounter)
         if m is not None:
             parts.append(m)
     parts += edge_parts(sh, decl.edge)
@@ -211,7 +216,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
         if smartlinked(w, sh):
             limit += (mod("smartgun", "smartgun", 2, "weapon"),)
     dmg = parse_damage(w.damage, sh.strength, weapon=w.name)
-    pool = Pool(f"{tok.name or tok.id} suppressive fire ({zone.id})", tuple(parts), limit, decl.edge)
+    pool = Pool(f"{token_name(tok)} suppressive fire ({zone_name(zone, encounter)})", tuple(parts), limit, decl.edge)
     return SuppressivePlan(decl, pool, rounds, dmg.value, dmg.type, w.ap, w.name, tuple(problems), fire, choke,
                            shaped)
 
@@ -241,12 +246,15 @@ def apply_suppressive(
     if plan.zone is not None and plan.zone != edit.zone(d.zone):
         edit.set_zone(plan.zone)
     kind = {"standard": "", "enhanced": "enhanced ", "flechette": f"flechette ({plan.choke} choke) "}[plan.fire]
-    text = f"{tok.name or tok.id} lays {kind}suppressive fire in {d.zone} ({plan.rounds} rounds): {res.describe()}"
+    zname = name_of(encounter, d.zone)
+    named = encounter.zone(d.zone).name  # an unnamed zone is the shooter's own fire: not said twice
+    text = (f"{token_name(tok)} lays {kind}suppressive fire" + (f" in {named}" if named else "")
+            + f" ({plan.rounds} rounds): {res.describe()}")
     if plan.zone is not None and plan.zone.length is not None and plan.zone.length < (encounter.zone(d.zone).length or 0):
         text += f"; the zone is clipped to {plan.zone.length:g} m, the range of {plan.weapon}"
     edit.log(log_entry(edit.settings, d.shooter, "suppressive", text, [roll_record(plan.pool, res)]))
     edit.details["test"] = res
-    edit.prompts.append(f"those exposed in {d.zone} roll Reaction + Edge ({res.hits})")
+    edit.prompts.append(f"those exposed in {zname} roll Reaction + Edge ({res.hits})")
     return edit.finish(text)
 
 
@@ -274,7 +282,7 @@ def suppression_status(encounter: Encounter, facts: MapFacts) -> dict[str, ZoneS
     for t in encounter.tokens:
         tf = facts.token(t.id)
         sh = sheet_of(t)
-        m = suppression_modifier(st, t.id, sh, tf.near_zones)
+        m = suppression_modifier(st, t.id, sh, tf.near_zones, names=encounter)
         must, spared = [], []
         for z in tf.in_zones + tf.covered_zones:
             s = active.get(z)
@@ -335,7 +343,7 @@ def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: in
         fm = st.options.flechette_suppressive_defense.get(s.choke, 0)
         if fm:
             parts.append(mod("choke", f"flechettes, {s.choke} choke", fm, "weapon"))
-    name = tok.name or tok.id
+    name = token_name(tok)
     test = Pool(f"{name} dodges suppressive fire {zone}", tuple(parts), threshold=s.hits)
     armor = max(0, sh.armor + s.ap)
     soak = Pool(f"{name} resists suppressive fire", (base("body", "Body", sh.body),
@@ -400,7 +408,7 @@ def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution)
     st = edit.settings
     name = _nm(encounter, p.token)
     rolls = [roll_record(p.test, res.test)]
-    text = f"{name} vs suppressive fire {p.zone}: {res.test.describe()}"
+    text = f"{name} vs {name_of(encounter, p.zone)}: {res.test.describe()}"
     if res.test.success:
         text += ": not hit"
     else:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalActionError, UnknownIdError
 from engine.model import Encounter, Token
+from engine.names import geometry_text, name_of, token_name
 from engine.static_veil import space
 from engine.static_veil.actions import (
     ACTION_BY_KEY,
@@ -79,7 +80,7 @@ def _sheet(token: Token) -> Sheet:
 
 
 def _name(token: Token) -> str:
-    return token.name or token.id
+    return token_name(token)
 
 
 def _fmt_m(v: float) -> str:
@@ -221,7 +222,8 @@ class Legality:
         try:
             planner(self, enc, action, settings, plan, probe_only)
         except GeometryInputError as exc:  # e.g. a destination inside a wall
-            raise IllegalActionError(str(exc)) from None
+            raise IllegalActionError(geometry_text(exc, enc), ids=tuple(
+                i for i in (getattr(exc, "obstacle", None),) if isinstance(i, str))) from None
         _afford(plan)
         return plan
 
@@ -665,10 +667,7 @@ def _has(enc: Encounter, ident: str) -> bool:
 
 
 def _name_of(enc: Encounter, ident: str) -> str:
-    try:
-        return _name(enc.token(ident))
-    except UnknownIdError:
-        return repr(ident)
+    return name_of(enc, ident)
 
 
 def _swap(enc: Encounter, tokens: tuple[Token, ...], settings: Settings | None) -> Encounter:

@@ -27,6 +27,7 @@ import math
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter
+from engine.names import geometry_text
 from engine.static_veil import space
 from engine.static_veil.legality import Legality, _fmt_m, _has, _name, _name_of, _sheet
 from engine.static_veil.resolution import Resolution, _Work
@@ -185,7 +186,7 @@ class StaticVeil(Legality, Resolution):
         try:
             way = space.walk(encounter, t, to)
         except GeometryInputError as exc:  # inside a wall, off the map
-            return Preview(allowed=False, reason=str(exc), **base)
+            return Preview(allowed=False, reason=geometry_text(exc, encounter), **base)
         if way is None:
             return Preview(allowed=False, reason=f"{_name(t)} cannot get to ({to[0]:.1f}, {to[1]:.1f}): "
                            "no way around the obstacles and bodies", **base)

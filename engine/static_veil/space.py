@@ -18,6 +18,7 @@ import numpy as np
 import shapely
 
 from engine.model import Encounter, Token
+from engine.names import token_name
 
 XY = tuple[float, float]
 
@@ -139,10 +140,10 @@ def slide(
         if res.stopped_kind == "obstacle":
             o = encounter.obstacle(str(res.stopped_by))
             kind = "door" if o.door else "wall"
-            stopped = f"{kind} '{o.name or o.id}'"
+            stopped = f"{kind} '{o.name}'" if o.name else f"the {kind}"
         elif res.stopped_kind == "body":
             t = encounter.token(str(res.stopped_by))
-            stopped = t.name or t.id
+            stopped = token_name(t)
         else:
             stopped = "the map edge"
     return SlideEnd(float(length), (float(res.end[0]), float(res.end[1])), float(res.travelled), stopped)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine import rules
 from engine.errors import CoverfireError, IllegalActionError
+from engine.names import token_name
 from engine.static_veil.sheet import Settings, Sheet
 
 
@@ -78,7 +79,7 @@ class StaticVeilSystem(rules.RuleSystem):
         for m in moves:
             t = enc.token(m.token)
             dest = (float(m.to[0]), float(m.to[1]))
-            name = t.name or t.id
+            name = token_name(t)
             if t.rules.get(self.name) is not None and (t.x, t.y) != dest:
                 plan = R.plan_move(enc, m.token, dest)
                 if plan.allowed:

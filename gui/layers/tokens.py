@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPainterPath, QPixmap
+from engine.names import token_name
 
 from gui import style
 from gui.style import ViewOptions
@@ -213,7 +214,7 @@ class TokenLayer(MapLayer):
         self._r = np.array([t.radius for t in shown], dtype=float)
         self._facing = np.radians(np.array([t.facing for t in shown], dtype=float))
         self._looks = [
-            (style.side_colour(t.side), t.hidden, {"crouched": "C", "prone": "P"}.get(t.stance, ""), t.name or t.id)
+            (style.side_colour(t.side), t.hidden, {"crouched": "C", "prone": "P"}.get(t.stance, ""), token_name(t))
             for t in shown
         ]
         self._layout_gen += 1

@@ -44,6 +44,7 @@ from typing import ClassVar
 from PySide6.QtCore import QObject, Signal
 
 from engine.model import Encounter
+from engine.names import name_of
 from gui.combat_log import CombatLog
 
 log = logging.getLogger(__name__)
@@ -79,15 +80,9 @@ class Listener:
                 pass
 
 
-def token_name(encounter: Encounter, ident: str | None) -> str:
-    """The token's name (its id when it has none); ``ident`` itself for an unknown id, ""
-    for None."""
-    if ident is None:
-        return ""
-    for t in encounter.tokens:
-        if t.id == ident:
-            return t.name or t.id
-    return ident
+#: The display name of an id (a token's name, a zone's, an obstacle's; ``ident`` itself when
+#: unknown, "" for None): the engine's one helper (engine.names), under its old name here.
+token_name = name_of
 
 
 def picked_targets(selection, encounter: Encounter, actor: str | None) -> list[str]:

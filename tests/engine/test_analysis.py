@@ -100,7 +100,7 @@ def test_unknown_attacker_or_weapon_are_clear_errors():
     t = Tactics(enc([tok("a", 10, 30), tok("b", 14, 30)]))
     with pytest.raises(UnknownIdError, match="no token with id 'zed'"):
         t.targets("zed")
-    with pytest.raises(UnknownWeaponError, match="'a' carries no weapon named 'Bazooka'.*Ares Predator V"):
+    with pytest.raises(UnknownWeaponError, match="a carries no weapon named 'Bazooka'.*Ares Predator V"):
         t.targets("a", "Bazooka")
 
 

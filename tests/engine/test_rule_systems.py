@@ -52,7 +52,7 @@ def test_sr5_refusals_carry_the_reason_and_change_nothing():
     with pytest.raises(IllegalActionError, match="a target is listed twice"):
         sr5.apply(e, twice)
     opts = {o.key: o for o in sr5.actions(e, "razor")}
-    assert opts["attack"].reason == "razor can take a simple action only in its own Action Phase (now it is sam's)"
+    assert opts["attack"].reason == "Razor can take a simple action only in its own Action Phase (now it is Sam's)"
     ok = {o.key: o for o in sr5.actions(e, "sam")}
     assert ok["stand_up"].reason == "Sam is already standing" and not ok["stand_up"].allowed
     assert ok["take_aim"].allowed and ok["take_aim"].action == Action("sam", "take_aim", weapon="AK-97")

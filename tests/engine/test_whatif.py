@@ -43,8 +43,9 @@ def test_a_hypothetical_zone_is_checked_and_put_in_place():
     hits = {h.id for h in tac.zone_hits()["boom"]}
     assert hits == {"s"}  # the 2 m circle at the shooter catches only the shooter
     assert [z.id for z in tac.encounter.zones] == ["boom"] and enc.zone("boom").x == 10.0
-    with pytest.raises(IllegalActionError, match="zone 'boom': radius"):
+    with pytest.raises(IllegalActionError, match="Blast: radius") as refused:  # the zone by its name
         hypothetical(enc, zones=[enc.zone("boom").model_copy(update={"radius": -1.0})])
+    assert refused.value.ids == ("boom",)
 
 
 def test_a_blast_previewed_elsewhere_leaves_the_given_tactics_on_its_encounter():

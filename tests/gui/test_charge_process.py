@@ -79,8 +79,11 @@ def test_a_refused_walk_says_why_as_the_geometry_does(demo):
     charge_process.main(conn)
     with pytest.raises(ValueError) as refused:
         t.navigator.shortest_path((12.0, 20.0), (5.0, 5.0), 0.4)
-    assert conn.sent == [("walk", 1, ("refused", str(refused.value)))]
+    assert conn.sent == [("walk", 1, ("refused", str(refused.value), ("goal", (5.0, 5.0), "building-1")))]
     assert "building-1" in str(refused.value)
+    # the window names the obstacle (issue 30 item 4)
+    assert charge_process.refusal_text(conn.sent[0][2], enc) == \
+        "the goal point (5.00, 5.00) lies inside Warehouse corner"
 
 
 def test_a_walk_is_answered_between_plans_and_the_job_goes_on(demo):

@@ -110,8 +110,8 @@ def test_right_click_actions_of_sr5_allowed_and_greyed_with_the_engines_reason(w
     # a token whose phase it is not: everything but the interrupts is greyed, with why
     tusk = w.rule_gui.context_actions("ganger-4")
     assert not _by_label(tusk, "Attack").enabled
-    assert _by_label(tusk, "Attack").reason == ("ganger-4 can take a simple action only in its own Action Phase "
-                                                 "(now it is sam's)")
+    assert _by_label(tusk, "Attack").reason == ("Tusk can take a simple action only in its own Action Phase "
+                                                 "(now it is Sam's)")
     w.selection.set_targets(["ganger-4"])
     page = attack.callback()
     assert page is w.sr5.attack_dialog and page.isVisible() and page.attacker == "sam"

@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 import tests.gui.test_sr5_gui as base
+from engine.names import name_of
 from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
 from tests.gui.conftest import mouse_drag
@@ -134,7 +135,7 @@ def test_a_grenade_on_the_aim_point_catches_two_at_different_distances(sr5, qtbo
     dec = sr5.map_view.tokens.decorations["ganger-3"]
     assert dec.bars[1].fraction == pytest.approx(1 / 10) and ("-3", "#ffb74d") in dec.tags
     lines = [ln.text for ln in sr5.combat_log.lines(include_undone=False)]
-    assert f"[T1.1] Brick throws Frag grenade (fragmentation) at {zid}: 3 hits vs 3: on target (31.0, 29.0)" in lines
+    assert f"[T1.1] Brick throws Frag grenade (fragmentation) at {name_of(enc, zid)}: 3 hits vs 3: on target (31.0, 29.0)" in lines
     assert "[T1.1] Spike in the blast of Frag grenade: 5.8 m (5 m), DV 13, defense 1: 12S vs soak 3: 9 Stun; " \
            "wound modifier -3" in lines
     assert any(ln.startswith("    Spike dives from the blast: Reaction +3, Intuition +3, area-effect attack -2, "

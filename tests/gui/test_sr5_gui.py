@@ -146,7 +146,7 @@ def test_bad_initiative_entries_are_named(sr5):
     dlg = sr5.sr5.tracker.open_initiative()
     dlg.edits["sam"].setText("6")  # Sam rolls 2D6
     assert not dlg.start_turn()
-    assert dlg.error.text() == "sam rolls 2D6 initiative: enter 2 dice, not 1"
+    assert dlg.error.text() == "Sam rolls 2D6 initiative: enter 2 dice, not 1"
     dlg.edits["sam"].setText("6 9")
     assert not dlg.start_turn()
     assert dlg.error.text() == "Sam: die 2: '9' is not a face from 1 to 6"
@@ -192,7 +192,7 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     # Hit the Dirt costs 5: with Initiative 0 the engine refuses and the button says why
     assert not t.interrupt_buttons["hit_the_dirt"].isEnabled()
     assert t.interrupt_buttons["hit_the_dirt"].toolTip() == \
-        "ganger-1 has Initiative 0, less than the 5 this interrupt costs"
+        "Razor has Initiative 0, less than the 5 this interrupt costs"
     sr5.actions["undo"].trigger()
     assert sr5.document.encounter.token("ganger-1").rules["sr5"].initiative == 10
 
@@ -336,7 +336,7 @@ def test_a_shotgun_spread_choke_is_shown_and_changed(sr5):
     assert tp.damage == ref.targets[0].damage and tp.defense.part("choke").value == -3  # medium: -3 defense
     dlg.choke_combo.setCurrentText("wide")
     dlg.change_choke()  # not her phase: the engine refuses and the dialog says why
-    assert dlg.dice.error.text().startswith("nyx can take a simple action only in its own Action Phase")
+    assert dlg.dice.error.text().startswith("Nyx can take a simple action only in its own Action Phase")
     sr5.sr5.tracker.end_phase()  # Sam -> Nyx
     dlg.change_choke()
     assert sr5.document.encounter.token("nyx").rules["sr5"].chokes == {"Defiance T-250": "wide"}
@@ -361,7 +361,8 @@ def test_suppressive_fire_from_the_map_zone_then_tusk_tests(sr5):
     # Tusk stands exposed inside the cone: must roll; Razor's disc is within 1 m of it: -3 dice only
     assert status["ganger-4"].must_test == ("sup-1",) and status["ganger-1"].must_test == ()
     assert status["ganger-1"].penalty == -3
-    assert "Tusk: must roll Reaction + Edge vs sup-1; -3 dice (sup-1)" in dlg.result.toPlainText()
+    assert ("Tusk: must roll Reaction + Edge vs Sam's suppressive fire; -3 dice (Sam's suppressive fire)"
+            in dlg.result.toPlainText())
     decs = sr5.map_view.tokens.decorations
     assert ("SUPP -3", "#ff8a65") in decs["ganger-4"].tags and ("SUPP -3", "#ff8a65") in decs["ganger-1"].tags
     t = g.tracker
@@ -432,7 +433,7 @@ def test_melee_offers_the_melee_defenses_and_a_stale_roll_is_not_applied(sr5):
     plan = dlg.plan
     assert plan.kind == "melee" and plan.weapon.name == "Unarmed"
     # 7.6 m between the discs; a troll's reach 1 + 1 m: out of reach, and the Roll greys out
-    assert plan.problems == ("nyx is out of melee reach (7.6 m between them; reach allows 2.0 m)",)
+    assert plan.problems == ("Nyx is out of melee reach (7.6 m between them; reach allows 2.0 m)",)
     assert not dlg.dice.roll_button.isEnabled()
     combo = dlg.defense_form.itemAt(0, dlg.defense_form.ItemRole.FieldRole).widget()
     assert [combo.itemData(i) for i in range(combo.count())] == ["normal", "full_defense", "block", "dodge", "parry"]

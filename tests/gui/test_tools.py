@@ -128,6 +128,42 @@ def test_rectangle_and_wall_tools(view):
     assert doc.undo_stack.count() == 2
 
 
+def test_the_wall_tool_draws_full_height_walls_by_default(view):
+    """Issue 30 item 8: a wall is usually full height, not 1 m of low cover: the Wall tool's
+    default stands above a standing body, so it hides one whole; polygons and rectangles
+    (crates, cars) keep their low default, and each height follows its own setting."""
+    from engine.obstacles import WALL_HEIGHT
+    from geometry.bodies import body_height
+
+    assert view.new_wall_height == WALL_HEIGHT >= 3.0 > body_height("standing")
+    assert view.new_obstacle_height == 1.0
+    doc = view.document
+    wt = WallTool(view)
+    wt.release(P(30.0, 35.0))
+    wt.release(P(36.0, 35.0))
+    wt.finish()
+    assert doc.encounter.obstacles[-1].height == WALL_HEIGHT
+    view.new_wall_height = 2.5
+    wt = WallTool(view)
+    wt.release(P(30.0, 38.0))
+    wt.release(P(36.0, 38.0))
+    wt.finish()
+    assert doc.encounter.obstacles[-1].height == 2.5
+    rt = RectTool(view)
+    rt.press(P(50.0, 30.0))
+    rt.release(P(53.0, 32.5))
+    assert doc.encounter.obstacles[-1].height == 1.0
+
+
+def test_the_options_bar_shows_and_sets_the_wall_height(window):
+    from engine.obstacles import WALL_HEIGHT
+
+    assert window.wall_height_spin.value() == WALL_HEIGHT == window.map_view.new_wall_height
+    window.wall_height_spin.setValue(4.0)
+    assert window.map_view.new_wall_height == 4.0
+    assert window.map_view.new_obstacle_height == window.height_spin.value() == 1.0
+
+
 def test_too_few_points_are_refused_with_each_tools_own_message(view):
     said = []
     view.statusMessage.connect(said.append)

@@ -56,6 +56,7 @@ from engine.d100 import (
 )
 from engine.d100.mapcover import map_cover
 from engine.errors import CoverfireError
+from engine.names import token_name
 from gui.action_panel import ActionPage
 from gui.rules.d100.body import BodyDiagram
 from gui.rules.d100.controller import action_title
@@ -460,7 +461,7 @@ class AttackPage(ActionPage):
         self._building = True
         self.shooter.clear()
         for t in enc.tokens:
-            self.shooter.addItem(f"{t.name or t.id} ({t.side})", t.id)
+            self.shooter.addItem(f"{token_name(t)} ({t.side})", t.id)
         i = self.shooter.findData(current)
         self.shooter.setCurrentIndex(max(0, i))
         self._building = False

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from engine.d100 import LOCATIONS, RULESET, SEVERITIES
 from engine.d100 import effects as fx
+from engine.names import token_name
 from gui.rules.d100.present import (
     BLOOD,
     HIDDEN_HATCH,
@@ -331,7 +332,7 @@ class BodyPanel(QWidget):
         sheet = RULESET.sheet(enc, tid)
         st = RULESET.settings(enc)
         status = RULESET.status(enc, tid)
-        self.title.setText(f"{tok.name or tok.id}  \u00b7  {tok.side}" + ("" if tok.rules.get("d100") is not None else "  (no d100 sheet: defaults)"))
+        self.title.setText(f"{token_name(tok)}  \u00b7  {tok.side}" + ("" if tok.rules.get("d100") is not None else "  (no d100 sheet: defaults)"))
         frac = min(1.0, sheet.injury / max(1, sheet.max_injury))
         bar_w = 160
         colour = "#81c784" if frac < 0.5 else ("#ffb74d" if frac < 0.8 else "#ef5350")

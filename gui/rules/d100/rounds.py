@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 from engine.d100 import RULESET, EndTurn, Settings, StartRound
 from engine.d100.values import sheet_of
 from engine.errors import CoverfireError
+from engine.names import token_name
 from gui.rules.base import Kept, same_inputs
 from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
 from gui.style import side_colour
@@ -159,7 +160,7 @@ class RoundTracker(QWidget):
         state_colour = {"dead": "#ff5252", "unconscious": "#b39ddb", "stunned": "#ffca28"}.get(
             state.split(",")[0], "#81c784" if state.startswith("acting") else "#c9d1d9")
         return (Cell("\u25b6" if current else "", plain, bold=current),
-                Cell(tok.name or tok.id, QColor(side_colour(tok.side)), bold=current),
+                Cell(token_name(tok), QColor(side_colour(tok.side)), bold=current),
                 Cell(acts, plain, bold=current),
                 Cell(state, QColor(state_colour), bold=current))
 

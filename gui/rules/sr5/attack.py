@@ -38,7 +38,6 @@ from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
     PoolView,
     limit_text,
-    named,
     replace_boxes,
     show_result,
     show_story,
@@ -585,9 +584,6 @@ class AttackPage(RollingPage):
         self.target_boxes = replace_boxes(self.boxes_layout, self.target_boxes, targets,
                                           lambda t: TargetBox(self, t))
 
-    def _named(self, line: str) -> str:
-        return named(self.controller, line, self.plan.targets)
-
     def _show_rolls(self) -> None:
         plan = self.plan
         allowed = plan.legal or self.force.isChecked()
@@ -606,7 +602,7 @@ class AttackPage(RollingPage):
                 self.scroll_to(box)  # the target being rolled for
         else:
             self.dice.set_request(None)
-        lines = [self._named(ln) for ln in r.steps()]
+        lines = r.steps()  # the engine names the targets
         if not lines:
             lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the",
                      "faces of the dice you rolled; every step shows here: attack, defense,",

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import CoverfireError, IllegalActionError
+from engine.names import zone_name
 from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
 from engine.sr5.combat import ready_weapons
@@ -38,7 +39,6 @@ from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
     PoolView,
     limit_text,
-    named,
     replace_boxes,
     show_result,
     show_story,
@@ -293,7 +293,7 @@ class BlastPage(RollingPage):
         self.zone_combo.clear()
         for z in enc.zones:
             if z.kind == "blast":
-                self.zone_combo.addItem(f"{z.name or z.id}  ({z.x:.1f}, {z.y:.1f}, r {z.radius:.1f} m)", z.id)
+                self.zone_combo.addItem(f"{zone_name(z, enc)}  ({z.x:.1f}, {z.y:.1f}, r {z.radius:.1f} m)", z.id)
         self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
         self.zone_combo.blockSignals(False)
 
@@ -458,9 +458,6 @@ class BlastPage(RollingPage):
     def _set_boxes(self, targets: list[str]) -> None:
         self.boxes = replace_boxes(self.boxes_layout, self.boxes, targets, lambda t: CaughtBox(self, t))
 
-    def _named(self, line: str, targets) -> str:
-        return named(self.controller, line, targets)
-
     def _show_rolls(self) -> None:
         c = self.controller
         plan = self.plan
@@ -501,7 +498,7 @@ class BlastPage(RollingPage):
                 self.scroll_to(box)
         else:
             self.dice.set_request(None)
-        lines = [self._named(ln, targets) for ln in r.steps()]
+        lines = r.steps()  # the engine names the tokens
         if not lines:
             lines = ["Nothing rolled yet. Roll each test with the encounter's dice, or type the faces of the dice "
                      "you rolled: the attack (3 hits land on the aim point), on a miss the scatter and its "

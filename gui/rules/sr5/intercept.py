@@ -8,6 +8,7 @@ the move. Either way nothing else changes."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout
+from engine.names import token_name
 
 from gui.action_panel import ActionPage
 
@@ -45,7 +46,7 @@ class InterceptPage(ActionPage):
                           + "\n\nIntercept takes the move back and opens the melee attack.")
         for n, c in enumerate(self.chances):
             who = encounter.token(c.interceptor)
-            b = QPushButton(f"Intercept with {who.name or who.id}")
+            b = QPushButton(f"Intercept with {token_name(who)}")
             b.clicked.connect(lambda _=False, k=n: self.intercept(k))
             self._lay.insertWidget(1 + n, b)
             self.buttons.append(b)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import CoverfireError, IllegalActionError
+from engine.names import token_name
 from gui.action_panel import ActionPage
 from gui.rules.sr5.widgets import DiceRow, headline_labels, story_box
 from gui.rules.widgets import Section, bold
@@ -199,7 +200,7 @@ class RollingPage(ActionPage):
         self.attacker_combo.blockSignals(True)
         self.attacker_combo.clear()
         for t in c.encounter.tokens:
-            self.attacker_combo.addItem(t.name or t.id, t.id)
+            self.attacker_combo.addItem(token_name(t), t.id)
         self.attacker_combo.setCurrentIndex(max(0, self.attacker_combo.findData(self.attacker)))
         if self.attacker is None and self.attacker_combo.count():
             self.attacker = self.attacker_combo.currentData()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import CoverfireError
+from engine.names import token_name, zone_name
 from engine.sr5 import suppressive as sr5_supp
 from engine.sr5.changes import settings_of
 from gui.action_panel import ActionPage
@@ -120,7 +121,7 @@ class SuppressivePage(ActionPage):
         self.shooter.blockSignals(True)
         self.shooter.clear()
         for t in enc.tokens:
-            self.shooter.addItem(t.name or t.id, t.id)
+            self.shooter.addItem(token_name(t), t.id)
         self.shooter.setCurrentIndex(max(0, self.shooter.findData(shooter)))
         self.shooter.blockSignals(False)
         self._fill_zones(zone)
@@ -137,7 +138,7 @@ class SuppressivePage(ActionPage):
         zones.sort(key=lambda z: (z.owner != sid, z.owner is not None))
         for z in zones:
             owner = f" ({self.controller.name(z.owner)}'s)" if z.owner else ""
-            self.zone.addItem(f"{z.name or z.id}{owner}", z.id)
+            self.zone.addItem(f"{zone_name(z, enc)}{owner}", z.id)
         if zone is not None:
             self.zone.setCurrentIndex(max(0, self.zone.findData(zone)))
         self.zone.blockSignals(False)
@@ -235,10 +236,10 @@ class SuppressivePage(ActionPage):
         for tid, zs in status.items():
             bits = []
             if zs.must_test:
-                bits.append("must roll Reaction + Edge vs " + ", ".join(zs.must_test))
-            bits += [f"spared in {z}: {why}" for z, why in zs.spared]
+                bits.append("must roll Reaction + Edge vs " + ", ".join(c.name(z) for z in zs.must_test))
+            bits += [f"spared in {c.name(z)}: {why}" for z, why in zs.spared]
             if zs.penalty:
-                bits.append(f"{zs.penalty:+d} dice ({zs.penalty_zone})")
+                bits.append(f"{zs.penalty:+d} dice ({c.name(zs.penalty_zone)})")
             lines.append(f"{c.name(tid)}: " + "; ".join(bits))
         return "\n".join(lines) or "Nobody is in or next to the zone."
 

@@ -547,7 +547,7 @@ class InitiativeTracker(QWidget):
         if not active:
             return
         self.supp_title.setText("Suppressive fire: " + "; ".join(
-            f"{s.zone} by {c.name(s.shooter)} ({s.hits} hits, {s.dv}{s.damage_type})" for s in active))
+            f"{c.name(s.zone)} by {c.name(s.shooter)} ({s.hits} hits, {s.dv}{s.damage_type})" for s in active))
         try:
             status = c.suppression_status()
         except CoverfireError as exc:
@@ -556,15 +556,15 @@ class InitiativeTracker(QWidget):
         for tid, zs in status.items():
             bits = []
             if zs.must_test:
-                bits.append("must roll vs " + ", ".join(zs.must_test))
-            bits += [f"spared in {z}: {why}" for z, why in zs.spared]
+                bits.append("must roll vs " + ", ".join(c.name(z) for z in zs.must_test))
+            bits += [f"spared in {c.name(z)}: {why}" for z, why in zs.spared]
             if not bits:
-                bits.append(f"next to {zs.penalty_zone}")
+                bits.append(f"next to {c.name(zs.penalty_zone)}")
             item = QTreeWidgetItem([f"{c.name(tid)}: " + "; ".join(bits), f"{zs.penalty:+d}" if zs.penalty else "", ""])
             self.supp.addTopLevelItem(item)
             if zs.must_test:
                 b = QPushButton("Roll test\u2026")
-                b.setToolTip(f"Reaction + Edge against {zs.must_test[0]}")
+                b.setToolTip(f"Reaction + Edge against {c.name(zs.must_test[0])}")
                 b.clicked.connect(lambda _=False, t=tid, z=zs.must_test[0]: self.testRequested.emit(t, z, 0))
                 self.supp.setItemWidget(item, 2, b)
         n = min(6, max(1, self.supp.topLevelItemCount()))

@@ -390,15 +390,6 @@ def replace_boxes(layout, boxes: dict, targets: list[str], make) -> dict:
     return out
 
 
-def named(controller, line: str, targets) -> str:
-    """A story line with its leading ``"<id>: "`` of one of ``targets`` given as the name."""
-    for tp in targets:
-        prefix = f"{tp.target}: "
-        if line.startswith(prefix):
-            return f"{controller.name(tp.target)}: " + line[len(prefix):]
-    return line
-
-
 def limit_text(pool) -> str:
     """What caps a pool's hits for the dice row: Edge (sixes explode) or its limit, or ``""``."""
     if pool.edge:
@@ -420,7 +411,6 @@ __all__ = [
     "headline_labels",
     "limit_text",
     "mono_font",
-    "named",
     "parse_faces",
     "replace_boxes",
     "show_result",

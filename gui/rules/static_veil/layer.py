@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
+from engine.names import token_name
 
 from gui import style
 from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, _alpha, cosmetic, draw_label
@@ -225,7 +226,7 @@ def drawing_for(preview, encounter, *, net_hits: int | None = None, actor_wins: 
         partner = tokens.get(preview.partner)
         if partner is not None:
             px, py = preview.partner_path[-1]
-            d.ghosts.append(Ghost(px, py, partner.radius, partner.name or partner.id, style.side_colour(partner.side)))
+            d.ghosts.append(Ghost(px, py, partner.radius, token_name(partner), style.side_colour(partner.side)))
     if target is not None and preview.shove_ends:
         last = preview.shove_ends[-1].net_hits
         groups = _group_shove_ends(preview.shove_ends)
@@ -271,7 +272,7 @@ def headline(preview, actor, target) -> str:
     """The map's summary of a preview: "Charge Vex: 11.4 m, 2 AP", or for a refused one
     "Charge refused:" and the reason wrapped in lines of REASON_WRAP characters (at most
     REASON_LINES; the panel shows it whole)."""
-    who = (target.name or target.id) if target is not None else ""
+    who = token_name(target) if target is not None else ""
     if not preview.allowed:
         reason = preview.reason or "not allowed"
         if ": " in reason and len(reason) > 60:

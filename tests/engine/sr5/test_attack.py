@@ -305,7 +305,7 @@ def test_spread_targets_at_most_per_band_and_called_shots_refused():
     assert any("called shot cannot be made" in x for x in p.problems)
     p = plan_attack(e, AttackDeclaration("sam", ("a", "b"), mode="SA"),
                     facts([TargetFacts("a", 10), TargetFacts("b", 11, in_spread=False)]))
-    assert any("b is outside the wide spread" in x for x in p.problems)
+    assert any("B is outside the wide spread" in x for x in p.problems)
 
 
 # -- melee -----------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def test_no_free_action_left_no_called_shot():
     e, _ = apply_action(e, Action("a", "take_aim", weapon="AK-97"))
     e, _ = apply_action(e, Action("a", "speak"))  # Simple 1 + Free 1; the shot makes Simple 2: 3 actions
     p = plan_attack(e, AttackDeclaration("a", ("b",), mode="SA", called_shot=True), AT_B)
-    assert p.problems == ("a called shot needs the Call a Shot Free Action: a has no action left this phase "
+    assert p.problems == ("a called shot needs the Call a Shot Free Action: A has no action left this phase "
                           "for another Free Action",)
 
 

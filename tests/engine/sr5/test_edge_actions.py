@@ -56,8 +56,9 @@ def test_seize_the_initiative_acts_first_and_costs_a_point():
 def test_blitz_rolls_five_dice_next_turn_and_only_between_turns():
     enc, _ = apply_action(_pair(), Action("b", "blitz"))
     assert enc.token("b").rules["sr5"].blitz_turn == 1 and _edge(enc, "b") == 1
-    with pytest.raises(IllegalActionError, match="b rolls 5D6 initiative: enter 5 dice, not 1"):
+    with pytest.raises(IllegalActionError, match="B rolls 5D6 initiative: enter 5 dice, not 1") as refused:
         start_turn(enc, entered={"b": [6]})
+    assert refused.value.ids == ("b",)  # the text names B; the id stays for programs
     enc, _ = start_turn(enc, entered={"a": 20, "b": [1, 2, 3, 4, 5]})
     assert enc.token("b").rules["sr5"].initiative == 3 + 3 + 15  # Reaction 3 + Intuition 3 + 5D6
     assert check_action(enc, Action("a", "blitz")) == "Blitz is declared before initiative is rolled (between Combat Turns)"
@@ -95,13 +96,13 @@ def test_dead_mans_trigger_gives_one_last_simple_action():
     # Body 4: a Physical monitor of 8 + ceil(4 / 2) = 10 boxes; full: unconscious
     enc = _pair(physical_damage=10, weapons=(AK,))
     enc, _ = start_turn(enc, entered={"a": 20, "b": 10})
-    assert check_action(enc, Action("b", "take_aim", weapon="AK-97")) == "b is unconscious and cannot act"
+    assert check_action(enc, Action("b", "take_aim", weapon="AK-97")) == "B is unconscious and cannot act"
     # Body 4 + Willpower 3 = 7 dice, threshold 3: three hits
     up, ch = apply_action(enc, Action("b", "dead_mans_trigger"), [5, 5, 6, 1, 2, 3, 4])
     assert ch.details["test"].hits == 3 and up.token("b").rules["sr5"].last_action and _edge(up, "b") == 1
     assert check_action(up, Action("b", "take_aim", weapon="AK-97")) is None  # out of its phase, down
     done, _ = apply_action(up, Action("b", "take_aim", weapon="AK-97"))
     assert not done.token("b").rules["sr5"].last_action
-    assert check_action(done, Action("b", "take_aim", weapon="AK-97")) == "b is unconscious and cannot act"
+    assert check_action(done, Action("b", "take_aim", weapon="AK-97")) == "B is unconscious and cannot act"
     failed, _ = apply_action(enc, Action("b", "dead_mans_trigger"), [5, 1, 1, 2, 2, 3, 4])
     assert not failed.token("b").rules["sr5"].last_action and _edge(failed, "b") == 1

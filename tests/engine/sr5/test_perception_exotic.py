@@ -20,7 +20,7 @@ def test_observe_in_detail_rolls_intuition_plus_perception_limited_by_mental():
     new, ch = apply_action(enc, Action("spike", "observe_in_detail", near_zones=("b",), threshold=2), [5, 6, 1])
     rec = new.rules["sr5"].log[-1].rolls[0]
     assert rec.pool == 3 and rec.limit == 4 and rec.threshold == 2
-    assert dict(rec.parts) == {"Perception": 3, "Intuition": 3, "wounds": -1, "suppressive fire b (2 hits)": -2}
+    assert dict(rec.parts) == {"Perception": 3, "Intuition": 3, "wounds": -1, "suppressive fire of Sam (2 hits)": -2}
     assert ch.details["test"].hits == 2 and ch.details["test"].success
     assert "Observe in Detail: 3 dice [5 6 1] -> 2 hits vs threshold 2: success" in new.rules["sr5"].log[-1].text
 

@@ -38,8 +38,8 @@ def test_a_prone_character_crawling_inside_the_zone_must_test():
     # B crawls 2 m east, (20, 52) -> (22, 52): inside before (3.33 m wide there) and after (3.67 m)
     out = SR5.on_moves(e, [MoveTo("b", (22.0, 52.0))])
     assert out.encounter.token("b").stance == "prone"
-    assert _prompts(out) == [f"\u2192 B moved in suppressive fire sup: {DUE}"]
-    assert out.detail[0].prompts == (f"B moved in suppressive fire sup: {DUE}",)
+    assert _prompts(out) == [f"\u2192 B moved in suppressive fire of Sam: {DUE}"]
+    assert out.detail[0].prompts == (f"B moved in suppressive fire of Sam: {DUE}",)
 
 
 def test_a_prone_character_keeping_still_is_spared_and_not_prompted():
@@ -63,7 +63,7 @@ def test_crawling_out_of_the_zone_is_still_tested():
     # B crawls 3 m south, (20, 52) -> (20, 55): the zone's edge is 3.33 m off the axis, B's disc
     # (0.4 m) is then wholly outside (55 - 0.4 = 54.6 > 53.33)
     out = SR5.on_moves(e, [MoveTo("b", (20.0, 55.0))])
-    assert _prompts(out) == [f"\u2192 B moved out of suppressive fire sup: {DUE}"]
+    assert _prompts(out) == [f"\u2192 B moved out of suppressive fire of Sam: {DUE}"]
 
 
 def test_a_standing_character_walking_inside_the_zone_must_test_too():
@@ -71,7 +71,7 @@ def test_a_standing_character_walking_inside_the_zone_must_test_too():
     assert e.rules["sr5"].acting == "a"
     # A walks 2 m east along the axis, (20, 50) -> (22, 50): "try to move" is anyone's move
     out = SR5.on_moves(e, [MoveTo("a", (22.0, 50.0))])
-    assert _prompts(out) == [f"\u2192 A moved in suppressive fire sup: {DUE}"]
+    assert _prompts(out) == [f"\u2192 A moved in suppressive fire of Sam: {DUE}"]
 
 
 def test_a_drag_through_the_zone_enters_and_leaves_it():
@@ -79,9 +79,9 @@ def test_a_drag_through_the_zone_enters_and_leaves_it():
     # C crawls from (20, 54.5) (outside, south) via (20, 50) (the axis) to (20, 44) (outside,
     # north: 50 - 3.33 = 46.67 > 44 + 0.4): both ends outside, the path crosses the zone
     out = SR5.on_moves(e, [MoveTo("c", (20.0, 44.0), path=((20.0, 50.0),))])
-    assert _prompts(out) == [f"\u2192 C moved through suppressive fire sup: {DUE}"]
+    assert _prompts(out) == [f"\u2192 C moved through suppressive fire of Sam: {DUE}"]
     # the same drag by the straight line crosses it too; a drag wholly south of it does not
-    assert _prompts(SR5.on_moves(e, [MoveTo("c", (20.0, 44.0))])) == [f"\u2192 C moved through suppressive fire sup: {DUE}"]
+    assert _prompts(SR5.on_moves(e, [MoveTo("c", (20.0, 44.0))])) == [f"\u2192 C moved through suppressive fire of Sam: {DUE}"]
     assert _prompts(SR5.on_moves(e, [MoveTo("c", (24.0, 56.0), path=((20.0, 56.0),))])) == []
 
 

@@ -37,7 +37,7 @@ def test_sprint_rolls_with_the_strongest_zone_penalty():
     enc = _enc()
     new, ch = apply_action(enc, Action("spike", "sprint", near_zones=("a", "b")), [5, 5])
     rec = new.rules["sr5"].log[-1].rolls[0]
-    assert rec.pool == 2 and ("suppressive fire a (3 hits)", -3) in rec.parts
+    assert rec.pool == 2 and ("suppressive fire of Sam (3 hits)", -3) in rec.parts
     assert ch.details["test"].hits == 2
 
 
@@ -47,7 +47,7 @@ def test_quick_draw_and_stand_up_roll_with_it():
     new, ch = apply_action(enc, Action("spike", "quick_draw", weapon="Ares Predator V", near_zones=("b",)),
                            [5, 5, 5, 1, 2])
     rec = new.rules["sr5"].log[-1].rolls[0]
-    assert rec.pool == 5 and ("suppressive fire b (2 hits)", -2) in rec.parts and ch.details["fire"]
+    assert rec.pool == 5 and ("suppressive fire of Sam (2 hits)", -2) in rec.parts and ch.details["fire"]
     # Stand Up when wounded: Body 4 + Willpower 3 = 7 - 3 (zone a) = 4 dice, threshold 2
     hurt = enc.model_copy(update={"tokens": tuple(
         t.with_rules("sr5", t.rules["sr5"].model_copy(update={"stun_damage": 1})).model_copy(update={"stance": "prone"})

@@ -184,8 +184,9 @@ def test_facts_from_a_tactics_object():
     assert f.token("a").in_zones == ("sup",)
     assert f.token("d").covered_zones == ("sup",)  # inside the shape, not among the zone's hits
     assert f.token("c").near_zones == ("sup",) and f.token("c").in_zones == ()
-    with pytest.raises(IllegalActionError, match="no line to 'zz'"):
+    with pytest.raises(IllegalActionError, match="no line to zz from Sam") as refused:
         facts_from_tactics(fake, e, "sam", ["zz"])
+    assert refused.value.ids == ("zz", "sam")
 
 
 def test_target_facts_refuse_nonsense():

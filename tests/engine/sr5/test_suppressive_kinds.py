@@ -73,7 +73,7 @@ def test_declaring_enhanced_fire_reshapes_the_zone_and_undo_restores_it():
     assert ch.zone_ids == ("sup",)
     sup = new.rules["sr5"].suppressions[0]
     assert (sup.hits, sup.enhanced, sup.fire) == (3, True, "enhanced")
-    assert "lays enhanced suppressive fire in sup" in new.rules["sr5"].log[-1].text
+    assert "Sam lays enhanced suppressive fire (20 rounds)" in new.rules["sr5"].log[-1].text  # the zone has no name
     st = suppression_status(new, facts_from_map(new, "sam", ["lupe"]))
     assert st["lupe"].penalty == -3 and st["lupe"].must_test == ()  # next to it: penalty, no test
     assert ch.revert(new).zone("sup").effective_width == 10.0
@@ -152,7 +152,7 @@ def test_a_zone_beyond_the_weapons_extreme_range_is_refused_by_default():
     # submachine gun bands 10/40/80/150 m: a 160 m zone is 10 m too long, 150 m is allowed
     enc = _enc(_zone(160), weapon=HK)
     plan = plan_suppressive(enc, SuppressiveDeclaration("sam", "sup"))
-    assert plan.problems == ("zone sup reaches 160 m; HK-227 reaches at most 150 m (its extreme range)",)
+    assert plan.problems == ("suppressive fire of Sam reaches 160 m; HK-227 reaches at most 150 m (its extreme range)",)
     with pytest.raises(Exception, match="reaches at most 150 m"):
         apply_suppressive(enc, plan, HITS_3)
     assert plan_suppressive(_enc(_zone(150), weapon=HK), SuppressiveDeclaration("sam", "sup")).legal

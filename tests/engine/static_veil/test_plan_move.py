@@ -52,4 +52,4 @@ def test_refused_moves_say_why():
     away = RULESET.plan_move(enc, "pat", (17, 3))
     assert not away.allowed and "in a grapple with Lou" in away.reason
     wall = RULESET.plan_move(enc, "rook", (9, 9))  # inside the crate
-    assert not wall.allowed and wall.path == () and "inside obstacle 'crate'" in wall.reason
+    assert not wall.allowed and wall.path == () and "lies inside Crate" in wall.reason
