@@ -40,7 +40,7 @@ class UvttWork:
         from engine.importers import uvtt
 
         self.merged_lines = self.merged_points = self.points_read_one_by_one = 0
-        self.thickened = self.thickened_points = 0
+        self.thickened = self.thickened_points = self.largest_thickened = 0
         merge, xy, thin = uvtt.merge, uvtt._xy, uvtt.thin_polygons
 
         def counted_merge(lines):
@@ -55,7 +55,9 @@ class UvttWork:
         def counted_thin(line, half, *a, **k):
             pieces = line if isinstance(line, list) else [line]
             self.thickened += len(pieces)
-            self.thickened_points += int(sum(shapely.get_num_coordinates(p) for p in pieces))
+            sizes = [int(shapely.get_num_coordinates(p)) for p in pieces]
+            self.thickened_points += sum(sizes)
+            self.largest_thickened = max([self.largest_thickened, *sizes])
             return thin(line, half, *a, **k)
 
         monkeypatch.setattr(uvtt, "merge", counted_merge)
@@ -64,4 +66,4 @@ class UvttWork:
 
     def reset(self) -> None:
         self.merged_lines = self.merged_points = self.points_read_one_by_one = 0
-        self.thickened = self.thickened_points = 0
+        self.thickened = self.thickened_points = self.largest_thickened = 0
