@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from gui.action_panel import MAX_WIDTH
 from tests.gui.conftest import mouse_click, vp_point
+from tests.gui.settle import settle
 
 ROOT = Path(__file__).resolve().parents[2]
 ENCOUNTERS = ROOT / "assets" / "encounters"
@@ -193,7 +194,7 @@ def d100_window(on_screen, qtbot):
     w = on_screen
     w.actions["open d100 demo"].trigger()
     assert w.document.encounter.ruleset == "d100"
-    qtbot.wait(20)
+    settle(qtbot, w)
     w.map_view.fit_map()
     return w
 
@@ -250,7 +251,7 @@ def test_d100_panel_clears_when_another_encounter_opens(d100_window):
 def test_static_veil_maneuver_from_the_panel_then_s_is_the_select_tool(on_screen, qtbot):
     w = on_screen
     assert w.open_file(ENCOUNTERS / "demo-static-veil.json")
-    qtbot.wait(20)
+    settle(qtbot, w)
     w.map_view.fit_map()
     ctl = w.static_veil
     kit = w.document.encounter.token("kit")
