@@ -15,7 +15,8 @@ answers waits for those. Nor timers longer than :data:`LONGEST_WAITED_MS`.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QDeadlineTimer, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 #: Single-shot timers longer than this are not waited for (an autosave interval, a status
@@ -56,7 +57,7 @@ def pending(window=None) -> list[str]:
 def settle(qtbot, window=None, timeout: int = 60_000) -> None:
     """Process events until the window's deferred work is done (see the module's text):
     nothing :func:`pending`, and a zero-delay timer queued after any ``singleShot(0)`` call
-    has fired, twice in a row. Fails after ``timeout`` ms (generous: a bound on a hang, not
+    has fired, twice in a row (``qtbot`` None: polled without the fixture). Fails after ``timeout`` ms (generous: a bound on a hang, not
     a measure of speed) saying what is still pending."""
     state = {"calm": 0, "fired": None}
 
@@ -73,6 +74,13 @@ def settle(qtbot, window=None, timeout: int = 60_000) -> None:
         state["calm"], state["fired"] = state["calm"] + 1, None
         return state["calm"] >= 2
 
+    if qtbot is None:  # (a helper without the fixture: the same polls, by hand)
+        deadline = QDeadlineTimer(timeout)
+        while not done():
+            if deadline.hasExpired():
+                raise AssertionError(f"the window did not settle in {timeout} ms: {pending(window)}")
+            QTest.qWait(10)
+        return
     try:
         qtbot.waitUntil(done, timeout=timeout)
     except Exception as exc:  # (qtbot's TimeoutError): say what did not finish

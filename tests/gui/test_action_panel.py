@@ -47,7 +47,7 @@ def assert_beside_the_map(win) -> None:
     """The Action panel is shown in its dock, at most MAX_WIDTH px wide, inside the window;
     its page needs no more width than the panel has; the map is shown and no other
     top-level window (a dialog) is open over it."""
-    QTest.qWait(20)  # the panel's deferred layout
+    settle(None, win)  # the panel's deferred layout
     panel = win.action_panel
     dock = panel.dock
     assert dock.isVisible() and not dock.isFloating()
@@ -70,7 +70,7 @@ def assert_beside_the_map(win) -> None:
 
 def grab(win, name: str) -> None:
     """Save the window as /tmp/coverfire-<name>.png (to look at), once laid out."""
-    QTest.qWait(200)
+    settle(None, win)
     win.grab().save(f"/tmp/coverfire-{name}.png")
     win.activateWindow()  # (offscreen, a grab leaves no window active: keys would find no shortcut)
     QApplication.processEvents()
