@@ -54,7 +54,7 @@ def pending(window=None) -> list[str]:
     return out
 
 
-def settle(qtbot, window=None, timeout: int = 60_000) -> None:
+def settle(qtbot, window=None, timeout: int = 30_000) -> None:
     """Process events until the window's deferred work is done (see the module's text):
     nothing :func:`pending`, and a zero-delay timer queued after any ``singleShot(0)`` call
     has fired, twice in a row (``qtbot`` None: polled without the fixture). Fails after ``timeout`` ms (generous: a bound on a hang, not
