@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 import numpy as np
 import pytest
@@ -68,12 +67,31 @@ def test_cover_behind_a_simplified_pillar_stays_within_the_cover_tolerance(heigh
     assert worst <= COVER_TOLERANCE, worst
 
 
-def test_a_10000_point_pillar_analyses_fast_and_50000_loads():
+def test_a_10000_point_pillar_analyses_fast_and_50000_loads(monkeypatch):
+    # Analysing the unsimplified pillar took 16 s: the cover index and the movement graphs
+    # worked on all its 10,000 vertices. The work is bounded by what they hold: at most the
+    # kept footprint's vertices (bench/bench_bounds.py times it).
+    import engine.report
+
+    made = []
+
+    class Recorded(engine.report.Tactics):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            made.append(self)
+
+    monkeypatch.setattr(engine.report, "Tactics", Recorded)
     enc = loads_encounter(json.dumps(_encounter(circle(22.0, 20.0, 1.0, 10_000))))
-    assert len(enc.obstacles[0].polygon) <= 200
-    t0 = time.process_time()
+    kept = len(enc.obstacles[0].polygon)
+    assert kept <= 200
     reports = analyze(enc)
-    assert time.process_time() - t0 < 2.0  # was 16 s before simplification
+    [tactics] = made
+    # the cover index: the kept ring (closed) and nothing more
+    assert int(shapely.get_num_coordinates(tactics.cover_index.polygons).sum()) == kept + 1
+    # the movement graph of the tokens' bodies: corners of the kept ring (grown by the
+    # body's radius) and of the map's edge, not of the 10,000 read
+    corners, edges, _ = tactics.navigator.graph_size(enc.tokens[0].radius)
+    assert corners <= kept + 8 and edges <= (kept + 8) ** 2
     cover = {t["id"]: t["cover"]["fraction"] for t in reports[0]["targets"]}
     assert cover["b"] > 0.5  # b stands right behind the pillar from a
     big = loads_encounter(json.dumps(_encounter(circle(22.0, 20.0, 1.0, 50_000))))
@@ -100,14 +118,26 @@ def test_a_polygon_of_more_points_than_read_is_refused_before_any_geometry():
     assert f"{MAX_POLYGON_POINTS + 1:,} points" in err.value.reason
 
 
-def test_a_50000_point_zigzag_is_refused_at_once():
+def test_a_50000_point_zigzag_is_refused_at_once(monkeypatch):
     n = 50_000
     pts = [(10 + (5 if i % 2 else 3) * math.cos(2 * math.pi * i / n), 10 + (5 if i % 2 else 3) * math.sin(2 * math.pi * i / n))
            for i in range(n)]
-    t0 = time.process_time()
+    # GEOS's validity check alone took 3.2 s on it: refused before any Shapely geometry of
+    # more than 4 x MAX_FOOTPRINT_VERTICES points is made (the thinning is a bounded number
+    # of numpy passes, never recursive)
+    import engine.footprint
+
+    made = []
+    real = shapely.Polygon
+
+    def counted(shell=None, *a, **k):
+        made.append(len(shell) if shell is not None else 0)
+        return real(shell, *a, **k)
+
+    monkeypatch.setattr(engine.footprint.shapely, "Polygon", counted)
     with pytest.raises(ValueError, match="still 50,000 after simplifying within 1 mm"):
         bounded_footprint(pts)
-    assert time.process_time() - t0 < 1.0  # GEOS's validity check alone took 3.2 s on it
+    assert all(n <= 4 * MAX_FOOTPRINT_VERTICES for n in made), made
 
 
 def test_thin_moves_an_outline_at_most_its_tolerance_and_never_recurses():

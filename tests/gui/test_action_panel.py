@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
 from gui.action_panel import MAX_WIDTH
 from tests.gui.conftest import mouse_click, vp_point
+from tests.gui.settle import settle
 
 ROOT = Path(__file__).resolve().parents[2]
 ENCOUNTERS = ROOT / "assets" / "encounters"
@@ -46,7 +47,7 @@ def assert_beside_the_map(win) -> None:
     """The Action panel is shown in its dock, at most MAX_WIDTH px wide, inside the window;
     its page needs no more width than the panel has; the map is shown and no other
     top-level window (a dialog) is open over it."""
-    QTest.qWait(20)  # the panel's deferred layout
+    settle(None, win)  # the panel's deferred layout
     panel = win.action_panel
     dock = panel.dock
     assert dock.isVisible() and not dock.isFloating()
@@ -69,7 +70,7 @@ def assert_beside_the_map(win) -> None:
 
 def grab(win, name: str) -> None:
     """Save the window as /tmp/coverfire-<name>.png (to look at), once laid out."""
-    QTest.qWait(200)
+    settle(None, win)
     win.grab().save(f"/tmp/coverfire-{name}.png")
     win.activateWindow()  # (offscreen, a grab leaves no window active: keys would find no shortcut)
     QApplication.processEvents()
@@ -193,7 +194,7 @@ def d100_window(on_screen, qtbot):
     w = on_screen
     w.actions["open d100 demo"].trigger()
     assert w.document.encounter.ruleset == "d100"
-    qtbot.wait(20)
+    settle(qtbot, w)
     w.map_view.fit_map()
     return w
 
@@ -250,7 +251,7 @@ def test_d100_panel_clears_when_another_encounter_opens(d100_window):
 def test_static_veil_maneuver_from_the_panel_then_s_is_the_select_tool(on_screen, qtbot):
     w = on_screen
     assert w.open_file(ENCOUNTERS / "demo-static-veil.json")
-    qtbot.wait(20)
+    settle(qtbot, w)
     w.map_view.fit_map()
     ctl = w.static_veil
     kit = w.document.encounter.token("kit")

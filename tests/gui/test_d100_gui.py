@@ -14,6 +14,7 @@ from engine.d100 import RULESET, EnteredDice, Fire, TargetSpec
 from engine.d100.mapcover import map_cover
 from engine.files import load_encounter
 from tests.gui.conftest import vp_point
+from tests.gui.settle import settle
 
 
 
@@ -34,7 +35,7 @@ def d100(window, qtbot):
     docks laid out before the map is fitted, so map points stay where the clicks go)."""
     window.actions["open d100 demo"].trigger()
     assert window.document.encounter.ruleset == "d100"
-    qtbot.wait(20)
+    settle(qtbot, window)
     window.map_view.fit_map()
     return window
 
@@ -65,7 +66,8 @@ def test_docks_and_menu_show_only_for_d100_encounters(window, demo_path, qtbot):
     assert window.d100 is None  # not installed for an sr5 file
     assert "d100 action" not in window.actions and "d100" not in window.menus
     window.actions["open d100 demo"].trigger()
-    qtbot.wait(20)  # (a dock added to a shown window becomes its tab on the next turn)
+    # (a dock added to a shown window becomes its tab on the next turn)
+    qtbot.waitUntil(lambda: window.d100 is not None and window.d100.rounds_dock.isVisible())
     g = window.d100
     assert window.rule_gui is g and window.sr5 is None  # only the open encounter's system
     assert g.menu.menuAction().isVisible() and g.rounds_dock.isVisible()  # its tab in front
@@ -306,6 +308,6 @@ def test_injury_bars_and_tags_come_from_the_sheets_and_leave_with_the_file(d100,
     w.actions["redo"].trigger()
     assert "ganger-2" in layer.decorations
     assert w.open_file(demo_path)  # an sr5 file: its rule system may decorate, d100's marks go
-    qtbot.wait(5)
+    settle(qtbot, w)
     assert layer.decorations.get("ganger-2") != dec
     assert all("BLEED" not in t for d in layer.decorations.values() for t, _ in d.tags)

@@ -124,8 +124,7 @@ def test_a_picture_on_a_token_becomes_its_art(window, warnings, tmp_path, qtbot)
     t = window.document.encounter.token("ganger-2")
     assert t.portrait and Path(t.portrait).name == "spike.png"
     assert window.document.undo_stack.text(window.document.undo_stack.count() - 1) == "Picture for Spike"
-    qtbot.wait(10)
-    assert set(window.map_view.tokens.portraits) == {"ganger-2"}
+    qtbot.waitUntil(lambda: set(window.map_view.tokens.portraits) == {"ganger-2"})
     assert window.map_view.background_problem is None and window.document.encounter.map.background is None
 
 

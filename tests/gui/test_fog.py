@@ -28,6 +28,7 @@ from gui import edits
 from gui.fog_tools import FogBrushTool, FogRectTool
 from gui.layers.fog import FOG_DARK, FOG_DIM, GM_DARK
 from gui.tools import Pointer, SelectTool
+from tests.gui.settle import settle
 
 BEHIND_CORNER = (19.5, 2.0)
 INSIDE_WAREHOUSE = (4.0, 4.0)  # 4 m from every wall of the 8 m block: never in sight
@@ -87,7 +88,7 @@ def test_an_enemy_behind_the_warehouse_corner_is_absent_from_the_player_view_and
     # fog off: the players are shown every token that is not hidden
     assert "ganger-6" in _layer_ids(player.view)
     _set_sight(window, fog=True)
-    qtbot.wait(10)
+    settle(qtbot)  # (the GM's window and the player's)
     assert "ganger-6" not in _layer_ids(player.view)
     assert "ganger-6" not in {t.id for t in player.players.encounter.tokens}
     assert {"sam", "nyx", "brick", "ganger-1"} <= _layer_ids(player.view)
@@ -105,7 +106,7 @@ def test_the_fog_is_dark_where_never_seen_dim_where_explored_and_clear_in_sight(
     before_inside = _pixel(player.view, *INSIDE_WAREHOUSE)
     before_open = _pixel(player.view, *OPEN_GROUND)
     _set_sight(window, fog=True)
-    qtbot.wait(10)
+    settle(qtbot)
     assert player.view.fog.shown
     assert _near(_pixel(player.view, *INSIDE_WAREHOUSE), FOG_DARK)  # never seen: dark
     assert _near(_pixel(player.view, *OPEN_GROUND), before_open)  # in sight: as without fog
@@ -115,7 +116,7 @@ def test_the_fog_is_dark_where_never_seen_dim_where_explored_and_clear_in_sight(
     tool.press(Pointer(2.0, 2.0, m_per_px=k))
     tool.move(Pointer(6.0, 6.0, m_per_px=k))
     tool.release(Pointer(6.0, 6.0, m_per_px=k))
-    qtbot.wait(10)
+    settle(qtbot)
     assert _near(_pixel(player.view, *INSIDE_WAREHOUSE), _over(before_inside, FOG_DIM))
     assert _near(_pixel(player.view, 7.0, 7.0), FOG_DARK)  # outside the rectangle: still dark
 
@@ -199,12 +200,12 @@ def test_the_key_v_toggles_the_players_fog_on_the_gms_map(window, qtbot):
     plain = _pixel(window.map_view, *INSIDE_WAREHOUSE)
     window.map_view.setFocus()
     QTest.keyClick(window.map_view, Qt.Key.Key_V)
-    qtbot.wait(10)
+    settle(qtbot, window)
     assert ctl.gm_fog and act.isChecked() and ctl.fog_layer.shown
     tinted = _pixel(window.map_view, *INSIDE_WAREHOUSE)
     assert not _near(tinted, plain, 4) and _near(tinted, _over(plain, GM_DARK))
     QTest.keyClick(window.map_view, Qt.Key.Key_V)
-    qtbot.wait(10)
+    settle(qtbot, window)
     assert not ctl.gm_fog and not ctl.fog_layer.shown
     assert _near(_pixel(window.map_view, *INSIDE_WAREHOUSE), plain, 4)
 
@@ -221,7 +222,7 @@ def test_cover_badges_in_the_player_view_ignore_a_hidden_wall(window, player, qt
     wall = Obstacle(id="secret-wall", name="Secret wall", height=3.0, hidden=True,
                     polygon=((24.0, 20.0), (24.3, 20.0), (24.3, 26.0), (24.0, 26.0)))
     window.document.commit(edits.add(window.document.committed, wall), "hidden wall")
-    qtbot.wait(10)
+    settle(qtbot)  # (the GM's answers and the players')
     assert window.answers.targets["ganger-2"].cover.cls == "full"  # the GM's: the true one
     assert player.player_answers.attacker == "sam"
     assert player.player_answers.targets["ganger-2"].cover.cls == "none"  # the players'
@@ -395,7 +396,7 @@ def test_when_the_sight_fails_the_player_view_shows_only_the_party_in_the_dark(w
 
     monkeypatch.setattr(vision.SightCache, "view", broken)
     _set_sight(window, fog=True)
-    qtbot.wait(10)
+    settle(qtbot)
     assert _layer_ids(player.view) == {"sam", "nyx", "brick"}
     assert player.view.fog.shown
     assert _near(_pixel(player.view, *OPEN_GROUND), FOG_DARK)

@@ -8,6 +8,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLineEdit, QPushButton, QWidget
 
 from tests.gui.conftest import mouse_click
+from tests.gui.settle import settle
 
 
 def test_selecting_a_token_leaves_the_keys_with_the_map(window, qtbot):
@@ -29,7 +30,7 @@ def test_selecting_a_token_leaves_the_keys_with_the_map(window, qtbot):
 def test_a_field_takes_keys_once_clicked(window, qtbot):
     mouse_click(window.map_view, 12.0, 20.0)
     window.docks["inspector"].raise_()
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: not window.inspector.visibleRegion().isEmpty())
     name = window.inspector.widgets["name"]
     assert isinstance(name, QLineEdit)
     QTest.mouseClick(name, Qt.MouseButton.LeftButton)
@@ -79,15 +80,15 @@ def test_the_inspector_behind_a_tab_waits_until_it_is_shown(window, qtbot):
 
     window.selection.select(["sam"], window.document.encounter)
     window.docks["targets"].raise_()
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: window.inspector.visibleRegion().isEmpty())
     insp = window.inspector
     assert insp.visibleRegion().isEmpty()  # the Inspector's tab is behind the Targets'
     x = insp.widgets["x"]
     before = x.text() if hasattr(x, "text") else x.value()
     window.document.preview(edits.move_tokens(window.document.encounter, {"sam": (17.5, 20.0)}))
-    qtbot.wait(10)
+    settle(qtbot, window)  # (whatever it deferred has run)
     assert (x.text() if hasattr(x, "text") else x.value()) == before  # no refresh out of sight
     window.docks["inspector"].raise_()
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: (x.text() if hasattr(x, "text") else x.value()) != before)
     now = x.text() if hasattr(x, "text") else x.value()
     assert now != before and "17.5" in str(now)

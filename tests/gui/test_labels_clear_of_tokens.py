@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from gui.labels import disc_rects, overlaps, place_labels
+from tests.gui.settle import settle
 
 
 def _discs(layer, k):
@@ -59,9 +60,9 @@ def test_a_label_moves_off_a_neighbours_disc():
 def test_no_label_over_a_disc_or_badge_in_the_gm_view(screen_window, qtbot, zoom):
     view = screen_window.map_view
     screen_window.selection.select(["sam"], screen_window.document.encounter)  # badges on the others
-    qtbot.wait(10)
+    settle(qtbot, screen_window)
     view.zoom_by(1.0 / zoom) if zoom != 1.0 else None
-    qtbot.wait(10)
+    settle(qtbot, screen_window)
     k = 1.0 / view.m_per_px()
     badges = view.answer_layer.badge_boxes()
     assert len(badges) == 8
@@ -75,7 +76,7 @@ def test_no_label_over_a_disc_in_the_player_view(screen_window, qtbot):
     pv = win.player_view.player
     pv.resize(1280, 720)
     qtbot.waitExposed(pv)
-    qtbot.wait(20)
+    settle(qtbot)  # (the player window and the GM's: every top-level window)
     view = pv.view
     k = 1.0 / view.m_per_px()
     assert _clashes(view.tokens, k, view.answer_layer.badge_boxes()) == []
@@ -85,10 +86,10 @@ def test_static_veil_badges_do_not_pile_up(window, qtbot):
     """The Static Veil demo puts Bolt beside Nix and Kit beside Jay: their badges once sat on
     one another ("6 m 6 m none")."""
     window.actions["open static-veil demo"].trigger()
-    qtbot.wait(20)
+    settle(qtbot, window)
     view = window.map_view
     window.selection.select(["rook"], window.document.encounter)
-    qtbot.wait(20)
+    settle(qtbot, window)
     k = 1.0 / view.m_per_px()
     badges = view.answer_layer.badge_boxes()
     assert len(badges) == len(window.document.encounter.tokens) - 1
@@ -104,7 +105,7 @@ def test_a_crowd_of_tokens_keeps_every_disc_clear(window, qtbot):
     window.document.commit(enc.model_copy(update={"tokens": enc.tokens + crowd}), "crowd")
     view = window.map_view
     view.vb.setRange(xRange=(16.0, 36.0), yRange=(14.0, 26.0), padding=0)
-    qtbot.wait(10)
+    settle(qtbot, window)
     k = 1.0 / view.m_per_px()
     assert _clashes(view.tokens, k) == []
 
@@ -115,7 +116,7 @@ def test_the_legend_explains_the_badge_letters_with_an_attacker(window, qtbot):
     view = window.map_view
     assert style.BAND_LEGEND not in [t for _, t, _ in view.legend_entries()]
     window.selection.select(["sam"], window.document.encounter)
-    qtbot.wait(10)
+    settle(qtbot, window)
     texts = [t for _, t, _ in view.legend_entries()]
     assert style.BAND_LEGEND in texts and style.BAND_LEGEND.startswith("S short  M medium  L long  E extreme")
     # the whole legend is inside the view

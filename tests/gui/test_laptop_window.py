@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.gui.settle import settle
+
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = {"laptop": (1366, 768), "desktop": (1920, 1080)}
 #: The map's least share of the window's area at each size (issue 13 item 1).
@@ -132,27 +134,24 @@ def test_map_only_hides_every_panel_and_toolbar_and_brings_them_back(window, qtb
     act = window.actions["map only"]
     assert act.shortcut().toString() == "F10" and act in window.menus["View"].actions()
     act.trigger()
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: window.map_view.width() > map_w)  # (the layout gives it the room)
     assert window.map_only and act.isChecked()
     assert not any(d.isVisible() for d in window.docks.values())
     assert not any(b.isVisible() for b in window.findChildren(QToolBar))
     assert window.map_view.isVisible() and window.map_view.width() > map_w
     assert window.map_view.options.show_legend and window.map_view.options.show_scale_bar  # overlays kept
     act.trigger()
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: all(d.isVisible() for d in shown) and all(b.isVisible() for b in bars))
     assert not window.map_only
-    assert all(d.isVisible() for d in shown) and all(b.isVisible() for b in bars)
 
 
 def test_full_screen_is_in_the_view_menu(window, qtbot):
     act = window.actions["full screen"]
     assert act in window.menus["View"].actions() and not act.shortcut().isEmpty()
     act.trigger()
-    qtbot.wait(10)
-    assert window.isFullScreen()
+    qtbot.waitUntil(window.isFullScreen)
     act.trigger()
-    qtbot.wait(10)
-    assert not window.isFullScreen()
+    qtbot.waitUntil(lambda: not window.isFullScreen())
 
 
 def test_a_program_asking_for_a_wide_dock_gets_the_map_first_width(window, qtbot):
@@ -162,7 +161,7 @@ def test_a_program_asking_for_a_wide_dock_gets_the_map_first_width(window, qtbot
 
     dock = window.docks["targets"]
     window.resizeDocks([dock], [900], Qt.Orientation.Horizontal)
-    qtbot.wait(10)
+    settle(qtbot, window)  # (the layout and the window's own re-fit of its docks)
     assert dock.width() <= dock_width(window.width()) + 8
 
 
@@ -214,6 +213,6 @@ def test_screen_window_fixture_fits_its_screen(screen_window, qtbot):
     assert share >= {"laptop": 0.60, "fullhd": 0.70}[win.screen_name]
     # opening the d100 demo (which grew the window past the laptop's screen) keeps it inside
     win.actions["open d100 demo"].trigger()
-    qtbot.wait(20)
+    settle(qtbot, win)
     assert avail.contains(win.frameGeometry())
     assert win.map_view.width() * win.map_view.height() / (win.width() * win.height()) >= share - 0.01

@@ -18,6 +18,7 @@ from gui.player_view import (
     condition_tracks,
 )
 from tests.gui.conftest import vp_point
+from tests.gui.settle import settle
 
 
 def _pixel(view, x: float, y: float) -> QColor:
@@ -67,7 +68,7 @@ def test_it_follows_a_token_drag_live_before_the_mouse_is_released(window, playe
     # sample whatever size the GM's panels leave the map (the player view follows the GM's)
     # (the drag ends at y 36 m: far enough above the bottom edge that the legend leaves it clear)
     gm.vb.setRange(xRange=(4.0, 32.0), yRange=(14.0, 46.0), padding=0)
-    qtbot.wait(10)
+    settle(qtbot)  # (the GM's window and the player's follow)
     # Sam (standing, radius 0.4 m) at (12, 20); its disc centre shows the runner colour
     assert pv.tokens.token_at(12.0, 20.0) == "sam"
     assert _close(_pixel(pv, 11.9, 20.0), runner, 25)

@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from gui.rules.base import RULE_GUIS, RuleGui, find_rule_gui
+from tests.gui.settle import settle as settle_window
 
 ROOT = Path(__file__).resolve().parents[2]
 ENCOUNTERS = ROOT / "assets" / "encounters"
@@ -19,9 +21,10 @@ DEMOS = {"sr5": ENCOUNTERS / "demo.json", "d100": ENCOUNTERS / "demo-d100.json",
 
 
 def settle(qtbot) -> None:
-    """Let deleteLater and the docks' tab layout run."""
-    qtbot.wait(20)
+    """Let the docks' tab layout and every deferred refit run, then deleteLater."""
+    settle_window(qtbot)
     QApplication.sendPostedEvents(None, 0)
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 def installed(window) -> list[RuleGui]:
@@ -213,7 +216,7 @@ def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(windo
     steps = w.document.undo_stack.count()
     landed = _landings(w)
     mouse_drag(w.map_view, (12.0, 20.0), (18.0, 20.0))  # Sam, 6 m east: past his 4 m walk, he runs
-    qtbot.wait(30)  # (nothing deferred may land a second time)
+    settle_window(qtbot, w)  # (nothing deferred may land a second time)
     assert len(landed) == 1 and not landed[0].reset
     sam = w.document.encounter.token("sam")
     assert sam.x == pytest.approx(18.0, abs=0.1) and sam.rules["sr5"].moved == pytest.approx(6.0, abs=0.1)
@@ -234,7 +237,7 @@ def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publicatio
 
     w = window
     assert w.open_file(DEMOS["static-veil"])
-    qtbot.wait(20)
+    settle_window(qtbot, w)
     w.map_view.fit_map()
     ctl = w.static_veil
     w.selection.set_attacker("vex")
@@ -243,7 +246,7 @@ def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publicatio
     landed = _landings(w)
     # Vex (16, 10) 3 m east: the engine's way is the straight segment (tests/gui/test_static_veil_gui.py)
     mouse_drag(w.map_view, (16.0, 10.0), (19.0, 10.0))
-    qtbot.wait(30)
+    settle_window(qtbot, w)  # (nothing deferred may land a second time)
     assert len(landed) == 1 and w.document.undo_stack.count() == steps + 1
     assert w.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
     vex = w.document.encounter.token("vex")

@@ -21,6 +21,7 @@ from engine.names import name_of
 from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
 from tests.gui.conftest import mouse_drag
+from tests.gui.settle import settle
 
 AIM = (31.0, 29.0)  # 2.2 m north of Lupe (31, 31.2), the 1 m wall between them
 EDGE = (37.5, 29.0)  # the radius handle dragged 6.5 m east
@@ -30,7 +31,7 @@ EDGE = (37.5, 29.0)  # the radius handle dragged 6.5 m east
 def sr5(window, qtbot):
     """The main window on the sr5 demo in Combat Turn 1, Brick acting with his grenade ready
     (Ready Weapon taken from the tracker)."""
-    qtbot.wait(20)
+    settle(qtbot, window)
     window.map_view.fit_map()
     base.start_turn(window)
     t = window.sr5.tracker

@@ -18,6 +18,7 @@ from engine.sr5.changes import settings_of
 from engine.sr5.facts import facts_from_map
 from engine.sr5.pools import divide
 from tests.gui.conftest import vp_point
+from tests.gui.settle import settle
 
 # Initiative typed into the dialog: faces of the initiative dice, or "=score".
 # base = Reaction + Intuition: Sam 6+4 = 10 (2D6), Nyx 4+5 = 9, Brick 4+3 = 7, gangers 3+3 = 6,
@@ -38,7 +39,7 @@ def click(view, x: float, y: float, shift: bool = False) -> None:
 def sr5(window, qtbot):
     """The main window on the sr5 demo, its SR5 docks laid out before the map is fitted."""
     assert window.document.encounter.ruleset == "sr5"
-    qtbot.wait(20)
+    settle(qtbot, window)
     window.map_view.fit_map()
     return window
 
@@ -76,7 +77,8 @@ def test_docks_menu_and_marks_only_for_sr5_encounters(sr5, demo_path, qtbot):
     assert "SR5" not in [a.text() for a in sr5.menuBar().actions()]
     assert not any(len(d.bars) == 2 for d in sr5.map_view.tokens.decorations.values())
     assert sr5.open_file(demo_path)
-    qtbot.wait(20)  # (a dock added to a shown window becomes its tab on the next turn)
+    # (a dock added to a shown window becomes its tab on the next turn)
+    qtbot.waitUntil(lambda: sr5.sr5 is not None and sr5.sr5.dock.isVisible())
     g = sr5.sr5
     assert g is not None and g.controller.active and g.dock.isVisible() and sr5.actions["sr5 attack"].isEnabled()
     assert sr5.rule_gui is g and [a.text() for a in sr5.menuBar().actions()].count("SR5") == 1
@@ -90,7 +92,7 @@ def test_token_decorations_are_drawn_under_the_name(sr5, qtbot):
     view = sr5.map_view
     sr5.sr5.controller.stateChanged.disconnect(sr5.sr5._update_marks)  # keep the sr5 marks out of the way
     view.tokens.set_decorations({})
-    qtbot.wait(10)
+    settle(qtbot, sr5)
     p = vp_point(view, 41.5, 15.5)  # Tusk
 
     def magenta() -> int:
@@ -104,11 +106,9 @@ def test_token_decorations_are_drawn_under_the_name(sr5, qtbot):
 
     assert magenta() == 0
     view.tokens.set_decorations({"ganger-4": TokenDecoration((TokenBar(1.0, "#ff00ff", 4),))})
-    qtbot.wait(10)
-    assert magenta() > 60  # a bar at least 34 px wide and 3 px high, minus its cell marks
+    qtbot.waitUntil(lambda: magenta() > 60)  # a bar at least 34 px wide and 3 px high, minus its cell marks
     view.tokens.set_decorations({})
-    qtbot.wait(10)
-    assert magenta() == 0
+    qtbot.waitUntil(lambda: magenta() == 0)
 
 
 # -- initiative -----------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from tests.gui.conftest import mouse_click, vp_point
+from tests.gui.settle import settle
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "assets" / "encounters" / "demo-static-veil.json"
@@ -374,10 +375,10 @@ def _drag_and_settle(win, qtbot, a, b, steps_before):
     (and any Movement folded into it) is on the undo stack."""
     from tests.gui.conftest import mouse_drag
 
-    qtbot.wait(50)  # the docks' first sizing re-fits the map on the event loop: settle first
+    settle(qtbot, win)  # the docks' first sizing re-fits the map on the event loop: settle first
     mouse_drag(win.map_view, a, b)
     qtbot.waitUntil(lambda: win.document.undo_stack.count() == steps_before + 1, timeout=10_000)
-    qtbot.wait(50)  # (nothing deferred may land a second time)
+    settle(qtbot, win)  # (nothing deferred may land a second time)
 
 
 def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot):

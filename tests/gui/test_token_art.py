@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QImage
 from engine.files import load_encounter
 from gui import style
 from gui.snapshot import Snapshot, SnapshotSpec
+from tests.gui.settle import settle
 from tests.gui.test_export import Png
 
 MAGENTA = QColor("#e0109c")
@@ -57,12 +58,11 @@ def zoom_on(view, x, y, half=3.0):
 def test_the_gm_view_draws_the_picture_in_the_disc(window, qtbot):
     view = window.map_view
     zoom_on(view, 36.0, 26.0)  # Spike (standing, r 0.4), a ganger: red disc
-    qtbot.wait(10)
+    settle(qtbot, window)
     assert _near(_pixel(view, 35.8, 26.1), style.side_colour("ganger"))
     with_portrait(window, "ganger-2", data_uri())
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: _near(_pixel(view, 35.8, 26.1), MAGENTA))
     assert set(view.tokens.portraits) == {"ganger-2"}
-    assert _near(_pixel(view, 35.8, 26.1), MAGENTA)
     # the rim keeps the side's colour; outside the disc the map shows
     assert _near(_pixel(view, 36.0 + 0.385, 26.0), style.side_colour("ganger"), 60)
     assert not _near(_pixel(view, 36.0 + 0.6, 26.0), MAGENTA, 60)
@@ -77,19 +77,18 @@ def test_a_picture_beside_the_encounter_file_is_saved_and_drawn(window, qtbot, t
     window.open_file(tmp_path / "fight.json", ask=False)
     view = window.map_view
     zoom_on(view, 36.0, 26.0)
-    qtbot.wait(10)
-    assert _near(_pixel(view, 35.8, 26.1), MAGENTA)
+    qtbot.waitUntil(lambda: _near(_pixel(view, 35.8, 26.1), MAGENTA))
 
 
 def test_a_missing_picture_is_named_and_the_disc_drawn_plain(window, qtbot):
     view = window.map_view
     with_portrait(window, "ganger-2", "nowhere/spike.png")
-    qtbot.wait(10)
+    qtbot.waitUntil(lambda: len(view.portrait_problems) == 1)
     assert view.tokens.portraits == {}
     assert len(view.portrait_problems) == 1
     assert "spike.png is missing; its disc is drawn plain" in view.portrait_problems[0]
     zoom_on(view, 36.0, 26.0)
-    qtbot.wait(10)
+    settle(qtbot, window)
     assert _near(_pixel(view, 35.8, 26.1), style.side_colour("ganger"))
 
 
@@ -100,8 +99,8 @@ def test_the_player_view_and_the_export_draw_it_too(window, qtbot, tmp_path):
     pv.resize(900, 600)
     qtbot.waitExposed(pv)
     zoom_on(window.map_view, 36.0, 26.0)
-    qtbot.wait(30)
-    assert set(pv.view.tokens.portraits) == {"ganger-2"}
+    qtbot.waitUntil(lambda: set(pv.view.tokens.portraits) == {"ganger-2"})
+    settle(qtbot)  # (the player window's view follows the GM's)
     with Snapshot(window.document.encounter, SnapshotSpec(table=False)) as snap:
         snap.write(tmp_path / "x.png")
     png = Png(tmp_path / "x.png")
@@ -115,7 +114,7 @@ def test_the_player_view_and_the_export_draw_it_too(window, qtbot, tmp_path):
 def test_tokens_keep_a_legible_size_zoomed_far_out(window, qtbot):
     view = window.map_view
     view.vb.setRange(xRange=(-400, 460), yRange=(-300, 340), padding=0)  # 0.4 m is under 1 px here
-    qtbot.wait(10)
+    settle(qtbot, window)
     k = 1.0 / view.m_per_px()
     assert 0.4 * k < 1.0
     layer = view.tokens

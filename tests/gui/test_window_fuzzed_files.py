@@ -1,11 +1,13 @@
 """The window survives the fuzz campaign's inputs (issue 15): opening, importing or choosing
 each bad file either works or shows a message naming the file, and the encounter that was
-open stays as it was; none takes 10 s of CPU."""
+open stays as it was. How long each takes is measured in bench/bench_bounds.py (``--fuzz``),
+not asserted here (DESIGN.md "Time in tests"); the work each importer may do is bounded by
+counted tests beside it (tests/engine/importers/test_uvtt_bounds.py and others), and a file
+that hangs the window fails this test by the suite's per-test timeout."""
 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
@@ -40,9 +42,7 @@ def test_each_bad_file_shows_a_message_and_keeps_the_encounter(window, tmp_path,
             break
         path, detail = make_input(f"{SEED}:{kind}:{i}", tmp_path / f"case{i}")
         before, before_stack, n = window.document.encounter, window.document.undo_stack.count(), len(shown)
-        t0 = time.process_time()  # CPU time: wall time triples on this shared machine
         ok = way(path)
-        assert time.process_time() - t0 < 10.0, detail
         if ok:
             accepted += 1
             continue
@@ -65,9 +65,7 @@ def test_each_bad_file_dropped_shows_a_message_and_keeps_the_encounter(window, t
             break
         path, detail = make_input(f"{SEED + 1}:{kind}:{i}", tmp_path / f"case{i}")
         before, before_stack, n = window.document.encounter, window.document.undo_stack.count(), len(shown)
-        t0 = time.process_time()
         ok = window.drops.drop([str(path)], (12.0, 30.0))
-        assert time.process_time() - t0 < 10.0, detail
         if ok:
             continue
         refused += 1

@@ -4,10 +4,10 @@ and the import commands in a pipe (issue #17 item 3, #15 item 5)."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -37,14 +37,20 @@ def test_free_spot_is_the_nearest_free_grid_point_to_the_centre():
     assert free_spot(enc2, 0.4) == (3.5, 5.0)
 
 
-def test_free_spot_answers_at_once_on_a_map_narrower_than_a_token_or_covered():
+def test_free_spot_answers_at_once_on_a_map_narrower_than_a_token_or_covered(monkeypatch):
+    import engine.importers.placing as placing
+
     narrow = Encounter(map=MapSpec(width=0.5, height=20))
     assert free_spot(narrow, 0.4) == (0.25, 10.0)
     big = 100_000.0
     covered = Encounter(map=MapSpec(width=big, height=big), obstacles=(_box("all", -1, -1, big + 1, big + 1),))
-    t0 = time.process_time()
+    tried = []
+    points = placing.shapely.points
+    monkeypatch.setattr(placing.shapely, "points", lambda xs, ys: tried.append(len(xs)) or points(xs, ys))
     assert free_spot(covered, 0.4) == (big / 2, big / 2)  # nowhere free: the centre
-    assert time.process_time() - t0 < 2.0  # was unbounded (2e5 rings of 0.5 m)
+    # was unbounded (2e5 rings of 0.5 m, 4e10 points): the grid coarsens to MAX_CANDIDATES
+    # points (rounded out to whole rows and columns), tried in one query
+    assert len(tried) == 1 and MAX_CANDIDATES // 2 < tried[0] <= MAX_CANDIDATES + 2 * math.isqrt(MAX_CANDIDATES) + 1
     # On a big open map the grid coarsens to at most MAX_CANDIDATES points but the centre is free.
     assert free_spot(Encounter(map=MapSpec(width=big, height=big)), 0.4) == (big / 2, big / 2)
     assert MAX_CANDIDATES == 40_000
