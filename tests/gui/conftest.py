@@ -7,6 +7,8 @@ from PySide6.QtCore import QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
+from tests.gui.settle import settle
+
 
 @pytest.fixture
 def window(qtbot, demo_path, tmp_path, monkeypatch):
@@ -25,7 +27,7 @@ def window(qtbot, demo_path, tmp_path, monkeypatch):
     qtbot.waitExposed(win)
     win.activateWindow()
     qtbot.waitActive(win)
-    qtbot.wait(20)  # let deferred start-up work (dock sizing, refits) run before the test drives the mouse
+    settle(qtbot, win)  # deferred start-up work (dock sizing, refits) done before the test drives the mouse
     win.map_view.fit_map()
     return win
 
@@ -64,7 +66,7 @@ def screen_window(request, qtbot, demo_path, tmp_path, monkeypatch):
     win.fill_screen()
     win.show()
     qtbot.waitExposed(win)
-    qtbot.wait(20)
+    settle(qtbot, win)
     win.map_view.fit_map()
     win.screen_name = request.param
     return win

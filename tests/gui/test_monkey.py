@@ -53,6 +53,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.gui.settle import settle
+
 EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "400"))  # (~5 s of CPU a demo)
 SEED = int(os.environ.get("COVERFIRE_MONKEY_SEED", "20231"))
 #: Other weights for some kinds of event, e.g. "drop=10,switch_demo=5" (Monkey.kinds).
@@ -149,7 +151,7 @@ def make_window(path: Path, tmp_path: Path, qtbot):
     qtbot.waitExposed(win)
     win.activateWindow()
     qtbot.waitActive(win)
-    qtbot.wait(20)
+    settle(qtbot, win)  # (deferred start-up work: dock sizing, refits)
     win.map_view.fit_map()
     return win
 
@@ -350,6 +352,8 @@ class Monkey:
             b.setCurrentIndex(i)
 
     def wait(self) -> None:
+        # (one of the GM's inputs: a pause, in which timers and workers run; the test
+        # waits for nothing here)
         ms = self.rng.choice((5, 20, 60))
         self.log.append(f"wait {ms} ms")
         self.qtbot.wait(ms)
@@ -459,7 +463,7 @@ def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
             # put down what is in hand, then save, read back and compare
             QTest.keyClick(win.map_view, Qt.Key.Key_Escape)
             QTest.keyClick(win.map_view, Qt.Key.Key_S)
-            qtbot.wait(10)
+            settle(qtbot, win)
             out = tmp_path / "after-the-monkey.json"
             assert win.save_as(out), f"seed {seed}: Save As failed"
             again = load_encounter(out)

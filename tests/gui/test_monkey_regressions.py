@@ -24,6 +24,13 @@ def settle() -> None:
     QApplication.processEvents()
 
 
+def deferred_done(qtbot, window) -> None:
+    """The window's deferred work (a refit asked for the next turn ...) has run."""
+    from tests.gui.settle import settle as settle_window
+
+    settle_window(qtbot, window)
+
+
 def test_map_only_after_another_rule_system_opened(window):
     """F10 (map only) hid the SR5 docks; the d100 demo opened (the SR5 docks deleted);
     F10 again showed the hidden docks: "Internal C++ object (QDockWidget) already deleted"."""
@@ -95,10 +102,10 @@ def test_static_veil_panel_when_another_system_opens(window, qtbot, to):
     maneuver panel's scroll area had asked for a refit on the next turn and was deleted by
     then ("Internal C++ object (_WrapScroll) already deleted" on stderr)."""
     assert window.open_demo(SV)
-    qtbot.wait(30)
+    deferred_done(qtbot, window)
     window.selection.select(["rook"], window.document.encounter)
     assert window.open_demo(to)
-    qtbot.wait(30)
+    deferred_done(qtbot, window)
     settle()
     assert window.static_veil is None
 
@@ -169,7 +176,7 @@ def test_leftover_sr5_attack_page_after_another_encounter_opened(window, qtbot):
     page = window.sr5.open_attack("barrett", ["ganger-1"])
     assert page.attacker == "barrett"
     assert window.open_demo(SR5)
-    qtbot.wait(20)
+    deferred_done(qtbot, window)
     window.selection.select(["sam"], doc.encounter)
     settle()
     window.sr5.open_attack(None, None)
