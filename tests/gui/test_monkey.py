@@ -428,6 +428,7 @@ def differences(a, b, lines: int = 60) -> str:
 
 
 # -- the test -------------------------------------------------------------------------------------
+@pytest.mark.slow  # (400 events: ~5 s of CPU a demo when quiet; 5,000 by hand take minutes)
 @pytest.mark.parametrize("demo", [p.name for p in demo_files()])
 def test_a_gm_who_presses_anything(demo, qtbot, tmp_path, no_dialogs, capfd):
     from engine.files import load_encounter

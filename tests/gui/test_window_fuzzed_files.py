@@ -30,6 +30,10 @@ def _ways(window):
     }
 
 
+#: each test opens dozens of bad files in the real window: seconds of work even when quiet
+pytestmark = pytest.mark.slow
+
+
 @pytest.mark.parametrize("kind", ["encounter", "uvtt", "foundry", "chummer", "image"])
 def test_each_bad_file_shows_a_message_and_keeps_the_encounter(window, tmp_path, monkeypatch, kind):
     shown = []
