@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 #: Widest and tallest map, metres (100 km).
 MAX_MAP_SIZE = 100_000.0
+#: Narrowest and shortest map, metres (10 cm: ten of the smallest grid squares). A map of
+#: 1e-9 m puts a 0.4 m token a trillion pixels wide on the export's page.
+MIN_MAP_SIZE = 0.1
 #: Largest |x| or |y| of a token, a footprint vertex, a zone or a background corner, metres:
 #: the largest map and as much again beyond its edges.
 MAX_COORDINATE = 200_000.0
@@ -208,6 +211,9 @@ def check_encounter(encounter: "Encounter", *, text: bool = False) -> None:
     for field in ("width", "height"):
         if getattr(m, field) > MAX_MAP_SIZE:
             raise _refuse(f"the map is {getattr(m, field):g} m; at most {MAX_MAP_SIZE:,.0f} m", ("map", field))
+        if getattr(m, field) < MIN_MAP_SIZE:
+            raise _refuse(f"the map is {getattr(m, field):g} m {'wide' if field == 'width' else 'tall'}; "
+                          f"at least {MIN_MAP_SIZE:g} m", ("map", field))
     if m.grid < MIN_GRID:
         raise _refuse(f"a grid square of {m.grid:g} m is smaller than the smallest ({MIN_GRID:g} m)",
                       ("map", "grid"))
