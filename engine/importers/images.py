@@ -258,6 +258,37 @@ def decode_data_uri(uri: str) -> tuple[bytes, str | None]:
     return data, fmt
 
 
+# -- pictures an imported file names by path ----------------------------------------------------
+
+
+def path_inside(text: str, base_dir: str | os.PathLike[str]) -> tuple[Path | None, str | None]:
+    """Where a picture an imported file names by path (``maps/cellar.webp``) is, when it lies
+    inside the imported file's own folder tree ``base_dir``: (path, None); else (None, why).
+    A file from elsewhere never reads a local file the GM did not choose: refused are ``..``
+    (``../x.png``), absolute paths outside the folder (``/home/gm/x.png``; one inside it is
+    fine), ``file:`` and web addresses, ``~``, and NUL characters. Links inside the folder
+    the GM made are followed."""
+    t = text.strip().replace("\\", "/")
+    if "\x00" in t:
+        return None, "it holds a NUL character"
+    if re.match(r"^[a-z][a-z0-9+.-]*:", t, re.IGNORECASE) and not re.match(r"^[a-z]:/", t, re.IGNORECASE):
+        return None, "it is an address, not a path beside the file"
+    if t.startswith("~"):
+        return None, "it names a file in a home folder, outside the file's own folder"
+    base = Path(os.path.abspath(base_dir))
+    parts = [part for part in t.split("/") if part not in ("", ".")]
+    if not parts:
+        return None, "it is empty"
+    if ".." in parts:
+        return None, "it leads out of the file's own folder (..)"
+    if t.startswith("/") or re.match(r"^[a-z]:/", t, re.IGNORECASE):
+        absolute = Path(os.path.abspath(t))
+        if not absolute.is_relative_to(base):
+            return None, f"it is an absolute path outside the file's own folder ({base})"
+        return absolute, None
+    return base.joinpath(*parts), None
+
+
 # -- writing images beside the encounter --------------------------------------------------------
 
 

@@ -779,10 +779,16 @@ def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
 
 
 def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBuilder, where: str):
-    candidate = Path(text)
-    if not candidate.is_absolute():
-        candidate = base_dir / candidate
     note = {"image_path": text}
+    candidate, outside = images.path_inside(text, base_dir)
+    if candidate is None:  # (a file from elsewhere reads no picture outside its own folder)
+        rep.warn(
+            f"the image is given as a path, {text!r}, that Coverfire does not read: {outside}; "
+            "an imported map's picture is read only inside the map file's own folder; "
+            "the map has no background until one is set",
+            where,
+        )
+        return None, None, note
     try:
         there = candidate.is_file()
     except (OSError, ValueError):  # a name too long for the file system, a NUL in it
