@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from engine import limits
 from engine.errors import CoverfireError, EncounterFileError, ReadOnlyFileError, excerpt
 from engine.model import FORMAT, VERSION, VERSIONS, Encounter
+from engine.strict import check_strict
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 #: Deepest nesting of JSON arrays and objects read (engine/limits.py).
@@ -52,6 +53,7 @@ def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
             path="$.version",
         )
     limits.check_data(data, file=file)  # nesting, numbers, text, sizes: before the model
+    check_strict(data, file=file)  # read as written: no 1 -> true, "10" -> 10.0 (engine/strict.py)
     try:
         return Encounter.model_validate(data, context={"text_checked": True})
     except ValidationError as exc:
