@@ -89,6 +89,7 @@ def _from_validation(exc: ValidationError, file: str | None) -> EncounterFileErr
 
 def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
     """Parse encounter JSON text; ``file`` only names the source in error messages."""
+    limits.check_json_items(text, file=file)  # (what the parse would build, bounded before it runs)
     try:
         data = json.loads(text)  # NaN/Infinity parse, then are refused with their path
     except json.JSONDecodeError as exc:

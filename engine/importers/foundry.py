@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from engine import limits
 from engine.errors import EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import uvtt
@@ -161,6 +162,7 @@ def read_scene_file(path: str | Path) -> SceneFile:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ImportFileError(f"not a Foundry scene: not UTF-8 text (byte {exc.start})", file=name) from None
+    limits.check_json_items(text, file=name, error=ImportFileError)  # (bounded before parsing)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError:
