@@ -6,7 +6,8 @@ Before Qt decodes anything, :func:`decode_picture` checks the bytes:
 * an SVG is checked and cleaned by :func:`engine.importers.images.clean_svg` (no entity
   declarations, at most ``MAX_SVG_ELEMENTS`` elements once its ``<use>`` and ``url(#)``
   references are expanded, nothing outside the picture referenced, no filter effects) and
-  drawn at most ``MAX_SVG_SIDE`` pixels a side;
+  drawn at most ``MAX_SVG_SIDE`` pixels a side, in a child process killed past
+  :data:`gui.svg_worker.SECONDS` (:mod:`gui.svg_worker`);
 * any other picture's pixel size is read from its header (our own reader for PNG, JPEG,
   WebP and GIF, Qt's ``QImageReader.size()`` for the rest) and refused past
   ``MAX_IMAGE_PIXELS`` and ``MAX_IMAGE_SIDE`` before it is decoded;
@@ -23,9 +24,10 @@ import os
 import stat
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage, QImageReader
 
+from gui import svg_worker
 from engine.importers.images import (MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_SVG_SIDE, ImageInfo, clean_svg,
                                      image_format, image_header, looks_like_svg, size_problem, svg_size)
 
@@ -106,11 +108,12 @@ def _decode_svg(data: bytes) -> tuple[QImage | None, str | None]:
     size = svg_size(clean) or (512.0, 512.0)
     k = min(1.0, MAX_SVG_SIDE / max(size))
     w, h = max(1, round(size[0] * k)), max(1, round(size[1] * k))
-    reader, _buf = _reader(clean, b"svg")
-    reader.setScaledSize(QSize(w, h))
-    img = reader.read()
+    png, why = svg_worker.render(clean, w, h)  # (in a child process, killed past its time)
+    if png is None:
+        return None, f"is an SVG picture Coverfire does not draw: {why}"
+    img = QImage.fromData(png, "PNG")
     if img.isNull():
-        return None, f"is an SVG picture Qt cannot draw ({reader.errorString()})"
+        return None, "is an SVG picture Qt cannot draw"
     if dropped:
         return img, "is an SVG picture drawn without " + ", ".join(dropped)
     return img, None

@@ -108,3 +108,27 @@ def test_export_opens_the_map_and_names_the_pictures_left_out(tmp_path, capsys, 
     assert err.count("warning:") == 3, err
     assert "Background image" in err and "The picture of" in err and "megapixels" in err
     assert np.all(QImage(str(tmp_path / "out.png")).size().toTuple())
+
+
+def test_an_svg_slow_to_draw_is_killed_and_left_out(monkeypatch, qapp):
+    """40,000 full-page rectangles at 4096 x 4096 px pass the element count (each is one
+    element) but would fill 670 billion pixels: the drawing process is killed at its
+    budget (1 s here) and the picture is left out, named."""
+    from gui import svg_worker
+
+    monkeypatch.setattr(svg_worker, "SECONDS", 1.0)
+    data = (b'<svg xmlns="http://www.w3.org/2000/svg" width="4096" height="4096">'
+            + b'<rect width="4096" height="4096" fill="#123456" stroke="red" stroke-width="900"/>' * 40_000
+            + b"</svg>")
+    img, why = decode_picture(data)
+    assert img is None and "took longer than 1 s" in why
+
+
+def test_the_drawing_process_starts_from_the_bundle_too(monkeypatch):
+    import sys
+
+    from gui import svg_worker
+
+    assert svg_worker.command()[1:] == ["-m", "gui.svg_worker"]
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert svg_worker.command() == [sys.executable, svg_worker.WORKER_ARG]
