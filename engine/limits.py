@@ -149,9 +149,15 @@ def check_data(data: Any, *, file: str | None = None, models: bool = False) -> N
     ``models``, ``data`` is what builds an encounter in code (pydantic models inside are
     walked too) and obstacle polygons are left to the model's own bounds
     (:func:`engine.footprint.bounded_footprint`), which keeps the walk cheap."""
-    stack: list[tuple[Any, Any, tuple[Any, ...]]] = [(data, None, ())]
+    # a stack of iterators over children, made as they are reached: memory grows with the
+    # depth, not with the items (1,250,000 empty objects held 1,250,000 entries: past 1 GiB)
+    stack: list[Any] = [iter(((data, None, ()),))]
     while stack:
-        value, key, loc = stack.pop()
+        nxt = next(stack[-1], None)
+        if nxt is None:
+            stack.pop()
+            continue
+        value, key, loc = nxt
         if models and isinstance(value, BaseModel):
             fields = dict(value.__dict__)
             fields.update(value.__pydantic_extra__ or {})
@@ -173,14 +179,11 @@ def check_data(data: Any, *, file: str | None = None, models: bool = False) -> N
                     and _plain_numbers(value)):
                 continue  # (points, and any long array of numbers another tool keeps: checked at once)
             if isinstance(value, dict):
-                items = list(value.items())
-                for k, _v in items:
+                for k in value:
                     if isinstance(k, str):
                         _check_text(k, None, loc, file)
-            else:
-                items = list(enumerate(value))
             if not loc and isinstance(value, dict):
-                _check_counts({k: len(v) for k, v in items if isinstance(v, list)}, file)
+                _check_counts({k: len(v) for k, v in value.items() if isinstance(v, list)}, file)
                 obstacles = value.get("obstacles")
                 if isinstance(obstacles, list):
                     total = 0
@@ -193,11 +196,17 @@ def check_data(data: Any, *, file: str | None = None, models: bool = False) -> N
                             if total > MAX_TOTAL_VERTICES:
                                 raise _refuse(f"the obstacles list more than {MAX_TOTAL_VERTICES:,} polygon "
                                               "points together", ("obstacles", i, "polygon"), file)
-            # push in reverse so the first fault in document order is found first
-            for k, v in reversed(items):
-                if models and k == "polygon":
-                    continue
-                stack.append((v, k if isinstance(k, str) else key, loc + (k,)))
+            # the children next, in document order, so the first fault in it is found first
+            stack.append(_children(value, key, loc, models))
+
+
+def _children(value: dict | list | tuple, key: Any, loc: tuple[Any, ...], models: bool):
+    """(child, its key, its location) of a container, one at a time (:func:`check_data`)."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for k, v in items:
+        if models and k == "polygon":
+            continue
+        yield v, k if isinstance(k, str) else key, loc + (k,)
 
 
 def too_many_points(n: int) -> str:
