@@ -86,3 +86,17 @@ def test_a_foundry_scene_listing_too_many_values_is_refused(tmp_path):
     p.write_text(text, encoding="utf-8")
     with pytest.raises(ImportFileError, match="are read"):
         import_foundry(p)
+
+
+def test_another_tools_big_data_is_not_kept_but_said(tmp_path):
+    """A map's unknown field of 200,000 pairs is left out of what the import keeps (it was
+    cleaned, saved and read back in every import), with a warning at its path; the small
+    unknown fields are kept."""
+    from engine.importers.storable import MAX_KEPT_VALUES
+    from tests.engine.importers.test_uvtt import _map, _write
+
+    data = _map(big=[[0, 0]] * (MAX_KEPT_VALUES // 2), small={"a": 1})
+    enc, rep = uvtt.import_uvtt(_write(tmp_path, data))
+    assert enc.imported["unknown_fields"] == {"small": {"a": 1}}
+    said = [w for w in rep.warnings if w.where == "$.big"]
+    assert len(said) == 1 and f"more than {MAX_KEPT_VALUES:,} values" in said[0].message
