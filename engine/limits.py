@@ -105,12 +105,17 @@ def json_path(loc: tuple[Any, ...]) -> str:
     return out
 
 
+#: What one JSON object costs a parse, in values: an empty ``{}`` builds a 64-byte dict
+#: (and every later copy another), a number 24 bytes.
+OBJECT_WEIGHT = 4
+
+
 def json_items(text: str) -> int:
     """How many values JSON ``text`` holds, at most: one more than its commas and opening
-    brackets (a comma inside a string counts too, so this is an upper bound; the text of an
+    brackets (an object counting :data:`OBJECT_WEIGHT`) (a comma inside a string counts too, so this is an upper bound; the text of an
     encounter or a map is names, notes and base64 images, with few), counted without parsing
     it (a second for 256 MB, and no memory): what a parse would build."""
-    return text.count(",") + text.count("[") + text.count("{") + 1
+    return text.count(",") + text.count("[") + OBJECT_WEIGHT * text.count("{") + 1
 
 
 def check_json_items(text: str, *, file: str | None = None, error=EncounterFileError,

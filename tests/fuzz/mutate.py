@@ -479,7 +479,7 @@ def chummer_bomb(rng: random.Random, max_elements: int) -> tuple[bytes, str]:
         k = rng.choice([1100, 2000, 300])
         body, what = (b"<gear " + attrs + b"/>") * k, f"{k * 1000:,} attributes"
     xml = b'<?xml version="1.0" encoding="utf-8"?><character><name>Bomb</name>' + body + b"</character>"
-    return lzma.compress(xml, format=lzma.FORMAT_ALONE), f"chum5lz of {what}"
+    return lzma.compress(xml, format=lzma.FORMAT_ALONE, preset=1), f"chum5lz of {what}"
 
 
 def values_bomb(text: str, rng: random.Random, max_items: int, key: str = "fuzz_other_tool") -> tuple[str, str]:
