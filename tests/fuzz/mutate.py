@@ -391,7 +391,7 @@ def svg_picture(rng: random.Random, secret: str | None = None) -> tuple[bytes, s
     if op == "gzip":
         import gzip
 
-        return gzip.compress(f'<svg {_SVG_NS}>'.encode() + b" " * (40 << 20) + b"</svg>"), "svgz gzip bomb"
+        return gzip.compress(f"<svg {_SVG_NS}>".encode() + b" " * (17 << 20) + b"</svg>", 1), "svgz gzip bomb"
     if op == "href_local" and secret:
         ref = local_refs(secret, rng)
         attr = rng.choice(["xlink:href", "href"])
