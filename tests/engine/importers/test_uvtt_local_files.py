@@ -51,3 +51,15 @@ def test_path_inside_answers_why():
     assert path_inside("/etc/x.png", "/srv/maps")[1].startswith("it is an absolute path outside")
     assert path_inside("http://a/x.png", "/srv/maps")[1] == "it is an address, not a path beside the file"
     assert str(path_inside("a/b.png", "/srv/maps")[0]) == "/srv/maps/a/b.png"
+
+
+def test_a_foundry_scene_outside_a_data_folder_reads_no_absolute_path_above_it(tmp_path, secret):
+    """Issue 25 item 4, found by the campaign (2501:localpath:24): a scene file outside any
+    Foundry data folder looked for absolute paths up to seven folders above it (a scene in
+    ~/Downloads read /home/gm/...). Absolute paths count only inside its own folder now."""
+    from engine.importers.foundry import find_beside
+
+    base = tmp_path / "maps"
+    assert find_beside(str(secret), base) is None
+    (base / "sub" / "inside.png").write_bytes(png_bytes(4, 3))
+    assert find_beside(str(base / "sub" / "inside.png"), base) == (base / "sub" / "inside.png").resolve()
