@@ -34,6 +34,7 @@ from engine import clock, limits
 from engine.errors import (CoverfireError, EncounterFileError, FileBusyError, NotAFileError, ReadOnlyFileError,
                            excerpt)
 from engine.model import FORMAT, VERSION, VERSIONS, Encounter
+from engine.strict import check_strict
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 #: Deepest nesting of JSON arrays and objects read (engine/limits.py).
@@ -61,6 +62,7 @@ def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
             path="$.version",
         )
     limits.check_data(data, file=file)  # nesting, numbers, text, sizes: before the model
+    check_strict(data, file=file)  # read as written: no 1 -> true, "10" -> 10.0 (engine/strict.py)
     try:
         return Encounter.model_validate(data, context={"text_checked": True})
     except ValidationError as exc:
@@ -96,6 +98,7 @@ def _from_validation(exc: ValidationError, file: str | None) -> EncounterFileErr
 
 def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
     """Parse encounter JSON text; ``file`` only names the source in error messages."""
+    limits.check_json_items(text, file=file)  # (what the parse would build, bounded before it runs)
     try:
         data = json.loads(text)  # NaN/Infinity parse, then are refused with their path
     except json.JSONDecodeError as exc:

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 #: Widest and tallest map, metres (100 km).
 MAX_MAP_SIZE = 100_000.0
+#: Narrowest and shortest map, metres (10 cm: ten of the smallest grid squares). A map of
+#: 1e-9 m puts a 0.4 m token a trillion pixels wide on the export's page.
+MIN_MAP_SIZE = 0.1
 #: Largest |x| or |y| of a token, a footprint vertex, a zone or a background corner, metres:
 #: the largest map and as much again beyond its edges.
 MAX_COORDINATE = 200_000.0
@@ -63,6 +66,11 @@ MAX_IMAGE_CHARS = 64 * 1024 * 1024
 MAX_DEPTH = 100
 #: Largest magnitude of any number anywhere in the file (ids of other tools, seeds included).
 MAX_NUMBER = 1e18
+
+#: Most values (numbers, strings, arrays, objects, true/false/null) a JSON file may hold
+#: before it is parsed: the largest real scene seen holds 209,000; a million-vertex map
+#: about 3,000,000. Under the 256 MiB file cap, 97 MB of pairs parsed into 5.8 GB.
+MAX_JSON_ITEMS = 5_000_000
 
 #: Keys whose string values are names (:data:`MAX_NAME_CHARS`).
 NAME_KEYS = frozenset({"id", "name", "side", "owner", "weapon", "category", "kind", "ruleset"})
@@ -97,6 +105,31 @@ def json_path(loc: tuple[Any, ...]) -> str:
     return out
 
 
+#: What one JSON object costs a parse, in values: an empty ``{}`` builds a 64-byte dict
+#: (and every later copy another), a number 24 bytes.
+OBJECT_WEIGHT = 4
+
+
+def json_items(text: str) -> int:
+    """How many values JSON ``text`` holds, at most: one more than its commas and opening
+    brackets (an object counting :data:`OBJECT_WEIGHT`) (a comma inside a string counts too, so this is an upper bound; the text of an
+    encounter or a map is names, notes and base64 images, with few), counted without parsing
+    it (a second for 256 MB, and no memory): what a parse would build."""
+    return text.count(",") + text.count("[") + OBJECT_WEIGHT * text.count("{") + 1
+
+
+def check_json_items(text: str, *, file: str | None = None, error=EncounterFileError,
+                     max_items: int | None = None) -> None:
+    """Refuse JSON ``text`` holding more than ``max_items`` (:data:`MAX_JSON_ITEMS`) values,
+    before it is parsed: ``error(message, file=file)`` (an :class:`EncounterFileError`
+    unless told)."""
+    bound = MAX_JSON_ITEMS if max_items is None else max_items
+    n = json_items(text)
+    if n > bound:
+        raise error(f"the JSON lists about {n:,} values (numbers, texts, arrays, objects: counted by its commas "
+                    f"and brackets); at most {bound:,} are read", file=file)
+
+
 def _refuse(message: str, loc: tuple[Any, ...], file: str | None = None) -> EncounterFileError:
     return EncounterFileError(message, file=file, path=json_path(loc))
 
@@ -121,9 +154,15 @@ def check_data(data: Any, *, file: str | None = None, models: bool = False) -> N
     ``models``, ``data`` is what builds an encounter in code (pydantic models inside are
     walked too) and obstacle polygons are left to the model's own bounds
     (:func:`engine.footprint.bounded_footprint`), which keeps the walk cheap."""
-    stack: list[tuple[Any, Any, tuple[Any, ...]]] = [(data, None, ())]
+    # a stack of iterators over children, made as they are reached: memory grows with the
+    # depth, not with the items (1,250,000 empty objects held 1,250,000 entries: past 1 GiB)
+    stack: list[Any] = [iter(((data, None, ()),))]
     while stack:
-        value, key, loc = stack.pop()
+        nxt = next(stack[-1], None)
+        if nxt is None:
+            stack.pop()
+            continue
+        value, key, loc = nxt
         if models and isinstance(value, BaseModel):
             fields = dict(value.__dict__)
             fields.update(value.__pydantic_extra__ or {})
@@ -141,18 +180,15 @@ def check_data(data: Any, *, file: str | None = None, models: bool = False) -> N
         elif isinstance(value, (dict, list, tuple)):
             if len(loc) >= MAX_DEPTH:
                 raise _refuse(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)", loc, file)
-            if (key in POINT_KEYS and isinstance(value, list) and len(loc) + 3 < MAX_DEPTH
+            if (isinstance(value, list) and (key in POINT_KEYS or len(value) >= 64) and len(loc) + 3 < MAX_DEPTH
                     and _plain_numbers(value)):
-                continue
+                continue  # (points, and any long array of numbers another tool keeps: checked at once)
             if isinstance(value, dict):
-                items = list(value.items())
-                for k, _v in items:
+                for k in value:
                     if isinstance(k, str):
                         _check_text(k, None, loc, file)
-            else:
-                items = list(enumerate(value))
             if not loc and isinstance(value, dict):
-                _check_counts({k: len(v) for k, v in items if isinstance(v, list)}, file)
+                _check_counts({k: len(v) for k, v in value.items() if isinstance(v, list)}, file)
                 obstacles = value.get("obstacles")
                 if isinstance(obstacles, list):
                     total = 0
@@ -165,11 +201,17 @@ def check_data(data: Any, *, file: str | None = None, models: bool = False) -> N
                             if total > MAX_TOTAL_VERTICES:
                                 raise _refuse(f"the obstacles list more than {MAX_TOTAL_VERTICES:,} polygon "
                                               "points together", ("obstacles", i, "polygon"), file)
-            # push in reverse so the first fault in document order is found first
-            for k, v in reversed(items):
-                if models and k == "polygon":
-                    continue
-                stack.append((v, k if isinstance(k, str) else key, loc + (k,)))
+            # the children next, in document order, so the first fault in it is found first
+            stack.append(_children(value, key, loc, models))
+
+
+def _children(value: dict | list | tuple, key: Any, loc: tuple[Any, ...], models: bool):
+    """(child, its key, its location) of a container, one at a time (:func:`check_data`)."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for k, v in items:
+        if models and k == "polygon":
+            continue
+        yield v, k if isinstance(k, str) else key, loc + (k,)
 
 
 def too_many_points(n: int) -> str:
@@ -208,6 +250,9 @@ def check_encounter(encounter: "Encounter", *, text: bool = False) -> None:
     for field in ("width", "height"):
         if getattr(m, field) > MAX_MAP_SIZE:
             raise _refuse(f"the map is {getattr(m, field):g} m; at most {MAX_MAP_SIZE:,.0f} m", ("map", field))
+        if getattr(m, field) < MIN_MAP_SIZE:
+            raise _refuse(f"the map is {getattr(m, field):g} m {'wide' if field == 'width' else 'tall'}; "
+                          f"at least {MIN_MAP_SIZE:g} m", ("map", field))
     if m.grid < MIN_GRID:
         raise _refuse(f"a grid square of {m.grid:g} m is smaller than the smallest ({MIN_GRID:g} m)",
                       ("map", "grid"))
@@ -240,4 +285,4 @@ def check_encounter(encounter: "Encounter", *, text: bool = False) -> None:
 
 
 __all__ = [name for name in globals() if name.isupper()] + [
-    "check_data", "check_encounter", "json_path", "too_many_points"]
+    "check_data", "check_encounter", "check_json_items", "json_items", "json_path", "too_many_points"]

@@ -204,6 +204,10 @@ def _printable_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--coverfire-svg-worker"]:  # a frozen bundle drawing an SVG picture (gui/svg_worker.py)
+        from gui.svg_worker import main as draw_svg
+
+        return draw_svg()
     _printable_streams()
     if argv and argv[0] in SUBCOMMANDS or (argv and argv[0] in ("-h", "--help")):
         args = build_parser().parse_args(argv)

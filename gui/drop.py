@@ -155,14 +155,12 @@ class DropHandler(QObject):
     def set_portrait(self, token_id: str, image_path: Path) -> bool:
         """Make the picture at ``image_path`` the token's art (one undo step); a file that is
         not a picture Coverfire reads is named in a message and nothing changes."""
-        from PySide6.QtGui import QImage
-
-        from gui.map_view import why_not_an_image
+        from gui.pictures import read_picture_file
 
         w = self.window
-        img = QImage(str(image_path))
-        if img.isNull():
-            QMessageBox.warning(w, "Cannot use this picture", f"{image_path} {why_not_an_image(Path(image_path))}.\n\n"
+        img, why = read_picture_file(Path(image_path))
+        if img is None:
+            QMessageBox.warning(w, "Cannot use this picture", f"{image_path} {why}.\n\n"
                                 "The token is unchanged.")
             return False
         enc = w.document.committed

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QImage, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QCheckBox,
@@ -41,7 +41,7 @@ from gui.answers import LiveAnswers
 from gui.autosave import Autosaver, remove, scan_autosaves, set_aside
 from gui.document import EncounterDocument
 from gui.inspector import InspectorPanel
-from gui.map_view import MapView, is_regular_file, why_not_an_image
+from gui.map_view import MapView
 from gui.selection import Selection
 from gui.targets import TargetsPanel
 from gui.tools import (
@@ -764,9 +764,11 @@ class MainWindow(QMainWindow):
 
     def set_background_image(self, image_path: str | Path) -> bool:
         """Put an image under the map, as wide as the map (then use two-point scaling)."""
-        img = QImage(str(image_path)) if is_regular_file(Path(image_path)) else QImage()  # a FIFO blocks
-        if img.isNull():
-            QMessageBox.warning(self, "Cannot use this image", f"{image_path} {why_not_an_image(Path(image_path))}")
+        from gui.pictures import read_picture_file
+
+        img, why = read_picture_file(Path(image_path))  # (bounded; a FIFO is not opened)
+        if img is None:
+            QMessageBox.warning(self, "Cannot use this image", f"{image_path} {why}")
             return False
         enc = self.document.committed
         ref = self.image_ref(image_path)

@@ -86,24 +86,26 @@ def load_background_image(encounter: Encounter, doc_path: Path | None) -> tuple[
 
 def load_image_ref(src: str, doc_path: Path | None, what: str, fallback: str) -> tuple[QImage | None, str | None]:
     """An image named in an encounter (a ``data:`` URI, or a path relative to the encounter
-    file or absolute): ``(image, None)``, or ``(None, reason)`` naming ``what`` and the file
-    and ending with ``fallback`` (what is drawn instead)."""
-    img = QImage()
+    file or absolute), read within the bounds of :mod:`gui.pictures`: ``(image, None)``,
+    ``(None, reason)`` naming ``what`` and the file and ending with ``fallback`` (what is
+    drawn instead), or ``(image, note)``: an SVG drawn without what it referred to outside it."""
+    from gui.pictures import decode_picture, read_picture_file
+
     if src.startswith("data:"):
         try:
-            img.loadFromData(base64.b64decode(src.split(",", 1)[1]))
+            img, why = decode_picture(base64.b64decode(src.split(",", 1)[1]))
         except (IndexError, ValueError):
-            pass
-        if img.isNull():
-            return None, (f"{what} (held in the encounter file as a data: URI) is not a PNG or JPEG "
-                          f"image Coverfire can read; {fallback}")
-        return img, None
+            img, why = None, "is not a PNG or JPEG image Coverfire can read"
+        if img is None:
+            return None, f"{what} (held in the encounter file as a data: URI) {why}; {fallback}"
+        return img, (f"{what} (held in the encounter file as a data: URI) {why}" if why else None)
     p = Path(src)
     if not p.is_absolute() and doc_path is not None:
         p = doc_path.parent / p
-    if is_regular_file(p) and img.load(str(p)) and not img.isNull():  # (a FIFO would block)
-        return img, None
-    return None, f"{what} {p.absolute()} {why_not_an_image(p)}; {fallback}"
+    img, why = read_picture_file(p)  # (checked before it is decoded; a FIFO is not opened)
+    if img is not None:
+        return img, (f"{what} {p.absolute()} {why}" if why else None)  # (an SVG drawn without what it referred to)
+    return None, f"{what} {p.absolute()} {why}; {fallback}"
 
 
 def is_regular_file(path: Path) -> bool:
@@ -384,7 +386,7 @@ class MapView(pg.GraphicsView):
             img, why = hit
             if img is not None:
                 images[tid] = img
-            elif why:
+            if why:
                 problems.append(why)
         self._portrait_cache = fresh
         self.portrait_problems = problems

@@ -241,9 +241,11 @@ class Snapshot:
     # -- content ---------------------------------------------------------------------------
     @property
     def warnings(self) -> list[str]:
-        """What the page lacks that the encounter asks for (a background image that cannot
-        be read, naming the file), in the user's words; empty when nothing is missing."""
-        return [self.view.background_problem] if self.view.background_problem else []
+        """What the page lacks that the encounter asks for (a background image or a token's
+        picture that cannot be read, naming the file; what an SVG picture was drawn
+        without), in the user's words; empty when nothing is missing."""
+        out = [self.view.background_problem] if self.view.background_problem else []
+        return out + list(getattr(self.view, "portrait_problems", ()))
 
     def title(self) -> str:
         return self.encounter.name if self.spec.title is None else self.spec.title

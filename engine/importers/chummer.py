@@ -209,6 +209,7 @@ def _parse(root: ET.Element, rep: ReportBuilder, fallback_name: str) -> ChummerC
     name = clean_text(_text(root, "alias") or _text(root, "name") or fallback_name, 200)
     attrs = _attributes(root, rep)
     _check_body(root, name, attrs)
+    attrs = _within_sheet(attrs, rep)
     metatype = _metatype(root, rep)
     made_by = "a Chummer 4 save for Shadowrun 4th edition" if is_sr4 else f"Chummer {version or 'version unknown'}"
     rep.note(f"{name}: {metatype}, {made_by}")
@@ -340,6 +341,23 @@ def _check_body(root: ET.Element, name: str, attrs: dict[str, int]) -> None:
 
 
 ATTR_NAMES = {"BOD": "Body", "AGI": "Agility", "REA": "Reaction", "STR": "Strength"}
+#: The values an sr5 sheet's attribute holds (engine.sr5.sheet.Sheet).
+ATTRIBUTE_RANGE = (0, 50)
+
+
+def _within_sheet(attrs: dict[str, int], rep: ReportBuilder) -> dict[str, int]:
+    """The attributes as the sheet holds them: a value outside :data:`ATTRIBUTE_RANGE`
+    (Strength -1, Agility 60) is brought to the nearest end, and the report says so with
+    the value the save gave, so the report and the imported sheet agree."""
+    lo, hi = ATTRIBUTE_RANGE
+    out = dict(attrs)
+    for k in ATTRIBUTE_FIELDS:
+        v = attrs.get(k)
+        if v is not None and not lo <= v <= hi:
+            out[k] = max(lo, min(hi, v))
+            rep.warn(f"attribute {k} is {v} in the save, outside the {lo}-{hi} a sheet holds; imported as {out[k]}",
+                     f"character/attributes/attribute[name={k}]")
+    return out
 
 
 def _metatype(root: ET.Element, rep: ReportBuilder) -> str:
@@ -431,7 +449,7 @@ def _attributes(root: ET.Element, rep: ReportBuilder) -> dict[str, int]:
     if ess:
         try:
             out["ESS"] = math.floor(float(ess))
-        except ValueError:
+        except (ValueError, OverflowError):  # (NaN, Infinity)
             pass
     return out
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine import limits
 from engine.errors import ImportFileError
 from engine.importers import uvtt
 from engine.importers.report import ImportReport
@@ -135,6 +136,7 @@ def _first_doc(p: Path, head: bytes) -> tuple[Any, bool]:
         text = raw.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None, False
+    limits.check_json_items(text, file=str(p), error=ImportFileError)  # (bounded before parsing)
     try:
         return json.loads(text), False
     except (ValueError, RecursionError):

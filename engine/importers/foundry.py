@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from engine import limits
 from engine.errors import EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import uvtt
@@ -161,6 +162,7 @@ def read_scene_file(path: str | Path) -> SceneFile:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ImportFileError(f"not a Foundry scene: not UTF-8 text (byte {exc.start})", file=name) from None
+    limits.check_json_items(text, file=name, error=ImportFileError)  # (bounded before parsing)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError:
@@ -682,6 +684,12 @@ def _decoded(src: str) -> str:
 DATA_SUBFOLDERS = ("modules", "worlds", "systems")
 
 
+def _in_data_folder(folders: list[Path]) -> bool:
+    """Whether :func:`_data_folders` found Foundry's data folder (not only the folders above)."""
+    top = folders[-1]
+    return top.name == "Data" or (len(folders) > 1 and folders[-2].name in DATA_SUBFOLDERS)
+
+
 def _data_folders(base_dir: Path) -> list[Path]:
     """The folders a scene's picture path is looked for under: the scene file's folder and
     those above it up to Foundry's data folder (the one named ``Data``, or holding the
@@ -720,7 +728,10 @@ def find_beside(src: str, base_dir: Path) -> Path | None:
         folders = _data_folders(base_dir)
         if text.startswith("/"):
             absolute = Path("/", *parts)
-            if absolute.is_relative_to(folders[-1]) and absolute.is_file():
+            # (inside Foundry's data folder when the file lies in one, else inside the file's own
+            # folder: a scene in ~/Downloads naming /home/gm/x.png reads nothing of the GM's)
+            top = folders[-1] if _in_data_folder(folders) else base_dir
+            if absolute.is_relative_to(top) and absolute.is_file():
                 return absolute.resolve()
         for folder in folders:
             candidate = folder / rel

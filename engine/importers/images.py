@@ -16,7 +16,9 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import math
 import os
+import re
 import struct
 import zlib
 from dataclasses import dataclass
@@ -256,6 +258,37 @@ def decode_data_uri(uri: str) -> tuple[bytes, str | None]:
     return data, fmt
 
 
+# -- pictures an imported file names by path ----------------------------------------------------
+
+
+def path_inside(text: str, base_dir: str | os.PathLike[str]) -> tuple[Path | None, str | None]:
+    """Where a picture an imported file names by path (``maps/cellar.webp``) is, when it lies
+    inside the imported file's own folder tree ``base_dir``: (path, None); else (None, why).
+    A file from elsewhere never reads a local file the GM did not choose: refused are ``..``
+    (``../x.png``), absolute paths outside the folder (``/home/gm/x.png``; one inside it is
+    fine), ``file:`` and web addresses, ``~``, and NUL characters. Links inside the folder
+    the GM made are followed."""
+    t = text.strip().replace("\\", "/")
+    if "\x00" in t:
+        return None, "it holds a NUL character"
+    if re.match(r"^[a-z][a-z0-9+.-]*:", t, re.IGNORECASE) and not re.match(r"^[a-z]:/", t, re.IGNORECASE):
+        return None, "it is an address, not a path beside the file"
+    if t.startswith("~"):
+        return None, "it names a file in a home folder, outside the file's own folder"
+    base = Path(os.path.abspath(base_dir))
+    parts = [part for part in t.split("/") if part not in ("", ".")]
+    if not parts:
+        return None, "it is empty"
+    if ".." in parts:
+        return None, "it leads out of the file's own folder (..)"
+    if t.startswith("/") or re.match(r"^[a-z]:/", t, re.IGNORECASE):
+        absolute = Path(os.path.abspath(t))
+        if not absolute.is_relative_to(base):
+            return None, f"it is an absolute path outside the file's own folder ({base})"
+        return absolute, None
+    return base.joinpath(*parts), None
+
+
 # -- writing images beside the encounter --------------------------------------------------------
 
 
@@ -342,3 +375,279 @@ def save_with_images(encounter, path: str | os.PathLike[str]):
     saved, written = externalize_images(encounter, path)
     save_encounter(saved, path)
     return saved, written
+
+
+# -- SVG pictures: checked and cleaned before Qt draws them -----------------------------------
+
+#: Largest SVG picture read, in bytes (a map drawn as an SVG is rarely above a few MB).
+MAX_SVG_BYTES = 16 * 1024 * 1024
+#: Most elements an SVG picture may draw, counted after expanding every reference (a
+#: ``<use>`` or a ``url(#id)`` draws what it points at once more): ten nested levels of ten
+#: ``<use>`` each are 2.4 KB that draw ten billion rectangles.
+MAX_SVG_ELEMENTS = 50_000
+#: Deepest nesting of SVG elements.
+MAX_SVG_DEPTH = 100
+#: Longest side an SVG picture is drawn at, in pixels (it is scaled down to fit).
+MAX_SVG_SIDE = 4096
+
+_URL_REF = re.compile(r"url\(\s*['\"]?\s*#([^'\")\s]+)")
+_ANY_URL = re.compile(r"url\(\s*['\"]?\s*([^'\")\s]*)")
+_HREF_KEYS = ("href", "xlink:href")
+_RASTER_DATA = re.compile(r"^data:image/(png|jpeg|jpg|gif|webp)[;,]", re.I)
+
+
+def looks_like_svg(data: bytes) -> bool:
+    """Whether ``data`` is (probably) an SVG picture: XML text whose first element is
+    ``<svg``, or gzip-compressed (an ``.svgz``)."""
+    if data[:2] == b"\x1f\x8b":
+        return True
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if not head.startswith(b"<"):
+        return False
+    return re.search(rb"<(?:[A-Za-z_][\w.-]*:)?svg[\s>/]", data[:65536]) is not None
+
+
+class _SvgTooBig(Exception):
+    pass
+
+
+def clean_svg(data: bytes) -> tuple[bytes | None, str | None, list[str]]:
+    """Check an SVG picture before anything draws it, and clean it: (the SVG to draw, None,
+    what was left out) or (None, why it is refused, []).
+
+    Refused: more than :data:`MAX_SVG_BYTES` (unpacked, for an ``.svgz``), an entity
+    declaration or an internal DTD subset (entities expand a few KB to gigabytes), nesting
+    past :data:`MAX_SVG_DEPTH`, more than :data:`MAX_SVG_ELEMENTS` elements after expanding
+    every ``<use>``/``href`` and ``url(#id)`` reference, a reference cycle, bad XML.
+    Left out (said in the third item): every reference to something outside the picture
+    (``<image href="../x.png">``, ``href="file:///..."``, ``http:`` links, ``url(other.svg)``;
+    an embedded ``data:`` PNG, JPEG, GIF or WebP stays when its size is within bounds), and
+    filter effects (``<filter>``, ``filter=``: their cost grows with the picture's pixels
+    times the elements using them)."""
+    import xml.parsers.expat as expat
+
+    if data[:2] == b"\x1f\x8b":
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            data = d.decompress(data, MAX_SVG_BYTES + 1)
+        except zlib.error as exc:
+            return None, f"the compressed SVG picture is damaged ({exc})", []
+        if len(data) > MAX_SVG_BYTES or d.unconsumed_tail:
+            return None, f"the compressed SVG picture unpacks to more than {MAX_SVG_BYTES // 2**20} MB", []
+    if len(data) > MAX_SVG_BYTES:
+        return None, f"the SVG picture is {len(data):,} bytes; at most {MAX_SVG_BYTES // 2**20} MB", []
+
+    # a light tree: tag, attributes, children, text
+    tags: list[str] = []
+    attrs: list[dict[str, str]] = []
+    kids: list[list[int]] = []
+    texts: list[list[str]] = []
+    stack: list[int] = []
+    dropped: list[str] = []
+    problem: list[str] = []
+
+    def refuse(why: str):
+        problem.append(why)
+        raise _SvgTooBig
+
+    def start(name, a):
+        if len(tags) >= MAX_SVG_ELEMENTS:
+            refuse(f"the SVG picture has more than {MAX_SVG_ELEMENTS:,} elements; at most {MAX_SVG_ELEMENTS:,}")
+        if len(stack) >= MAX_SVG_DEPTH:
+            refuse(f"the SVG picture nests elements more than {MAX_SVG_DEPTH} deep")
+        i = len(tags)
+        tags.append(name)
+        attrs.append(dict(a))
+        kids.append([])
+        texts.append([])
+        if stack:
+            kids[stack[-1]].append(i)
+        stack.append(i)
+
+    def end(name):
+        stack.pop()
+
+    def chars(text):
+        if stack:
+            texts[stack[-1]].append(text)
+
+    def entity(*args):
+        refuse("the SVG picture declares entities (a few KB of them can expand to gigabytes); "
+               "Coverfire draws no SVG that does")
+
+    def doctype(name, sysid, pubid, has_internal_subset):
+        if has_internal_subset:
+            refuse("the SVG picture has its own DTD (where entities that expand to gigabytes live); "
+                   "Coverfire draws no SVG that does")
+
+    p = expat.ParserCreate()
+    p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    p.StartElementHandler = start
+    p.EndElementHandler = end
+    p.CharacterDataHandler = chars
+    p.EntityDeclHandler = entity
+    p.UnparsedEntityDeclHandler = entity
+    p.StartDoctypeDeclHandler = doctype
+    p.ExternalEntityRefHandler = lambda *a: entity() or 0
+    p.SkippedEntityHandler = lambda *a: entity()
+    p.DefaultHandler = lambda s: None
+    try:
+        p.Parse(data, True)
+    except _SvgTooBig:
+        return None, problem[0], []
+    except expat.ExpatError as exc:
+        return None, f"the SVG picture is not well-formed XML ({expat.ErrorString(exc.code)} at line {exc.lineno})", []
+    if not tags or tags[0].rsplit(":", 1)[-1] != "svg":
+        return None, "the picture is XML but not an SVG (its first element is not <svg>)", []
+
+    # leave out what reaches outside, and filters
+    removed = set()
+    for i, a in enumerate(attrs):
+        local = tags[i].rsplit(":", 1)[-1]
+        if local == "filter":
+            removed.add(i)
+            dropped.append("a filter effect")
+            continue
+        for k in list(a):
+            v = a[k]
+            if k in _HREF_KEYS and not v.lstrip().startswith("#"):
+                if local == "image" and _RASTER_DATA.match(v.strip()):
+                    info = image_header(b64_prefix(v.split(",", 1)[1] if "," in v else ""))
+                    why = info.problem or size_problem(info)
+                    if why is None:
+                        continue
+                    dropped.append(f"an embedded image ({why})")
+                else:
+                    dropped.append(f"a reference to {excerpt_text(v)} outside the picture")
+                del a[k]
+            elif k == "filter":
+                del a[k]
+                dropped.append("a filter effect")
+            elif "url(" in v:
+                for target in _ANY_URL.findall(v):
+                    if not target.startswith("#"):
+                        dropped.append(f"a reference to {excerpt_text(target)} outside the picture")
+                        a[k] = _ANY_URL.sub("url(#coverfire-removed", v)
+                        break
+            if k == "style" and k in a and "filter" in a[k]:
+                a[k] = re.sub(r"filter\s*:[^;]*;?", "", a[k])
+        if local == "style":
+            css = "".join(texts[i])
+            if "@import" in css or re.search(r"url\(\s*['\"]?\s*[^#'\"\s)]", css):
+                texts[i] = [re.sub(r"@import[^;]*;?", "", _ANY_URL.sub(
+                    lambda m: m.group(0) if m.group(1).startswith("#") else "url(#coverfire-removed", css))]
+                dropped.append("a style sheet's reference outside the picture")
+
+    # elements drawn after expanding every reference (memoised; cycles refused)
+    ids = {a["id"]: i for i, a in enumerate(attrs) if "id" in a}
+    cap = MAX_SVG_ELEMENTS + 1
+    size: dict[int, int] = {}
+    busy: set[int] = set()
+
+    def refs(i: int) -> list[int]:
+        out = []
+        for k, v in attrs[i].items():
+            if k in _HREF_KEYS and v.lstrip().startswith("#"):
+                j = ids.get(v.strip()[1:])
+                if j is not None:
+                    out.append(j)
+            elif "url(" in v:
+                out.extend(ids[t] for t in _URL_REF.findall(v) if t in ids)
+        return out
+
+    def count(root: int) -> int:
+        # iterative post-order walk of the element tree and its references
+        work = [(root, False)]
+        while work:
+            i, done = work.pop()
+            if i in size:
+                continue
+            nexts = kids[i] + refs(i)
+            if done:
+                busy.discard(i)
+                size[i] = min(cap, 1 + sum(size[j] for j in nexts))
+                continue
+            if i in busy:
+                continue
+            busy.add(i)
+            work.append((i, True))
+            for j in nexts:
+                if j in busy:
+                    raise _SvgTooBig
+                if j not in size:
+                    work.append((j, False))
+        return size[root]
+
+    try:
+        total = count(0)
+    except _SvgTooBig:
+        return None, "the SVG picture has a reference cycle (an element that draws itself)", []
+    if total > MAX_SVG_ELEMENTS:
+        return None, (f"the SVG picture draws more than {MAX_SVG_ELEMENTS:,} elements once its <use> and "
+                      f"url(#) references are expanded ({len(tags):,} in the file); at most "
+                      f"{MAX_SVG_ELEMENTS:,}"), []
+
+    # written back as plain XML: elements, attributes and text only
+    out: list[str] = ['<?xml version="1.0" encoding="UTF-8"?>\n']
+    walk = [(0, False)]
+    while walk:
+        i, closing = walk.pop()
+        if closing:
+            out.append(f"</{tags[i]}>")
+            continue
+        if i in removed:
+            continue
+        at = "".join(f' {k}="{_xml_attr(v)}"' for k, v in attrs[i].items())
+        out.append(f"<{tags[i]}{at}>")
+        out.append(_xml_text("".join(texts[i])))
+        walk.append((i, True))
+        walk.extend((j, False) for j in reversed(kids[i]))
+    return "".join(out).encode("utf-8"), None, sorted(set(dropped))
+
+
+def excerpt_text(text: str, n: int = 60) -> str:
+    t = text.strip()
+    return repr(t if len(t) <= n else t[: n - 1] + "…")
+
+
+def _xml_attr(v: str) -> str:
+    return (v.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
+            .replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;"))
+
+
+def _xml_text(v: str) -> str:
+    return v.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def svg_size(data: bytes) -> tuple[float, float] | None:
+    """The width and height an SVG picture declares (its ``width``/``height``, else its
+    ``viewBox``), in its own units; None when it declares neither."""
+    m = re.search(rb"<(?:[A-Za-z_][\w.-]*:)?svg\b([^>]*)>", data[:65536])
+    if not m:
+        return None
+    head = m.group(1).decode("utf-8", "replace")
+
+    def attr(name):
+        a = re.search(rf'\b{name}\s*=\s*["\']([^"\']*)["\']', head)
+        return a.group(1) if a else None
+
+    def number(text):
+        n = re.match(r"\s*([0-9.eE+-]+)\s*(px)?\s*$", text or "")
+        try:
+            return float(n.group(1)) if n else None
+        except ValueError:
+            return None
+
+    w, h = number(attr("width")), number(attr("height"))
+    if w and h and w > 0 and h > 0 and math.isfinite(w) and math.isfinite(h):
+        return w, h
+    vb = attr("viewBox")
+    if vb:
+        parts = re.split(r"[\s,]+", vb.strip())
+        try:
+            vw, vh = float(parts[2]), float(parts[3])
+        except (IndexError, ValueError):
+            return None
+        if vw > 0 and vh > 0 and math.isfinite(vw) and math.isfinite(vh):
+            return vw, vh
+    return None

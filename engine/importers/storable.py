@@ -22,6 +22,14 @@ from engine.model import Encounter
 MAX_KEPT_DEPTH = 20
 #: Warnings about cleaned values at most; the rest are counted in one line.
 MAX_WARNINGS = 5
+#: Values (numbers, texts, arrays, objects) one copied value may hold: another tool's data
+#: kept as given is a few hundred values; 775,000 pairs under an unknown key were cleaned,
+#: saved and reloaded in every import (seconds, hundreds of MB).
+MAX_KEPT_VALUES = 100_000
+
+
+class _TooMany(Exception):
+    pass
 
 
 class _Cleaner:
@@ -30,6 +38,7 @@ class _Cleaner:
         self.max_depth = max_depth
         self.told = 0
         self.untold = 0
+        self.values = 0
 
     def warn(self, message: str, where: str) -> None:
         if self.rep is None:
@@ -58,6 +67,9 @@ class _Cleaner:
 
     def clean(self, value: Any, where: str, depth: int, key: str | None = None) -> tuple[bool, Any]:
         """(keep, cleaned value)."""
+        self.values += 1
+        if self.values > MAX_KEPT_VALUES:
+            raise _TooMany
         if isinstance(value, bool) or value is None:
             return True, value
         if isinstance(value, float):
@@ -84,7 +96,16 @@ class _Cleaner:
                 out = {}
                 for k, v in value.items():
                     name = self.text(str(k)[:200], where)
-                    keep, c = self.clean(v, f"{where}.{name}" if len(where) < 200 else where, depth + 1, name)
+                    at = f"{where}.{name}" if len(where) < 200 else where
+                    if depth == 0:  # (each member of the copied object has its own budget of values)
+                        self.values = 1
+                        try:
+                            keep, c = self.clean(v, at, depth + 1, name)
+                        except _TooMany:
+                            self.too_many(at)
+                            continue
+                    else:
+                        keep, c = self.clean(v, at, depth + 1, name)
                     if keep:
                         out[name] = c
                 return True, out
@@ -97,6 +118,11 @@ class _Cleaner:
         self.warn(f"a {type(value).__name__} cannot be saved; left out", where)
         return False, None
 
+    def too_many(self, where: str) -> None:
+        if self.rep is not None:
+            self.rep.warn(f"holds more than {MAX_KEPT_VALUES:,} values, more than Coverfire keeps of data it does "
+                          "not read; left out", where)
+
     def finish(self, where: str) -> None:
         if self.untold and self.rep is not None:
             self.rep.warn(f"{self.untold} more values could not be saved as given (as above); left out or replaced", where)
@@ -105,9 +131,15 @@ class _Cleaner:
 def storable(value: Any, where: str, rep: ReportBuilder | None = None, *, max_depth: int = MAX_KEPT_DEPTH) -> Any:
     """``value`` (parsed JSON) cleaned so that an encounter file keeps it exactly: non-finite
     numbers and what lies deeper than ``max_depth`` left out, lone surrogates replaced by
-    U+FFFD. Each change is a warning at its JSON path (``where`` is the value's own)."""
+    U+FFFD; a value holding more than :data:`MAX_KEPT_VALUES` values is left out (of an
+    object, each member has that budget: the big member alone is left out).
+    Each change is a warning at its JSON path (``where`` is the value's own)."""
     c = _Cleaner(rep, max_depth)
-    keep, out = c.clean(value, where, 0)
+    try:
+        keep, out = c.clean(value, where, 0)
+    except _TooMany:
+        c.too_many(where)
+        return None
     c.finish(where)
     return out if keep else None
 

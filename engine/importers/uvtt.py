@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from engine import clock, obstacles
+from engine import clock, limits, obstacles
 from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import images
@@ -98,6 +98,10 @@ CROP_MARGIN_CELLS = 1.0
 #: Ambient light luminance (0-1, alpha applied) at or above which a row applies.
 LIGHT_ROWS = (("full", 0.75), ("partial", 0.4), ("dim", 0.15), ("dark", 0.0))
 
+#: Most JSON values a map file may hold, counted before it is parsed: the points looked at
+#: (:data:`MAX_READ_POINTS`, three values each: the object, x, y) and room for the rest. A
+#: 99 MB map of points took 7.6 GB and 180 s to parse before its points were counted.
+MAX_JSON_ITEMS = 3 * MAX_READ_POINTS + 100_000
 _IMAGE_PATH = re.compile(r"\.(png|webp|jpe?g|gif|bmp)$", re.IGNORECASE)
 
 
@@ -201,6 +205,7 @@ def read_uvtt_json(path: str | Path) -> dict:
             f"not a Universal VTT map: not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})",
             file=name,
         ) from None
+    limits.check_json_items(text, file=name, error=ImportFileError, max_items=MAX_JSON_ITEMS)  # (before parsing)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -752,7 +757,16 @@ def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
         return None, None, None
     text = raw.strip()
     if not text.startswith("data:") and len(text) < 4096 and _IMAGE_PATH.search(text):
-        return _image_from_path(text, opts, base_dir, rep, where)
+        inside, outside = images.path_inside(text, base_dir)
+        if inside is None:  # (a file from elsewhere reads no picture outside its own folder)
+            rep.warn(
+                f"the image is given as a path, {text!r}, that Coverfire does not read: {outside}; "
+                "an imported map's picture is read only inside the map file's own folder; "
+                "the map has no background until one is set",
+                where,
+            )
+            return None, None, {"image_path": text}
+        return _image_from_path(text, opts, base_dir, rep, where, found=inside)
     mime, payload = images.split_data_uri(text)
     head = images.b64_prefix(payload)
     info = images.image_header(head)
@@ -779,8 +793,13 @@ def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
     return images.data_uri_from_b64(payload, checked.format), checked, None
 
 
-def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBuilder, where: str):
-    candidate = Path(text)
+def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBuilder, where: str,
+                     found: Path | None = None):
+    """(data URI or None, ImageInfo or None, provenance note) of the picture file ``text``
+    (``found``, else relative to ``base_dir`` or absolute). The caller has checked that the
+    path is one the file may name (:func:`_image`: inside the map's folder; Foundry's
+    ``find_beside``)."""
+    candidate = found if found is not None else Path(text)
     if not candidate.is_absolute():
         candidate = base_dir / candidate
     note = {"image_path": text}

@@ -87,6 +87,19 @@ def draw_label(painter: QPainter, x: float, y: float, text: str, px: float, *, a
     return rect
 
 
+#: Widest or tallest pixmap a sprite gets, in device pixels (a 4K screen is 3,840 wide):
+#: 4096 x 4096 x 4 bytes is 64 MiB. Past it a sprite is drawn at a lower resolution.
+MAX_SPRITE_SIDE = 4096
+
+
+def sprite_ratio(width: float, height: float, dpr: float) -> float:
+    """The device pixel ratio a sprite of ``width`` x ``height`` logical pixels is drawn
+    at: ``dpr``, or less when that would make a pixmap side longer than
+    :data:`MAX_SPRITE_SIDE`."""
+    side = max(width, height) * dpr
+    return dpr if side <= MAX_SPRITE_SIDE else dpr * MAX_SPRITE_SIDE / side
+
+
 class _SpriteCache:
     """Small pixmaps drawn once and stamped many times (token discs, labels, badges): one
     ``drawPixmap`` per object instead of a path, pen and text layout each. Each keeps the
@@ -99,13 +112,21 @@ class _SpriteCache:
         self._cache: dict[tuple, QPixmap] = {}
 
     def get(self, key: tuple, width: float, height: float, draw, dpr: float = 1.0) -> QPixmap:
+        """The sprite ``key``: ``width`` x ``height`` logical pixels drawn by ``draw`` at
+        ``dpr`` device pixels a logical one. A sprite wider or taller than
+        :data:`MAX_SPRITE_SIDE` device pixels (a token disc zoomed far in, or on a map a few
+        centimetres wide) is drawn at a lower resolution, so that its pixmap stays within the
+        bound: it keeps its logical size (and place), it is only blurrier."""
         full = key + (dpr,)
         pm = self._cache.get(full)
         if pm is None:
-            w, h = max(1, math.ceil(width * dpr)), max(1, math.ceil(height * dpr))
+            width = width if math.isfinite(width) and width > 0 else 1.0
+            height = height if math.isfinite(height) and height > 0 else 1.0
+            ratio = sprite_ratio(width, height, dpr)
+            w, h = max(1, math.ceil(width * ratio)), max(1, math.ceil(height * ratio))
             pm = QPixmap(w, h)
             pm.fill(Qt.GlobalColor.transparent)
-            pm.setDevicePixelRatio(dpr)
+            pm.setDevicePixelRatio(ratio)
             q = QPainter(pm)
             q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
@@ -116,7 +137,7 @@ class _SpriteCache:
                 _SIZES.clear()
                 _DRAWS.clear()
             self._cache[full] = pm
-            _SIZES[pm.cacheKey()] = (pm.width() / dpr, pm.height() / dpr)
+            _SIZES[pm.cacheKey()] = (width, height) if ratio != dpr else (pm.width() / dpr, pm.height() / dpr)
             _DRAWS[pm.cacheKey()] = draw
         return pm
 
@@ -181,13 +202,14 @@ def stamp(painter: QPainter, pm: QPixmap, x: float, y: float, anchor: str = "cen
     else:
         left, top = x - w / 2, y - h / 2
     draw = _DRAWS.get(pm.cacheKey())
+    at = QPointF(math.floor(left + 0.5), math.floor(top + 0.5))  # (whole pixels, past Qt's 32-bit ints too)
     if draw is not None and is_vector(painter):
         painter.save()
-        painter.translate(int(left + 0.5), int(top + 0.5))
+        painter.translate(at)
         draw(painter)
         painter.restore()
     else:
-        painter.drawPixmap(int(left + 0.5), int(top + 0.5), pm)
+        painter.drawPixmap(at, pm)
     return QRectF(left, top, w, h)
 
 

@@ -306,7 +306,7 @@ class TokenLayer(MapLayer):
         # then the names (and what hangs under them): no label over any disc, badge or mark
         fixed = discs + list(badges.values()) + others if blocks else []
         out = [(0.0, 0.0)] * len(self._ids)
-        for i, off in zip(which, place_labels(blocks, fixed=fixed)):
+        for i, off in zip(which, place_labels(blocks, fixed=fixed, cell=layout_cell(rs))):
             out[i] = off
         self._layout_key, self._layout = key, out
         self._badge_rects = badges
@@ -326,7 +326,8 @@ class TokenLayer(MapLayer):
             return {}
         mirrored = [(l, -b, r, -t) for l, t, r, b in fixed]
         out = {}
-        for tid, (x, my, top, bw, bh), (dx, dy) in zip(ids, blocks, place_labels(blocks, fixed=mirrored)):
+        for tid, (x, my, top, bw, bh), (dx, dy) in zip(ids, blocks, place_labels(blocks, fixed=mirrored,
+                                                                                 cell=layout_cell(rs))):
             mtop = my + top + dy
             out[tid] = (x - bw / 2 + dx, -(mtop + bh), x + bw / 2 + dx, -mtop)
         return out
@@ -503,6 +504,15 @@ class TokenLayer(MapLayer):
         d = np.hypot(self._xy[:, 0] - x, self._xy[:, 1] - y) - self._r
         i = int(np.argmin(d))
         return self._ids[i] if d[i] <= slack else None
+
+
+def layout_cell(rs) -> float:
+    """The cell size in pixels of the label layout's grid (:func:`gui.labels.place_labels`)
+    for discs of pixel radii ``rs``: 96 px, or larger when a disc is so big (a token zoomed
+    far in, or on a map a few centimetres wide) that it would cover more than 16 x 16 cells
+    (a disc of a million pixels filled 10^8 cells: the window froze)."""
+    biggest = max(rs, default=0.0)
+    return max(96.0, 2 * biggest / 16)
 
 
 def _decoration_geometry(dec: TokenDecoration, rp: float, scale: float, label_px: float):

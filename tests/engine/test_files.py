@@ -188,6 +188,7 @@ def test_demo_loads_and_round_trips(demo_path, tmp_path):
 # -- property: any valid encounter saves and loads back equal --------------------------------
 coord = st.floats(min_value=-1e4, max_value=1e4, allow_nan=False, allow_infinity=False)
 pos = st.floats(min_value=0.01, max_value=100, allow_nan=False, allow_infinity=False)
+side = st.floats(min_value=0.1, max_value=100, allow_nan=False, allow_infinity=False)  # limits.MIN_MAP_SIZE
 text = st.text(max_size=12)
 
 
@@ -224,7 +225,7 @@ def encounters(draw):
         zones.append(z)
     return {"format": "coverfire.encounter", "version": 1, "name": draw(text),
             "ruleset": draw(st.sampled_from(["sr5", "d100", "static-veil"])),
-            "map": {"width": draw(pos), "height": draw(pos)},
+            "map": {"width": draw(side), "height": draw(side)},
             "obstacles": obstacles, "tokens": tokens, "zones": zones}
 
 

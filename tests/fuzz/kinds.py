@@ -25,7 +25,8 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "shared" / "samples" if (REPO / "shared" / "samples").is_dir() else Path("/work/shared/samples")
 
 #: The outcomes, in the order of the counts table; the first two are the good ones.
-OUTCOMES = ("refused", "accepted", "crashed", "hung", "memory", "unsavable", "unreopenable", "unnamed")
+OUTCOMES = ("refused", "accepted", "crashed", "hung", "memory", "unsavable", "unreopenable", "unnamed", "local",
+            "silent")
 GOOD = ("refused", "accepted")
 LABELS = {
     "refused": "refused cleanly",
@@ -36,6 +37,8 @@ LABELS = {
     "unsavable": "cannot be saved",
     "unreopenable": "cannot be reopened / reopens different",
     "unnamed": "refused without naming the file",
+    "local": "local file pulled in",
+    "silent": "changed in silence",
 }
 
 
@@ -270,21 +273,21 @@ def image_case(rng: random.Random, work: Path) -> str:
     (what the window's Background image command does) and as a ``data:`` URI (what an import
     holds): refused with the file named, or shown, saved and shown again."""
     _app()
-    from PySide6.QtGui import QImage
-
     from engine.model import Background, Encounter, MapSpec
-    from gui.map_view import is_regular_file, load_background_image, why_not_an_image
+    from gui.map_view import load_background_image
 
     path, detail = make_image(rng, work)
     input_made()
     name, data = path.name, path.read_bytes()
     try:
         def choose():  # gui.main_window.set_background_image, headless
-            img = QImage(str(path)) if is_regular_file(path) else QImage()
-            if img.isNull():
+            from gui.pictures import read_picture_file
+
+            img, why = read_picture_file(path)  # (the window's bounded reader)
+            if img is None:
                 from engine.errors import CoverfireError
 
-                raise CoverfireError(f"{path} {why_not_an_image(path)}")
+                raise CoverfireError(f"{path} {why}")
             return img
 
         mode = rng.choice(["file", "data"])
@@ -376,6 +379,389 @@ def foundry_case(rng: random.Random, work: Path) -> str:
     return detail
 
 
+# -- issue 25: nothing a file can do --------------------------------------------------------------
+#: Every open of a path holding this name is recorded (an audit hook): the "secret" local
+#: picture a hostile file points at lives outside the input's folder.
+SECRET_NAME = "coverfire-secret.png"
+_OPENED: list[str] = []
+
+
+def _audit(event: str, args) -> None:
+    if event == "open" and args and isinstance(args[0], (str, bytes)) and SECRET_NAME in str(args[0]):
+        _OPENED.append(str(args[0]))
+
+
+def _secret(work: Path) -> tuple[Path, Path]:
+    """(the input's folder ``work/in``, the secret picture ``work/outside/coverfire-secret.png``)."""
+    from tests.fuzz.mutate import red_png
+
+    if not getattr(_secret, "hooked", False):
+        import sys
+
+        sys.addaudithook(_audit)
+        _secret.hooked = True
+    (work / "in").mkdir(parents=True, exist_ok=True)
+    (work / "outside").mkdir(parents=True, exist_ok=True)
+    secret = work / "outside" / SECRET_NAME
+    secret.write_bytes(red_png())
+    _OPENED.clear()
+    return work / "in", secret
+
+
+def _pulled_in(secret: Path, *, texts=(), images=()) -> str | None:
+    """Why the secret picture was pulled in (opened by Python, its bytes in a text, its red
+    in a picture), or None."""
+    import base64 as b64
+
+    if _OPENED:
+        return f"opened {_OPENED[0]}"
+    raw = secret.read_bytes()
+    needle = b64.b64encode(raw).decode()[:40]
+    for t in texts:
+        if t and needle in t:
+            return "its bytes are in the result"
+    for img in images:
+        if img is not None and _has_red(img):
+            return "its red is in the picture drawn"
+    return None
+
+
+def _has_red(img) -> bool:
+    import numpy as np
+    from PySide6.QtGui import QImage
+
+    a = img.convertToFormat(QImage.Format.Format_RGB888)
+    w, h, bpl = a.width(), a.height(), a.bytesPerLine()
+    px = np.frombuffer(a.constBits(), np.uint8).reshape(h, bpl)[:, : 3 * w].reshape(h, w, 3)
+    return bool(((px[..., 0] > 200) & (px[..., 1] < 60) & (px[..., 2] < 60)).any())
+
+
+def make_picture(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A hostile SVG picture (bombs, local hrefs) in ``work/in`` as a map's background and a
+    token's picture, and the encounter that names it."""
+    from tests.fuzz.mutate import svg_picture
+
+    folder, secret = _secret(work)
+    data, what = svg_picture(rng, str(secret))
+    pic = folder / rng.choice(["art.svg", "art.svgz", "art.png"])
+    pic.write_bytes(data)
+    _demo, d = rng.choice(_demos())
+    d = json.loads(json.dumps(d))
+    where = rng.choice(["background", "portrait", "both"])
+    if where in ("background", "both"):
+        d["map"]["background"] = {"image": pic.name, "x": 0, "y": 0, "width": d["map"]["width"],
+                                  "height": d["map"]["height"]}
+    if where in ("portrait", "both") and d.get("tokens"):
+        d["tokens"][0]["portrait"] = pic.name
+    path = folder / _name(rng, ".json")
+    path.write_text(json.dumps(d), encoding="utf-8")
+    return path, f"{what} as {where}"
+
+
+def picture_case(rng: random.Random, work: Path) -> str:
+    """An SVG picture (bomb, entity bomb, local href, ...) as a background and a token's
+    picture: the window's picture reader answers within its bounds, and the export is drawn
+    (the picture left out with a warning when refused); the secret local file never shows."""
+    _app()
+    from engine.files import load_encounter
+    from gui.map_view import load_image_ref
+    from gui.snapshot import Snapshot, SnapshotSpec
+
+    path, detail = make_picture(rng, work)
+    input_made()
+    secret = work / "outside" / SECRET_NAME
+    try:
+        enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=path.name)
+        refs = [r for r in [enc.map.background.image if enc.map.background else None]
+                + [t.portrait for t in enc.tokens] if r]
+        shown = []
+        for r in refs:
+            img, _why = _step("read picture", lambda: load_image_ref(r, path, "Picture", "left out"), refusal_ok=False)
+            shown.append(img)
+        target = path.parent / rng.choice(["out.png", "out.svg"])
+
+        def export():
+            with Snapshot(enc, SnapshotSpec(view=rng.choice(["gm", "player"])), path=path) as snap:
+                snap.write(target)
+                return snap.warnings
+
+        _step("export", export, refusal_ok=True)
+        why = _pulled_in(secret, texts=[target.read_text("latin-1") if target.suffix == ".svg" else ""], images=shown)
+        if why:
+            raise Outcome("local", f"the secret local picture was pulled in: {why}")
+        _roundtrip(enc, path.parent / "saved.json")
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
+
+
+def make_localpath(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A Universal VTT map or a Foundry scene in ``work/in`` whose picture fields point at
+    the secret local file (``../``, absolute, ``file://`` ...)."""
+    from tests.fuzz.mutate import local_refs
+
+    folder, secret = _secret(work)
+    ref = local_refs(str(secret), rng)
+    if rng.random() < 0.5:
+        sample, data = rng.choice(_uvtt())
+        data = dict(data, image=ref)
+        path = folder / _name(rng, Path(sample).suffix)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return path, f"{sample}: image = {ref}"
+    sample, data = rng.choice(_foundry())
+    data = json.loads(json.dumps(data))
+    fields = []
+    for key in ("img", "background"):
+        if key in data:
+            data[key] = {"src": ref} if isinstance(data[key], dict) else ref
+            fields.append(key)
+    for t in data.get("tokens", [])[:3]:
+        if isinstance(t, dict):
+            if isinstance(t.get("texture"), dict):
+                t["texture"]["src"] = ref
+            t["img"] = ref
+            fields.append("token img")
+    path = folder / _name(rng, ".json")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, f"{sample}: {', '.join(fields)} = {ref}"
+
+
+def localpath_case(rng: random.Random, work: Path) -> str:
+    """A map whose pictures point outside its folder: imported (the report says the picture
+    was not read), saved (nothing written of the secret), reloaded; the secret is never opened."""
+    from engine.importers.detect import import_file
+
+    path, detail = make_localpath(rng, work)
+    input_made()
+    secret = work / "outside" / SECRET_NAME
+    try:
+        result = _step("import", lambda: import_file(path, expect="map"), refusal_ok=True, file_name=path.name)
+        saved = path.parent / "scene.json"
+        _roundtrip(result.encounter, saved)
+        texts = [p.read_text("latin-1") for p in path.parent.iterdir() if p.is_file() and p != path]
+        why = _pulled_in(secret, texts=texts)
+        if why or any(p.read_bytes() == secret.read_bytes() for p in path.parent.iterdir() if p.is_file()):
+            raise Outcome("local", f"the secret local picture was pulled in: {why or 'copied beside the encounter'}")
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
+
+
+def make_tinymap(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A demo encounter with a tiny or huge map (and maybe the biggest tokens on it)."""
+    from tests.fuzz.mutate import map_size
+
+    demo, data = rng.choice(_demos())
+    data = json.loads(json.dumps(data))
+    what = map_size(data, rng)
+    path = work / _name(rng, ".json")
+    work.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, f"{demo}: {what}"
+
+
+def tinymap_case(rng: random.Random, work: Path) -> str:
+    """A tiny or huge map: refused at load naming its size, or loaded, analysed, exported
+    (PNG or SVG, GM or player view), saved and reloaded."""
+    from engine.files import load_encounter
+
+    path, detail = make_tinymap(rng, work)
+    input_made()
+    try:
+        enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=path.name)
+        _analyze_and_export(path, enc, rng, work)
+        _roundtrip(enc, work / ("saved-" + path.name))
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
+
+
+@lru_cache(maxsize=None)
+def _scalar_fields() -> dict[str, str]:
+    """Field name -> ``bool``, ``int`` or ``float`` for every scalar field of the encounter's
+    models (and the systems' sheets and settings) whose name means one type everywhere."""
+    import typing
+
+    from pydantic import BaseModel
+
+    from engine import model, rules
+
+    seen: dict[str, set] = {}
+    todo = [model.Encounter]
+    for s in rules.systems():
+        todo += [s.Sheet, s.Settings]
+    done = set()
+    while todo:
+        m = todo.pop()
+        if m in done:
+            continue
+        done.add(m)
+        for name, f in m.model_fields.items():
+            stack = [f.annotation]
+            while stack:
+                tp = stack.pop()
+                args = typing.get_args(tp)
+                if isinstance(tp, type) and issubclass(tp, BaseModel):
+                    todo.append(tp)
+                elif tp in (bool, int, float):
+                    seen.setdefault(f.alias or name, set()).add(tp.__name__)
+                stack.extend(a for a in args if a is not type(None) and a is not Ellipsis)
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def make_coerce(rng: random.Random, work: Path) -> tuple[Path, str, list]:
+    from tests.fuzz.mutate import coerce
+
+    demo, data = rng.choice(_demos())
+    data = json.loads(json.dumps(data))
+    done = coerce(data, rng, _scalar_fields())
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / _name(rng, ".json")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path, f"{demo}: " + "; ".join(f"{_json_loc(l)}: {o!r} -> {n!r}" for l, o, n in done), done
+
+
+def _json_loc(loc: tuple) -> str:
+    from engine.limits import json_path
+
+    return json_path(loc)
+
+
+def coerce_case(rng: random.Random, work: Path) -> str:
+    """A demo with values a lax model would coerce (``1`` for true, ``"10"`` for 10.0,
+    ``false`` for 0, ``5.0`` for 5): refused naming the path, or (when the value is not a
+    model's) kept as written; a value changed into another type without a word is "silent"."""
+    from engine.files import encounter_to_data, load_encounter
+
+    path, detail, done = make_coerce(rng, work)
+    input_made()
+    try:
+        enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=path.name)
+        dumped = encounter_to_data(enc)
+        for loc, _old, new in done:
+            try:
+                got = _get(dumped, loc)
+            except (KeyError, IndexError, TypeError):
+                continue  # (not kept where it was: dropped with its object, or simplified away)
+            if type(got) is not type(new) or got != new:
+                raise Outcome("silent", f"{_json_loc(loc)}: {new!r} in the file was read as {got!r}")
+        _roundtrip(enc, work / ("saved-" + path.name))
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
+
+
+def _get(root, loc):
+    for k in loc:
+        root = root[k]
+    return root
+
+
+def make_attributes(rng: random.Random, work: Path) -> tuple[Path, str, list]:
+    import copy as _copy
+
+    from tests.fuzz.mutate import attribute_out_of_range
+
+    sample, root = rng.choice(_chummer())
+    root = _copy.deepcopy(root)
+    done = attribute_out_of_range(root, rng)
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / _name(rng, ".chum5")
+    path.write_bytes(ET.tostring(root))
+    return path, f"{sample}: " + ", ".join(f"{k} {v}" for k, v in done), done
+
+
+def attributes_case(rng: random.Random, work: Path) -> str:
+    """A Chummer save with attributes outside 0-50: refused (Agility below 1) naming the
+    file, or imported with each changed attribute said in the report; placed, saved, reloaded."""
+    from assets import demo_encounter_path
+    from engine.files import load_encounter
+    from engine.importers.chummer import ATTRIBUTE_FIELDS, add_character, import_chummer
+
+    path, detail, done = make_attributes(rng, work)
+    input_made()
+    try:
+        token, rep = _step("import", lambda: import_chummer(path), refusal_ok=True, file_name=path.name)
+        sheet = token.rules.get("sr5")
+        for k, v in done:
+            got = getattr(sheet, ATTRIBUTE_FIELDS[k])
+            said = any(f"attribute {k} is {v}" in w.message for w in rep.warnings)
+            if got != v and not said:
+                raise Outcome("silent", f"{k} {v} in the save became {got} without a word")
+            note = next((n for n in rep.summary if n.startswith("attributes ")), "")
+            if f"{k} {got}" not in note:
+                raise Outcome("silent", f"the report says {note!r}, the sheet holds {k} {got}")
+        enc = load_encounter(demo_encounter_path())
+        enc, _placed = _step("place", lambda: add_character(enc, token), refusal_ok=True)
+        _roundtrip(enc, work / "with-character.json")
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
+
+
+def make_bomb(rng: random.Random, work: Path) -> tuple[Path, str]:
+    """A small file that would build a great deal: a ``.chum5lz`` of many elements, an
+    encounter, a Universal VTT map or a Foundry scene listing millions of values."""
+    from engine import limits
+    from engine.importers import chummer_file, uvtt
+    from tests.fuzz.mutate import chummer_bomb, values_bomb
+
+    work.mkdir(parents=True, exist_ok=True)
+    which = rng.choice(["chummer", "encounter", "uvtt", "foundry"])
+    if which == "chummer":
+        data, what = chummer_bomb(rng, chummer_file.MAX_ELEMENTS)
+        path = work / _name(rng, ".chum5lz")
+        path.write_bytes(data)
+        return path, what
+    if which == "encounter":
+        demo, d = rng.choice(_demos())
+        text, what = values_bomb(json.dumps(d), rng, limits.MAX_JSON_ITEMS)
+        path = work / _name(rng, ".json")
+    elif which == "uvtt":
+        sample, d = rng.choice(_uvtt())
+        d = dict(d)
+        d.pop("image", None)
+        text, what = values_bomb(json.dumps(d), rng, uvtt.MAX_JSON_ITEMS,
+                                 key=rng.choice(["fuzz_other_tool", "objects_line_of_sight_extra"]))
+        path = work / _name(rng, Path(sample).suffix)
+    else:
+        sample, d = rng.choice(_foundry())
+        text, what = values_bomb(json.dumps(d), rng, limits.MAX_JSON_ITEMS)
+        path = work / _name(rng, ".json")
+    path.write_text(text, encoding="utf-8")
+    return path, f"{which}: {what}"
+
+
+def bomb_case(rng: random.Random, work: Path) -> str:
+    """A bomb under the file-size caps: refused with the bound named, or (just under the
+    bounds) read, saved and reloaded, within the campaign's CPU and memory limits."""
+    from engine.files import load_encounter
+    from engine.importers.chummer import import_chummer
+    from engine.importers.detect import import_file
+
+    path, detail = make_bomb(rng, work)
+    input_made()
+    name = path.name
+    try:
+        if path.suffix == ".chum5lz":
+            _step("import", lambda: import_chummer(path), refusal_ok=True, file_name=name)
+        elif detail.startswith("encounter"):
+            enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=name)
+            _roundtrip(enc, work / "saved.json")
+        else:
+            result = _step("import", lambda: import_file(path, expect="map"), refusal_ok=True, file_name=name)
+            _roundtrip(result.encounter, work / "saved.json")
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    return detail
+
+
 # -- kinds that fail on purpose: the classification itself is tested with them ---------------
 def _selftest_hang(rng, work):
     while True:  # computing forever (the CPU-time limit); a blocked case meets the wall backstop
@@ -401,7 +787,10 @@ def _selftest_segfault(rng, work):
 
 
 KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case, "foundry": foundry_case,
-         "image": image_case}
+         "image": image_case,
+         # issue 25: nothing a file can do
+         "picture": picture_case, "localpath": localpath_case, "tinymap": tinymap_case, "coerce": coerce_case,
+         "attributes": attributes_case, "bomb": bomb_case}
 SELFTEST = {"selftest-hang": _selftest_hang, "selftest-memory": _selftest_memory,
             "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
             "selftest-segfault": _selftest_segfault}
@@ -411,11 +800,19 @@ KIND_LABELS = {
     "chummer": "Chummer save → import → place → save → reload",
     "foundry": "Foundry scene → import → save → reload",
     "image": "image → background (file or data: URI) → save → reload → show",
+    "picture": "SVG picture (bombs, local hrefs) → background and token picture → read → export → save",
+    "localpath": "map whose pictures point outside its folder → import → save → reload",
+    "tinymap": "tiny or huge map → load → analyze → export → save → reload",
+    "coerce": "encounter with values to coerce (1 for true, \"10\" for 10) → load → save → reload",
+    "attributes": "Chummer save with attributes outside 0-50 → import → place → save → reload",
+    "bomb": "bomb under the size caps (chum5lz, encounter, map, scene) → read → save → reload",
 }
 
 
 MAKERS = {"encounter": make_encounter, "uvtt": make_uvtt, "chummer": make_chummer, "foundry": make_foundry,
-          "image": make_image}
+          "image": make_image, "picture": make_picture, "localpath": make_localpath, "tinymap": make_tinymap,
+          "coerce": lambda rng, work: make_coerce(rng, work)[:2],
+          "attributes": lambda rng, work: make_attributes(rng, work)[:2], "bomb": make_bomb}
 
 
 def make_input(case: str, work: Path) -> tuple[Path, str]:

@@ -337,3 +337,156 @@ def mutate_image(base: bytes, rng: random.Random) -> tuple[bytes, str]:
         sof = b"\xff\xc0" + struct.pack(">HBHHB", 11, 8, h, w, 1) + b"\x01\x11\x00"
         return b"\xff\xd8" + sof + b"\xff\xda\x00\x08\x01\x01\x00\x00\x3f\x00" + b"\x00" * 100 + b"\xff\xd9", f"jpeg {w}x{h}"
     return base, "fine"
+
+
+# -- issue 25: pictures, tiny and huge maps, coercions, attributes, bombs under the caps ------
+def red_png(width: int = 8, height: int = 8) -> bytes:
+    """A pure red RGB PNG: the "secret" local picture no file from elsewhere may pull in."""
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + _png_chunk(b"IDAT", zlib.compress(rows)) + _png_chunk(b"IEND", b""))
+
+
+def local_refs(secret: str, rng: random.Random) -> str:
+    """A reference to the local file ``secret`` (an absolute path) as a hostile file would
+    write it: ``../``, absolute, ``file://``, backslashes, ``./../``."""
+    from pathlib import Path
+
+    p = Path(secret)
+    return rng.choice([f"../{p.parent.name}/{p.name}", str(p), f"file://{p}", f"..\\{p.parent.name}\\{p.name}",
+                       f"./../{p.parent.name}/{p.name}", f"sub/../../{p.parent.name}/{p.name}", f"FILE://{p}"])
+
+
+_SVG_NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+
+
+def svg_picture(rng: random.Random, secret: str | None = None) -> tuple[bytes, str]:
+    """A hostile or harmless SVG picture and what it is: nested ``<use>`` and ``url(#)``
+    bombs, entity bombs, reference cycles, deep nesting, a gzip bomb, ``<image href>`` to a
+    local file (``secret``), huge declared sizes, and fine pictures (blue, never red)."""
+    op = rng.choice(["use_bomb", "use_bomb", "url_bomb", "entity", "cycle", "deep", "gzip", "href_local",
+                     "href_local", "huge_size", "fine", "fine_use"])
+    if op in ("use_bomb", "fine_use"):
+        levels = rng.choice([3, 4]) if op == "fine_use" else rng.choice([5, 6, 7, 9, 12])
+        fan = rng.choice([5, 10])
+        parts = [f'<svg {_SVG_NS} width="64" height="64"><defs><rect id="a0" width="1" height="1" fill="blue"/>']
+        for i in range(1, levels + 1):
+            parts.append(f'<g id="a{i}">' + f'<use xlink:href="#a{i - 1}"/>' * fan + "</g>")
+        parts.append(f'</defs><use xlink:href="#a{levels}"/></svg>')
+        return "".join(parts).encode(), f"svg {op} {fan}^{levels}"
+    if op == "url_bomb":
+        defs = '<linearGradient id="g0"/>' + "".join(
+            f'<g id="g{i}">' + f'<rect fill="url(#g{i - 1})" width="1" height="1"/>' * 10 + "</g>" for i in range(1, 8))
+        return f'<svg {_SVG_NS}><defs>{defs}</defs><rect fill="url(#g7)"/></svg>'.encode(), "svg url(#) bomb"
+    if op == "entity":
+        ents = '<!ENTITY l0 "lol">' + "".join(f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">' for i in range(1, 9))
+        return (f'<?xml version="1.0"?><!DOCTYPE svg [{ents}]><svg {_SVG_NS}><text>&l8;</text></svg>').encode(), \
+            "svg entity bomb"
+    if op == "cycle":
+        return (f'<svg {_SVG_NS}><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></svg>').encode(), \
+            "svg reference cycle"
+    if op == "deep":
+        n = rng.choice([200, 5000])
+        return (f'<svg {_SVG_NS}>' + "<g>" * n + "</g>" * n + "</svg>").encode(), f"svg nested {n}"
+    if op == "gzip":
+        import gzip
+
+        return gzip.compress(f"<svg {_SVG_NS}>".encode() + b" " * (17 << 20) + b"</svg>", 1), "svgz gzip bomb"
+    if op == "href_local" and secret:
+        ref = local_refs(secret, rng)
+        attr = rng.choice(["xlink:href", "href"])
+        return (f'<svg {_SVG_NS} width="16" height="16"><rect width="16" height="16" fill="blue"/>'
+                f'<image {attr}="{ref}" width="16" height="16"/>'
+                f'<rect width="4" height="4" style="fill:url({ref})"/></svg>').encode(), f"svg <image {attr}={ref}>"
+    if op == "huge_size":
+        w, h = rng.choice([(1e6, 1e6), (100_000, 3), (1e-9, 1e-9), (40_000, 40_000)])
+        return (f'<svg {_SVG_NS} width="{w}" height="{h}"><rect width="10" height="10" fill="blue"/></svg>').encode(), \
+            f"svg {w}x{h}"
+    return (f'<svg {_SVG_NS} width="32" height="24"><rect width="32" height="24" fill="blue"/></svg>').encode(), \
+        "svg fine"
+
+
+TINY_MAP = (1e-9, 1e-6, 1e-3, 0.01, 0.099, 0.1, 0.5)
+HUGE_MAP = (99_999.0, 100_000.0, 100_001.0, 1e9)
+
+
+def map_size(data: dict, rng: random.Random) -> str:
+    """Make the map of an encounter (parsed JSON) tiny or huge, maybe with the biggest
+    tokens on it; what was done."""
+    m = data.setdefault("map", {})
+    w = rng.choice(TINY_MAP + HUGE_MAP)
+    h = w if rng.random() < 0.7 else rng.choice(TINY_MAP + HUGE_MAP)
+    m["width"], m["height"] = w, h
+    if w < 1 and rng.random() < 0.7:
+        m["grid"] = 0.01
+    what = f"map {w:g} x {h:g}"
+    if rng.random() < 0.5:
+        for t in data.get("tokens", []):
+            t["radius"] = rng.choice([0.05, 0.4, 50])
+            t["x"], t["y"] = w / 2, h / 2
+        what += ", tokens moved onto it"
+    return what
+
+
+#: Values a lax model would coerce: bool -> these, number -> these, whole number -> these.
+COERCE_BOOL = (1, 0, "true", "false", "yes", 1.0)
+COERCE_NUMBER = ("10", "0.5", True, False, "1e3", " 7 ")
+COERCE_INT = (5.0, True, False, "3", 2.0)
+
+
+def coerce(data: Any, rng: random.Random, fields: dict[str, str]) -> list[tuple[tuple, Any, Any]]:
+    """Replace one to three values of parsed JSON whose key is a known field (``fields``:
+    key -> ``bool``, ``float`` or ``int``) by a value a lax model would coerce into that
+    type; [(path, old value, new value)]."""
+    nodes = [(loc, v) for loc, v in _nodes(data) if loc and isinstance(loc[-1], str) and loc[-1] in fields
+             and not isinstance(v, (dict, list))]
+    done = []
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        if not nodes:
+            break
+        loc, v = rng.choice(nodes)
+        kind = fields[loc[-1]]
+        new = rng.choice(COERCE_BOOL if kind == "bool" else COERCE_INT if kind == "int" else COERCE_NUMBER)
+        _set(data, loc, new)
+        done.append((loc, v, new))
+    return done
+
+
+def attribute_out_of_range(root: ET.Element, rng: random.Random) -> list[tuple[str, int]]:
+    """Set one or two of a Chummer save's attribute ``totalvalue`` outside 0-50:
+    [(abbreviation, value)]."""
+    attrs = [a for a in root.findall("attributes/attribute")
+             if a.findtext("name") in ("BOD", "AGI", "REA", "STR", "WIL", "LOG", "INT", "CHA", "EDG")
+             and a.find("totalvalue") is not None]
+    done = []
+    for a in rng.sample(attrs, min(len(attrs), rng.choice([1, 2]))):
+        v = rng.choice([-1, -5, 51, 60, 99, 1_000_000])
+        a.find("totalvalue").text = str(v)
+        done.append((a.findtext("name"), v))
+    return done
+
+
+def chummer_bomb(rng: random.Random, max_elements: int) -> tuple[bytes, str]:
+    """A small ``.chum5lz`` whose XML unpacks under the size cap into many elements or
+    attributes (past the parse bounds or just under them)."""
+    import lzma
+
+    n = rng.choice([max_elements + 1, 2 * max_elements, max_elements // 2])
+    if rng.random() < 0.7:
+        body, what = b"<gear/>" * n, f"{n:,} elements"
+    else:
+        attrs = b" ".join(b'a%d="1"' % i for i in range(1000))
+        k = rng.choice([1100, 2000, 300])
+        body, what = (b"<gear " + attrs + b"/>") * k, f"{k * 1000:,} attributes"
+    xml = b'<?xml version="1.0" encoding="utf-8"?><character><name>Bomb</name>' + body + b"</character>"
+    return lzma.compress(xml, format=lzma.FORMAT_ALONE, preset=1), f"chum5lz of {what}"
+
+
+def values_bomb(text: str, rng: random.Random, max_items: int, key: str = "fuzz_other_tool") -> tuple[str, str]:
+    """JSON object text with one more field holding a long list of pairs (just under or
+    past ``max_items`` values), spliced as text: it costs the fuzzer no Python objects."""
+    n = rng.choice([max_items // 3 + 10, max_items // 2, max_items // 4, max_items // 10])
+    body = text.rstrip()
+    assert body.endswith("}")
+    pair = rng.choice(["[0,0]", "[1.5,-2.25]", "{}", "[]"])
+    return body[:-1] + f', "{key}": [' + (pair + ",") * n + pair + "]}", f"{n:,} x {pair} under {key!r}"
