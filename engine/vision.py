@@ -45,7 +45,7 @@ import shapely
 
 from engine.model import LIGHT_LEVELS, MAX_AREA_POINTS, MAX_EXPLORED_POINTS, Area
 from geometry.bodies import body_height, eye_height
-from geometry.sight import LIGHT_HEIGHT, sees, sight_area
+from geometry.sight import LIGHT_HEIGHT, VERTEX_EPS, SIMPLIFY, sees, sight_area, sight_bounds
 
 if TYPE_CHECKING:
     from engine.model import Encounter, Token
@@ -195,6 +195,7 @@ class SightCache:
         self._obs = ObstacleSet()
         self._rev: tuple | None = None  # (obstacle-set revision, map box)
         self._areas: dict[tuple, shapely.Geometry] = {}  # geometric area by (x, y, stance)
+        self._outer: dict[tuple, shapely.Geometry] = {}  # a polygon sure to hold all of it (same keys)
         self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius)
         self._lit: tuple | None = None  # (key, {level: geometry})
         self._seen: dict[tuple, shapely.Geometry] = {}  # area after light by (area key, light key, vision)
@@ -220,6 +221,7 @@ class SightCache:
         self._last = None
         if not boxes:
             self._areas.clear()
+            self._outer.clear()
             self._lights.clear()
             self._seen.clear()
             self._sees.clear()
@@ -235,9 +237,9 @@ class SightCache:
         body point behind it is blocked on the way (docs/sight.md)."""
         changed = shapely.union_all([shapely.box(*b).buffer(SEES_MARGIN) for b in boxes])
         shapely.prepare(changed)
-        gone = [k for k, a in self._areas.items() if shapely.intersects(changed, a)]
+        gone = [k for k, a in self._outer.items() if shapely.intersects(changed, a)]
         for k in gone:
-            del self._areas[k]
+            del self._areas[k], self._outer[k]
         gone_set = set(gone)
         for ek in [ek for ek in self._sees if ek[:3] in gone_set]:
             del self._sees[ek]
@@ -307,9 +309,10 @@ class SightCache:
         a = self._areas.get(k)
         if a is None:
             self.computed_areas += 1
-            a = self._clip(enc, sight_area(self._obs.cover, (t.x, t.y), eye_height(t.stance),
-                                           vision=self._reach(enc)))
+            a, outer = sight_bounds(self._obs.cover, (t.x, t.y), eye_height(t.stance), vision=self._reach(enc))
+            a = self._clip(enc, a)
             self._areas[k] = a
+            self._outer[k] = a if outer is a else self._clip(enc, outer)
         return k, a
 
     def _vision(self, enc: Encounter, t: Token) -> Vision:
@@ -372,18 +375,22 @@ class SightCache:
         out = [known.get(k) for k in keys]
         todo = [i for i, hit in enumerate(out) if hit is None]
         if todo:
-            _, area = self._area(enc, viewer)
+            akey, area = self._area(enc, viewer)
+            outer = self._outer[akey]
             # The area in sight is where a standing body would not be wholly hidden: a body
-            # none of whose disc lies in it is not seen (its silhouette lies in its disc); a
-            # standing body whose centre lies inside it, clear of its outline by
-            # SEES_MARGIN (the area's own precision), is seen. Only the rest are solved
-            # with the cover computation itself (geometry.sight.sees).
+            # none of whose disc comes near a polygon sure to hold all of it (``outer``: the
+            # area's outline cuts corners where two walls' edges cross between its rays) is
+            # not seen (its silhouette lies in its disc); a standing body whose centre lies
+            # inside the area itself (never more than what is in sight), clear of its
+            # outline by SEES_MARGIN, is seen. Only the rest are solved with the cover
+            # computation itself (geometry.sight.sees).
             xy = np.array([keys[i][:2] for i in todo], dtype=float).reshape(-1, 2)
             r = np.array([keys[i][3] for i in todo], dtype=float)
             h = np.array([body_height(keys[i][2]) for i in todo], dtype=float)
             pts = shapely.points(xy)
             shapely.prepare(area)
-            near = shapely.dwithin(area, pts, r + 1e-6)
+            shapely.prepare(outer)
+            near = shapely.dwithin(outer, pts, r + self._slack(enc))
             ok = np.zeros(len(todo), dtype=bool)
             tall = near & (h >= _STANDING) & shapely.contains_xy(area, xy[:, 0], xy[:, 1])
             if tall.any():
@@ -400,6 +407,12 @@ class SightCache:
             for j, i in enumerate(todo):
                 out[i] = known[keys[i]] = bool(ok[j])
         return out  # type: ignore[return-value]
+
+    def _slack(self, enc: Encounter) -> float:
+        """Metres a body's disc may miss the outer polygon by and still be asked about:
+        the outline's simplification (4 x SIMPLIFY) and the slivers either side of a
+        vertex's bearing (2 x VERTEX_EPS x the reach, :func:`geometry.sight.sight_bounds`)."""
+        return 1e-6 + 4 * SIMPLIFY + 2 * VERTEX_EPS * self._reach(enc)
 
     def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray) -> np.ndarray:
         """In total darkness, whether the light lets ``viewer`` make out bodies at ``xy``

@@ -465,3 +465,27 @@ def test_door_after_door_the_cache_agrees_with_a_fresh_one():
         # (the same areas, unioned in another order: slivers of float noise, 1e-4 m^2 of 4,745)
         assert got.sight.symmetric_difference(want.sight).area < 1e-3
     assert kept > 0  # some eyes were not redone
+
+
+# --- issue 26 item 3: a body in plain view in a V of walls ---------------------------------
+@pytest.mark.parametrize("dist, inside_m, radius", [(250.0, 0.6, 0.4), (60.0, 0.15, 0.05)])
+def test_a_body_in_plain_view_in_a_v_of_walls_is_seen_by_the_party(dist, inside_m, radius):
+    # tests/geometry/test_sight.py's V (3 m walls crossing in an X, the apex half-way between
+    # two fan rays): the area's outline cuts the V's corner off 1.091 m (at 60 m: 0.262 m)
+    # before the apex, and the body (0.6 m / 0.15 m before the apex, radius 0.4 m / 5 cm)
+    # lies wholly in that corner, with 0 % cover. "Not seen" is concluded only outside the
+    # outer bound; here the cover computation decides: seen.
+    from tests.geometry.test_sight import v_of_walls
+
+    idx, apex, u = v_of_walls(dist)
+    eye = np.array([10.0, 150.0])
+    walls = [Obstacle(id=f"w{i}", height=3.0, polygon=tuple(map(tuple, np.asarray(p.exterior.coords)[:-1] + eye)))
+             for i, p in enumerate(idx.polygons)]
+    bx, by = eye + apex - u * inside_m
+    enc = enc_of(obstacles=walls, tokens=[tok("eye", *eye), tok("b", bx, by, side="ganger", radius=radius)],
+                 size=320.0, fog=True)
+    from engine.analysis import Tactics  # the cover `analyze` prints
+
+    assert Tactics(enc).cover("eye", ["b"])["b"].fraction == pytest.approx(0.0, abs=1e-9)
+    assert vision.token_sees(enc, "eye", "b", SightCache()) is True
+    assert "b" in SightCache().view(enc).visible
