@@ -6,7 +6,9 @@ module adds the encounter's light and the tokens' vision, as docs/sight.md descr
 * **Light at a point** (:func:`light_at`): the best of the ambient level (the rule system's
   :meth:`~engine.rules.RuleSystem.light_level`) and the level of every light source that is
   ``on`` and whose lit area covers the point (:func:`geometry.sight.lit_area`: a light 2 m up
-  "sees" the point, so walls cast shadows and a low wall leaves a standing body lit).
+  "sees" the point, so walls cast shadows and a low wall leaves a standing body lit). The
+  light on a body (:func:`token_light`) is judged at the body's own height: a prone body
+  behind a low wall can lie in its shadow where a standing one is lit.
 * **What a token sees** (its area and the bodies in it): its area in sight
   (:func:`geometry.sight.sight_area`, true obstacles: a hidden wall still blocks the eye),
   cut by the light. Where the light is full, partial or dim the token sees all of it (dim
@@ -137,10 +139,20 @@ def ambient(enc: Encounter) -> str:
     return enc.system.light_level(enc)
 
 
-def light_at(enc: Encounter, x: float, y: float, cache: SightCache | None = None) -> str:
+def light_at(enc: Encounter, x: float, y: float, cache: SightCache | None = None, *,
+             body: float | None = None) -> str:
     """The light level at map point (``x``, ``y``) metres: the best of the ambient level and
-    the lights that are on and reach it unshaded (module docstring)."""
-    return (cache or _SHARED).light_at(enc, x, y)
+    the lights that are on and reach it unshaded (module docstring): that do not leave a
+    column ``body`` m tall there (None: a standing body, 1.8 m) wholly in shadow."""
+    return (cache or _SHARED).light_at(enc, x, y, body)
+
+
+def token_light(enc: Encounter, token: Token | str, cache: SightCache | None = None) -> str:
+    """The light on a token (a :class:`~engine.model.Token` or its id): :func:`light_at` its
+    centre, judged at the height of its body in its stance (a prone body lies in a low
+    wall's shadow where a standing one is lit)."""
+    t = enc.token(token) if isinstance(token, str) else token
+    return light_at(enc, t.x, t.y, cache, body=body_height(t.stance))
 
 
 # -- sides ------------------------------------------------------------------------------------
@@ -196,8 +208,8 @@ class SightCache:
         self._rev: tuple | None = None  # (obstacle-set revision, map box)
         self._areas: dict[tuple, shapely.Geometry] = {}  # geometric area by (x, y, stance)
         self._outer: dict[tuple, shapely.Geometry] = {}  # a polygon sure to hold all of it (same keys)
-        self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius)
-        self._lit: tuple | None = None  # (key, {level: geometry})
+        self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius, body height)
+        self._lit: dict[float, tuple] = {}  # body height -> (key, {level: geometry})
         self._seen: dict[tuple, shapely.Geometry] = {}  # area after light by (area key, light key, vision)
         self._rest: tuple | None = None  # (keys of all but one, their union)
         self._last: list | None = None  # the party's area keys at the last call
@@ -225,7 +237,7 @@ class SightCache:
             self._lights.clear()
             self._seen.clear()
             self._sees.clear()
-            self._lit = None
+            self._lit.clear()
             return
         self._forget_near(boxes)
 
@@ -249,7 +261,7 @@ class SightCache:
         for k in lit_gone:
             del self._lights[k]
         if lit_gone:  # what is lit changed: every answer in the dark may have
-            self._lit = None
+            self._lit.clear()
             self._seen.clear()
             self._sees = {ek: d for ek, d in self._sees.items() if not isinstance(ek[5], tuple)}
         else:
@@ -266,37 +278,40 @@ class SightCache:
     def _light_key(self, enc: Encounter) -> tuple:
         return (ambient(enc),) + tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
 
-    def lit(self, enc: Encounter) -> dict[str, shapely.Geometry]:
+    def lit(self, enc: Encounter, body: float | None = None) -> dict[str, shapely.Geometry]:
         """The areas lit by the lights that are on, by level ("full", "partial", "dim"),
-        clipped to the map (metres)."""
+        clipped to the map (metres): where a column ``body`` m tall (None: a standing body)
+        is not wholly in shadow."""
         with self._lock:
             self._sync(enc)
-            return self._lit_areas(enc)
+            return self._lit_areas(enc, body)
 
-    def _lit_areas(self, enc: Encounter) -> dict[str, shapely.Geometry]:
+    def _lit_areas(self, enc: Encounter, body: float | None = None) -> dict[str, shapely.Geometry]:
+        H = _STANDING if body is None else float(body)
         key = tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
-        if self._lit is not None and self._lit[0] == key:
-            return self._lit[1]
+        hit = self._lit.get(H)
+        if hit is not None and hit[0] == key:
+            return hit[1]
         index = self._obs.cover
         by_level: dict[str, list] = {}
         for x, y, r, level in key:
-            k = (x, y, r)
+            k = (x, y, r, H)
             a = self._lights.get(k)
             if a is None:
-                a = self._clip(enc, sight_area(index, (x, y), LIGHT_HEIGHT, vision=r))
+                a = self._clip(enc, sight_area(index, (x, y), LIGHT_HEIGHT, H, vision=r))
                 self._lights[k] = a
             by_level.setdefault(level, []).append(a)
         out = {lv: shapely.union_all(parts) for lv, parts in by_level.items()}
-        self._lit = (key, out)
+        self._lit[H] = (key, out)
         return out
 
-    def light_at(self, enc: Encounter, x: float, y: float) -> str:
+    def light_at(self, enc: Encounter, x: float, y: float, body: float | None = None) -> str:
         with self._lock:
             self._sync(enc)
             amb = ambient(enc)
             if amb == "full" or not enc.lights:
                 return amb
-            lit = self._lit_areas(enc)
+            lit = self._lit_areas(enc, body)
             for lv in LIGHT_LEVELS[:LIGHT_LEVELS.index(amb)]:  # brighter than the ambient, brightest first
                 geom = lit.get(lv)
                 if geom is not None and shapely.intersects_xy(geom, float(x), float(y)):
@@ -403,7 +418,7 @@ class SightCache:
                 ok[idx] = sees(self._obs.cover, (viewer.x, viewer.y), eye_height(viewer.stance), xy[idx], r[idx],
                                h[idx])
             if ok.any() and amb == "dark" and v.kind != "thermographic":
-                ok &= self._lit_or_near(enc, viewer, v, xy, r)
+                ok &= self._lit_or_near(enc, viewer, v, xy, r, h)
             for j, i in enumerate(todo):
                 out[i] = known[keys[i]] = bool(ok[j])
         return out  # type: ignore[return-value]
@@ -414,14 +429,18 @@ class SightCache:
         vertex's bearing (2 x VERTEX_EPS x the reach, :func:`geometry.sight.sight_bounds`)."""
         return 1e-6 + 4 * SIMPLIFY + 2 * VERTEX_EPS * self._reach(enc)
 
-    def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray,
+                     h: np.ndarray) -> np.ndarray:
         """In total darkness, whether the light lets ``viewer`` make out bodies at ``xy``
-        (radii ``r``): the centre stands in some light, or within the viewer's dark vision."""
+        (radii ``r``, heights ``h``): the centre stands in some light, judged at the body's
+        own height (:func:`token_light`), or within the viewer's dark vision."""
         ok = np.hypot(xy[:, 0] - viewer.x, xy[:, 1] - viewer.y) <= v.dark_m + r
-        for geom in self._lit_areas(enc).values():
-            if ok.all():
-                break
-            ok |= shapely.intersects_xy(geom, xy[:, 0], xy[:, 1])
+        for H in np.unique(h):
+            these = h == H
+            for geom in self._lit_areas(enc, float(H)).values():
+                if ok[these].all():
+                    break
+                ok[these] |= shapely.intersects_xy(geom, xy[these, 0], xy[these, 1])
         return ok
 
     # -- the party -----------------------------------------------------------------------
@@ -684,6 +703,6 @@ def _known_obstacles(obstacles: tuple) -> tuple:
 __all__ = [
     "DEFAULT_PLAYER_SIDES", "EXPLORED_TOLERANCE", "PartyView", "SightCache", "VISION_KINDS", "Vision",
     "ambient", "areas_of", "brightest", "conceal", "explore", "explored_geometry", "is_players", "light_at",
-    "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal", "token_sees",
-    "token_sight", "with_explored",
+    "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal", "token_light",
+    "token_sees", "token_sight", "with_explored",
 ]
