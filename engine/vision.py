@@ -95,15 +95,20 @@ class PartyView:
     players have seen), both Shapely geometries in metres, clipped to the map; ``visible``,
     the ids of the tokens the players are shown (module docstring). ``remembered`` is the
     saved explored areas alone (None: none). ``explored`` is worked out when first read (a
-    union with the remembered areas), so a drag step that does not draw it does not pay."""
+    union with the remembered areas), so a drag step that does not draw it does not pay.
+    ``parts`` are the pieces ``sight`` is the union of, as ``(key, geometry)`` pairs, one
+    per party token (the key names its place, stance and light), for keeping what the
+    players were shown during a drag (:func:`explore`'s ``also``) without a union a step."""
 
-    __slots__ = ("sight", "visible", "remembered", "_explored")
+    __slots__ = ("sight", "visible", "remembered", "parts", "_explored")
 
     def __init__(self, sight: shapely.Geometry, explored: shapely.Geometry | None = None,
-                 visible: frozenset[str] = frozenset(), *, remembered: shapely.Geometry | None = None) -> None:
+                 visible: frozenset[str] = frozenset(), *, remembered: shapely.Geometry | None = None,
+                 parts: tuple = ()) -> None:
         self.sight = sight
         self.visible = frozenset(visible)
         self.remembered = remembered
+        self.parts = tuple(parts)
         self._explored = explored
 
     @property
@@ -470,7 +475,7 @@ class SightCache:
                         seen[i] = s
                 visible |= {others[i].id for i in np.nonzero(seen)[0]}
             return PartyView(sight, None if remembered is not None else sight, frozenset(visible),
-                             remembered=remembered)
+                             remembered=remembered, parts=tuple(keyed))
 
     def _union(self, keyed: list[tuple[tuple, shapely.Geometry]]) -> shapely.Geometry:
         """The union of the areas, reusing the union of all but one kept from the last call
@@ -594,11 +599,16 @@ def with_explored(enc: Encounter, geom: shapely.Geometry) -> Encounter:
     return enc.model_copy(update={"sight": sight})
 
 
-def explore(enc: Encounter, view: PartyView | None = None) -> Encounter:
+def explore(enc: Encounter, view: PartyView | None = None, also=()) -> Encounter:
     """The encounter with what the party sees now (``view``, default :func:`party_view`)
-    added to its explored areas."""
+    and the geometries ``also`` (what the players were shown before: the party's sight
+    when the file was opened or the fog switched on, each step of a drag) added to its
+    explored areas."""
     view = party_view(enc) if view is None else view
-    return with_explored(enc, shapely.union(explored_geometry(enc), view.sight))
+    extra = [g for g in also if g is not None and not g.is_empty]
+    if not extra:
+        return with_explored(enc, shapely.union(explored_geometry(enc), view.sight))
+    return with_explored(enc, shapely.union_all([explored_geometry(enc), view.sight, *extra]))
 
 
 def reveal(enc: Encounter, geom: shapely.Geometry) -> Encounter:
