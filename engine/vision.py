@@ -10,8 +10,10 @@ module adds the encounter's light and the tokens' vision, as docs/sight.md descr
   light on a body (:func:`token_light`) is judged at the body's own height: a prone body
   behind a low wall can lie in its shadow where a standing one is lit.
 * **What a token sees** (its area and the bodies in it): its area in sight
-  (:func:`geometry.sight.sight_area`, true obstacles: a hidden wall still blocks the eye),
-  cut by the light. Where the light is full, partial or dim the token sees all of it (dim
+  (:func:`geometry.sight.sight_area`) among the obstacles the players know (the fog's
+  floor: a hidden wall is open ground there, so the players' screen gives no shape of it
+  away), cut by the light; the bodies it sees are judged with the true obstacles (a hidden
+  wall still blocks the eye). Where the light is full, partial or dim the token sees all of it (dim
   and partial light cost modifiers, they do not blind: Shadowrun's dim light is -3); in
   total darkness only what is lit and what lies within its :attr:`Vision.dark_m` metres.
   Low-light vision needs some light, so in total darkness it is normal vision.
@@ -209,12 +211,16 @@ class SightCache:
         from engine.obstacles import ObstacleSet
 
         self._lock = threading.RLock()
-        self._obs = ObstacleSet()
-        self._rev: tuple | None = None  # (obstacle-set revision, map box)
+        self._obs = ObstacleSet()  # the true obstacles: they hide bodies (a hidden wall too)
+        self._floor_obs = ObstacleSet()  # the ones the players know: the fog's floor
+        self._floor_in: tuple | None = None  # (enc.obstacles, its known part) for the floor set
+        self._rev: tuple | None = None  # (obstacle-set revisions, map box)
         self._areas: dict[tuple, shapely.Geometry] = {}  # geometric area by (x, y, stance)
         self._outer: dict[tuple, shapely.Geometry] = {}  # a polygon sure to hold all of it (same keys)
         self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius, body height)
-        self._lit: dict[float, tuple] = {}  # body height -> (key, {level: geometry})
+        self._lit: dict[tuple, tuple] = {}  # (body height, floor) -> (key, {level: geometry})
+        self._hidden = False  # whether some obstacle is hidden from the players
+        self._secret: shapely.Geometry | None = None  # the hidden blocking footprints' union
         self._seen: dict[tuple, shapely.Geometry] = {}  # area after light by (area key, light key, vision)
         self._rest: tuple | None = None  # (keys of all but one, their union)
         self._last: list | None = None  # the party's area keys at the last call
@@ -223,16 +229,37 @@ class SightCache:
         self.computed_areas = 0  # token areas computed (not taken from the cache): for tests, benches
 
     # -- the obstacles -------------------------------------------------------------------
+    @property
+    def _floor_index(self):
+        """The cover index of the floor's areas in sight: the obstacles the players know
+        (hidden ones left out, docs/sight.md "Hidden obstacles and the fog"), or the true
+        index itself when nothing is hidden."""
+        return self._floor_obs.cover if self._hidden else self._obs.cover
+
     def _sync(self, enc: Encounter) -> None:
         box = (0.0, 0.0, float(enc.map.width), float(enc.map.height))
-        before = self._obs.revision
+        before, before_f = self._obs.revision, self._floor_obs.revision
         self._obs.update(enc.obstacles, box)
-        rev = (self._obs.revision, box)
+        if self._floor_in is None or self._floor_in[0] is not enc.obstacles:
+            known = _known_obstacles(enc.obstacles)
+            secret = [shapely.Polygon(o.polygon) for o in enc.obstacles if o.hidden and o.blocks]
+            geom = shapely.union_all(secret) if secret else None
+            if geom is not None:
+                shapely.prepare(geom)
+            self._floor_in = (enc.obstacles, known, geom)
+        known, self._secret = self._floor_in[1], self._floor_in[2]
+        self._hidden = known is not enc.obstacles
+        if self._hidden:
+            self._floor_obs.update(known, box)
+        rev = (self._obs.revision, self._floor_obs.revision, self._hidden, box)
         if rev == self._rev:
             return
         boxes = None
-        if self._rev is not None and self._rev[1] == box:
+        if self._rev is not None and self._rev[3] == box and self._rev[2] == self._hidden:
             boxes = self._obs.changed_since(before)
+            if boxes is not None and self._hidden:
+                more = self._floor_obs.changed_since(before_f)
+                boxes = None if more is None else boxes + more
         self._rev = rev
         self._rest = None
         self._last = None
@@ -291,23 +318,26 @@ class SightCache:
             self._sync(enc)
             return self._lit_areas(enc, body)
 
-    def _lit_areas(self, enc: Encounter, body: float | None = None) -> dict[str, shapely.Geometry]:
+    def _lit_areas(self, enc: Encounter, body: float | None = None, floor: bool = False) -> dict[str, shapely.Geometry]:
+        """The lit areas by level for a column ``body`` m tall (None: standing); ``floor``:
+        for the fog's floor, where hidden obstacles cast no shadow (they do on bodies)."""
         H = _STANDING if body is None else float(body)
+        floor = floor and self._hidden
         key = tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
-        hit = self._lit.get(H)
+        hit = self._lit.get((H, floor))
         if hit is not None and hit[0] == key:
             return hit[1]
-        index = self._obs.cover
+        index = self._floor_index if floor else self._obs.cover
         by_level: dict[str, list] = {}
         for x, y, r, level in key:
-            k = (x, y, r, H)
+            k = (x, y, r, H, floor)
             a = self._lights.get(k)
             if a is None:
                 a = self._clip(enc, sight_area(index, (x, y), LIGHT_HEIGHT, H, vision=r))
                 self._lights[k] = a
             by_level.setdefault(level, []).append(a)
         out = {lv: shapely.union_all(parts) for lv, parts in by_level.items()}
-        self._lit[H] = (key, out)
+        self._lit[(H, floor)] = (key, out)
         return out
 
     def light_at(self, enc: Encounter, x: float, y: float, body: float | None = None) -> str:
@@ -329,7 +359,7 @@ class SightCache:
         a = self._areas.get(k)
         if a is None:
             self.computed_areas += 1
-            a, outer = sight_bounds(self._obs.cover, (t.x, t.y), eye_height(t.stance), vision=self._reach(enc))
+            a, outer = sight_bounds(self._floor_index, (t.x, t.y), eye_height(t.stance), vision=self._reach(enc))
             a = self._clip(enc, a)
             self._areas[k] = a
             self._outer[k] = a if outer is a else self._clip(enc, outer)
@@ -348,7 +378,7 @@ class SightCache:
         key = (k, lkey, v.dark_m)
         seen = self._seen.get(key)
         if seen is None:
-            lit = self._lit_areas(enc)
+            lit = self._lit_areas(enc, floor=True)
             parts = list(lit.values())
             if v.dark_m > 0:
                 parts.append(shapely.Point(t.x, t.y).buffer(v.dark_m, quad_segs=32))
@@ -413,6 +443,13 @@ class SightCache:
             near = shapely.dwithin(outer, pts, r + self._slack(enc))
             ok = np.zeros(len(todo), dtype=bool)
             tall = near & (h >= _STANDING) & shapely.contains_xy(area, xy[:, 0], xy[:, 1])
+            if tall.any() and self._secret is not None:
+                # the area is the floor's (hidden obstacles left out): a body is seen without
+                # solving only when no hidden footprint lies on the line to its centre
+                idx = np.nonzero(tall)[0]
+                lines = shapely.linestrings(np.stack([np.broadcast_to([viewer.x, viewer.y], (idx.size, 2)),
+                                                      xy[idx]], axis=1))
+                tall[idx[shapely.intersects(self._secret, lines)]] = False
             if tall.any():
                 idx = np.nonzero(tall)[0]
                 clear = shapely.distance(area.boundary, pts[idx]) > SEES_MARGIN
