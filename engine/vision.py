@@ -49,7 +49,7 @@ import shapely
 
 from engine.model import LIGHT_LEVELS, MAX_AREA_POINTS, MAX_EXPLORED_POINTS, Area
 from geometry.bodies import body_height, eye_height
-from geometry.sight import LIGHT_HEIGHT, VERTEX_EPS, SIMPLIFY, sees, sight_area, sight_bounds
+from geometry.sight import ARC_RAYS, LIGHT_HEIGHT, SIMPLIFY, VERTEX_EPS, sees, sight_area, sight_bounds
 
 if TYPE_CHECKING:
     from engine.model import Encounter, Token
@@ -468,8 +468,10 @@ class SightCache:
     def _slack(self, enc: Encounter) -> float:
         """Metres a body's disc may miss the outer polygon by and still be asked about:
         the outline's simplification (4 x SIMPLIFY) and the slivers either side of a
-        vertex's bearing (2 x VERTEX_EPS x the reach, :func:`geometry.sight.sight_bounds`)."""
-        return 1e-6 + 4 * SIMPLIFY + 2 * VERTEX_EPS * self._reach(enc)
+        vertex's bearing (2 x VERTEX_EPS x the reach) and the vision circle's chords (the
+        reach x (1 - cos(pi / ARC_RAYS))), :func:`geometry.sight.sight_bounds`."""
+        reach = self._reach(enc)
+        return 1e-6 + 4 * SIMPLIFY + 2 * VERTEX_EPS * reach + reach * (1 - math.cos(math.pi / ARC_RAYS))
 
     def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray,
                      h: np.ndarray) -> np.ndarray:

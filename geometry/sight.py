@@ -137,7 +137,7 @@ def sight_area(index: CoverIndex, eye_xy: ArrayLike, eye_z: float, body: float |
     it like above a wall that tall. It never holds a hidden point (to :data:`SIMPLIFY`); it
     may leave out a little of what is in sight where two footprints' edges cross between
     rays (:func:`sight_bounds` gives a polygon sure to hold all of it too)."""
-    return sight_bounds(index, eye_xy, eye_z, body, vision)[0]
+    return _sight(index, eye_xy, eye_z, body, vision, False)[0]
 
 
 def sight_bounds(index: CoverIndex, eye_xy: ArrayLike, eye_z: float, body: float | None = None,
@@ -151,8 +151,15 @@ def sight_bounds(index: CoverIndex, eye_xy: ArrayLike, eye_z: float, body: float
     that no vertex bearing separates, each edge crossing one spans the gap, so the points in
     sight there are on the eye's side of both lines: a convex piece holding the chord).
     ``outer`` adds those points. Within :data:`VERTEX_EPS` of a vertex's bearing the
-    outlines can differ by up to ``2 * VERTEX_EPS`` times the distance (sideways): callers
-    deciding "not in sight" allow that much more."""
+    outlines can differ by up to ``2 * VERTEX_EPS`` times the distance (sideways), and the
+    vision circle stays drawn by chords (by ``R * (1 - cos(pi / ARC_RAYS))`` inside it at
+    most): callers deciding "not in sight" allow that much more."""
+    return _sight(index, eye_xy, eye_z, body, vision, True)
+
+
+def _sight(index: CoverIndex, eye_xy, eye_z, body, vision, bounds: bool):
+    """:func:`sight_bounds`; without ``bounds`` the outer polygon is not worked out (the
+    area itself is returned in its place)."""
     ex, ey, e, H, R = _check_eye(eye_xy, eye_z, body_height("standing") if body is None else body,
                                  vision)
     if R <= 0:
@@ -160,7 +167,7 @@ def sight_bounds(index: CoverIndex, eye_xy: ArrayLike, eye_z: float, body: float
     k_obs, beyond_obs = hiding_factors(index.heights, e, H)
     rays, rho, line = _star(index, ex, ey, R, np.where(beyond_obs, k_obs, np.inf))
     star = _polygon(ex, ey, rays, rho)
-    outer = _outer(ex, ey, rays, rho, line, R)
+    outer = _outer(ex, ey, rays, rho, line, R) if bounds else None
     band = ~beyond_obs & (k_obs > 1.0)
     if band.any():
         bands = _bands(index, ex, ey, R, k_obs, band)
@@ -208,6 +215,7 @@ def _outer(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray, line: np.nda
         inside = (ci * xy - si * xx > 0) & (xx * sj - xy * cj > 0)
     cand = (np.abs(den) > 1e-12 * scale) & np.isfinite(t) & inside & (off * np.sign(-eye_side) > SIMPLIFY)
     cand &= ~((rays[j] - rays) % _TWO_PI > math.pi)
+    cand &= (rho < R) | (rho[j] < R)  # (two uncut rays: the circle's chord, within the slack)
     if not cand.any():
         return None
     gap = (rays[j] - rays) % _TWO_PI
