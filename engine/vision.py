@@ -6,10 +6,14 @@ module adds the encounter's light and the tokens' vision, as docs/sight.md descr
 * **Light at a point** (:func:`light_at`): the best of the ambient level (the rule system's
   :meth:`~engine.rules.RuleSystem.light_level`) and the level of every light source that is
   ``on`` and whose lit area covers the point (:func:`geometry.sight.lit_area`: a light 2 m up
-  "sees" the point, so walls cast shadows and a low wall leaves a standing body lit).
+  "sees" the point, so walls cast shadows and a low wall leaves a standing body lit). The
+  light on a body (:func:`token_light`) is judged at the body's own height: a prone body
+  behind a low wall can lie in its shadow where a standing one is lit.
 * **What a token sees** (its area and the bodies in it): its area in sight
-  (:func:`geometry.sight.sight_area`, true obstacles: a hidden wall still blocks the eye),
-  cut by the light. Where the light is full, partial or dim the token sees all of it (dim
+  (:func:`geometry.sight.sight_area`) among the obstacles the players know (the fog's
+  floor: a hidden wall is open ground there, so the players' screen gives no shape of it
+  away), cut by the light; the bodies it sees are judged with the true obstacles (a hidden
+  wall still blocks the eye). Where the light is full, partial or dim the token sees all of it (dim
   and partial light cost modifiers, they do not blind: Shadowrun's dim light is -3); in
   total darkness only what is lit and what lies within its :attr:`Vision.dark_m` metres.
   Low-light vision needs some light, so in total darkness it is normal vision.
@@ -45,7 +49,7 @@ import shapely
 
 from engine.model import LIGHT_LEVELS, MAX_AREA_POINTS, MAX_EXPLORED_POINTS, Area
 from geometry.bodies import body_height, eye_height
-from geometry.sight import LIGHT_HEIGHT, sees, sight_area
+from geometry.sight import ARC_RAYS, LIGHT_HEIGHT, SIMPLIFY, VERTEX_EPS, sees, sight_area, sight_bounds
 
 if TYPE_CHECKING:
     from engine.model import Encounter, Token
@@ -93,15 +97,20 @@ class PartyView:
     players have seen), both Shapely geometries in metres, clipped to the map; ``visible``,
     the ids of the tokens the players are shown (module docstring). ``remembered`` is the
     saved explored areas alone (None: none). ``explored`` is worked out when first read (a
-    union with the remembered areas), so a drag step that does not draw it does not pay."""
+    union with the remembered areas), so a drag step that does not draw it does not pay.
+    ``parts`` are the pieces ``sight`` is the union of, as ``(key, geometry)`` pairs, one
+    per party token (the key names its place, stance and light), for keeping what the
+    players were shown during a drag (:func:`explore`'s ``also``) without a union a step."""
 
-    __slots__ = ("sight", "visible", "remembered", "_explored")
+    __slots__ = ("sight", "visible", "remembered", "parts", "_explored")
 
     def __init__(self, sight: shapely.Geometry, explored: shapely.Geometry | None = None,
-                 visible: frozenset[str] = frozenset(), *, remembered: shapely.Geometry | None = None) -> None:
+                 visible: frozenset[str] = frozenset(), *, remembered: shapely.Geometry | None = None,
+                 parts: tuple = ()) -> None:
         self.sight = sight
         self.visible = frozenset(visible)
         self.remembered = remembered
+        self.parts = tuple(parts)
         self._explored = explored
 
     @property
@@ -137,10 +146,20 @@ def ambient(enc: Encounter) -> str:
     return enc.system.light_level(enc)
 
 
-def light_at(enc: Encounter, x: float, y: float, cache: SightCache | None = None) -> str:
+def light_at(enc: Encounter, x: float, y: float, cache: SightCache | None = None, *,
+             body: float | None = None) -> str:
     """The light level at map point (``x``, ``y``) metres: the best of the ambient level and
-    the lights that are on and reach it unshaded (module docstring)."""
-    return (cache or _SHARED).light_at(enc, x, y)
+    the lights that are on and reach it unshaded (module docstring): that do not leave a
+    column ``body`` m tall there (None: a standing body, 1.8 m) wholly in shadow."""
+    return (cache or _SHARED).light_at(enc, x, y, body)
+
+
+def token_light(enc: Encounter, token: Token | str, cache: SightCache | None = None) -> str:
+    """The light on a token (a :class:`~engine.model.Token` or its id): :func:`light_at` its
+    centre, judged at the height of its body in its stance (a prone body lies in a low
+    wall's shadow where a standing one is lit)."""
+    t = enc.token(token) if isinstance(token, str) else token
+    return light_at(enc, t.x, t.y, cache, body=body_height(t.stance))
 
 
 # -- sides ------------------------------------------------------------------------------------
@@ -192,11 +211,16 @@ class SightCache:
         from engine.obstacles import ObstacleSet
 
         self._lock = threading.RLock()
-        self._obs = ObstacleSet()
-        self._rev: tuple | None = None  # (obstacle-set revision, map box)
+        self._obs = ObstacleSet()  # the true obstacles: they hide bodies (a hidden wall too)
+        self._floor_obs = ObstacleSet()  # the ones the players know: the fog's floor
+        self._floor_in: tuple | None = None  # (enc.obstacles, its known part) for the floor set
+        self._rev: tuple | None = None  # (obstacle-set revisions, map box)
         self._areas: dict[tuple, shapely.Geometry] = {}  # geometric area by (x, y, stance)
-        self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius)
-        self._lit: tuple | None = None  # (key, {level: geometry})
+        self._outer: dict[tuple, shapely.Geometry] = {}  # a polygon sure to hold all of it (same keys)
+        self._lights: dict[tuple, shapely.Geometry] = {}  # lit area by (x, y, radius, body height)
+        self._lit: dict[tuple, tuple] = {}  # (body height, floor) -> (key, {level: geometry})
+        self._hidden = False  # whether some obstacle is hidden from the players
+        self._secret: shapely.Geometry | None = None  # the hidden blocking footprints' union
         self._seen: dict[tuple, shapely.Geometry] = {}  # area after light by (area key, light key, vision)
         self._rest: tuple | None = None  # (keys of all but one, their union)
         self._last: list | None = None  # the party's area keys at the last call
@@ -205,25 +229,47 @@ class SightCache:
         self.computed_areas = 0  # token areas computed (not taken from the cache): for tests, benches
 
     # -- the obstacles -------------------------------------------------------------------
+    @property
+    def _floor_index(self):
+        """The cover index of the floor's areas in sight: the obstacles the players know
+        (hidden ones left out, docs/sight.md "Hidden obstacles and the fog"), or the true
+        index itself when nothing is hidden."""
+        return self._floor_obs.cover if self._hidden else self._obs.cover
+
     def _sync(self, enc: Encounter) -> None:
         box = (0.0, 0.0, float(enc.map.width), float(enc.map.height))
-        before = self._obs.revision
+        before, before_f = self._obs.revision, self._floor_obs.revision
         self._obs.update(enc.obstacles, box)
-        rev = (self._obs.revision, box)
+        if self._floor_in is None or self._floor_in[0] is not enc.obstacles:
+            known = _known_obstacles(enc.obstacles)
+            secret = [shapely.Polygon(o.polygon) for o in enc.obstacles if o.hidden and o.blocks]
+            geom = shapely.union_all(secret) if secret else None
+            if geom is not None:
+                shapely.prepare(geom)
+            self._floor_in = (enc.obstacles, known, geom)
+        known, self._secret = self._floor_in[1], self._floor_in[2]
+        self._hidden = known is not enc.obstacles
+        if self._hidden:
+            self._floor_obs.update(known, box)
+        rev = (self._obs.revision, self._floor_obs.revision, self._hidden, box)
         if rev == self._rev:
             return
         boxes = None
-        if self._rev is not None and self._rev[1] == box:
+        if self._rev is not None and self._rev[3] == box and self._rev[2] == self._hidden:
             boxes = self._obs.changed_since(before)
+            if boxes is not None and self._hidden:
+                more = self._floor_obs.changed_since(before_f)
+                boxes = None if more is None else boxes + more
         self._rev = rev
         self._rest = None
         self._last = None
         if not boxes:
             self._areas.clear()
+            self._outer.clear()
             self._lights.clear()
             self._seen.clear()
             self._sees.clear()
-            self._lit = None
+            self._lit.clear()
             return
         self._forget_near(boxes)
 
@@ -235,9 +281,9 @@ class SightCache:
         body point behind it is blocked on the way (docs/sight.md)."""
         changed = shapely.union_all([shapely.box(*b).buffer(SEES_MARGIN) for b in boxes])
         shapely.prepare(changed)
-        gone = [k for k, a in self._areas.items() if shapely.intersects(changed, a)]
+        gone = [k for k, a in self._outer.items() if shapely.intersects(changed, a)]
         for k in gone:
-            del self._areas[k]
+            del self._areas[k], self._outer[k]
         gone_set = set(gone)
         for ek in [ek for ek in self._sees if ek[:3] in gone_set]:
             del self._sees[ek]
@@ -247,7 +293,7 @@ class SightCache:
         for k in lit_gone:
             del self._lights[k]
         if lit_gone:  # what is lit changed: every answer in the dark may have
-            self._lit = None
+            self._lit.clear()
             self._seen.clear()
             self._sees = {ek: d for ek, d in self._sees.items() if not isinstance(ek[5], tuple)}
         else:
@@ -264,37 +310,43 @@ class SightCache:
     def _light_key(self, enc: Encounter) -> tuple:
         return (ambient(enc),) + tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
 
-    def lit(self, enc: Encounter) -> dict[str, shapely.Geometry]:
+    def lit(self, enc: Encounter, body: float | None = None) -> dict[str, shapely.Geometry]:
         """The areas lit by the lights that are on, by level ("full", "partial", "dim"),
-        clipped to the map (metres)."""
+        clipped to the map (metres): where a column ``body`` m tall (None: a standing body)
+        is not wholly in shadow."""
         with self._lock:
             self._sync(enc)
-            return self._lit_areas(enc)
+            return self._lit_areas(enc, body)
 
-    def _lit_areas(self, enc: Encounter) -> dict[str, shapely.Geometry]:
+    def _lit_areas(self, enc: Encounter, body: float | None = None, floor: bool = False) -> dict[str, shapely.Geometry]:
+        """The lit areas by level for a column ``body`` m tall (None: standing); ``floor``:
+        for the fog's floor, where hidden obstacles cast no shadow (they do on bodies)."""
+        H = _STANDING if body is None else float(body)
+        floor = floor and self._hidden
         key = tuple((li.x, li.y, li.radius, li.level) for li in enc.lights if li.on)
-        if self._lit is not None and self._lit[0] == key:
-            return self._lit[1]
-        index = self._obs.cover
+        hit = self._lit.get((H, floor))
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        index = self._floor_index if floor else self._obs.cover
         by_level: dict[str, list] = {}
         for x, y, r, level in key:
-            k = (x, y, r)
+            k = (x, y, r, H, floor)
             a = self._lights.get(k)
             if a is None:
-                a = self._clip(enc, sight_area(index, (x, y), LIGHT_HEIGHT, vision=r))
+                a = self._clip(enc, sight_area(index, (x, y), LIGHT_HEIGHT, H, vision=r))
                 self._lights[k] = a
             by_level.setdefault(level, []).append(a)
         out = {lv: shapely.union_all(parts) for lv, parts in by_level.items()}
-        self._lit = (key, out)
+        self._lit[(H, floor)] = (key, out)
         return out
 
-    def light_at(self, enc: Encounter, x: float, y: float) -> str:
+    def light_at(self, enc: Encounter, x: float, y: float, body: float | None = None) -> str:
         with self._lock:
             self._sync(enc)
             amb = ambient(enc)
             if amb == "full" or not enc.lights:
                 return amb
-            lit = self._lit_areas(enc)
+            lit = self._lit_areas(enc, body)
             for lv in LIGHT_LEVELS[:LIGHT_LEVELS.index(amb)]:  # brighter than the ambient, brightest first
                 geom = lit.get(lv)
                 if geom is not None and shapely.intersects_xy(geom, float(x), float(y)):
@@ -307,9 +359,10 @@ class SightCache:
         a = self._areas.get(k)
         if a is None:
             self.computed_areas += 1
-            a = self._clip(enc, sight_area(self._obs.cover, (t.x, t.y), eye_height(t.stance),
-                                           vision=self._reach(enc)))
+            a, outer = sight_bounds(self._floor_index, (t.x, t.y), eye_height(t.stance), vision=self._reach(enc))
+            a = self._clip(enc, a)
             self._areas[k] = a
+            self._outer[k] = a if outer is a else self._clip(enc, outer)
         return k, a
 
     def _vision(self, enc: Encounter, t: Token) -> Vision:
@@ -325,7 +378,7 @@ class SightCache:
         key = (k, lkey, v.dark_m)
         seen = self._seen.get(key)
         if seen is None:
-            lit = self._lit_areas(enc)
+            lit = self._lit_areas(enc, floor=True)
             parts = list(lit.values())
             if v.dark_m > 0:
                 parts.append(shapely.Point(t.x, t.y).buffer(v.dark_m, quad_segs=32))
@@ -372,20 +425,31 @@ class SightCache:
         out = [known.get(k) for k in keys]
         todo = [i for i, hit in enumerate(out) if hit is None]
         if todo:
-            _, area = self._area(enc, viewer)
+            akey, area = self._area(enc, viewer)
+            outer = self._outer[akey]
             # The area in sight is where a standing body would not be wholly hidden: a body
-            # none of whose disc lies in it is not seen (its silhouette lies in its disc); a
-            # standing body whose centre lies inside it, clear of its outline by
-            # SEES_MARGIN (the area's own precision), is seen. Only the rest are solved
-            # with the cover computation itself (geometry.sight.sees).
+            # none of whose disc comes near a polygon sure to hold all of it (``outer``: the
+            # area's outline cuts corners where two walls' edges cross between its rays) is
+            # not seen (its silhouette lies in its disc); a standing body whose centre lies
+            # inside the area itself (never more than what is in sight), clear of its
+            # outline by SEES_MARGIN, is seen. Only the rest are solved with the cover
+            # computation itself (geometry.sight.sees).
             xy = np.array([keys[i][:2] for i in todo], dtype=float).reshape(-1, 2)
             r = np.array([keys[i][3] for i in todo], dtype=float)
             h = np.array([body_height(keys[i][2]) for i in todo], dtype=float)
             pts = shapely.points(xy)
             shapely.prepare(area)
-            near = shapely.dwithin(area, pts, r + 1e-6)
+            shapely.prepare(outer)
+            near = shapely.dwithin(outer, pts, r + self._slack(enc))
             ok = np.zeros(len(todo), dtype=bool)
             tall = near & (h >= _STANDING) & shapely.contains_xy(area, xy[:, 0], xy[:, 1])
+            if tall.any() and self._secret is not None:
+                # the area is the floor's (hidden obstacles left out): a body is seen without
+                # solving only when no hidden footprint lies on the line to its centre
+                idx = np.nonzero(tall)[0]
+                lines = shapely.linestrings(np.stack([np.broadcast_to([viewer.x, viewer.y], (idx.size, 2)),
+                                                      xy[idx]], axis=1))
+                tall[idx[shapely.intersects(self._secret, lines)]] = False
             if tall.any():
                 idx = np.nonzero(tall)[0]
                 clear = shapely.distance(area.boundary, pts[idx]) > SEES_MARGIN
@@ -396,19 +460,31 @@ class SightCache:
                 ok[idx] = sees(self._obs.cover, (viewer.x, viewer.y), eye_height(viewer.stance), xy[idx], r[idx],
                                h[idx])
             if ok.any() and amb == "dark" and v.kind != "thermographic":
-                ok &= self._lit_or_near(enc, viewer, v, xy, r)
+                ok &= self._lit_or_near(enc, viewer, v, xy, r, h)
             for j, i in enumerate(todo):
                 out[i] = known[keys[i]] = bool(ok[j])
         return out  # type: ignore[return-value]
 
-    def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray) -> np.ndarray:
+    def _slack(self, enc: Encounter) -> float:
+        """Metres a body's disc may miss the outer polygon by and still be asked about:
+        the outline's simplification (4 x SIMPLIFY) and the slivers either side of a
+        vertex's bearing (2 x VERTEX_EPS x the reach) and the vision circle's chords (the
+        reach x (1 - cos(pi / ARC_RAYS))), :func:`geometry.sight.sight_bounds`."""
+        reach = self._reach(enc)
+        return 1e-6 + 4 * SIMPLIFY + 2 * VERTEX_EPS * reach + reach * (1 - math.cos(math.pi / ARC_RAYS))
+
+    def _lit_or_near(self, enc: Encounter, viewer: Token, v: Vision, xy: np.ndarray, r: np.ndarray,
+                     h: np.ndarray) -> np.ndarray:
         """In total darkness, whether the light lets ``viewer`` make out bodies at ``xy``
-        (radii ``r``): the centre stands in some light, or within the viewer's dark vision."""
+        (radii ``r``, heights ``h``): the centre stands in some light, judged at the body's
+        own height (:func:`token_light`), or within the viewer's dark vision."""
         ok = np.hypot(xy[:, 0] - viewer.x, xy[:, 1] - viewer.y) <= v.dark_m + r
-        for geom in self._lit_areas(enc).values():
-            if ok.all():
-                break
-            ok |= shapely.intersects_xy(geom, xy[:, 0], xy[:, 1])
+        for H in np.unique(h):
+            these = h == H
+            for geom in self._lit_areas(enc, float(H)).values():
+                if ok[these].all():
+                    break
+                ok[these] |= shapely.intersects_xy(geom, xy[these, 0], xy[these, 1])
         return ok
 
     # -- the party -----------------------------------------------------------------------
@@ -438,7 +514,7 @@ class SightCache:
                         seen[i] = s
                 visible |= {others[i].id for i in np.nonzero(seen)[0]}
             return PartyView(sight, None if remembered is not None else sight, frozenset(visible),
-                             remembered=remembered)
+                             remembered=remembered, parts=tuple(keyed))
 
     def _union(self, keyed: list[tuple[tuple, shapely.Geometry]]) -> shapely.Geometry:
         """The union of the areas, reusing the union of all but one kept from the last call
@@ -562,11 +638,16 @@ def with_explored(enc: Encounter, geom: shapely.Geometry) -> Encounter:
     return enc.model_copy(update={"sight": sight})
 
 
-def explore(enc: Encounter, view: PartyView | None = None) -> Encounter:
+def explore(enc: Encounter, view: PartyView | None = None, also=()) -> Encounter:
     """The encounter with what the party sees now (``view``, default :func:`party_view`)
-    added to its explored areas."""
+    and the geometries ``also`` (what the players were shown before: the party's sight
+    when the file was opened or the fog switched on, each step of a drag) added to its
+    explored areas."""
     view = party_view(enc) if view is None else view
-    return with_explored(enc, shapely.union(explored_geometry(enc), view.sight))
+    extra = [g for g in also if g is not None and not g.is_empty]
+    if not extra:
+        return with_explored(enc, shapely.union(explored_geometry(enc), view.sight))
+    return with_explored(enc, shapely.union_all([explored_geometry(enc), view.sight, *extra]))
 
 
 def reveal(enc: Encounter, geom: shapely.Geometry) -> Encounter:
@@ -671,6 +752,6 @@ def _known_obstacles(obstacles: tuple) -> tuple:
 __all__ = [
     "DEFAULT_PLAYER_SIDES", "EXPLORED_TOLERANCE", "PartyView", "SightCache", "VISION_KINDS", "Vision",
     "ambient", "areas_of", "brightest", "conceal", "explore", "explored_geometry", "is_players", "light_at",
-    "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal", "token_sees",
-    "token_sight", "with_explored",
+    "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal", "token_light",
+    "token_sees", "token_sight", "with_explored",
 ]

@@ -45,8 +45,11 @@ side of it) plus an even fan (:data:`ARC_RAYS`, for the vision circle), each ray
 nearest scaled obstacle edge it crosses; candidate (ray, edge) pairs come from each edge's
 bearing interval by binary search over the sorted rays, all at once as numpy arrays. Between
 two neighbouring rays the boundary is a straight piece of one edge (every vertex bearing is
-a ray), except where two scaled footprints' edges cross between rays (the answer is then off
-by less than the gap between the rays).
+a ray), except where two scaled footprints' edges cross between rays: the outline's chord
+then cuts the corner off (a V of two walls opening towards the eye at 250 m loses a metre
+of its depth between the fan's rays 2.2 m apart). The area never holds a hidden point;
+:func:`sight_bounds` also gives a polygon sure to hold every point in sight (the corners
+where the two edges' lines meet), for deciding "not seen" only where it is certain.
 
 Units: metres; heights are metres above the ground. No Qt, no rules.
 """
@@ -131,22 +134,115 @@ def sight_area(index: CoverIndex, eye_xy: ArrayLike, eye_z: float, body: float |
     hidden by the obstacles of ``index``, within ``vision`` metres (None: unlimited). Returns
     a Shapely Polygon (empty when ``vision`` is 0). Give only the obstacles that block
     (closed doors, not open ones); a window's ``height`` is its sill, so sight passes above
-    it like above a wall that tall."""
+    it like above a wall that tall. It never holds a hidden point (to :data:`SIMPLIFY`); it
+    may leave out a little of what is in sight where two footprints' edges cross between
+    rays (:func:`sight_bounds` gives a polygon sure to hold all of it too)."""
+    return _sight(index, eye_xy, eye_z, body, vision, False)[0]
+
+
+def sight_bounds(index: CoverIndex, eye_xy: ArrayLike, eye_z: float, body: float | None = None,
+                 vision: float | None = None) -> tuple[shapely.Geometry, shapely.Geometry]:
+    """``(inner, outer)``: :func:`sight_area` (``inner``: every point of it is in sight) and
+    a polygon ``outer`` that holds every point in sight (the very same object when the two
+    agree). Where two footprints' edges cross between neighbouring rays (a V of two walls
+    opening towards the eye, an inner corner of overlapping walls) the area's outline joins
+    the two rays' ends by a straight chord, cutting the corner off; the true outline there
+    lies between the chord and the point where the two edges' lines meet (between two rays
+    that no vertex bearing separates, each edge crossing one spans the gap, so the points in
+    sight there are on the eye's side of both lines: a convex piece holding the chord).
+    ``outer`` adds those points. Within :data:`VERTEX_EPS` of a vertex's bearing the
+    outlines can differ by up to ``2 * VERTEX_EPS`` times the distance (sideways), and the
+    vision circle stays drawn by chords (by ``R * (1 - cos(pi / ARC_RAYS))`` inside it at
+    most): callers deciding "not in sight" allow that much more."""
+    return _sight(index, eye_xy, eye_z, body, vision, True)
+
+
+def _sight(index: CoverIndex, eye_xy, eye_z, body, vision, bounds: bool):
+    """:func:`sight_bounds`; without ``bounds`` the outer polygon is not worked out (the
+    area itself is returned in its place)."""
     ex, ey, e, H, R = _check_eye(eye_xy, eye_z, body_height("standing") if body is None else body,
                                  vision)
     if R <= 0:
-        return shapely.Polygon()
+        return shapely.Polygon(), shapely.Polygon()
     k_obs, beyond_obs = hiding_factors(index.heights, e, H)
-    star = _star(index, ex, ey, R, np.where(beyond_obs, k_obs, np.inf))
+    rays, rho, line = _star(index, ex, ey, R, np.where(beyond_obs, k_obs, np.inf))
+    star = _polygon(ex, ey, rays, rho)
+    outer = _outer(ex, ey, rays, rho, line, R) if bounds else None
     band = ~beyond_obs & (k_obs > 1.0)
     if band.any():
-        star = shapely.difference(star, _bands(index, ex, ey, R, k_obs, band))
-    return star
+        bands = _bands(index, ex, ey, R, k_obs, band)
+        star = shapely.difference(star, bands)
+        outer = None if outer is None else shapely.difference(outer, bands)
+    return star, star if outer is None else outer
 
 
-def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) -> shapely.Geometry:
+def _tangents(rays: np.ndarray, R: float) -> np.ndarray:
+    """(4, n): for each ray a line (two points, eye-relative) bounding what it sees uncut:
+    the vision circle's tangent at its end."""
+    c, s = np.cos(rays), np.sin(rays)
+    return np.stack((R * c, R * s, R * c - s, R * s + c))
+
+
+def _outer(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray, line: np.ndarray,
+           R: float) -> shapely.Geometry | None:
+    """The star polygon through the ray ends (not simplified) with, between each two
+    neighbouring rays cut by different lines (``line``: the cutting edge of each ray,
+    :func:`_cut`), the point where those lines meet when it lies between the rays beyond the
+    chord (:func:`sight_bounds`); None when there is no such point. Where the lines meet
+    beyond the vision circle the circle bounds the gap instead (its circumscribed sector).
+    The bearings still grow along the outline, so the polygon is simple."""
+    n = rays.size
+    if n < 3:
+        return None
+    j = np.roll(np.arange(n), -1)
+    ax, ay, bx, by = line
+    dix, diy = bx - ax, by - ay
+    djx, djy = dix[j], diy[j]
+    den = dix * djy - diy * djx
+    scale = np.hypot(dix, diy) * np.hypot(djx, djy)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = ((ax[j] - ax) * djy - (ay[j] - ay) * djx) / den
+        xx, xy = ax + t * dix, ay + t * diy
+    ci, si = np.cos(rays), np.sin(rays)
+    cj, sj = ci[j], si[j]
+    pix, piy = rho * ci, rho * si
+    pjx, pjy = pix[j], piy[j]
+    cx, cy = pjx - pix, pjy - piy
+    clen = np.maximum(np.hypot(cx, cy), 1e-300)
+    with np.errstate(invalid="ignore"):
+        off = (cx * (xy - piy) - cy * (xx - pix)) / clen  # the eye is on the negative side
+        eye_side = (cx * (0.0 - piy) - cy * (0.0 - pix))
+        inside = (ci * xy - si * xx > 0) & (xx * sj - xy * cj > 0)
+    cand = (np.abs(den) > 1e-12 * scale) & np.isfinite(t) & inside & (off * np.sign(-eye_side) > SIMPLIFY)
+    cand &= ~((rays[j] - rays) % _TWO_PI > math.pi)
+    cand &= (rho < R) | (rho[j] < R)  # (two uncut rays: the circle's chord, within the slack)
+    if not cand.any():
+        return None
+    gap = (rays[j] - rays) % _TWO_PI
+    Rc = R / np.cos(gap / 2)  # the circle's circumscribed sector reaches this far
+    with np.errstate(invalid="ignore"):
+        far = cand & ~(np.hypot(xx, xy) <= Rc * (1 + 1e-9))
+    near = cand & ~far
+    far_i, near_i = np.nonzero(far)[0], np.nonzero(near)[0]
+    # where the lines meet beyond the circle, the sector's corner points just inside the gap
+    # (a sliver of VERTEX_EPS sideways left out, within the slack callers allow)
+    d = np.minimum(VERTEX_EPS, gap[far_i] / 4)
+    b0, b1 = rays[far_i] + d, rays[far_i] + gap[far_i] - d
+    Rf = Rc[far_i]
+    px = np.concatenate((pix, xx[near_i], Rf * np.cos(b0), Rf * np.cos(b1)))
+    py = np.concatenate((piy, xy[near_i], Rf * np.sin(b0), Rf * np.sin(b1)))
+    key = np.concatenate((np.arange(n, dtype=float), near_i + 0.5, far_i + 0.3, far_i + 0.6))
+    order = np.argsort(key, kind="stable")
+    poly = shapely.Polygon(np.column_stack((ex + px[order], ey + py[order])))
+    if rho.min() < 1e-9 and not poly.is_valid:  # the eye on an obstacle's edge
+        poly = shapely.make_valid(poly)
+    return poly
+
+
+def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) -> tuple:
     """The star-shaped polygon of points on each ray nearer than the first obstacle edge
-    scaled by ``k_obs`` about the eye (inf: ignored), cut at ``R``.
+    scaled by ``k_obs`` about the eye (inf: ignored), cut at ``R``, as ``(rays, rho, line)``
+    (:func:`_cast`).
 
     Two passes: the :data:`FIRST_PASS` obstacles nearest the eye give a star polygon that
     contains the answer (fewer obstacles hide less); an obstacle can then cut a ray only
@@ -158,7 +254,7 @@ def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) 
     vy = index.vy - ey
     live = np.isfinite(k_obs)
     if not index.n or not live.any():
-        return _polygon(ex, ey, *_cast(vx, vy, index, np.zeros(0, dtype=np.int64), k_obs, R))
+        return _cast(vx, vy, index, np.zeros(0, dtype=np.int64), k_obs, R)
     view = index._view(ex, ey)
     with np.errstate(invalid="ignore"):  # inf * 0 where ``live`` is False anyway
         near = np.where(live, k_obs * view.dmin, np.inf)
@@ -169,24 +265,27 @@ def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) 
         e1 = _edges(vx, vy, index, first, k_obs)
         rays = np.unique(np.concatenate((_fan(), e1[-1])))
         rho = np.full(rays.size, R)
-        _cut(rays, rho, e1)
+        line = _tangents(rays, R)
+        _cut(rays, rho, e1, line)
         rest = np.setdiff1d(cand, first, assume_unique=True)
         rest = rest[view.full[rest] | (_reach(rays, rho, view.lo[rest], view.span[rest]) > near[rest])]
         if not rest.size:
-            return _polygon(ex, ey, rays, rho)
+            return rays, rho, line
         # the second pass, the same as casting ``first`` and ``rest`` together: the first
         # pass's rays keep their cuts by ``first``; only the rays the ``rest`` adds are cut
         # by ``first``, and every ray by ``rest``
         e2 = _edges(vx, vy, index, rest, k_obs)
         new = np.setdiff1d(e2[-1], rays)
         rho_new = np.full(new.size, R)
-        _cut(new, rho_new, e1)
+        line_new = _tangents(new, R)
+        _cut(new, rho_new, e1, line_new)
         all_rays = np.concatenate((rays, new))
         order = np.argsort(all_rays, kind="stable")
         rays, rho = all_rays[order], np.concatenate((rho, rho_new))[order]
-        _cut(rays, rho, e2)
-        return _polygon(ex, ey, rays, rho)
-    return _polygon(ex, ey, *_cast(vx, vy, index, cand, k_obs, R))
+        line = np.concatenate((line, line_new), axis=1)[:, order]
+        _cut(rays, rho, e2, line)
+        return rays, rho, line
+    return _cast(vx, vy, index, cand, k_obs, R)
 
 
 def _reach(rays: np.ndarray, rho: np.ndarray, lo: np.ndarray, span: np.ndarray) -> np.ndarray:
@@ -211,12 +310,14 @@ def _reach(rays: np.ndarray, rho: np.ndarray, lo: np.ndarray, span: np.ndarray) 
 def _cast(vx, vy, index: CoverIndex, obs: np.ndarray, k_obs: np.ndarray, R: float):
     """Rays (sorted bearings in [0, 2 pi)) and their free distances: the even fan and either
     side of every vertex of the obstacles ``obs``, each cut at the nearest edge of those
-    obstacles scaled by ``k_obs`` about the eye (eye-relative ``vx``, ``vy``), or at ``R``."""
+    obstacles scaled by ``k_obs`` about the eye (eye-relative ``vx``, ``vy``), or at ``R``;
+    and the line that cuts each ray (:func:`_cut`)."""
     edges = _edges(vx, vy, index, obs, k_obs)
     rays = np.unique(np.concatenate((_fan(), edges[-1])))
     rho = np.full(rays.size, R)
-    _cut(rays, rho, edges)
-    return rays, rho
+    line = _tangents(rays, R)
+    _cut(rays, rho, edges, line)
+    return rays, rho, line
 
 
 def _fan() -> np.ndarray:
@@ -243,10 +344,12 @@ def _edges(vx, vy, index: CoverIndex, obs: np.ndarray, k_obs: np.ndarray) -> tup
     return ax, ay, bx, by, lo, span, vrays
 
 
-def _cut(rays: np.ndarray, rho: np.ndarray, edges: tuple) -> None:
+def _cut(rays: np.ndarray, rho: np.ndarray, edges: tuple, line: np.ndarray | None = None) -> None:
     """Cut ``rho`` (the free distances along the sorted bearings ``rays``) in place at the
-    nearest of ``edges`` (:func:`_edges`) each ray crosses. Each (ray, edge) answer depends
-    on that ray and edge alone, so rays and edges may be cut in any grouping."""
+    nearest of ``edges`` (:func:`_edges`) each ray crosses, and write that edge's ends into
+    ``line`` ((4, n): ax, ay, bx, by eye-relative) where one of them cuts it. Each (ray,
+    edge) answer depends on that ray and edge alone, so rays and edges may be cut in any
+    grouping."""
     ax, ay, bx, by, lo, span, _ = edges
     nr = rays.size
     if not ax.size or not nr:
@@ -265,7 +368,12 @@ def _cut(rays: np.ndarray, rho: np.ndarray, edges: tuple) -> None:
         dist = (pax * sy - pay * sx) / den
         mu = (pax * dy - pay * dx) / den
     ok = (mu >= -1e-12) & (mu <= 1.0 + 1e-12) & (dist > 0) & np.isfinite(dist)
-    np.minimum.at(rho, ri[ok], dist[ok])
+    ri, dist, edge = ri[ok], dist[ok], edge[ok]
+    np.minimum.at(rho, ri, dist)
+    if line is not None:
+        win = dist == rho[ri]
+        w, e = ri[win], edge[win]
+        line[0, w], line[1, w], line[2, w], line[3, w] = ax[e], ay[e], bx[e], by[e]
 
 
 def _polygon(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray) -> shapely.Geometry:

@@ -50,7 +50,7 @@ from engine.sr5.economy import (
 )
 from engine.sr5.dice import Roller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
-from engine.vision import light_at
+from engine.vision import token_light
 from engine.sr5.facts import MapFacts, TargetFacts
 from engine.sr5.pools import Modifier, Pool, base, divide, mod, roll_pool, roll_record
 from engine.sr5.sheet import Settings, Sheet
@@ -578,7 +578,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
                                 f"{opts.melee_metres + reach:.1f} m)")
         blind = tf.cover == "full" or not tf.visible
         env = environment(st.environment, ash, band=band_name, distance=tf.distance, blind=blind, melee=melee,
-                          smartlink=smartlinked(w, ash), light=light_at(encounter, ttok.x, ttok.y))
+                          smartlink=smartlinked(w, ash), light=token_light(encounter, ttok))
         envs.append(env)
         tinfo.append((tid, tf, ttok, band_name, env))
         if spread and not tf.in_spread:

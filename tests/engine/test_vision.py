@@ -465,3 +465,57 @@ def test_door_after_door_the_cache_agrees_with_a_fresh_one():
         # (the same areas, unioned in another order: slivers of float noise, 1e-4 m^2 of 4,745)
         assert got.sight.symmetric_difference(want.sight).area < 1e-3
     assert kept > 0  # some eyes were not redone
+
+
+# --- issue 26 item 3: a body in plain view in a V of walls ---------------------------------
+@pytest.mark.parametrize("dist, inside_m, radius", [(250.0, 0.6, 0.4), (60.0, 0.15, 0.05)])
+def test_a_body_in_plain_view_in_a_v_of_walls_is_seen_by_the_party(dist, inside_m, radius):
+    # tests/geometry/test_sight.py's V (3 m walls crossing in an X, the apex half-way between
+    # two fan rays): the area's outline cuts the V's corner off 1.091 m (at 60 m: 0.262 m)
+    # before the apex, and the body (0.6 m / 0.15 m before the apex, radius 0.4 m / 5 cm)
+    # lies wholly in that corner, with 0 % cover. "Not seen" is concluded only outside the
+    # outer bound; here the cover computation decides: seen.
+    from tests.geometry.test_sight import v_of_walls
+
+    idx, apex, u = v_of_walls(dist)
+    eye = np.array([10.0, 150.0])
+    walls = [Obstacle(id=f"w{i}", height=3.0, polygon=tuple(map(tuple, np.asarray(p.exterior.coords)[:-1] + eye)))
+             for i, p in enumerate(idx.polygons)]
+    bx, by = eye + apex - u * inside_m
+    enc = enc_of(obstacles=walls, tokens=[tok("eye", *eye), tok("b", bx, by, side="ganger", radius=radius)],
+                 size=320.0, fog=True)
+    from engine.analysis import Tactics  # the cover `analyze` prints
+
+    assert Tactics(enc).cover("eye", ["b"])["b"].fraction == pytest.approx(0.0, abs=1e-9)
+    assert vision.token_sees(enc, "eye", "b", SightCache()) is True
+    assert "b" in SightCache().view(enc).visible
+
+
+# --- issue 26 item 4: light at a prone body is judged at its own height --------------------
+def test_a_prone_body_in_a_low_walls_shadow_is_in_the_dark():
+    # Total darkness. A lamp 2 m up (LIGHT_HEIGHT) at (20, 30), radius 15 m; a 1.5 m wall
+    # 0.2 m thick from x = 24 to 24.2 (y 25..35). The lamp stands above the wall: a ray
+    # leaving the wall's far face at d_out = 4.2 m passes over it at 1.5 m and falls
+    # 0.5 m per 4.2 m, so a column H m tall is wholly in shadow (its top's sight line runs
+    # below 1.5 m at the far face, and the column's other points' lines run lower) while
+    # 2 - (2 - H) * 4.2 / rho <= 1.5, i.e. rho <= 4.2 * (2 - H) / (2 - 1.5):
+    #   prone, H = 0.4 m:     rho <= 4.2 * 1.6 / 0.5 = 13.44 m   (x up to 33.44)
+    #   standing, H = 1.8 m:  rho <= 4.2 * 0.2 / 0.5 = 1.68 m < 4.2 m: no shadow at all.
+    # A prone ganger at (26, 30) (rho 6 m) is wholly in the shadow; standing there it is lit.
+    # A prone body at 13.3 m is still in it, at 13.6 m (inside the 15 m radius) lit again.
+    lamp = Light(id="lamp", x=20, y=30, radius=15)
+    wall = box("w", 24, 25, 24.2, 35, 1.5)
+    runner = tok("eye", 26, 20)  # 10 m north of the ganger, nothing between (x = 26 clears the wall)
+    prone = tok("g", 26, 30, side="ganger", stance="prone")
+    enc = enc_of(obstacles=[wall], tokens=[runner, prone], lights=[lamp], light="dark")
+    cache = SightCache()
+    assert vision.light_at(enc, 26, 30, cache) == "full"  # a standing column there
+    assert vision.token_light(enc, "g", cache) == "dark"
+    assert vision.light_at(enc, 26, 30, cache, body=0.4) == "dark"
+    assert vision.light_at(enc, 33.3, 30, cache, body=0.4) == "dark"  # 13.3 m: still in it
+    assert vision.light_at(enc, 33.6, 30, cache, body=0.4) == "full"  # 13.6 m: past 13.44 m
+    assert vision.token_sees(enc, "eye", "g", cache) is False  # in the dark, beyond dark_m 0
+    assert cache.view(enc).visible == {"eye"}
+    standing = enc.model_copy(update={"tokens": (runner, prone.model_copy(update={"stance": "standing"}))})
+    assert vision.token_light(standing, "g") == "full"
+    assert SightCache().view(standing).visible == {"eye", "g"}

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from geometry.cover import CoverIndex, cover_class
 from geometry.errors import InvalidInputError
-from geometry.sight import hiding_factors, party_sight, sees, sight_area
+from geometry.sight import hiding_factors, party_sight, sees, sight_area, sight_bounds
 
 EYE = 1.6  # standing eyes
 STAND = 1.8
@@ -234,3 +234,75 @@ def test_a_light_of_radius_6m_in_darkness():
     assert own.area == pytest.approx(math.pi * 36 + math.pi * 9, rel=1e-3)
     # lit all over (daylight, or dim light for a low-light eye): all it has in sight
     assert seen_in_light(sight, (0, 0), None).area == pytest.approx(sight.area)
+
+
+# --- issue 26 item 3: the outline cuts corners between rays; the outer bound does not -------
+def v_of_walls(dist: float, length: float = 6.0, thick: float = 0.2, h: float = 3.0):
+    """Two walls (``length`` x ``thick`` m, ``h`` m tall) crossing in an X whose near arms
+    make a V opening towards the eye at the origin, the near faces meeting at the apex
+    ``dist`` m away on bearing -0.25 deg: half-way between the even fan's rays at 0 and
+    -0.5 deg (720 rays, 0.5 deg apart), so no ray runs along the V's axis. Returns the
+    index, the apex and the unit vector towards it."""
+    b = math.radians(-0.25)
+    ux, uy = math.cos(b), math.sin(b)
+    apex = np.array([dist * ux, dist * uy])
+    polys = []
+    for s in (1, -1):
+        a = b + s * math.radians(45)
+        d = np.array([math.cos(a), math.sin(a)])
+        n = np.array([-d[1], d[0]])
+        if n @ (ux, uy) < 0:
+            n = -n  # the wall's thickness lies away from the eye: the near face runs through the apex
+        c = apex + n * thick / 2
+        L, T = length / 2, thick / 2
+        polys.append(shapely.Polygon([c + d * L + n * T, c - d * L + n * T, c - d * L - n * T, c + d * L - n * T]))
+    return CoverIndex(polys, [h, h]), apex, np.array([ux, uy])
+
+
+@pytest.mark.parametrize("dist, inside_m, radius", [(250.0, 0.6, 0.4), (60.0, 0.15, 0.05)])
+def test_a_body_in_a_v_of_walls_is_seen_and_the_outer_bound_holds_it(dist, inside_m, radius):
+    # The fan rays either side of the apex run 0.25 deg off the V's axis, dist * tan(0.25 deg)
+    # sideways at the V (250 m: 1.091 m; 60 m: 0.262 m). The near faces run at 45 deg to the
+    # axis, so those rays meet them that far *before* the apex along the axis, and the
+    # area's outline joins the two ray ends by a chord 1.091 m (0.262 m) short of the apex.
+    # The body stands inside_m before the apex on the axis: the faces are inside_m * sin 45
+    # = 0.424 m (0.106 m) from its centre, more than its radius 0.4 m (5 cm): it is not
+    # touched, and the sight lines (from 250 m, all but parallel to the axis) pass the V's
+    # throat, which is inside_m wide either side at the body, wider than the body: 0 %
+    # cover, seen. Its disc lies wholly beyond the chord (its nearest point is
+    # inside_m + radius = 1.0 m (0.2 m) before the apex, less than the chord's 1.091 m
+    # (0.262 m)): outside the area, inside the outer bound.
+    idx, apex, u = v_of_walls(dist)
+    body = apex - u * inside_m
+    assert idx.cover_fractions((0, 0), EYE, [body], [radius], [STAND])[0] == pytest.approx(0.0, abs=1e-9)
+    assert sees(idx, (0, 0), EYE, [body], [radius], [STAND])[0]
+    inner, outer = sight_bounds(idx, (0, 0), EYE, vision=dist + 50)
+    chord = dist * math.tan(math.radians(0.25))
+    assert shapely.distance(inner, shapely.Point(*body)) > radius  # the corner cut off (the old "not seen")
+    assert not inside(inner, *(apex - u * (chord - 0.05)))
+    assert inside(inner, *(apex - u * (chord + 0.05)))
+    assert inside(outer, *body) and inside(outer, *(apex - u * 0.01))  # in sight to the apex
+    assert not inside(outer, *(apex + u * 0.01))  # and no further: the walls meet there
+    assert inner.within(outer.buffer(1e-3))  # (the area is thinned by up to 4 * SIMPLIFY)
+
+
+def test_the_outer_bound_holds_all_in_sight_on_the_bench_scene(bench_scene):
+    # Every point a thin standing body (2 cm) would be seen at lies in the outer bound (to
+    # its slack: 4 * SIMPLIFY plus 2 * VERTEX_EPS * the distance), and it adds little: the
+    # corners cut off between rays.
+    import geometry.sight as S
+
+    enc, idx = bench_scene
+    rng = np.random.default_rng(11)
+    checked = 0
+    for t in enc.tokens[:8]:
+        eye = (t.x, t.y)
+        inner, outer = sight_bounds(idx, eye, EYE, vision=80)
+        pts = np.array(eye) + rng.uniform(-80, 80, (400, 2))
+        pts = pts[np.hypot(*(pts - eye).T) < 79]  # (sees() knows no vision range)
+        seen = sees(idx, eye, EYE, pts, 0.01, STAND)
+        slack = 0.01 + 4 * S.SIMPLIFY + 2 * S.VERTEX_EPS * 80
+        assert shapely.dwithin(outer, shapely.points(pts[seen]), slack).all()
+        assert outer.area - inner.area < 0.01 * inner.area
+        checked += int(seen.sum())
+    assert checked > 500

@@ -78,3 +78,21 @@ def test_a_grenade_at_a_lit_aim_point():
                          BlastDeclaration("sam", "g", weapon="Frag"))
     env = lambda p: next(m for m in p.attack.parts if m.key == "environment")  # noqa: E731
     assert env(dark).value == -6 and env(lit).value == -3
+
+
+def test_a_prone_target_in_a_low_walls_shadow_is_in_total_darkness():
+    # tests/engine/test_vision.py's shadow: a lamp 2 m up, a 1.5 m wall whose far face is
+    # d_out = 4.2 m from it; a prone body (0.4 m) is wholly in its shadow out to
+    # 4.2 * (2 - 0.4) / (2 - 1.5) = 13.44 m from the lamp, a standing one (1.8 m) nowhere
+    # (4.2 * 0.2 / 0.5 = 1.68 m < 4.2 m). Razor 6 m from the lamp behind the wall: prone,
+    # total darkness (-6); standing, full light (0).
+    from engine.model import Obstacle
+
+    sam = token("sam", 26, 20, side="runner", weapons=(AK,), agility=4, skills={"automatics": 6})
+    razor = token("razor", 26, 30)
+    wall = Obstacle(id="w", height=1.5, polygon=((24, 25), (24.2, 25), (24.2, 35), (24, 35)))
+    e = encounter(sam, razor, settings=Settings(environment=Environment(light="dark")))
+    e = e.model_copy(update={"obstacles": (wall,), "lights": (Light(id="lamp", x=20, y=30, radius=15),)})
+    assert _env(e) == (0, "")
+    prone = e.model_copy(update={"tokens": (sam, razor.model_copy(update={"stance": "prone"}))})
+    assert _env(prone) == (-6, "total darkness")
