@@ -237,9 +237,9 @@ def stamp_many(painter: QPainter, pm: QPixmap, xs, ys, anchor: str = "center") -
         size = (pm.width() / dpr, pm.height() / dpr)
     w, h = size
     xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    left = np.trunc(xs - w / 2 + 0.5)
+    left = np.floor(xs - w / 2 + 0.5)
     top = ys - (0.0 if anchor == "top" else (h if anchor == "bottom" else h / 2))
-    top = np.trunc(top + 0.5)
+    top = np.floor(top + 0.5)
     if _FRAGMENTS is None:
         _FRAGMENTS = PrimitiveArray(QPainter.PixmapFragment, 10)
     _FRAGMENTS.resize(n)
