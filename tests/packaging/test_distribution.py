@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import subprocess
 import sys
@@ -17,21 +19,36 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 VERSION = PYPROJECT["project"]["version"]
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory) -> Path:
-    """The sdist and wheel ``python -m build`` makes from this checkout (the wheel is built
-    from the sdist, so a file the sdist forgets is missing from the wheel too)."""
-    pytest.importorskip("build")
-    out = tmp_path_factory.mktemp("dist")
+def _build(tmp: Path) -> Path:
+    out = tmp / "dist"
     # from a copy of the checkout: setuptools writes coverfire.egg-info and build/ into the
-    # tree it builds, and another worker of the suite may be building the same tree at once
-    src = tmp_path_factory.mktemp("src") / "coverfire"
+    # tree it builds, and another run of the suite may be building the same tree at once
+    src = tmp / "src" / "coverfire"
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
         ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
     res = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(src)],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     return out
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    """The sdist and wheel ``python -m build`` makes from this checkout (the wheel is built
+    from the sdist, so a file the sdist forgets is missing from the wheel too). Made once a
+    run: the suite's workers (pytest-xdist) share this run's temporary folder, and the first
+    to ask builds while the others wait for it."""
+    pytest.importorskip("build")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _build(tmp_path_factory.mktemp("wheel"))
+    shared = tmp_path_factory.getbasetemp().parent  # (this run's, common to its workers)
+    with open(shared / "wheel.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "wheel" / "built"
+        if not done.exists():
+            _build(shared / "wheel")
+            done.touch()
+    return shared / "wheel" / "dist"
 
 
 @pytest.fixture(scope="module")
