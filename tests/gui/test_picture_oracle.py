@@ -1,0 +1,350 @@
+"""The picture is the truth (issue 24): a stateful property test drives the real window
+offscreen through random edits, undos, zooms, opens and rule-system actions, and after each
+step compares its map view (and the player view, when open) with a freshly opened window's
+on the same encounter at the same size and view: the pictures within a small tolerance, the
+scene's items equal as data (tests/gui/oracle.py). Exports: an export after the edits
+equals an export of the saved file read back.
+
+Budget: ``COVERFIRE_ORACLE_EXAMPLES`` runs of ``COVERFIRE_ORACLE_STEPS`` steps each
+(CI: 3 x 8, seeded by ``derandomize``); by hand, e.g.
+``COVERFIRE_ORACLE_EXAMPLES=40 COVERFIRE_ORACLE_STEPS=30 COVERFIRE_ORACLE_SEED=7``.
+``COVERFIRE_ORACLE_MAP=big`` starts every run on a 2,000-obstacle scene (bench/scene.py).
+A failing run shrinks to a short list of steps; each found so far is kept below as a
+regression test.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QMessageBox
+
+from engine.errors import CoverfireError
+from gui import edits
+from tests.gui import oracle
+
+EXAMPLES = int(os.environ.get("COVERFIRE_ORACLE_EXAMPLES", "3"))
+STEPS = int(os.environ.get("COVERFIRE_ORACLE_STEPS", "8"))
+SEED = os.environ.get("COVERFIRE_ORACLE_SEED")
+MAP = os.environ.get("COVERFIRE_ORACLE_MAP", "demos")
+SIZE = QSize(1366, 740)
+SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
+DROP_MAP = SAMPLES / "uvtt" / "foundry_to_uvtt-prismatic_ballroom_main.uvtt"
+
+ANY = st.integers(0, 10_000)  # an index into whatever list the step picks from (modulo its length)
+METRES = st.floats(-8.0, 8.0, allow_nan=False).map(lambda v: round(v, 1))
+
+
+def _demos() -> list[Path]:
+    from gui.main_window import demo_paths
+
+    return demo_paths()
+
+
+def _big_scene():
+    from bench.scene import make_scene
+
+    return make_scene(3, tokens=40, obstacles=2000)
+
+
+class Windows:
+    """What the machine needs from pytest: a folder, and a record of the steps run."""
+
+    folder: Path
+    stats: dict
+
+
+class PictureMachine(RuleBasedStateMachine):
+    """Random edits of the window on a demo; after every step its pictures and scene items
+    equal a fresh window's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.win = None
+        self.steps = 0
+        self.log: list[str] = []
+
+    # -- set-up ---------------------------------------------------------------------------------
+    @initialize(demo=st.integers(0, 2))
+    def open_window(self, demo: int) -> None:
+        from engine.files import load_encounter
+
+        Windows.stats["runs"] += 1
+        if MAP == "big":
+            enc, path = _big_scene(), None
+        else:
+            path = _demos()[demo]
+            enc = load_encounter(path)
+        self.win = oracle.make_window(enc, path, Windows.folder / f"live{Windows.stats['runs']}", SIZE)
+
+    def teardown(self) -> None:
+        if self.win is not None:
+            oracle.close_window(self.win)
+            self.win = None
+
+    # -- helpers ------------------------------------------------------------------------------
+    @property
+    def doc(self):
+        return self.win.document
+
+    @property
+    def enc(self):
+        return self.win.document.committed
+
+    def _pick(self, items, i):
+        items = list(items)
+        return items[i % len(items)] if items else None
+
+    def _commit(self, new, text: str) -> None:
+        try:
+            new = edits.checked(new, self.enc)
+        except CoverfireError:
+            return
+        self.doc.commit(new, text)
+
+    def _drag(self, make, k: int) -> None:
+        """A drag: ``k`` previews of ``make(fraction)`` then the last one committed."""
+        before = self.enc
+        for s in range(1, k + 1):
+            try:
+                self.doc.preview(make(before, s / k))
+            except (CoverfireError, ValueError):
+                self.doc.cancel_preview()
+                return
+            oracle.QApplication.instance().processEvents()
+        self._commit(self.doc.encounter, "drag")
+
+    # -- edits --------------------------------------------------------------------------------
+    @rule(i=ANY, dx=METRES, dy=METRES, k=st.integers(1, 3))
+    def move_token(self, i, dx, dy, k):
+        t = self._pick(self.enc.tokens, i)
+        if t is not None:
+            self._drag(lambda e, f: edits.translate(e, [t.id], dx * f, dy * f), k)
+
+    @rule(i=ANY, dx=METRES, dy=METRES)
+    def move_obstacle(self, i, dx, dy):
+        o = self._pick(self.enc.obstacles, i)
+        if o is not None:
+            self._drag(lambda e, f: edits.translate(e, [o.id], dx * f, dy * f), 2)
+
+    @rule(i=ANY)
+    def door(self, i):
+        doors = [o for o in self.enc.obstacles if o.door] or list(self.enc.obstacles)
+        o = self._pick(doors, i)
+        if o is not None:
+            upd = {"open": not o.open} if o.door else {"door": True, "open": True}
+            self._commit(edits.replace(self.enc, o.model_copy(update=upd)), "door")
+
+    @rule(i=ANY, dx=METRES, dy=METRES)
+    def move_zone(self, i, dx, dy):
+        z = self._pick([z for z in self.enc.zones if z.x is not None], i)
+        if z is not None:
+            self._drag(lambda e, f: edits.translate(e, [z.id], dx * f, dy * f), 2)
+
+    @rule(i=ANY, r=st.floats(0.5, 20.0).map(lambda v: round(v, 1)))
+    def resize_zone(self, i, r):
+        z = self._pick([z for z in self.enc.zones if z.kind in ("blast", "circle")], i)
+        if z is not None:
+            self._drag(lambda e, f: edits.resize_zone(e, z.id, (z.x + (z.radius + (r - z.radius) * f), z.y)), 2)
+
+    @rule(i=ANY, angle=st.integers(0, 359), length=st.floats(1.0, 30.0).map(lambda v: round(v, 1)))
+    def aim_zone(self, i, angle, length):
+        z = self._pick(self.enc.zones, i)
+        if z is None:
+            return
+        def aim(e, f):
+            ox, oy = e.zone_origin(e.zone(z.id))
+            a = math.radians(angle)
+            return edits.aim_zone(e, z.id, (ox + length * math.cos(a), oy + length * math.sin(a)))
+        self._drag(aim, 2)
+
+    @rule(x=st.floats(0.05, 0.95), y=st.floats(0.05, 0.95), side=st.sampled_from(["runner", "ganger", "ally", "drone"]))
+    def add_token(self, x, y, side):
+        m = self.enc.map
+        t = edits.new_token(self.enc, (round(x * m.width, 1), round(y * m.height, 1)), side=side)
+        self._commit(edits.add_unchecked(self.enc, t), "add token")
+
+    @rule(x=st.floats(0.05, 0.9), y=st.floats(0.05, 0.9), w=st.floats(0.3, 6.0), h=st.floats(0.3, 6.0),
+          height=st.sampled_from([0.6, 1.0, 1.5, 3.0]))
+    def add_obstacle(self, x, y, w, h, height):
+        m = self.enc.map
+        a = (round(x * m.width, 1), round(y * m.height, 1))
+        pts = edits.rectangle(a, (a[0] + round(w, 1), a[1] + round(h, 1)))
+        self._commit(edits.add_unchecked(self.enc, edits.new_obstacle(self.enc, pts, height)), "add obstacle")
+
+    @rule(kind=st.sampled_from(["suppressive", "shotgun", "blast", "cone", "line", "circle", "rect"]), i=ANY,
+          x=st.floats(0.1, 0.9), y=st.floats(0.1, 0.9))
+    def add_zone(self, kind, i, x, y):
+        owner = self._pick(self.enc.tokens, i)
+        if kind == "shotgun" and owner is None:
+            return
+        m = self.enc.map
+        try:
+            z = edits.default_zone(self.enc, kind, owner if kind not in ("circle", "rect") else None,
+                                   (round(x * m.width, 1), round(y * m.height, 1)))
+        except (CoverfireError, ValueError):
+            return
+        self._commit(edits.add_unchecked(self.enc, z), "add zone")
+
+    @rule(group=st.sampled_from(["tokens", "obstacles", "zones"]), i=ANY)
+    def delete(self, group, i):
+        item = self._pick(getattr(self.enc, group), i)
+        if item is not None:
+            self.win.selection.select([item.id], self.enc)
+            self.win.delete_selection()
+
+    @rule(group=st.sampled_from(["tokens", "obstacles", "zones"]), i=ANY)
+    def hide_or_show(self, group, i):
+        item = self._pick(getattr(self.enc, group), i)
+        if item is not None:
+            self._commit(edits.replace(self.enc, item.model_copy(update={"hidden": not item.hidden})), "hide")
+
+    @rule(n=st.integers(1, 3))
+    def undo(self, n):
+        for _ in range(n):
+            self.doc.undo_stack.undo()
+
+    @rule()
+    def redo(self):
+        self.doc.undo_stack.redo()
+
+    # -- the view -----------------------------------------------------------------------------
+    @rule(factor=st.sampled_from([0.5, 0.8, 1.25, 2.0]))
+    def zoom(self, factor):
+        self.win.map_view.zoom_by(factor)
+
+    @rule(dx=st.integers(-300, 300), dy=st.integers(-200, 200))
+    def pan(self, dx, dy):
+        self.win.map_view.pan_by(dx, dy)
+
+    @rule()
+    def fit(self):
+        self.win.map_view.fit_map()
+
+    @rule(option=st.sampled_from(["show_labels", "show_zones", "show_legend", "show_badges", "show_grid"]))
+    def toggle_option(self, option):
+        self.win.actions[f"view:{option}"].trigger()
+
+    @rule(i=ANY, group=st.sampled_from(["tokens", "zones", "obstacles"]))
+    def select(self, i, group):
+        item = self._pick(getattr(self.enc, group), i)
+        if item is not None:
+            self.win.selection.select([item.id], self.enc)
+
+    @rule(i=ANY)
+    def target(self, i):
+        t = self._pick(self.enc.tokens, i)
+        if t is not None and t.id != self.win.selection.attacker:
+            self.win.selection.toggle_target(t.id)
+
+    @rule()
+    def player_view(self):
+        ctl = self.win.player_view
+        if ctl.player is not None and ctl.player.isVisible():
+            ctl.close()
+        else:
+            ctl.open().resize(1024, 640)
+
+    # -- rule systems that change zones -------------------------------------------------------
+    @rule(i=ANY, fit=st.booleans(), seed=st.integers(0, 99))
+    def grenade(self, i, fit, seed):
+        g = getattr(self.win, "sr5", None)
+        if g is None or self.enc.ruleset != "sr5":
+            return
+        from engine.sr5 import blast
+        from engine.sr5.dice import SeededRoller
+
+        throwers = [t for t in self.enc.tokens if any(blast.is_blast_weapon(w) for w in t.weapons)]
+        zones = [z for z in self.enc.zones if z.kind == "blast"]
+        t = self._pick(throwers, i)
+        if t is None:
+            return
+        if not zones:
+            z = edits.default_zone(self.enc, "blast", t, (t.x + 8.0, t.y))
+            self._commit(edits.add_unchecked(self.enc, z), "add blast")
+            zones = [z for z in self.enc.zones if z.kind == "blast"]
+            if not zones:
+                return
+        z = self._pick(zones, i)
+        w = next(w for w in t.weapons if blast.is_blast_weapon(w))
+        try:
+            plan = g.plan_blast(blast.BlastDeclaration(t.id, z.id, w.name, fit_radius=fit))
+            res = blast.resolve_blast(plan, SeededRoller(seed), tactics=g.shared_tactics())
+            g.apply_blast(res, force=True)
+        except (CoverfireError, ValueError):
+            return
+
+    @rule(i=ANY, seed=st.integers(0, 99), enhanced=st.booleans())
+    def suppressive_fire(self, i, seed, enhanced):
+        g = getattr(self.win, "sr5", None)
+        if g is None or self.enc.ruleset != "sr5":
+            return
+        from engine.sr5 import suppressive
+        from engine.sr5.dice import SeededRoller
+
+        z = self._pick([z for z in self.enc.zones if z.kind == "suppressive" and z.owner], i)
+        if z is None:
+            return
+        try:
+            plan = g.plan_suppressive(suppressive.SuppressiveDeclaration(z.owner, z.id, enhanced=enhanced))
+            g.apply_suppressive(plan, SeededRoller(seed), force=True)
+        except (CoverfireError, ValueError, StopIteration):
+            return
+
+    # -- files --------------------------------------------------------------------------------
+    @rule(demo=st.integers(0, 2))
+    def open_other(self, demo):
+        self.win.open_demo(_demos()[demo])
+
+    @precondition(lambda self: DROP_MAP.is_file())
+    @rule()
+    def drop_map(self):
+        self.win.drops.drop([str(DROP_MAP)], None)
+
+    # -- the oracle ---------------------------------------------------------------------------
+    @invariant()
+    def same_as_a_fresh_window(self):
+        if self.win is None:
+            return
+        Windows.stats["steps"] += 1
+        problems = oracle.compare(self.win, Windows.folder / "diffs", f"s{Windows.stats['steps']}")
+        if problems:
+            Windows.stats["failed"] += 1
+        assert not problems, "\n".join(problems[:12])
+        Windows.stats["clean"] += 1
+
+
+@pytest.fixture
+def quiet_messages(monkeypatch):
+    """Questions answered Discard; warnings and information recorded (no modal dialog)."""
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+    for name in ("warning", "information", "critical"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(lambda parent, title, text, *a, **k: shown.append(text)))
+    return shown
+
+
+def test_random_edits_draw_what_a_fresh_window_draws(qtbot, tmp_path, quiet_messages, record_property):
+    Windows.folder = Path(os.environ.get("COVERFIRE_ORACLE_OUT") or tmp_path)
+    Windows.stats = {"runs": 0, "steps": 0, "clean": 0, "failed": 0}
+    s = settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, database=None,
+                 derandomize=SEED is None, suppress_health_check=list(HealthCheck),
+                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
+    machine = PictureMachine
+    if SEED is not None:
+        from hypothesis import seed
+
+        machine.TestCase.settings = s
+        seed(int(SEED))(machine.TestCase)
+    try:
+        run_state_machine_as_test(machine, settings=s)
+    finally:
+        record_property("oracle", Windows.stats)
+        print(f"oracle: {Windows.stats}")
