@@ -94,6 +94,7 @@ class TokenLayer(MapLayer):
         self._obstacles = None
         self._badge_boxes: dict[str, tuple[float, float]] = {}
         self._badge_rects: dict[str, tuple[float, float, float, float]] = {}
+        self._block_rects: dict[str, tuple[float, float, float, float]] = {}
         self.layout_count = 0
 
     @property
@@ -305,9 +306,13 @@ class TokenLayer(MapLayer):
         # then the names (and what hangs under them): no label over any disc, badge or mark
         fixed = discs + list(badges.values()) + others if blocks else []
         out = [(0.0, 0.0)] * len(self._ids)
-        for i, off in zip(which, place_labels(blocks, fixed=fixed)):
+        placed = {}
+        for i, block, off in zip(which, blocks, place_labels(blocks, fixed=fixed)):
             out[i] = off
+            cx, cy, top, w, h = block
+            placed[self._ids[i]] = (cx - w / 2 + off[0], cy + top + off[1], cx + w / 2 + off[0], cy + top + off[1] + h)
         self._layout_key, self._layout = key, out
+        self._block_rects = placed
         self._badge_rects = badges
         return out
 
@@ -336,6 +341,13 @@ class TokenLayer(MapLayer):
         answer, which :class:`gui.layers.AnswerLayer` follows."""
         self._label_offsets(px_per_m, self._flip)
         return dict(self._badge_rects)
+
+    def block_rects(self, px_per_m: float) -> dict[str, tuple[float, float, float, float]]:
+        """Where each token's whole label block (its name, what hangs under it: decorations,
+        :meth:`set_label_extras`) is drawn at ``px_per_m`` (token id -> (left, top, right,
+        bottom) pixels from the map origin, y as the view draws it)."""
+        self._label_offsets(px_per_m, self._flip)
+        return dict(self._block_rects)
 
     def label_rects(self, m_per_px: float | None = None) -> dict[str, QRectF]:
         """Where each shown token's name label is drawn at ``m_per_px`` metres per pixel

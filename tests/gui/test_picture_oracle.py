@@ -54,6 +54,17 @@ def _big_scene():
     return make_scene(3, tokens=40, obstacles=2000)
 
 
+def logged(fn):
+    """Record a step (its name and arguments) in the machine's log."""
+    import functools
+
+    @functools.wraps(fn)
+    def step(self, **kw):
+        self.log.append(f"{fn.__name__}({', '.join(f'{k}={v!r}' for k, v in kw.items())})")
+        return fn(self, **kw)
+    return step
+
+
 class Windows:
     """What the machine needs from pytest: a folder, and a record of the steps run."""
 
@@ -123,18 +134,21 @@ class PictureMachine(RuleBasedStateMachine):
 
     # -- edits --------------------------------------------------------------------------------
     @rule(i=ANY, dx=METRES, dy=METRES, k=st.integers(1, 3))
+    @logged
     def move_token(self, i, dx, dy, k):
         t = self._pick(self.enc.tokens, i)
         if t is not None:
             self._drag(lambda e, f: edits.translate(e, [t.id], dx * f, dy * f), k)
 
     @rule(i=ANY, dx=METRES, dy=METRES)
+    @logged
     def move_obstacle(self, i, dx, dy):
         o = self._pick(self.enc.obstacles, i)
         if o is not None:
             self._drag(lambda e, f: edits.translate(e, [o.id], dx * f, dy * f), 2)
 
     @rule(i=ANY)
+    @logged
     def door(self, i):
         doors = [o for o in self.enc.obstacles if o.door] or list(self.enc.obstacles)
         o = self._pick(doors, i)
@@ -143,18 +157,21 @@ class PictureMachine(RuleBasedStateMachine):
             self._commit(edits.replace(self.enc, o.model_copy(update=upd)), "door")
 
     @rule(i=ANY, dx=METRES, dy=METRES)
+    @logged
     def move_zone(self, i, dx, dy):
         z = self._pick([z for z in self.enc.zones if z.x is not None], i)
         if z is not None:
             self._drag(lambda e, f: edits.translate(e, [z.id], dx * f, dy * f), 2)
 
     @rule(i=ANY, r=st.floats(0.5, 20.0).map(lambda v: round(v, 1)))
+    @logged
     def resize_zone(self, i, r):
         z = self._pick([z for z in self.enc.zones if z.kind in ("blast", "circle")], i)
         if z is not None:
             self._drag(lambda e, f: edits.resize_zone(e, z.id, (z.x + (z.radius + (r - z.radius) * f), z.y)), 2)
 
     @rule(i=ANY, angle=st.integers(0, 359), length=st.floats(1.0, 30.0).map(lambda v: round(v, 1)))
+    @logged
     def aim_zone(self, i, angle, length):
         z = self._pick(self.enc.zones, i)
         if z is None:
@@ -166,6 +183,7 @@ class PictureMachine(RuleBasedStateMachine):
         self._drag(aim, 2)
 
     @rule(x=st.floats(0.05, 0.95), y=st.floats(0.05, 0.95), side=st.sampled_from(["runner", "ganger", "ally", "drone"]))
+    @logged
     def add_token(self, x, y, side):
         m = self.enc.map
         t = edits.new_token(self.enc, (round(x * m.width, 1), round(y * m.height, 1)), side=side)
@@ -173,6 +191,7 @@ class PictureMachine(RuleBasedStateMachine):
 
     @rule(x=st.floats(0.05, 0.9), y=st.floats(0.05, 0.9), w=st.floats(0.3, 6.0), h=st.floats(0.3, 6.0),
           height=st.sampled_from([0.6, 1.0, 1.5, 3.0]))
+    @logged
     def add_obstacle(self, x, y, w, h, height):
         m = self.enc.map
         a = (round(x * m.width, 1), round(y * m.height, 1))
@@ -181,6 +200,7 @@ class PictureMachine(RuleBasedStateMachine):
 
     @rule(kind=st.sampled_from(["suppressive", "shotgun", "blast", "cone", "line", "circle", "rect"]), i=ANY,
           x=st.floats(0.1, 0.9), y=st.floats(0.1, 0.9))
+    @logged
     def add_zone(self, kind, i, x, y):
         owner = self._pick(self.enc.tokens, i)
         if kind == "shotgun" and owner is None:
@@ -194,6 +214,7 @@ class PictureMachine(RuleBasedStateMachine):
         self._commit(edits.add_unchecked(self.enc, z), "add zone")
 
     @rule(group=st.sampled_from(["tokens", "obstacles", "zones"]), i=ANY)
+    @logged
     def delete(self, group, i):
         item = self._pick(getattr(self.enc, group), i)
         if item is not None:
@@ -201,50 +222,60 @@ class PictureMachine(RuleBasedStateMachine):
             self.win.delete_selection()
 
     @rule(group=st.sampled_from(["tokens", "obstacles", "zones"]), i=ANY)
+    @logged
     def hide_or_show(self, group, i):
         item = self._pick(getattr(self.enc, group), i)
         if item is not None:
             self._commit(edits.replace(self.enc, item.model_copy(update={"hidden": not item.hidden})), "hide")
 
     @rule(n=st.integers(1, 3))
+    @logged
     def undo(self, n):
         for _ in range(n):
             self.doc.undo_stack.undo()
 
     @rule()
+    @logged
     def redo(self):
         self.doc.undo_stack.redo()
 
     # -- the view -----------------------------------------------------------------------------
     @rule(factor=st.sampled_from([0.5, 0.8, 1.25, 2.0]))
+    @logged
     def zoom(self, factor):
         self.win.map_view.zoom_by(factor)
 
     @rule(dx=st.integers(-300, 300), dy=st.integers(-200, 200))
+    @logged
     def pan(self, dx, dy):
         self.win.map_view.pan_by(dx, dy)
 
     @rule()
+    @logged
     def fit(self):
         self.win.map_view.fit_map()
 
     @rule(option=st.sampled_from(["show_labels", "show_zones", "show_legend", "show_badges", "show_grid"]))
+    @logged
     def toggle_option(self, option):
         self.win.actions[f"view:{option}"].trigger()
 
     @rule(i=ANY, group=st.sampled_from(["tokens", "zones", "obstacles"]))
+    @logged
     def select(self, i, group):
         item = self._pick(getattr(self.enc, group), i)
         if item is not None:
             self.win.selection.select([item.id], self.enc)
 
     @rule(i=ANY)
+    @logged
     def target(self, i):
         t = self._pick(self.enc.tokens, i)
         if t is not None and t.id != self.win.selection.attacker:
             self.win.selection.toggle_target(t.id)
 
     @rule()
+    @logged
     def player_view(self):
         ctl = self.win.player_view
         if ctl.player is not None and ctl.player.isVisible():
@@ -254,6 +285,7 @@ class PictureMachine(RuleBasedStateMachine):
 
     # -- rule systems that change zones -------------------------------------------------------
     @rule(i=ANY, fit=st.booleans(), seed=st.integers(0, 99))
+    @logged
     def grenade(self, i, fit, seed):
         g = getattr(self.win, "sr5", None)
         if g is None or self.enc.ruleset != "sr5":
@@ -282,6 +314,7 @@ class PictureMachine(RuleBasedStateMachine):
             return
 
     @rule(i=ANY, seed=st.integers(0, 99), enhanced=st.booleans())
+    @logged
     def suppressive_fire(self, i, seed, enhanced):
         g = getattr(self.win, "sr5", None)
         if g is None or self.enc.ruleset != "sr5":
@@ -300,13 +333,42 @@ class PictureMachine(RuleBasedStateMachine):
 
     # -- files --------------------------------------------------------------------------------
     @rule(demo=st.integers(0, 2))
+    @logged
     def open_other(self, demo):
         self.win.open_demo(_demos()[demo])
 
     @precondition(lambda self: DROP_MAP.is_file())
     @rule()
+    @logged
     def drop_map(self):
         self.win.drops.drop([str(DROP_MAP)], None)
+
+    @rule(view=st.sampled_from(["player", "gm"]))
+    @logged
+    def export(self, view):
+        """An export of the window's encounter after the edits equals an export of the file
+        it saves, read back (and the page holds every name label and badge)."""
+        from engine.files import load_encounter, save_encounter
+        from gui.export import window_spec
+        from gui.snapshot import Snapshot
+
+        Windows.stats["exports"] = Windows.stats.get("exports", 0) + 1
+        spec = window_spec(self.win, view=view, table=False)
+        enc = self.win.document.committed
+        with Snapshot(enc, spec, path=self.win.document.path) as snap:
+            after = snap.image()
+        path = Windows.folder / "export.json"
+        try:
+            save_encounter(enc, path)
+        except CoverfireError:
+            return
+        with Snapshot(load_encounter(path), spec, path=self.win.document.path) as snap:
+            reloaded = snap.image()
+        mask = oracle.differing(after, reloaded)
+        n = -1 if mask is None else int(mask.sum())
+        if n > oracle.PIXELS_ALLOWED or n < 0:
+            oracle.save_diff(Windows.folder / "diffs", f"export{Windows.stats['exports']}", after, reloaded, mask)
+        assert 0 <= n <= oracle.PIXELS_ALLOWED, f"the export after the edits differs from the reloaded file's in {n} pixels"
 
     # -- the oracle ---------------------------------------------------------------------------
     @invariant()
@@ -317,6 +379,9 @@ class PictureMachine(RuleBasedStateMachine):
         problems = oracle.compare(self.win, Windows.folder / "diffs", f"s{Windows.stats['steps']}")
         if problems:
             Windows.stats["failed"] += 1
+            if os.environ.get("COVERFIRE_ORACLE_LOG"):
+                with open(os.environ["COVERFIRE_ORACLE_LOG"], "a", encoding="utf-8") as fh:
+                    fh.write(f"--- step {Windows.stats['steps']} after {self.log[-6:]}\n" + "\n".join(problems[:12]) + "\n")
         assert not problems, "\n".join(problems[:12])
         Windows.stats["clean"] += 1
 
@@ -348,3 +413,30 @@ def test_random_edits_draw_what_a_fresh_window_draws(qtbot, tmp_path, quiet_mess
     finally:
         record_property("oracle", Windows.stats)
         print(f"oracle: {Windows.stats}")
+
+
+# -- regressions: the shrunk examples ------------------------------------------------------------
+def test_an_export_holds_the_names_and_badges_of_tokens_by_the_maps_edge(qtbot, demo_path):
+    """Players' export with a token in each corner of the map: every name label (and the
+    condition bars beside it) and every attack badge lies inside the page's map area (Sam's
+    name fell off the page below the map, a badge above the top row was cut)."""
+    from engine.files import load_encounter
+    from gui.snapshot import Snapshot, SnapshotSpec
+
+    enc = load_encounter(demo_path)
+    m = enc.map
+    corners = [(0.3, 0.3), (m.width - 0.3, 0.3), (0.3, m.height - 0.3), (m.width - 0.3, m.height - 0.3)]
+    enc = edits.move_tokens(enc, {t.id: xy for t, xy in zip(enc.tokens, corners)})
+    spec = SnapshotSpec(view="player", attacker=enc.tokens[5].id, table=False)
+    with Snapshot(enc, spec, path=demo_path) as snap:
+        page = snap.layout.map_rect
+        k = snap.layout.px_per_m
+        toks = snap.view.tokens
+        rects = list(toks.block_rects(k).items()) + [(f"badge {t}", r) for t, r in toks.badge_rects(k).items()]
+        for (x, y, _, _), bars in zip(snap.view.conditions.bars(), snap.view.conditions.bar_rects(1 / k)):
+            rects += [("bar", (x * k + b.left(), y * k + b.top(), x * k + b.right(), y * k + b.bottom())) for b in bars]
+        assert len(rects) > 8
+        for what, (l, t, r, b) in rects:
+            x0, y0 = snap.map_to_page(l / k, t / k)
+            x1, y1 = snap.map_to_page(r / k, b / k)
+            assert page.left() <= x0 and x1 <= page.right() and page.top() <= y0 and y1 <= page.bottom(), what
