@@ -340,6 +340,7 @@ class MapView(pg.GraphicsView):
             if len(enc.obstacles) >= ZONES_LATER_FROM:
                 self._picker_later.start()  # (in a turn of its own, not the first click's)
         self._refresh_selection()
+        self._refresh_legend()
 
     def _build_picker(self) -> None:
         if not self.closed:
@@ -435,6 +436,7 @@ class MapView(pg.GraphicsView):
                     rings[tid] = cols
         self.tokens.set_rings(rings)
         self._update_tooltip()
+        self._refresh_legend()
 
     def token_tooltip(self, token_id: str) -> str:
         """The tooltip of a token: its name, and the zones it is in with the fraction inside."""
@@ -772,6 +774,34 @@ class MapView(pg.GraphicsView):
         _, w, h = self.legend_layout(rows)
         return w, h
 
+    def legend_rect(self) -> QRectF:
+        """Where the legend box is drawn in the viewport (pixels; empty without a legend)."""
+        if not self.options.show_legend:
+            return QRectF()
+        entries, bw, bh = self.legend_layout()
+        if not entries:
+            return QRectF()
+        vp = self.viewport().rect()
+        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
+        return QRectF(int(left), int(vp.height() - bh - 10), bw + 1, bh + 1)
+
+    def _refresh_legend(self) -> None:
+        """Repaint the legend's old and new box when its rows or place changed. The view
+        repaints only what its items say changed (pyqtgraph's MinimalViewportUpdate), and
+        the legend is no item: a row added by a zone drawn elsewhere left the old legend on
+        the screen, and a box that grew or shrank was painted over in part only (rows
+        twice, fragments such as 'P pronorone')."""
+        rect = self.legend_rect()
+        entries = self.legend_layout()[0] if not rect.isEmpty() else []
+        drawn = (tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), rect)
+        old = getattr(self, "_legend_drawn", None)
+        if old == drawn:
+            return
+        self._legend_drawn = drawn
+        area = rect if old is None else rect.united(old[1])
+        if not area.isEmpty():
+            self.viewport().update(area.toAlignedRect().adjusted(-2, -2, 2, 2))
+
     def _draw_legend(self, painter: QPainter, vp) -> None:
         from gui.layers import SPRITES, _dpr
 
@@ -780,6 +810,8 @@ class MapView(pg.GraphicsView):
             return
         left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
         top = vp.height() - bh - 10
+        self._legend_drawn = (tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries),
+                              QRectF(int(left), int(top), bw + 1, bh + 1))
         key = ("legend", tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), bw, bh,
                self.options.label_scale)
         pm = SPRITES.get(key, bw + 1, bh + 1, lambda q: self._paint_legend(q, entries, bw, bh), _dpr(painter))

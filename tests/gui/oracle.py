@@ -24,7 +24,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QRectF, QSettings, QSize
+from PySide6.QtCore import QPoint, QRectF, QSettings, QSize
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
@@ -60,9 +60,9 @@ def player_window(win):
 
 
 def settle(win, rounds: int = 4000) -> None:
-    """Let ``win`` finish its deferred work: events processed until the idle scheduler has no
-    job and every obstacle tile is drawn at the zoom, each view painted once more after that
-    (a paint may ask for tiles again)."""
+    """Let ``win`` finish its deferred work: events processed (paints included) until the
+    idle scheduler has no job and every obstacle tile is drawn at the zoom, three turns in a
+    row. Nothing is repainted by force: what the window shows is what its own updates drew."""
     app = QApplication.instance()
     quiet = 0
     for _ in range(rounds):
@@ -71,10 +71,6 @@ def settle(win, rounds: int = 4000) -> None:
             quiet = 0
             continue
         quiet += 1
-        if quiet == 1:
-            for view in _views(win):
-                view.viewport().repaint()  # (a paint may leave tiles stale: go on until none is)
-            continue
         if quiet >= 3:
             return
     raise AssertionError("the window never finished its deferred work")
@@ -82,7 +78,15 @@ def settle(win, rounds: int = 4000) -> None:
 
 # -- pictures ----------------------------------------------------------------------------------
 def grab(view) -> QImage:
-    return view.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    """What the view's viewport shows on the screen now: its part of the window's backing
+    store (offscreen, ``QScreen.grabWindow`` reads it), not a fresh render (``QWidget.grab``
+    would paint the whole viewport again and hide a partial repaint that left something
+    stale)."""
+    vp = view.viewport()
+    top = vp.window()
+    pos = vp.mapTo(top, QPoint(0, 0))
+    pm = top.screen().grabWindow(top.winId(), pos.x(), pos.y(), vp.width(), vp.height())
+    return pm.toImage().convertToFormat(QImage.Format.Format_RGB32)
 
 
 def as_array(img: QImage) -> np.ndarray:
