@@ -24,7 +24,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRectF, QSettings, QSize
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSettings, QSize
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
@@ -130,6 +130,12 @@ def _rect(r: QRectF, nd: int = 2) -> tuple:
     return (_r(r.left(), nd), _r(r.top(), nd), _r(r.width(), nd), _r(r.height(), nd))
 
 
+def _transform(view) -> tuple:
+    """Where map points (0, 0) and (1, 1) land in the viewport, in pixels to 1/100."""
+    a, b = view.vb.mapViewToDevice(QPointF(0, 0)), view.vb.mapViewToDevice(QPointF(1, 1))
+    return (_r(a.x()), _r(a.y()), _r(b.x() - a.x(), 3), _r(b.y() - a.y(), 3))
+
+
 def scene_data(view) -> dict:
     """The scene's items of a map view as plain values, each in its own frame: zone
     drawings in metres, legend rows and their layout, token labels and badges in pixels
@@ -155,6 +161,7 @@ def scene_data(view) -> dict:
     entries, bw, bh = view.legend_layout()
     return {
         "view": (_rect(view.vb.viewRect(), 3), view.viewport().width(), view.viewport().height()),
+        "transform": _transform(view),
         "zones": zones,
         "zone order": list(view.zones.drawings()),
         "legend": [(kind, text, c.rgba(), _r(x, 1), _r(y, 1)) for kind, text, c, x, y in entries],
@@ -221,10 +228,17 @@ def _same_view(src, dst) -> None:
             break
         win_dst.resize(win_dst.size() + dv)
         settle(win_dst.window() if hasattr(win_dst, "map_view") else dst.window())
-    if src.auto_fit and getattr(dst, "fit_map", None) is not None and not hasattr(src, "_pinned"):
-        dst.fit_map()
-    dst.vb.setRange(src.vb.viewRect(), padding=0.0)
+    _same_range(src, dst)
     dst.auto_fit = src.auto_fit
+
+
+def _same_range(src, dst) -> None:
+    """The very range ``src`` asked for (pyqtgraph's target range, which the locked aspect
+    widens to the view range): the same viewport then gives the very same transform, to
+    the last bit (a view rect copied through ``setRange(rect)`` came out up to 0.02 px off,
+    enough to move a cached layer's edge by a whole pixel)."""
+    (x0, x1), (y0, y1) = src.vb.state["targetRange"]
+    dst.vb.setRange(xRange=(x0, x1), yRange=(y0, y1), padding=0.0)
 
 
 def fresh_like(live, folder: Path):
@@ -255,7 +269,7 @@ def fresh_like(live, folder: Path):
                 break
             p.resize(p.size() + dv)
             settle(win)
-        p.view.vb.setRange(pv.view.vb.viewRect(), padding=0.0)
+        _same_range(pv.view, p.view)
     settle(win)
     return win
 
@@ -274,8 +288,9 @@ def compare(live, folder: Path, name: str = "step") -> list[str]:
         problems = []
         for what, a, b in pairs:
             da, db = scene_data(a), scene_data(b)
-            if da["view"] != db["view"]:
-                problems.append(f"{what}: the fresh window's view differs: {da['view']} != {db['view']}")
+            if (da["view"], da["transform"]) != (db["view"], db["transform"]):
+                problems.append(f"{what}: the fresh window's view differs: {da['view'], da['transform']} != "
+                                f"{db['view'], db['transform']}")
                 continue
             problems += [f"{what}: {p}" for p in data_differences(da, db)]
             ia, ib = grab(a), grab(b)
