@@ -210,6 +210,7 @@ class MapView(pg.GraphicsView):
         self.tokens.rebuild()
         self.zones.rebuild()
         self.zones.set_zones(enc, self.document.tactics)
+        self._follow_zone_labels()
         self.ground.rebuild()
         self._on_answers()
         self._refresh_selection()
@@ -340,7 +341,16 @@ class MapView(pg.GraphicsView):
             if len(enc.obstacles) >= ZONES_LATER_FROM:
                 self._picker_later.start()  # (in a turn of its own, not the first click's)
         self._refresh_selection()
+        self._follow_zone_labels()
         self._refresh_legend()
+
+    def _follow_zone_labels(self) -> None:
+        """Name labels keep clear of the zones' labels: tell the token layer when those
+        changed (:attr:`gui.layers.ZoneLayer.generation`)."""
+        gen = self.zones.generation
+        if gen != getattr(self, "_zone_labels_gen", None):
+            self._zone_labels_gen = gen
+            self.tokens.set_zone_labels(self.zones.label_rects)
 
     def _build_picker(self) -> None:
         if not self.closed:
@@ -349,6 +359,7 @@ class MapView(pg.GraphicsView):
     def _set_zones_now(self) -> None:
         if not self.closed:
             self.zones.set_zones(self.document.encounter, self.document.tactics)
+            self._follow_zone_labels()
             self._refresh_selection()
 
     def display_tokens(self, tokens: tuple) -> tuple:

@@ -158,12 +158,14 @@ def scene_data(view) -> dict:
     for tid, (l, t, r, b) in toks.badge_rects(k).items():
         cx, cy = centre[tid]
         badges[tid] = (_r(l - cx, 1), _r(t - cy, 1), _r(r - l, 1), _r(b - t, 1))
+    zone_labels = [(_rect(r, 1), text, c.rgba()) for r, text, c in view.zones.placed_labels(k)]
     entries, bw, bh = view.legend_layout()
     return {
         "view": (_rect(view.vb.viewRect(), 3), view.viewport().width(), view.viewport().height()),
         "transform": _transform(view),
         "zones": zones,
         "zone order": list(view.zones.drawings()),
+        "zone labels": zone_labels,
         "legend": [(kind, text, c.rgba(), _r(x, 1), _r(y, 1)) for kind, text, c, x, y in entries],
         "legend box": (_r(bw, 1), _r(bh, 1)),
         "tokens": [(tid, _r(toks._xy[i, 0], 3), _r(toks._xy[i, 1], 3), toks._looks[i][0].rgba(),

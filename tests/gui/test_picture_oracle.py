@@ -479,3 +479,35 @@ def test_a_new_legend_row_repaints_the_whole_legend(qtbot, tmp_path, quiet_messa
     # a token of a new side added far from the legend: the legend box grew to the left,
     # but only the token's area was repainted (the old, shorter legend stayed on screen)
     replay(tmp_path, "open_window(demo=1); add_token(x=0.1, y=0.1, side='drone')")
+
+
+def test_zone_labels_keep_clear_of_each_other_and_of_the_names(window, qtbot):
+    """Ten zones added on the SR5 demo at 1600x1000 and a grenade fitted to 18 m: no two
+    zone labels overlap, and no name label (with what hangs under it) covers one (Mouse's
+    bars hid the "1" of "18 m radius"; a circle's "3 m radius" sat under Tusk's "10 m wide
+    at 5 m")."""
+    from engine.sr5 import blast
+    from engine.sr5.dice import SeededRoller
+
+    enc = window.document.committed
+    for i, (kind, tok) in enumerate([("cone", "sam"), ("line", "nyx"), ("circle", None), ("rect", None),
+                                     ("blast", "brick"), ("cone", "ganger-1"), ("line", "ganger-2"),
+                                     ("circle", None), ("suppressive", "ganger-4"), ("rect", None)]):
+        z = edits.default_zone(enc, kind, enc.token(tok) if tok else None, (8 + 5 * i, 6 + 3 * (i % 4)))
+        enc = edits.add_unchecked(enc, z)
+    window.document.commit(edits.checked(enc), "zones")
+    ctl = window.sr5.controller
+    zid = [z.id for z in window.document.committed.zones if z.kind == "blast"][0]
+    plan = ctl.plan_blast(blast.BlastDeclaration("brick", zid, "Frag grenade", fit_radius=True))
+    ctl.apply_blast(blast.resolve_blast(plan, SeededRoller(3), tactics=ctl.shared_tactics()), force=True)
+    view = window.map_view
+    oracle.settle(window)
+    k = 1 / view.m_per_px()
+    labels = [r for r, _, _ in view.zones.placed_labels(k)]
+    assert len(labels) >= 10
+    for i, a in enumerate(labels):
+        for b in labels[:i]:
+            assert not a.intersects(b), (a, b)
+    for tid, (l, t, r, b) in view.tokens.block_rects(k).items():
+        block = oracle.QRectF(l, t, r - l, b - t)
+        assert not any(block.intersects(z) for z in labels), tid
