@@ -332,6 +332,7 @@ class MapView(pg.GraphicsView):
                 self._load_portraits(enc)
             self.tokens.set_tokens(self.display_tokens(enc.tokens), moved)
         if change.reset and len(enc.obstacles) >= ZONES_LATER_FROM:
+            self.zones.clear()  # (the old map's zones go now, not with the new map's)
             self._zones_later.start()  # (its own turn: the open's stays under 50 ms)
         elif d.zones or d.obstacles or d.tokens or change.reset or self._zones_later.isActive():
             self._zones_later.stop()

@@ -136,6 +136,15 @@ class ZoneLayer(MapLayer):
         self.generation += 1
         self.update()
 
+    def clear(self) -> None:
+        """Draw no zone (until the next :meth:`set_zones`): a new map's zones come a turn
+        after it, and the old map's must not stay meanwhile."""
+        if self._drawings:
+            self._drawings = {}
+            self.generation += 1
+            self._set_rect(QRectF(), 170.0 * self.options.label_scale)
+            self.update()
+
     def placed_labels(self, px_per_m: float, flip: bool = False) -> list[tuple[QRectF, str, QColor]]:
         """Where the zones' labels are drawn at ``px_per_m`` pixels per metre: (pill rect in
         pixels from the map origin, y as drawn, text, colour) each. A label stands off its

@@ -511,3 +511,17 @@ def test_zone_labels_keep_clear_of_each_other_and_of_the_names(window, qtbot):
     for tid, (l, t, r, b) in view.tokens.block_rects(k).items():
         block = oracle.QRectF(l, t, r - l, b - t)
         assert not any(block.intersects(z) for z in labels), tid
+
+
+def test_a_big_map_opened_shows_none_of_the_old_maps_zones_meanwhile(window, qtbot):
+    """A 2,000-obstacle map opened over the demo: its zones are drawn a turn later (the
+    open stays short), and until then the demo's zones are not drawn over the new map."""
+    from gui.map_view import ZONES_LATER_FROM
+
+    big = _big_scene()
+    assert len(big.obstacles) >= ZONES_LATER_FROM
+    assert window.map_view.zones.drawings()
+    window.document.set_content(big, None)
+    assert not window.map_view.zones.drawings()  # (before the idle turn that draws the new ones)
+    oracle.settle(window)
+    assert set(window.map_view.zones.drawings()) == {z.id for z in big.zones}
