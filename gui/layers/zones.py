@@ -94,10 +94,12 @@ class ZoneLayer(MapLayer):
                 origin = encounter.zone_origin(z)
             except ValueError:
                 continue
-            key = (z, origin, _Same(encounter.obstacles), tactics is not None)
+            # (a shotgun's spread follows its owner's weapon too: the owner's value is in its key)
+            owner = encounter.token(z.owner) if z.kind == "shotgun" and z.owner else None
+            key = (z, origin, _Same(encounter.obstacles), tactics is not None, owner)
             d = self._drawings.get(z.id)
             if d is not None and d.key != key and edited is not None and d.key[:2] == key[:2] \
-                    and d.key[3] == key[3] and not any(b.intersects(d.reach) for b in edited):
+                    and d.key[3:] == key[3:] and not any(b.intersects(d.reach) for b in edited):
                 d.key = key  # the obstacles edited lie away from it: its shape is the same
             if d is None or d.key != key:
                 d = self._build(z, origin, key, tactics)

@@ -221,6 +221,15 @@ class PictureMachine(RuleBasedStateMachine):
             self.win.selection.select([item.id], self.enc)
             self.win.delete_selection()
 
+    @rule(i=ANY, category=st.sampled_from(["shotgun_flechette", "sniper_rifle", "heavy_pistol", "shotgun"]))
+    @logged
+    def rearm(self, i, category):
+        """A token's first weapon becomes another kind (as the inspector edits it)."""
+        t = self._pick([t for t in self.enc.tokens if t.weapons], i)
+        if t is not None:
+            ws = (t.weapons[0].model_copy(update={"category": category}),) + tuple(t.weapons[1:])
+            self._commit(edits.replace(self.enc, t.model_copy(update={"weapons": ws})), "rearm")
+
     @rule(group=st.sampled_from(["tokens", "obstacles", "zones"]), i=ANY)
     @logged
     def hide_or_show(self, group, i):
@@ -525,3 +534,9 @@ def test_a_big_map_opened_shows_none_of_the_old_maps_zones_meanwhile(window, qtb
     assert not window.map_view.zones.drawings()  # (before the idle turn that draws the new ones)
     oracle.settle(window)
     assert set(window.map_view.zones.drawings()) == {z.id for z in big.zones}
+
+
+def test_a_shotgun_spread_follows_its_owners_weapon(qtbot, tmp_path, quiet_messages):
+    # Nyx's flechette spread kept the shape of the shotgun she no longer held: the engine's
+    # zone cache and the zone layer keyed it by the zone and its origin alone
+    replay(tmp_path, "open_window(demo=0); rearm(i=1, category='sniper_rifle')")
