@@ -569,3 +569,23 @@ def test_a_taller_legend_keeps_clear_of_the_map(screen_window, qtbot):
     bottom = view.map_to_viewport(0.0, m.height).y()
     assert bottom < legend.top()
 
+
+
+def test_obstacles_overlapping_across_tiles_stack_as_when_opened(qtbot, tmp_path, quiet_messages):
+    """A crate dragged into a tile of its own, over a building whose tile is older: the
+    crate's new tile went on top; the same map opened afresh draws the building on top (the
+    tiles stacked in file order). Tiles stack by their place on the map now."""
+    from engine.model import Encounter, MapSpec, Obstacle
+
+    crate = Obstacle(id="crate", height=1.0, polygon=((10, 10), (14, 10), (14, 14), (10, 14)))
+    house = Obstacle(id="house", height=4.0, polygon=((57, 57), (70, 57), (70, 70), (50, 70), (50, 57)))
+    far = tuple(Obstacle(id=f"pillar-{i}", height=3.0, polygon=((100, 5 + 6 * i), (101, 5 + 6 * i), (101, 6 + 6 * i)))
+                for i in range(12))  # (enough obstacles that a drag edits tiles, not all of them)
+    enc = Encounter(name="tiles", map=MapSpec(width=120.0, height=120.0), obstacles=(crate, house) + far)
+    win = oracle.make_window(enc, None, tmp_path / "live", SIZE)
+    try:
+        moved = edits.translate(win.document.committed, ["crate"], 42.0, 47.0)  # (52, 57): tile (0, 1)
+        win.document.commit(moved, "drag")
+        assert oracle.compare(win, tmp_path) == []
+    finally:
+        oracle.close_window(win)
