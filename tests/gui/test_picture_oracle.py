@@ -6,7 +6,7 @@ scene's items equal as data (tests/gui/oracle.py). Exports: an export after the 
 equals an export of the saved file read back.
 
 Budget: ``COVERFIRE_ORACLE_EXAMPLES`` runs of ``COVERFIRE_ORACLE_STEPS`` steps each
-(CI: 3 x 8, seeded by ``derandomize``); by hand, e.g.
+(CI: 5 x 10, seeded by ``derandomize``); by hand, e.g.
 ``COVERFIRE_ORACLE_EXAMPLES=40 COVERFIRE_ORACLE_STEPS=30 COVERFIRE_ORACLE_SEED=7``.
 ``COVERFIRE_ORACLE_MAP=big`` starts every run on a 2,000-obstacle scene (bench/scene.py).
 A failing run shrinks to a short list of steps; each found so far is kept below as a
@@ -30,8 +30,8 @@ from engine.errors import CoverfireError
 from gui import edits
 from tests.gui import oracle
 
-EXAMPLES = int(os.environ.get("COVERFIRE_ORACLE_EXAMPLES", "3"))
-STEPS = int(os.environ.get("COVERFIRE_ORACLE_STEPS", "8"))
+EXAMPLES = int(os.environ.get("COVERFIRE_ORACLE_EXAMPLES", "5"))
+STEPS = int(os.environ.get("COVERFIRE_ORACLE_STEPS", "10"))
 SEED = os.environ.get("COVERFIRE_ORACLE_SEED")
 MAP = os.environ.get("COVERFIRE_ORACLE_MAP", "demos")
 SIZE = QSize(1366, 740)
