@@ -385,6 +385,9 @@ class PictureMachine(RuleBasedStateMachine):
         if self.win is None:
             return
         Windows.stats["steps"] += 1
+        pv = oracle.player_window(self.win)
+        if pv is not None and pv.isVisible():
+            Windows.stats["with player view"] = Windows.stats.get("with player view", 0) + 1
         problems = oracle.compare(self.win, Windows.folder / "diffs", f"s{Windows.stats['steps']}")
         if problems:
             Windows.stats["failed"] += 1
