@@ -320,7 +320,7 @@ class TokenLayer(MapLayer):
             fixed += self._zone_labels(px_per_m, flip)
         out = [(0.0, 0.0)] * len(self._ids)
         placed = {}
-        for i, block, off in zip(which, blocks, place_labels(blocks, fixed=fixed)):
+        for i, block, off in zip(which, blocks, place_labels(blocks, fixed=fixed, sides=True)):
             out[i] = off
             cx, cy, top, w, h = block
             placed[self._ids[i]] = (cx - w / 2 + off[0], cy + top + off[1], cx + w / 2 + off[0], cy + top + off[1] + h)

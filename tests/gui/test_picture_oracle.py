@@ -495,11 +495,8 @@ def test_a_new_legend_row_repaints_the_whole_legend(qtbot, tmp_path, quiet_messa
     replay(tmp_path, "open_window(demo=1); add_token(x=0.1, y=0.1, side='drone')")
 
 
-def test_zone_labels_keep_clear_of_each_other_and_of_the_names(window, qtbot):
-    """Ten zones added on the SR5 demo at 1600x1000 and a grenade fitted to 18 m: no two
-    zone labels overlap, and no name label (with what hangs under it) covers one (Mouse's
-    bars hid the "1" of "18 m radius"; a circle's "3 m radius" sat under Tusk's "10 m wide
-    at 5 m")."""
+def _crowd(window) -> None:
+    """Ten zones added on the SR5 demo and Brick's grenade thrown, fitted to 18 m."""
     from engine.sr5 import blast
     from engine.sr5.dice import SeededRoller
 
@@ -510,12 +507,20 @@ def test_zone_labels_keep_clear_of_each_other_and_of_the_names(window, qtbot):
         z = edits.default_zone(enc, kind, enc.token(tok) if tok else None, (8 + 5 * i, 6 + 3 * (i % 4)))
         enc = edits.add_unchecked(enc, z)
     window.document.commit(edits.checked(enc), "zones")
+    window.selection.select(["brick"], window.document.committed)
     ctl = window.sr5.controller
     zid = [z.id for z in window.document.committed.zones if z.kind == "blast"][0]
     plan = ctl.plan_blast(blast.BlastDeclaration("brick", zid, "Frag grenade", fit_radius=True))
     ctl.apply_blast(blast.resolve_blast(plan, SeededRoller(3), tactics=ctl.shared_tactics()), force=True)
-    view = window.map_view
     oracle.settle(window)
+
+
+def test_zone_labels_keep_clear_of_each_other_and_of_the_names(window, qtbot):
+    """The crowd (:func:`_crowd`) at 1600x1000: no two zone labels overlap, and no name
+    label (with what hangs under it) covers one (Mouse's bars hid the "1" of "18 m radius";
+    a circle's "3 m radius" sat under Tusk's "10 m wide at 5 m")."""
+    _crowd(window)
+    view = window.map_view
     k = 1 / view.m_per_px()
     labels = [r for r, _, _ in view.zones.placed_labels(k)]
     assert len(labels) >= 10
@@ -526,6 +531,21 @@ def test_zone_labels_keep_clear_of_each_other_and_of_the_names(window, qtbot):
         block = oracle.QRectF(l, t, r - l, b - t)
         assert not any(block.intersects(z) for z in labels), tid
 
+
+def test_names_stay_with_their_own_tokens(screen_window, qtbot):
+    """The crowd at 1366x768 and 1920x1080: every name label (with its bars) is nearer its
+    own token than any other token (at 1366x768 "Sam", nudged clear of Nyx's badge, sat
+    80 px off, nearer Nyx than Sam)."""
+    _crowd(screen_window)
+    view = screen_window.map_view
+    k = 1 / view.m_per_px()
+    toks = view.tokens
+    centres = {tid: (toks._xy[i, 0] * k, toks._xy[i, 1] * k) for i, tid in enumerate(toks.ids)}
+    blocks = toks.block_rects(k)
+    assert len(blocks) == len(centres)
+    for tid, (l, t, r, b) in blocks.items():
+        gap = {o: math.hypot(max(l - x, 0, x - r), max(t - y, 0, y - b)) for o, (x, y) in centres.items()}
+        assert min(gap, key=gap.get) == tid, (tid, sorted(gap.items(), key=lambda kv: kv[1])[:2])
 
 def test_a_big_map_opened_shows_none_of_the_old_maps_zones_meanwhile(window, qtbot):
     """A 2,000-obstacle map opened over the demo: its zones are drawn a turn later (the
