@@ -813,8 +813,10 @@ class MapView(pg.GraphicsView):
         area = rect if old is None else rect.united(old[1])
         if not area.isEmpty():
             self.viewport().update(area.toAlignedRect().adjusted(-2, -2, 2, 2))
-        if self.auto_fit and old is not None and old[1].height() != rect.height():
-            self.fit_map()  # (the fit leaves the legend its room: a taller one covered the map's edge)
+        if self.interactive and self.auto_fit and old is not None and old[1].height() != rect.height():
+            # (the fit leaves the legend its room: a taller one covered the map's edge; the
+            # players' view follows the GM's area, or stays where it was pinned)
+            self.fit_map()
 
     def _draw_legend(self, painter: QPainter, vp) -> None:
         from gui.layers import SPRITES, _dpr

@@ -612,3 +612,20 @@ def test_obstacles_overlapping_across_tiles_stack_as_when_opened(qtbot, tmp_path
         assert oracle.compare(win, tmp_path) == []
     finally:
         oracle.close_window(win)
+
+
+def test_the_player_view_keeps_following_when_the_legend_grows(window, qtbot):
+    """A zone added while the player view follows the GM's zoomed view: the GM's legend
+    grows (the GM's fitted view fits again), the players' view still shows the GM's area."""
+    p = window.player_view.open()
+    window.map_view.zoom_by(0.5)
+    oracle.settle(window)
+    legend = p.view.legend_rect().height()
+    enc = window.document.committed
+    for i in range(8):
+        enc = edits.add_unchecked(enc, edits.default_zone(enc, "circle", None, (10.0 + 4 * i, 20.0)))
+    window.document.commit(edits.checked(enc), "zones")
+    oracle.settle(window)
+    assert p.view.legend_rect().height() > legend
+    gm, pl = window.map_view.vb.viewRect(), p.view.vb.viewRect()
+    assert pl.contains(gm.center()) and pl.width() < 1.5 * gm.width()
