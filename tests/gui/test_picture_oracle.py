@@ -182,6 +182,34 @@ class PictureMachine(RuleBasedStateMachine):
             return edits.aim_zone(e, z.id, (ox + length * math.cos(a), oy + length * math.sin(a)))
         self._drag(aim, 2)
 
+    @rule(i=ANY, kind=st.sampled_from(["suppressive", "cone", "line", "shotgun", "blast", "circle", "rect"]))
+    @logged
+    def rekind(self, i, kind):
+        """A zone turned into another kind (its missing measures filled in)."""
+        z = self._pick(self.enc.zones, i)
+        if z is None or z.kind == kind:
+            return
+        upd = {"kind": kind}
+        if z.length is None:
+            upd["length"] = 6.0
+        if z.width is None and kind in ("line", "rect"):
+            upd["width"] = 1.5
+        if z.angle is None and kind == "cone":
+            upd["angle"] = 40.0
+        if z.radius is None and kind in ("blast", "circle"):
+            upd["radius"] = 4.0
+        if z.x is None and kind in ("blast", "circle", "rect"):
+            upd["x"], upd["y"] = self.enc.zone_origin(z)
+        try:
+            self._commit(edits.replace(self.enc, z.model_copy(update=upd)), "kind")
+        except (CoverfireError, ValueError):
+            return
+
+    @rule(w=st.integers(-300, 200), h=st.integers(-200, 100))
+    @logged
+    def resize_window(self, w, h):
+        self.win.resize(SIZE.width() + w, SIZE.height() + h)
+
     @rule(x=st.floats(0.05, 0.95), y=st.floats(0.05, 0.95), side=st.sampled_from(["runner", "ganger", "ally", "drone"]))
     @logged
     def add_token(self, x, y, side):
