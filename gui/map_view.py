@@ -274,9 +274,10 @@ class MapView(pg.GraphicsView):
             self.vb.setRange(rect, padding=0.03)
             return
         margin = right = 16.0
+        self._fit_legend_h = self._legend_room()
         bottom = 50.0 if self.options.show_scale_bar else margin
         if self.options.show_legend:
-            bottom = max(bottom, self.legend_size()[1] + 24.0)
+            bottom = max(bottom, self._legend_room() + 24.0)
         top = 52.0 * self.options.label_scale if self.options.title else margin
         if vh - top - bottom < 0.5 * vh:  # a short view: let the legend overlap
             bottom = margin
@@ -807,16 +808,39 @@ class MapView(pg.GraphicsView):
         entries = self.legend_layout()[0] if not rect.isEmpty() else []
         drawn = (tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), rect)
         old = getattr(self, "_legend_drawn", None)
-        if old == drawn:
+        if old != drawn:
+            self._legend_drawn = drawn
+            area = rect if old is None else rect.united(old[1])
+            if not area.isEmpty():
+                self.viewport().update(area.toAlignedRect().adjusted(-2, -2, 2, 2))
+        self._refit_for_legend()
+
+    def _refit_for_legend(self) -> None:
+        """The GM's fitted view fits again when the legend is no longer as tall as the fit
+        left it room for (a grenade's zone and cover rows covered the map's bottom edge at
+        1366x768); not while a drag is under way (the map would move under the pointer:
+        the fit waits for the drag to land), not in the players' view (it follows the GM's
+        area, or stays where it was pinned), not for the attacker's cover row (the fit
+        leaves it room: :meth:`_legend_room`)."""
+        if not (self.interactive and self.auto_fit) or self._left_down or self.document.in_preview:
             return
-        self._legend_drawn = drawn
-        area = rect if old is None else rect.united(old[1])
-        if not area.isEmpty():
-            self.viewport().update(area.toAlignedRect().adjusted(-2, -2, 2, 2))
-        if self.interactive and self.auto_fit and old is not None and old[1].height() != rect.height():
-            # (the fit leaves the legend its room: a taller one covered the map's edge; the
-            # players' view follows the GM's area, or stays where it was pinned)
+        if self._legend_room() != getattr(self, "_fit_legend_h", None):
             self.fit_map()
+
+    def _legend_room(self) -> float:
+        """The legend's height the fit leaves room for (pixels; 0 without a legend): its
+        rows as they are, with the attacker's cover row (and range bands) whether or not an
+        attacker is picked, so that picking one does not move the map."""
+        if not self.options.show_legend:
+            return 0.0
+        rows = list(self.legend_entries())
+        if self.options.show_badges and not any(r[0] == "cover" for r in rows):
+            rows.append(("cover", "cover:", QColor()))
+            if uses_range_bands(self.document.encounter):
+                rows.append(("text", style.BAND_LEGEND, QColor("#f5f7fa")))
+        if not rows:
+            return 0.0
+        return self._legend_layout(rows, self.viewport().width())[2]
 
     def _draw_legend(self, painter: QPainter, vp) -> None:
         from gui.layers import SPRITES, _dpr
