@@ -318,6 +318,28 @@ class MapView(pg.GraphicsView):
         for layer in self.layers:
             layer.set_pixel_size(k)
 
+    def _keep_caches_in_phase(self) -> None:
+        """Before a paint: a move by a fraction of a pixel since the last paint (a pan, a
+        resize) drops the layers' device-coordinate caches. Qt moves a cached picture by
+        whole pixels, so after such a move it sat up to a pixel off where it belongs (the
+        grid and the zones a pixel off the obstacles and tokens in a players' view that
+        follows the GM's at another scale); a move by whole pixels (the GM's own drag, the
+        arrow keys) keeps them. Compared paint to paint, as Qt compares its cache's."""
+        t = self.ground.deviceTransform(self.viewportTransform())
+        now = (t.m11(), t.m22(), t.dx(), t.dy())
+        last, self._cache_phase = getattr(self, "_cache_phase", None), now
+        if last is None or any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
+            return  # (a zoom draws the caches afresh anyway; Qt takes a scale within rounding
+            # error of the last for a mere move, and so does this)
+        fx, fy = now[2] - last[2], now[3] - last[3]
+        if abs(fx - round(fx)) < 1e-6 and abs(fy - round(fy)) < 1e-6:
+            return
+        for layer in self.layers:
+            mode = layer.cacheMode()
+            if mode != layer.CacheMode.NoCache:
+                layer.setCacheMode(layer.CacheMode.NoCache)
+                layer.setCacheMode(mode)
+
     def _on_document(self, change: DocumentChange) -> None:
         enc = self.document.encounter
         d = change.diff
@@ -618,6 +640,8 @@ class MapView(pg.GraphicsView):
     # -- foreground: scale bar, legend, title -------------------------------------------------------
     def paintEvent(self, ev) -> None:
         self.obstacles.new_paint()  # (each paint draws a budget of fresh tiles: a zoom step stays short)
+        self.scene().prepareForPaint()  # (the view box's transform brought up to date first)
+        self._keep_caches_in_phase()
         super().paintEvent(ev)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
