@@ -7,13 +7,16 @@ sprite caches) is an optimisation of one function, encounter + view -> picture. 
 window computes that function from scratch; the window that lived through the edits must
 agree with it:
 
-* pixels: ``map_view.viewport().grab()`` of both, after both finished their deferred work
-  (idle scheduler empty, every obstacle tile drawn at the zoom), a pixel differing when a
-  channel differs by more than :data:`PIXEL_TOLERANCE` levels, at most
-  :data:`PIXELS_ALLOWED` of them (antialiasing);
+* pixels: what each viewport shows on the screen (its part of the window's backing store,
+  :func:`grab`: a fresh render would hide a partial repaint that left something stale),
+  after both finished their deferred work (idle scheduler empty, every obstacle tile drawn
+  at the zoom), a pixel differing when a channel differs by more than
+  :data:`PIXEL_TOLERANCE` levels, at most :data:`PIXELS_ALLOWED` of them (antialiasing);
+  the fresh window gets the very target range of the view (the same transform to the bit);
 * data: :func:`scene_data`, the scene's items as plain values (zone drawings' bounds, element
-  counts and labels; legend rows and their layout; token name labels and attack badges
-  relative to their own token; rings, targets, decorations).
+  counts and labels, the placed zone labels; legend rows and their layout; token name
+  labels and attack badges relative to their own token; rings, targets, decorations),
+  numbers within :data:`DATA_TOLERANCE`.
 
 The same for the player view when it is open. Used by tests/gui/test_picture_oracle.py.
 """
