@@ -23,7 +23,6 @@ The same for the player view when it is open. Used by tests/gui/test_picture_ora
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -330,10 +329,3 @@ def compare(live, folder: Path, name: str = "step") -> list[str]:
     finally:
         close_window(fresh)
 
-
-def metres(view, px: float) -> float:
-    return px * view.m_per_px()
-
-
-def dist(a, b) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
