@@ -125,6 +125,11 @@ def why_not_an_image(path: Path) -> str:
     return "is not a PNG or JPEG image Coverfire can read"
 
 
+def _qround(v: float) -> int:
+    """Qt's qRound: to the nearest integer, halves away from zero (as ``QRectF.toRect``)."""
+    return int(v + 0.5) if v >= 0 else int(v - 0.5)
+
+
 class MapView(pg.GraphicsView):
     """A view of one document. Signals: ``hoverChanged(str|None)`` (the token under the
     mouse), ``statusMessage(str)`` (for the status bar), ``cursorMoved(float, float)``
@@ -319,26 +324,34 @@ class MapView(pg.GraphicsView):
             layer.set_pixel_size(k)
 
     def _keep_caches_in_phase(self) -> None:
-        """Before a paint: a move by a fraction of a pixel since the last paint (a pan, a
-        resize) drops the layers' device-coordinate caches. Qt moves a cached picture by
-        whole pixels, so after such a move it sat up to a pixel off where it belongs (the
-        grid and the zones a pixel off the obstacles and tokens in a players' view that
-        follows the GM's at another scale); a move by whole pixels (the GM's own drag, the
-        arrow keys) keeps them. Compared paint to paint, as Qt compares its cache's."""
-        t = self.ground.deviceTransform(self.viewportTransform())
-        now = (t.m11(), t.m22(), t.dx(), t.dy())
-        last, self._cache_phase = getattr(self, "_cache_phase", None), now
-        if last is None or any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
-            return  # (a zoom draws the caches afresh anyway; Qt takes a scale within rounding
-            # error of the last for a mere move, and so does this)
-        fx, fy = now[2] - last[2], now[3] - last[3]
-        if abs(fx - round(fx)) < 1e-6 and abs(fy - round(fy)) < 1e-6:
-            return
+        """Before a paint: a layer whose device-coordinate cache Qt would place off where a
+        fresh drawing goes drops it. Qt places a cached picture at its bounds' device corner
+        rounded to whole pixels, drawn at the phase of the paint that made it: after a move
+        by a fraction of a pixel (a players' view following the GM's at another scale), or
+        by whole pixels from a corner at half a pixel (a zoom about the view's middle) where
+        the rounding goes the other way, the grid, the map's edge and the zones sat a pixel
+        off the obstacles and tokens. A move by whole pixels otherwise (the GM's own drag,
+        the arrow keys) keeps them. Compared paint to paint, as Qt compares its cache's;
+        scales within rounding error are the same scale, as Qt takes them."""
+        vt = self.viewportTransform()
         for layer in self.layers:
             mode = layer.cacheMode()
-            if mode != layer.CacheMode.NoCache:
-                layer.setCacheMode(layer.CacheMode.NoCache)
-                layer.setCacheMode(mode)
+            if mode == layer.CacheMode.NoCache:
+                continue
+            t = layer.deviceTransform(vt)
+            corner = t.mapRect(layer.boundingRect()).topLeft()
+            now = (t.m11(), t.m22(), corner.x(), corner.y())
+            last = getattr(layer, "_cache_phase", None)
+            layer._cache_phase = now
+            if last is None or any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
+                continue  # (a zoom draws the cache afresh anyway)
+            dx, dy = now[2] - last[2], now[3] - last[3]
+            if (abs(dx - round(dx)) < 1e-6 and abs(dy - round(dy)) < 1e-6
+                    and _qround(now[2]) - _qround(last[2]) == round(dx)
+                    and _qround(now[3]) - _qround(last[3]) == round(dy)):
+                continue
+            layer.setCacheMode(layer.CacheMode.NoCache)
+            layer.setCacheMode(mode)
 
     def _on_document(self, change: DocumentChange) -> None:
         enc = self.document.encounter

@@ -665,3 +665,13 @@ def test_the_players_view_following_a_pan_keeps_its_grid_and_zones_in_place(qtbo
     # pixels (the grid, the map's edge and the zones a pixel off the obstacles and tokens)
     replay(tmp_path, "open_window(demo=0); player_view(); pan(dx=179, dy=88); pan(dx=-37, dy=11); "
                      "zoom(factor=0.8); pan(dx=-51, dy=23)")
+
+
+def test_a_pan_after_a_zoom_about_the_middle_keeps_the_grid_in_place(qtbot, tmp_path, quiet_messages, monkeypatch):
+    # a zoom about the view's middle leaves the cached layers' corners at half a pixel; a
+    # pan by whole pixels then rounded them the other way: the grid and the map's edge a
+    # pixel off the obstacles (on the 2,000-obstacle map)
+    import sys
+
+    monkeypatch.setattr(sys.modules[__name__], "MAP", "big")
+    replay(tmp_path, "open_window(demo=0); zoom(factor=0.8); pan(dx=-232, dy=144)")
