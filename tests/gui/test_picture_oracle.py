@@ -9,8 +9,11 @@ Budget: ``COVERFIRE_ORACLE_EXAMPLES`` runs of ``COVERFIRE_ORACLE_STEPS`` steps e
 (CI: 5 x 10, seeded by ``derandomize``); by hand, e.g.
 ``COVERFIRE_ORACLE_EXAMPLES=40 COVERFIRE_ORACLE_STEPS=30 COVERFIRE_ORACLE_SEED=7``.
 ``COVERFIRE_ORACLE_MAP=big`` starts every run on a 2,000-obstacle scene (bench/scene.py).
-A failing run shrinks to a short list of steps; each found so far is kept below as a
-regression test.
+A long run by hand may also set ``COVERFIRE_ORACLE_OUT`` (a folder for the pictures of a
+difference: live, fresh and a diff with the differing pixels in red),
+``COVERFIRE_ORACLE_LOG`` (each difference with the steps before it, as they happen) and
+``COVERFIRE_ORACLE_STATS`` (the counts so far). A failing run shrinks to a short list of
+steps; each found so far is kept below as a regression test (:func:`replay` runs one).
 """
 
 from __future__ import annotations
