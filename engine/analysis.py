@@ -515,7 +515,9 @@ class Tactics:
     def _zone(self, zone_id: str):
         z = self.encounter.zone(zone_id)
         ox, oy, oz = self.zone_origin(zone_id)
-        key = (z, ox, oy, oz)
+        # a shotgun's spread follows its owner's weapon (bands), not the zone's value alone
+        owner = self.encounter.token(z.owner) if z.kind == "shotgun" and z.owner else None
+        key = (z, ox, oy, oz, owner)
         hit = self._zone_cache.get(zone_id)
         if hit is not None and hit[0] == key:
             return hit[1]

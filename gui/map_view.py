@@ -129,6 +129,11 @@ def why_not_an_image(path: Path) -> str:
     return "is not a PNG or JPEG image Coverfire can read"
 
 
+def _qround(v: float) -> int:
+    """Qt's qRound: to the nearest integer, halves away from zero (as ``QRectF.toRect``)."""
+    return int(v + 0.5) if v >= 0 else int(v - 0.5)
+
+
 class MapView(pg.GraphicsView):
     """A view of one document. Signals: ``hoverChanged(str|None)`` (the token under the
     mouse), ``statusMessage(str)`` (for the status bar), ``cursorMoved(float, float)``
@@ -216,6 +221,7 @@ class MapView(pg.GraphicsView):
         self.tokens.rebuild()
         self.zones.rebuild()
         self.zones.set_zones(enc, self.document.tactics)
+        self._follow_zone_labels()
         self.ground.rebuild()
         self._on_answers()
         self._refresh_selection()
@@ -279,9 +285,10 @@ class MapView(pg.GraphicsView):
             self.vb.setRange(rect, padding=0.03)
             return
         margin = right = 16.0
+        self._fit_legend_h = self._legend_room()
         bottom = 50.0 if self.options.show_scale_bar else margin
         if self.options.show_legend:
-            bottom = max(bottom, self.legend_size()[1] + 24.0)
+            bottom = max(bottom, self._legend_room() + 24.0)
         top = 52.0 * self.options.label_scale if self.options.title else margin
         if vh - top - bottom < 0.5 * vh:  # a short view: let the legend overlap
             bottom = margin
@@ -322,6 +329,36 @@ class MapView(pg.GraphicsView):
         for layer in self.layers:
             layer.set_pixel_size(k)
 
+    def _keep_caches_in_phase(self) -> None:
+        """Before a paint: a layer whose device-coordinate cache Qt would place off where a
+        fresh drawing goes drops it. Qt places a cached picture at its bounds' device corner
+        rounded to whole pixels, drawn at the phase of the paint that made it: after a move
+        by a fraction of a pixel (a players' view following the GM's at another scale), or
+        by whole pixels from a corner at half a pixel (a zoom about the view's middle) where
+        the rounding goes the other way, the grid, the map's edge and the zones sat a pixel
+        off the obstacles and tokens. A move by whole pixels otherwise (the GM's own drag,
+        the arrow keys) keeps them. Compared paint to paint, as Qt compares its cache's;
+        scales within rounding error are the same scale, as Qt takes them."""
+        vt = self.viewportTransform()
+        for layer in self.layers:
+            mode = layer.cacheMode()
+            if mode == layer.CacheMode.NoCache:
+                continue
+            t = layer.deviceTransform(vt)
+            corner = t.mapRect(layer.boundingRect()).topLeft()
+            now = (t.m11(), t.m22(), corner.x(), corner.y())
+            last = getattr(layer, "_cache_phase", None)
+            layer._cache_phase = now
+            if last is None or any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
+                continue  # (a zoom draws the cache afresh anyway)
+            dx, dy = now[2] - last[2], now[3] - last[3]
+            if (abs(dx - round(dx)) < 1e-6 and abs(dy - round(dy)) < 1e-6
+                    and _qround(now[2]) - _qround(last[2]) == round(dx)
+                    and _qround(now[3]) - _qround(last[3]) == round(dy)):
+                continue
+            layer.setCacheMode(layer.CacheMode.NoCache)
+            layer.setCacheMode(mode)
+
     def _on_document(self, change: DocumentChange) -> None:
         if self._left_down and not self._in_tool and not change.preview:
             # an edit from elsewhere landed mid-drag (Delete, Ctrl+Z, a menu, another file):
@@ -343,6 +380,7 @@ class MapView(pg.GraphicsView):
                 self._load_portraits(enc)
             self.tokens.set_tokens(self.display_tokens(enc.tokens), moved)
         if change.reset and len(enc.obstacles) >= ZONES_LATER_FROM:
+            self.zones.clear()  # (the old map's zones go now, not with the new map's)
             self._zones_later.start()  # (its own turn: the open's stays under 50 ms)
         elif d.zones or d.obstacles or d.tokens or change.reset or self._zones_later.isActive():
             self._zones_later.stop()
@@ -352,6 +390,16 @@ class MapView(pg.GraphicsView):
             if len(enc.obstacles) >= ZONES_LATER_FROM:
                 self._picker_later.start()  # (in a turn of its own, not the first click's)
         self._refresh_selection()
+        self._follow_zone_labels()
+        self._refresh_legend()
+
+    def _follow_zone_labels(self) -> None:
+        """Name labels keep clear of the zones' labels: tell the token layer when those
+        changed (:attr:`gui.layers.ZoneLayer.generation`)."""
+        gen = self.zones.generation
+        if gen != getattr(self, "_zone_labels_gen", None):
+            self._zone_labels_gen = gen
+            self.tokens.set_zone_labels(self.zones.label_rects)
 
     def _build_picker(self) -> None:
         if not self.closed:
@@ -360,6 +408,7 @@ class MapView(pg.GraphicsView):
     def _set_zones_now(self) -> None:
         if not self.closed:
             self.zones.set_zones(self.document.encounter, self.document.tactics)
+            self._follow_zone_labels()
             self._refresh_selection()
 
     def display_tokens(self, tokens: tuple) -> tuple:
@@ -447,6 +496,7 @@ class MapView(pg.GraphicsView):
                     rings[tid] = cols
         self.tokens.set_rings(rings)
         self._update_tooltip()
+        self._refresh_legend()
 
     def token_tooltip(self, token_id: str) -> str:
         """The tooltip of a token: its name, and the zones it is in with the fraction inside."""
@@ -623,6 +673,8 @@ class MapView(pg.GraphicsView):
     # -- foreground: scale bar, legend, title -------------------------------------------------------
     def paintEvent(self, ev) -> None:
         self.obstacles.new_paint()  # (each paint draws a budget of fresh tiles: a zoom step stays short)
+        self.scene().prepareForPaint()  # (the view box's transform brought up to date first)
+        self._keep_caches_in_phase()
         super().paintEvent(ev)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
@@ -792,6 +844,61 @@ class MapView(pg.GraphicsView):
         _, w, h = self.legend_layout(rows)
         return w, h
 
+    def legend_rect(self) -> QRectF:
+        """Where the legend box is drawn in the viewport (pixels; empty without a legend)."""
+        if not self.options.show_legend:
+            return QRectF()
+        entries, bw, bh = self.legend_layout()
+        if not entries:
+            return QRectF()
+        vp = self.viewport().rect()
+        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
+        return QRectF(int(left), int(vp.height() - bh - 10), bw + 1, bh + 1)
+
+    def _refresh_legend(self) -> None:
+        """Repaint the legend's old and new box when its rows or place changed. The view
+        repaints only what its items say changed (pyqtgraph's MinimalViewportUpdate), and
+        the legend is no item: a row added by a zone drawn elsewhere left the old legend on
+        the screen, and a box that grew or shrank was painted over in part only (rows
+        twice, fragments such as 'P pronorone')."""
+        rect = self.legend_rect()
+        entries = self.legend_layout()[0] if not rect.isEmpty() else []
+        drawn = (tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), rect)
+        old = getattr(self, "_legend_drawn", None)
+        if old != drawn:
+            self._legend_drawn = drawn
+            area = rect if old is None else rect.united(old[1])
+            if not area.isEmpty():
+                self.viewport().update(area.toAlignedRect().adjusted(-2, -2, 2, 2))
+        self._refit_for_legend()
+
+    def _refit_for_legend(self) -> None:
+        """The GM's fitted view fits again when the legend is no longer as tall as the fit
+        left it room for (a grenade's zone and cover rows covered the map's bottom edge at
+        1366x768); not while a drag is under way (the map would move under the pointer:
+        the fit waits for the drag to land), not in the players' view (it follows the GM's
+        area, or stays where it was pinned), not for the attacker's cover row (the fit
+        leaves it room: :meth:`_legend_room`)."""
+        if not (self.interactive and self.auto_fit) or self._left_down or self.document.in_preview:
+            return
+        if self._legend_room() != getattr(self, "_fit_legend_h", None):
+            self.fit_map()
+
+    def _legend_room(self) -> float:
+        """The legend's height the fit leaves room for (pixels; 0 without a legend): its
+        rows as they are, with the attacker's cover row (and range bands) whether or not an
+        attacker is picked, so that picking one does not move the map."""
+        if not self.options.show_legend:
+            return 0.0
+        rows = list(self.legend_entries())
+        if self.options.show_badges and not any(r[0] == "cover" for r in rows):
+            rows.append(("cover", "cover:", QColor()))
+            if uses_range_bands(self.document.encounter):
+                rows.append(("text", style.BAND_LEGEND, QColor("#f5f7fa")))
+        if not rows:
+            return 0.0
+        return self._legend_layout(rows, self.viewport().width())[2]
+
     def _draw_legend(self, painter: QPainter, vp) -> None:
         from gui.layers import SPRITES, _dpr
 
@@ -800,6 +907,8 @@ class MapView(pg.GraphicsView):
             return
         left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
         top = vp.height() - bh - 10
+        self._legend_drawn = (tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries),
+                              QRectF(int(left), int(top), bw + 1, bh + 1))
         key = ("legend", tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), bw, bh,
                self.options.label_scale)
         pm = SPRITES.get(key, bw + 1, bh + 1, lambda q: self._paint_legend(q, entries, bw, bh), _dpr(painter))

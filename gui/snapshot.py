@@ -330,7 +330,34 @@ class Snapshot:
             bg = m.background
             rect = rect.united(QRectF(bg.x, bg.y, bg.width, bg.height))
         pad = 0.02 * max(rect.width(), rect.height())
-        return rect.adjusted(-pad, -pad, pad, pad)
+        rect = rect.adjusted(-pad, -pad, pad, pad)
+        # the page holds what is drawn round the tokens too: a name under a token by the
+        # map's edge, a badge above one by the top (drawn in pixels, so measured at the
+        # page's scale, which the wider area changes a little: a few rounds settle it)
+        base, mw = QRectF(rect), float(self.spec.map_width)
+        for _ in range(4):
+            grown = base.united(self._drawn_round_tokens(rect.width() / mw, 4 * rect.width() / mw))
+            if grown == rect:
+                break
+            rect = grown
+        return rect
+
+    def _drawn_round_tokens(self, m_per_px: float, pad: float) -> QRectF:
+        """The map area (metres) the tokens' name labels, condition bars and attack badges
+        cover at ``m_per_px`` metres per page pixel, ``pad`` metres wider."""
+        view = self.view
+        toks = view.tokens
+        k = 1.0 / m_per_px
+        out = QRectF()
+        for l, t, r, b in list(toks.block_rects(k).values()) + list(toks.badge_rects(k).values()):
+            out = out.united(QRectF(l * m_per_px, t * m_per_px, (r - l) * m_per_px, (b - t) * m_per_px))
+        cond = getattr(view, "conditions", None)
+        if cond is not None and cond.enabled:
+            for (x, y, _, _), rects in zip(cond.bars(), cond.bar_rects(m_per_px)):
+                for r in rects:
+                    out = out.united(QRectF(x + r.left() * m_per_px, y + r.top() * m_per_px,
+                                            r.width() * m_per_px, r.height() * m_per_px))
+        return out.adjusted(-pad, -pad, pad, pad) if not out.isEmpty() else out
 
     def _legend_size(self, width: float) -> float:
         if not self.spec.legend:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QGraphicsItem
 
 from gui.style import ViewOptions
 
@@ -32,8 +33,22 @@ class MapLayer(pg.GraphicsObject):
         """Tell the layer how many metres one device pixel spans now (after a zoom)."""
         if m_per_px > 0 and abs(m_per_px - self._m_per_px) > 1e-12:
             if self._pad_px:
-                self.prepareGeometryChange()
+                self._bounds_changing()
             self._m_per_px = m_per_px
+
+    def _bounds_changing(self) -> None:
+        """``prepareGeometryChange``, and a layer with a device-coordinate cache drops its
+        cached picture. Qt keeps the part of that picture inside the viewport and, when the
+        bounds move past the viewport's edge (a zone grown off the map, a bigger map
+        opened), scrolls it by the bounds' move as if the view had panned, then repaints only
+        the strip the scroll uncovered, even after ``update()``: zones drawn 60-160 px off
+        their owners, the old map left on the screen. A new picture costs what ``update()``
+        was meant to cost: one paint of the layer."""
+        self.prepareGeometryChange()
+        mode = self.cacheMode()
+        if mode != QGraphicsItem.CacheMode.NoCache:
+            self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            self.setCacheMode(mode)
 
     def set_options(self, options: ViewOptions) -> None:
         self.options = options
@@ -44,6 +59,6 @@ class MapLayer(pg.GraphicsObject):
 
     def _set_rect(self, rect: QRectF, pad_px: float = 0.0) -> None:
         if rect != self._rect or pad_px != self._pad_px:
-            self.prepareGeometryChange()
+            self._bounds_changing()
             self._rect = QRectF(rect)
             self._pad_px = pad_px

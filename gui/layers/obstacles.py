@@ -345,6 +345,15 @@ class ObstacleLayer(MapLayer):
         """Whether some tiles in view still show a picture of another zoom."""
         return bool(self._stale)
 
+    def _new_tile(self, key: tuple[int, int]) -> _Tile:
+        """A tile for ``key``, stacked by its place on the map (row, then column), not by
+        when it was made: obstacles that overlap across tiles are drawn in the same order
+        whatever the history (a tile made by an edit went on top of older ones; the same
+        map opened afresh stacked them in file order)."""
+        tile = _Tile(self)
+        tile.setZValue(key[1] * 65536.0 + key[0])
+        return tile
+
     def _tile_of(self, o) -> tuple[int, int]:
         x, y = o.polygon[0]
         return (int(x // TILE_M), int(y // TILE_M))
@@ -361,7 +370,7 @@ class ObstacleLayer(MapLayer):
             key = self._tile_of(o)
             tile = self._tiles.get(key)
             if tile is None:
-                tile = self._tiles[key] = _Tile(self)
+                tile = self._tiles[key] = self._new_tile(key)
             tile.items[o.id] = o
             self._where[o.id] = key
             touched.add(key)
@@ -413,7 +422,7 @@ class ObstacleLayer(MapLayer):
                 break
             tile = self._tiles.get(key)
             if tile is None:
-                tile = self._tiles[key] = _Tile(self)
+                tile = self._tiles[key] = self._new_tile(key)
             for o in obs:
                 tile.items[o.id] = o
                 self._where[o.id] = key

@@ -93,8 +93,10 @@ class TokenLayer(MapLayer):
         self._extras: dict[str, tuple[float, float]] = {}
         self._flip = False
         self._obstacles = None
+        self._zone_labels = None
         self._badge_boxes: dict[str, tuple[float, float]] = {}
         self._badge_rects: dict[str, tuple[float, float, float, float]] = {}
+        self._block_rects: dict[str, tuple[float, float, float, float]] = {}
         self.layout_count = 0
 
     @property
@@ -243,6 +245,15 @@ class TokenLayer(MapLayer):
             if not self.simple_drawing():  # (zoomed out they place nothing: badges are dots)
                 self.update()
 
+    def set_zone_labels(self, rects) -> None:
+        """The zones' labels, which name labels keep clear of: a function of pixels per
+        metre and ``flip`` answering (left, top, right, bottom) pixel rects from the map
+        origin (:meth:`gui.layers.ZoneLayer.label_rects`), or None. Call again whenever
+        what it answers changes."""
+        self._zone_labels = rects
+        self._layout_gen += 1
+        self.update()
+
     def set_label_obstacles(self, obstacles) -> None:
         """What another layer draws by the tokens that labels should keep clear of (Static
         Veil's AP badges ...): a function of pixels per metre answering (token id, left,
@@ -303,12 +314,19 @@ class TokenLayer(MapLayer):
         # the attack badges first, above their discs, clear of every disc and of each other
         # (zoomed out past the names, badges are cover dots over the discs: nothing to place)
         badges = self._place_badges(xs, ys, rs, discs + others) if place_badges else {}
-        # then the names (and what hangs under them): no label over any disc, badge or mark
+        # then the names (and what hangs under them): no label over any disc, badge or mark,
+        # nor over a zone's label (a name over "18 m radius" left "8 m radius" to read)
         fixed = discs + list(badges.values()) + others if blocks else []
+        if blocks and self._zone_labels is not None:
+            fixed += self._zone_labels(px_per_m, flip)
         out = [(0.0, 0.0)] * len(self._ids)
-        for i, off in zip(which, place_labels(blocks, fixed=fixed, cell=layout_cell(rs))):
+        placed = {}
+        for i, block, off in zip(which, blocks, place_labels(blocks, fixed=fixed, sides=True, cell=layout_cell(rs))):
             out[i] = off
+            cx, cy, top, w, h = block
+            placed[self._ids[i]] = (cx - w / 2 + off[0], cy + top + off[1], cx + w / 2 + off[0], cy + top + off[1] + h)
         self._layout_key, self._layout = key, out
+        self._block_rects = placed
         self._badge_rects = badges
         return out
 
@@ -338,6 +356,13 @@ class TokenLayer(MapLayer):
         answer, which :class:`gui.layers.AnswerLayer` follows."""
         self._label_offsets(px_per_m, self._flip)
         return dict(self._badge_rects)
+
+    def block_rects(self, px_per_m: float) -> dict[str, tuple[float, float, float, float]]:
+        """Where each token's whole label block (its name, what hangs under it: decorations,
+        :meth:`set_label_extras`) is drawn at ``px_per_m`` (token id -> (left, top, right,
+        bottom) pixels from the map origin, y as the view draws it)."""
+        self._label_offsets(px_per_m, self._flip)
+        return dict(self._block_rects)
 
     def label_rects(self, m_per_px: float | None = None) -> dict[str, QRectF]:
         """Where each shown token's name label is drawn at ``m_per_px`` metres per pixel

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -75,6 +75,10 @@ class ZoneLayer(MapLayer):
         self._drawings: dict[str, _ZoneDrawing] = {}
         self._obstacles: tuple | None = None  # those of the last set_zones
         self.build_count = 0
+        #: bumped whenever the drawings change (the label places' memo and the token
+        #: layer's name layout, which keeps clear of the zones' labels, follow it)
+        self.generation = 0
+        self._placed_memo: tuple | None = None
 
     def set_zones(self, encounter: Encounter, tactics) -> None:
         """Rebuild the drawings of zones whose shape may have changed (their own value,
@@ -90,10 +94,12 @@ class ZoneLayer(MapLayer):
                 origin = encounter.zone_origin(z)
             except ValueError:
                 continue
-            key = (z, origin, _Same(encounter.obstacles), tactics is not None)
+            # (a shotgun's spread follows its owner's weapon too: the owner's value is in its key)
+            owner = encounter.token(z.owner) if z.kind == "shotgun" and z.owner else None
+            key = (z, origin, _Same(encounter.obstacles), tactics is not None, owner)
             d = self._drawings.get(z.id)
             if d is not None and d.key != key and edited is not None and d.key[:2] == key[:2] \
-                    and d.key[3] == key[3] and not any(b.intersects(d.reach) for b in edited):
+                    and d.key[3:] == key[3:] and not any(b.intersects(d.reach) for b in edited):
                 d.key = key  # the obstacles edited lie away from it: its shape is the same
             if d is None or d.key != key:
                 d = self._build(z, origin, key, tactics)
@@ -104,6 +110,7 @@ class ZoneLayer(MapLayer):
             rect = rect.united(d.full.boundingRect()).united(d.clipped.boundingRect())
         if changed or keep.keys() != self._drawings.keys() or list(keep) != list(self._drawings):
             self._drawings = keep
+            self.generation += 1
             self._set_rect(rect, 170.0 * self.options.label_scale)
             self.update()
 
@@ -128,7 +135,56 @@ class ZoneLayer(MapLayer):
 
     def rebuild(self) -> None:
         self._drawings = {}
+        self.generation += 1
         self.update()
+
+    def clear(self) -> None:
+        """Draw no zone (until the next :meth:`set_zones`): a new map's zones come a turn
+        after it, and the old map's must not stay meanwhile."""
+        if self._drawings:
+            self._drawings = {}
+            self.generation += 1
+            self._set_rect(QRectF(), 170.0 * self.options.label_scale)
+            self.update()
+
+    def placed_labels(self, px_per_m: float, flip: bool = False) -> list[tuple[QRectF, str, QColor]]:
+        """Where the zones' labels are drawn at ``px_per_m`` pixels per metre: (pill rect in
+        pixels from the map origin, y as drawn, text, colour) each. A label stands off its
+        point along its direction, clear of the aim handle; one that would cover a label
+        placed before it moves on along that direction (a circle's radius under another
+        zone's far-end width was unreadable)."""
+        px = 11.0 * self.options.label_scale
+        key = (self.generation, round(px_per_m, 6), flip, px, self.options.show_labels)
+        if self._placed_memo is not None and self._placed_memo[0] == key:
+            return self._placed_memo[1]
+        out: list[tuple[QRectF, str, QColor]] = []
+        if self.options.show_labels:
+            sy = -1.0 if flip else 1.0
+            for d in self._drawings.values():
+                for x, y, text, a in d.labels:
+                    _, w, h = TEXT.get(text, px)
+                    bw, bh = w + 0.7 * h, 1.12 * h  # (the pill draw_label draws)
+                    c, sn = math.cos(a), math.sin(a) * sy
+                    reach = min((w / 2 + 0.4 * h) / max(abs(c), 1e-6), (h / 2 + 0.4 * h) / max(abs(sn), 1e-6)) + 12
+                    step = max(abs(bw * c), abs(bh * sn), bh) + 2
+                    px0, py0 = x * px_per_m, y * px_per_m * sy
+                    first = None
+                    for j in range(6):
+                        cx, cy = px0 + (reach + j * step) * c, py0 + (reach + j * step) * sn
+                        rect = QRectF(cx - bw / 2, cy - bh / 2, bw, bh)
+                        first = first or rect
+                        if not any(rect.adjusted(-2, -2, 2, 2).intersects(r) for r, _, _ in out):
+                            break
+                    else:
+                        rect = first
+                    out.append((rect, text, d.colour))
+        self._placed_memo = (key, out)
+        return out
+
+    def label_rects(self, px_per_m: float, flip: bool = False) -> list[tuple[float, float, float, float]]:
+        """The (left, top, right, bottom) pixel rects of :meth:`placed_labels` (what the
+        tokens' name labels keep clear of)."""
+        return [(r.left(), r.top(), r.right(), r.bottom()) for r, _, _ in self.placed_labels(px_per_m, flip)]
 
     def _build(self, z, origin, key, tactics) -> _ZoneDrawing | None:
         self.build_count += 1
@@ -165,13 +221,9 @@ class ZoneLayer(MapLayer):
         painter.save()
         painter.resetTransform()
         px = 11.0 * self.options.label_scale
-        for d in self._drawings.values():
-            for x, y, text, a in d.labels:
-                p = tr.map(QPointF(x, y))
-                # beyond the far end, clear of the aim handle: half the label out along the aim
-                _, w, h = TEXT.get(text, px)
-                c, sn = math.cos(a), math.sin(a) * (1 if tr.m22() > 0 else -1)
-                reach = min((w / 2 + 0.4 * h) / max(abs(c), 1e-6), (h / 2 + 0.4 * h) / max(abs(sn), 1e-6)) + 12
-                draw_label(painter, p.x() + reach * c, p.y() + reach * sn, text, px, anchor="center",
-                           fg=QColor("#101418"), bg=_alpha(d.colour, 220))
+        # beyond the far end, clear of the aim handle and of the labels placed before
+        for rect, text, colour in self.placed_labels(abs(tr.m11()) or 1.0, tr.m22() < 0):
+            c = rect.center()
+            draw_label(painter, c.x() + tr.dx(), c.y() + tr.dy(), text, px, anchor="center",
+                       fg=QColor("#101418"), bg=_alpha(colour, 220))
         painter.restore()
