@@ -10,26 +10,39 @@ from PySide6.QtWidgets import QMessageBox
 from tests.gui.settle import settle
 
 
-@pytest.fixture
-def window(qtbot, demo_path, tmp_path, monkeypatch):
-    """The main window on the demo, with its own settings file and autosave folder; closing
-    it never blocks on a question (unsaved changes are discarded unless a test says else)."""
+def open_window(qtbot, path, tmp_path, size=(1600, 1000), *, active: bool = True):
+    """The main window on the encounter file ``path``, with its own settings file and
+    autosave folder (in ``tmp_path``), shown at ``size`` with its deferred start-up work
+    (dock sizing, refits) done and the map fitted: ready for a test to drive the mouse."""
     from engine.files import load_encounter
     from gui.main_window import MainWindow
 
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(load_encounter(demo_path), demo_path, settings=settings,
+    win = MainWindow(load_encounter(path), path, settings=settings,
                      autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
     qtbot.addWidget(win)
-    win.resize(1600, 1000)
+    win.resize(*size)
     win.show()
     qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitActive(win)
-    settle(qtbot, win)  # deferred start-up work (dock sizing, refits) done before the test drives the mouse
+    if active:
+        win.activateWindow()
+        qtbot.waitActive(win)
+    settle(qtbot, win)
     win.map_view.fit_map()
     return win
+
+
+def discard_on_close(monkeypatch) -> None:
+    """Closing a window never blocks on a question: unsaved changes are discarded."""
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
+
+
+@pytest.fixture
+def window(qtbot, demo_path, tmp_path, monkeypatch):
+    """The main window on the demo (:func:`open_window`); closing it never blocks on a
+    question (unsaved changes are discarded unless a test says else)."""
+    discard_on_close(monkeypatch)
+    return open_window(qtbot, demo_path, tmp_path)
 
 
 SCREENS = {"laptop": (1366, 768), "fullhd": (1920, 1080)}

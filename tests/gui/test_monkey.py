@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QColor, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tests.gui.conftest import open_window
 from tests.gui.settle import settle
 
 EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "400"))  # (~5 s of CPU a demo)
@@ -137,23 +138,8 @@ class Troubles(logging.Handler):
 
 
 def make_window(path: Path, tmp_path: Path, qtbot):
-    """The main window on ``path``, with its own settings file and autosave folder (as
-    tests/gui/conftest.py's ``window``)."""
-    from engine.files import load_encounter
-    from gui.main_window import MainWindow
-
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(load_encounter(path), path, settings=settings,
-                     autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
-    qtbot.addWidget(win)
-    win.resize(1600, 1000)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitActive(win)
-    settle(qtbot, win)  # (deferred start-up work: dock sizing, refits)
-    win.map_view.fit_map()
-    return win
+    """The main window on ``path`` (tests/gui/conftest.py's ``open_window``)."""
+    return open_window(qtbot, path, tmp_path)
 
 
 # -- the monkey -----------------------------------------------------------------------------------

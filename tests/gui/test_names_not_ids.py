@@ -13,11 +13,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
 
 from engine.errors import CoverfireError
-from engine.files import dumps_encounter, load_encounter
+from engine.files import dumps_encounter
 from engine.names import display_name
 
 #: Each demo's typical actions, in its system's JSON form (tests/golden/README.md). "@actor" is
@@ -51,6 +49,7 @@ PLAYS = {
         {"kind": "end_turn", "actor": "@actor"},
     ],
 }
+from tests.gui.conftest import discard_on_close, open_window
 
 
 def ids_that_are_not_names(enc) -> dict[str, re.Pattern]:
@@ -117,17 +116,8 @@ def _widget_texts(win) -> list[str]:
 
 
 def _open(qtbot, tmp_path, monkeypatch, path):
-    from gui.main_window import MainWindow
-
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(load_encounter(path), path, settings=settings,
-                     autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
-    qtbot.addWidget(win)
-    win.resize(1366, 768)
-    win.show()
-    qtbot.waitExposed(win)
-    return win
+    discard_on_close(monkeypatch)
+    return open_window(qtbot, path, tmp_path, (1366, 768), active=False)
 
 
 @pytest.mark.parametrize("demo", list(PLAYS))

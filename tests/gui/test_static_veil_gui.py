@@ -22,12 +22,12 @@ import math
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
+from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from tests.gui.conftest import mouse_click, vp_point
+from tests.gui.conftest import discard_on_close, mouse_click, open_window, vp_point
 from tests.gui.settle import settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,18 +38,9 @@ DEMO = ROOT / "assets" / "encounters" / "demo-static-veil.json"
 def sv(qtbot, tmp_path, monkeypatch):
     """The main window on the Static Veil demo; returns (window, controller)."""
     import gui.rules.static_veil  # noqa: F401 - registers the extension (also a built-in)
-    from engine.files import load_encounter
-    from gui.main_window import MainWindow
 
-    monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Discard))
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    win = MainWindow(load_encounter(DEMO), DEMO, settings=settings,
-                     autosave_folder=tmp_path / "autosave", autosave_interval_ms=10_000_000)
-    qtbot.addWidget(win)
-    win.resize(1600, 1000)
-    win.show()
-    qtbot.waitExposed(win)
-    win.map_view.fit_map()
+    discard_on_close(monkeypatch)
+    win = open_window(qtbot, DEMO, tmp_path, active=False)
     return win, win.static_veil
 
 
