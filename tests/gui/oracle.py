@@ -84,11 +84,21 @@ def grab(view) -> QImage:
     store (offscreen, ``QScreen.grabWindow`` reads it), not a fresh render (``QWidget.grab``
     would paint the whole viewport again and hide a partial repaint that left something
     stale)."""
+    from PySide6.QtCore import QDeadlineTimer
+    from PySide6.QtTest import QTest
+
     vp = view.viewport()
     top = vp.window()
-    pos = vp.mapTo(top, QPoint(0, 0))
-    pm = top.screen().grabWindow(top.winId(), pos.x(), pos.y(), vp.width(), vp.height())
-    return pm.toImage().convertToFormat(QImage.Format.Format_RGB32)
+    deadline = QDeadlineTimer(30_000)
+    while True:  # (a window just made or resized may not have its backing store yet: a null grab)
+        pos = vp.mapTo(top, QPoint(0, 0))
+        img = top.screen().grabWindow(top.winId(), pos.x(), pos.y(), vp.width(), vp.height()).toImage()
+        if not img.isNull() and (img.width(), img.height()) == (vp.width(), vp.height()):
+            return img.convertToFormat(QImage.Format.Format_RGB32)
+        if deadline.hasExpired():
+            raise AssertionError(f"the view's pixels could not be read ({img.width()}x{img.height()} "
+                                 f"for a {vp.width()}x{vp.height()} view)")
+        QTest.qWait(5)  # (polling for the condition above)
 
 
 def as_array(img: QImage) -> np.ndarray:
