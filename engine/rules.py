@@ -83,6 +83,18 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """Whose turn it is and where the fight stands (:meth:`RuleSystem.current_turn`):
+    ``actor`` the id of the token acting now (None when the system tracks no actor, or
+    between actors), ``where`` the system's words for the moment, lower case ("pass 1,
+    phase 3", "round 2"). :func:`engine.turn_banner.turn_banner` makes the line players
+    read from it, with names, never ids."""
+
+    actor: str | None
+    where: str
+
+
+@dataclass(frozen=True)
 class MoveTo:
     """One token's move: to ``to`` (metres), along ``path`` (its corners, start to end) when
     the walk bends; None means straight from where it stands."""
@@ -275,6 +287,10 @@ class RuleSystem:
     def round_status(self, encounter: Encounter) -> str:
         """One line on where the fight stands ("Turn 2, pass 1"); empty outside a round."""
         return ""
+
+    def current_turn(self, encounter: Encounter) -> Turn | None:
+        """Whose turn it is now (:class:`Turn`); None outside a fight (the default)."""
+        return None
 
     def condition_tracks(self, encounter: Encounter, token_id: str) -> tuple[Track, ...]:
         """The damage tracks the token's sheet has (for the condition bars of the player

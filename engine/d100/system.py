@@ -174,5 +174,10 @@ class D100(rules.RuleSystem):
         s = encounter.rules.get(self.name)
         return f"Round {s.round}" if s is not None and s.round > 0 else ""
 
+    def current_turn(self, encounter):
+        """"round R" while rounds run (d100 tracks no acting token); None before the first."""
+        s = encounter.rules.get(self.name)
+        return rules.Turn(None, f"round {s.round}") if s is not None and s.round > 0 else None
+
 
 SYSTEM = rules.register(D100())

@@ -449,6 +449,17 @@ class SR5(rules.RuleSystem):
             return ""
         return f"Combat Turn {s.turn}, pass {s.initiative_pass}" if s.initiative_pass else f"Combat Turn {s.turn}"
 
+    def current_turn(self, encounter):
+        """The acting token and "pass P, phase N" (N: the Action Phases had in this pass,
+        the acting one included) while a Combat Turn runs; "pass P" between actors; None
+        outside one."""
+        s = encounter.rules.get(self.name)
+        if s is None or s.turn <= 0 or s.initiative_pass <= 0:
+            return None
+        if s.acting is None:
+            return rules.Turn(None, f"pass {s.initiative_pass}")
+        return rules.Turn(s.acting, f"pass {s.initiative_pass}, phase {len(s.acted) + 1}")
+
 
 SYSTEM = rules.register(SR5())
 

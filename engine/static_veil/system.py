@@ -176,6 +176,14 @@ class StaticVeilSystem(rules.RuleSystem):
             return ""
         return f"Round {s.round}"
 
+    def current_turn(self, encounter):
+        """The token whose turn it is (``Settings.active``) and "round R" once the fight has
+        begun; None before."""
+        s = encounter.rules.get(self.name)
+        if s is None or not (s.log or s.active):
+            return None
+        return rules.Turn(s.active, f"round {s.round}")
+
 
 SYSTEM = rules.register(StaticVeilSystem())
 
