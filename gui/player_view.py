@@ -32,10 +32,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication, QKeyEvent, QPainter, QPen, QScreen
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPointF, QRect, QRectF, QSettings, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QGuiApplication, QKeyEvent, QPainter, QPen, QScreen
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -48,20 +49,28 @@ from PySide6.QtWidgets import (
 
 from engine.model import Encounter, Token
 from engine.rules import Track
+from engine.turn_banner import turn_banner
 from engine.vision import is_players
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import DocumentChange, EncounterDocument
+from gui.idle import IdleJob
 from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, cosmetic, draw_label
 from gui.layers.fog import FogLayer
 from gui.layers.paint import ensure_pixmap_cache
 from gui.map_view import MapView
 from gui.party_sight import PartySight
+from gui.pings import PingLayer, Pings
 from gui.player_document import PlayerAnswers, PlayerDocument
+from gui.player_overlays import BlankCard, RevealedRoll, TurnBanner
 from gui.selection import Selection
 from gui.style import PLAYER_VIEW, ViewOptions
 
 SETTINGS_GROUP = "playerView"
+#: The key that pings at the mouse (Alt+click pings too).
+PING_KEY = "Q"
+#: The players' canvas sizes (:attr:`PlayerOptions.canvas`), canvas pixels.
+CANVASES = {"1280x720": (1280, 720), "1920x1080": (1920, 1080)}
 
 
 # -- what a token's condition is -------------------------------------------------------------
@@ -284,7 +293,10 @@ class RangeRingLayer(MapLayer):
 class PlayerOptions:
     """What the GM lets players see. ``label_scale`` multiplies label sizes (1.4 reads well
     through a 1080p screen share); ``npc_conditions`` shows condition bars of tokens outside
-    the party too (the players' sides, ``engine.vision.player_sides``); ``title_on_map`` also prints the title over the map."""
+    the party too (the players' sides, ``engine.vision.player_sides``); ``title_on_map`` also prints the title over the map.
+    ``canvas`` is the players' fixed 16:9 canvas (a key of :data:`CANVASES`); ``on_top``
+    keeps the players' window above the GM's; ``banner`` shows whose turn it is;
+    ``follow_acting`` centres the players' camera on the acting token when the turn passes."""
 
     title: str = ""
     names: bool = True
@@ -299,6 +311,14 @@ class PlayerOptions:
     title_on_map: bool = False
     label_scale: float = 1.4
     follow: bool = True
+    canvas: str = "1280x720"
+    on_top: bool = False
+    banner: bool = True
+    follow_acting: bool = False
+
+    def canvas_size(self) -> tuple[int, int]:
+        """The canvas's (width, height) in canvas pixels (the default for an unknown key)."""
+        return CANVASES.get(self.canvas, CANVASES["1280x720"])
 
     def with_(self, **changes) -> "PlayerOptions":
         return replace(self, **changes)
@@ -340,6 +360,8 @@ class PlayerOptions:
             except (TypeError, ValueError):
                 continue
         settings.endGroup()
+        if out.get("canvas") not in CANVASES:
+            out.pop("canvas", None)
         return cls(**out)
 
 
@@ -448,47 +470,31 @@ class SharedMapView(MapView):
         ev.ignore()  # let the player window handle its keys
 
 
-class BlankCard(QWidget):
-    """What players see between scenes: a neutral card with the title."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.title = ""
-        self.setAutoFillBackground(False)
-
-    def set_title(self, title: str) -> None:
-        self.title = title
-        self.update()
-
-    def paintEvent(self, ev) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        p.fillRect(self.rect(), style.MAP_BACKDROP)
-        if self.title:
-            px = max(24.0, min(self.width() / 22.0, 72.0))
-            draw_label(p, self.width() / 2, self.height() / 2, self.title, px, anchor="center",
-                       bold=True, bg=None)
-        p.setPen(QPen(QColor(255, 255, 255, 40), 2))
-        p.setBrush(NO_BRUSH)
-        w, h = self.width(), self.height()
-        p.drawLine(QPointF(w * 0.35, h / 2 + 60), QPointF(w * 0.65, h / 2 + 60))
-        p.end()
-
-
 class PlayerWindow(QWidget):
     """The player view window on one document (shared with the GM's window).
 
+    It draws a fixed 16:9 canvas (:attr:`PlayerOptions.canvas`: 1280x720 or 1920x1080)
+    letterboxed in the window: the canvas fills the largest 16:9 rect of the window (black
+    bars beside or above it), and everything in it, labels, banner, pings, is sized in
+    canvas pixels times :meth:`canvas_scale`, drawn at the window's own resolution, so the
+    picture is the same, and crisp, whatever the window's size.
+
     ``follow(gm_view)`` ties its pan and zoom to the GM's map; :attr:`following` switches
     that off (pinned: the view stays, the GM can still pan it with the right or middle
-    button and zoom with the wheel). Keys in this window: F11 full screen, Esc leave full
-    screen, B blank/reveal, P pin/follow."""
+    button and zoom with the wheel). With :attr:`PlayerOptions.follow_acting` the camera
+    centres on the acting token when the turn passes (or it moves). Keys in this window: F11
+    full screen, Esc leave full screen, B blank/reveal, P pin/follow."""
 
     blankChanged = Signal(bool)
     followChanged = Signal(bool)
+    #: the canvas was painted anew or changed what it shows (for the GM's inset)
+    pictureChanged = Signal()
+    #: the window was closed (its close button, or the system)
+    closed = Signal()
 
     def __init__(self, document: EncounterDocument, selection: Selection, answers: LiveAnswers,
                  options: PlayerOptions | None = None, gm_view: MapView | None = None,
-                 parent: QWidget | None = None, sight: PartySight | None = None):
+                 parent: QWidget | None = None, sight: PartySight | None = None, pings=None):
         super().__init__(parent, Qt.WindowType.Window)
         self.document = document
         self.options = options or PlayerOptions()
@@ -499,22 +505,82 @@ class PlayerWindow(QWidget):
         #: what the players know (drawn here) and the answers worked out from it
         self.players = PlayerDocument(document, self.sight, self)
         self.player_answers = PlayerAnswers(self.players, selection, self)
-        self.view = SharedMapView(self.players, selection, self.player_answers, self.options.view_options(),
-                                  self.options, self)
-        self.card = BlankCard(self)
-        self._stack = QStackedLayout(self)
+        #: the letterboxed 16:9 canvas: the map (or the blank card) and what lies over it
+        self.stage = QWidget(self)
+        self.stage.setObjectName("players_canvas")
+        self._scale = 1.0
+        self.view = SharedMapView(self.players, selection, self.player_answers, self._view_options(),
+                                  self.options, self.stage)
+        self.ping_layer = PingLayer(self.view.options)
+        self.view.layers.append(self.ping_layer)
+        self.view.vb.addItem(self.ping_layer, ignoreBounds=True)
+        if pings is not None:
+            pings.attach(self.ping_layer)
+        self.card = BlankCard(self.stage)
+        self._stack = QStackedLayout(self.stage)
         self._stack.setContentsMargins(0, 0, 0, 0)
         self._stack.addWidget(self.view)
         self._stack.addWidget(self.card)
+        self.banner = TurnBanner(self.stage)
+        self.banner.enabled = self.options.banner
+        self.roll = RevealedRoll(self.stage)
         self._blank = False
         self._following = False
-        self.resize(1280, 720)
+        self._acting_at: tuple | None = None
+        self._rescale_later = IdleJob(self._apply_scale)
+        self.resize(*self.options.canvas_size())
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._apply_title()
+        self._apply_on_top()
         document.changed.connect(self._on_document)
+        self.players.changed.connect(self._on_players)
+        self.view.scene().changed.connect(lambda *_: self.pictureChanged.emit())
         if gm_view is not None:
             gm_view.vb.sigRangeChanged.connect(self._on_gm_range)
         self.set_following(self.options.follow)
+        self._refresh_banner()
+
+    # -- the canvas --------------------------------------------------------------------------
+    def canvas_size(self) -> QSize:
+        """The players' canvas in canvas pixels (1280x720 or 1920x1080), whatever the window."""
+        return QSize(*self.options.canvas_size())
+
+    def canvas_rect(self) -> QRect:
+        """Where the canvas lies in the window (window pixels): the largest 16:9 rect, centred."""
+        return letterbox(self.size(), self.canvas_size())
+
+    def canvas_scale(self) -> float:
+        """Window pixels per canvas pixel."""
+        return self._scale
+
+    def _view_options(self) -> ViewOptions:
+        o = self.options.view_options()
+        return o.with_(label_scale=o.label_scale * self._scale)
+
+    def _layout_stage(self) -> None:
+        rect = self.canvas_rect()
+        if self.stage.geometry() != rect:
+            self.stage.setGeometry(rect)
+        scale = rect.width() / max(1, self.canvas_size().width())
+        if abs(scale - self._scale) > 1e-3:
+            self._scale = scale
+            self._rescale_later.start()  # (a window dragged to a new size: once, at the end)
+        for pill in (self.banner, self.roll):
+            pill.set_scale(scale)
+
+    def _apply_scale(self) -> None:
+        opts = self._view_options()
+        if opts != self.view.options:
+            self.view.set_options(opts)
+            self.ping_layer.options = opts
+            if self._following:
+                self.sync_to_gm()
+        self.pictureChanged.emit()
+
+    def paintEvent(self, ev) -> None:
+        p = QPainter(self)
+        p.fillRect(self.rect(), Qt.GlobalColor.black)  # the letterbox bars
+        p.end()
 
     # -- title, options --------------------------------------------------------------------
     def title(self) -> str:
@@ -527,20 +593,82 @@ class PlayerWindow(QWidget):
             self.setWindowTitle(t)
             self.card.set_title(t)
 
+    def _apply_on_top(self) -> None:
+        on = bool(self.options.on_top)
+        if bool(self.windowFlags() & Qt.WindowType.WindowStaysOnTopHint) != on:
+            shown = self.isVisible()
+            self.setWindowFlag(Qt.WindowType.WindowStaysOnTopHint, on)
+            if shown:
+                self.show()  # (changing a window's flags hides it)
+
+    @property
+    def on_top(self) -> bool:
+        return bool(self.windowFlags() & Qt.WindowType.WindowStaysOnTopHint)
+
     def set_options(self, options: PlayerOptions) -> None:
         """Show with other choices (applied at once)."""
+        old = self.options
         self.options = options
-        self.view.set_options(options.view_options())
+        self.view.set_options(self._view_options())
+        self.ping_layer.options = self.view.options
         self.view.set_extras(options)
         self._apply_title()
+        self._apply_on_top()
+        self.banner.enabled = options.banner
+        self._refresh_banner()
+        if options.canvas != old.canvas:
+            self._layout_stage()
+            self._apply_scale()
         if options.follow != self._following:
             self.set_following(options.follow)
+        if options.follow_acting and not old.follow_acting:
+            self._acting_at = None
+            self._follow_acting()
 
     def _on_document(self, change: DocumentChange) -> None:
         if not change.preview:
             self._apply_title()  # the encounter's name may have changed
         if change.reset and self._following:
             self.sync_to_gm()
+
+    def _on_players(self, change: DocumentChange) -> None:
+        if change.preview:
+            return
+        self._refresh_banner()
+        self._follow_acting()
+
+    # -- the turn banner, the camera on the acting token, revealed rolls --------------------------
+    def _refresh_banner(self) -> None:
+        self.banner.set_text(turn_banner(self.players.encounter, lambda t: t.name or t.side))
+
+    def acting_token(self) -> Token | None:
+        """The acting token, when the players know of it (else None)."""
+        enc = self.players.encounter
+        turn = enc.system.current_turn(enc)
+        if turn is None or turn.actor is None:
+            return None
+        return next((t for t in enc.tokens if t.id == turn.actor), None)
+
+    def _follow_acting(self) -> None:
+        if not self.options.follow_acting:
+            return
+        t = self.acting_token()
+        at = (t.id, t.x, t.y) if t is not None else None
+        if t is None or at == self._acting_at:
+            return
+        self._acting_at = at
+        self.centre_on(t.x, t.y)
+
+    def centre_on(self, x: float, y: float) -> None:
+        """Centre the view on map point (x, y) metres, keeping the zoom."""
+        r = self.view.vb.viewRect()
+        self.view.auto_fit = False
+        self.view.vb.setRange(QRectF(x - r.width() / 2, y - r.height() / 2, r.width(), r.height()), padding=0.0)
+
+    def reveal_roll(self, lines) -> None:
+        """Show ``lines`` (a roll's log lines) to the players for a few seconds."""
+        self.roll.reveal(lines)
+        self.pictureChanged.emit()
 
     # -- follow or pin -------------------------------------------------------------------------
     @property
@@ -576,6 +704,7 @@ class PlayerWindow(QWidget):
 
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
+        self._layout_stage()
         if self._following:
             self.sync_to_gm()
 
@@ -591,7 +720,10 @@ class PlayerWindow(QWidget):
             return
         self._blank = on
         self._stack.setCurrentWidget(self.card if on else self.view)
+        self.banner.setVisible(not on and bool(self.banner.lines) and self.banner.enabled)
+        self.roll.raise_()
         self.blankChanged.emit(on)
+        self.pictureChanged.emit()
 
     # -- screens -----------------------------------------------------------------------------
     def show_full_screen(self, screen: QScreen | int | None = None) -> None:
@@ -615,6 +747,10 @@ class PlayerWindow(QWidget):
         if self.isFullScreen():
             self.showNormal()
 
+    def closeEvent(self, ev) -> None:
+        super().closeEvent(ev)
+        self.closed.emit()
+
     def keyPressEvent(self, ev: QKeyEvent) -> None:
         key = ev.key()
         if key == Qt.Key.Key_F11:
@@ -630,6 +766,14 @@ class PlayerWindow(QWidget):
             return
         ev.accept()
 
+
+def letterbox(outer: QSize, canvas: QSize) -> QRect:
+    """The largest rect of ``canvas``'s shape inside ``outer``, centred (whole pixels)."""
+    ow, oh = max(0, outer.width()), max(0, outer.height())
+    cw, ch = max(1, canvas.width()), max(1, canvas.height())
+    s = min(ow / cw, oh / ch)
+    w, h = int(round(cw * s)), int(round(ch * s))
+    return QRect((ow - w) // 2, (oh - h) // 2, w, h)
 
 # -- the options dialog -------------------------------------------------------------------------
 class PlayerOptionsDialog(QDialog):
@@ -648,7 +792,10 @@ class PlayerOptionsDialog(QDialog):
         ("legend", "Legend"),
         ("scale_bar", "Scale bar"),
         ("title_on_map", "Title over the map"),
+        ("banner", "Turn banner (whose turn it is)"),
         ("follow", "Follow my view (off: pinned)"),
+        ("follow_acting", "Camera follows the acting token"),
+        ("on_top", "Keep the players' window on top"),
     )
 
     def __init__(self, options: PlayerOptions, parent: QWidget | None = None):
@@ -665,6 +812,12 @@ class PlayerOptionsDialog(QDialog):
         self.scale_spin.setSingleStep(0.1)
         self.scale_spin.setValue(options.label_scale)
         form.addRow("Label size", self.scale_spin)
+        self.canvas_combo = QComboBox()
+        for key, (w, h) in CANVASES.items():
+            self.canvas_combo.addItem(f"{w} \u00d7 {h}", key)
+        self.canvas_combo.setCurrentIndex(max(0, self.canvas_combo.findData(options.canvas)))
+        self.canvas_combo.setToolTip("The players' fixed 16:9 picture: choose the size your screen share sends")
+        form.addRow("Canvas", self.canvas_combo)
         lay.addLayout(form)
         self.boxes: dict[str, QCheckBox] = {}
         for name, text in self.LABELS:
@@ -675,6 +828,7 @@ class PlayerOptionsDialog(QDialog):
             self.boxes[name] = box
         self.title_edit.textChanged.connect(self._emit)
         self.scale_spin.valueChanged.connect(self._emit)
+        self.canvas_combo.currentIndexChanged.connect(self._emit)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.accept)
         buttons.accepted.connect(self.accept)
@@ -683,6 +837,7 @@ class PlayerOptionsDialog(QDialog):
     def options(self) -> PlayerOptions:
         return self._options.with_(
             title=self.title_edit.text(), label_scale=round(self.scale_spin.value(), 2),
+            canvas=self.canvas_combo.currentData() or self._options.canvas,
             **{name: box.isChecked() for name, box in self.boxes.items()},
         )
 
@@ -693,9 +848,11 @@ class PlayerOptionsDialog(QDialog):
 
 # -- the main window's side -----------------------------------------------------------------------
 class PlayerViewController(QObject):
-    """Owns a main window's player view: opens and closes it, keeps its options in the
-    window's QSettings, and keeps the menu's check marks in step. The player view closes
-    with the main window (and never keeps the application running on its own)."""
+    """Owns a main window's player view: opens and closes it, keeps its options, its place
+    (size, screen, full screen) in the window's QSettings, and keeps the menu's check marks in
+    step; makes the GM's pings (Alt+click on the map, or the key :data:`PING_KEY` at the
+    mouse) and reveals rolls. The player view closes with the main window (and never keeps
+    the application running on its own)."""
 
     def __init__(self, window):
         super().__init__(window)
@@ -704,6 +861,16 @@ class PlayerViewController(QObject):
         self.options = PlayerOptions.load(window.settings)
         self.player: PlayerWindow | None = None
         self.dialog: PlayerOptionsDialog | None = None
+        #: the GM's pings, drawn on the GM's map and in the players' window
+        self.pings = Pings(self)
+        window.pings = self.pings
+        self.gm_ping_layer = PingLayer(window.map_view.options)
+        window.map_view.layers.append(self.gm_ping_layer)
+        window.map_view.vb.addItem(self.gm_ping_layer, ignoreBounds=True)
+        self.pings.attach(self.gm_ping_layer)
+        self._mouse_at: tuple[float, float] | None = None
+        window.map_view.cursorMoved.connect(lambda x, y: setattr(self, "_mouse_at", (x, y)))
+        window.map_view.viewport().installEventFilter(self)
         A = window.add_action
         window.menus["View"].addSeparator()
         self.act_open = A("View", "&Player View", self.toggle, shortcut="Ctrl+Shift+P", checkable=True,
@@ -712,45 +879,145 @@ class PlayerViewController(QObject):
         self.act_follow = A("View", "Player view follows my view", self.set_following, checkable=True,
                             name="player view follows")
         self.act_follow.setChecked(self.options.follow)
+        self.act_follow_acting = A("View", "Player camera follows the acting token", self.set_follow_acting,
+                                   checkable=True, name="player view follows acting",
+                                   tip="Centre the players' view on whoever acts when the turn passes")
+        self.act_follow_acting.setChecked(self.options.follow_acting)
+        self.act_on_top = A("View", "Player view stays on &top", self.set_on_top, checkable=True,
+                            name="player view on top", tip="Keep the players' window above this one")
+        self.act_on_top.setChecked(self.options.on_top)
         self.act_blank = A("View", "&Blank player view", self.set_blank, checkable=True, shortcut="Ctrl+B",
                            name="blank player view", tip="Hide the map from the players (shows the title)")
+        self.act_ping = A("View", "Ping at the mouse", self.ping_at_mouse, shortcut=PING_KEY, name="ping",
+                          tip="An animated marker the players see (also Alt+click on the map)")
         self.screen_menu = window.menus["View"].addMenu("Player view &full screen on")
         self.screen_menu.aboutToShow.connect(self._fill_screens)
+        from gui.players_inset import PlayersInset
+
+        self.inset = PlayersInset(self)
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
         if obj is self.window and ev.type() == QEvent.Type.Hide and not self.window.isVisible():
             if self.player is not None:  # the main window closed (not minimised)
+                if self.player.isVisible():
+                    self.remember_place()
                 self.player.hide()
+        elif (ev.type() == QEvent.Type.MouseButtonPress and obj is self.window.map_view.viewport()
+              and ev.button() == Qt.MouseButton.LeftButton and ev.modifiers() & Qt.KeyboardModifier.AltModifier):
+            x, y = self.window.map_view.viewport_to_map(ev.position())
+            self.ping(x, y)
+            return True  # (the click pings; no tool sees it)
         return False
 
+    # -- pings ---------------------------------------------------------------------------------
+    def ping(self, x: float, y: float):
+        """A ping at map point (x, y) metres, on the GM's map and the players'."""
+        return self.pings.ping(x, y)
+
+    def ping_at_mouse(self) -> None:
+        """Ping where the mouse is on the map (the view's centre when it is elsewhere)."""
+        view = self.window.map_view
+        pos = view.viewport().mapFromGlobal(QCursor.pos())
+        if view.viewport().rect().contains(pos):
+            self.ping(*view.viewport_to_map(pos))
+        elif self._mouse_at is not None:
+            self.ping(*self._mouse_at)
+        else:
+            c = view.vb.viewRect().center()
+            self.ping(c.x(), c.y())
+
+    # -- the window ---------------------------------------------------------------------------
     def open(self) -> PlayerWindow:
-        """Show the player view (made on first use); returns it."""
+        """Show the player view (made on first use, where it was last: its size, screen and
+        full screen remembered); returns it."""
         ensure_pixmap_cache()
-        if self.player is None:
+        first = self.player is None
+        if first:
             w = self.window
             self.player = PlayerWindow(w.document, w.selection, w.answers, self.options, w.map_view,
-                                       sight=getattr(w, "party_sight", None))
+                                       sight=getattr(w, "party_sight", None), pings=self.pings)
             self.player.setAttribute(Qt.WidgetAttribute.WA_QuitOnClose, False)
             w.destroyed.connect(self.player.deleteLater)  # a top-level window: not a child of w
             self.player.blankChanged.connect(self.act_blank.setChecked)
             self.player.followChanged.connect(self._follow_changed)
-        self.player.show()
+            self.player.closed.connect(self._player_closed)
+            self.inset.attach(self.player)
+        full = first and self._restore_place()
+        if full is not None and full is not False:
+            self.player.show_full_screen(full)
+        else:
+            self.player.show()
         self.player.raise_()
         self.act_open.setChecked(True)
+        self.inset.dock.show()
+        self.inset.refresh_soon()
         return self.player
+
+    def _restore_place(self):
+        """Put the new player window where it was (False: nothing remembered; a screen (or
+        None) to go full screen on)."""
+        s = self.window.settings
+        geo = s.value(f"{SETTINGS_GROUP}/geometry")
+        restored = isinstance(geo, QByteArray) and self.player.restoreGeometry(geo)
+        name = s.value(f"{SETTINGS_GROUP}/screen")
+        screen = next((sc for sc in QGuiApplication.screens() if name and sc.name() == str(name)), None)
+        if screen is not None and not restored:
+            self.player.setScreen(screen)
+            self.player.move(screen.availableGeometry().topLeft())
+        full = str(s.value(f"{SETTINGS_GROUP}/fullScreen", "false")).lower() in ("true", "1")
+        if full:
+            return screen if screen is not None else None
+        return False
+
+    def remember_place(self) -> None:
+        """Keep the player window's size, place, screen and full screen in the settings."""
+        p = self.player
+        if p is None:
+            return
+        s = self.window.settings
+        s.setValue(f"{SETTINGS_GROUP}/geometry", p.saveGeometry())
+        scr = p.screen()
+        if scr is not None:
+            s.setValue(f"{SETTINGS_GROUP}/screen", scr.name())
+        s.setValue(f"{SETTINGS_GROUP}/fullScreen", p.isFullScreen())
+
+    def _player_closed(self) -> None:
+        self.remember_place()
+        self.act_open.setChecked(False)
+        self.inset.dock.hide()
 
     def close(self) -> None:
         if self.player is not None:
+            if self.player.isVisible():
+                self.remember_place()
             self.player.hide()
         self.act_open.setChecked(False)
+        self.inset.dock.hide()
 
     def toggle(self, on: bool) -> None:
         self.open() if on else self.close()
+
+    def reveal_roll(self, lines) -> bool:
+        """Show a roll's lines to the players for a few seconds (False: the player view is
+        not open, so nobody would see it; the status bar says so)."""
+        if self.player is None or not self.player.isVisible():
+            self.window.statusBar().showMessage("Open the player view (Ctrl+Shift+P) to reveal rolls to the players", 6000)
+            return False
+        self.player.reveal_roll(lines)
+        return True
+
+    def set_on_top(self, on: bool) -> None:
+        self.set_options(self.options.with_(on_top=bool(on)))
+
+    def set_follow_acting(self, on: bool) -> None:
+        self.set_options(self.options.with_(follow_acting=bool(on)))
 
     def set_options(self, options: PlayerOptions) -> None:
         self.options = options
         options.save(self.window.settings)
         self.act_follow.setChecked(options.follow)
+        self.act_follow_acting.setChecked(options.follow_acting)
+        self.act_on_top.setChecked(options.on_top)
         if self.player is not None:
             self.player.set_options(options)
 
@@ -811,5 +1078,5 @@ _register()
 __all__ = [
     "ConditionTrack", "condition_tracks", "ConditionLayer", "RangeRingLayer",
     "PlayerOptions", "SharedMapView", "BlankCard", "PlayerWindow", "PlayerOptionsDialog",
-    "PlayerViewController",
+    "PlayerViewController", "CANVASES", "PING_KEY", "letterbox",
 ]

@@ -56,7 +56,8 @@ def test_view_menu_opens_a_bare_window_titled_for_the_screen_share(window, playe
     # no GM marks in what it draws
     o = player.view.options
     assert o.player and not o.show_selection and not o.show_sight and not o.show_charge
-    assert o.label_scale == pytest.approx(1.4)
+    # 1.4 on the 1280x720 canvas, drawn in the 960x540 letterbox of a 960x640 window
+    assert o.label_scale == pytest.approx(1.4 * 960 / 1280)
     window.actions["player view"].trigger()
     assert not player.isVisible()
 
@@ -204,7 +205,8 @@ def test_choices_apply_at_once_and_persist_in_settings(window, player, tmp_path)
     dlg.boxes["range_rings"].setChecked(True)
     dlg.scale_spin.setValue(2.0)
     dlg.title_edit.setText("Table 3")
-    assert not player.view.options.show_labels and player.view.options.label_scale == pytest.approx(2.0)
+    # (2.0 on the canvas, times the 960x540 letterbox's 0.75)
+    assert not player.view.options.show_labels and player.view.options.label_scale == pytest.approx(2.0 * 0.75)
     assert player.windowTitle() == "Table 3"
     # Sam's Ingram (SR5 submachine gun: short 10, medium 40, long 80, extreme 150 m) round Sam
     window.selection.select(["sam"], window.document.encounter)
