@@ -36,12 +36,12 @@ class _Pill(QWidget):
     """A transparent overlay (mouse clicks pass through) that paints text lines on a dark
     rounded pill, centred on its parent's width at ``top`` or from the bottom."""
 
-    def __init__(self, parent: QWidget, px: float, *, at_top: bool):
+    def __init__(self, parent: QWidget, px: float, *, below: "_Pill | None" = None):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground, True)
         self.base_px = px
-        self.at_top = at_top
+        self.below = below  # (placed under that pill while it shows)
         self.scale = 1.0
         self.lines: tuple[str, ...] = ()
         self.fg = QColor(style.LABEL_TEXT)
@@ -77,10 +77,12 @@ class _Pill(QWidget):
         pw, ph = parent.width(), parent.height()
         tw, th = self.text_size()
         pad = 0.45 * self.px()
-        w = min(tw + 2 * pad, 0.94 * pw)
+        w = min(tw + 2 * pad + 4, 0.94 * pw)
         h = th + 0.5 * pad * 2
         margin = 0.025 * ph
-        y = margin if self.at_top else ph - margin - h
+        y = margin
+        if self.below is not None and self.below.isVisible():
+            y = self.below.geometry().bottom() + 0.6 * margin
         self.setGeometry(int(round((pw - w) / 2)), int(round(y)), int(round(w)) + 1, int(round(h)) + 1)
         self.raise_()
 
@@ -99,8 +101,9 @@ class _Pill(QWidget):
         pad = 0.45 * self.px()
         y = 0.45 * self.px() * 0.5
         p.setPen(self.fg)
+        room = r.width() - 2 * pad + 2
         for t in self.lines:
-            text = fm.elidedText(t, Qt.TextElideMode.ElideRight, r.width() - 2 * pad)
+            text = t if fm.horizontalAdvance(t) <= room else fm.elidedText(t, Qt.TextElideMode.ElideRight, room)
             p.drawText(QRectF(pad, y, r.width() - 2 * pad, fm.height()), Qt.AlignmentFlag.AlignCenter, text)
             y += fm.height()
         p.end()
@@ -110,7 +113,7 @@ class TurnBanner(_Pill):
     """Whose turn it is, at the top of the players' canvas (hidden outside a fight)."""
 
     def __init__(self, parent: QWidget):
-        super().__init__(parent, BANNER_PX, at_top=True)
+        super().__init__(parent, BANNER_PX)
         self.enabled = True
 
     def text(self) -> str:
@@ -125,11 +128,13 @@ class TurnBanner(_Pill):
 
 
 class RevealedRoll(_Pill):
-    """A roll the GM revealed, at the bottom of the players' canvas for :data:`REVEAL_S`
-    seconds (the program's clock); a timer checks the clock twice a second."""
+    """A roll the GM revealed, at the top of the players' canvas (under the turn banner;
+    the legend and scale bar keep the bottom) for :data:`REVEAL_S` seconds (the program's
+    clock); a timer checks the clock twice a second. Not shown over the blank card."""
 
-    def __init__(self, parent: QWidget):
-        super().__init__(parent, ROLL_PX, at_top=False)
+    def __init__(self, parent: QWidget, below: _Pill | None = None):
+        super().__init__(parent, ROLL_PX, below=below)
+        self.blank = False
         self.accent = QColor("#80cbc4")
         self.shown_at: float | None = None
         self.timer = QTimer(self)
@@ -151,6 +156,13 @@ class RevealedRoll(_Pill):
             self.shown_at = None
             self.timer.stop()
             self.set_lines(())
+
+    def wanted(self) -> bool:
+        return not self.blank
+
+    def set_blank(self, on: bool) -> None:
+        self.blank = on
+        self.setVisible(bool(self.lines) and not on)
 
 
 class BlankCard(QWidget):
@@ -174,7 +186,7 @@ class BlankCard(QWidget):
         if not words or w < 4 or h < 4:
             return _font(12, True), [], QRectF()
         max_w, max_h = 0.86 * w, 0.60 * h
-        px = max(6.0, min(w / 18.0, h / 8.0, 96.0))
+        px = max(6.0, min(w / 20.0, h / 8.0, 96.0))
         while True:
             font = _font(px, True)
             fm = QFontMetricsF(font)

@@ -523,7 +523,7 @@ class PlayerWindow(QWidget):
         self._stack.addWidget(self.card)
         self.banner = TurnBanner(self.stage)
         self.banner.enabled = self.options.banner
-        self.roll = RevealedRoll(self.stage)
+        self.roll = RevealedRoll(self.stage, below=self.banner)
         self._blank = False
         self._following = False
         self._acting_at: tuple | None = None
@@ -640,6 +640,8 @@ class PlayerWindow(QWidget):
     # -- the turn banner, the camera on the acting token, revealed rolls --------------------------
     def _refresh_banner(self) -> None:
         self.banner.set_text(turn_banner(self.players.encounter, lambda t: t.name or t.side))
+        self.banner.setVisible(bool(self.banner.lines) and self.banner.enabled and not self._blank)
+        self.roll.place()
 
     def acting_token(self) -> Token | None:
         """The acting token, when the players know of it (else None)."""
@@ -721,7 +723,8 @@ class PlayerWindow(QWidget):
         self._blank = on
         self._stack.setCurrentWidget(self.card if on else self.view)
         self.banner.setVisible(not on and bool(self.banner.lines) and self.banner.enabled)
-        self.roll.raise_()
+        self.roll.set_blank(on)
+        self.roll.place()
         self.blankChanged.emit(on)
         self.pictureChanged.emit()
 
@@ -949,7 +952,7 @@ class PlayerViewController(QObject):
             self.player.show()
         self.player.raise_()
         self.act_open.setChecked(True)
-        self.inset.dock.show()
+        self.inset.show_dock()
         self.inset.refresh_soon()
         return self.player
 

@@ -24,6 +24,7 @@ from gui.idle import IdleJob
 #: Seconds between two pictures at least, while the GM drags (previews), and otherwise.
 PREVIEW_INTERVAL_S = 0.5
 INTERVAL_S = 0.1
+CLOSED_NOTE = "The players' window is closed: View > Player View (Ctrl+Shift+P)"
 
 
 class InsetPicture(QWidget):
@@ -84,7 +85,7 @@ class PlayersInset(QWidget):
         self._since = clock.Stopwatch(start=False)
         self._later = QTimer(self)
         self._later.setSingleShot(True)
-        self._later.timeout.connect(self.refresh_soon)
+        self._later.timeout.connect(self._refresh_now)  # (the wait served: draw)
         self.open_button = QPushButton()
         self.open_button.clicked.connect(lambda: controller.act_open.trigger())
         self.blank_box = QCheckBox("Blank")
@@ -114,7 +115,17 @@ class PlayersInset(QWidget):
         window.menus["Panels"].addAction(dock.toggleViewAction())
         self.dock = dock
         self.dock.visibilityChanged.connect(lambda on: on and self.refresh_soon())
-        self._refresh_now()
+        self.picture.note = CLOSED_NOTE
+
+    def show_dock(self) -> None:
+        """Show the dock, tall enough for a 16:9 picture as wide as it (the first time)."""
+        first = not self.dock.isVisible() and not getattr(self, "_fitted", False)
+        self.dock.show()
+        if first and not self.dock.isFloating():
+            self._fitted = True
+            w = max(160, self.dock.width() - 8)
+            want = round(w * 9 / 16) + self.open_button.sizeHint().height() + 24
+            self.window.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
 
     def _buttons(self) -> None:
         open_ = self.controller.act_open.isChecked()
@@ -132,8 +143,8 @@ class PlayersInset(QWidget):
             self._job.start()
 
     def _refresh(self) -> None:
-        if not self.isVisible():
-            return  # (drawn when the dock is shown again)
+        if not self.isVisible() or self._later.isActive():
+            return  # (drawn when the dock is shown again; or a picture is due already)
         doc = self.window.document
         interval = PREVIEW_INTERVAL_S if getattr(doc, "in_preview", False) else INTERVAL_S
         left = interval - self._since.elapsed()
@@ -144,10 +155,13 @@ class PlayersInset(QWidget):
         self._refresh_now()
 
     def _refresh_now(self) -> None:
+        self._later.stop()
+        if not self.isVisible():
+            return
         player = self.controller.player
         if player is None or not player.isVisible():
             self.picture.image = None
-            self.picture.note = "The players' window is closed: View > Player View (Ctrl+Shift+P)"
+            self.picture.note = CLOSED_NOTE
         else:
             self.picture.image = grab_scaled(player.stage, self.picture.picture_rect().size().toSize())
             self.picture.note = ""
