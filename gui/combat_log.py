@@ -24,9 +24,10 @@ from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QAction, QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
+    QMenu,
     QFileDialog,
     QHBoxLayout,
     QListWidget,
@@ -145,7 +146,11 @@ _KIND_COLOURS = {
 
 
 class CombatLogPanel(QWidget):
-    """The dock's contents: the lines (newest at the bottom), show-undone, export, clear."""
+    """The dock's contents: the lines (newest at the bottom), show-undone, export, clear, and
+    "Reveal roll to players" (a button, and the lines' context menu): ``revealRequested``
+    carries the chosen lines' texts (the selected ones; none selected: the newest action's)."""
+
+    revealRequested = Signal(list)
 
     def __init__(self, log: CombatLog, parent: QWidget | None = None):
         super().__init__(parent)
@@ -167,9 +172,18 @@ class CombatLogPanel(QWidget):
         self.clear_button = QPushButton("Clear")
         self.clear_button.setToolTip("Empty the log on screen (saved rule-system logs in the file are kept)")
         self.clear_button.clicked.connect(lambda: self.log.clear())
+        self.reveal_action = QAction("Reveal roll to players", self)
+        self.reveal_action.setToolTip("Show the selected lines (else the last action's) in the players' window for a few seconds")
+        self.reveal_action.triggered.connect(self.reveal)
+        self.reveal_button = QPushButton("Reveal")
+        self.reveal_button.setToolTip(self.reveal_action.toolTip())
+        self.reveal_button.clicked.connect(self.reveal)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._context_menu)
         bar = QHBoxLayout()
         bar.addWidget(self.show_undone)
         bar.addStretch(1)
+        bar.addWidget(self.reveal_button)
         bar.addWidget(self.export_button)
         bar.addWidget(self.clear_button)
         lay = QVBoxLayout(self)
@@ -201,6 +215,32 @@ class CombatLogPanel(QWidget):
             self.list.addItem(item)
         self.list.scrollToBottom()
 
+    def reveal_lines(self) -> list[str]:
+        """The texts "Reveal" shows: the selected lines, in log order; none selected, the
+        lines of the newest action that is not undone."""
+        rows = sorted(self.list.row(i) for i in self.list.selectedItems())
+        shown = self.log.lines(include_undone=self.show_undone.isChecked())
+        if rows:
+            return [shown[r].text for r in rows if 0 <= r < len(shown) and not shown[r].undone]
+        live = self.log.lines(include_undone=False)
+        if not live:
+            return []
+        return [ln.text for ln in self.log.batch(live[-1].batch) if not ln.undone]
+
+    def reveal(self) -> list[str]:
+        lines = self.reveal_lines()
+        if lines:
+            self.revealRequested.emit(lines)
+        return lines
+
+    def _context_menu(self, pos) -> None:
+        item = self.list.itemAt(pos)
+        if item is not None and not item.isSelected():
+            self.list.setCurrentItem(item)
+        menu = QMenu(self)
+        menu.addAction(self.reveal_action)
+        menu.popup(self.list.viewport().mapToGlobal(pos))
+
     def export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Export combat log", str(Path.home() / "combat-log.txt"),
                                               "Text files (*.txt);;All files (*)")
@@ -228,6 +268,9 @@ def combat_log_for(window) -> CombatLog:
     log.visibilityWanted.connect(dock.setVisible)
     window.combat_log = log
     window.combat_log_panel = panel
+    players = getattr(window, "player_view", None)
+    if players is not None:
+        panel.revealRequested.connect(players.reveal_roll)
 
     def _on_document(change) -> None:
         if change.reset:

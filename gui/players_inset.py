@@ -85,7 +85,9 @@ class PlayersInset(QWidget):
         self._since = clock.Stopwatch(start=False)
         self._later = QTimer(self)
         self._later.setSingleShot(True)
-        self._later.timeout.connect(self._refresh_now)  # (the wait served: draw)
+        self._later.setTimerType(Qt.TimerType.PreciseTimer)
+        self._later.timeout.connect(self._due)
+        self._armed_at = 0.0  # the stopwatch's reading when the wait began
         self.open_button = QPushButton()
         self.open_button.clicked.connect(lambda: controller.act_open.trigger())
         self.blank_box = QCheckBox("Blank")
@@ -142,17 +144,29 @@ class PlayersInset(QWidget):
         if not self._job.isActive():
             self._job.start()
 
+    def _interval(self) -> float:
+        return PREVIEW_INTERVAL_S if getattr(self.window.document, "in_preview", False) else INTERVAL_S
+
     def _refresh(self) -> None:
         if not self.isVisible() or self._later.isActive():
             return  # (drawn when the dock is shown again; or a picture is due already)
-        doc = self.window.document
-        interval = PREVIEW_INTERVAL_S if getattr(doc, "in_preview", False) else INTERVAL_S
-        left = interval - self._since.elapsed()
+        elapsed = self._since.elapsed()
+        left = self._interval() - elapsed
         if left > 0:
-            if not self._later.isActive():
-                self._later.start(int(left * 1000) + 1)
+            self._armed_at = elapsed
+            self._later.start(int(left * 1000) + 2)
             return
         self._refresh_now()
+
+    def _due(self) -> None:
+        """The wait is over by the timer: draw when the program's clock agrees; a clock that
+        did not move (a test's manual clock) waits for the next change instead."""
+        elapsed = self._since.elapsed()
+        if elapsed >= self._interval():
+            self._refresh_now()
+        elif elapsed > self._armed_at:  # (the timer fired a little early)
+            self._armed_at = elapsed
+            self._later.start(int((self._interval() - elapsed) * 1000) + 2)
 
     def _refresh_now(self) -> None:
         self._later.stop()
