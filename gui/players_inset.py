@@ -125,9 +125,18 @@ class PlayersInset(QWidget):
         self.dock.show()
         if first and not self.dock.isFloating():
             self._fitted = True
-            w = max(160, self.dock.width() - 8)
-            want = round(w * 9 / 16) + self.open_button.sizeHint().height() + 24
-            self.window.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
+            QTimer.singleShot(0, self.fit_height)
+
+    def fit_height(self) -> None:
+        """Make the dock as tall as a 16:9 picture as wide as it wants (at most 40 % of the
+        window's height: the panels above keep the rest)."""
+        if not self.dock.isVisible() or self.dock.isFloating():
+            return
+        w = max(160, self.dock.width() - 8)
+        title = self.dock.height() - self.height()
+        want = round(w * 9 / 16) + self.open_button.sizeHint().height() + 16 + max(0, title)
+        want = min(want, int(0.4 * self.window.height()))
+        self.window.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
 
     def _buttons(self) -> None:
         open_ = self.controller.act_open.isChecked()
