@@ -33,7 +33,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QPointF, QRect, QRectF, QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QGuiApplication, QKeyEvent, QPainter, QPen, QScreen
+from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QGuiApplication, QKeyEvent, QPainter, QPen, QPixmap, QScreen
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -534,11 +534,30 @@ class PlayerWindow(QWidget):
         self._apply_on_top()
         document.changed.connect(self._on_document)
         self.players.changed.connect(self._on_players)
-        self.view.scene().changed.connect(lambda *_: self.pictureChanged.emit())
+        # a paint of the map (or the card) is a new picture; (not the scene's ``changed``
+        # signal: connecting it sends every item's update through the scene, off Qt's
+        # direct path to the views)
+        self._grabbing = False
+        for w in (self.view.viewport(), self.card):
+            w.installEventFilter(self)
         if gm_view is not None:
             gm_view.vb.sigRangeChanged.connect(self._on_gm_range)
         self.set_following(self.options.follow)
         self._refresh_banner()
+
+    def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
+        if ev.type() == QEvent.Type.Paint and not self._grabbing:
+            self.pictureChanged.emit()
+        return False
+
+    def grab_canvas(self) -> QPixmap:
+        """The canvas as the players see it now (its own size), without counting as a new
+        picture."""
+        self._grabbing = True
+        try:
+            return self.stage.grab()
+        finally:
+            self._grabbing = False
 
     # -- the canvas --------------------------------------------------------------------------
     def canvas_size(self) -> QSize:

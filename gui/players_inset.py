@@ -2,7 +2,7 @@
 for a GM with one laptop screen (the players' window may be behind this one, or on a screen
 the GM does not look at).
 
-The picture is the players' canvas itself (``PlayerWindow.stage`` grabbed at its own size,
+The picture is the players' canvas itself (``PlayerWindow.grab_canvas``: grabbed at its own size,
 so the players' view's tile and sprite caches serve it, then scaled down): what it shows is
 what the players get, blank card, banner, revealed roll and pings included. It is never
 painted in a drag step: a change of the players' picture starts an idle job
@@ -186,22 +186,21 @@ class PlayersInset(QWidget):
             self.picture.image = None
             self.picture.note = CLOSED_NOTE
         else:
-            self.picture.image = grab_scaled(player.stage, self.picture.picture_rect().size().toSize())
+            self.picture.image = scaled(player.grab_canvas().toImage(), self.picture.picture_rect().size().toSize(),
+                                        player.devicePixelRatioF())
             self.picture.note = ""
         self.refreshes += 1
         self._since.restart()
         self.picture.update()
 
 
-def grab_scaled(widget: QWidget, size: QSize) -> QImage:
-    """``widget`` grabbed at its own size (its caches serve it), scaled to fit ``size``
-    (device pixels of the inset's screen)."""
-    img = widget.grab().toImage()
+def scaled(img: QImage, size: QSize, dpr: float = 1.0) -> QImage:
+    """``img`` scaled smoothly to fit ``size`` (logical pixels at ``dpr``)."""
     if size.width() < 2 or size.height() < 2:
         return img
-    dpr = widget.devicePixelRatioF() or 1.0
+    dpr = dpr or 1.0
     return img.scaled(QSize(int(size.width() * dpr), int(size.height() * dpr)),
                       Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
 
 
-__all__ = ["INTERVAL_S", "PREVIEW_INTERVAL_S", "InsetPicture", "PlayersInset", "grab_scaled"]
+__all__ = ["INTERVAL_S", "PREVIEW_INTERVAL_S", "InsetPicture", "PlayersInset", "scaled"]
