@@ -22,9 +22,18 @@ only the tokens the party is shown), so its badges, range rings and zone hits ar
 out without hidden walls; with the encounter's fog on it draws the fog
 (:class:`gui.layers.fog.FogLayer`: unexplored dark, explored dimmed, in sight clear).
 
+Made for a screen share (#26): the window draws a fixed 16:9 canvas (1280x720 or
+1920x1080, :data:`CANVASES`) letterboxed at any window size, everything sized in canvas
+pixels and drawn at the window's resolution; the turn banner and revealed rolls over it
+(:mod:`gui.player_overlays`), the GM's pings (:mod:`gui.pings`), the camera on the acting
+token when asked. Its size, screen, full screen and stay-on-top are remembered; the GM's
+window shows what it shows in the "Players see" dock (:mod:`gui.players_inset`).
+
 Menus (added to every main window through :func:`gui.main_window.register_extension`):
 View > Player View (Ctrl+Shift+P), Player View Options..., Player view follows my view,
-Blank player view (Ctrl+B), Player view full screen on > (each screen).
+Player camera follows the acting token, Player view stays on top, Blank player view
+(Ctrl+B), Ping at the mouse (Q; Alt+click on the map pings too), Player view full screen
+on > (each screen).
 """
 
 from __future__ import annotations

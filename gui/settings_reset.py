@@ -4,7 +4,8 @@ Coverfire keeps its settings with ``QSettings("Coverfire", "Coverfire")``, in th
 config place (Linux ``~/.config/Coverfire/Coverfire.conf``, Windows the registry key
 ``HKEY_CURRENT_USER\\Software\\Coverfire\\Coverfire``, macOS
 ``~/Library/Preferences/com.coverfire.Coverfire.plist``): recent files, window and dock layout,
-player-view choices, import folders and scales. Resetting removes all of them and says which;
+player-view choices (and the players' window's size, screen, full screen and stay-on-top), import
+folders and scales. Resetting removes all of them and says which;
 it asks nothing. Autosaves (the platform's data folder, see :mod:`gui.autosave`) are work, not
 settings: they stay unless ``delete_autosaves`` is given, and even then an autosave of a
 Coverfire that is still running is kept.

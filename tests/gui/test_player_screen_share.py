@@ -267,6 +267,14 @@ def test_the_players_see_inset_shows_the_players_picture(window, qtbot, manual_c
     manual_clock.advance(1.0)
     doc.commit(doc.encounter, "move Sam")
     qtbot.waitUntil(lambda: inset.refreshes > n + 1 or (inset.refreshes > n and not inset._job.isActive()))
+    # and nothing changing, no picture more (its own grab is not a change of the players' picture)
+    manual_clock.advance(1.0)
+    settle(qtbot, window)
+    done = inset.refreshes
+    manual_clock.advance(1.0)
+    for _ in range(5):
+        QApplication.processEvents()
+    assert inset.refreshes == done and not inset._job.isActive()
     # closed: the inset says so
     ctl.close()
     assert not inset.dock.isVisible()
