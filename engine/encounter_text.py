@@ -30,6 +30,15 @@ KEPT = ("obstacles", "tokens", "zones")
 _ITEM_INDENT = "    "
 
 
+class _Text:
+    """Text written as it is (a kept part of a file)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
 class _Items:
     """A list of item texts standing in for a long list while the remainder is written."""
 
@@ -41,10 +50,12 @@ class _Items:
 
 def _dump_with(data: Any, indent: str) -> str:
     """:func:`engine.files._dump`, with :class:`_Items` written from their kept texts."""
+    if isinstance(data, _Text):
+        return data.text
     if isinstance(data, _Items):
         inner = indent + "  "
         return "[\n" + ",\n".join(inner + t for t in data.texts) + "\n" + indent + "]"
-    if isinstance(data, dict) and any(isinstance(v, _Items) for v in data.values()):
+    if isinstance(data, dict) and any(isinstance(v, (_Items, _Text)) for v in data.values()):
         inner = indent + "  "
         body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump_with(v, inner)}"
                           for k, v in data.items())
@@ -76,6 +87,25 @@ class EncounterText:
             keep[id(value)] = (value, text)
         return text
 
+    def _kept_text(self, value, make, keep: dict) -> str:
+        hit = self._kept.get(id(value))
+        if hit is not None and hit[0] is value:
+            self.reused += 1
+        else:
+            hit = (value, make())
+        keep[id(value)] = hit
+        return hit[1]
+
+    def _record(self, record, keep: dict) -> str:
+        """The text of a recorded fight at its place in the file (``"record"`` at the top
+        level): its start and each step's text kept (a 20-round fight saved in milliseconds)."""
+        head = record.model_dump(mode="json", exclude_none=True, exclude={"start", "steps"})
+        start = self._kept_text(record.start, lambda: _dump(record.start, "    "), keep)
+        steps = [self._kept_text(s, lambda s=s: _dump(s.model_dump(mode="json", exclude_none=True), "      "), keep)
+                 for s in record.steps]
+        limits.check_data({"record": {"start": record.start}})
+        return _dump_with({**head, "start": _Text(start), "steps": _Items(steps) if steps else _Text("[]")}, "  ")
+
     def text(self, encounter: Encounter) -> str:
         """The file text of ``encounter``: :func:`engine.files.dumps_encounter`'s. Raises
         what it raises (:class:`~engine.errors.EncounterFileError` for a value past the
@@ -84,7 +114,7 @@ class EncounterText:
         try:
             keep: dict[int, tuple[object, str]] = {}  # (what this encounter holds: kept for the next)
             items = {f: [self._item(f, v, keep) for v in getattr(encounter, f)] for f in KEPT if getattr(encounter, f)}
-            rest = encounter.model_copy(update={f: () for f in items})
+            rest = encounter.model_copy(update={**{f: () for f in items}, "record": None})
             data = encounter_to_data(rest)
             if set(items) - set(data):  # (a field the file leaves out: never for these)
                 raise ValueError("unexpected layout")
@@ -95,6 +125,8 @@ class EncounterText:
                 raise ValueError("too many points")
             for f, texts in items.items():
                 data[f] = _Items(texts)
+            if encounter.record is not None:
+                data["record"] = _Text(self._record(encounter.record, keep))
             out = _dump_with(data, "") + "\n"
         except Exception:  # noqa: BLE001 - any doubt: the ordinary path, with its own message
             return dumps_data(checked_data(encounter))

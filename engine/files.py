@@ -34,6 +34,7 @@ from engine import clock, limits
 from engine.errors import (CoverfireError, EncounterFileError, FileBusyError, NotAFileError, ReadOnlyFileError,
                            excerpt)
 from engine.model import FORMAT, VERSION, VERSIONS, Encounter
+from engine.record import attach as attach_record
 from engine.strict import check_strict
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -42,8 +43,18 @@ MAX_DEPTH = limits.MAX_DEPTH
 _json_path = limits.json_path
 
 
-def encounter_from_data(data: Any, *, file: str | None = None) -> Encounter:
-    """Validate already-parsed JSON data as an encounter."""
+def encounter_from_data(data: Any, *, file: str | None = None, notes: list[str] | None = None) -> Encounter:
+    """Validate already-parsed JSON data as an encounter. Its recorded fight
+    (``"record"``, :mod:`engine.record`) is read apart: one that does not belong with the
+    encounter is left out, and why is added to ``notes``."""
+    if isinstance(data, dict) and "record" in data:
+        data = dict(data)
+        raw_record = data.pop("record")
+        encounter = encounter_from_data(data, file=file)
+        encounter, problem = attach_record(encounter, raw_record)
+        if problem is not None and notes is not None:
+            notes.append(f"{file}: {problem}" if file else problem)
+        return encounter
     if not isinstance(data, dict):
         raise EncounterFileError("an encounter file holds one JSON object", file=file)
     if data.get("format") != FORMAT:
@@ -96,8 +107,9 @@ def _from_validation(exc: ValidationError, file: str | None) -> EncounterFileErr
     return EncounterFileError(msg, file=file, path=path)
 
 
-def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
-    """Parse encounter JSON text; ``file`` only names the source in error messages."""
+def loads_encounter(text: str, *, file: str | None = None, notes: list[str] | None = None) -> Encounter:
+    """Parse encounter JSON text; ``file`` only names the source in error messages; what
+    was left out (a recorded fight that does not belong) is added to ``notes``."""
     limits.check_json_items(text, file=file)  # (what the parse would build, bounded before it runs)
     try:
         data = json.loads(text)  # NaN/Infinity parse, then are refused with their path
@@ -109,7 +121,7 @@ def loads_encounter(text: str, *, file: str | None = None) -> Encounter:
         raise EncounterFileError(f"malformed JSON: {exc}", file=file) from None
     except RecursionError:
         raise EncounterFileError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)", file=file) from None
-    return encounter_from_data(data, file=file)
+    return encounter_from_data(data, file=file, notes=notes)
 
 
 def read_user_file(
@@ -142,8 +154,9 @@ def read_user_file(
         raise error(f"cannot read the file: {exc.strerror or exc}", file=name) from None
 
 
-def load_encounter(path: str | os.PathLike[str]) -> Encounter:
-    """Read and check an encounter file; every failure is an :class:`EncounterFileError`."""
+def load_encounter(path: str | os.PathLike[str], *, notes: list[str] | None = None) -> Encounter:
+    """Read and check an encounter file; every failure is an :class:`EncounterFileError`
+    (what was left out and why is added to ``notes``: :func:`encounter_from_data`)."""
     name = str(Path(path))
     raw = read_user_file(path, error=EncounterFileError, what="an encounter file")
     try:
@@ -152,7 +165,7 @@ def load_encounter(path: str | os.PathLike[str]) -> Encounter:
         raise EncounterFileError(
             f"not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})", file=name
         ) from None
-    return loads_encounter(text, file=name)
+    return loads_encounter(text, file=name, notes=notes)
 
 
 def encounter_to_data(encounter: Encounter) -> dict[str, Any]:
@@ -181,7 +194,8 @@ def dumps_data(data: Any) -> str:
 
 
 def _dump(data: Any, indent: str) -> str:
-    if not isinstance(data, (dict, list)) or not data or (isinstance(data, list) and _flat(data)):
+    if not isinstance(data, (dict, list)) or not data or (isinstance(data, list) and _flat(data)) or \
+            (isinstance(data, dict) and "patch" in data and "check" in data):  # a recorded step: one line
         return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
     inner = indent + "  "
     if isinstance(data, dict):

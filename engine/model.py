@@ -22,6 +22,7 @@ from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandle
 
 from engine import limits
 from engine import rules as _rules
+from engine.record import Record
 from engine.errors import CoverfireError, EncounterFileError
 from engine.footprint import bounded_footprint
 from engine.id_index import IdIndex
@@ -465,6 +466,9 @@ class Encounter(_WithRules):
     lights: tuple[Light, ...] = Field(default=(), max_length=MAX_LIGHTS)
     sight: Sight = Sight()
     rules: dict[str, Any] = Field(default_factory=dict)
+    #: the recorded fight (engine/record.py): read apart from the rest by engine.files, so a
+    #: record that does not belong is left out with a message and the encounter still opens
+    record: Record | None = None
 
     @model_validator(mode="before")
     @classmethod

@@ -292,6 +292,21 @@ class RuleSystem:
         """Whose turn it is now (:class:`Turn`); None outside a fight (the default)."""
         return None
 
+    def round_number(self, encounter: Encounter) -> int:
+        """The number of the round (SR5: the Combat Turn) the fight is in; 0 before the
+        first (the recorded fight's pages and timeline go by it: :mod:`engine.record`)."""
+        return 0
+
+    # -- the saved log (engine/record.py keeps each action's lines) ----------------------------
+    def log_entries(self, encounter: Encounter) -> tuple:
+        """The system's log saved in the encounter, oldest first (entries compare with
+        ``==``); default: its settings' ``log``."""
+        return tuple(getattr(self.settings(encounter), "log", ()) or ())
+
+    def entry_lines(self, entry: Any) -> tuple[str, ...]:
+        """The plain-text lines of one log entry (default: its ``text``)."""
+        return (str(getattr(entry, "text", entry)),)
+
     def condition_tracks(self, encounter: Encounter, token_id: str) -> tuple[Track, ...]:
         """The damage tracks the token's sheet has (for the condition bars of the player
         view and exports); none by default, and none for a token without a sheet."""

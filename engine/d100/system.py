@@ -179,5 +179,9 @@ class D100(rules.RuleSystem):
         s = encounter.rules.get(self.name)
         return rules.Turn(None, f"round {s.round}") if s is not None and s.round > 0 else None
 
+    def round_number(self, encounter):
+        s = encounter.rules.get(self.name)
+        return max(0, s.round) if s is not None else 0
+
 
 SYSTEM = rules.register(D100())

@@ -216,17 +216,20 @@ def end_phase(encounter: Encounter) -> tuple[Encounter, Change]:
 def log_text(encounter: Encounter) -> str:
     """The combat log as plain text (for export): one line per entry, then each roll's pool
     breakdown, dice and hits indented below it."""
-    st = settings_of(encounter)
-    lines = []
-    for e in st.log:
-        head = f"[T{e.turn}.{e.initiative_pass}] " if e.turn else ""
-        lines.append(head + e.text)
-        for r in e.rolls:
-            parts = " ".join(f"{lbl} {v:+d}" for lbl, v in r.parts)
-            lim = f" [limit {r.limit}]" if r.limit is not None else ""
-            dice = " ".join(str(d) for d in r.dice)
-            extra = " (entered)" if r.entered else ""
-            lines.append(f"    {r.label}: {parts} = {r.pool}{lim}; dice {dice or '-'}{extra} -> {r.hits} hits"
-                         + (" GLITCH" if r.glitch and not r.critical_glitch else "")
-                         + (" CRITICAL GLITCH" if r.critical_glitch else ""))
+    lines = [ln for e in settings_of(encounter).log for ln in log_entry_lines(e)]
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def log_entry_lines(e) -> list[str]:
+    """One log entry's lines: ``[T1.2] text``, then each roll's pool, dice and hits."""
+    head = f"[T{e.turn}.{e.initiative_pass}] " if e.turn else ""
+    lines = [head + e.text]
+    for r in e.rolls:
+        parts = " ".join(f"{lbl} {v:+d}" for lbl, v in r.parts)
+        lim = f" [limit {r.limit}]" if r.limit is not None else ""
+        dice = " ".join(str(d) for d in r.dice)
+        extra = " (entered)" if r.entered else ""
+        lines.append(f"    {r.label}: {parts} = {r.pool}{lim}; dice {dice or '-'}{extra} -> {r.hits} hits"
+                     + (" GLITCH" if r.glitch and not r.critical_glitch else "")
+                     + (" CRITICAL GLITCH" if r.critical_glitch else ""))
+    return lines

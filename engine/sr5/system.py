@@ -26,6 +26,7 @@ from typing import Any
 from engine import rules
 from engine.errors import IllegalActionError
 from engine.sr5.sheet import Settings, Sheet
+from engine.sr5.initiative import log_entry_lines
 
 
 @dataclass(frozen=True)
@@ -459,6 +460,15 @@ class SR5(rules.RuleSystem):
         if s.acting is None:
             return rules.Turn(None, f"pass {s.initiative_pass}")
         return rules.Turn(s.acting, f"pass {s.initiative_pass}, phase {len(s.acted) + 1}")
+
+    def round_number(self, encounter):
+        """The Combat Turn (0 before the first)."""
+        s = encounter.rules.get(self.name)
+        return max(0, s.turn) if s is not None else 0
+
+    def entry_lines(self, entry):
+        """The entry as the exported log writes it: ``[T1.2] text``, then each roll."""
+        return tuple(log_entry_lines(entry))
 
 
 SYSTEM = rules.register(SR5())

@@ -184,6 +184,11 @@ class StaticVeilSystem(rules.RuleSystem):
             return None
         return rules.Turn(s.active, f"round {s.round}")
 
+    def round_number(self, encounter):
+        """The round once the fight has begun (as :meth:`round_status`), else 0."""
+        s = encounter.rules.get(self.name)
+        return s.round if s is not None and (s.log or s.active) else 0
+
 
 SYSTEM = rules.register(StaticVeilSystem())
 
