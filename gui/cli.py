@@ -77,9 +77,20 @@ def _add_import_character(sub) -> None:
     p.set_defaults(run=lambda a: _lazy("engine.importers.chummer", "run_import_character")(a))
 
 
+def _add_report(sub) -> None:
+    p = sub.add_parser("report", help="write the after-action report of an encounter's recorded fight (PDF or HTML)")
+    p.add_argument("file", help="encounter file (.json) with a recorded fight")
+    p.add_argument("-o", "--output", "--out", dest="output", required=True, help="output file: .pdf or .html")
+    p.add_argument("--players", action="store_true",
+                   help="the players' version: their view and fog, no hidden token, no GM note")
+    p.add_argument("--per", choices=("round", "action"), default="round", help="one page per round (default) or per action")
+    p.set_defaults(run=lambda a: _lazy("gui.fight_report", "run_report")(a))
+
+
 SUBCOMMANDS = {
     "analyze": _add_analyze,
     "export": _add_export,
+    "report": _add_report,
     "import-map": _add_import_map,
     "import-character": _add_import_character,
 }

@@ -117,6 +117,12 @@ class EncounterDocument(QObject):
         #: edit through, in order, after :attr:`moves_hook` (the party's sight adds what it
         #: sees to the explored area in the same undo step: :mod:`gui.party_sight`).
         self.commit_hooks: list = []
+        #: ``hook(before, after, text) -> Encounter`` run after every other hook: the
+        #: recorder of the fight (:mod:`gui.recorder`, :func:`engine.record.extend`)
+        self.record_hook = None
+        #: what the last :meth:`open` left out of the file and why (a recorded fight that
+        #: does not belong with it: engine/record.py), for the window to say
+        self.open_notes: list[str] = []
 
     # -- state ---------------------------------------------------------------------------
     @property
@@ -179,6 +185,8 @@ class EncounterDocument(QObject):
                     encounter, text = charged
         for extra in self.commit_hooks:
             encounter = extra(before, encounter, text)
+        if self.record_hook is not None:  # last: it records the step as it lands
+            encounter = self.record_hook(before, encounter, text)
         self.undo_stack.push(_Swap(self, before, encounter, text))
         return True
 
@@ -223,7 +231,7 @@ class EncounterDocument(QObject):
         got = read_encounter(path, parent)
         if got is None:
             return False
-        encounter, obstacles = got
+        encounter, obstacles, self.open_notes = got
         self.set_content(encounter, path, obstacles=obstacles)
         return True
 

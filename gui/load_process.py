@@ -82,7 +82,8 @@ def perform(kind: str, path: str, options: dict | None = None):
     if kind == "open":
         from engine.files import load_encounter
 
-        return load_encounter(path), {}
+        notes: list[str] = []
+        return load_encounter(path, notes=notes), {"notes": notes}
     if kind == "import":
         from engine.importers.detect import import_file
 

@@ -65,7 +65,8 @@ FILE_FILTER = saving.OPEN_FILTER  # the Open dialog's; Save As uses saving.SAVE_
 #: Functions called with each new :class:`MainWindow` (see :func:`register_extension`).
 EXTENSIONS: list[Callable[["MainWindow"], None]] = []
 #: Modules whose import registers built-in extensions; imported when a window is built.
-BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export", "gui.rules", "gui.importing", "gui.sight_panel"]
+BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export", "gui.rules", "gui.importing", "gui.sight_panel",
+                                  "gui.recorder"]
 
 
 def _load_builtin_extensions() -> None:
@@ -98,7 +99,7 @@ def demo_paths() -> list[Path]:
     from assets import ENCOUNTERS
 
     first = _demo_path()
-    return [first] + sorted(p for p in ENCOUNTERS.glob("*.json") if p != first)
+    return [first] + sorted(p for p in ENCOUNTERS.glob("demo*.json") if p != first)
 
 
 def demo_label(path: Path) -> str:

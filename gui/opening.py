@@ -307,13 +307,14 @@ def file_kind(path: str | os.PathLike, parent=None):
 
 
 def read_encounter(path: str | os.PathLike, parent=None):
-    """The encounter in ``path`` and, for a big file, its indexed obstacle set:
-    ``(encounter, obstacles or None)``, or None when the GM cancelled. Raises
+    """The encounter in ``path``, for a big file its indexed obstacle set, and what was left
+    out of it (a recorded fight that does not belong, :mod:`engine.record`):
+    ``(encounter, obstacles or None, notes)``, or None when the GM cancelled. Raises
     :class:`~engine.errors.EncounterFileError` for a file that cannot be opened. A big file
     is read by :class:`BackgroundOpen` while the window goes on painting (a progress dialog
     over it); a small one here and now (:func:`load`)."""
     got = load(Request("open", str(path)), parent)
-    return None if got is None else (got.encounter, got.obstacles)
+    return None if got is None else (got.encounter, got.obstacles, list(got.extras.get("notes", ())))
 
 
 def _progress_dialog(parent, name: str, job: BackgroundOpen, verb: str = "Opening"):
