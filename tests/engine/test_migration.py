@@ -15,7 +15,7 @@ from engine.rules import find_system
 
 ROOT = Path(__file__).resolve().parents[2]
 V1 = Path(__file__).parent / "data" / "v1"
-DEMOS = sorted(p.name for p in (ROOT / "assets" / "encounters").glob("*.json"))
+DEMOS = sorted(p.name for p in (ROOT / "assets" / "encounters").glob("demo*.json"))  # (not the recorded fight)
 LEGACY = {"sr5": "sr5", "d100": "d100", "static_veil": "static-veil"}
 
 
