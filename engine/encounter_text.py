@@ -26,6 +26,8 @@ from engine.model import Encounter
 #: The encounter's long tuples whose items' texts are kept (``lights`` is left to the
 #: ordinary dump: a file leaves it out when empty).
 KEPT = ("obstacles", "tokens", "zones")
+#: A rule system's tuple of values this long (its log) has its items' texts kept too.
+KEEP_FROM = 8
 #: The indentation of an item of one of those lists in a file.
 _ITEM_INDENT = "    "
 
@@ -48,6 +50,10 @@ class _Items:
         self.texts = texts
 
 
+def _holds_kept(data: dict) -> bool:
+    return any(isinstance(v, (_Items, _Text)) or (isinstance(v, dict) and _holds_kept(v)) for v in data.values())
+
+
 def _dump_with(data: Any, indent: str) -> str:
     """:func:`engine.files._dump`, with :class:`_Items` written from their kept texts."""
     if isinstance(data, _Text):
@@ -55,7 +61,7 @@ def _dump_with(data: Any, indent: str) -> str:
     if isinstance(data, _Items):
         inner = indent + "  "
         return "[\n" + ",\n".join(inner + t for t in data.texts) + "\n" + indent + "]"
-    if isinstance(data, dict) and any(isinstance(v, (_Items, _Text)) for v in data.values()):
+    if isinstance(data, dict) and _holds_kept(data):
         inner = indent + "  "
         body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump_with(v, inner)}"
                           for k, v in data.items())
@@ -96,6 +102,39 @@ class EncounterText:
         keep[id(value)] = hit
         return hit[1]
 
+    def _rules(self, rules: dict, keep: dict) -> str:
+        """The text of the encounter's rule data at its place in the file, each system's
+        long tuples of values (its log) written from their items' kept texts: the log of a
+        20-round fight is not dumped again at every save."""
+        from pydantic import BaseModel
+
+        out: dict = {}
+        for name, model in rules.items():
+            if not isinstance(model, BaseModel):
+                out[name] = model
+                continue
+            fields: dict = {}
+            for f in type(model).model_fields:
+                v = getattr(model, f)
+                if v is None:
+                    continue
+                if isinstance(v, tuple) and len(v) >= KEEP_FROM and all(isinstance(x, BaseModel) for x in v):
+                    fields[f] = _Items([self._kept_text(x, lambda x=x: self._checked_text(x, "        "), keep)
+                                        for x in v])
+                    continue
+                part = model.model_dump(mode="json", include={f}, exclude_none=True)
+                if f in part:
+                    fields[f] = part[f]
+            limits.check_data({"rules": {name: {k: v for k, v in fields.items() if not isinstance(v, _Items)}}})
+            out[name] = fields
+        return _dump_with(out, "  ")
+
+    @staticmethod
+    def _checked_text(value, indent: str) -> str:
+        data = value.model_dump(mode="json", exclude_none=True)
+        limits.check_data({"rules": {"log": [data]}})
+        return _dump(data, indent)
+
     def _record(self, record, keep: dict) -> str:
         """The text of a recorded fight at its place in the file (``"record"`` at the top
         level): its start and each step's text kept (a 20-round fight saved in milliseconds)."""
@@ -114,7 +153,7 @@ class EncounterText:
         try:
             keep: dict[int, tuple[object, str]] = {}  # (what this encounter holds: kept for the next)
             items = {f: [self._item(f, v, keep) for v in getattr(encounter, f)] for f in KEPT if getattr(encounter, f)}
-            rest = encounter.model_copy(update={**{f: () for f in items}, "record": None})
+            rest = encounter.model_copy(update={**{f: () for f in items}, "record": None, "rules": {}})
             data = encounter_to_data(rest)
             if set(items) - set(data):  # (a field the file leaves out: never for these)
                 raise ValueError("unexpected layout")
@@ -125,6 +164,8 @@ class EncounterText:
                 raise ValueError("too many points")
             for f, texts in items.items():
                 data[f] = _Items(texts)
+            if encounter.rules:
+                data["rules"] = _Text(self._rules(encounter.rules, keep))
             if encounter.record is not None:
                 data["record"] = _Text(self._record(encounter.record, keep))
             out = _dump_with(data, "") + "\n"
@@ -148,5 +189,31 @@ class EncounterText:
                     return False
                 if clock.now() > end:
                     return True
+        for v, make in self._other_parts(encounter):
+            hit = self._kept.get(id(v))
+            if hit is not None and hit[0] is v:
+                continue
+            try:
+                self._kept[id(v)] = (v, make())
+            except Exception:  # noqa: BLE001 - refused: text() says so, the ordinary way
+                return False
+            if clock.now() > end:
+                return True
         return False
+
+    def _other_parts(self, encounter: Encounter):
+        """(value, make its text) of the long parts beside the items: a recorded fight's
+        steps and a rule system's log entries (what :meth:`text` keeps of them)."""
+        from pydantic import BaseModel
+
+        for model in encounter.rules.values():
+            if isinstance(model, BaseModel):
+                for f in type(model).model_fields:
+                    v = getattr(model, f)
+                    if isinstance(v, tuple) and len(v) >= KEEP_FROM and all(isinstance(x, BaseModel) for x in v):
+                        for x in v:
+                            yield x, (lambda x=x: self._checked_text(x, "        "))
+        if encounter.record is not None:
+            for step in encounter.record.steps:
+                yield step, (lambda st=step: _dump(st.model_dump(mode="json", exclude_none=True), "      "))
 

@@ -122,6 +122,40 @@ def _remember(record: Record, kept: _Kept) -> None:
         _LAST.pop(next(iter(_LAST)))
 
 
+_MISSING = object()
+
+
+def _model_data(model, old_data: dict | None, old_model) -> Any:
+    """``model``'s JSON data (as ``model_dump(mode="json", exclude_none=True)``), reusing
+    ``old_data`` (the data of ``old_model``) for the fields holding the same values, and for
+    a tuple of values that only grew (a rule system's log) dumping only the new items: an
+    action in a long fight dumps its own entry, not the whole log again."""
+    from pydantic import BaseModel
+
+    if not isinstance(model, BaseModel):
+        return model
+    if old_model is model and old_data is not None:
+        return old_data
+    if old_data is None or type(old_model) is not type(model):
+        return _dump(model)
+    data: dict = {}
+    for name in type(model).model_fields:
+        v = getattr(model, name)
+        was = getattr(old_model, name, _MISSING)
+        if v is None:
+            continue
+        if v is was and name in old_data:
+            data[name] = old_data[name]
+        elif (isinstance(v, tuple) and isinstance(was, tuple) and name in old_data and len(v) > len(was)
+              and all(a is b for a, b in zip(v, was)) and all(isinstance(x, BaseModel) for x in v[len(was):])):
+            data[name] = old_data[name] + [_dump(x) for x in v[len(was):]]
+        else:
+            part = model.model_dump(mode="json", include={name}, exclude_none=True)
+            if name in part:
+                data[name] = part[name]
+    return data
+
+
 def _state_of(encounter, kept: _Kept | None, *, explored: bool) -> _Kept:
     """The replay state of ``encounter`` (reusing ``kept``'s data of the values it shares);
     the explored areas are ``kept``'s unless ``explored``."""
@@ -138,9 +172,15 @@ def _state_of(encounter, kept: _Kept | None, *, explored: bool) -> _Kept:
             objects[key] = v
         state[field] = out
     rules = encounter.rules
-    state["rules"] = old_state["rules"] if old_obj.get("rules") is rules and "rules" in old_state else \
-        encounter.model_dump(mode="json", include={"rules"}, exclude_none=True).get("rules", {})
+    if old_obj.get("rules") is rules and "rules" in old_state:
+        state["rules"] = old_state["rules"]
+    else:
+        old_rules = old_state.get("rules", {})
+        state["rules"] = {name: _model_data(model, old_rules.get(name), old_obj.get(("rules", name)))
+                          for name, model in rules.items() if model is not None}
     objects["rules"] = rules
+    for name, model in rules.items():
+        objects[("rules", name)] = model
     sight = encounter.sight
     if old_obj.get("sight") is sight and "sight" in old_state:
         state["sight"] = old_state["sight"]
@@ -186,7 +226,8 @@ def diff(a: Any, b: Any, at: tuple = ()) -> list[dict]:
             if k not in a:
                 ops.append({"op": "add", "path": _pointer(at + (k,)), "value": v})
         return ops
-    if isinstance(a, list) and isinstance(b, list) and len(b) > len(a) and b[:len(a)] == a:
+    if isinstance(a, list) and isinstance(b, list) and len(b) > len(a) and \
+            (all(x is y for x, y in zip(a, b)) or b[:len(a)] == a):
         return [{"op": "add", "path": _pointer(at + ("-",)), "value": v} for v in b[len(a):]]
     if a == b and type(a) is type(b):
         return []

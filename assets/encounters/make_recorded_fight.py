@@ -37,22 +37,26 @@ def _nearest_foe(enc, me, rng):
     return foes[0] if foes and rng.random() < 0.8 else (foes[1] if len(foes) > 1 else None)
 
 
-def play(enc, rounds: int, seed: int = 7, *, max_phases: int = 10_000):
+def play(enc, rounds: int, seed: int = 7, *, fighters: int | None = None):
     """``enc`` after ``rounds`` Combat Turns: each acting character steps a metre toward
-    the nearest foe now and then, and fires at it (refused attacks are skipped)."""
+    the nearest foe now and then, and fires at it (refused attacks are skipped); with
+    ``fighters`` only the first that many phases of a turn do so, the rest end their phase."""
     system = enc.system
     rng = random.Random(seed)
-    phases = 0
     for _ in range(rounds):
         entered = {t.id: rng.randint(6, 22) for t in enc.tokens if t.side != "neutral"}
         enc = _do(enc, system, {"kind": "start_turn", "entered": entered})
         turn = system.round_number(enc)
-        while phases < max_phases:
+        phases = 0
+        while True:
             st = system.settings(enc)
             actor = st.acting
             if actor is None or system.round_number(enc) != turn:
                 break
             phases += 1
+            if fighters is not None and phases > fighters:
+                enc = _do(enc, system, {"kind": "end_phase"}, actor=actor)
+                continue
             me = enc.token(actor)
             foe = _nearest_foe(enc, me, rng)
             if foe is not None and rng.random() < 0.5:

@@ -167,3 +167,27 @@ def test_the_bundled_recorded_demo():
     assert any(s.kind == "move" for s in steps) and sum(s.kind == "action" for s in steps) > 10
     assert any(t.hidden for t in enc.tokens)  # (the players' report leaves it out)
     assert record.encounter_at(enc, len(steps)).tokens == enc.tokens
+
+
+def test_the_replay_state_is_the_encounters_own_data_at_every_step(fight):
+    """What the recorder keeps by parts (fields that stayed, a log that only grew) is what
+    a fresh dump of the encounter gives, after every step."""
+    start, values = fight
+    for n, enc in enumerate(values, start=1):
+        state = record.state_at(values[-1].record, n)
+        assert state["rules"] == enc.model_dump(mode="json", include={"rules"}, exclude_none=True)["rules"]
+        assert state["tokens"] == {t.id: t.model_dump(mode="json", exclude_none=True) for t in enc.tokens}
+        assert state["zones"] == {z.id: z.model_dump(mode="json", exclude_none=True) for z in enc.zones}
+
+
+def test_a_warmed_writer_writes_a_recorded_fight_from_kept_texts():
+    """The window makes the texts ahead in idle turns: then a save takes every step's and
+    every log entry's text from what was kept, and writes the ordinary file."""
+    enc = load_encounter(RECORDED)
+    writer = EncounterText()
+    while writer.warm(enc, budget_s=1.0):
+        pass
+    text = writer.text(enc)
+    assert text == dumps_encounter(enc)
+    logged = len(enc.system.log_entries(enc))
+    assert writer.reused >= len(enc.record.steps) + logged + len(enc.tokens)
