@@ -17,6 +17,7 @@ from PySide6.QtCore import QLineF, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QPen, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
+    QGraphicsEllipseItem,
     QGraphicsLineItem,
     QHBoxLayout,
     QLabel,
@@ -64,7 +65,7 @@ class ReplayWindow(QWidget):
         self.selection = Selection(self)
         self._hidden = {t.id for t in encounter.tokens if t.hidden}
         self.view: SharedMapView | None = None
-        self._fire: list[QGraphicsLineItem] = []
+        self._fire: list = []  # the line-of-fire and actor-ring items drawn over the map now
 
         self.step_label = QLabel()
         self.step_label.setWordWrap(True)
@@ -226,7 +227,19 @@ class ReplayWindow(QWidget):
         where = f"{step.turn}" if step.turn else (f"Round {step.round}" if step.round else "Before the rounds")
         self.step_label.setText(f"Step {self.position} of {len(self.stops)} \u00b7 {where}\n{self._clean(step.label)}")
         self.lines.addItems([self._clean(ln) for ln in step.log])
-        if step.kind != "action" or step.actor is None or (self.players and step.actor in self._hidden):
+        if step.actor is None or (self.players and step.actor in self._hidden):
+            return
+        actor = next((t for t in self.document.encounter.tokens if t.id == step.actor), None)
+        if actor is not None:  # who acted: a ring round it
+            ring = QGraphicsEllipseItem(actor.x - actor.radius - 0.35, actor.y - actor.radius - 0.35,
+                                        2 * actor.radius + 0.7, 2 * actor.radius + 0.7)
+            ring_pen = QPen(FIRE, 3.0)
+            ring_pen.setCosmetic(True)
+            ring.setPen(ring_pen)
+            ring.setZValue(900)
+            self.view.vb.addItem(ring, ignoreBounds=True)
+            self._fire.append(ring)
+        if step.kind != "action":
             return
         before = encounter_at(self.encounter, self.stops[self.position - 1])
         ids = {t.id: t for t in before.tokens}
@@ -247,7 +260,7 @@ class ReplayWindow(QWidget):
     @property
     def fire_lines(self) -> list[QLineF]:
         """The lines of fire drawn now (map metres)."""
-        return [item.line() for item in self._fire]
+        return [item.line() for item in self._fire if isinstance(item, QGraphicsLineItem)]
 
 
 __all__ = ["ReplayWindow"]
