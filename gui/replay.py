@@ -5,7 +5,7 @@ line of fire. It never changes the encounter: it draws its own read-only copies
 (:func:`engine.record.encounter_at` on a document of its own); closing it ("Back to now",
 Esc) is leaving the timeline.
 
-Keys: Left/Right a step, Page Up/Page Down a round, Home/End the start and the last step,
+Keys: Left/Right a step, Up/Down a pass, Page Up/Page Down a round, Home/End the start and the last step,
 Esc back to now.
 """
 
@@ -97,8 +97,10 @@ class ReplayWindow(QWidget):
         self.slider.valueChanged.connect(self.go)
         self.first_button = self._button("Start", lambda: self.go(0), "The map before the first step (Home)")
         self.round_back = self._button("\u25c0\u25c0 Round", self.previous_round, "The end of the round before (Page Up)")
+        self.pass_back = self._button("\u25c0 Pass", self.previous_pass, "The end of the pass before (Up)")
         self.back = self._button("\u25c0 Step", lambda: self.go(self.position - 1), "One step back (Left)")
         self.forward = self._button("Step \u25b6", lambda: self.go(self.position + 1), "One step on (Right)")
+        self.pass_on = self._button("Pass \u25b6", self.next_pass, "The end of this pass (Down)")
         self.round_on = self._button("Round \u25b6\u25b6", self.next_round, "The end of this round (Page Down)")
         self.view_choice = QComboBox()
         self.view_choice.addItems(["GM's view", "Players' view"])
@@ -106,10 +108,10 @@ class ReplayWindow(QWidget):
         self.view_choice.currentIndexChanged.connect(lambda i: self.set_players(i == 1))
         self.now_button = self._button("Back to now", self.close, "Leave the replay (Esc); the encounter was never changed")
         bar = QHBoxLayout()
-        for w in (self.first_button, self.round_back, self.back):
+        for w in (self.first_button, self.round_back, self.pass_back, self.back):
             bar.addWidget(w)
         bar.addWidget(self.slider, 1)
-        for w in (self.forward, self.round_on, self.view_choice, self.now_button):
+        for w in (self.forward, self.pass_on, self.round_on, self.view_choice, self.now_button):
             bar.addWidget(w)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -118,6 +120,7 @@ class ReplayWindow(QWidget):
         for key, slot in ((Qt.Key.Key_Left, lambda: self.go(self.position - 1)),
                           (Qt.Key.Key_Right, lambda: self.go(self.position + 1)),
                           (Qt.Key.Key_PageUp, self.previous_round), (Qt.Key.Key_PageDown, self.next_round),
+                          (Qt.Key.Key_Up, self.previous_pass), (Qt.Key.Key_Down, self.next_pass),
                           (Qt.Key.Key_Home, lambda: self.go(0)), (Qt.Key.Key_End, lambda: self.go(len(self.stops))),
                           (Qt.Key.Key_Escape, self.close)):
             sc = QShortcut(QKeySequence(key), self)
@@ -189,23 +192,40 @@ class ReplayWindow(QWidget):
     def _round_at(self, position: int) -> int:
         return self.steps[self.stops[position - 1]].round if position > 0 else 0
 
-    def next_round(self) -> None:
-        """To the last step of this round (or of the next, when already there)."""
+    def _pass_at(self, position: int) -> tuple:
+        return (self._round_at(position), self.steps[self.stops[position - 1]].turn if position > 0 else "")
+
+    def _on(self, key) -> None:
         k = self.position
         if k >= len(self.stops):
             return
-        rnd = self._round_at(k + 1)
-        while k + 1 <= len(self.stops) and self._round_at(k + 1) == rnd:
+        here = key(k + 1)
+        while k + 1 <= len(self.stops) and key(k + 1) == here:
             k += 1
         self.go(k)
 
-    def previous_round(self) -> None:
-        """To the last step of the round before this one (the start before the first)."""
+    def _back(self, key) -> None:
         k = self.position
-        rnd = self._round_at(k)
-        while k > 0 and self._round_at(k) == rnd:
+        here = key(k)
+        while k > 0 and key(k) == here:
             k -= 1
         self.go(k)
+
+    def next_round(self) -> None:
+        """To the last step of this round (or of the next, when already there)."""
+        self._on(self._round_at)
+
+    def previous_round(self) -> None:
+        """To the last step of the round before this one (the start before the first)."""
+        self._back(self._round_at)
+
+    def next_pass(self) -> None:
+        """To the last step of this pass (SR5's Initiative Pass; a system without passes: its
+        round line's turn)."""
+        self._on(self._pass_at)
+
+    def previous_pass(self) -> None:
+        self._back(self._pass_at)
 
     def _clean(self, text: str) -> str:
         if not self.players:

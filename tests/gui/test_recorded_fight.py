@@ -103,6 +103,11 @@ def test_replay_steps_through_the_fight_without_changing_the_encounter(qtbot, tm
     assert record.steps[stops[replay.position - 1]].round == 2
     replay.previous_round()
     assert record.steps[stops[replay.position - 1]].round == 1
+    # pass buttons: from the start, the end of pass 1 of Combat Turn 1
+    replay.go(0)
+    replay.next_pass()
+    assert record.steps[stops[replay.position - 1]].turn == "Combat Turn 1, pass 1"
+    assert record.steps[stops[replay.position]].turn != "Combat Turn 1, pass 1"
     # the players' view: the hidden ganger is not on their map, nor named in the lines
     replay.set_players(True)
     vex = next(t for t in before.tokens if t.hidden)
