@@ -17,19 +17,50 @@ reference, unioned once at the drop). Switching the fog on explores what the par
 then, in the same undo step. Other edits of the fog itself (reveal, hide, reset) are left
 as they are.
 
+While a token is dragged (a preview that moves no obstacle) the view is worked out off
+the GUI thread (:attr:`PartySight.ASYNC_PREVIEWS`): the step's encounter goes to one worker
+thread (the newest waiting replaces an older one), the tokens move at once and the fog
+follows when the worker's answer is in (a poll of :data:`POLL_MS`, on the GUI thread). An
+answer belongs to the encounter it was worked out for; one that arrives after a landed edit,
+an undo or an open (worked out on the GUI thread meanwhile) is dropped. The answers are the
+engine's, the same as a synchronous :meth:`PartySight.refresh` (the cache holds a lock).
+
 Nothing here measures: the areas and the visible tokens are the engine's.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
+import shapely
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine.model import Encounter
 from gui.document import DocumentChange, EncounterDocument
 
 log = logging.getLogger(__name__)
+
+#: How often (ms) the GUI thread looks whether the worker's view of a drag step is in.
+POLL_MS = 2
+
+#: Metres: the union of a drag's areas the worker keeps is simplified by this much each
+#: step (a tenth of the saved explored areas' own tolerance, :data:`engine.vision.EXPLORED_TOLERANCE`).
+FOLD_TOLERANCE = 0.005
+
+_EXECUTOR: ThreadPoolExecutor | None = None
+_EXECUTOR_LOCK = threading.Lock()
+
+
+def executor() -> ThreadPoolExecutor:
+    """The one worker thread that works out party views of drag steps (every window's)."""
+    global _EXECUTOR
+    with _EXECUTOR_LOCK:
+        if _EXECUTOR is None:
+            _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="party-sight")
+        return _EXECUTOR
 
 
 def vision():
@@ -66,13 +97,18 @@ class PartySight(QObject):
     #: (the view before a drag began: on opening the file, after the last edit) and the
     #: rest spread evenly over a drag's steps. The union is one GUI-thread turn at the drop:
     #: 8 areas cost about 20 ms CPU on the 200-token / 2,000-obstacle bench scene, every
-    #: one of 60 steps 200 ms.
+    #: one of 60 steps 200 ms. (A token drag's steps worked out in the worker are folded
+    #: into one union there, every step: they do not count here.)
     MAX_SHOWN = 8
 
     #: While an obstacle is dragged (a corner, a wall: every party token's sight changes)
     #: the view is worked out at most this often (ms); the fog follows when the drag rests
     #: or lands. Token drags redo only the moved token's sight and follow every step.
     OBSTACLE_PREVIEW_MS = 120
+
+    #: Token drags' views are worked out in the worker thread (False: on the GUI thread,
+    #: in the step itself).
+    ASYNC_PREVIEWS = True
 
     def __init__(self, document: EncounterDocument, parent: QObject | None = None):
         super().__init__(parent)
@@ -93,6 +129,19 @@ class PartySight(QObject):
         self._later.setSingleShot(True)
         self._later.setInterval(self.OBSTACLE_PREVIEW_MS)
         self._later.timeout.connect(self.refresh)
+        #: the worker's job: (generation, encounter, future) while one runs; the encounter
+        #: waiting for it (newest drag step); CPU seconds the worker spent (bench)
+        self._job = None
+        self._waiting: Encounter | None = None
+        #: (committed encounter, keys, union) of the areas the worker folded together
+        self._folded = None
+        self._generation = 0
+        self.worker_cpu = 0.0
+        self.async_count = 0
+        self._poll = QTimer(self)
+        self._poll.setSingleShot(True)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._collect)
         document.changed.connect(self._on_document)
         hooks = getattr(document, "commit_hooks", None)
         if hooks is not None:
@@ -133,6 +182,8 @@ class PartySight(QObject):
         tell the listeners (``updated`` fires after every change of the document)."""
         enc = self.document.encounter
         self.encounter = enc
+        self._generation += 1  # (a drag step's view still being worked out is stale now)
+        self._waiting = None
         if not self.active:
             self.view, self.error = None, None
             self.updated.emit()
@@ -156,7 +207,95 @@ class PartySight(QObject):
             self.updated.emit()
             return
         self._later.stop()
+        if change.preview and self.ASYNC_PREVIEWS and self.active and self.view is not None:
+            # (the players' window moves the token when the view for it is in: its tokens
+            # and its fog change together, once a step, at the worker's pace)
+            self._submit(self.document.encounter)
+            return
         self.refresh()
+
+    # -- drag steps off the GUI thread ---------------------------------------------------------
+    @property
+    def pending(self) -> bool:
+        """Whether a drag step's view is still being worked out."""
+        return self._job is not None or self._waiting is not None
+
+    def _submit(self, enc: Encounter) -> None:
+        if self._job is not None:
+            self._waiting = enc  # (the newest step replaces one not started)
+            return
+        self._waiting = None
+        gen = self._generation
+        fold = self._fold_input(enc)
+        self._job = (gen, enc, executor().submit(self._work, enc, fold))
+        self._poll.start()
+
+    def _fold_input(self, enc: Encounter):
+        """What the worker folds the step's areas into: (the committed encounter they belong
+        to, the areas folded so far and their keys, the areas recorded and not folded yet);
+        None with the fog off."""
+        if not enc.sight.fog:
+            return None
+        base = self.document.committed
+        if self._folded is not None and self._folded[0] is base:
+            _, keys, geom = self._folded
+        else:
+            keys, geom = frozenset(), None
+        todo = [(k, g) for k, g in self._shown.items() if k not in keys] if self._shown_base is base else []
+        return base, keys, geom, todo
+
+    def _work(self, enc: Encounter, fold):
+        """(In the worker.) The view of ``enc`` and the union of every area the players were
+        shown since the last landed edit with this view's ones (one union a step here, so
+        the drop has no long list to union on the GUI thread)."""
+        t0 = time.thread_time()
+        try:
+            view = self.compute(enc)
+            folded = None
+            if fold is not None:
+                base, keys, geom, todo = fold
+                new = todo + [(k, g) for k, g in view.parts if k not in keys]
+                if new:
+                    geoms = ([geom] if geom is not None else []) + [g for _, g in new]
+                    geom = geoms[0] if len(geoms) == 1 else shapely.union_all(geoms)
+                    # (simplified as the saved explored areas are: it stays as small as they do)
+                    geom = shapely.simplify(geom, FOLD_TOLERANCE, preserve_topology=True)
+                    keys = keys | {k for k, _ in new}
+                folded = (base, keys, geom)
+            return view, None, folded
+        except Exception as exc:  # noqa: BLE001 - as in refresh: the fog then hides everything
+            return None, exc, None
+        finally:
+            self.worker_cpu += time.thread_time() - t0
+
+    def _collect(self, wait: bool = False) -> None:
+        """(On the GUI thread.) Take the worker's view when it is in (``wait``: wait for
+        it): shown when nothing landed since it was asked for; then the newest step waiting
+        goes to the worker."""
+        if self._job is None:
+            return
+        gen, enc, fut = self._job
+        if not fut.done() and not wait:
+            self._poll.start()
+            return
+        self._job = None
+        self._poll.stop()
+        view, exc, folded = fut.result()
+        if gen == self._generation and self.active:
+            self.async_count += 1
+            self.encounter = enc
+            if exc is None:
+                self.view, self.error = view, None
+                self._record(enc, view)
+                if folded is not None and folded[0] is self.document.committed:
+                    self._folded = folded
+            else:
+                log.warning("party sight: %s", exc)
+                self.view, self.error = None, str(exc)
+            self.updated.emit()
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None and not wait and gen == self._generation and self.active:
+            self._submit(waiting)
 
     # -- explored grows on landed edits -------------------------------------------------------
     def _record(self, enc: Encounter, view) -> None:
@@ -174,16 +313,23 @@ class PartySight(QObject):
 
     def _shown_since(self, before: Encounter, view) -> list:
         """The areas the players were shown since ``before`` landed and not in ``view`` (the
-        view after the edit), at most :attr:`MAX_SHOWN`: the first, then evenly spread."""
+        view after the edit): the union the worker folded over a token drag's steps (all of
+        them), and of the areas not folded at most :attr:`MAX_SHOWN`: the first, then
+        evenly spread."""
         if self._shown_base is not before or not before.sight.fog:
             return []
         now = {k for k, _ in getattr(view, "parts", ())}
-        extra = [g for k, g in self._shown.items() if k not in now]
+        folded: list = []
+        keys: frozenset = frozenset()
+        if self._folded is not None and self._folded[0] is before and self._folded[2] is not None:
+            _, keys, geom = self._folded
+            folded = [geom]
+        extra = [g for k, g in self._shown.items() if k not in now and k not in keys]
         if len(extra) > self.MAX_SHOWN:
             n = len(extra)
             m = self.MAX_SHOWN
             extra = extra[:m] if m <= 1 else [extra[round(i * (n - 1) / (m - 1))] for i in range(m)]
-        return extra
+        return folded + extra
 
     def explore_on_commit(self, before: Encounter, after: Encounter, text: str) -> Encounter:
         """(A document commit hook.) With the fog on, ``after`` with what the party sees
@@ -192,6 +338,7 @@ class PartySight(QObject):
         sees then; unchanged for other edits of the fog itself and with the fog off. The
         drop of a drag finds the moved token's sight in the cache already."""
         try:
+            self._collect(wait=True)  # (a drag step's view being worked out is what they see now)
             if not after.sight.fog:
                 return after
             v = vision()

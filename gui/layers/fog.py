@@ -217,6 +217,12 @@ class FogLayer(MapLayer):
         p.fillPath(self._explored, FOG_DIM if player else GM_DIM)
         p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Clear)
         p.fillPath(self._sight, QColor(0, 0, 0, 0))
+        if not player:  # the GM's outline of what is in sight, sharp (in the image: stroked once a view)
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            p.setBrush(NO_BRUSH)
+            p.setPen(cosmetic(GM_SIGHT_EDGE, 2.0 * k))
+            p.drawPath(self._sight)
         p.end()
         self._image, self._image_key = img, key
         self.render_count += 1
@@ -242,11 +248,6 @@ class FogLayer(MapLayer):
         painter.drawImage(QRectF(0, 0, img.width() / (RESOLUTION * self._dpr(dev)),
                                  img.height() / (RESOLUTION * self._dpr(dev))), img)
         painter.restore()
-        if not self.options.player:  # the GM's outline of what is in sight, sharp
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-            painter.setBrush(NO_BRUSH)
-            painter.setPen(cosmetic(GM_SIGHT_EDGE, 2.0))
-            painter.drawPath(self._sight)
 
     @staticmethod
     def _dpr(dev) -> float:
