@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 import shapely
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from engine import clock
 from engine.model import Encounter
 from gui.document import DocumentChange, EncounterDocument
 
@@ -45,6 +46,10 @@ log = logging.getLogger(__name__)
 
 #: How often (ms) the GUI thread looks whether the worker's view of a drag step is in.
 POLL_MS = 2
+#: During a token drag the fog (the players' window, the GM's tint) shows a new view at most
+#: once in this many ms (30 a second: what a screen share sends): a view in sooner waits
+#: once for the rest of the frame (a repaint of both windows a frame, not a mouse move).
+FOG_FRAME_MS = 33
 
 #: Metres: the union of a drag's areas the worker keeps is simplified by this much each
 #: step (a tenth of the saved explored areas' own tolerance, :data:`engine.vision.EXPLORED_TOLERANCE`).
@@ -135,6 +140,8 @@ class PartySight(QObject):
         self._waiting: Encounter | None = None
         #: (committed encounter, keys, union) of the areas the worker folded together
         self._folded = None
+        self._shown_at = -1e9  # (engine.clock seconds the last worker's view was shown)
+        self._deferred = False
         self._generation = 0
         self.worker_cpu = 0.0
         self.async_count = 0
@@ -228,7 +235,7 @@ class PartySight(QObject):
         gen = self._generation
         fold = self._fold_input(enc)
         self._job = (gen, enc, executor().submit(self._work, enc, fold))
-        self._poll.start()
+        self._poll.start(POLL_MS)
 
     def _fold_input(self, enc: Encounter):
         """What the worker folds the step's areas into: (the committed encounter they belong
@@ -276,13 +283,22 @@ class PartySight(QObject):
             return
         gen, enc, fut = self._job
         if not fut.done() and not wait:
-            self._poll.start()
+            self._poll.start(POLL_MS)
             return
+        if not wait and not self._deferred:
+            left = FOG_FRAME_MS - (clock.now() - self._shown_at) * 1e3
+            if left >= 1:
+                self._deferred = True  # (once: the next poll shows it, whatever the clock says)
+                self._poll.start(int(left))
+                return
+        self._deferred = False
+        self._poll.setInterval(POLL_MS)
         self._job = None
         self._poll.stop()
         view, exc, folded = fut.result()
         if gen == self._generation and self.active:
             self.async_count += 1
+            self._shown_at = clock.now()
             self.encounter = enc
             if exc is None:
                 self.view, self.error = view, None

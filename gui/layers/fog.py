@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPaintEngine, QPainterPath, QTransform
@@ -120,6 +121,36 @@ def path_of(geom) -> QPainterPath:
     return path
 
 
+#: Device pixels around a changed part of the fog that are painted again with it (the GM's
+#: outline is 2 px wide; the fog image is drawn without antialiasing).
+DIRTY_MARGIN_PX = 4.0
+
+
+def changed_rect(before, after) -> QRectF | None:
+    """The rectangle (metres) outside which the fog of the party's view ``after`` looks as
+    that of ``before``, or None when that is not known (repaint all): the views'
+    ``sight`` is the union of their ``parts``, and ``explored`` is ``sight`` with the same
+    ``remembered`` areas, so the fog changed only within the parts that differ (the moved
+    token's area before and after a drag step)."""
+    if before is None or after is None or before.remembered is not after.remembered:
+        return None
+    old, new = dict(getattr(before, "parts", ())), dict(getattr(after, "parts", ()))
+    if not old or not new:
+        return None
+    gone = [g for k, g in old.items() if new.get(k) is not g]
+    came = [g for k, g in new.items() if old.get(k) is not g]
+    if not gone and not came:
+        return None if before.sight is not after.sight else QRectF()
+    b = shapely.bounds(gone + came)
+    if not np.isfinite(b).all():  # (an empty area among them: no bounds)
+        b = b[np.isfinite(b).all(axis=1)]
+        if not len(b):
+            return QRectF()
+    x0, y0 = float(b[:, 0].min()), float(b[:, 1].min())
+    x1, y1 = float(b[:, 2].max()), float(b[:, 3].max())
+    return QRectF(x0, y0, x1 - x0, y1 - y0)
+
+
 class FogLayer(MapLayer):
     """The fog over the map (see the module docstring); ``set_view(encounter, view)`` with
     the engine's :class:`PartyView` (None: no fog drawn). ``shown`` says whether it draws.
@@ -168,6 +199,7 @@ class FogLayer(MapLayer):
             self.view, self.encounter = view, encounter
             return
         old = self._key
+        before = self.view
         self._key = key
         self.view, self.encounter = view, encounter
         self.build_count += 1
@@ -181,7 +213,12 @@ class FogLayer(MapLayer):
         if old is None or key[0] is not old[0]:
             self._sight = path_of(view.sight)
         self._version += 1
-        self.update()
+        dirty = None if old is None or key[2:] != old[2:] else changed_rect(before, view)
+        if dirty is None:
+            self.update()
+        else:  # (only where the fog changed: a drag step repaints what the moved token's sight touched)
+            m = DIRTY_MARGIN_PX * self._m_per_px
+            self.update(dirty.adjusted(-m, -m, m, m))
 
     def rebuild(self) -> None:
         self._key = None

@@ -4,8 +4,10 @@ truth").
 
 On the demo (3 runners, 6 gangers, fog on): seeded random drags of a runner, each step shown
 before the next (as a GM's mouse moves), the GM's tint on and the player view open. After
-every step the window's view, the player view's tokens and the fog's look are compared with
-a fresh :class:`engine.vision.SightCache` on the same encounter; a step whose answer comes
+every step the window's view and the player view's tokens are compared with a fresh
+:class:`engine.vision.SightCache` on the same encounter, and what both map views show after
+their partial repaints (the fog repaints only around the moved token's sight) with a repaint
+of all of them; a step whose answer comes
 after the drag landed (or was undone) is dropped; the drop explores every step shown.
 """
 
@@ -45,6 +47,18 @@ def _same_view(got, fresh) -> None:
     assert shapely.symmetric_difference(got.explored, fresh.explored).area < 1e-9
 
 
+def _repainted_alike(view, qtbot) -> None:
+    """What the view shows after its own (partial) repaints is what a repaint of all of it
+    shows (its backing store, tests/gui/oracle.py)."""
+    from tests.gui import oracle
+
+    live = oracle.grab(view)
+    view.viewport().repaint()
+    full = oracle.grab(view)
+    mask = oracle.differing(live, full)
+    assert mask is not None and int(mask.sum()) <= oracle.PIXELS_ALLOWED
+
+
 def _shown(window, qtbot) -> None:
     qtbot.waitUntil(lambda: not window.party_sight.pending, timeout=10_000)
     settle(qtbot)
@@ -79,6 +93,8 @@ def test_drag_steps_are_worked_out_in_the_worker_and_agree_with_a_fresh_view(fog
             players = window.player_view.player.players.encounter
             assert {t.id for t in players.tokens} == set(fresh.visible)
             assert players.token(runner.id).x == enc.token(runner.id).x  # moved with its fog
+            _repainted_alike(window.map_view, qtbot)  # (the fog repaints only where it changed)
+            _repainted_alike(window.player_view.player.view, qtbot)
         assert threads and threading.get_ident() not in threads  # not one on the GUI thread
         tool.release(Pointer(x, y, m_per_px=k))
         settle(qtbot)
@@ -129,3 +145,37 @@ def test_the_drop_explores_every_step_the_players_were_shown(fogged, qtbot):
     for i, sight in enumerate(seen):
         left = shapely.difference(sight, grown).area
         assert left < 1e-6 * max(sight.area, 1.0), (i, left)
+
+
+def test_a_drag_step_repaints_the_fog_where_the_moved_tokens_sight_was_and_is(qtbot, tmp_path, monkeypatch):
+    # A 60 x 20 m map cut in two by a 3 m wall at x 29.8..30.2 (taller than the eyes): Sam,
+    # the party, sees only the half it stands in. Dragged from the west half to the east one,
+    # the west half turns from clear to dimmed and the east from dark to clear: both halves
+    # must be repainted, and nothing else need be.
+    from engine.files import save_encounter
+    from engine.model import Encounter, MapSpec, Obstacle, Sight, Token
+    from tests.gui.conftest import discard_on_close, open_window
+
+    discard_on_close(monkeypatch)
+    wall = Obstacle(id="wall", height=3.0, polygon=((29.8, 0.0), (30.2, 0.0), (30.2, 20.0), (29.8, 20.0)))
+    enc = Encounter(ruleset="d100", map=MapSpec(width=60, height=20), obstacles=(wall,),
+                    tokens=(Token(id="sam", x=10.0, y=10.0, side="runner"),
+                            Token(id="vex", x=50.0, y=4.0, side="ganger")), sight=Sight(fog=True))
+    path = tmp_path / "halves.json"
+    save_encounter(enc, path)
+    window = open_window(qtbot, path, tmp_path)
+    window.sight_controls.set_gm_fog(True)
+    settle(qtbot)
+    view = window.map_view
+    tool = SelectTool(view)
+    view.set_tool(tool)
+    k = view.m_per_px()
+    tool.press(Pointer(10.0, 10.0, m_per_px=k))
+    for x in (12.0, 40.0, 50.0, 20.0):
+        tool.move(Pointer(x, 10.0, m_per_px=k))
+        _shown(window, qtbot)
+        _repainted_alike(view, qtbot)
+        assert ("vex" in window.party_sight.view.visible) == (x > 30)
+    tool.release(Pointer(20.0, 10.0, m_per_px=k))
+    settle(qtbot)
+    _repainted_alike(view, qtbot)
