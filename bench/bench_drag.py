@@ -70,10 +70,12 @@ def _pick(encounter):
     return toks[0].id, toks[1].id
 
 
-def measure(win, mover: str, steps: int, *, full: bool, step_px: float = 2.0, corner: bool = False) -> list[float]:
+def measure(win, mover: str, steps: int, *, full: bool, step_px: float = 2.0, corner: bool = False,
+            after_step=None) -> list[float]:
     """Milliseconds per drag step of ``mover`` (through the select tool's move), each step
     ``step_px`` screen pixels long; with ``corner``, ``mover`` is an obstacle (selected) and
-    its first corner is dragged."""
+    its first corner is dragged. ``after_step()``, when given, is called after each step
+    (outside its timing)."""
     from gui.tools import Pointer, SelectTool
 
     view = win.map_view
@@ -104,10 +106,13 @@ def measure(win, mover: str, steps: int, *, full: bool, step_px: float = 2.0, co
         app.processEvents()
         times.append((time.perf_counter() - start) * 1e3)
         cpu.append((time.thread_time() - cstart) * 1e3)
-    start = time.perf_counter()
+        if after_step is not None:
+            after_step()
+    start, cstart = time.perf_counter(), time.thread_time()
     tool.release(Pointer(t0.x + dx, t0.y + 0.5 * dx, m_per_px=k))  # the drag lands: one undo step
     app.processEvents()
     measure.last_release_ms = (time.perf_counter() - start) * 1e3
+    measure.last_release_cpu_ms = (time.thread_time() - cstart) * 1e3
     doc.undo_stack.undo()
     app.processEvents()
     return times, cpu

@@ -179,6 +179,9 @@ class FogLayer(MapLayer):
         self._image_key: tuple | None = None
         self.build_count = 0
         self.render_count = 0
+        self.partial_renders = 0
+        #: where the fog changed since its image was made (metres; None: everywhere)
+        self._partial: QRectF | None = None
 
     @property
     def shown(self) -> bool:
@@ -215,10 +218,14 @@ class FogLayer(MapLayer):
         self._version += 1
         dirty = None if old is None or key[2:] != old[2:] else changed_rect(before, view)
         if dirty is None:
+            self._partial = None
             self.update()
         else:  # (only where the fog changed: a drag step repaints what the moved token's sight touched)
             m = DIRTY_MARGIN_PX * self._m_per_px
-            self.update(dirty.adjusted(-m, -m, m, m))
+            dirty = dirty.adjusted(-m, -m, m, m)
+            if self._partial is not None:
+                self._partial = dirty if self._partial.isEmpty() else self._partial.united(dirty)
+            self.update(dirty)
 
     def rebuild(self) -> None:
         self._key = None
@@ -243,11 +250,23 @@ class FogLayer(MapLayer):
         k = RESOLUTION * dpr
         size = (max(1, int(math.ceil(w * k))), max(1, int(math.ceil(h * k))))
         img = self._image
+        to_image = tr * QTransform.fromScale(k, k)
+        partial = (img is not None and self._image_key is not None and key[1:] == self._image_key[1:]
+                   and self._partial is not None and (img.width(), img.height()) == size)
         if img is None or (img.width(), img.height()) != size:
             img = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
-        img.fill(0)
         p = QPainter(img)
-        p.setTransform(tr * QTransform.fromScale(k, k))
+        if partial:  # (only where the fog changed since the image was made: the rest is the same)
+            clip = to_image.mapRect(self._partial).toAlignedRect().adjusted(-2, -2, 2, 2)
+            p.setClipRect(clip)
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            p.fillRect(clip, QColor(0, 0, 0, 0))
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+            self.partial_renders += 1
+        else:
+            img.fill(0)
+        self._partial = QRectF()
+        p.setTransform(to_image)
         player = self.options.player
         p.fillPath(self._area, FOG_DARK if player else GM_DARK)
         p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
