@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import shapely
@@ -255,7 +254,7 @@ class PartySight(QObject):
         """(In the worker.) The view of ``enc`` and the union of every area the players were
         shown since the last landed edit with this view's ones (one union a step here, so
         the drop has no long list to union on the GUI thread)."""
-        t0 = time.thread_time()
+        t0 = clock.cpu()
         try:
             view = self.compute(enc)
             folded = None
@@ -273,7 +272,7 @@ class PartySight(QObject):
         except Exception as exc:  # noqa: BLE001 - as in refresh: the fog then hides everything
             return None, exc, None
         finally:
-            self.worker_cpu += time.thread_time() - t0
+            self.worker_cpu += clock.cpu() - t0
 
     def _collect(self, wait: bool = False) -> None:
         """(On the GUI thread.) Take the worker's view when it is in (``wait``: wait for
