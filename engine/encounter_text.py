@@ -74,6 +74,9 @@ class EncounterText:
 
     def __init__(self) -> None:
         self._kept: dict[int, tuple[object, str]] = {}  # id(value) -> (the value, its text)
+        #: the texts of lists that grow (a log, a record's steps): key -> (the values, the text inside)
+        self._runs: dict = {}
+        self._next_runs: dict = {}
         self.reused = 0  # items of the last text taken from what was kept (for tests, benches)
 
     def _item(self, field: str, value, keep: dict | None = None) -> str:
@@ -119,13 +122,13 @@ class EncounterText:
                 if v is None:
                     continue
                 if isinstance(v, tuple) and len(v) >= KEEP_FROM and all(isinstance(x, BaseModel) for x in v):
-                    fields[f] = _Items([self._kept_text(x, lambda x=x: self._checked_text(x, "        "), keep)
-                                        for x in v])
+                    fields[f] = _Text(self._grown(("rules", name, f), v, "      ", keep,
+                                                  lambda x: self._checked_text(x, "        ")))
                     continue
                 part = model.model_dump(mode="json", include={f}, exclude_none=True)
                 if f in part:
                     fields[f] = part[f]
-            limits.check_data({"rules": {name: {k: v for k, v in fields.items() if not isinstance(v, _Items)}}})
+            limits.check_data({"rules": {name: {k: v for k, v in fields.items() if not isinstance(v, _Text)}}})
             out[name] = fields
         return _dump_with(out, "  ")
 
@@ -139,17 +142,41 @@ class EncounterText:
         """The text of a recorded fight at its place in the file (``"record"`` at the top
         level): its start and each step's text kept (a 20-round fight saved in milliseconds)."""
         head = record.model_dump(mode="json", exclude_none=True, exclude={"start", "steps"})
-        start = self._kept_text(record.start, lambda: _dump(record.start, "    "), keep)
-        steps = [self._kept_text(s, lambda s=s: _dump(s.model_dump(mode="json", exclude_none=True), "      "), keep)
-                 for s in record.steps]
-        limits.check_data({"record": {"start": record.start}})
-        return _dump_with({**head, "start": _Text(start), "steps": _Items(steps) if steps else _Text("[]")}, "  ")
+
+        def start_text() -> str:
+            limits.check_data({"record": {"start": record.start}})
+            return _dump(record.start, "    ")
+
+        start = self._kept_text(record.start, start_text, keep)
+        steps = self._grown("steps", record.steps, "    ", keep,
+                            lambda st: _dump(st.model_dump(mode="json", exclude_none=True), "      ")) \
+            if record.steps else "[]"
+        return _dump_with({**head, "start": _Text(start), "steps": _Text(steps)}, "  ")
+
+    def _grown(self, key, values: tuple, indent: str, keep: dict, make) -> str:
+        """The file text of the list ``values`` (at ``indent``; its items made by ``make``):
+        a list that only grew since the last text (the same values first: a log, a record's
+        steps) is the last text with the new items' texts added, not joined again."""
+        inner = indent + "  "
+        last = self._runs.get(key)
+        if last is not None and len(values) >= len(last[0]) and last[0] and \
+                all(a is b for a, b in zip(values, last[0])):
+            body = last[1]
+            new = values[len(last[0]):]
+            if new:
+                body += ",\n" + ",\n".join(inner + self._kept_text(x, lambda x=x: make(x), keep) for x in new)
+            self.reused += len(values) - len(new)
+        else:
+            body = ",\n".join(inner + self._kept_text(x, lambda x=x: make(x), keep) for x in values)
+        self._next_runs[key] = (values, body)
+        return "[\n" + body + "\n" + indent + "]"
 
     def text(self, encounter: Encounter) -> str:
         """The file text of ``encounter``: :func:`engine.files.dumps_encounter`'s. Raises
         what it raises (:class:`~engine.errors.EncounterFileError` for a value past the
         bounds, ``ValueError`` for NaN), with the ordinary messages and paths."""
         self.reused = 0
+        self._next_runs = {}
         try:
             keep: dict[int, tuple[object, str]] = {}  # (what this encounter holds: kept for the next)
             items = {f: [self._item(f, v, keep) for v in getattr(encounter, f)] for f in KEPT if getattr(encounter, f)}
@@ -172,6 +199,7 @@ class EncounterText:
         except Exception:  # noqa: BLE001 - any doubt: the ordinary path, with its own message
             return dumps_data(checked_data(encounter))
         self._kept = keep  # (only what this encounter holds: the texts of values an edit replaced go)
+        self._runs = self._next_runs
         return out
 
     def warm(self, encounter: Encounter, budget_s: float = 0.004) -> bool:

@@ -393,6 +393,31 @@ def extend(before, after, *, label: str = "", actor: str | None = None,
     return after.model_copy(update={"record": grown})
 
 
+def prepare(encounter) -> None:
+    """Work out ahead what the next :func:`extend` of ``encounter`` needs: its record's last
+    state, with the encounter's values it holds the data of (a file just read, in another
+    process or thread: otherwise the first action after opening a long fight replays it
+    all). Safe to run in a worker thread; does nothing without a record."""
+    rec = encounter.record
+    if rec is None:
+        return
+    hit = _LAST.get(id(rec))
+    if hit is not None and hit[0] is rec and hit[1].objects:
+        return
+    state = state_at(rec, len(rec.steps))
+    objects: dict = {}
+    for field in ("tokens", "zones"):
+        held = state.get(field, {})
+        for v in getattr(encounter, field):
+            if held.get(v.id) == _dump(v):
+                objects[(field, v.id)] = v
+    rules = state.get("rules", {})
+    for name, model in encounter.rules.items():
+        if model is not None and rules.get(name) == _model_data(model, None, None):
+            objects[("rules", name)] = model
+    _remember(rec, _Kept(state, objects))
+
+
 # -- replay ------------------------------------------------------------------------------------------
 _CHECKPOINTS: dict[int, tuple[Record, dict[int, dict]]] = {}
 
@@ -519,4 +544,4 @@ def read(data: Any, encounter) -> Record:
 
 
 __all__ = ["FORMAT", "MAX_STEPS", "VERSION", "Record", "RecordError", "Step", "apply", "attach", "diff",
-           "encounter_at", "extend", "read", "state_at"]
+           "encounter_at", "extend", "prepare", "read", "state_at"]

@@ -10,6 +10,7 @@ engine/record.py) says so in the status bar.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -17,6 +18,9 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from engine import record
 from engine.errors import CoverfireError
 from gui.rules.base import picked_targets
+
+#: A record this long has its last state worked out ahead after an open (in a thread).
+PREPARE_FROM = 200
 
 
 def record_hook(window):
@@ -30,6 +34,19 @@ def record_hook(window):
         return record.extend(before, after, label=text, actor=actor, targets=targets)
 
     return hook
+
+
+def prepare_after_open(window):
+    """After a file with a long record is opened, its last state is worked out in a worker
+    thread (:func:`engine.record.prepare`), so the first action is not held up by it."""
+
+    def on_change(change) -> None:
+        enc = window.document.committed
+        if change.reset and enc.record is not None and len(enc.record.steps) >= PREPARE_FROM:
+            threading.Thread(target=record.prepare, args=(enc,), name="coverfire-record-prepare",
+                             daemon=True).start()
+
+    window.document.changed.connect(on_change)
 
 
 def open_replay(window):
@@ -74,6 +91,7 @@ def export_report_dialog(window) -> None:
 
 def install(window) -> None:
     window.document.record_hook = record_hook(window)
+    prepare_after_open(window)
     window.add_action("View", "&Replay the Fight\u2026", lambda: open_replay(window), name="replay fight",
                       tip="Step through the recorded fight: the map as it was at each action")
     window.add_action("File", "Export Fight &Report\u2026", lambda: export_report_dialog(window),

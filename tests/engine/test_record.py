@@ -191,3 +191,49 @@ def test_a_warmed_writer_writes_a_recorded_fight_from_kept_texts():
     assert text == dumps_encounter(enc)
     logged = len(enc.system.log_entries(enc))
     assert writer.reused >= len(enc.record.steps) + logged + len(enc.tokens)
+
+
+def test_the_next_save_adds_only_the_new_step_and_log_entry():
+    """A save after one more action writes the grown log and record from the last save's
+    text plus the new items: still exactly the ordinary file."""
+    enc = load_encounter(RECORDED)
+    writer = EncounterText()
+    assert writer.text(enc) == dumps_encounter(enc)
+    system = enc.system
+    start = system.apply(enc, system.action_from_data(
+        {"kind": "start_turn", "entered": {t.id: 10 for t in enc.tokens}}))
+    grown = record.extend(enc, start.encounter, label=start.label)
+    nxt = system.apply(grown, system.action_from_data({"kind": "end_phase"}))
+    grown2 = record.extend(grown, nxt.encounter, label=nxt.label)
+    for value in (grown, grown2):
+        assert writer.text(value) == dumps_encounter(value)
+    assert writer.reused >= len(enc.record.steps) + len(system.log_entries(enc))
+
+
+def test_prepared_ahead_the_next_step_dumps_only_what_it_changed(monkeypatch):
+    """After prepare (a file just read), the next step reuses the encounter's values' data:
+    a move of one token dumps that token only (without it: every token), and the step is the
+    same either way."""
+    enc = load_encounter(RECORDED)
+    system = enc.system
+    start = system.apply(enc, system.action_from_data(
+        {"kind": "start_turn", "entered": {t.id: 10 for t in enc.tokens}}))
+    text = dumps_encounter(record.extend(enc, start.encounter, label=start.label))
+    dumped = []
+    real = record._dump
+    monkeypatch.setattr(record, "_dump", lambda v: dumped.append(v) or real(v))
+    steps = []
+    for prepared in (False, True):
+        read_back = loads_encounter(text)
+        record._LAST.clear()
+        if prepared:
+            record.prepare(read_back)
+        actor = system.settings(read_back).acting
+        me = read_back.token(actor)
+        out = system.on_moves(read_back, [MoveTo(actor, (me.x + 1.0, me.y))])
+        dumped.clear()
+        steps.append(record.extend(read_back, out.encounter, label=out.label).record.steps[-1])
+        tokens_dumped = [v for v in dumped if type(v).__name__ == "Token"]
+        assert len(tokens_dumped) == (1 if prepared else len(enc.tokens))
+    assert steps[0].kind == steps[1].kind == "move"
+    assert steps[0].patch == steps[1].patch
