@@ -16,7 +16,7 @@ CPU time of this thread:
 * ``open``: reading the file back with the record checked step by step;
 * the record's steps and bytes.
 
-    python bench/bench_record.py [--rounds 20] [--fighters 10]
+    python bench/bench_record.py [--rounds 20] [--fighters 10] [--keep FIGHT.coverfire.json]
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--fighters", type=int, default=10)
+    ap.add_argument("--keep", type=Path, help="also write the fight to this file (for bench_record_save.py)")
     args = ap.parse_args(argv)
     enc = make_scene(**LARGE).model_copy(update={"ruleset": "sr5"})
     t0 = time.perf_counter()
@@ -83,6 +84,8 @@ def main(argv=None) -> int:
         worst_warm = max(worst_warm, ms)
         if not more:
             break
+    if args.keep:
+        atomic_write_bytes(args.keep, text2.encode("utf-8"))
     open_ms, back = cpu_ms(load_encounter, out)
     assert back.record == after.record
     load = os.getloadavg()[0]
