@@ -42,6 +42,7 @@ class Moment:
     kind: str
     round: int
     turn: str
+    phase: str
     label: str
     log: tuple[str, ...]
     actor: str | None
@@ -154,7 +155,7 @@ def tell(encounter: Encounter, *, per: Literal["round", "action"] = "round", pla
             end = _xy(before, target)
             if origin is not None and end is not None and step.kind == "action":
                 fire.append((target, origin, end))
-        moments.append(Moment(i, step.kind, step.round, step.turn, step.label, step.log, step.actor,
+        moments.append(Moment(i, step.kind, step.round, step.turn, step.phase, step.label, step.log, step.actor,
                               step.targets, tuple(fire), tuple(hurt)))
     # who stands at each round's end: no damage track full
     last_of_round: dict[int, int] = {}
@@ -219,7 +220,7 @@ def _redacted(m: Moment, hidden: set[str], names: dict[str, str]) -> Moment:
         return pattern.sub(UNSEEN, text) if pattern is not None else text
 
     fire = () if m.actor in hidden else tuple(f for f in m.fire if f[0] not in hidden)
-    return Moment(m.index, m.kind, m.round, m.turn, clean(m.label), tuple(clean(x) for x in m.log),
+    return Moment(m.index, m.kind, m.round, m.turn, m.phase, clean(m.label), tuple(clean(x) for x in m.log),
                   None if m.actor in hidden else m.actor, tuple(t for t in m.targets if t not in hidden), fire,
                   tuple(h for h in m.hurt if h.token not in hidden))
 

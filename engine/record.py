@@ -56,6 +56,9 @@ class Step(BaseModel):
     kind: StepKind
     round: int = Field(ge=0)
     turn: str = ""
+    #: the system's words for the moment it was taken in (``RuleSystem.current_turn`` before
+    #: it: "pass 1, phase 3", "round 2"); "" outside a turn
+    phase: str = ""
     label: str = ""
     actor: str | None = None
     targets: tuple[str, ...] = ()
@@ -384,10 +387,11 @@ def extend(before, after, *, label: str = "", actor: str | None = None,
         actor = moved[0]
     targets = tuple(t for t in targets if t != actor)
     previous = record.steps[-1].check if record.steps else _start_check(record.ruleset, record.map, record.start)
-    data = {"kind": kind, "round": rnd, "turn": system.round_status(after), "label": label, "actor": actor,
-            "targets": list(targets), "log": list(lines), "patch": ops}
-    step = Step(kind=kind, round=rnd, turn=data["turn"], label=label, actor=actor, targets=targets,
-                log=lines, patch=tuple(ops), check=_step_check(previous, data))
+    now = system.current_turn(before)
+    data = {"kind": kind, "round": rnd, "turn": system.round_status(after), "phase": now.where if now else "",
+            "label": label, "actor": actor, "targets": list(targets), "log": list(lines), "patch": ops}
+    step = Step(kind=kind, round=rnd, turn=data["turn"], phase=data["phase"], label=label, actor=actor,
+                targets=targets, log=lines, patch=tuple(ops), check=_step_check(previous, data))
     grown = record.model_copy(update={"steps": record.steps + (step,), "end": step.check})
     _remember(grown, new)
     return after.model_copy(update={"record": grown})

@@ -65,7 +65,8 @@ def _lines(page: Page, names: dict[str, str]) -> list[tuple[str, bool]]:
     """The text under a page's map: each moment's label (bold), its log lines, its damage."""
     out: list[tuple[str, bool]] = []
     for m in page.moments:
-        out.append((f"{m.turn}: {m.label}" if m.turn else m.label, True))
+        when = m.phase or m.turn
+        out.append((f"{when[:1].upper()}{when[1:]}: {m.label}" if when else m.label, True))
         out.extend((ln, False) for ln in m.log)
         for h in m.hurt:
             out.append((f"    {names.get(h.token, h.token)} takes {h.taken} {h.track} ({h.now}/{h.size})", False))

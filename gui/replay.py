@@ -244,7 +244,9 @@ class ReplayWindow(QWidget):
             self.step_label.setText(f"Before the fight \u00b7 {len(self.stops)} steps recorded")
             return
         step = self.steps[self.stops[self.position - 1]]
-        where = f"{step.turn}" if step.turn else (f"Round {step.round}" if step.round else "Before the rounds")
+        where = step.turn or (f"Round {step.round}" if step.round else "Before the rounds")
+        if step.phase and step.phase not in where.lower():
+            where += f" \u00b7 {step.phase}"
         self.step_label.setText(f"Step {self.position} of {len(self.stops)} \u00b7 {where}\n{self._clean(step.label)}")
         self.lines.addItems([self._clean(ln) for ln in step.log])
         if step.actor is None or (self.players and step.actor in self._hidden):
