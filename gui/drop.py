@@ -155,10 +155,10 @@ class DropHandler(QObject):
     def set_portrait(self, token_id: str, image_path: Path) -> bool:
         """Make the picture at ``image_path`` the token's art (one undo step); a file that is
         not a picture Coverfire reads is named in a message and nothing changes."""
-        from gui.pictures import read_picture_file
+        from gui.picture_loader import load_now
 
         w = self.window
-        img, why = read_picture_file(Path(image_path))
+        img, why = load_now(Path(image_path), portrait=True)  # (off the GUI thread, within its bounds)
         if img is None:
             QMessageBox.warning(w, "Cannot use this picture", f"{image_path} {why}.\n\n"
                                 "The token is unchanged.")

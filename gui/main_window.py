@@ -765,9 +765,9 @@ class MainWindow(QMainWindow):
 
     def set_background_image(self, image_path: str | Path) -> bool:
         """Put an image under the map, as wide as the map (then use two-point scaling)."""
-        from gui.pictures import read_picture_file
+        from gui.picture_loader import load_now
 
-        img, why = read_picture_file(Path(image_path))  # (bounded; a FIFO is not opened)
+        img, why = load_now(Path(image_path))  # (decoded off the GUI thread, within its bounds)
         if img is None:
             QMessageBox.warning(self, "Cannot use this image", f"{image_path} {why}")
             return False

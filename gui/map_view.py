@@ -8,7 +8,6 @@ document, selection and :class:`gui.answers.LiveAnswers` are shared.
 
 from __future__ import annotations
 
-import base64
 import os
 import stat
 from collections import Counter
@@ -88,24 +87,15 @@ def load_image_ref(src: str, doc_path: Path | None, what: str, fallback: str) ->
     """An image named in an encounter (a ``data:`` URI, or a path relative to the encounter
     file or absolute), read within the bounds of :mod:`gui.pictures`: ``(image, None)``,
     ``(None, reason)`` naming ``what`` and the file and ending with ``fallback`` (what is
-    drawn instead), or ``(image, note)``: an SVG drawn without what it referred to outside it."""
-    from gui.pictures import decode_picture, read_picture_file
+    drawn instead), or ``(image, note)``: an SVG drawn without what it referred to outside it.
+    This blocks (the caller's thread decodes it); the window asks :mod:`gui.picture_loader`."""
+    from gui.picture_loader import PictureSource, decode_source
 
-    if src.startswith("data:"):
-        try:
-            img, why = decode_picture(base64.b64decode(src.split(",", 1)[1]))
-        except (IndexError, ValueError):
-            img, why = None, "is not a PNG or JPEG image Coverfire can read"
-        if img is None:
-            return None, f"{what} (held in the encounter file as a data: URI) {why}; {fallback}"
-        return img, (f"{what} (held in the encounter file as a data: URI) {why}" if why else None)
-    p = Path(src)
-    if not p.is_absolute() and doc_path is not None:
-        p = doc_path.parent / p
-    img, why = read_picture_file(p)  # (checked before it is decoded; a FIFO is not opened)
-    if img is not None:
-        return img, (f"{what} {p.absolute()} {why}" if why else None)  # (an SVG drawn without what it referred to)
-    return None, f"{what} {p.absolute()} {why}; {fallback}"
+    source = PictureSource(src, doc_path)
+    pic = decode_source(source)
+    if pic.image is None:
+        return None, f"{what} {source.where()} {pic.why}; {fallback}"
+    return pic.image, (f"{what} {source.where()} {pic.why}" if pic.why else None)
 
 
 def is_regular_file(path: Path) -> bool:
@@ -171,6 +161,17 @@ class MapView(pg.GraphicsView):
         self._picker_for: Encounter | None = None
         self._bg_key = None
         self.background_problem: str | None = None  # why the background image is not shown
+        self._bg_waiting = None  # (the loader's key of the background being decoded)
+        self._bg_rect: QRectF | None = None
+        self._bg_source = None
+        self._portrait_keys: dict = {}
+        self._portrait_answers: dict = {}
+        self._portraits_waiting: set = set()
+        self._portraits_told = None
+        self.portrait_problems: list[str] = []
+        from gui.picture_loader import loader
+
+        loader().loaded.connect(self._picture_landed)
 
         ensure_pixmap_cache()  # (Qt's 10 MB default cannot hold a big map's cached tiles)
         # a handful of items whose bounds change on every drag step: no BSP index to update
@@ -415,44 +416,111 @@ class MapView(pg.GraphicsView):
         """The tokens as this view labels them (the GM's view: as they are)."""
         return tokens
 
+    # -- pictures (decoded off the GUI thread: gui.picture_loader) ----------------------------------
+    @property
+    def pictures_pending(self) -> bool:
+        """Whether a picture this view draws (the background, a token's) is still being
+        decoded: until it lands the map is drawn without it."""
+        return bool(self._bg_waiting or self._portraits_waiting)
+
+    def _picture_landed(self, key) -> None:
+        if self.closed:
+            return
+        if key == self._bg_waiting:
+            self._show_background(key)
+        if key in self._portraits_waiting:
+            self._show_portraits()
+
     def _load_portraits(self, enc: Encounter) -> None:
-        """Load the tokens' pictures (``Token.portrait``) for the token layer, each once per
-        (source, file); a picture that cannot be read is named in the status bar and the
-        disc is drawn plain."""
+        """Ask for the tokens' pictures (``Token.portrait``) for the token layer, each once
+        per (source, file); each is drawn when it is decoded (:mod:`gui.picture_loader`); a
+        picture that cannot be read is named in the status bar and its disc is drawn plain."""
+        from gui.picture_loader import PictureSource, loader
+
         wanted = tuple((t.id, t.portrait) for t in enc.tokens if t.portrait)
         key = (wanted, self.document.path)
         if key == getattr(self, "_portraits_key", None):
             return
         self._portraits_key = key
-        cache = getattr(self, "_portrait_cache", {})
-        images, problems, fresh = {}, [], {}
+        keys, answers = {}, {}
         for tid, src in wanted:
-            ck = (src, self.document.path)
-            hit = cache.get(ck)
-            if hit is None:
-                hit = load_image_ref(src, self.document.path, f"The picture of {name_of(self.document.encounter, tid)}", "its disc is drawn plain")
-            fresh[ck] = hit
-            img, why = hit
-            if img is not None:
-                images[tid] = img
-            if why:
-                problems.append(why)
-        self._portrait_cache = fresh
+            keys[tid], pic = loader().request(PictureSource(src, self.document.path, portrait=True))
+            if pic is not None:
+                answers[keys[tid]] = pic
+        self._portrait_keys = keys
+        self._portrait_answers = answers  # (this view's own: the loader may let go of one)
+        self._portraits_told = None
+        self._show_portraits()
+
+    def _show_portraits(self) -> None:
+        """Draw the tokens' pictures decoded so far; name those left out once all are in."""
+        from gui.picture_loader import PictureSource, loader
+
+        images, problems, waiting = {}, [], set()
+        enc = self.document.encounter
+        refs = dict(self._portraits_key[0]) if self._portraits_key else {}
+        for tid, key in self._portrait_keys.items():
+            pic = self._portrait_answers.get(key)
+            if pic is None:
+                pic = loader().result(key)
+                if pic is None:
+                    waiting.add(key)
+                    continue
+                self._portrait_answers[key] = pic
+            if pic.image is not None:
+                images[tid] = pic.image
+            if pic.why:
+                where = PictureSource(refs.get(tid, ""), self.document.path).where()
+                tail = "" if pic.image is not None else "; its disc is drawn plain"
+                problems.append(f"The picture of {name_of(enc, tid)} {where} {pic.why}{tail}")
+        self._portraits_waiting = waiting
         self.portrait_problems = problems
-        if problems:
+        if problems and not waiting and self._portraits_told != problems:
+            self._portraits_told = problems
             self.status(problems[0] if len(problems) == 1 else f"{problems[0]} (and {len(problems) - 1} more)")
         self.tokens.set_portraits(images)
 
     def _load_background(self, enc: Encounter) -> None:
+        from gui.picture_loader import PictureSource, loader
+
         bg = enc.map.background
         key = (bg, self.document.path)
         if key == self._bg_key:
             return
         self._bg_key = key
-        img, self.background_problem = load_background_image(enc, self.document.path)
+        self._bg_rect = QRectF(bg.x, bg.y, bg.width, bg.height) if bg is not None else None
+        self.background_problem = None
+        if bg is None:
+            self._bg_waiting = None
+            self.ground.set_background(None, None)
+            return
+        self._bg_source = PictureSource(bg.image, self.document.path)
+        pkey, pic = loader().request(self._bg_source)
+        if pic is None:  # (drawn without it until it lands)
+            self._bg_waiting = pkey
+            self.ground.set_background(None, self._bg_rect)
+        else:
+            self._show_background(pkey)
+
+    def _show_background(self, pkey) -> None:
+        from gui.picture_loader import loader
+
+        pic = loader().result(pkey)
+        if pic is None:  # (asked for again meanwhile: its next answer lands here)
+            self._bg_waiting = pkey
+            return
+        self._bg_waiting = None
+        had = self.ground.has_image
+        where = self._bg_source.where()
+        if pic.image is None:
+            self.background_problem = f"Background image {where} {pic.why}; the map is drawn without it"
+        else:
+            self.background_problem = f"Background image {where} {pic.why}" if pic.why else None
         if self.background_problem:
             self.status(self.background_problem)
-        self.ground.set_background(img, QRectF(bg.x, bg.y, bg.width, bg.height) if bg is not None else None)
+        self.ground.set_background(pic.image, self._bg_rect)
+        if had != self.ground.has_image and self.auto_fit:
+            self.fit_map()  # (the picture may reach beyond the map: the fit takes it in)
 
     def _on_selection(self) -> None:
         self._refresh_selection()

@@ -37,10 +37,11 @@ NOT_READABLE = "is not a PNG or JPEG image Coverfire can read"
 MAX_PICTURE_BYTES = 256 * 1024 * 1024
 
 
-def read_picture_file(path: Path) -> tuple[QImage | None, str | None]:
+def read_picture_file(path: Path, seconds: float | None = None) -> tuple[QImage | None, str | None]:
     """The picture in the file ``path``: ``(image, None)`` or ``(None, why)``, ``why``
     being the end of a sentence that names the file (``is missing``, ``is an SVG picture
-    that ...``)."""
+    that ...``). ``seconds``: the time an SVG may take to draw (:data:`gui.svg_worker.SECONDS`).
+    This blocks: the window asks :mod:`gui.picture_loader`, which calls it in a worker thread."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
@@ -55,16 +56,17 @@ def read_picture_file(path: Path) -> tuple[QImage | None, str | None]:
         data = Path(path).read_bytes()
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
-    return decode_picture(data)
+    return decode_picture(data, seconds)
 
 
-def decode_picture(data: bytes) -> tuple[QImage | None, str | None]:
+def decode_picture(data: bytes, seconds: float | None = None) -> tuple[QImage | None, str | None]:
     """Decode picture bytes within the bounds: ``(image, None)`` or ``(None, why)``
-    (``why`` as the end of a sentence naming where the bytes came from)."""
+    (``why`` as the end of a sentence naming where the bytes came from). ``seconds``: as for
+    :func:`read_picture_file`; this blocks too."""
     if len(data) > MAX_PICTURE_BYTES:
         return None, f"is {len(data):,} bytes; a picture may have at most {MAX_PICTURE_BYTES // 2**20} MB"
     if image_format(data) is None and looks_like_svg(data):
-        return _decode_svg(data)
+        return _decode_svg(data, seconds)
     return _decode_raster(data)
 
 
@@ -101,14 +103,14 @@ def _decode_raster(data: bytes) -> tuple[QImage | None, str | None]:
     return img, None
 
 
-def _decode_svg(data: bytes) -> tuple[QImage | None, str | None]:
+def _decode_svg(data: bytes, seconds: float | None = None) -> tuple[QImage | None, str | None]:
     clean, why, dropped = clean_svg(data)
     if why:
         return None, f"is an SVG picture Coverfire does not draw: {why}"
     size = svg_size(clean) or (512.0, 512.0)
     k = min(1.0, MAX_SVG_SIDE / max(size))
     w, h = max(1, round(size[0] * k)), max(1, round(size[1] * k))
-    png, why = svg_worker.render(clean, w, h)  # (in a child process, killed past its time)
+    png, why = svg_worker.render(clean, w, h, seconds)  # (in a child process, killed past its time)
     if png is None:
         return None, f"is an SVG picture Coverfire does not draw: {why}"
     img = QImage.fromData(png, "PNG")
@@ -126,4 +128,4 @@ def svg_dropped(data: bytes) -> list[str]:
     return clean_svg(data)[2]
 
 
-__all__ = ["MAX_PICTURE_BYTES", "decode_picture", "read_picture_file", "svg_dropped"]
+__all__ = ["MAX_PICTURE_BYTES", "NOT_READABLE", "decode_picture", "read_picture_file", "svg_dropped"]

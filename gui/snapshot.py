@@ -190,6 +190,7 @@ class Snapshot:
         self.view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         self.view.setUpdatesEnabled(False)  # it is only ever drawn through render()
         self.view.setFrameShape(self.view.Shape.NoFrame)
+        self._wait_for_pictures()
         self._uncache()
         self.columns: list[str] = []
         self.targets_total = 0
@@ -202,6 +203,15 @@ class Snapshot:
         self.view.vb.setRange(self.layout.region, padding=0.0)
         QApplication.processEvents()
         self._settle()
+
+    def _wait_for_pictures(self) -> None:
+        """Wait for the pictures the page draws (the background, the tokens' pictures),
+        decoded in :mod:`gui.picture_loader`'s workers: each has its own time budget there,
+        past which it is left out and named in :attr:`warnings`; so this ends."""
+        from gui.picture_loader import loader
+
+        view = self.view
+        loader().wait(list(filter(None, [view._bg_waiting])) + list(view._portraits_waiting))
 
     def _settle(self, limit_s: float = 60.0) -> None:
         """Let the layers that build over several event-loop turns finish (the obstacle

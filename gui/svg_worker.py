@@ -63,6 +63,9 @@ def main() -> int:
     import math
     import resource
 
+    from gui.child_process import end_with_parent
+
+    end_with_parent()  # (a window killed mid-drawing takes its drawing process with it)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     cpu = math.ceil(SECONDS) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))

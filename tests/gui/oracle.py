@@ -42,6 +42,11 @@ def _busy(win) -> bool:
 
     if idle.scheduler().jobs:
         return True
+    from gui.picture_loader import loader, pending
+
+    if pending():  # (a picture being decoded in a worker: wait for its answer, not in a spin)
+        loader().wait()
+        return True
     for view in _views(win):
         if view.obstacles.pending or view.obstacles.redrawing:
             return True

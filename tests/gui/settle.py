@@ -2,7 +2,8 @@
 (DESIGN.md "Time in tests").
 
 What the window leaves for later turns of the event loop: the idle scheduler's jobs
-(:mod:`gui.idle`: tiles, zones, the picker, rows ...), its own single-shot timers (a panel's
+(:mod:`gui.idle`: tiles, zones, the picker, rows ...), the pictures being decoded
+(:mod:`gui.picture_loader`: each lands within its budget), its own single-shot timers (a panel's
 ``_later`` refresh, the inspector's pages, a charge delay), and ``QTimer.singleShot(0, ...)``
 calls (a dock's first fit, a refit after the open), which no object shows. :func:`settle`
 waits until the first two are done and a zero-delay timer of its own, queued after the third,
@@ -44,7 +45,10 @@ def pending(window=None) -> list[str]:
     widget), by name."""
     from gui.idle import scheduler
 
+    from gui.picture_loader import pending as pictures
+
     out = [f"idle job {_name(job.fn)}" for job in list(scheduler().jobs.values())]
+    out += [f"picture {where}" for where in pictures()]
     roots = [window] if window is not None else QApplication.topLevelWidgets()
     for root in roots:
         for timer in root.findChildren(QTimer):
