@@ -30,6 +30,14 @@ class Clock:
         """CPU seconds the calling thread has used."""
         return time.thread_time()
 
+    def thread_cpu(self, ident: int) -> float | None:
+        """CPU seconds the thread ``ident`` (:func:`threading.get_ident`) has used, for a
+        budget of work done in a worker; None where the system cannot say (Windows)."""
+        try:
+            return time.clock_gettime(time.pthread_getcpuclockid(ident))
+        except (AttributeError, OSError, ValueError):
+            return None
+
 
 class ManualClock(Clock):
     """A clock that moves only when told: :meth:`advance` moves both the wall and the CPU time
@@ -54,6 +62,10 @@ class ManualClock(Clock):
         with self._lock:
             return self._cpu
 
+    def thread_cpu(self, ident: int) -> float | None:
+        """Every thread's CPU time is this clock's (moved by :meth:`advance`)."""
+        return self.cpu()
+
     def advance(self, seconds: float) -> None:
         """``seconds`` of work on this thread: wall and CPU time both move."""
         with self._lock:
@@ -77,6 +89,11 @@ def now() -> float:
 def cpu() -> float:
     """The calling thread's CPU seconds from the program's clock."""
     return _clock.cpu()
+
+
+def thread_cpu(ident: int) -> float | None:
+    """Another thread's CPU seconds from the program's clock (None where unknown)."""
+    return _clock.thread_cpu(ident)
 
 
 def current() -> Clock:

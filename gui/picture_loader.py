@@ -15,10 +15,11 @@ Bounds, each naming the file and the bound in its message when passed:
 * the file's size (:data:`gui.pictures.MAX_PICTURE_BYTES`) and the pixel size its header
   claims (:data:`engine.importers.images.MAX_IMAGE_PIXELS`, ``MAX_IMAGE_SIDE``), before any
   decoding; an SVG's element count after its ``<use>`` references (``MAX_SVG_ELEMENTS``);
-* :data:`SECONDS` of wall time from the start of its decoding (the program's clock,
-  :mod:`engine.clock`): past it the picture is left out, and an answer that comes later is
-  dropped (the next view to ask tries again). An SVG's drawing process is killed at the
-  same budget;
+* :data:`SECONDS` of CPU time of the worker decoding it (an SVG's drawing process: its own
+  CPU limit), or :data:`WALL_FACTOR` times as much wall time (a read that hangs), from the
+  start of its decoding, read on the program's clock (:mod:`engine.clock`): past it the
+  picture is left out, and an answer that comes later is dropped (the next view to ask tries
+  again). An SVG's drawing process is killed at the same budget;
 * a token's picture is kept at most :data:`PORTRAIT_SIDE` pixels a side (scaled in the
   worker: a disc is never drawn larger), so no paint scales a 64-megapixel portrait.
 
@@ -42,8 +43,12 @@ from PySide6.QtGui import QImage
 
 from engine import clock
 
-#: Wall seconds a picture may take to decode, from when a worker starts on it.
+#: CPU seconds a picture may take to decode (its worker thread's; an SVG's drawing process
+#: has as many), from when a worker starts on it.
 SECONDS = 10.0
+#: Wall seconds, as a multiple of :data:`SECONDS`, past which a picture is left out however
+#: little CPU it took (a read that hangs, a worker starved by a busy machine).
+WALL_FACTOR = 3.0
 #: Largest side, in pixels, a token's picture is kept at (scaled down in the worker).
 PORTRAIT_SIDE = 1024
 #: Decoded pictures kept for the next view that asks (bytes of pixels).
@@ -110,7 +115,8 @@ class Picture:
 
 def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
     """Read and decode ``src`` within the bounds of :mod:`gui.pictures` (any thread; an SVG
-    drawn within ``seconds``, :data:`SECONDS` by default)."""
+    drawn in at most ``seconds`` of CPU, :data:`SECONDS` by default, and ``WALL_FACTOR``
+    times as much wall time)."""
     seconds = SECONDS if seconds is None else seconds
     from gui.pictures import NOT_READABLE, decode_picture, read_picture_file
 
@@ -119,9 +125,9 @@ def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
             data = base64.b64decode(src.ref.split(",", 1)[1])
         except (IndexError, ValueError):
             return Picture(None, NOT_READABLE)
-        img, why = decode_picture(data, seconds)
+        img, why = decode_picture(data, seconds, seconds * WALL_FACTOR)
     else:
-        img, why = read_picture_file(src.path(), seconds)  # (checked before decoded; a FIFO is not opened)
+        img, why = read_picture_file(src.path(), seconds, seconds * WALL_FACTOR)  # (checked before decoded; a FIFO is not opened)
     if img is None:
         return Picture(None, why)
     if src.portrait and max(img.width(), img.height()) > PORTRAIT_SIDE:
@@ -135,11 +141,42 @@ def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
 
 
 class _Job:
-    __slots__ = ("key", "source", "started", "seconds")
+    __slots__ = ("key", "source", "seconds", "thread", "clock", "wall0", "cpu0")
 
     def __init__(self, key: tuple, source: PictureSource, seconds: float) -> None:
         self.key, self.source, self.seconds = key, source, seconds
-        self.started: float | None = None  # (the program's clock, set by the worker)
+        self.thread: int | None = None  # (the worker's thread, once it started on it)
+        self.clock = self.wall0 = self.cpu0 = None
+
+    @property
+    def started(self) -> bool:
+        return self.thread is not None
+
+    def start(self, thread: int) -> None:
+        """Started now by the worker ``thread`` (or the program's clock was swapped: again)."""
+        self.clock = clock.current()
+        self.wall0, self.cpu0 = clock.now(), clock.thread_cpu(thread)
+        self.thread = thread
+
+    def spent(self) -> tuple[float, float | None]:
+        """(wall seconds, the worker's CPU seconds or None) since it started on this."""
+        if self.clock is not clock.current():  # (readings of two clocks do not compare)
+            self.start(self.thread)
+        cpu = clock.thread_cpu(self.thread)
+        return clock.now() - self.wall0, (None if cpu is None or self.cpu0 is None else cpu - self.cpu0)
+
+    def past_budget(self) -> str | None:
+        """Why this picture is left out for its time (the end of a sentence naming it), or
+        None while it is within its budget."""
+        if not self.started:
+            return None
+        wall, cpu = self.spent()
+        if cpu is not None and cpu > self.seconds:
+            return f"took more than {self.seconds:g} s of CPU time to decode (the bound on decoding a picture)"
+        limit = self.seconds * (WALL_FACTOR if cpu is not None else 1.0)
+        if wall > limit:
+            return f"was not decoded within {limit:g} s (the bound on decoding a picture)"
+        return None
 
 
 class _Bridge(QObject):
@@ -172,7 +209,7 @@ class PictureLoader(QObject):
 
     # -- asking ------------------------------------------------------------------------------
     def budget(self) -> float:
-        """Wall seconds a picture may take to decode now."""
+        """CPU seconds a picture may take to decode now (see :data:`SECONDS`)."""
         return SECONDS if self.seconds is None else self.seconds
 
     def request(self, source: PictureSource) -> tuple[tuple, Picture | None]:
@@ -238,7 +275,7 @@ class PictureLoader(QObject):
     def _work(self) -> None:
         while True:
             job = self._queue.get()
-            job.started = clock.now()
+            job.start(threading.get_ident())
             try:
                 pic = decode_source(job.source, job.seconds)
             except MemoryError:
@@ -267,12 +304,11 @@ class PictureLoader(QObject):
         self.loaded.emit(key)
 
     def _check_budgets(self) -> None:
-        now = clock.now()
         for job in list(self._jobs.values()):
-            if job.started is not None and now - job.started > job.seconds:
+            why = job.past_budget()
+            if why:
                 del self._jobs[job.key]
-                self._keep(job.key, Picture(None, f"took longer than {job.seconds:g} s to decode "
-                                                  "(the bound on decoding a picture)", timed_out=True))
+                self._keep(job.key, Picture(None, why, timed_out=True))
         if not self._jobs:
             self._poll.stop()
 

@@ -3,12 +3,12 @@
 An SVG that :func:`engine.importers.images.clean_svg` accepts draws a bounded number of
 elements at a bounded size, but the cost of each (a full-page fill, a huge stroke, a glyph
 at a million pixels) is not bounded by counting them. So the picture is drawn in a child
-process: past :data:`SECONDS` of wall time (or its CPU-time and 1 GiB address-space limits)
-the child is killed and the picture is left out with a message, and the window goes on.
+process: past :data:`SECONDS` of CPU time (its limit; a wall-time bound the caller gives, as
+many seconds by default) or its 1 GiB address-space limit the child is killed and the picture is left out with a message, and the window goes on.
 
 The child is this module's :func:`main` (``python -m gui.svg_worker``), or, in a frozen
 bundle (no Python to start), the bundle's own executable with the argument
-:data:`WORKER_ARG` (``gui.app.main`` hands it here). It reads ``width height`` (8 bytes)
+:data:`WORKER_ARG` (``gui.app.main`` hands it here). It reads ``cpu-seconds width height`` (16 bytes)
 and the cleaned SVG on stdin and writes the picture as PNG on stdout.
 """
 
@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: Wall seconds an SVG picture may take to draw.
+#: CPU seconds an SVG picture may take to draw (and wall seconds, unless the caller says).
 SECONDS = 10.0
 #: Address space of the drawing process, bytes.
 MEMORY = 1 << 30
@@ -35,16 +35,18 @@ def command() -> list[str]:
     return [sys.executable, "-m", "gui.svg_worker"]
 
 
-def render(svg: bytes, width: int, height: int, seconds: float | None = None) -> tuple[bytes | None, str | None]:
+def render(svg: bytes, width: int, height: int, seconds: float | None = None,
+           wall: float | None = None) -> tuple[bytes | None, str | None]:
     """The PNG bytes of ``svg`` drawn at ``width`` x ``height`` pixels in a child process,
-    or (None, why): it took longer than ``seconds`` (:data:`SECONDS`), ran out of its
-    memory, or Qt could not draw it."""
-    limit = SECONDS if seconds is None else seconds
+    or (None, why): it took longer than ``seconds`` of CPU (:data:`SECONDS`) or ``wall``
+    seconds of wall time (as many by default), ran out of its memory, or Qt could not draw it."""
+    cpu = SECONDS if seconds is None else seconds
+    limit = cpu if wall is None else wall
     root = str(Path(__file__).resolve().parents[1])
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
                PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     try:
-        done = subprocess.run(command(), input=struct.pack("<II", width, height) + svg, capture_output=True,
+        done = subprocess.run(command(), input=struct.pack("<dII", cpu, width, height) + svg, capture_output=True,
                               timeout=limit, env=env, cwd=root)
     except subprocess.TimeoutExpired:
         return None, f"drawing it took longer than {limit:g} s"
@@ -53,7 +55,7 @@ def render(svg: bytes, width: int, height: int, seconds: float | None = None) ->
     if done.returncode != 0 or not done.stdout.startswith(b"\x89PNG"):
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [f"exit {done.returncode}"]
         if done.returncode < 0 or "MemoryError" in why[0] or "CPU" in why[0]:
-            return None, f"drawing it went past the limits of {limit:g} s and {MEMORY >> 20} MB"
+            return None, f"drawing it went past the limits of {cpu:g} s and {MEMORY >> 20} MB"
         return None, f"Qt cannot draw it ({why[0][:160]})"
     return done.stdout, None
 
@@ -67,15 +69,15 @@ def main() -> int:
 
     end_with_parent()  # (a window killed mid-drawing takes its drawing process with it)
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    cpu = math.ceil(SECONDS) + 1
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     data = sys.stdin.buffer.read()
-    width, height = struct.unpack("<II", data[:8])
+    seconds, width, height = struct.unpack("<dII", data[:16])
+    cpu = math.ceil(seconds) + 1  # (its CPU budget; the parent's wait is its wall budget)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
     from PySide6.QtGui import QImageReader
 
     buf = QBuffer()
-    buf.setData(QByteArray(data[8:]))
+    buf.setData(QByteArray(data[16:]))
     buf.open(QIODevice.OpenModeFlag.ReadOnly)
     reader = QImageReader(buf, b"svg")
     reader.setScaledSize(QSize(width, height))

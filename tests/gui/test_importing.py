@@ -79,6 +79,15 @@ def import_through_menu(window, monkeypatch, path, cell=None, height=None, seen=
     window.actions["import map"].trigger()
 
 
+def shows_its_picture(window) -> bool:
+    """Whether the map view draws its background, once it is decoded (gui.picture_loader:
+    off the GUI thread, each picture within its budget)."""
+    from gui.picture_loader import loader
+
+    loader().wait()
+    return window.map_view.ground.has_image
+
+
 def kinds(enc):
     walls = [o for o in enc.obstacles if o.id.startswith("wall-")]
     doors = [o for o in enc.obstacles if o.door]
@@ -102,7 +111,7 @@ def test_import_map_through_the_menu_opens_a_new_unsaved_encounter(window, monke
     xs, ys = zip(*doors[0].polygon)
     assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((9.925, 10.075, 6.0, 10.0), abs=1e-6)
     assert doc.path is None and doc.dirty and doc.undo_stack.count() == 0
-    assert window.map_view.ground.has_image
+    assert shows_its_picture(window)
     assert window.settings.value(KEY_CELL) is not None and float(window.settings.value(KEY_CELL)) == 2.0
     assert float(window.settings.value(KEY_OBJECT_HEIGHT)) == 0.8
     rep = window.importing.report_dialog
@@ -168,7 +177,7 @@ def test_saving_an_imported_map_writes_the_image_beside_the_file(window, tmp_pat
     # and the window shows the picture again from the file beside it
     assert window.open_file(out)
     assert window.document.encounter == expected
-    assert window.map_view.ground.has_image
+    assert shows_its_picture(window)
 
 
 @pytest.fixture
@@ -263,7 +272,7 @@ def test_sample_map_imports_as_the_engine_does(window, monkeypatch, samples_dir)
     walls, doors = kinds(enc)
     ewalls, edoors = kinds(engine_enc)
     assert len(walls) == len(ewalls) == 9 and len(doors) == len(edoors) == 3
-    assert window.map_view.ground.has_image
+    assert shows_its_picture(window)
     assert window.importing.report_dialog.isVisible()
 
 

@@ -376,13 +376,14 @@ def test_a_failed_save_as_leaves_the_background_image_path_as_it_was(window, tmp
     (lambda folder: (folder / "street.png").mkdir(), ["folder"]),
 ])
 def test_a_background_image_that_cannot_be_shown_is_named_with_where_it_was_looked_for(
-        window, tmp_path, demo_path, make, words):
+        window, qtbot, tmp_path, demo_path, make, words):
     data = json.loads(demo_path.read_text(encoding="utf-8"))
     data["map"]["background"] = {"image": "street.png", "width": 60, "height": 40}
     path = tmp_path / "fight.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     make(tmp_path)
     assert window.open_file(path, ask=False)  # the encounter opens all the same
+    qtbot.waitUntil(lambda: not window.map_view.pictures_pending)  # (decoded off the GUI thread)
     msg = window.statusBar().currentMessage()
     assert str(tmp_path / "street.png") in msg and all(w in msg for w in words), msg
     assert not window.map_view.ground.has_image
