@@ -6,8 +6,8 @@ Before Qt decodes anything, :func:`decode_picture` checks the bytes:
 * an SVG is checked and cleaned by :func:`engine.importers.images.clean_svg` (no entity
   declarations, at most ``MAX_SVG_ELEMENTS`` elements once its ``<use>`` and ``url(#)``
   references are expanded, nothing outside the picture referenced, no filter effects) and
-  drawn at most ``MAX_SVG_SIDE`` pixels a side, in a child process killed past
-  :data:`gui.svg_worker.SECONDS` (:mod:`gui.svg_worker`);
+  drawn at most ``MAX_SVG_SIDE`` pixels a side, in a child process killed past its CPU
+  and wall-time limits (:mod:`gui.svg_worker`);
 * any other picture's pixel size is read from its header (our own reader for PNG, JPEG,
   WebP and GIF, Qt's ``QImageReader.size()`` for the rest) and refused past
   ``MAX_IMAGE_PIXELS`` and ``MAX_IMAGE_SIDE`` before it is decoded;
@@ -16,6 +16,9 @@ Before Qt decodes anything, :func:`decode_picture` checks the bytes:
 
 The answer is ``(image, None)``, ``(None, why)``, or ``(image, note)`` for an SVG drawn
 without what it referred to outside it: ``why`` and ``note`` end a sentence naming the file.
+
+These functions block while they decode: the window never calls them on its own thread but
+asks :mod:`gui.picture_loader`, which calls them in a worker thread within a time budget.
 """
 
 from __future__ import annotations
