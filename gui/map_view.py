@@ -423,6 +423,11 @@ class MapView(pg.GraphicsView):
         decoded: until it lands the map is drawn without it."""
         return bool(self._bg_waiting or self._portraits_waiting)
 
+    @property
+    def pictures_waited_for(self) -> list:
+        """The loader's keys (:mod:`gui.picture_loader`) of the pictures still to land here."""
+        return ([self._bg_waiting] if self._bg_waiting else []) + list(self._portraits_waiting)
+
     def _picture_landed(self, key) -> None:
         if self.closed:
             return

@@ -210,8 +210,7 @@ class Snapshot:
         past which it is left out and named in :attr:`warnings`; so this ends."""
         from gui.picture_loader import loader
 
-        view = self.view
-        loader().wait(list(filter(None, [view._bg_waiting])) + list(view._portraits_waiting))
+        loader().wait(self.view.pictures_waited_for)
 
     def _settle(self, limit_s: float = 60.0) -> None:
         """Let the layers that build over several event-loop turns finish (the obstacle
