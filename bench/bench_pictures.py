@@ -76,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     spent: dict[str, float] = {}  # the GUI thread's CPU in the view's picture steps, worst call
 
     def timed(name):
-        fn = getattr(MapView, name)
+        fn = getattr(MapView, name, None)
+        if fn is None:  # (the code before the loader: no such step)
+            return
 
         def wrapper(self, *a, **kw):
             c0 = time.thread_time()
