@@ -223,3 +223,18 @@ def test_a_picture_left_out_for_its_time_is_tried_again_by_the_next_view(qtbot, 
     gate.set()
     assert loader.wait([key])
     assert loader.result(key).why == "done"
+
+
+def test_the_players_view_shows_the_picture_decoded_once(qtbot, tmp_path, monkeypatch):
+    """The players' view opened after the GM's picture landed shows it at once: the loader
+    keeps it (one decoding, no second wait)."""
+    from gui import pictures
+
+    real, reads = pictures.read_picture_file, []
+    monkeypatch.setattr(pictures, "read_picture_file", lambda p, *a, **k: reads.append(Path(p).name) or real(p, *a, **k))
+    (tmp_path / "teal.png").write_bytes(png_bytes(TEAL, 24))
+    win = _window(qtbot, _encounter(tmp_path, background="teal.png"), tmp_path, monkeypatch)
+    qtbot.waitUntil(lambda: win.map_view.ground.has_image)
+    win.actions["player view"].trigger()
+    pv = win.player_view.player.view
+    assert pv.ground.has_image and not pv.pictures_pending and reads == ["teal.png"]
