@@ -167,13 +167,15 @@ def _pixel(view, x: float, y: float) -> QColor:
 def test_a_normal_picture_appears_when_decoded_and_a_fresh_window_draws_the_same(qtbot, tmp_path, monkeypatch):
     (tmp_path / "teal.png").write_bytes(png_bytes(TEAL, 40))
     path = _encounter(tmp_path, background="teal.png")
-    win = _window(qtbot, path, tmp_path, monkeypatch)
-    view = win.map_view
     landed = []
     picture_loader.loader().loaded.connect(landed.append)
+    win = _window(qtbot, path, tmp_path, monkeypatch)
+    view = win.map_view
     qtbot.waitUntil(lambda: view.ground.has_image)
     settle(qtbot, win)
     assert view.background_problem is None
+    assert [k[1] for k in landed] == [str(tmp_path / "teal.png")]  # (it came by the loader's signal)
+    picture_loader.loader().loaded.disconnect(landed.append)
     # the viewport shows the picture where the map had its plain ground (a spot clear of tokens)
     x, y = 40.5, 37.5  # (clear of obstacles and tokens, between grid lines)
     c = _pixel(view, x, y)
