@@ -27,8 +27,8 @@ message)`` (the geometry's refusal: a point inside an obstacle, off the map ...)
 early when any other message than a hurry for it, a walk or a prepare comes (a cancel, new obstacles, a
 newer job); a walk is answered between two plans of a running job, a prepare after it. Of the walks waiting, only
 the latest of each asker is answered (the ruler moved on: the older are of no use). The process is
-started with :func:`serve` (``python -c``, not ``multiprocessing``: that would import the
-program's main script again in the child) and connects back to the window's listener. It
+started by :mod:`engine.child` (from source and from the bundle alike: :func:`child_main`,
+then :func:`serve`) and connects back to the window's listener. It
 ends, quietly, with the window: the window closes the connection and ends it at exit
 (:func:`gui.charge_worker.stop_planner`), and the process takes EOF or a broken pipe as the
 order to stop, and SIGTERM from the system when the window is gone
@@ -69,6 +69,18 @@ def serve(address, authkey: bytes, parent: int | None = None) -> None:  # pragma
             conn.close()
         except OSError:
             pass
+
+
+def child_main(args: list[str]) -> int:  # pragma: no cover - runs in the child
+    """The child's entry (:func:`engine.child.run`): ``ADDRESS PARENT_PID``, the connection
+    key in the environment (:func:`engine.child.take_key`)."""
+    from engine.child import take_key
+
+    key = take_key()
+    if key is None or len(args) < 2:
+        return 2
+    serve(args[0], key, int(args[1]))
+    return 0
 
 
 def main(conn) -> None:  # pragma: no cover - runs in the child process

@@ -202,28 +202,21 @@ class _Server:
     def _start(self) -> None:
         import os
         import subprocess
-        import sys
         from multiprocessing.connection import Listener
-        from pathlib import Path
 
-        if getattr(sys, "frozen", False):  # a bundled app: no python to start the planner with
-            self.failed = True
-            return
         self.starting.restart()
         try:
+            from engine.child import command, environment, popen_options
+
             key = os.urandom(16)
             listener = Listener(authkey=key)
-            root = str(Path(__file__).resolve().parents[1])
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-            code = ("import sys; from gui.charge_process import serve; "
-                    f"serve({listener.address!r}, bytes.fromhex({key.hex()!r}), {os.getpid()})")
             with self._spawn:
                 if self.closing:  # (the program is ending: no child to outlive it)
                     listener.close()
                     self.failed = True
                     return
-                self.proc = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=root,
-                                             stdin=subprocess.DEVNULL)
+                self.proc = subprocess.Popen(command("gui.charge_process", listener.address, str(os.getpid())),
+                                             env=environment(key=key), stdin=subprocess.DEVNULL, **popen_options())
                 self._listener = listener
             self.conn = listener.accept()
             listener.close()
@@ -420,7 +413,7 @@ class ProcessChargeWorker(ChargeWorker):
             job.on_hurry = lambda j, tid: server.send(("hurry", j.number, pos[tid])) if tid in pos else None
             server.send(("plan", number, list(t._ids), discs, pos[job.attacker], targets, move,
                          DEFAULT_REACH, DEFAULT_RUNUP))
-        except Exception:  # no process here (a frozen build, no fork/spawn): the thread does it
+        except Exception:  # no process here (it could not start or went away): the thread does it
             log.exception("charge process")
             super().start(job)
             return

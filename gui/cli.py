@@ -215,10 +215,12 @@ def _printable_streams() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["--coverfire-svg-worker"]:  # a frozen bundle drawing an SVG picture (gui/svg_worker.py)
-        from gui.svg_worker import main as draw_svg
+    from engine.child import is_child_start
 
-        return draw_svg()
+    if is_child_start(argv):  # the frozen bundle started as one of its own child processes
+        from engine.child import run as run_child
+
+        return run_child(argv[1:])
     _printable_streams()
     if argv and argv[0] in SUBCOMMANDS or (argv and argv[0] in ("-h", "--help")):
         args = build_parser().parse_args(argv)

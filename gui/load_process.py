@@ -213,6 +213,11 @@ def main(args: list[str] | None = None) -> int:  # pragma: no cover - runs in th
     return 0
 
 
+def child_main(args: list[str]) -> int:  # pragma: no cover - runs in the child process
+    """The child's entry (:func:`engine.child.run`): :func:`main` on ``args``."""
+    return main(args)
+
+
 def _drop(out) -> None:
     """Let the frames' stream go without the interpreter's final flush of a closed pipe
     printing anything: its descriptor now points at the null device."""

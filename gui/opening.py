@@ -12,11 +12,13 @@ dialog (window-modal, so the map cannot be edited half-way; Cancel keeps the enc
 was open) while an inner event loop keeps the window painting. Files below
 :data:`BACKGROUND_FROM_BYTES` are read at once, as before (a few milliseconds).
 
+The process is started by :mod:`engine.child`, from source and from the frozen bundle alike.
+
 The same mechanism runs every request of :mod:`gui.load_process` (a :class:`Request`:
 ``open``, ``import`` a map with its options, ``autosave``, Foundry ``scenes``, ``sniff``):
 :func:`load` is the one entry point, which does a small file here and now
-(:data:`DIRECT_BELOW`), a big one in the process, and when the process cannot run (a frozen
-bundle, no interpreter, a process that died or wrote what cannot be read) the same
+(:data:`DIRECT_BELOW`), a big one in the process, and when the process cannot run (it
+did not start, it died or wrote what cannot be read) the same
 :func:`gui.load_process.perform` here, as before.
 
 The cyclic garbage collector is held off while the encounter's objects are made (a full
@@ -30,7 +32,6 @@ import gc
 import logging
 import os
 import pickle
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -130,12 +131,12 @@ class BackgroundOpen(QObject):
 
     # -- the process ----------------------------------------------------------------------------
     def start(self) -> None:
-        if getattr(sys, "frozen", False):  # a bundled app: no python to run the reader with
-            self._finish(fallback=True)
-            return
-        root = str(Path(__file__).resolve().parents[1])
-        env = QProcessEnvironment.systemEnvironment()
-        env.insert("PYTHONPATH", os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        from engine.child import command, environment
+        from gui.load_process import argv
+
+        env = QProcessEnvironment()
+        for name, value in environment().items():
+            env.insert(name, value)
         proc = QProcess(self)
         proc.setProcessEnvironment(env)
         proc.setStandardInputFile(QProcess.nullDevice())
@@ -145,10 +146,8 @@ class BackgroundOpen(QObject):
         proc.errorOccurred.connect(self._on_error)
         self._proc = proc
         self.progress.emit(WORK.get(self.request.kind, WORK["open"]), 0.0)
-        from gui.load_process import argv
-
-        proc.start(sys.executable, ["-c", "import sys; from gui.load_process import main; sys.exit(main())",
-                                    *argv(self.request.kind, self.path, self.request.options)])
+        program, *args = command("gui.load_process", *argv(self.request.kind, self.path, self.request.options))
+        proc.start(program, args)
 
     def _read_out(self) -> None:
         if self._proc is not None:

@@ -6,9 +6,9 @@ at a million pixels) is not bounded by counting them. So the picture is drawn in
 process: past :data:`SECONDS` of CPU time (its limit; a wall-time bound the caller gives, as
 many seconds by default) or its 1 GiB address-space limit the child is killed and the picture is left out with a message, and the window goes on.
 
-The child is this module's :func:`main` (``python -m gui.svg_worker``), or, in a frozen
-bundle (no Python to start), the bundle's own executable with the argument
-:data:`WORKER_ARG` (``gui.app.main`` hands it here). It reads ``cpu-seconds width height`` (16 bytes)
+The child is this module's :func:`main`, started by :mod:`engine.child` (from source
+``python -m engine.child gui.svg_worker``; in the frozen bundle, which has no Python to start,
+the bundle's own executable with :data:`engine.child.WORKER_ARG`). It reads ``cpu-seconds width height`` (16 bytes)
 and the cleaned SVG on stdin and writes the picture as PNG on stdout.
 """
 
@@ -18,21 +18,16 @@ import os
 import struct
 import subprocess
 import sys
-from pathlib import Path
 
 #: CPU seconds an SVG picture may take to draw (and wall seconds, unless the caller says).
 SECONDS = 10.0
 #: Address space of the drawing process, bytes.
 MEMORY = 1 << 30
-#: The argument that makes a frozen bundle's executable draw an SVG instead of opening.
-WORKER_ARG = "--coverfire-svg-worker"
-
-
 def command() -> list[str]:
     """How to start the drawing process, from source or from the frozen bundle."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, WORKER_ARG]
-    return [sys.executable, "-m", "gui.svg_worker"]
+    from engine.child import command as child_command
+
+    return child_command("gui.svg_worker")
 
 
 def render(svg: bytes, width: int, height: int, seconds: float | None = None,
@@ -42,12 +37,12 @@ def render(svg: bytes, width: int, height: int, seconds: float | None = None,
     seconds of wall time (as many by default), ran out of its memory, or Qt could not draw it."""
     cpu = SECONDS if seconds is None else seconds
     limit = cpu if wall is None else wall
-    root = str(Path(__file__).resolve().parents[1])
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
-               PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    from engine.child import environment, popen_options
+
+    env = environment(dict(os.environ, QT_QPA_PLATFORM="offscreen"))
     try:
         done = subprocess.run(command(), input=struct.pack("<dII", cpu, width, height) + svg, capture_output=True,
-                              timeout=limit, env=env, cwd=root)
+                              timeout=limit, env=env, **popen_options())
     except subprocess.TimeoutExpired:
         return None, f"drawing it took longer than {limit:g} s"
     except OSError as exc:
@@ -63,16 +58,21 @@ def render(svg: bytes, width: int, height: int, seconds: float | None = None,
 def main() -> int:
     """The child: read the size and the SVG on stdin, write the PNG on stdout."""
     import math
-    import resource
 
+    try:
+        import resource
+    except ImportError:  # (Windows: no such limits; the parent's wall-time limit still holds)
+        resource = None
     from gui.child_process import end_with_parent
 
     end_with_parent()  # (a window killed mid-drawing takes its drawing process with it)
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    if resource is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
     data = sys.stdin.buffer.read()
     seconds, width, height = struct.unpack("<dII", data[:16])
     cpu = math.ceil(seconds) + 1  # (its CPU budget; the parent's wait is its wall budget)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    if resource is not None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize
     from PySide6.QtGui import QImageReader
 
@@ -90,6 +90,11 @@ def main() -> int:
     img.save(out, "PNG")
     sys.stdout.buffer.write(bytes(out.data()))
     return 0
+
+
+def child_main(args: list[str]) -> int:  # pragma: no cover - runs in the child
+    """The child's entry (:func:`engine.child.run`)."""
+    return main()
 
 
 if __name__ == "__main__":

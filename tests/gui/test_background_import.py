@@ -171,9 +171,19 @@ def test_without_the_process_a_map_is_imported_here(window, big_map, monkeypatch
     assert window.importing.import_map(big_map, CELL, HEIGHT, window_sill=SILL)
     assert window.importing.last_load.route == "fallback"
     assert window.document.encounter == _in_process(big_map)[0]
-    monkeypatch.setattr(sys, "frozen", True, raising=False)  # a bundled app: no interpreter to run
+
+
+def test_the_bundle_reads_a_big_map_in_its_own_process_too(window, big_map, monkeypatch, tmp_path):
+    """Frozen (PyInstaller's ``sys.frozen``), the reader is the bundle's own executable with
+    the child argument (engine.child): here a stand-in executable that runs the bundle's
+    entry script, as the bundle's bootloader does."""
+    from tests.engine.test_child import frozen_executable
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(frozen_executable(tmp_path)))
     assert window.importing.import_map(big_map, CELL, HEIGHT, window_sill=SILL)
-    assert window.importing.last_load.route == "fallback"
+    assert window.importing.last_load.route == "process"
+    assert window.document.encounter == _in_process(big_map)[0]
 
 
 def test_a_small_map_is_imported_directly(window, tmp_path):

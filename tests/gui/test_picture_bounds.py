@@ -129,6 +129,8 @@ def test_the_drawing_process_starts_from_the_bundle_too(monkeypatch):
 
     from gui import svg_worker
 
-    assert svg_worker.command()[1:] == ["-m", "gui.svg_worker"]
+    from engine.child import WORKER_ARG
+
+    assert svg_worker.command()[1:] == ["-m", "engine.child", "gui.svg_worker"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)
-    assert svg_worker.command() == [sys.executable, svg_worker.WORKER_ARG]
+    assert svg_worker.command() == [sys.executable, WORKER_ARG, "gui.svg_worker"]
