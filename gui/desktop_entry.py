@@ -175,20 +175,46 @@ def _write(path: Path, data: bytes) -> None:
         raise
 
 
+def _icon_cache_run(base: Path) -> tuple[str, list[str], str | None]:
+    """How to refresh the icon theme's cache under ``base``: ``(tool, args, why not)``.
+    ``xdg-icon-resource forceupdate`` where the system has it (it touches the theme and
+    rebuilds a cache that exists); else ``gtk-update-icon-cache``, but only on a cache that
+    is already there (a user-level cache nobody else keeps up to date would hide the icons
+    other programs install later; without one GTK reads the folders themselves)."""
+    theme = base / "icons" / "hicolor"
+    if shutil.which("xdg-icon-resource"):
+        return "xdg-icon-resource", ["forceupdate", "--mode", "user"], None
+    if not (theme / "icon-theme.cache").is_file():
+        return "gtk-update-icon-cache", [], f"no icon cache under {theme} to refresh (none needed)"
+    return "gtk-update-icon-cache", ["-f", "-t", "-q", str(theme)], None
+
+
 def _refresh(base: Path) -> list[str]:
     """Run the desktop's cache tools that exist here; what each did, one line each."""
+    icon_tool, icon_args, icon_skip = _icon_cache_run(base)
     runs = [
-        ("update-mime-database", [str(base / "mime")]),
-        ("update-desktop-database", ["-q", str(base / "applications")]),
+        ("update-mime-database", [str(base / "mime")], None),
+        ("update-desktop-database", ["-q", str(base / "applications")], None),
+        (icon_tool, icon_args, icon_skip),
     ]
+    theme = base / "icons" / "hicolor"
+    if theme.is_dir():  # (GTK rereads a theme whose folder's time changed)
+        try:
+            os.utime(theme)
+        except OSError:
+            pass
     said = []
-    for tool, args in runs:
+    for tool, args, skip in runs:
         exe = shutil.which(tool)
         if exe is None:
             said.append(f"{tool}: not on this system, skipped")
             continue
+        if skip is not None:
+            said.append(f"{tool}: {skip}")
+            continue
         try:
-            res = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60)
+            res = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60,
+                                 env=dict(os.environ, XDG_DATA_HOME=str(base)))
         except (OSError, subprocess.TimeoutExpired) as exc:
             said.append(f"{tool}: could not run ({exc})")
             continue
@@ -239,7 +265,28 @@ def uninstall(base: Path | None = None) -> list[str]:
             lines.append(f"could not remove {p}: {exc}")
     if not lines:
         return [f"nothing to remove: no Coverfire desktop entry under {base}"]
-    return lines + _refresh(base)
+    return lines + [f"removed empty folder {d}" for d in _remove_empty_icon_folders(base)] + _refresh(base)
+
+
+def _remove_empty_icon_folders(base: Path) -> list[Path]:
+    """The icon folders :func:`install` makes (``icons/hicolor/<N>x<N>/apps``, the size
+    folder, ``hicolor``, ``icons``) that are empty now, removed, deepest first; a folder with
+    anything else in it stays."""
+    icons = base / "icons"
+    folders: set[Path] = set()
+    for _src, rel in _icon_files():
+        folder = (icons / "hicolor" / rel).parent
+        while folder != base:
+            folders.add(folder)
+            folder = folder.parent
+    removed = []
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        try:
+            folder.rmdir()  # (only an empty folder)
+        except OSError:
+            continue
+        removed.append(folder)
+    return removed
 
 
 def run(uninstall_it: bool = False) -> int:

@@ -150,10 +150,33 @@ def test_uninstall_removes_exactly_what_install_wrote(xdg, capsys):
     assert main(["--uninstall-desktop"]) == 0
     out = capsys.readouterr().out
     assert all(not p.exists() for p in de.written_paths(xdg))
-    assert out.count("removed ") == len(de.written_paths(xdg)) == 1 + 8 + 1 + 1
+    assert out.count("removed /") == len(de.written_paths(xdg)) == 1 + 8 + 1 + 1
     assert other.exists()
+    assert not (xdg / "icons").exists()  # (the 9 size folders, their apps/, hicolor/, icons/: all empty, all gone)
+    assert out.count("removed empty folder ") == 2 * 9 + 2
     assert main(["--uninstall-desktop"]) == 0
     assert "nothing to remove" in capsys.readouterr().out
+
+
+def test_uninstall_keeps_icon_folders_that_hold_something_else(xdg, capsys):
+    de.install(xdg, ["/usr/bin/coverfire"])
+    theirs = xdg / "icons" / "hicolor" / "48x48" / "apps" / "other.png"
+    theirs.write_bytes(b"x")
+    lines = de.uninstall(xdg)
+    assert theirs.exists()
+    assert not (xdg / "icons" / "hicolor" / "16x16").exists()
+    assert f"removed empty folder {xdg / 'icons' / 'hicolor' / '48x48' / 'apps'}" not in lines
+
+
+def test_the_icon_cache_is_refreshed_only_where_one_exists(xdg, monkeypatch):
+    theme = xdg / "icons" / "hicolor"
+    monkeypatch.setattr(de.shutil, "which", lambda tool: f"/usr/bin/{tool}" if tool != "xdg-icon-resource" else None)
+    assert de._icon_cache_run(xdg)[2] == f"no icon cache under {theme} to refresh (none needed)"
+    theme.mkdir(parents=True)
+    (theme / "icon-theme.cache").write_bytes(b"")
+    assert de._icon_cache_run(xdg) == ("gtk-update-icon-cache", ["-f", "-t", "-q", str(theme)], None)
+    monkeypatch.setattr(de.shutil, "which", lambda tool: f"/usr/bin/{tool}")
+    assert de._icon_cache_run(xdg) == ("xdg-icon-resource", ["forceupdate", "--mode", "user"], None)
 
 
 def test_the_launch_command_is_the_running_coverfire_script(monkeypatch, tmp_path):
