@@ -241,13 +241,11 @@ def _temp_prefix(p: Path) -> str:
 
 
 def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
+    """Whether the process that made a temp file still runs (on every platform:
+    :func:`engine.processes.alive`)."""
+    from engine.processes import alive
+
+    return alive(pid)
 
 
 def clean_stale_temps(path: str | os.PathLike[str], now: float | None = None) -> list[Path]:

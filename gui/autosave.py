@@ -71,29 +71,23 @@ class Recovery:
 
 
 def process_start(pid: int) -> int | None:
-    """When process ``pid`` started (clock ticks since boot, ``/proc/PID/stat`` field 22),
-    or None where that cannot be read (not Linux, no such process)."""
-    try:
-        with open(f"/proc/{int(pid)}/stat", "rb") as fh:
-            stat = fh.read()
-        return int(stat[stat.rindex(b")") + 2:].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
+    """When process ``pid`` started (milliseconds since the epoch,
+    :func:`engine.processes.started`), or None where that cannot be read (no such process)."""
+    from engine.processes import started
+
+    return started(pid)
 
 
 def _alive(pid: int, started: int | None = None) -> bool:
-    """Whether the Coverfire process that wrote an autosave still runs: ``pid`` is alive and,
-    when the autosave recorded its start time, started then (else the pid was reused by
-    another program after a crash, and the autosave is a crash's)."""
+    """Whether the Coverfire process that wrote an autosave still runs: ``pid`` is alive
+    (:func:`engine.processes.alive`, on every platform) and, when the autosave recorded its
+    start time, started then (else the pid was reused by another program after a crash, and
+    the autosave is a crash's)."""
+    from engine.processes import alive
+
     if pid == os.getpid():
         return started is None or started == process_start(pid)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
+    if not alive(pid):
         return False
     if started is not None:
         now = process_start(pid)

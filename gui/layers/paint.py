@@ -229,7 +229,8 @@ def stamp_many(painter: QPainter, pm: QPixmap, xs, ys, anchor: str = "center") -
             stamp(painter, pm, float(x), float(y), anchor)
         return
     import numpy as np
-    from pyqtgraph.Qt.internals import PrimitiveArray
+
+    from gui.layers.fragments import Fragments
 
     size = _SIZES.get(pm.cacheKey())
     dpr = pm.devicePixelRatio() or 1.0
@@ -241,7 +242,7 @@ def stamp_many(painter: QPainter, pm: QPixmap, xs, ys, anchor: str = "center") -
     top = ys - (0.0 if anchor == "top" else (h if anchor == "bottom" else h / 2))
     top = np.floor(top + 0.5)
     if _FRAGMENTS is None:
-        _FRAGMENTS = PrimitiveArray(QPainter.PixmapFragment, 10)
+        _FRAGMENTS = Fragments()
     _FRAGMENTS.resize(n)
     f = _FRAGMENTS.ndarray()
     f[:, 0] = left + w / 2  # (a fragment is placed by its centre)
