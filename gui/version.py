@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
+import re
 from importlib import metadata
 from pathlib import Path
 
@@ -18,7 +18,17 @@ def version() -> str:
     except metadata.PackageNotFoundError:
         pass
     try:
-        with _PYPROJECT.open("rb") as f:
-            return str(tomllib.load(f)["project"]["version"])
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        text = _PYPROJECT.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return "unknown"
+    return project_version(text) or "unknown"
+
+
+def project_version(text: str) -> str | None:
+    """The ``version`` of the ``[project]`` table of a ``pyproject.toml`` (a plain
+    ``version = "X"`` line; ``tomllib`` is not there on Python 3.10), or None."""
+    table = re.search(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    if table is None:
+        return None
+    found = re.search(r"""^version\s*=\s*(["'])([^"'\n]+)\1\s*(?:#.*)?$""", table.group(1), re.M)
+    return found.group(2) if found else None

@@ -8,15 +8,15 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from gui.version import project_version
+
 ROOT = Path(__file__).resolve().parents[2]
-PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-VERSION = PYPROJECT["project"]["version"]
+VERSION = project_version((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
 def _build(tmp: Path) -> Path:

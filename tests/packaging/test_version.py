@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 from importlib import metadata
 from pathlib import Path
 
@@ -34,8 +33,15 @@ def test_a_source_tree_never_installed_reads_pyproject(monkeypatch):
         raise metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(version_mod.metadata, "version", missing)
-    want = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert version_mod.version() == want
+    assert version_mod.version() == "0.1.0"  # (pyproject.toml's [project] version)
+
+
+def test_the_project_version_is_read_from_the_project_table_only():
+    text = ('[build-system]\nversion = "9"\n\n[project]\nname = "x"\nversion = "1.2.3"  # a note\n'
+            '\n[tool.x]\nversion = "7"\n')
+    assert version_mod.project_version(text) == "1.2.3"
+    assert version_mod.project_version('[project]\nname = "x"\n[tool]\nversion = "7"\n') is None
+    assert version_mod.project_version("") is None
 
 
 def test_no_metadata_and_no_pyproject_says_unknown(monkeypatch, tmp_path):
