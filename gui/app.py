@@ -30,13 +30,34 @@ def make_app(argv: list[str] | None = None) -> QApplication:
 
 def run_app(path: str | Path | None) -> int:
     """Open the main window on ``path`` (or the demo), offer to recover a crashed session's
-    autosave, and run until the window closes. Returns the exit status."""
+    autosave, and run until the window closes. Returns the exit status.
+
+    A window is painted first (:class:`gui.start_window.StartWindow`, before the map
+    window's modules are imported), then the map window is made and takes its place. With no
+    display to open a window on, one line says so (status 2) instead of Qt's abort. Files
+    Finder opens with Coverfire on macOS come as ``QFileOpenEvent`` (:mod:`gui.file_open_events`)."""
+    import os
+
+    from gui.display_check import no_display_message
+
+    why = no_display_message(os.environ)
+    if why is not None:
+        print(why, file=sys.stderr)
+        return 2
     app = make_app()
+    from gui.file_open_events import FileOpenFilter
+    from gui.start_window import READY, StartWindow, reporting, since_start
+
+    opener = FileOpenFilter(app)
+    app.installEventFilter(opener)
+    start = StartWindow(Path(path).name if path else "the demo")
+    start.show_and_paint()
     from gui.launch import open_target
     from gui.main_window import MainWindow, _demo_path
 
     win = MainWindow()
     open_target(win, Path(path) if path else _demo_path(), _demo_path())
+    opener.attach(win, _demo_path())
     # what is there now (modules, the window, the first encounter) lives as long as the
     # program: the garbage collector's full passes skip it from here on (a full pass over
     # it took tens of ms at a random moment, a visible hitch in a drag)
@@ -44,6 +65,14 @@ def run_app(path: str | Path | None) -> int:
 
     gc.freeze()
     win.show()
+    start.close()
+    start.deleteLater()
+    if reporting():  # (bench/bench_startup.py: say when the window was ready, and quit)
+        QApplication.processEvents()
+        wall, cpu = since_start()
+        print(READY.format(wall=wall, cpu=cpu), file=sys.stderr, flush=True)
+        win.close()
+        return 0
     QTimer.singleShot(0, win.offer_recovery)
     return int(app.exec())
 
