@@ -83,7 +83,7 @@ def _walk(tp: Any, v: Any, loc: tuple, kind: str | None = None) -> tuple[tuple, 
         args = [a for a in get_args(tp) if a is not _NONE]
         found = [_walk(a, v, loc, kind) for a in args]
         return None if any(f is None for f in found) else found[0]
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
+    if isinstance(tp, type) and origin is None and issubclass(tp, BaseModel):  # (3.10: list[int] is a type)
         return _walk_model(tp, v, loc) if isinstance(v, dict) else None
     if origin in (tuple, list) and isinstance(v, list):
         args = get_args(tp)

@@ -7,15 +7,20 @@ backgrounds and SVG icons, talks to no network, and shows English text; so these
 
 * Qt's translations (7 MB: the strings of Qt's own dialogs in other languages);
 * platform plugins for kiosks and test rigs (eglfs, linuxfb, vnc, minimal, vkkhrdisplay) and
-  the eglfs device integrations; kept: xcb (X11), wayland, offscreen;
+  the eglfs device integrations; kept: xcb (X11), wayland, offscreen, cocoa (macOS), windows;
 * the GTK3 platform theme, which pulls GTK, cairo and pango of the build machine into the
   bundle (the xdg-desktop-portal theme still gives native file dialogs);
 * image formats nobody uses for a battle map (TIFF, TGA, WBMP, ICNS);
+* GNU readline (GPL-3.0: only Python's interactive prompt uses it) and OpenSSL's libcrypto
+  (hashlib's OpenSSL back-end: Python's own hashes do what Coverfire needs);
 * network TLS back-ends, network-information plugins and the TUIO touch-over-network
   plugin, and with them QtNetwork, Kerberos and OpenSSL (Python's ``ssl`` too: Coverfire
   opens no connection);
 * Python modules of the build environment the program never imports (test runners, other Qt
-  bindings, pyqtgraph's OpenGL, Jupyter and example code).
+  bindings, pyqtgraph's OpenGL, Jupyter and example code, Pillow: a build tool for the icons).
+
+The same rules hold on Linux, macOS and Windows (PyInstaller's paths of each: see
+:func:`qt_path` and :func:`plugin_name`).
 """
 
 from __future__ import annotations
@@ -24,35 +29,81 @@ EXCLUDE_MODULES = [
     "tkinter", "_tkinter", "PyQt5", "PyQt6", "PySide2", "IPython", "matplotlib", "scipy",
     "pytest", "_pytest", "pytestqt", "hypothesis", "importlinter", "grimp", "jsonschema",
     "PyInstaller", "setuptools", "pip", "build", "ssl", "_ssl",
+    # GNU readline (GPL-3.0, with libncurses/libtinfo): only the interactive prompt uses it
+    "readline", "rlcompleter",
+    # OpenSSL's libcrypto: hashlib's OpenSSL back-end; hashlib and hmac fall back to Python's
+    # own md5/sha1/sha2/sha3/blake2 (the planner's connection handshake needs only hmac)
+    "_hashlib",
+    "PIL", "psutil.tests",
     "PySide6.QtNetwork", "PySide6.QtDBus", "PySide6.QtQml", "PySide6.QtQuick",
     "PySide6.QtQuickWidgets", "PySide6.QtSql", "PySide6.QtXml", "PySide6.QtConcurrent",
     "PySide6.QtHelp", "PySide6.QtDesigner", "PySide6.QtUiTools", "PySide6.QtPrintSupport",
     "pyqtgraph.opengl", "pyqtgraph.examples", "pyqtgraph.jupyter",
 ]
 
-_DROP_PREFIXES = (
-    "PySide6/Qt/translations/",
-    "PySide6/Qt/plugins/egldeviceintegrations/",
-    "PySide6/Qt/plugins/tls/",
-    "PySide6/Qt/plugins/networkinformation/",
-    "PySide6/Qt/plugins/platformthemes/libqgtk3",
-    "PySide6/Qt/plugins/generic/libqtuiotouchplugin",
-    "PySide6/Qt/lib/libQt6EglFs",
-    "PySide6/Qt/lib/libQt6EglFS",
+# Paths inside the bundle differ per platform: Linux and macOS wheels of PySide6 keep Qt under
+# PySide6/Qt/ (plugins/, lib/, translations/); the Windows wheel keeps plugins/ and
+# translations/ straight under PySide6/ and the Qt DLLs beside the bindings. A path is
+# matched on what follows the Qt folder (:func:`qt_path`), and a plugin on its name without
+# the platform's "lib" prefix and .so/.dylib/.dll suffix (:func:`plugin_name`).
+_DROP_QT = (
+    "translations/",
+    "plugins/egldeviceintegrations/",
+    "plugins/tls/",
+    "plugins/networkinformation/",
+    "lib/libQt6EglFs",
+    "lib/libQt6EglFS",
 )
-_KEEP_PLATFORMS = ("libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqcocoa.dylib")
-_DROP_IMAGEFORMATS = ("libqtiff", "libqtga", "libqwbmp", "libqicns")
+#: Plugins dropped by name (in their folder).
+_DROP_PLUGINS = {
+    "platformthemes": ("qgtk3",),
+    "generic": ("qtuiotouchplugin",),
+    "imageformats": ("qtiff", "qtga", "qwbmp", "qicns"),
+}
+#: Platform plugins kept: X11, Wayland, offscreen (export, --check), macOS, Windows.
+_KEEP_PLATFORMS = ("qxcb", "qwayland", "qwayland-egl", "qwayland-generic", "qoffscreen", "qcocoa", "qwindows")
+
+
+def qt_path(dest: str) -> str | None:
+    """``dest`` (a path in the bundle, either slash) relative to Qt's folder
+    (``plugins/platforms/libqxcb.so``), or None for a file that is not Qt's."""
+    dest = dest.replace("\\", "/")
+    for root in ("PySide6/Qt/", "PySide6/"):
+        if dest.startswith(root):
+            rest = dest[len(root):]
+            if root == "PySide6/" and not rest.startswith(("plugins/", "translations/")):
+                return None
+            return rest
+    return None
+
+
+def plugin_name(file: str) -> str:
+    """A plugin's name on every platform: ``libqxcb.so``, ``libqcocoa.dylib``, ``qwindows.dll``
+    -> ``qxcb``, ``qcocoa``, ``qwindows`` (a Windows debug build's ``qwindowsd.dll`` too)."""
+    name = file.rsplit("/", 1)[-1]
+    for ext in (".so", ".dylib", ".dll"):
+        if name.endswith(ext):
+            name = name[: -len(ext)]
+            break
+    if name.startswith("lib"):
+        name = name[3:]
+    return name
 
 
 def keep(dest: str) -> bool:
     """Whether a file the analysis collected (its path inside the bundle) stays in it."""
-    dest = dest.replace("\\", "/")
-    if dest.startswith(_DROP_PREFIXES):
+    rel = qt_path(dest)
+    if rel is None:
+        return True
+    if rel.startswith(_DROP_QT):
         return False
-    if dest.startswith("PySide6/Qt/plugins/platforms/"):
-        return dest.rsplit("/", 1)[1] in _KEEP_PLATFORMS
-    if dest.startswith("PySide6/Qt/plugins/imageformats/"):
-        return not dest.rsplit("/", 1)[1].startswith(_DROP_IMAGEFORMATS)
+    parts = rel.split("/")
+    if len(parts) == 3 and parts[0] == "plugins":
+        folder, name = parts[1], plugin_name(parts[2])
+        if folder == "platforms":
+            return name in _KEEP_PLATFORMS or (name.endswith("d") and name[:-1] in _KEEP_PLATFORMS
+                                                and parts[2].endswith(".dll"))
+        return name not in _DROP_PLUGINS.get(folder, ())
     return True
 
 

@@ -62,3 +62,40 @@ def test_the_bundle_leaves_out_test_tools_and_other_qt_bindings():
     for mod in ("pytest", "hypothesis", "PyQt5", "PyQt6", "tkinter", "PySide6.QtNetwork", "ssl"):
         assert mod in bf.EXCLUDE_MODULES
     assert not {"PySide6.QtOpenGL", "PySide6.QtSvg", "PySide6.QtTest"} & set(bf.EXCLUDE_MODULES)
+
+
+def test_macos_keeps_offscreen_and_cocoa_and_drops_what_linux_drops():
+    """macOS wheels keep Qt under PySide6/Qt/ with .dylib plugins: export and --check need
+    libqoffscreen.dylib (issue 29 item 2)."""
+    base = "PySide6/Qt/plugins/platforms/"
+    assert [n for n in ("libqcocoa.dylib", "libqoffscreen.dylib", "libqminimal.dylib") if bf.keep(base + n)] \
+        == ["libqcocoa.dylib", "libqoffscreen.dylib"]
+    assert not bf.keep("PySide6/Qt/plugins/imageformats/libqtiff.dylib")
+    assert bf.keep("PySide6/Qt/plugins/imageformats/libqjpeg.dylib")
+    assert not bf.keep("PySide6/Qt/translations/qtbase_fr.qm")
+    assert not bf.keep("PySide6/Qt/plugins/tls/libqsecuretransportbackend.dylib")
+    assert bf.keep("PySide6/Qt/lib/QtGui.framework/Versions/A/QtGui")
+
+
+def test_windows_paths_are_filtered_too():
+    """The Windows wheel keeps plugins and translations straight under PySide6\\, and
+    PyInstaller there names them with backslashes."""
+    win = "PySide6\\plugins\\"
+    assert [n for n in ("qwindows.dll", "qoffscreen.dll", "qminimal.dll", "qdirect2d.dll")
+            if bf.keep(win + "platforms\\" + n)] == ["qwindows.dll", "qoffscreen.dll"]
+    assert not bf.keep(win + "imageformats\\qtiff.dll") and not bf.keep(win + "imageformats\\qwbmp.dll")
+    assert bf.keep(win + "imageformats\\qjpeg.dll") and bf.keep(win + "imageformats\\qsvg.dll")
+    assert not bf.keep(win + "tls\\qschannelbackend.dll")
+    assert not bf.keep(win + "networkinformation\\qnetworklistmanager.dll")
+    assert not bf.keep(win + "generic\\qtuiotouchplugin.dll")
+    assert not bf.keep("PySide6\\translations\\qtbase_de.qm")
+    assert bf.keep("PySide6\\Qt6Gui.dll") and bf.keep("PySide6\\QtGui.pyd")
+
+
+def test_plugin_names_are_the_same_on_every_platform():
+    assert {bf.plugin_name(n) for n in ("libqxcb.so", "libqcocoa.dylib", "qwindows.dll")} == {"qxcb", "qcocoa", "qwindows"}
+    assert bf.qt_path("PySide6/QtGui.abi3.so") is None and bf.qt_path("numpy/x.so") is None
+
+
+def test_readline_and_libcrypto_are_left_out():
+    assert {"readline", "_hashlib", "_ssl"} <= set(bf.EXCLUDE_MODULES)
