@@ -177,6 +177,8 @@ def _add_program_options(parser: argparse.ArgumentParser) -> None:
                       help="forget recent files, window layout and other remembered choices (asks nothing)")
     parser.add_argument("--delete-autosaves", action="store_true",
                         help="with --reset-settings: delete the crash-recovery autosaves too (kept otherwise)")
+    # (CI and the benches: the window's longest event-loop turn while it opens FILE, gui/open_stall.py)
+    once.add_argument("--measure-open", metavar="FILE", help=argparse.SUPPRESS)
 
 
 def _program_option(args: argparse.Namespace) -> Callable[[argparse.Namespace], int | None] | None:
@@ -185,6 +187,8 @@ def _program_option(args: argparse.Namespace) -> Callable[[argparse.Namespace], 
         return lambda a: _lazy("gui.desktop_entry", "run")(a.uninstall_desktop)
     if args.reset_settings:
         return lambda a: _lazy("gui.settings_reset", "run")(a.delete_autosaves)
+    if getattr(args, "measure_open", None):
+        return lambda a: _lazy("gui.open_stall", "run")(a.measure_open)
     if args.delete_autosaves:
         raise CoverfireError("--delete-autosaves goes with --reset-settings")
     return None

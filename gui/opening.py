@@ -261,12 +261,18 @@ class BackgroundOpen(QObject):
         self._finish(cancelled=True)
 
 
+#: The route of the last :func:`load` (``direct``, ``process``, ``fallback``): what
+#: ``coverfire --measure-open`` reports (gui/open_stall.py).
+last_route: str | None = None
+
+
 def load(request: Request, parent=None) -> Loaded | None:
     """Do ``request``: a file smaller than :data:`DIRECT_BELOW` here and now; a bigger one
     in the loader process while the window goes on painting (a progress dialog over
     ``parent`` with Cancel); here after all when the process cannot. None when the GM
     cancelled (nothing changed). Raises the file's
     :class:`~engine.errors.CoverfireError`."""
+    global last_route
     from gui.load_process import perform
 
     try:
@@ -275,6 +281,7 @@ def load(request: Request, parent=None) -> Loaded | None:
         size = 0  # (the request says what is wrong with it)
     if size < DIRECT_BELOW.get(request.kind, BACKGROUND_FROM_BYTES):
         encounter, extras = perform(request.kind, request.path, request.options)
+        last_route = "direct"
         return Loaded(encounter, None, extras, "direct")
     job = BackgroundOpen(request, parent)
     loop = QEventLoop()
@@ -293,7 +300,9 @@ def load(request: Request, parent=None) -> Loaded | None:
         raise job.error
     if job.fallback:
         encounter, extras = perform(request.kind, request.path, request.options)
+        last_route = "fallback"
         return Loaded(encounter, None, extras, "fallback")
+    last_route = "process"
     return Loaded(job.encounter, job.obstacles, job.extras, "process")
 
 

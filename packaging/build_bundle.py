@@ -33,10 +33,11 @@ def folder_size(path: Path) -> int:
 
 
 def executable(dist: Path) -> Path:
-    """The built command-line program inside ``dist``."""
-    if sys.platform == "darwin":
-        return dist / "Coverfire.app" / "Contents" / "MacOS" / "coverfire"
-    return dist / "coverfire" / ("coverfire.exe" if sys.platform == "win32" else "coverfire")
+    """The built command-line program inside ``dist`` (packaging/bundle_layout.py)."""
+    sys.path.insert(0, str(ROOT / "packaging"))
+    from bundle_layout import command_line
+
+    return command_line(dist, sys.platform)
 
 
 def build(dist: Path, work: Path) -> float:
