@@ -73,9 +73,9 @@ def test_install_makes_and_reuses_a_venv_and_never_writes_into_the_system_python
     assert subprocess.run([str(SYSTEM_PY), "-c", "import probe"], cwd=tmp_path, capture_output=True).returncode != 0
 
 
-def test_install_refuses_a_python_older_than_3_11(tmp_path):
-    fake = tmp_path / "python3.10"
-    fake.write_text("#!/bin/sh\n[ \"$1\" = -V ] && { echo 'Python 3.10.12'; exit 0; }\nexit 1\n")
+def test_install_refuses_a_python_older_than_3_10(tmp_path):
+    fake = tmp_path / "python3.9"
+    fake.write_text("#!/bin/sh\n[ \"$1\" = -V ] && { echo 'Python 3.9.18'; exit 0; }\nexit 1\n")
     fake.chmod(0o755)
     (tmp_path / "checkout" / ".ci").mkdir(parents=True)
     shutil.copy(ROOT / ".ci" / "install", tmp_path / "checkout" / ".ci" / "install")
@@ -83,4 +83,4 @@ def test_install_refuses_a_python_older_than_3_11(tmp_path):
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 1
     assert not (tmp_path / "checkout" / ".venv").exists()
-    assert "Coverfire needs Python 3.11 or newer; " + str(fake) + " is Python 3.10.12" in res.stderr
+    assert "Coverfire needs Python 3.10 or newer; " + str(fake) + " is Python 3.9.18" in res.stderr
