@@ -17,10 +17,11 @@ have settled and :data:`AFTER_MS` more (the first paints). Prints one line::
 from __future__ import annotations
 
 import tempfile
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer
+
+from engine import clock
 
 #: The probe timer's interval (ms).
 PROBE_MS = 5
@@ -39,7 +40,7 @@ class Probe(QObject):
         super().__init__()
         self.longest = 0.0
         self.longest_cpu = 0.0
-        self._last, self._cpu = time.perf_counter(), time.thread_time()
+        self._last, self._cpu = clock.now(), clock.cpu()
         self._timer = QTimer(self)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(PROBE_MS)
@@ -48,10 +49,10 @@ class Probe(QObject):
 
     def reset(self) -> None:
         self.longest = self.longest_cpu = 0.0
-        self._last, self._cpu = time.perf_counter(), time.thread_time()
+        self._last, self._cpu = clock.now(), clock.cpu()
 
     def _tick(self) -> None:
-        now, cpu = time.perf_counter(), time.thread_time()
+        now, cpu = clock.now(), clock.cpu()
         self.longest = max(self.longest, now - self._last)
         self.longest_cpu = max(self.longest_cpu, cpu - self._cpu)
         self._last, self._cpu = now, cpu
@@ -81,8 +82,8 @@ def measure_open(path: Path) -> dict:
     probe.reset()
     if not win.open_file(path, ask=False):
         raise SystemExit(f"coverfire: {path} was not opened")
-    deadline = time.perf_counter() + SETTLE_LIMIT_S
-    while (win.answers.charges_pending or win.answers._delay.isActive()) and time.perf_counter() < deadline:
+    deadline = clock.now() + SETTLE_LIMIT_S
+    while (win.answers.charges_pending or win.answers._delay.isActive()) and clock.now() < deadline:
         _wait(PROBE_MS)
     _wait(AFTER_MS)
     probe._tick()  # (a turn still running counts)

@@ -102,5 +102,8 @@ def test_the_wheel_metadata_names_the_version_the_command_and_the_pinned_qt(dist
         meta = z.read(f"coverfire-{VERSION}.dist-info/METADATA").decode()
         entry = z.read(f"coverfire-{VERSION}.dist-info/entry_points.txt").decode()
     assert f"Version: {VERSION}\n" in meta
-    assert "Requires-Dist: PySide6-Essentials<6.12,>=6.8" in meta
+    # below 6.12 only where 6.12.0 aborts (CPython < 3.12); never 6.8.0 or 6.8.0.1 (issue 29 item 6)
+    assert 'Requires-Dist: PySide6-Essentials!=6.8.0,!=6.8.0.1,<6.12,>=6.8; python_version < "3.12"\n' in meta
+    assert 'Requires-Dist: PySide6-Essentials!=6.8.0,!=6.8.0.1,<7,>=6.8; python_version >= "3.12"\n' in meta
+    assert "License-File: LICENSE\n" in meta and "License-File: THIRD_PARTY_NOTICES.txt\n" in meta
     assert "[console_scripts]\ncoverfire = gui.cli:main" in entry
