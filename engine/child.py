@@ -55,11 +55,13 @@ def command(module: str, *args: str) -> list[str]:
 
 
 def environment(base: dict[str, str] | None = None, key: bytes | None = None) -> dict[str, str]:
-    """The child's environment: ``base`` (default this process's) with, from source, the
-    folder of ``engine`` first on ``PYTHONPATH`` (a checkout run without installing), and
+    """The child's environment: ``base`` (default this process's) with, from a checkout, the
+    folder of ``engine`` first on ``PYTHONPATH`` (run without installing; an installed
+    Coverfire's site-packages is not put there, where it would come before the standard
+    library), and
     ``key`` in :data:`KEY_ENV` when given."""
     env = dict(os.environ if base is None else base)
-    if not frozen():
+    if not frozen() and ROOT.name not in ("site-packages", "dist-packages"):  # (installed: on the path already)
         rest = [p for p in [env.get("PYTHONPATH")] if p]
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *rest])
     if key is not None:

@@ -110,3 +110,10 @@ def test_the_frozen_bundle_starts_the_charge_planner(tmp_path, monkeypatch):
         assert box and box[0][0] == "path" and box[0][2] == pytest.approx(8 * 2 ** 0.5)
     finally:
         charge_worker.stop_planner()
+
+
+def test_an_installed_coverfire_does_not_put_site_packages_first(monkeypatch):
+    monkeypatch.delattr(sys, "frozen", raising=False)
+    monkeypatch.setattr(child, "ROOT", Path("/venv/lib/python3.11/site-packages"))
+    assert child.environment({"PYTHONPATH": "/x"})["PYTHONPATH"] == "/x"
+    assert "PYTHONPATH" not in child.environment({})
