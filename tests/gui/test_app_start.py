@@ -21,6 +21,9 @@ CHILD = textwrap.dedent(
 
     def done():
         wins = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible()]
+        if not wins:  # (the start window is painted first; the map window comes after it)
+            QTimer.singleShot(100, done)
+            return
         w = wins[0]
         print("TITLE", w.windowTitle())
         print("TOKENS", len(w.document.encounter.tokens))
