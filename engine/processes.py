@@ -12,6 +12,8 @@ the system may give the pid to another program.
 
 from __future__ import annotations
 
+import sys
+
 import psutil
 
 
@@ -26,9 +28,19 @@ def alive(pid: int) -> bool:
 
 
 def started(pid: int) -> int | None:
-    """When process ``pid`` started, in whole milliseconds since the epoch (what the system
-    says: the same number every time it is asked about that process), or None when there is
-    no such process or the system will not say."""
+    """When process ``pid`` started, as a number that is the same every time this machine is
+    asked about that process (compared, never shown): on Linux the clock ticks since boot
+    of ``/proc/PID/stat`` (psutil adds the boot time, which the kernel derives from the wall
+    clock, so a clock adjustment would move it); elsewhere the system's creation time
+    (psutil), in whole milliseconds since the epoch. None when there is no such process or
+    the system will not say."""
+    if sys.platform.startswith("linux"):
+        try:
+            with open(f"/proc/{int(pid)}/stat", "rb") as fh:
+                stat = fh.read()
+            return int(stat[stat.rindex(b")") + 2:].split()[19])
+        except (OSError, ValueError, IndexError, OverflowError):
+            return None
     try:
         return round(psutil.Process(pid).create_time() * 1000)
     except (psutil.Error, OSError, ValueError, OverflowError):

@@ -71,8 +71,8 @@ class Recovery:
 
 
 def process_start(pid: int) -> int | None:
-    """When process ``pid`` started (milliseconds since the epoch,
-    :func:`engine.processes.started`), or None where that cannot be read (no such process)."""
+    """When process ``pid`` started (:func:`engine.processes.started`: clock ticks since boot
+    on Linux, creation milliseconds elsewhere), or None where that cannot be read."""
     from engine.processes import started
 
     return started(pid)

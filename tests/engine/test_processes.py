@@ -42,3 +42,10 @@ def test_no_module_asks_os_kill_whether_a_process_lives():
                         and ast.unparse(node.args[1]) == "0":
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found
+
+
+def test_elsewhere_the_start_is_psutils_creation_time(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "win32")
+    import psutil
+
+    assert processes.started(os.getpid()) == round(psutil.Process(os.getpid()).create_time() * 1000)
