@@ -41,6 +41,8 @@ def main(argv=None) -> int:
         if args.report:
             Path(args.report).write_text(json.dumps({
                 "counts": {k: dict(v) for k, v in campaign.counts.items()}, "failures": campaign.failures,
+                "cpu": dict(campaign.cpu), "cpu_max": dict(campaign.cpu_max), "rss": dict(campaign.rss),
+                "load": campaign.load(),
                 "seconds": campaign.seconds or time.monotonic() - started, "seed": args.seed,
                 "partial": partial}, indent=1, ensure_ascii=True), encoding="utf-8")
 
@@ -62,7 +64,8 @@ def main(argv=None) -> int:
                               progress=progress)
     print(campaign.table())
     print(f"\n{sum(sum(c.values()) for c in campaign.counts.values()):,} cases in {campaign.seconds:.0f} s "
-          f"(seed {args.seed}, {args.jobs} workers, {args.timeout:g} s of CPU and {runner.MEMORY >> 20} MiB each)")
+          f"(seed {args.seed}, {args.jobs} workers, {args.timeout:g} s of CPU and {runner.MEMORY >> 20} MiB each; "
+          f"load {campaign.load()})")
     for f in campaign.failures[:40]:
         print(f"  {f['case']}: {f['outcome']}: {f['detail'][:400]}")
     write_report(campaign, partial=False)

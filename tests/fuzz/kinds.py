@@ -28,12 +28,15 @@ SAMPLES = REPO / "shared" / "samples" if (REPO / "shared" / "samples").is_dir() 
 OUTCOMES = ("refused", "accepted", "crashed", "hung", "memory", "unsavable", "unreopenable", "unnamed", "local",
             "silent")
 GOOD = ("refused", "accepted")
+#: Peak resident memory of a case past which it counts as "memory" (the issue's 2 GiB; the
+#: workers' 1 GiB of address space stops most blow-ups first, as a MemoryError).
+MEMORY_LIMIT = 2 << 30
 LABELS = {
     "refused": "refused cleanly",
     "accepted": "accepted, round-trips",
     "crashed": "crashed",
     "hung": "hung > 10 s CPU",
-    "memory": "memory > 1 GiB",
+    "memory": "memory > 1 GiB address space or 2 GiB resident",
     "unsavable": "cannot be saved",
     "unreopenable": "cannot be reopened / reopens different",
     "unnamed": "refused without naming the file",
@@ -229,19 +232,27 @@ def make_chummer(rng: random.Random, work: Path) -> tuple[Path, str]:
     return path, f"{sample}: {'; '.join(applied)[:300]}"
 
 
-def chummer_case(rng: random.Random, work: Path) -> str:
-    from engine.files import load_encounter
-    from engine.importers.chummer import add_character, import_chummer
+def _place_and_roundtrip(token, work: Path) -> None:
+    """Place an imported character on the demo encounter (as ``import-character --into``
+    does), then save and reload it (:func:`_roundtrip`)."""
     from assets import demo_encounter_path
+    from engine.files import load_encounter
+    from engine.importers.chummer import add_character
+
+    enc = load_encounter(demo_encounter_path())
+    enc, _placed = _step("place", lambda: add_character(enc, token), refusal_ok=True)
+    _roundtrip(enc, work / "with-character.json")
+
+
+def chummer_case(rng: random.Random, work: Path) -> str:
+    from engine.importers.chummer import import_chummer
 
     path, detail = make_chummer(rng, work)
     input_made()
     name = path.name
     try:
         token, _rep = _step("import", lambda: import_chummer(path), refusal_ok=True, file_name=name)
-        enc = load_encounter(demo_encounter_path())
-        enc, _placed = _step("place", lambda: add_character(enc, token), refusal_ok=True)
-        _roundtrip(enc, work / "with-character.json")
+        _place_and_roundtrip(token, work)
     except Outcome as o:
         o.detail = f"{o.detail} [{detail}]"
         raise
@@ -678,9 +689,7 @@ def make_attributes(rng: random.Random, work: Path) -> tuple[Path, str, list]:
 def attributes_case(rng: random.Random, work: Path) -> str:
     """A Chummer save with attributes outside 0-50: refused (Agility below 1) naming the
     file, or imported with each changed attribute said in the report; placed, saved, reloaded."""
-    from assets import demo_encounter_path
-    from engine.files import load_encounter
-    from engine.importers.chummer import ATTRIBUTE_FIELDS, add_character, import_chummer
+    from engine.importers.chummer import ATTRIBUTE_FIELDS, import_chummer
 
     path, detail, done = make_attributes(rng, work)
     input_made()
@@ -695,9 +704,7 @@ def attributes_case(rng: random.Random, work: Path) -> str:
             note = next((n for n in rep.summary if n.startswith("attributes ")), "")
             if f"{k} {got}" not in note:
                 raise Outcome("silent", f"the report says {note!r}, the sheet holds {k} {got}")
-        enc = load_encounter(demo_encounter_path())
-        enc, _placed = _step("place", lambda: add_character(enc, token), refusal_ok=True)
-        _roundtrip(enc, work / "with-character.json")
+        _place_and_roundtrip(token, work)
     except Outcome as o:
         o.detail = f"{o.detail} [{detail}]"
         raise
@@ -762,6 +769,155 @@ def bomb_case(rng: random.Random, work: Path) -> str:
     return detail
 
 
+# -- concurrent writers --------------------------------------------------------------------------
+#: Wall seconds the writers of one concurrent case may take together before it counts as hung.
+WRITERS_TIMEOUT = 25.0
+
+
+def make_concurrent(rng: random.Random, work: Path) -> tuple[Path, str, list[Path], tuple | None]:
+    """An encounter file and two to five Chummer saves (each a different character, one in
+    six damaged) to add to it at once; (the encounter, what, the saves, the spot all are
+    placed at or None)."""
+    import copy as _copy
+
+    demo, data = rng.choice(_demos())
+    work.mkdir(parents=True, exist_ok=True)
+    target = work / _name(rng, ".json")
+    target.write_text(json.dumps(data), encoding="utf-8")
+    saves, what = [], []
+    for i in range(rng.choice([2, 2, 3, 4, 5])):
+        sample, root = rng.choice(_chummer())
+        root = _copy.deepcopy(root)
+        alias = root.find("alias")
+        if alias is None:
+            alias = ET.SubElement(root, "alias")
+        alias.text = f"Writer {i} {rng.randrange(10**6)}"
+        raw = ET.tostring(root)
+        if rng.random() < 1 / 6:
+            raw, applied = mutate_xml(root, rng)
+            what.append(f"{sample} damaged ({'; '.join(applied)[:80]})")
+        else:
+            what.append(sample)
+        save = work / f"writer-{i}.chum5"
+        save.write_bytes(raw)
+        saves.append(save)
+    at = (rng.uniform(1, 10), rng.uniform(1, 10)) if rng.random() < 0.3 else None
+    return target, f"{demo} + {len(saves)} writers at once{' at one spot' if at else ''}: {', '.join(what)}", saves, at
+
+
+def _writer(save: Path, target: Path, at, delay: float, gate: int, result: Path) -> int:
+    """A forked ``coverfire import-character SAVE --into TARGET``: waits for the gate, then
+    writes; 0 and its token's id in ``result``, 3 refused (said on standard error), 4 a bug."""
+    import contextlib
+    import re
+    import sys
+    import time as _time
+
+    from engine.errors import CoverfireError
+    from engine.importers.chummer import run_import_character
+
+    os = __import__("os")
+    os.read(gate, 1)  # (closed by the parent: every writer is released at once)
+    _time.sleep(delay)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            run_import_character(SimpleNamespace(file=str(save), into=str(target), side=None,
+                                                 at=list(at) if at else None))
+    except CoverfireError as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return 3
+    except BaseException:  # noqa: BLE001 - a bug: its traceback goes to the case's standard error
+        traceback.print_exc()
+        return 4
+    added = re.search(r"^Added .* as '(.*)' at ", out.getvalue(), re.M)
+    result.write_text(added.group(1) if added else "?", encoding="utf-8")
+    return 0
+
+
+def concurrent_case(rng: random.Random, work: Path) -> str:
+    """Two to five ``import-character --into`` of one encounter at once (forked processes
+    released together, each a few ms apart): every writer adds its character or says why not,
+    and the file holds every character added (a lost one is a silent change), reopens, and
+    keeps no lock or temporary file."""
+    import os
+    import signal
+    import sys
+
+    from engine.files import load_encounter
+
+    target, detail, saves, at = make_concurrent(rng, work)
+    before = {t.id for t in load_encounter(target).tokens}
+    delays = [rng.choice([0.0, 0.0, 0.001, 0.005, 0.02]) for _ in saves]
+    input_made()
+    gate_r, gate_w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pids = []
+    try:
+        for i, save in enumerate(saves):
+            pid = os.fork()
+            if pid == 0:  # the writer: never back into the worker's loop
+                code = 4
+                try:
+                    os.close(gate_w)
+                    code = _writer(save, target, at, delays[i], gate_r, work / f"writer-{i}.result")
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    os._exit(code)
+            pids.append(pid)
+    finally:
+        os.close(gate_r)
+        os.close(gate_w)  # (go)
+    codes = {}
+    deadline = clock_now() + WRITERS_TIMEOUT
+    while len(codes) < len(pids):
+        for pid in pids:
+            if pid not in codes:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    codes[pid] = os.waitstatus_to_exitcode(status)
+        if len(codes) < len(pids):
+            if clock_now() > deadline:
+                for pid in pids:
+                    if pid not in codes:
+                        os.kill(pid, signal.SIGKILL)
+                        os.waitpid(pid, 0)
+                raise Outcome("hung", f"writers still running after {WRITERS_TIMEOUT:g} s [{detail}]")
+            import time as _time
+
+            _time.sleep(0.005)
+    try:
+        exits = [codes[p] for p in pids]
+        if any(c < 0 for c in exits):
+            raise Outcome("crashed", f"a writer died of signal {-min(exits)} (exits {exits})")
+        if 4 in exits or any(c not in (0, 3) for c in exits):
+            raise Outcome("crashed", f"a writer failed (exits {exits}; its traceback is on standard error)")
+        enc = _step("reload", lambda: load_encounter(target), refusal_ok=False, fail="unreopenable")
+        ids = {t.id for t in enc.tokens}
+        added = [(work / f"writer-{i}.result").read_text(encoding="utf-8") for i, c in enumerate(exits) if c == 0]
+        lost = [a for a in added if a not in ids]
+        if lost or len(ids) != len(before) + len(added) or not before <= ids:
+            raise Outcome("silent", f"writers said they added {added}, the file holds {len(ids)} tokens "
+                                    f"({len(before)} before): lost {lost or sorted(before - ids)} (exits {exits})")
+        left = sorted(p.name for p in target.parent.iterdir() if p.name.startswith(".") and p.is_file())
+        if left:
+            raise Outcome("unsavable", f"left behind {left} (exits {exits})")
+    except Outcome as o:
+        o.detail = f"{o.detail} [{detail}]"
+        raise
+    if not any(c == 0 for c in exits):
+        raise Outcome("refused", f"every writer refused (exits {exits}) [{detail}]")
+    return f"{detail}; exits {exits}"
+
+
+def clock_now() -> float:
+    from engine import clock
+
+    return clock.now()
+
+
 # -- kinds that fail on purpose: the classification itself is tested with them ---------------
 def _selftest_hang(rng, work):
     while True:  # computing forever (the CPU-time limit); a blocked case meets the wall backstop
@@ -790,7 +946,7 @@ KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case
          "image": image_case,
          # issue 25: nothing a file can do
          "picture": picture_case, "localpath": localpath_case, "tinymap": tinymap_case, "coerce": coerce_case,
-         "attributes": attributes_case, "bomb": bomb_case}
+         "attributes": attributes_case, "bomb": bomb_case, "concurrent": concurrent_case}
 SELFTEST = {"selftest-hang": _selftest_hang, "selftest-memory": _selftest_memory,
             "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
             "selftest-segfault": _selftest_segfault}
@@ -806,13 +962,15 @@ KIND_LABELS = {
     "coerce": "encounter with values to coerce (1 for true, \"10\" for 10) → load → save → reload",
     "attributes": "Chummer save with attributes outside 0-50 → import → place → save → reload",
     "bomb": "bomb under the size caps (chum5lz, encounter, map, scene) → read → save → reload",
+    "concurrent": "2-5 import-character --into one encounter at once → reload: none lost",
 }
 
 
 MAKERS = {"encounter": make_encounter, "uvtt": make_uvtt, "chummer": make_chummer, "foundry": make_foundry,
           "image": make_image, "picture": make_picture, "localpath": make_localpath, "tinymap": make_tinymap,
           "coerce": lambda rng, work: make_coerce(rng, work)[:2],
-          "attributes": lambda rng, work: make_attributes(rng, work)[:2], "bomb": make_bomb}
+          "attributes": lambda rng, work: make_attributes(rng, work)[:2], "bomb": make_bomb,
+          "concurrent": lambda rng, work: make_concurrent(rng, work)[:2]}
 
 
 def make_input(case: str, work: Path) -> tuple[Path, str]:

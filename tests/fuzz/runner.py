@@ -37,21 +37,51 @@ class Campaign:
     counts: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     failures: list[dict] = field(default_factory=list)
     seconds: float = 0.0
+    #: kind -> CPU seconds of its cases (as the workers measured them: the cases' own work)
+    cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    #: kind -> the largest CPU seconds of one case
+    cpu_max: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    #: kind -> the largest peak resident memory of one case, in bytes
+    rss: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: the 1-minute load averages seen while the campaign ran (sampled every 10 s)
+    loads: list[float] = field(default_factory=list)
+    #: (case, outcome, CPU seconds) of every case, in the order they were answered
+    answers: list[tuple[str, str, float | None]] = field(default_factory=list)
 
     def add(self, kind: str, answer: dict) -> None:
         self.counts[kind][answer["outcome"]] += 1
+        self.answers.append((answer["case"], answer["outcome"], answer.get("cpu")))
+        if answer.get("cpu") is not None:
+            self.cpu[kind] += answer["cpu"]
+            self.cpu_max[kind] = max(self.cpu_max[kind], answer["cpu"])
+        if answer.get("rss"):
+            self.rss[kind] = max(self.rss[kind], answer["rss"])
         if answer["outcome"] not in GOOD:
             self.failures.append(answer)
+
+    def sample_load(self) -> None:
+        try:
+            self.loads.append(float(Path("/proc/loadavg").read_text().split()[0]))
+        except (OSError, ValueError, IndexError):
+            pass
+
+    def load(self) -> str:
+        """The load seen, ``min-max`` (1-minute averages), or ``?``."""
+        return f"{min(self.loads):.1f}-{max(self.loads):.1f}" if self.loads else "?"
 
     def bad(self) -> int:
         return sum(n for c in self.counts.values() for o, n in c.items() if o not in GOOD)
 
     def table(self) -> str:
-        """The counts as a Markdown table (the issue's columns)."""
-        head = ["input", "tried"] + [LABELS[o] for o in OUTCOMES]
+        """The counts as a Markdown table (the issue's columns), with each kind's CPU time
+        (total and the largest case) and largest peak resident memory."""
+        head = (["input", "tried"] + [LABELS[o] for o in OUTCOMES]
+                + ["CPU s (largest case)", "peak RSS MiB"])
         rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for kind, c in self.counts.items():
             cells = [KIND_LABELS.get(kind, kind), f"{sum(c.values()):,}"] + [f"{c.get(o, 0):,}" for o in OUTCOMES]
+            cells += [f"{self.cpu.get(kind, 0):,.0f} ({self.cpu_max.get(kind, 0):.1f})",
+                      f"{self.rss.get(kind, 0) / 2**20:,.0f}"]
             rows.append("| " + " | ".join(cells) + " |")
         return "\n".join(rows)
 
@@ -76,7 +106,8 @@ class _Worker:
         try:
             with open(f"/proc/{self.proc.pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            # (utime, stime, and those of the children it waited for: a case's writers)
+            return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
         except (OSError, ValueError, IndexError):
             return 0.0
 
@@ -95,6 +126,7 @@ class _Worker:
         self.proc.wait()
         if self.work:  # a killed worker cannot clean up after itself
             shutil.rmtree(self.work, ignore_errors=True)
+            Path(self.work + ".stderr").unlink(missing_ok=True)
 
 
 def run_cases(names: list[str], jobs: int = 2, **kw) -> Campaign:
@@ -138,6 +170,8 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
 
     for _ in range(min(jobs, total)):
         spawn()
+    result.sample_load()
+    sampled = time.monotonic()
     try:
         while todo or any(w.case for w in workers):
             for w in list(workers):
@@ -171,6 +205,9 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                     else:
                         finish(w, msg)
             now = time.monotonic()
+            if now - sampled > 10:
+                result.sample_load()
+                sampled = now
             for w in list(workers):
                 if w.case is None:
                     continue
