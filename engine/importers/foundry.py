@@ -497,10 +497,12 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
         found = find_beside(src, base_dir)
         if found is None:
             decoded = _decoded(src)
+            tree = _data_folders(Path(os.path.abspath(base_dir)))
+            looked = f"{base_dir} and the folders above it up to {tree[-1]}" if len(tree) > 1 else f"{base_dir}"
             rep.warn(f"the background {src!r} is not beside the file (looked for "
-                     f"{decoded + ' ' if decoded != src else ''}in {base_dir} and the folders above it); the map "
+                     f"{decoded + ' ' if decoded != src else ''}in {looked}); the map "
                      "has no picture until one is set", src_at)
-            picture_line = f"background: none; the scene names {src!r}, looked for in {base_dir} and above"
+            picture_line = f"background: none; the scene names {src!r}, looked for in {looked}"
         else:
             uri, _info, _note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, src_at)
             if uri is not None:
@@ -693,13 +695,15 @@ def _in_data_folder(folders: list[Path]) -> bool:
 def _data_folders(base_dir: Path) -> list[Path]:
     """The folders a scene's picture path is looked for under: the scene file's folder and
     those above it up to Foundry's data folder (the one named ``Data``, or holding the
-    ``modules``/``worlds``/``systems`` folder the file lies in), else up to 7 above it (never
-    the file system's root). The last is the top of the file's folder tree."""
+    ``modules``/``worlds``/``systems`` folder the file lies in, at most 7 above it), else the
+    file's folder alone: a scene in ``~/Downloads/x/`` naming ``Documents/private.png``
+    reads nothing of ``~/Documents`` (issue 25 item 4; the fuzz campaign's localpath kind
+    found it walking up). The last is the top of the file's folder tree."""
     chain = [f for f in [base_dir, *base_dir.parents][:8] if f.parent != f]
     for i, folder in enumerate(chain):
         if folder.name == "Data" or (i > 0 and chain[i - 1].name in DATA_SUBFOLDERS):
             return chain[:i + 1]
-    return chain or [base_dir]
+    return [base_dir]
 
 
 def find_beside(src: str, base_dir: Path) -> Path | None:
@@ -707,7 +711,8 @@ def find_beside(src: str, base_dir: Path) -> Path | None:
     ``modules/x/maps/a.jpg`` or ``worlds/w/a%20b.webp``, URL-decoded), looked for beside the
     scene file: the path under the file's folder and each folder above it up to Foundry's
     data folder (:func:`_data_folders`; a scenes.db lives in ``Data/worlds/W/data/``), then
-    the file name alone beside it. None when not found, when ``src`` is a web address, or
+    the file name alone beside it (outside a data folder: only under the file's own folder).
+    None when not found, when ``src`` is a web address, or
     when the path would leave the folder it is looked for in (``..`` after decoding; links
     the GM made are followed); an absolute path counts only when it lies in that folder tree
     (else it is read as relative to it, as Foundry's ``/modules/...``)."""

@@ -507,40 +507,78 @@ def picture_case(rng: random.Random, work: Path) -> str:
     return detail
 
 
+def _foundry_picture_fields(data: dict, ref: str, rng: random.Random) -> list[str]:
+    """Point picture fields of a Foundry scene (parsed JSON) at ``ref``, each chosen or not:
+    ``img`` (v9), ``background.src`` (v10-v13), ``levels[].background.src`` (v14), each token's
+    ``texture.src`` or ``img``; at least one. The fields set, as JSON paths."""
+    fields = []
+    choices = ["img", "background", "levels", "tokens"]
+    picked = [c for c in choices if rng.random() < 0.5] or [rng.choice(choices)]
+    if "img" in picked:
+        data["img"] = ref
+        fields.append("$.img")
+    if "background" in picked:
+        bg = data.get("background") if isinstance(data.get("background"), dict) else {}
+        data["background"] = dict(bg, src=ref)
+        fields.append("$.background.src")
+    if "levels" in picked:
+        data["levels"] = [{"_id": "L1", "name": "Ground", "background": {"src": ref}, "textures": {}}]
+        fields.append("$.levels[0].background.src")
+    if "tokens" in picked:
+        tokens = [t for t in data.get("tokens", []) if isinstance(t, dict)] or [
+            {"name": "Spy", "x": 100, "y": 100, "width": 1, "height": 1}]
+        for t in tokens[:3]:
+            if rng.random() < 0.5:
+                t["texture"] = dict(t.get("texture") if isinstance(t.get("texture"), dict) else {}, src=ref)
+                fields.append("token texture.src")
+            else:
+                t.pop("texture", None)
+                t["img"] = ref
+                fields.append("token img")
+        data["tokens"] = tokens
+    return fields
+
+
 def make_localpath(rng: random.Random, work: Path) -> tuple[Path, str]:
-    """A Universal VTT map or a Foundry scene in ``work/in`` whose picture fields point at
-    the secret local file (``../``, absolute, ``file://`` ...)."""
-    from tests.fuzz.mutate import local_refs
+    """A Universal VTT map or a Foundry scene in ``work/in`` (or a folder below it) whose
+    picture fields point at the secret local file outside that folder (``../``, absolute,
+    ``file://``, URL-encoded, backslashes, or a path relative to a folder above, which a
+    reader walking up would find); or, one case in ten, at an SVG picture inside the folder
+    whose ``<image href>`` points at the secret."""
+    from tests.fuzz.mutate import local_refs, svg_picture
 
     folder, secret = _secret(work)
+    if rng.random() < 0.3:
+        folder = folder / "a" / "b"
+        folder.mkdir(parents=True)
     ref = local_refs(str(secret), rng)
+    via = ""
+    if rng.random() < 0.1:  # a picture inside the folder, which itself points at the secret
+        svg = b""
+        while b"<image" not in svg:
+            svg, _what = svg_picture(rng, str(secret))
+        (folder / "art.svg").write_bytes(svg)
+        via = f" (art.svg: {_what})"
+        ref = "art.svg"
     if rng.random() < 0.5:
         sample, data = rng.choice(_uvtt())
         data = dict(data, image=ref)
         path = folder / _name(rng, Path(sample).suffix)
         path.write_text(json.dumps(data), encoding="utf-8")
-        return path, f"{sample}: image = {ref}"
+        return path, f"{sample}: $.image = {ref}{via}"
     sample, data = rng.choice(_foundry())
     data = json.loads(json.dumps(data))
-    fields = []
-    for key in ("img", "background"):
-        if key in data:
-            data[key] = {"src": ref} if isinstance(data[key], dict) else ref
-            fields.append(key)
-    for t in data.get("tokens", [])[:3]:
-        if isinstance(t, dict):
-            if isinstance(t.get("texture"), dict):
-                t["texture"]["src"] = ref
-            t["img"] = ref
-            fields.append("token img")
+    fields = _foundry_picture_fields(data, ref, rng)
     path = folder / _name(rng, ".json")
     path.write_text(json.dumps(data), encoding="utf-8")
-    return path, f"{sample}: {', '.join(fields)} = {ref}"
+    return path, f"{sample}: {', '.join(fields)} = {ref}{via}"
 
 
 def localpath_case(rng: random.Random, work: Path) -> str:
     """A map whose pictures point outside its folder: imported (the report says the picture
-    was not read), saved (nothing written of the secret), reloaded; the secret is never opened."""
+    was not read), saved (nothing written of the secret), reloaded; the secret is never
+    opened, its bytes are in no file written, and (when the map holds an SVG picture) its red
+    is in no picture drawn of the map."""
     from engine.importers.detect import import_file
 
     path, detail = make_localpath(rng, work)
@@ -548,11 +586,23 @@ def localpath_case(rng: random.Random, work: Path) -> str:
     secret = work / "outside" / SECRET_NAME
     try:
         result = _step("import", lambda: import_file(path, expect="map"), refusal_ok=True, file_name=path.name)
+        enc = result.encounter
         saved = path.parent / "scene.json"
-        _roundtrip(result.encounter, saved)
-        texts = [p.read_text("latin-1") for p in path.parent.iterdir() if p.is_file() and p != path]
-        why = _pulled_in(secret, texts=texts)
-        if why or any(p.read_bytes() == secret.read_bytes() for p in path.parent.iterdir() if p.is_file()):
+        back = _roundtrip(enc, saved)
+        shown = []
+        if "art.svg" in detail:  # (draw what the map holds, as the window would)
+            _app()
+            from gui.map_view import load_image_ref
+
+            refs = [back.map.background.image if back.map.background else None] + [t.portrait for t in back.tokens]
+            for r in [r for r in refs if r]:
+                img, _why = _step("read picture", lambda: load_image_ref(r, saved, "Picture", "left out"),
+                                  refusal_ok=False)
+                shown.append(img)
+        files = [p for p in path.parent.rglob("*") if p.is_file() and p != path]
+        texts = [p.read_text("latin-1") for p in files]
+        why = _pulled_in(secret, texts=texts, images=shown)
+        if why or any(p.read_bytes() == secret.read_bytes() for p in files):
             raise Outcome("local", f"the secret local picture was pulled in: {why or 'copied beside the encounter'}")
     except Outcome as o:
         o.detail = f"{o.detail} [{detail}]"

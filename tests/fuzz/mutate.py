@@ -353,8 +353,12 @@ def local_refs(secret: str, rng: random.Random) -> str:
     from pathlib import Path
 
     p = Path(secret)
-    return rng.choice([f"../{p.parent.name}/{p.name}", str(p), f"file://{p}", f"..\\{p.parent.name}\\{p.name}",
-                       f"./../{p.parent.name}/{p.name}", f"sub/../../{p.parent.name}/{p.name}", f"FILE://{p}"])
+    d, n = p.parent.name, p.name
+    return rng.choice([f"../{d}/{n}", str(p), f"file://{p}", f"..\\{d}\\{n}", f"./../{d}/{n}", f"sub/../../{d}/{n}",
+                       f"FILE://{p}", f"file://localhost{p}", f"%2E%2E/{d}/{n}", f"..%2F{d}%2F{n}", f"..%5C{d}%5C{n}",
+                       # (relative to a folder above the input's: found by walking up)
+                       f"{d}/{n}", f"/{d}/{n}", f"{d}%2F{n}", f"{d}\\{n}", f"C:\\{d}\\{n}",
+                       str(p).replace("/", "\\"), f"~/{d}/{n}", f"{p}?v=1", f"{p}#x"])
 
 
 _SVG_NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'

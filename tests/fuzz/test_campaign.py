@@ -71,6 +71,8 @@ REGRESSIONS = {
     "4016:chummer:4459": "an Agility 0 refusal did not name the file",
     "4019:encounter:71": "a token name holding NUL: the exported SVG did not parse (gui/portable_svg.py ParseError)",
     "4019:encounter:3840": "an encounter name holding NUL or ESC, likewise",
+    "3:localpath:5": "a Foundry scene outside a data folder naming outside/secret.png found it by walking up",
+    "3:localpath:7": "likewise, the path written C:\\outside\\secret.png",
 }
 
 

@@ -63,3 +63,36 @@ def test_a_foundry_scene_outside_a_data_folder_reads_no_absolute_path_above_it(t
     assert find_beside(str(secret), base) is None
     (base / "sub" / "inside.png").write_bytes(png_bytes(4, 3))
     assert find_beside(str(base / "sub" / "inside.png"), base) == (base / "sub" / "inside.png").resolve()
+
+
+def test_a_foundry_scene_outside_a_data_folder_reads_no_relative_path_above_it(tmp_path, secret):
+    """Issue 25 item 4, found by the fuzz campaign's localpath kind (a relative path to a
+    file beside one of the folders above): a scene in ``maps/sub/`` naming ``home/secret.png``
+    found ``tmp_path/home/secret.png`` by walking up (a scene in ~/Downloads/x/ naming
+    Documents/private.png read ~/Documents). Outside a Foundry data folder a scene reads
+    pictures under its own folder only; the report says where it looked."""
+    import json
+
+    from engine.importers.detect import import_file
+    from engine.importers.foundry import find_beside
+    from tests.engine.importers.test_foundry import v10_scene
+
+    base = tmp_path / "maps" / "sub"
+    assert find_beside("home/secret.png", base) is None
+    assert find_beside("secret.png", base) is None
+    scene = v10_scene()
+    scene["background"] = {"src": "home/secret.png"}
+    scene["tokens"] = [{"name": "Spy", "x": 100, "y": 100, "width": 1, "height": 1,
+                        "texture": {"src": "home/secret.png"}}]
+    path = base / "scene.json"
+    path.write_text(json.dumps(scene), encoding="utf-8")
+    r = import_file(path, expect="map")
+    assert r.encounter.map.background is None
+    assert all(t.portrait is None for t in r.encounter.tokens)
+    warning = next(w for w in r.report.warnings if w.where == "$.background.src")
+    assert warning.message == (f"the background 'home/secret.png' is not beside the file (looked for in {base}); "
+                               "the map has no picture until one is set")
+    # inside the folder it is found, as before
+    (base / "home").mkdir()
+    (base / "home" / "secret.png").write_bytes(png_bytes(4, 3))
+    assert find_beside("home/secret.png", base) == (base / "home" / "secret.png").resolve()
