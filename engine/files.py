@@ -181,8 +181,14 @@ def dumps_encounter(encounter: Encounter) -> str:
 def _flat(value: Any) -> bool:
     """A list written on one line: numbers and short texts (a point, a list of sides), or a
     list of such lists (a polygon: its points on one line)."""
-    return all(not isinstance(v, (dict, list)) or (isinstance(v, list) and all(
-        not isinstance(w, (dict, list)) for w in v)) for v in value)
+    for v in value:  # (plain loops: a 1,250,000-pair list took 0.8 s through nested all())
+        if isinstance(v, dict):
+            return False
+        if isinstance(v, list):
+            for w in v:
+                if isinstance(w, (dict, list)):
+                    return False
+    return True
 
 
 def dumps_data(data: Any) -> str:

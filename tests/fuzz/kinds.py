@@ -30,7 +30,7 @@ OUTCOMES = ("refused", "accepted", "crashed", "hung", "memory", "unsavable", "un
 GOOD = ("refused", "accepted")
 #: Peak resident memory of a case past which it counts as "memory" (the issue's 2 GiB; the
 #: workers' 1 GiB of address space stops most blow-ups first, as a MemoryError).
-MEMORY_LIMIT = 2 << 30
+MEMORY_LIMIT = int(__import__("os").environ.get("COVERFIRE_FUZZ_RSS_LIMIT", 2 << 30))
 LABELS = {
     "refused": "refused cleanly",
     "accepted": "accepted, round-trips",
@@ -974,6 +974,13 @@ def _selftest_hang(rng, work):
         pass
 
 
+def _selftest_blocked(rng, work):
+    import time
+
+    while True:  # blocked, not computing: the wall-time backstop
+        time.sleep(1)
+
+
 def _selftest_memory(rng, work):
     return len(bytearray(2 << 30))  # over the worker's 1 GiB
 
@@ -983,6 +990,26 @@ def _selftest_crash(rng, work):
 
     loads_encounter("{}", file=None)
     raise KeyError("a bug")
+
+
+def _selftest_stderr(rng, work):
+    """Answers "accepted", but a child process it started prints a traceback (as the stray
+    charge planner of issue 25 item 9 did after an export)."""
+    import os
+
+    pid = os.fork()
+    if pid == 0:
+        os.write(2, b"Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+                    b"ValueError: a stray child's error\n")
+        os._exit(0)
+    os.waitpid(pid, 0)
+    return "a child printed a traceback"
+
+
+def _selftest_rss(rng, work):
+    """Answers "accepted" after touching 300 MiB (the worker measures the case's peak)."""
+    block = b"\x01" * (300 << 20)
+    return f"touched {len(block) >> 20} MiB"
 
 
 def _selftest_segfault(rng, work):
@@ -997,9 +1024,11 @@ KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case
          # issue 25: nothing a file can do
          "picture": picture_case, "localpath": localpath_case, "tinymap": tinymap_case, "coerce": coerce_case,
          "attributes": attributes_case, "bomb": bomb_case, "concurrent": concurrent_case}
-SELFTEST = {"selftest-hang": _selftest_hang, "selftest-memory": _selftest_memory,
+SELFTEST = {"selftest-hang": _selftest_hang, "selftest-blocked": _selftest_blocked,
+            "selftest-memory": _selftest_memory,
             "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
-            "selftest-segfault": _selftest_segfault}
+            "selftest-segfault": _selftest_segfault, "selftest-stderr": _selftest_stderr,
+            "selftest-rss": _selftest_rss}
 KIND_LABELS = {
     "encounter": "encounter file → load → analyze → export → save → reload",
     "uvtt": "Universal VTT map → import → save → reload",

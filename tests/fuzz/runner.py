@@ -21,9 +21,15 @@ from tests.fuzz.kinds import GOOD, KIND_LABELS, LABELS, OUTCOMES, REPO
 #: CPU seconds a case may take before it counts as hung (the issue's 10 s). CPU time, not
 #: wall time: on a machine shared by several engineers a case's wall time can triple.
 TIMEOUT = 10.0
-#: Wall seconds after which a case counts as hung whatever its CPU time (a case blocked on
-#: something, not computing), as a multiple of :data:`TIMEOUT`.
+#: Wall seconds after which a case that is not computing counts as hung (blocked on
+#: something: its CPU time grew by less than :data:`IDLE_CPU` over the last third of it), as a
+#: multiple of :data:`TIMEOUT`. (A case that computes slowly on a loaded machine is not hung:
+#: a 15 MB encounter of 1,250,000 pairs, 7 s of CPU, met a plain 30 s backstop under load 16.)
 WALL_FACTOR = 3.0
+#: CPU seconds under which a case counts as not computing over that third.
+IDLE_CPU = 0.05
+#: Wall seconds after which a case counts as hung whatever it does, as a multiple of :data:`TIMEOUT`.
+MAX_WALL_FACTOR = 10.0
 #: Address space of a worker (the issue's 1 GiB).
 MEMORY = 1 << 30
 #: Seconds a worker may take to start (imports, Qt) before the campaign gives up.
@@ -87,12 +93,13 @@ class Campaign:
 
 
 class _Worker:
-    def __init__(self, memory: int, nice: int):
+    def __init__(self, memory: int, nice: int, light: bool = False):
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                    QT_QPA_PLATFORM="offscreen", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                    MALLOC_ARENA_MAX="2")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.fuzz.worker", "--memory", str(memory), "--nice", str(nice)],
+            [sys.executable, "-m", "tests.fuzz.worker", "--memory", str(memory), "--nice", str(nice)]
+            + (["--light"] if light else []),
             cwd=str(REPO), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, start_new_session=True)
         self.buf = b""
@@ -115,6 +122,7 @@ class _Worker:
         self.case = case
         self.started = time.monotonic()
         self.cpu_start = self.cpu()
+        self.samples: list[tuple[float, float]] = []  # (wall, CPU of the case) of the last window
         self.proc.stdin.write((case + "\n").encode())
         self.proc.stdin.flush()
 
@@ -140,9 +148,11 @@ def cases(kinds: list[str], count: int, seed: int) -> list[str]:
 
 
 def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: float = TIMEOUT,
-        memory: int = MEMORY, nice: int = 0, progress=None, cases_: list[str] | None = None) -> Campaign:
+        memory: int = MEMORY, nice: int = 0, progress=None, cases_: list[str] | None = None,
+        light: bool = False) -> Campaign:
     """Run ``count`` cases of each kind over ``jobs`` workers; ``progress(done, total,
-    campaign)`` is called after each case."""
+    campaign)`` is called after each case. ``light`` workers load nothing before their
+    memory limit (the runner's self-test: they start in a fraction of the time)."""
     todo = list(cases_) if cases_ is not None else cases(kinds, count, seed)
     todo.reverse()
     total = len(todo)
@@ -152,7 +162,7 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
     workers: list[_Worker] = []
 
     def spawn() -> _Worker:
-        w = _Worker(memory, nice)
+        w = _Worker(memory, nice, light)
         sel.register(w.proc.stdout, selectors.EVENT_READ, w)
         workers.append(w)
         return w
@@ -202,6 +212,7 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                     elif "made" in msg:  # the input is made: Coverfire's part starts now
                         w.started = time.monotonic()
                         w.cpu_start = w.cpu()
+                        w.samples = []
                     else:
                         finish(w, msg)
             now = time.monotonic()
@@ -212,11 +223,19 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                 if w.case is None:
                     continue
                 cpu, wall = w.cpu() - w.cpu_start, now - w.started
-                if cpu > timeout or wall > WALL_FACTOR * timeout:
+                window = WALL_FACTOR * timeout / 3
+                w.samples.append((now, cpu))
+                while len(w.samples) > 1 and w.samples[1][0] <= now - window:
+                    w.samples.pop(0)
+                idle = (wall > WALL_FACTOR * timeout and w.samples[0][0] <= now - window
+                        and cpu - w.samples[0][1] < IDLE_CPU)
+                if cpu > timeout or idle or wall > MAX_WALL_FACTOR * timeout:
                     case = w.case
                     retire(w)
+                    why = ("blocked: no CPU used in the last " f"{window:g} s, " if idle and cpu <= timeout else "")
                     finish(w, {"case": case, "outcome": "hung",
-                               "detail": f"no answer after {cpu:.1f} s of CPU ({wall:.1f} s wall)", "seconds": None})
+                               "detail": f"no answer after {cpu:.1f} s of CPU ({why}{wall:.1f} s wall)",
+                               "seconds": None})
                     spawn()
                 elif not w.ready and now - w.started > START_TIMEOUT:
                     raise RuntimeError("a fuzz worker did not start in time")

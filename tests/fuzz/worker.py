@@ -49,6 +49,19 @@ def _peak() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _status() -> tuple[int, int]:
+    """(resident, address space) of this process now, in bytes (0, 0 where unknown)."""
+    got = {}
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith((b"VmRSS:", b"VmSize:")):
+                    got[line.split(b":")[0]] = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return got.get(b"VmRSS", 0), got.get(b"VmSize", 0)
+
+
 def crash_in(text: str) -> str | None:
     """The line that says a crash in a case's standard error (the traceback's last line), or None."""
     for mark in CRASH_MARKS:
@@ -63,6 +76,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--memory", type=int, default=1 << 30)
     ap.add_argument("--nice", type=int, default=0)
+    ap.add_argument("--light", action="store_true", help="load nothing before the limit (the runner's self-test)")
     args = ap.parse_args()
     if args.nice:
         os.nice(args.nice)
@@ -71,14 +85,17 @@ def main() -> int:
     sys.stdout = sys.stderr  # a case's own prints must not garble the answers
     from tests.fuzz import kinds
 
-    for warm in (kinds._demos, kinds._uvtt, kinds._chummer, kinds._foundry, kinds._app):
-        warm()
-    import engine.analysis  # noqa: F401 - loaded before the limit, as the program would be
-    import gui.snapshot  # noqa: F401
-    import engine.importers.uvtt  # noqa: F401
-    import engine.importers.chummer  # noqa: F401
-    import engine.importers.detect  # noqa: F401
-    import engine.importers.foundry  # noqa: F401
+    if args.light:
+        import engine.files  # noqa: F401 - (what the crash self-test raises from)
+    else:
+        for warm in (kinds._demos, kinds._uvtt, kinds._chummer, kinds._foundry, kinds._app):
+            warm()
+        import engine.analysis  # noqa: F401 - loaded before the limit, as the program would be
+        import gui.snapshot  # noqa: F401
+        import engine.importers.uvtt  # noqa: F401
+        import engine.importers.chummer  # noqa: F401
+        import engine.importers.detect  # noqa: F401
+        import engine.importers.foundry  # noqa: F401
 
     resource.setrlimit(resource.RLIMIT_AS, (args.memory, args.memory))
     work = Path(tempfile.mkdtemp(prefix="coverfire-fuzz-"))
@@ -92,6 +109,7 @@ def main() -> int:
     kinds.ON_INPUT_MADE.append(made)
     err_path = work.parent / (work.name + ".stderr")
     saved_err = os.dup(2)
+    handled = 0
     for line in sys.stdin:
         case = line.strip()
         if not case:
@@ -100,6 +118,8 @@ def main() -> int:
         err = os.open(err_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(err, 2)
         os.close(err)
+        held = _status()  # (what earlier cases left: a memory outcome says it)
+        handled += 1
         _reset_peak()
         t0, c0 = time.monotonic(), time.process_time()
         k0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -118,6 +138,9 @@ def main() -> int:
             outcome, detail = "crashed", f"{outcome}, then on standard error: {crash} [{detail}]"
         if rss > kinds.MEMORY_LIMIT and outcome in kinds.GOOD:
             outcome, detail = "memory", f"{outcome}, at a peak of {rss / 2**30:.2f} GiB resident [{detail}]"
+        if outcome == "memory":
+            detail += (f" (case {handled} of this worker, which held {held[0] >> 20} MiB resident and "
+                       f"{held[1] >> 20} MiB of address space before it)")
         out.write(json.dumps({"case": case, "outcome": outcome, "detail": detail,
                               "seconds": round(time.monotonic() - t0, 3), "cpu": round(cpu, 4), "rss": rss}) + "\n")
         out.flush()
