@@ -723,16 +723,19 @@ def _get(root, loc):
 
 
 def make_attributes(rng: random.Random, work: Path) -> tuple[Path, str, list]:
-    import copy as _copy
-
     from tests.fuzz.mutate import attribute_out_of_range
 
     sample, root = rng.choice(_chummer())
-    root = _copy.deepcopy(root)
-    done = attribute_out_of_range(root, rng)
+    values = [(e, e.text) for e in root.iterfind("attributes/attribute/totalvalue")]
+    try:  # (the shared sample is changed and put back: a deep copy of it was 40% of a case)
+        done = attribute_out_of_range(root, rng)
+        raw = ET.tostring(root)
+    finally:
+        for e, text in values:
+            e.text = text
     work.mkdir(parents=True, exist_ok=True)
     path = work / _name(rng, ".chum5")
-    path.write_bytes(ET.tostring(root))
+    path.write_bytes(raw)
     return path, f"{sample}: " + ", ".join(f"{k} {v}" for k, v in done), done
 
 
@@ -828,8 +831,6 @@ def make_concurrent(rng: random.Random, work: Path) -> tuple[Path, str, list[Pat
     """An encounter file and two to five Chummer saves (each a different character, one in
     six damaged) to add to it at once; (the encounter, what, the saves, the spot all are
     placed at or None)."""
-    import copy as _copy
-
     demo, data = rng.choice(_demos())
     work.mkdir(parents=True, exist_ok=True)
     target = work / _name(rng, ".json")
@@ -837,17 +838,22 @@ def make_concurrent(rng: random.Random, work: Path) -> tuple[Path, str, list[Pat
     saves, what = [], []
     for i in range(rng.choice([2, 2, 3, 4, 5])):
         sample, root = rng.choice(_chummer())
-        root = _copy.deepcopy(root)
         alias = root.find("alias")
-        if alias is None:
+        added = alias is None
+        if added:
             alias = ET.SubElement(root, "alias")
-        alias.text = f"Writer {i} {rng.randrange(10**6)}"
-        raw = ET.tostring(root)
-        if rng.random() < 1 / 6:
-            raw, applied = mutate_xml(root, rng)
-            what.append(f"{sample} damaged ({'; '.join(applied)[:80]})")
-        else:
-            what.append(sample)
+        old, alias.text = alias.text, f"Writer {i} {rng.randrange(10**6)}"
+        try:  # (the shared sample is changed and put back: no deep copy of it)
+            raw = ET.tostring(root)
+            if rng.random() < 1 / 6:
+                raw, applied = mutate_xml(root, rng)
+                what.append(f"{sample} damaged ({'; '.join(applied)[:80]})")
+            else:
+                what.append(sample)
+        finally:
+            alias.text = old
+            if added:
+                root.remove(alias)
         save = work / f"writer-{i}.chum5"
         save.write_bytes(raw)
         saves.append(save)
