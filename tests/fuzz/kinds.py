@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "shared" / "samples" if (REPO / "shared" / "samples").is_dir() else Path("/work/shared/samples")
 
 #: The outcomes, in the order of the counts table; the first two are the good ones.
-OUTCOMES = ("refused", "accepted", "crashed", "hung", "memory", "unsavable", "unreopenable", "unnamed", "local",
-            "silent")
+OUTCOMES = ("refused", "accepted", "crashed", "hung", "memory", "accumulated", "unsavable", "unreopenable", "unnamed",
+            "local", "silent")
 GOOD = ("refused", "accepted")
 #: Peak resident memory of a case past which it counts as "memory" (the issue's 2 GiB; the
 #: workers' 1 GiB of address space stops most blow-ups first, as a MemoryError).
@@ -37,6 +37,7 @@ LABELS = {
     "crashed": "crashed",
     "hung": "hung > 10 s CPU",
     "memory": "memory > 1 GiB address space or 2 GiB resident",
+    "accumulated": "out of memory only after earlier cases (passes alone: a leak)",
     "unsavable": "cannot be saved",
     "unreopenable": "cannot be reopened / reopens different",
     "unnamed": "refused without naming the file",
@@ -1012,6 +1013,16 @@ def _selftest_stderr(rng, work):
     return "a child printed a traceback"
 
 
+_LEAKED = []
+
+
+def _selftest_leak(rng, work):
+    """Keeps 600 MiB of address space (untouched) each case: the second in one worker runs
+    out of its 1 GiB; alone, each passes."""
+    _LEAKED.append(bytearray(600 << 20))
+    return f"holding {len(_LEAKED) * 600} MiB"
+
+
 def _selftest_rss(rng, work):
     """Answers "accepted" after touching 300 MiB (the worker measures the case's peak)."""
     block = b"\x01" * (300 << 20)
@@ -1034,7 +1045,7 @@ SELFTEST = {"selftest-hang": _selftest_hang, "selftest-blocked": _selftest_block
             "selftest-memory": _selftest_memory,
             "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
             "selftest-segfault": _selftest_segfault, "selftest-stderr": _selftest_stderr,
-            "selftest-rss": _selftest_rss}
+            "selftest-rss": _selftest_rss, "selftest-leak": _selftest_leak}
 KIND_LABELS = {
     "encounter": "encounter file → load → analyze → export → save → reload",
     "uvtt": "Universal VTT map → import → save → reload",

@@ -106,6 +106,7 @@ class _Worker:
         self.case: str | None = None
         self.started = time.monotonic()
         self.ready = False
+        self.handled = 0  # cases sent to it
         self.work: str | None = None  # the worker's scratch folder, removed when it is retired
 
     def cpu(self) -> float:
@@ -119,6 +120,7 @@ class _Worker:
             return 0.0
 
     def send(self, case: str) -> None:
+        self.handled += 1
         self.case = case
         self.started = time.monotonic()
         self.cpu_start = self.cpu()
@@ -149,10 +151,16 @@ def cases(kinds: list[str], count: int, seed: int) -> list[str]:
 
 def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: float = TIMEOUT,
         memory: int = MEMORY, nice: int = 0, progress=None, cases_: list[str] | None = None,
-        light: bool = False) -> Campaign:
+        light: bool = False, recycle: int = 0, recheck: bool = True) -> Campaign:
     """Run ``count`` cases of each kind over ``jobs`` workers; ``progress(done, total,
     campaign)`` is called after each case. ``light`` workers load nothing before their
-    memory limit (the runner's self-test: they start in a fraction of the time)."""
+    memory limit (the runner's self-test: they start in a fraction of the time); a worker is
+    replaced after ``recycle`` cases (0: only when it dies or is killed).
+
+    Workers are long-lived, so what one case leaves behind (a leak, a cache) weighs on the
+    next: with ``recheck``, a case that ran out of memory after others in its worker runs
+    again alone in a fresh one, and when it passes there it counts as ``accumulated``
+    (memory held from earlier cases: a leak, not this input), not ``memory``."""
     todo = list(cases_) if cases_ is not None else cases(kinds, count, seed)
     todo.reverse()
     total = len(todo)
@@ -173,6 +181,7 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
         workers.remove(w)
 
     def finish(w: _Worker, answer: dict) -> None:
+        answer["nth"] = w.handled
         result.add(answer["case"].split(":")[1], answer)
         w.case = None
         if progress:
@@ -185,7 +194,10 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
     try:
         while todo or any(w.case for w in workers):
             for w in list(workers):
-                if w.ready and w.case is None and todo:
+                if recycle and w.ready and w.case is None and w.handled >= recycle:
+                    retire(w)
+                    spawn()
+                elif w.ready and w.case is None and todo:
                     w.send(todo.pop())
             for key, _ in sel.select(timeout=0.2):
                 w = key.data
@@ -243,5 +255,27 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
         for w in list(workers):
             w.proc.stdin.close()
             retire(w)
+    if recheck:
+        _recheck_memory(result, timeout=timeout, memory=memory, nice=nice, light=light)
     result.seconds = time.monotonic() - t0
     return result
+
+
+def _recheck_memory(result: Campaign, **kw) -> None:
+    """Run alone, each in a fresh worker, the cases that ran out of memory after others in
+    their worker; those that pass alone become ``accumulated``."""
+    again = [f for f in result.failures if f["outcome"] == "memory" and (f.get("nth") or 1) > 1]
+    if not again:
+        return
+    alone = run_cases([f["case"] for f in again], 2, recycle=1, recheck=False, **kw)
+    answers = {case: outcome for case, outcome, _cpu in alone.answers}
+    for f in again:
+        if answers.get(f["case"]) in GOOD:
+            kind = f["case"].split(":")[1]
+            result.counts[kind]["memory"] -= 1
+            if not result.counts[kind]["memory"]:
+                del result.counts[kind]["memory"]
+            result.counts[kind]["accumulated"] += 1
+            f["outcome"] = "accumulated"
+            f["detail"] = (f"{f['detail']}; alone in a fresh worker: {answers[f['case']]} (memory held from "
+                           f"the {f['nth'] - 1} cases before it in its worker)")

@@ -79,6 +79,17 @@ def test_each_failing_outcome_is_caught_by_the_runner(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.glob("coverfire-fuzz-*")) == []
 
 
+def test_memory_held_from_earlier_cases_is_told_from_an_input_s_own(tmp_path, monkeypatch):
+    # (a worker handles many cases: the tinymap kind's 11 "memory" cases of seed 2602 each
+    # passed alone; what they met was what earlier exports had left in the worker)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    campaign = runner.run(["selftest-leak"], 3, 1, jobs=1, light=True)
+    outcomes = [outcome for _case, outcome, _cpu in campaign.answers]
+    assert outcomes[0] == "accepted" and campaign.counts["selftest-leak"] == {"accepted": 1, "accumulated": 2}
+    assert all("alone in a fresh worker: accepted" in f["detail"] for f in campaign.failures)
+    assert campaign.bad() == 2  # (a leak is a fault, only not this input's)
+
+
 def test_a_traceback_on_standard_error_is_found():
     from tests.fuzz.worker import crash_in
 
