@@ -1,5 +1,5 @@
 """``python -m tests.fuzz [--count N] [--kind KIND ...] [--seed S] [--jobs J] [--nice N]
-[--report FILE]``: run the campaign and print the counts table; ``--case SEED:KIND:I``
+[--recycle N] [--report FILE]``: run the campaign and print the counts table; ``--case SEED:KIND:I``
 replays one case in this process (with its detail)."""
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--nice", type=int, default=10, help="niceness of the workers (default 10)")
     ap.add_argument("--timeout", type=float, default=runner.TIMEOUT)
+    ap.add_argument("--recycle", type=int, default=0,
+                    help="replace each worker after this many cases (default 0: only when it dies)")
     ap.add_argument("--report", help="write the counts and every failing case (JSON) here")
     ap.add_argument("--case", help="replay one case, e.g. 1:encounter:17")
     ap.add_argument("--replay", help="run again, in workers, the failing cases of a --report FILE")
@@ -58,10 +60,11 @@ def main(argv=None) -> int:
 
     if args.replay:
         names = [f["case"] for f in json.loads(Path(args.replay).read_text(encoding="utf-8"))["failures"]]
-        campaign = runner.run_cases(names, args.jobs, timeout=args.timeout, nice=args.nice, progress=progress)
+        campaign = runner.run_cases(names, args.jobs, timeout=args.timeout, nice=args.nice, progress=progress,
+                                    recycle=args.recycle)
     else:
         campaign = runner.run(kinds, args.count, args.seed, args.jobs, timeout=args.timeout, nice=args.nice,
-                              progress=progress)
+                              progress=progress, recycle=args.recycle)
     print(campaign.table())
     print(f"\n{sum(sum(c.values()) for c in campaign.counts.values()):,} cases in {campaign.seconds:.0f} s "
           f"(seed {args.seed}, {args.jobs} workers, {args.timeout:g} s of CPU and {runner.MEMORY >> 20} MiB each; "
