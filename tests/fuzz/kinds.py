@@ -625,14 +625,27 @@ def make_tinymap(rng: random.Random, work: Path) -> tuple[Path, str]:
 
 
 def tinymap_case(rng: random.Random, work: Path) -> str:
-    """A tiny or huge map: refused at load naming its size, or loaded, analysed, exported
-    (PNG or SVG, GM or player view), saved and reloaded."""
+    """A tiny or huge map: refused at load naming its size, or loaded (its size and its
+    tokens' places and sizes as written: a load has no way to warn, so any change is a
+    silent one), analysed, exported (PNG or SVG, GM or player view), saved and reloaded."""
     from engine.files import load_encounter
 
     path, detail = make_tinymap(rng, work)
     input_made()
     try:
         enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=path.name)
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for key in ("width", "height"):
+            if getattr(enc.map, key) != data["map"][key]:
+                raise Outcome("silent", f"$.map.{key}: {data['map'][key]!r} in the file was read as "
+                                        f"{getattr(enc.map, key)!r}")
+        read = {t.id: t for t in enc.tokens}
+        for i, t in enumerate(data.get("tokens", [])):
+            got = read.get(t.get("id"))
+            for key in ("x", "y", "radius"):
+                if got is not None and key in t and getattr(got, key) != t[key]:
+                    raise Outcome("silent", f"$.tokens[{i}].{key}: {t[key]!r} in the file was read as "
+                                            f"{getattr(got, key)!r}")
         _analyze_and_export(path, enc, rng, work)
         _roundtrip(enc, work / ("saved-" + path.name))
     except Outcome as o:
