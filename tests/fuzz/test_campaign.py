@@ -127,3 +127,20 @@ def test_a_case_makes_the_same_input_from_its_seed(kind, tmp_path):
     assert a == b
     c = _made(f"{CI_SEED}:{kind}:{j}", tmp_path / "made-other")
     assert c[2] != a[2]
+
+
+def test_a_lost_write_of_concurrent_writers_is_a_silent_change(tmp_path, monkeypatch):
+    # (in this process: the writers are forked from it; each "adds" a character and writes nothing)
+    import os
+
+    import engine.importers.chummer as chummer
+    from tests.fuzz.kinds import run_case
+
+    def says_added_writes_nothing(args):
+        print(f"Added 'Ghost' as 'ghost-{os.getpid()}' at (1, 1) to {args.into}")
+        return 0
+
+    monkeypatch.setattr(chummer, "run_import_character", says_added_writes_nothing)
+    outcome, detail = run_case(f"{CI_SEED}:concurrent:{CI_CASES['concurrent']}", tmp_path / "case")
+    assert outcome == "silent", detail
+    assert "writers said they added ['ghost-" in detail and "lost ['ghost-" in detail
