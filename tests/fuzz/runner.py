@@ -22,12 +22,12 @@ from tests.fuzz.kinds import GOOD, KIND_LABELS, LABELS, OUTCOMES, REPO
 #: wall time: on a machine shared by several engineers a case's wall time can triple.
 TIMEOUT = 10.0
 #: Wall seconds after which a case that is not computing counts as hung (blocked on
-#: something: its CPU time grew by less than :data:`IDLE_CPU` over the last third of it), as a
-#: multiple of :data:`TIMEOUT`. (A case that computes slowly on a loaded machine is not hung:
-#: a 15 MB encounter of 1,250,000 pairs, 7 s of CPU, met a plain 30 s backstop under load 16.)
+#: something: neither its worker nor any process of the worker's group was runnable over the
+#: last third of it), as a multiple of :data:`TIMEOUT`. (A case that computes slowly on a
+#: loaded machine is not hung: a 15 MB encounter of 1,250,000 pairs, 7 s of CPU, met a plain
+#: 30 s backstop under load 16; and a niced worker starved of CPU by busier processes is
+#: runnable, not blocked, though its CPU time hardly grows.)
 WALL_FACTOR = 3.0
-#: CPU seconds under which a case counts as not computing over that third.
-IDLE_CPU = 0.05
 #: Wall seconds after which a case counts as hung whatever it does, as a multiple of :data:`TIMEOUT`.
 MAX_WALL_FACTOR = 10.0
 #: Address space of a worker (the issue's 1 GiB).
@@ -124,7 +124,7 @@ class _Worker:
         self.case = case
         self.started = time.monotonic()
         self.cpu_start = self.cpu()
-        self.samples: list[tuple[float, float]] = []  # (wall, CPU of the case) of the last window
+        self.running = self.started  # when it (or a process of its group) was last seen runnable
         self.proc.stdin.write((case + "\n").encode())
         self.proc.stdin.flush()
 
@@ -137,6 +137,24 @@ class _Worker:
         if self.work:  # a killed worker cannot clean up after itself
             shutil.rmtree(self.work, ignore_errors=True)
             Path(self.work + ".stderr").unlink(missing_ok=True)
+
+
+def _runnable(pgid: int) -> bool:
+    """Whether a process of process group ``pgid`` (a worker and the children of its case) is
+    running or waiting for a CPU (Linux /proc; True where unknown: never "blocked" then)."""
+    try:
+        pids = [int(d) for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:
+        return True
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] in (b"R", b"D"):  # (D: waiting on the disk, busy too)
+            return True
+    return False
 
 
 def run_cases(names: list[str], jobs: int = 2, **kw) -> Campaign:
@@ -224,7 +242,7 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                     elif "made" in msg:  # the input is made: Coverfire's part starts now
                         w.started = time.monotonic()
                         w.cpu_start = w.cpu()
-                        w.samples = []
+                        w.running = w.started
                     else:
                         finish(w, msg)
             now = time.monotonic()
@@ -236,15 +254,13 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                     continue
                 cpu, wall = w.cpu() - w.cpu_start, now - w.started
                 window = WALL_FACTOR * timeout / 3
-                w.samples.append((now, cpu))
-                while len(w.samples) > 1 and w.samples[1][0] <= now - window:
-                    w.samples.pop(0)
-                idle = (wall > WALL_FACTOR * timeout and w.samples[0][0] <= now - window
-                        and cpu - w.samples[0][1] < IDLE_CPU)
+                if wall > WALL_FACTOR * timeout - window and _runnable(w.proc.pid):
+                    w.running = now
+                idle = wall > WALL_FACTOR * timeout and now - max(w.running, w.started) > window
                 if cpu > timeout or idle or wall > MAX_WALL_FACTOR * timeout:
                     case = w.case
                     retire(w)
-                    why = ("blocked: no CPU used in the last " f"{window:g} s, " if idle and cpu <= timeout else "")
+                    why = ("blocked: not runnable in the last " f"{window:g} s, " if idle and cpu <= timeout else "")
                     finish(w, {"case": case, "outcome": "hung",
                                "detail": f"no answer after {cpu:.1f} s of CPU ({why}{wall:.1f} s wall)",
                                "seconds": None})

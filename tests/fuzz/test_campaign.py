@@ -70,7 +70,7 @@ def test_each_failing_outcome_is_caught_by_the_runner(tmp_path, monkeypatch):
     detail = {f["case"].split(":")[1]: f["detail"] for f in campaign.failures}
     assert "EncounterFileError" in detail["selftest-crash"] and "engine/files.py" in detail["selftest-crash"]
     assert detail["selftest-stderr"].startswith("accepted, then on standard error: ValueError: a stray child's error")
-    assert "blocked: no CPU used" in detail["selftest-blocked"]
+    assert "blocked: not runnable" in detail["selftest-blocked"]
     assert detail["selftest-rss"].startswith("accepted, at a peak of 0.3")  # (300 MiB and the worker's own)
     assert campaign.rss["selftest-rss"] >= 300 << 20
     assert campaign.bad() == len(kinds)
