@@ -345,3 +345,61 @@ def compare(live, folder: Path, name: str = "step") -> list[str]:
     finally:
         close_window(fresh)
 
+
+
+# -- exports as data ---------------------------------------------------------------------------
+_NUMBER = None
+
+
+def _numbers_rounded(text: str, nd: int = 1) -> str:
+    """``text`` with every number in it rounded to ``nd`` decimals (path data, transforms)."""
+    import re
+
+    global _NUMBER
+    if _NUMBER is None:
+        _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
+    return _NUMBER.sub(lambda m: repr(_r(float(m.group()), nd)), text)
+
+
+def svg_items(svg: bytes) -> list[tuple]:
+    """An SVG export as data: each element in document order as (tag, its attributes with
+    numbers rounded to 0.1, its text), so two exports compare by what they draw (paths,
+    fills, transforms, texts), not by their bytes."""
+    import xml.etree.ElementTree as ET
+
+    out = []
+    for el in ET.fromstring(svg).iter():
+        tag = el.tag.rpartition("}")[2]
+        attrs = tuple(sorted((k.rpartition("}")[2], _numbers_rounded(v)) for k, v in el.attrib.items()))
+        out.append((tag, attrs, (el.text or "").strip()))
+    return out
+
+
+def svg_differences(a: bytes, b: bytes, limit: int = 6) -> list[str]:
+    """What differs between two SVG exports as data (empty: the same items)."""
+    ia, ib = svg_items(a), svg_items(b)
+    out = [f"svg: {len(ia)} items != {len(ib)}"] if len(ia) != len(ib) else []
+    for n, (x, y) in enumerate(zip(ia, ib)):
+        if x != y:
+            out.append(f"svg item {n}: {x!r:.300} != {y!r:.300}")
+            if len(out) >= limit:
+                break
+    return out
+
+
+def pdf_streams(pdf: bytes) -> list[bytes]:
+    """A PDF export's content: its streams unpacked, without the XMP metadata (the date and
+    document id of each write)."""
+    import re
+    import zlib
+
+    out = []
+    for raw in re.findall(rb"stream\r?\n(.*?)endstream", pdf, re.S):
+        raw = raw.rstrip(b"\r\n")
+        try:
+            raw = zlib.decompress(raw)
+        except zlib.error:
+            pass
+        if not raw.startswith(b"<?xpacket"):
+            out.append(raw)
+    return out
