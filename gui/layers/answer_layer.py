@@ -56,6 +56,8 @@ class AnswerLayer(MapLayer):
         self.build_count = 0
         #: the view's token layer, whose layout places the badges (None: above each disc)
         self.token_layer: TokenLayer | None = None
+        #: where the silhouette inset was last drawn (painter pixels), None when it was not
+        self.inset_at: QRectF | None = None
 
     def set_answers(self, encounter: Encounter, attacker_id: str | None, reports: dict,
                     sight=None, charge=None, focus_id: str | None = None) -> None:
@@ -97,7 +99,7 @@ class AnswerLayer(MapLayer):
             lo, hi = arr.min(axis=0) - 2, arr.max(axis=0) + 2
             rect = QRectF(lo[0], lo[1], hi[0] - lo[0], hi[1] - lo[1])
         before = QRectF(self._rect)
-        self._set_rect(rect, 140.0 * self.options.label_scale)
+        self._set_rect(rect, 200.0 * self.options.label_scale)  # (the inset: up to ~190 px out)
         tl = self.token_layer
         if tl is not None and self._rect == before and not was[2] and self._sight is None \
                 and self._charge is None and tl.simple_drawing():
@@ -217,8 +219,30 @@ class AnswerLayer(MapLayer):
             draw_label(painter, lx * m11 + dx, ly * m22 + dy + 14, c["text"], bpx * 1.1, anchor="top",
                        bold=True, fg=QColor("#0b0d10"), bg=_alpha(style.CHARGE_COLOUR, 235))
         if self._sight is not None and self._sight.get("profile") is not None:
-            _draw_silhouette(painter, self._sight, m11, m22, dx, dy, px_per_m, self.options.label_scale)
+            self.inset_at = _draw_silhouette(painter, self._sight, m11, m22, dx, dy, px_per_m,
+                                             self.options.label_scale, self._inset_avoid(px_per_m, dx, dy))
+        else:
+            self.inset_at = None
         painter.restore()
+
+    def _inset_avoid(self, px_per_m: float, dx: float, dy: float) -> list[QRectF]:
+        """What the silhouette inset keeps clear of, in the painter's pixels: every token's
+        name block (name and what hangs under it) and attack badge, and the other tokens'
+        discs."""
+        tl = self.token_layer
+        if tl is None:
+            return []
+        out = [QRectF(l + dx, t + dy, r - l, b - t) for l, t, r, b in
+               list(tl.block_rects(px_per_m).values()) + list(tl.badge_rects(px_per_m).values())]
+        target = self._sight["target"] if self._sight is not None else None
+        rs = tl.radii_px(px_per_m)
+        for i in range(len(tl.ids)):
+            x, y = float(tl._xy[i, 0]), float(tl._xy[i, 1])
+            if target is not None and abs(x - target[0]) < 1e-9 and abs(y - target[1]) < 1e-9:
+                continue
+            r = float(rs[i])
+            out.append(QRectF(x * px_per_m + dx - r, y * px_per_m + dy - r, 2 * r, 2 * r))
+        return out
 
 
 _BADGES: dict[tuple, Badge] = {}
@@ -313,9 +337,44 @@ def _sight_drawing(t, sight) -> dict:
             "height": float(sight.target_height), "radius": float(t.radius), "target": (t.x, t.y), "side": t.side}
 
 
-def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, scale: float) -> None:
+def inset_place(cx: float, cy: float, rpx: float, fw: float, fh: float, gap: float,
+                vp: QRectF, avoid: list[QRectF]) -> QRectF:
+    """Where the silhouette inset (``fw`` x ``fh`` px) goes beside a target disc (centre
+    ``cx``, ``cy``, radius ``rpx``): right of it, else left, level with it, else raised or
+    lowered by half its height, then as much again farther out, the first place covering none of ``avoid`` (names, badges,
+    discs) and inside ``vp`` (when known); when every place covers something, the one
+    covering least."""
+    places = [QRectF(x, cy - fh / 2 + shift * fh / 2, fw, fh)
+              for away in (gap, 2.2 * gap) for shift in (0, -1, 1)
+              for x in (cx + rpx + away, cx - rpx - away - fw)]
+
+    def cost(r: QRectF) -> float:
+        c = 0.0
+        for a in avoid:
+            i = r.intersected(a)
+            if not i.isEmpty():
+                c += i.width() * i.height()
+        if not vp.isEmpty():
+            i = r.intersected(vp)
+            c += 4 * (r.width() * r.height() - (0.0 if i.isEmpty() else i.width() * i.height()))
+        return c
+
+    best = places[0]
+    best_cost = None
+    for r in places:
+        c = cost(r)
+        if c == 0:
+            return r
+        if best_cost is None or c < best_cost:
+            best, best_cost = r, c
+    return best
+
+
+def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, scale: float,
+                     avoid: list[QRectF] = ()) -> QRectF:
     """An inset beside the target: its silhouette as the shooter sees it (the shooter's right
-    on the right), the hidden part dark and hatched, with the hidden percentage and class."""
+    on the right), the hidden part dark and hatched, with the hidden percentage and class;
+    placed clear of ``avoid`` (:func:`inset_place`). Returns where it was drawn."""
     u, hidden = s["profile"]
     height, radius = s["height"], s["radius"]
     k = 34.0 * scale  # inset pixels per metre
@@ -331,10 +390,9 @@ def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, sca
     fw = max(w, tw, cw) + 2 * pad
     fh = h + 2 * th + 3 * pad
     vp = painter.viewport()
-    left = cx + radius * px_per_m + 26 * scale
-    if vp.width() > 0 and left + fw > vp.width() - 4:
-        left = cx - radius * px_per_m - 26 * scale - fw
-    top = cy - fh / 2
+    area = QRectF(4, 4, vp.width() - 8, vp.height() - 8) if vp.width() > 8 and vp.height() > 8 else QRectF()
+    place = inset_place(cx, cy, radius * px_per_m, fw, fh, 26 * scale, area, list(avoid))
+    left, top = place.left(), place.top()
     painter.setPen(cosmetic(QColor(255, 255, 255, 110), 1.0))
     painter.setBrush(QBrush(QColor(10, 12, 16, 225)))
     painter.drawRoundedRect(QRectF(left, top, fw, fh), 7, 7)
@@ -371,6 +429,7 @@ def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, sca
     painter.drawStaticText(QPointF(left + (fw - tw) / 2, bottom + pad * 0.5), st)
     draw_label(painter, left + fw / 2, bottom + pad * 0.5 + th + 2, cls, 11.5 * scale, anchor="top",
                bold=True, fg=QColor("#0b0d10"), bg=colour)
+    return place
 
 
 def _charge_drawing(t, plan) -> dict | None:
