@@ -36,6 +36,7 @@ from gui.layers import (
     OverlayLayer,
     Sketch,
     TokenLayer,
+    ZoneLabelLayer,
     ZoneLayer,
     _alpha,
     cosmetic,
@@ -189,7 +190,9 @@ class MapView(pg.GraphicsView):
         self.answer_layer = AnswerLayer(options)
         self.answer_layer.token_layer = self.tokens
         self.overlay = OverlayLayer(options)
-        self.layers = [self.ground, self.zones, self.obstacles, self.tokens, self.answer_layer, self.overlay]
+        self.zone_labels = ZoneLabelLayer(options, self.zones)  # (above the obstacles)
+        self.layers = [self.ground, self.zones, self.obstacles, self.zone_labels, self.tokens, self.answer_layer,
+                       self.overlay]
         for layer in self.layers:
             self.vb.addItem(layer, ignoreBounds=True)
         self.vb.sigTransformChanged.connect(self._on_transform)

@@ -31,11 +31,11 @@ from gui.layers.paint import (
     stamp,
 )
 from gui.layers.tokens import TokenBar, TokenDecoration, TokenLayer
-from gui.layers.zones import ZoneLayer
+from gui.layers.zones import ZoneLabelLayer, ZoneLayer
 
 __all__ = [
     "AnswerLayer", "Badge", "DOOR_EDGE", "DOOR_FILL", "GroundLayer", "MapLayer", "NO_BRUSH", "NO_PEN",
     "ObstacleLayer", "OverlayLayer", "WINDOW_EDGE", "WINDOW_FILL", "SPRITES", "Sketch", "TEXT", "TokenBar", "TokenDecoration",
-    "TokenLayer", "ZoneLayer", "_alpha", "_dpr", "badge_for", "cosmetic", "draw_label", "label_sprite",
+    "TokenLayer", "ZoneLabelLayer", "ZoneLayer", "_alpha", "_dpr", "badge_for", "cosmetic", "draw_label", "label_sprite",
     "place_labels", "selection_sketch", "stamp", "zone_handles",
 ]

@@ -64,6 +64,10 @@ def zone_labels(z, origin: tuple[float, float], empty: bool = False) -> list[tup
     return []
 
 
+#: Where a zone label may go, in order: (steps along its direction, pill breadths to the side).
+_LABEL_PLACES = tuple((j, k) for j in range(6) for k in (0, -1, 1))
+
+
 class ZoneLayer(MapLayer):
     """Zones as translucent fills of the engine's wall-clipped shapes, with a faint outline
     of the full shape (where walls stop the fire, only the outline remains)."""
@@ -79,6 +83,18 @@ class ZoneLayer(MapLayer):
         #: layer's name layout, which keeps clear of the zones' labels, follow it)
         self.generation = 0
         self._placed_memo: tuple | None = None
+        #: the layer drawing the labels, above the obstacles (:class:`ZoneLabelLayer`)
+        self.label_layer: ZoneLabelLayer | None = None
+
+    def _redraw(self, rect: QRectF | None = None) -> None:
+        """Repaint the zones (with new bounds ``rect``, metres) and their labels' layer."""
+        if rect is not None:
+            self._set_rect(rect, 170.0 * self.options.label_scale)
+        self.update()
+        lab = self.label_layer
+        if lab is not None:
+            lab._set_rect(self._rect, self._pad_px)
+            lab.update()
 
     def set_zones(self, encounter: Encounter, tactics) -> None:
         """Rebuild the drawings of zones whose shape may have changed (their own value,
@@ -111,8 +127,7 @@ class ZoneLayer(MapLayer):
         if changed or keep.keys() != self._drawings.keys() or list(keep) != list(self._drawings):
             self._drawings = keep
             self.generation += 1
-            self._set_rect(rect, 170.0 * self.options.label_scale)
-            self.update()
+            self._redraw(rect)
 
     def _edited_boxes(self, obstacles: tuple) -> list[QRectF] | None:
         """The bounding boxes (before and after) of the obstacles that differ from the last
@@ -136,7 +151,7 @@ class ZoneLayer(MapLayer):
     def rebuild(self) -> None:
         self._drawings = {}
         self.generation += 1
-        self.update()
+        self._redraw()
 
     def clear(self) -> None:
         """Draw no zone (until the next :meth:`set_zones`): a new map's zones come a turn
@@ -144,15 +159,15 @@ class ZoneLayer(MapLayer):
         if self._drawings:
             self._drawings = {}
             self.generation += 1
-            self._set_rect(QRectF(), 170.0 * self.options.label_scale)
-            self.update()
+            self._redraw(QRectF())
 
     def placed_labels(self, px_per_m: float, flip: bool = False) -> list[tuple[QRectF, str, QColor]]:
         """Where the zones' labels are drawn at ``px_per_m`` pixels per metre: (pill rect in
         pixels from the map origin, y as drawn, text, colour) each. A label stands off its
         point along its direction, clear of the aim handle; one that would cover a label
-        placed before it moves on along that direction (a circle's radius under another
-        zone's far-end width was unreadable)."""
+        placed before it moves a pill's breadth to one side or the other, else on along
+        that direction (a circle's radius under another zone's far-end width was
+        unreadable; six circles in a row slid their radii along to the view's edge)."""
         px = 11.0 * self.options.label_scale
         key = (self.generation, round(px_per_m, 6), flip, px, self.options.show_labels)
         if self._placed_memo is not None and self._placed_memo[0] == key:
@@ -167,10 +182,15 @@ class ZoneLayer(MapLayer):
                     c, sn = math.cos(a), math.sin(a) * sy
                     reach = min((w / 2 + 0.4 * h) / max(abs(c), 1e-6), (h / 2 + 0.4 * h) / max(abs(sn), 1e-6)) + 12
                     step = max(abs(bw * c), abs(bh * sn), bh) + 2
+                    side = abs(bw * sn) + abs(bh * c) + 4  # (a pill's breadth across the direction)
                     px0, py0 = x * px_per_m, y * px_per_m * sy
                     first = None
-                    for j in range(6):
-                        cx, cy = px0 + (reach + j * step) * c, py0 + (reach + j * step) * sn
+                    # along the direction, first level, then a pill's breadth to either side
+                    # (circles in a row: their radii alternate above and below the line
+                    # instead of sliding on, one past the other, off the map)
+                    for j, k in _LABEL_PLACES:
+                        cx = px0 + (reach + j * step) * c - k * side * sn
+                        cy = py0 + (reach + j * step) * sn + k * side * c
                         rect = QRectF(cx - bw / 2, cy - bh / 2, bw, bh)
                         first = first or rect
                         if not any(rect.adjusted(-2, -2, 2, 2).intersects(r) for r, _, _ in out):
@@ -215,15 +235,43 @@ class ZoneLayer(MapLayer):
             painter.drawPath(d.full)
             painter.setPen(cosmetic(_alpha(d.colour, 230), 1.6))
             painter.drawPath(d.clipped)
-        if not self.options.show_labels:
-            return
-        tr = painter.transform()
-        painter.save()
-        painter.resetTransform()
-        px = 11.0 * self.options.label_scale
-        # beyond the far end, clear of the aim handle and of the labels placed before
-        for rect, text, colour in self.placed_labels(abs(tr.m11()) or 1.0, tr.m22() < 0):
-            c = rect.center()
-            draw_label(painter, c.x() + tr.dx(), c.y() + tr.dy(), text, px, anchor="center",
-                       fg=QColor("#101418"), bg=_alpha(colour, 220))
-        painter.restore()
+        if self.label_layer is None:  # (a zone layer on its own draws its labels itself)
+            paint_labels(self, painter)
+
+
+def paint_labels(zones: ZoneLayer, painter: QPainter) -> None:
+    """The zones' labels (:meth:`ZoneLayer.placed_labels`) in pills of their colours."""
+    if not zones.options.show_labels:
+        return
+    tr = painter.transform()
+    painter.save()
+    painter.resetTransform()
+    px = 11.0 * zones.options.label_scale
+    # beyond the far end, clear of the aim handle and of the labels placed before
+    for rect, text, colour in zones.placed_labels(abs(tr.m11()) or 1.0, tr.m22() < 0):
+        c = rect.center()
+        draw_label(painter, c.x() + tr.dx(), c.y() + tr.dy(), text, px, anchor="center",
+                   fg=QColor("#101418"), bg=_alpha(colour, 220))
+    painter.restore()
+
+
+class ZoneLabelLayer(MapLayer):
+    """The labels of a :class:`ZoneLayer`'s zones ("18 m radius", "10 m wide at 30 m"), in a
+    layer of their own above the obstacles: the zones' fills lie under the obstacles, and
+    a label drawn with them was hidden by any building it fell on (Brick's blast, its rim
+    inside the corner building, showed no radius at all)."""
+
+    Z = -47.0  # (above the obstacles (-50), under the players' fog (-45) and the tokens (0))
+
+    def __init__(self, options: ViewOptions, zones: ZoneLayer):
+        super().__init__(options)
+        self.setZValue(self.Z)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.zones = zones
+        zones.label_layer = self
+        self._set_rect(zones._rect, zones._pad_px)
+
+    def paint(self, painter: QPainter, *args) -> None:
+        self.paint_count += 1
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        paint_labels(self.zones, painter)

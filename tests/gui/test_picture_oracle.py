@@ -440,10 +440,12 @@ class PictureMachine(RuleBasedStateMachine):
         _count("opens")
 
     @precondition(lambda self: DROP_MAP.is_file())
-    @rule()
+    @rule(i=ANY)
     @logged
-    def drop_map(self):
-        self.win.drops.drop([str(DROP_MAP)], None)
+    def drop_map(self, i):
+        """A map file dropped on the window (one of the shared samples' UVTT/dd2vtt maps)."""
+        maps = sorted(p for p in DROP_MAP.parent.iterdir() if p.suffix in (".uvtt", ".dd2vtt"))
+        self.win.drops.drop([str(self._pick(maps, i))], None)
         _count("map drops")
 
     @rule(view=st.sampled_from(["player", "gm"]))
@@ -603,7 +605,7 @@ def test_a_blast_grown_deleted_and_restored_is_drawn_where_it_is(qtbot, tmp_path
 def test_another_map_opened_after_a_zoom_shows_its_own_ground(qtbot, tmp_path, quiet_messages):
     # the ground's cached picture (grid, map edge) scrolled by the new map's bounds: the
     # old map's grid left in a quarter of the view
-    replay(tmp_path, "open_window(demo=0); drop_map(); open_other(demo=1); zoom(factor=0.5); open_other(demo=2)")
+    replay(tmp_path, "open_window(demo=0); drop_map(i=1); open_other(demo=1); zoom(factor=0.5); open_other(demo=2)")
 
 
 def test_a_new_legend_row_repaints_the_whole_legend(qtbot, tmp_path, quiet_messages):
@@ -764,3 +766,36 @@ def test_a_pan_after_a_zoom_about_the_middle_keeps_the_grid_in_place(qtbot, tmp_
 
     monkeypatch.setattr(sys.modules[__name__], "MAP", "big")
     replay(tmp_path, "open_window(demo=0); zoom(factor=0.8); pan(dx=-232, dy=144)")
+
+
+def test_a_big_blast_after_a_grenade_deleted_and_restored_is_labelled_its_own_radius(window, qtbot, tmp_path):
+    """A 15 m blast drawn at (31, 29), Brick's frag grenade thrown into it fitted to its
+    blast (18P, -1 DV a metre: 18 m), the zone deleted and the deletion undone: the map
+    draws an 18 m circle (36 m across) with "18 m radius" on its rim at (49, 29), and
+    nothing of the 15 m one (the issue's "15 m circle labelled 4 m radius")."""
+    from engine.sr5 import blast
+    from engine.sr5.dice import SeededRoller
+
+    win = window
+    enc = win.document.committed
+    z = edits.default_zone(enc, "blast", enc.token("brick"), (31.0, 29.0))
+    win.document.commit(edits.add_unchecked(enc, z), "blast")
+    win.document.commit(edits.resize_zone(win.document.committed, z.id, (46.0, 29.0)), "resize")
+    assert win.document.committed.zone(z.id).radius == 15.0
+    win.selection.select(["brick"], win.document.committed)
+    ctl = win.sr5.controller
+    plan = ctl.plan_blast(blast.BlastDeclaration("brick", z.id, "Frag grenade", fit_radius=True))
+    ctl.apply_blast(blast.resolve_blast(plan, SeededRoller(3), tactics=ctl.shared_tactics()), force=True)
+    win.selection.select([z.id], win.document.committed)
+    win.delete_selection()
+    assert z.id not in win.map_view.zones.drawings()
+    win.document.undo_stack.undo()
+    oracle.settle(win)
+    d = win.map_view.zones.drawings()[z.id]
+    assert d.labels == [(49.0, 29.0, "18 m radius", 0.0)]
+    full = d.full.boundingRect()
+    assert (full.width(), full.height()) == (pytest.approx(36.0, abs=0.01), pytest.approx(36.0, abs=0.01))
+    assert (full.center().x(), full.center().y()) == (pytest.approx(31.0, abs=0.01), pytest.approx(29.0, abs=0.01))
+    texts = [t for _, t, _ in win.map_view.zones.placed_labels(1 / win.map_view.m_per_px())]
+    assert "18 m radius" in texts and not any(t in ("15 m radius", "3 m radius") for t in texts)
+    assert oracle.compare(win, tmp_path) == []
