@@ -158,3 +158,41 @@ def test_a_new_weapon_in_hand_moves_the_badges_and_the_targets_panel(window, tmp
     qtbot.waitUntil(lambda: badges(window) == {"ganger": "out"})
     assert window.targets.weapon.currentData() == "Unarmed Attack"
     assert window.sr5.open_attack("wesson", ["ganger"]).weapon_combo.currentData() == "Unarmed Attack"
+
+
+# Wesson (shared/samples/chummer) lists Unarmed Attack first and has the Cavalier Deputy, a
+# heavy pistol, in hand: bands 5 / 20 / 40 / 60 m. A ganger 12 m east: 5 < 12 <= 20, Medium -1
+# (the fist: no range table, "out").
+@pytest.mark.parametrize("save, weapon", [("Wesson.chum5", "Cavalier Deputy"), ("Popstar.chum5", "Ingram Smartgun X")])
+def test_coverfire_analyze_and_the_window_agree_on_an_imported_runners_ready_weapon(
+        save, weapon, window, tmp_path, qtbot, samples_dir, capsys):
+    """``coverfire import-character`` then ``coverfire analyze`` on the file, and the same
+    file opened in the window: the command's weapon and range, the map's badge, the Targets
+    panel's weapon and row, and the attack page's weapon and range all say the same."""
+    import json
+
+    from engine.files import load_encounter
+    from gui.cli import main
+
+    path = tmp_path / "street.json"
+    enc = Encounter(name="Street", ruleset="sr5", map={"width": 60.0, "height": 40.0},
+                    tokens=(Token(id="ganger", name="Ganger", side="ganger", x=22.0, y=20.0),))
+    path.write_text(dumps_encounter(enc), encoding="utf-8")
+    assert main(["import-character", str(samples_dir / "chummer" / save), "--into", str(path),
+                 "--at", "10", "20"]) == 0
+    capsys.readouterr()
+    rid = next(t.id for t in load_encounter(path).tokens if t.id != "ganger")
+    assert main(["analyze", str(path), "--attacker", rid, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["weapon"] == weapon
+    assert [(t["distance"], t["range"]) for t in data["targets"]] == [(12.0, {"band": "medium", "modifier": -1})]
+    assert window.open_file(path, ask=False)
+    window.selection.set_attacker(rid)
+    qtbot.waitUntil(lambda: window.answers.attacker == rid and "ganger" in window.answers.targets)
+    assert badges(window) == {"ganger": "M \u22121"}
+    assert window.targets.weapon.currentData() == weapon
+    assert window.targets.model.row_texts("ganger")[:4] == ["Ganger", "12.0", "medium", "-1"]
+    page = window.sr5.open_attack(rid, ["ganger"])
+    assert page.weapon_combo.currentData() == weapon
+    plan = page.plan.targets[0]
+    assert (plan.facts.distance, plan.band) == (12.0, "medium")
