@@ -895,12 +895,13 @@ class MapView(pg.GraphicsView):
 
         s = self.options.label_scale
         px, line, gap = 12.5 * s, 22 * s, 18 * s
-        avail = width - self.SCALE_BAR_ROOM - 24
+        # (the box, its 20 px of padding included, ends 3 px inside the view's right edge)
+        avail = width - self.SCALE_BAR_ROOM - 4 - 20 * s
         avail = max(avail, 200.0)
         x = y = 0.0
         widest = 0.0
         out = []
-        for kind, text, colour in rows:
+        for kind, text, colour in _fitted_rows(rows, avail, px, s):
             if kind == "cover":
                 w = sum(TEXT.get(c, px, True)[1] + 16 * s for c in style.COVER_COLOURS) + TEXT.get("cover:", px)[1] + 8 * s
             elif kind == "text":
@@ -1025,3 +1026,32 @@ class MapView(pg.GraphicsView):
                 draw_label(painter, ox + ex + 12 * s, cy, text, px, anchor="left", bg=None)
         painter.setBrush(NO_BRUSH)
         painter.setPen(QPen(Qt.PenStyle.NoPen))
+
+
+def _fitted_rows(rows, avail: float, px: float, s: float):
+    """The legend's rows made to fit a line ``avail`` pixels wide: a text wider than that
+    (the range bands' key in a narrow view) split where it has two spaces, a name wider
+    than that cut short with an ellipsis (the last line of the legend ran past the dock's
+    edge)."""
+    from gui.layers import TEXT
+
+    for kind, text, colour in rows:
+        if kind == "cover":
+            yield kind, text, colour
+            continue
+        pad = 6 * s if kind == "text" else 22 * s
+        if TEXT.get(text, px)[1] + pad <= avail:
+            yield kind, text, colour
+            continue
+        if kind == "text" and "  " in text:
+            pieces = [p for p in text.split("  ") if p]
+            yield from _fitted_rows([(kind, p, colour) for p in pieces], avail, px, s)
+            continue
+        lo, hi = 0, len(text)  # the longest start of the text that fits with "\u2026"
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if TEXT.get(text[:mid].rstrip() + "\u2026", px)[1] + pad <= avail:
+                lo = mid
+            else:
+                hi = mid - 1
+        yield kind, text[:lo].rstrip() + "\u2026", colour
