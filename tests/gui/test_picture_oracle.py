@@ -799,3 +799,20 @@ def test_a_big_blast_after_a_grenade_deleted_and_restored_is_labelled_its_own_ra
     texts = [t for _, t, _ in win.map_view.zones.placed_labels(1 / win.map_view.m_per_px())]
     assert "18 m radius" in texts and not any(t in ("15 m radius", "3 m radius") for t in texts)
     assert oracle.compare(win, tmp_path) == []
+
+
+def test_the_export_comparison_sees_a_token_moved(qtbot, tmp_path, demo_path):
+    """The export rule's comparison can fail: the demo and the demo with Sam 3 m east differ
+    in the PNG's pixels, the SVG's items and the PDF's content; the demo and itself saved and
+    read back do not."""
+    from engine.files import load_encounter, save_encounter
+    from gui.snapshot import SnapshotSpec
+
+    enc = load_encounter(demo_path)
+    moved = edits.translate(enc, ["sam"], 3.0, 0.0)
+    spec = SnapshotSpec(view="player", table=False)
+    problems = export_differences(enc, moved, spec, demo_path, tmp_path, "moved")
+    assert [p.split(":")[0].split(" ")[0] for p in problems][:1] == ["png"]
+    assert any(p.startswith("svg") for p in problems) and any(p.startswith("pdf") for p in problems)
+    save_encounter(enc, tmp_path / "again.json")
+    assert export_differences(enc, load_encounter(tmp_path / "again.json"), spec, demo_path, tmp_path, "same") == []
