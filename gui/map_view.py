@@ -896,7 +896,7 @@ class MapView(pg.GraphicsView):
         s = self.options.label_scale
         px, line, gap = 12.5 * s, 22 * s, 18 * s
         # (the box, its 20 px of padding included, ends 3 px inside the view's right edge)
-        avail = width - self.SCALE_BAR_ROOM - 4 - 20 * s
+        avail = width - 24 - 20 * s if self._legend_wide(width) else width - self.SCALE_BAR_ROOM - 4 - 20 * s
         avail = max(avail, 200.0)
         x = y = 0.0
         widest = 0.0
@@ -929,8 +929,26 @@ class MapView(pg.GraphicsView):
         if not entries:
             return QRectF()
         vp = self.viewport().rect()
-        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
-        return QRectF(int(left), int(vp.height() - bh - 10), bw + 1, bh + 1)
+        left, top = self._legend_corner(vp.width(), vp.height(), bw, bh)
+        return QRectF(int(left), int(top), bw + 1, bh + 1)
+
+    #: Narrower than this right of the scale bar, the legend spans the view above it.
+    LEGEND_MIN_WIDTH = 420.0
+
+    def _legend_wide(self, width: float) -> bool:
+        """Whether the legend takes the view's whole width, above the scale bar: when the
+        strip right of the scale bar is narrower than :data:`LEGEND_MIN_WIDTH` (a wide dock
+        beside the map), where its rows would stack up over half the map."""
+        return width - self.SCALE_BAR_ROOM - 4 - 20 * self.options.label_scale < self.LEGEND_MIN_WIDTH
+
+    def _scale_bar_height(self) -> float:
+        return 30 * self.options.label_scale + 30 if self.options.show_scale_bar else 0.0
+
+    def _legend_corner(self, vw: float, vh: float, bw: float, bh: float) -> tuple[float, float]:
+        """The legend box's top-left corner in a ``vw`` x ``vh`` view (pixels)."""
+        if self._legend_wide(vw):
+            return 12.0, vh - bh - 10 - self._scale_bar_height()
+        return max(self.SCALE_BAR_ROOM, vw - bw - 12), vh - bh - 10
 
     def _refresh_legend(self) -> None:
         """Repaint the legend's old and new box when its rows or place changed. The view
@@ -974,7 +992,9 @@ class MapView(pg.GraphicsView):
                 rows.append(("text", style.BAND_LEGEND, QColor("#f5f7fa")))
         if not rows:
             return 0.0
-        return self._legend_layout(rows, self.viewport().width())[2]
+        width = self.viewport().width()
+        above = self._scale_bar_height() if self._legend_wide(width) else 0.0
+        return self._legend_layout(rows, width)[2] + above
 
     def _draw_legend(self, painter: QPainter, vp) -> None:
         from gui.layers import SPRITES, _dpr
@@ -982,8 +1002,7 @@ class MapView(pg.GraphicsView):
         entries, bw, bh = self.legend_layout()
         if not entries:
             return
-        left = max(self.SCALE_BAR_ROOM, vp.width() - bw - 12)
-        top = vp.height() - bh - 10
+        left, top = self._legend_corner(vp.width(), vp.height(), bw, bh)
         self._legend_drawn = (tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries),
                               QRectF(int(left), int(top), bw + 1, bh + 1))
         key = ("legend", tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), bw, bh,

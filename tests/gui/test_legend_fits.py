@@ -12,21 +12,26 @@ from tests.gui.test_picture_oracle import _crowd
 
 def test_every_legend_entry_lies_inside_a_narrow_map_view(window, qtbot):
     """The crowd (twelve zones, Brick the attacker: the cover row and the range bands' key)
-    with the Targets dock 1100 px wide, the map view ~480 px: the legend box lies inside the
-    view, and every entry inside the box (a long token name's zones cut with an ellipsis,
+    with the Targets dock 1220 px wide, the map view under 400 px: the legend box lies inside
+    the view, across it above the scale bar and below the fitted map, and every entry inside
+    the box (a long token name's zones cut with an ellipsis,
     the bands' key split into its four bands)."""
     enc = window.document.committed
-    toks = tuple(t.model_copy(update={"name": "Elizabeth Vepar (Dj3VI) of the Long Night"}) if t.id == "sam" else t
+    toks = tuple(t.model_copy(update={"name": "Elizabeth Vepar (Dj3VI), the Last Runner of the Long Night"}) if t.id == "sam" else t
                  for t in enc.tokens)
     window.document.commit(enc.model_copy(update={"tokens": toks}), "a long name")
     _crowd(window)
-    window.docks["targets"].setMinimumWidth(1100)
+    window.docks["targets"].setMinimumWidth(1220)
     oracle.settle(window)
     view = window.map_view
     vp = view.viewport().rect()
-    assert vp.width() < 520
+    assert vp.width() < 400
     box = view.legend_rect()
     assert vp.contains(box.toAlignedRect()), (box, vp)
+    # too narrow beside the scale bar: the whole width, above the scale bar (60 px), under the map
+    assert box.left() == 12 and box.bottom() <= vp.height() - 60
+    m = window.document.encounter.map
+    assert view.map_to_viewport(0.0, m.height).y() < box.top()
     entries, bw, _ = view.legend_layout()
     s = view.options.label_scale
     px = 12.5 * s
