@@ -165,7 +165,7 @@ def test_a_program_asking_for_a_wide_dock_gets_the_map_first_width(window, qtbot
     assert dock.width() <= dock_width(window.width()) + 8
 
 
-def test_demo_menu_lists_the_three_demos_above_quit(window):
+def test_demo_menu_lists_the_three_demos_and_the_recorded_fight_above_quit(window):
     file_menu = window.menus["File"].actions()
     texts = [a.text() for a in file_menu]
     demo_at = texts.index("Open &Demo")
@@ -173,7 +173,9 @@ def test_demo_menu_lists_the_three_demos_above_quit(window):
     assert demo_at < quit_at
     demos = [a.text() for a in window.demo_menu.actions()]
     assert demos == ["Alley ambush on Halsey Street", "Street ambush (d100 hit locations)",
-                     "Static Veil: the loading dock on Pell Street"]
+                     "Static Veil: the loading dock on Pell Street", "", "Recorded fight (replay, report)"]
+    window.actions["open recorded fight demo"].trigger()
+    assert window.document.path is None and len(window.document.committed.record.stops) > 100
 
 
 def test_a_demo_opens_untitled_and_save_asks_for_a_name(window, monkeypatch, tmp_path):
