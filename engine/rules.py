@@ -218,6 +218,12 @@ class RuleSystem:
         """How far the token may move; None when the system sets no limit for it."""
         return None
 
+    def move_cost(self, encounter: Encounter, token_id: str, metres: float) -> str:
+        """What walking ``metres`` more now costs the token in this system's movement, in the
+        system's own words (shown beside a token while the GM drags it: "walking: 6.0 of
+        10 m"); "" when the system counts nothing for it."""
+        return ""
+
     def on_moves(self, encounter: Encounter, moves: Sequence[MoveTo]) -> Outcome:
         """The encounter with ``moves`` made and charged to the movers (one commit). A move
         the rules refuse still lands (the GM is the judge) but free, with the reason in

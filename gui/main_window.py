@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QMargins, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -183,16 +183,37 @@ class MainWindow(QMainWindow):
         scr = self.screen() or QGuiApplication.primaryScreen()
         return scr.availableGeometry()
 
-    def _frame_margins(self) -> tuple[int, int]:
+    def frame_margins(self) -> QMargins:
+        """The frame (title bar, borders) the window system adds around the client area, as
+        it reports it now (usually nothing before the window is shown and decorated)."""
+        handle = self.windowHandle()
+        if handle is not None:
+            return handle.frameMargins()
         fg, g = self.frameGeometry(), self.geometry()
-        return max(0, fg.width() - g.width()), max(0, fg.height() - g.height())
+        return QMargins(g.x() - fg.x(), g.y() - fg.y(), fg.right() - g.right(), fg.bottom() - g.bottom())
+
+    def _frame_known(self) -> bool:
+        return self.isVisible() and self.windowHandle() is not None
+
+    def _margins_for_fit(self) -> QMargins:
+        """The frame to fit with: the reported one once the window is shown, before that at
+        least :data:`gui.screen_fit.ASSUMED_FRAME` (a title bar the window manager adds later)."""
+        m = self.frame_margins()
+        return m if self._frame_known() else screen_fit.widest(m, screen_fit.ASSUMED_FRAME)
 
     def fill_screen(self) -> None:
-        """Take the whole available geometry of the window's screen (the first start)."""
+        """Take the whole available geometry of the window's screen (the first start): the
+        window's frame, title bar included, fills it; refitted when the frame becomes known."""
+        self._fill_on_frame = True
+        self._fit_frame()
+
+    def _fit_frame(self) -> None:
         avail = self.available_geometry()
-        size = screen_fit.client_size(avail.size(), self._frame_margins())
-        self.resize(size)
-        self.move(avail.topLeft())
+        margins = self._margins_for_fit()
+        self._fitted_margins = margins if self._frame_known() else None
+        if self._frame_known() and not margins.isNull():
+            self._fill_on_frame = False  # the real frame is in: later moves are the GM's
+        self.setGeometry(screen_fit.client_for_frame(avail, margins))
 
     def keep_on_screen(self) -> None:
         """Shrink and move the window so its frame lies within its screen's available
@@ -200,13 +221,34 @@ class MainWindow(QMainWindow):
         if self.isFullScreen() or self.isMaximized():
             return
         avail = self.available_geometry()
-        frame = self.frameGeometry()
+        margins = self._margins_for_fit()
+        frame = screen_fit.frame_of(self.geometry(), margins)
         fitted = screen_fit.inside(frame, avail)
         if fitted == frame:
             return
-        margins = self._frame_margins()
-        self.resize(screen_fit.client_size(fitted.size(), margins))
-        self.move(fitted.topLeft())
+        self.setGeometry(screen_fit.client_for_frame(fitted, margins))
+
+    def _check_frame(self) -> None:
+        """When the window system reports a frame other than the one the window was fitted
+        with (a title bar added after the window was shown), fit again with the real one."""
+        if not self._frame_known() or self.isFullScreen() or self.isMaximized():
+            return
+        margins = self.frame_margins()
+        if margins == getattr(self, "_fitted_margins", None):
+            return
+        self._fitted_margins = margins
+        if getattr(self, "_fill_on_frame", False):
+            self._fit_frame()
+        else:
+            self.keep_on_screen()
+
+    def moveEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().moveEvent(ev)
+        self._check_frame()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self._check_frame()
 
     def _restore_geometry(self) -> bool:
         geo = self.settings.value("window/geometry")
@@ -632,6 +674,7 @@ class MainWindow(QMainWindow):
             if not self.restored_layout:
                 self.apply_default_layout()
             self.keep_on_screen()
+            self._check_frame()
             self.tidy_dock_tabs()
             self.map_view.setFocus()  # tool keys work from the start
             QTimer.singleShot(0, self.map_view.fit_map)

@@ -27,6 +27,7 @@ from engine.names import name_of
 from engine.ranges import band_at
 from gui import style
 from gui.layers import Sketch
+from gui.layers.tokens import TokenLayer
 from gui.qtgeom import polyline_path
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
 from gui.charge_process import refusal_text
@@ -166,7 +167,7 @@ class RulerTool(Tool):
                 pass
 
     def _walker_for(self, p: Pointer) -> str | None:
-        tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px)
+        tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px, TokenLayer.MIN_RADIUS_PX * p.m_per_px)
         if tid is not None:
             return tid
         enc = self.doc.encounter

@@ -27,6 +27,7 @@ from gui.layers.changed import common_prefix
 from gui import edits
 from gui.document import EncounterDocument
 from gui.layers import Sketch, zone_handles
+from gui.layers.tokens import TokenLayer
 from gui.qtgeom import add_ring, polyline_path
 from gui.selection import Selection
 
@@ -123,10 +124,12 @@ class Picker:
         self._obs = np.array(polys, dtype=object) if polys else np.empty(0, dtype=object)
         self._tree = shapely.STRtree(self._obs) if len(self._obs) else None
 
-    def token_at(self, x: float, y: float, slack: float = 0.0) -> str | None:
+    def token_at(self, x: float, y: float, slack: float = 0.0, drawn_min: float = 0.0) -> str | None:
+        """The token under (x, y) metres within ``slack`` metres of its rim, a disc drawn at
+        least ``drawn_min`` metres in radius (the token layer's least size at this zoom)."""
         if not len(self._tok):
             return None
-        d = np.hypot(self._tok[:, 0] - x, self._tok[:, 1] - y) - self._tok[:, 2]
+        d = np.hypot(self._tok[:, 0] - x, self._tok[:, 1] - y) - np.maximum(self._tok[:, 2], drawn_min)
         i = int(np.argmin(d))
         return self._tok_ids[i] if d[i] <= slack else None
 
@@ -161,7 +164,7 @@ class Picker:
                 for i, (hx, hy) in enumerate(zone_handles(enc, enc.zone(ident))):
                     if math.hypot(hx - x, hy - y) <= slack:
                         return Hit("handle", ident, i)
-        tid = self.token_at(x, y, PICK_SLACK_PX * m_per_px)
+        tid = self.token_at(x, y, PICK_SLACK_PX * m_per_px, TokenLayer.MIN_RADIUS_PX * m_per_px)
         if tid is not None:
             return Hit("token", tid)
         oid = self.obstacle_at(x, y)
@@ -288,6 +291,7 @@ class SelectTool(Tool):
         self._base: Encounter | None = None
         self._dragging = False
         self._anchor: tuple[float, float] | None = None
+        self._distance = None  # the dragged token's walk label (gui.drag_distance), made on the first drag
 
     def press(self, p: Pointer) -> None:
         sel = self.host.selection
@@ -345,8 +349,24 @@ class SelectTool(Tool):
                     dx = edits.snap(ax + dx, g, off) - ax
                     dy = edits.snap(ay + dy, g, off) - ay
                 self.doc.preview(edits.translate(base, ids, dx, dy))
+                if hit.kind == "token" and len(ids) == 1 and self._anchor is not None:
+                    self._follow(base, ids[0], (self._anchor[0] + dx, self._anchor[1] + dy), p.m_per_px)
         except CoverfireError as exc:
             self.host.status(str(exc))
+
+    def _follow(self, base: Encounter, token_id: str, to: tuple[float, float], m_per_px: float) -> None:
+        """The walked metres and their cost beside the dragged token (gui.drag_distance)."""
+        if self._distance is None:
+            from gui.drag_distance import DragDistance
+
+            self._distance = DragDistance(self.host)
+        tactics = None if self.doc.tactics_error else self.doc.tactics
+        self._distance.follow(base, tactics, token_id, to, m_per_px)
+
+    def _stop_distance(self) -> None:
+        if self._distance is not None and self._distance.active:
+            self._distance.stop()
+            self.host.set_sketch(None)
 
     def _handle_edit(self, base: Encounter, hit: Hit, p: Pointer) -> Encounter:
         z = base.zone(hit.id)
@@ -367,6 +387,7 @@ class SelectTool(Tool):
             return
         hit, dragging, down = self._hit, self._dragging, self._down
         self._down, self._hit, self._dragging = None, None, False
+        self._stop_distance()
         if hit is not None and not dragging and hit.kind == "token" and not down.shift:
             self.host.selection.select([hit.id], self.doc.encounter)  # a click: the attacker
             return
@@ -397,6 +418,8 @@ class SelectTool(Tool):
 
     def cancel(self) -> None:
         self._down, self._hit, self._dragging = None, None, False
+        if self._distance is not None:
+            self._distance.stop()
         super().cancel()
 
 
@@ -596,7 +619,7 @@ class ZoneTool(Tool):
     def press(self, p: Pointer) -> None:
         enc = self.doc.encounter
         owner = None
-        tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px)
+        tid = self.host.picker().token_at(p.x, p.y, PICK_SLACK_PX * p.m_per_px, TokenLayer.MIN_RADIUS_PX * p.m_per_px)
         if tid is not None:
             owner = enc.token(tid)
         if self.kind in ("suppressive", "shotgun") and owner is None:

@@ -38,6 +38,17 @@ def crawl_left(encounter: Encounter, token_id: str) -> float | None:
     return max(0.0, st.crawl_metres - sheet_of(encounter.token(token_id)).moved)
 
 
+def cost_words(encounter: Encounter, token_id: str, metres: float) -> str:
+    """A crawler's metres this round ("crawling: 1.5 of 2.0 m left"); "" for a token that
+    moves freely (no leg at Acute, or no round running)."""
+    left = crawl_left(encounter, token_id)
+    if left is None:
+        return ""
+    if metres <= left + EPS:
+        return f"crawling: {metres:.1f} of {left:.1f} m left this round"
+    return f"past the crawl: {metres:.1f} m, {left:.1f} m left this round"
+
+
 def check_move(encounter: Encounter, token_id: str, metres: float) -> str | None:
     """None when the token may move ``metres`` more now; else the reason."""
     if not (isinstance(metres, (int, float)) and math.isfinite(metres) and metres >= 0):

@@ -42,6 +42,12 @@ class D100(rules.RuleSystem):
         crawl = self.native.settings(encounter).crawl_metres
         return rules.Movement(walk=crawl, run=crawl, left=left)
 
+    def move_cost(self, encounter, token_id, metres):
+        """A crawler's metres this round (``movement.cost_words``)."""
+        from engine.d100.movement import cost_words
+
+        return cost_words(encounter, token_id, metres)
+
     def on_moves(self, encounter, moves):
         """Make the moves; during a round count each mover's metres along its path, and
         refuse a crawler's drag past its crawl distance with the reason in the notes

@@ -63,6 +63,18 @@ def movement(encounter: Encounter, tid: str) -> MovementBudget:
 EPS = 1e-6
 
 
+def cost_words(budget: MovementBudget, metres: float) -> str:
+    """What moving ``metres`` more costs in this Combat Turn's movement: walking within the
+    Walking rate open now, running (the Run Free Action) within the Running rate, or past
+    it (the move is then the GM's word)."""
+    total = budget.moved + max(0.0, metres)
+    if total <= budget.walk_now + EPS:
+        return f"walking: {total:.1f} of {budget.walk_now:.0f} m"
+    if total <= budget.run_now + EPS:
+        return f"running (Run, a Free Action): {total:.1f} of {budget.run_now:.0f} m"
+    return f"past the Running rate: {total:.1f} of {budget.run_now:.0f} m"
+
+
 def check_move(encounter: Encounter, tid: str, metres: float) -> str | None:
     """None when ``tid`` may move ``metres`` more now; else why not (not its phase, beyond its
     Running rate for this pass, no Free Action left for Run)."""

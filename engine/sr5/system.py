@@ -157,6 +157,15 @@ class SR5(rules.RuleSystem):
         b = movement(encounter, token_id)
         return rules.Movement(walk=float(b.walk), run=float(b.run), left=float(b.left))
 
+    def move_cost(self, encounter, token_id, metres):
+        """Walking, running or past the Running rate (``movement.cost_words``); "" for a
+        token without an sr5 sheet."""
+        if encounter.token(token_id).rules.get(self.name) is None:
+            return ""
+        from engine.sr5.movement import cost_words, movement
+
+        return cost_words(movement(encounter, token_id), metres)
+
     def on_moves(self, encounter, moves):
         """Make the moves; during a Combat Turn count each mover's metres (straight, or
         along its path) with ``movement.apply_move``: Run past the walking rate, the end of

@@ -50,7 +50,7 @@ from geometry.errors import GeometryInputError
 
 __all__ = [
     "DEFENSE_SKILL", "REACH_SLACK", "SHOVE_PREVIEW_HITS", "XY", "Change", "Move", "Option",
-    "OutcomeNeededError", "Preview", "Result", "ShoveEnd", "StaticVeil", "Variant",
+    "OutcomeNeededError", "Preview", "Result", "ShoveEnd", "StaticVeil", "Variant", "move_words",
 ]
 
 
@@ -218,3 +218,16 @@ class StaticVeil(Legality, Resolution):
         left = work.sheet(token_id).movement_left
         work.lines.append(f"{_name(t)} moves {_fmt_m(length)} ({_fmt_m(left)} of Movement left).")
         return self._finish(encounter, work, "move", "Move", None, None, actor=token_id)
+
+
+def move_words(encounter: Encounter, token_id: str, metres: float) -> str:
+    """The Movement a move of ``metres`` spends in the token's turn ("4.0 m of Movement, 2.0 m
+    left"), past what is left ("needs 7.0 m of Movement; 6.0 m left"), or "" when no turn
+    of it runs (a move then spends nothing) or it has no sheet."""
+    t = encounter.token(token_id)
+    if t.rules.get("static-veil") is None or StaticVeil.settings(encounter).active != token_id:
+        return ""
+    left = _sheet(t).movement_left
+    if metres <= left + 1e-6:
+        return f"{_fmt_m(metres)} of Movement, {_fmt_m(left - metres)} left"
+    return f"needs {_fmt_m(metres)} of Movement; {_fmt_m(left)} left"

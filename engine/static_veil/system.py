@@ -64,6 +64,12 @@ class StaticVeilSystem(rules.RuleSystem):
             return None
         return rules.Movement(walk=float(s.movement), run=float(s.movement), left=float(s.movement_left))
 
+    def move_cost(self, encounter, token_id, metres):
+        """The metres of Movement a move spends in the token's turn (``rules.move_words``)."""
+        from engine.static_veil.rules import move_words
+
+        return move_words(encounter, token_id, metres)
+
     def on_moves(self, encounter, moves):
         """Make the moves; while a turn runs each mover with a sheet walks the way
         ``StaticVeil.plan_move`` finds and spends its length of Movement

@@ -68,8 +68,9 @@ class TokenLayer(MapLayer):
     LABEL_MIN_PX_PER_M = 4.0
     DETAIL_MIN_PX = 3.0
     #: Discs are drawn at least this many pixels in radius, however far the view is zoomed
-    #: out (a token stays something the GM can see and grab).
-    MIN_RADIUS_PX = 5.0
+    #: out: a 22 px disc, a toolbar icon's size, shows its picture and stance letter and is
+    #: easy to grab (issue 30 item 7: imported maps at fit zoom drew tokens 11-14 px across).
+    MIN_RADIUS_PX = 11.0
 
     def __init__(self, options: ViewOptions):
         super().__init__(options)
@@ -526,7 +527,8 @@ class TokenLayer(MapLayer):
         the nearest centre wins."""
         if not len(self._xy):
             return None
-        d = np.hypot(self._xy[:, 0] - x, self._xy[:, 1] - y) - self._r
+        drawn = np.maximum(self._r, self.MIN_RADIUS_PX * self._m_per_px) if self._m_per_px else self._r
+        d = np.hypot(self._xy[:, 0] - x, self._xy[:, 1] - y) - drawn
         i = int(np.argmin(d))
         return self._ids[i] if d[i] <= slack else None
 
