@@ -146,6 +146,7 @@ class RulerTool(Tool):
         super().__init__(host)
         self._start: tuple[float, float] | None = None
         self._walker: str | None = None
+        self._from_token: str | None = None  # the token the ruler was pressed on (its gun's band)
         self._end: tuple[float, float] | None = None
         self._m_per_px = 1.0
         self._listening = None  # the document whose changes measure the shown reading again
@@ -181,10 +182,13 @@ class RulerTool(Tool):
         self._listen()
         self._walker = self._walker_for(p)
         self._start = (p.x, p.y)
+        self._from_token = None
         if self._walker is not None:  # from a token: from its centre
             t = self.doc.encounter.token(self._walker)
-            if math.hypot(t.x - p.x, t.y - p.y) <= t.radius + PICK_SLACK_PX * p.m_per_px:
+            drawn = max(t.radius, TokenLayer.MIN_RADIUS_PX * p.m_per_px)
+            if math.hypot(t.x - p.x, t.y - p.y) <= drawn + PICK_SLACK_PX * p.m_per_px:
                 self._start = (t.x, t.y)
+                self._from_token = t.id
         self.move(p)
 
     def move(self, p: Pointer) -> None:
@@ -198,8 +202,13 @@ class RulerTool(Tool):
         sel = self.host.selection
         enc = self.doc.encounter
         error = self.doc.tactics_error  # (the engine refused this encounter: its answers are older)
+        # the band of the measured token's gun when the ruler starts on a token, else the attacker's
+        if self._from_token is not None and self._from_token != sel.attacker:
+            attacker, weapon = self._from_token, None
+        else:
+            attacker, weapon = sel.attacker, sel.weapon
         self.reading = measure(enc, None if error else self.doc.tactics, self._start, self._end,
-                               attacker=sel.attacker, weapon=sel.weapon, walker=self._walker, walks=self.walks)
+                               attacker=attacker, weapon=weapon, walker=self._walker, walks=self.walks)
         if error and self._walker is not None:
             self.reading = replace(self.reading, walk_note=f"no walk: {error}")
         self.host.set_sketch(self.sketch(self.reading, self._m_per_px))

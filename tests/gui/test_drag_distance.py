@@ -61,3 +61,34 @@ def test_a_short_drag_is_walking(window, qtbot):
     d = abs(sam.y - 20.0)
     assert _labels(window) == [f"Sam walks {d:.1f} m", f"walking: {d:.1f} of 12 m"]
     QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, pb)
+
+
+def test_the_rulers_band_is_the_measured_tokens_gun(window, qtbot):
+    """Sam (Ingram Smartgun X: medium to 40 m) is the attacker; the ruler pressed on Razor
+    (27, 17) and dragged 20 m east reads Razor's Colt America L36: long (-3) from 15 to
+    30 m. From an empty point it reads the attacker's gun again: medium (-1)."""
+    from gui.ruler import RulerTool
+    from tests.gui.conftest import mouse_click, mouse_drag
+
+    view = window.map_view
+    mouse_click(view, 12.0, 20.0)
+    assert window.map_view.selection.attacker == "sam"
+    view.set_tool(RulerTool(view))
+    mouse_drag(view, (27.0, 17.0), (47.0, 17.0))
+    r = view.tool.reading
+    assert r.distance == pytest.approx(20.0, abs=0.15)
+    assert (r.weapon, r.band) == ("Colt America L36", ("long", -3))
+    mouse_drag(view, (27.0, 3.0), (47.0, 3.0))  # (no token there)
+    r = view.tool.reading
+    assert (r.weapon, r.band) == ("Ingram Smartgun X", ("medium", -1))
+
+
+def test_after_end_phase_the_acting_character_is_the_attacker(window, qtbot):
+    """Initiative typed in: Sam 22 acts first, then Nyx 14 (tests/gui/test_sr5_gui.py)."""
+    from tests.gui.test_sr5_gui import start_turn
+
+    sel = window.map_view.selection
+    start_turn(window)
+    assert sel.attacker == "sam"
+    window.actions["sr5 end phase"].trigger()
+    assert sel.attacker == "nyx" and sel.ids == ("nyx",)

@@ -175,10 +175,24 @@ class Sr5Controller(RuleController):
     def start_turn(self, entered: Mapping[str, Sequence[int] | int] | None = None) -> Change:
         """Roll (the seeded roller) or take typed initiative: ``entered[id]`` is the faces of
         its initiative dice or a whole score."""
-        return self.apply(lambda e: combat.start_turn(e, self.roller(), entered=entered or {}))
+        change = self.apply(lambda e: combat.start_turn(e, self.roller(), entered=entered or {}))
+        self.follow_acting()
+        return change
 
     def end_phase(self) -> Change:
-        return self.apply(combat.end_phase)
+        change = self.apply(combat.end_phase)
+        self.follow_acting()
+        return change
+
+    def follow_acting(self) -> None:
+        """The character whose Action Phase it is now becomes the selected token and the
+        attacker (its targets, the ruler's band, the Action panel are about it), unless the
+        GM locked the attacker."""
+        enc = self.encounter
+        acting = settings_of(enc).acting
+        sel = self.selection
+        if acting and not sel.attacker_locked and acting in {t.id for t in enc.tokens} and sel.attacker != acting:
+            sel.select([acting], enc)
 
     def do_action(self, action: combat.Action, dice=None, *, force: bool = False) -> Change:
         """A non-attack action (Take Aim, Full Defense, Hit the Dirt ...); its test, if any,
