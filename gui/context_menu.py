@@ -116,10 +116,11 @@ def rule_entries(window, token_id: str) -> list[Entry]:
     gui = getattr(window, "rule_gui", None)
     hook = getattr(gui, "context_actions", None) if gui is not None else None
     if hook is not None:
-        out = []
+        out, keys = [], []
         for a in hook(token_id):
             out.append(Entry(a.label, a.callback, bool(a.enabled), "" if a.enabled else (a.reason or "")))
-        return out
+            keys.append(getattr(a, "key", "") or "")
+        return grouped(out, keys)
     try:
         system = enc.system
         options = system.actions(enc, token_id)
@@ -136,7 +137,60 @@ def rule_entries(window, token_id: str) -> list[Entry]:
             window.statusBar().showMessage(f"{key}: declare it in the Action panel", 6000)
         return run
 
-    return [Entry(o.label, open_for(o.label), o.reason is None, o.reason or "") for o in options]
+    return grouped([Entry(o.label, open_for(o.label), o.reason is None, o.reason or "") for o in options],
+                   [o.key for o in options])
+
+
+#: At most this many entries a menu level (issue 30 item 5): a longer list of a rule
+#: system's actions is grouped.
+MENU_MAX = 12
+#: The groups of a long list of rule actions, in the order they are offered (the most
+#: likely first), each with the words of an action's key or label that put it there (the
+#: first group whose words match wins, so "Reload Firearm" is not an attack; a system may say itself with an option's ``group``).
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Edge", ("edge",)),
+    ("Ready / hand", ("ready", "draw", "reload", "clip", "magazine", "gun_mode", "gun mode", "choke", "drop_object",
+                      "pick", "rest", "holster", "linked", "swap")),
+    ("Attack", ("attack", "shot", "shoot", "fire", "aim", "melee", "charge", "shove", "grapple", "takedown",
+                "pressure", "break_free", "break free", "distraction", "suppress", "blast", "throw", "strike")),
+    ("Move", ("run", "sprint", "prone", "stand", "dirt", "stance", "move", "crouch", "dodge", "walk")),
+)
+GROUP_ORDER = ("Attack", "Move", "Ready / hand", "Edge", "Other")
+
+
+def action_group(key: str, label: str, group: str = "") -> str:
+    """The menu group of a rule action (:data:`GROUPS`; "Other" when no words match)."""
+    if group:
+        return group
+    words = f"{key} {label}".lower()
+    for name, keys in GROUPS:
+        if any(k in words for k in keys):
+            return name
+    return "Other"
+
+
+def grouped(entries: Sequence[Entry], keys: Sequence[str]) -> list[Entry]:
+    """A rule system's action entries for its submenu: as they are when there are at most
+    :data:`MENU_MAX`; else grouped (:data:`GROUP_ORDER`), each group's allowed entries before
+    its greyed ones, the attack group's entries first and inline when few, the others in
+    submenus (a group longer than MENU_MAX ends with "More")."""
+    if len(entries) <= MENU_MAX:
+        return list(entries)
+    groups: dict[str, list[Entry]] = {g: [] for g in GROUP_ORDER}
+    for e, key in zip(entries, keys):
+        groups.setdefault(action_group(key, e.label), []).append(e)
+    out: list[Entry] = []
+    for name, members in groups.items():
+        if not members:
+            continue
+        members = [e for e in members if e.enabled] + [e for e in members if not e.enabled]
+        if len(members) > MENU_MAX:
+            members = members[:MENU_MAX - 1] + [Entry("More", children=tuple(members[MENU_MAX - 1:]))]
+        if not out and len(members) <= MENU_MAX // 2:
+            out += members  # the most likely: no submenu to open
+        else:
+            out.append(Entry(name, children=tuple(members), separator_before=bool(out) and not out[-1].children))
+    return out
 
 
 def token_entries(window, token_id: str) -> list[Entry]:

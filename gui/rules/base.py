@@ -60,6 +60,7 @@ class ContextAction:
     enabled: bool
     reason: str
     callback: Callable[[], object]
+    key: str = ""  # the system's own name of the action (its menu group: gui.context_menu.action_group)
 
 
 class Listener:
@@ -361,7 +362,7 @@ class RuleGui(QObject, Listener):
             options = find_system(enc.ruleset).actions(enc, token_id, target)
         except (CoverfireError, ValueError) as exc:
             return [ContextAction("No actions", False, str(exc), lambda: None)]
-        return [ContextAction(o.label, o.allowed, o.reason or "", partial(self.run_option, token_id, o))
+        return [ContextAction(o.label, o.allowed, o.reason or "", partial(self.run_option, token_id, o), o.key)
                 for o in options]
 
     # -- moves ---------------------------------------------------------------------------------------

@@ -34,6 +34,16 @@ def entry(entries, label):
     return next(e for e in entries if e.label == label)
 
 
+def all_actions(menu):
+    """The menu's actions and its submenus', depth first (the groups of issue 30 item 5)."""
+    out = []
+    for a in menu.actions():
+        out.append(a)
+        if a.menu() is not None:
+            out += all_actions(a.menu())
+    return out
+
+
 def test_a_right_click_on_a_token_opens_its_menu(window, popped):
     right_click(window.map_view, 12.0, 20.0)  # Sam
     assert len(popped) == 1
@@ -44,7 +54,7 @@ def test_a_right_click_on_a_token_opens_its_menu(window, popped):
         assert want in t, (want, t)
     # the rule system's actions: allowed ones enabled, refused ones greyed with the engine's reason
     rules = next(a.menu() for a in menu.actions() if a.menu() is not None and a.text().endswith("actions"))
-    acts = {a.text().split("  \u2014  ")[0]: a for a in rules.actions()}
+    acts = {a.text().split("  \u2014  ")[0]: a for a in all_actions(rules)}
     assert acts["Attack"].isEnabled()
     stand = acts["Stand Up"]
     assert not stand.isEnabled() and stand.toolTip() == "Sam is already standing"
@@ -154,8 +164,9 @@ def test_greyed_menu_entries_say_why_in_the_status_bar(window, popped):
     right_click(window.map_view, 12.0, 20.0)
     menu = popped[0]
     rules = next(a.menu() for a in menu.actions() if a.menu() is not None and a.text().endswith("actions"))
-    stand = next(a for a in rules.actions() if a.text().startswith("Stand Up"))
-    rules.hovered.emit(stand)
+    move = next(a.menu() for a in rules.actions() if a.text() == "Move")
+    stand = next(a for a in move.actions() if a.text().startswith("Stand Up"))
+    move.hovered.emit(stand)
     assert window.statusBar().currentMessage() == "Stand Up is greyed: Sam is already standing"
 
 
@@ -181,3 +192,35 @@ def test_the_rule_guis_hook_is_used_when_it_exists(window):
     assert [(c.label, c.enabled, c.reason) for c in rules.children] == [("Shove", False, "no one in reach"), ("Fire", True, "")]
     rules.children[1].callback()
     assert calls == ["sam"]
+
+
+def test_a_long_list_of_rule_actions_is_grouped_most_likely_first(window):
+    """Sam's 32 SR5 actions: no level holds more than 12 entries; the attacks come first
+    without a submenu, then Move, Ready / hand, Edge and Other, each group's allowed
+    actions before its greyed ones; every action is still there once."""
+    from engine.rules import find_system
+
+    enc = window.document.committed
+    n = len(find_system("sr5").actions(enc, "sam", None))
+    _, es = entries_for(window, 12.0, 20.0)
+    rules = next(e for e in es if e.label.endswith("actions"))
+    top = [e.label for e in rules.children]
+    assert top == ["Attack", "Call a Shot", "Take Aim", "Move", "Ready / hand", "Edge", "Other"]
+    assert len(es) <= 12
+
+    def walk(entries):
+        assert len(entries) <= 12, [e.label for e in entries]
+        out = []
+        for e in entries:
+            out += walk(e.children) if e.children else [e]
+        return out
+
+    leaves = walk(rules.children)
+    assert len(leaves) == n == 32 and len({e.label for e in leaves}) == n
+    move = next(e for e in rules.children if e.label == "Move")
+    assert [e.label for e in move.children] == ["Drop Prone", "Run", "Sprint", "Hit the Dirt", "Stand Up"]
+    assert not move.children[-1].enabled  # (Sam is already standing: greyed, last)
+    ready = next(e for e in rules.children if e.label == "Ready / hand")
+    assert "Reload Firearm" in [e.label for e in ready.children]
+    edge = next(e for e in rules.children if e.label == "Edge")
+    assert all("Edge" in e.label for e in edge.children) and len(edge.children) == 6
