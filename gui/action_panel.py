@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui import theme
+
 #: The widest the panel (and its dock) gets, in pixels.
 MAX_WIDTH = 420
 #: What a page is laid out for: the panel's width less its margins and a scroll bar.
@@ -40,7 +42,10 @@ PAGE_WIDTH = MAX_WIDTH - 40
 class WrapScroll(QScrollArea):
     """A vertical scroll area whose page is as wide as the view and as tall as its wrapped
     text needs (QScrollArea's own resizing goes by the height-for-width alone and squashes
-    rows of word-wrapped labels and forms)."""
+    rows of word-wrapped labels and forms). ``fitted`` after each fit (a text on the page
+    changed, the page grew or shrank)."""
+
+    fitted = Signal()
 
     def __init__(self, body: QWidget | None = None):
         super().__init__()
@@ -91,6 +96,7 @@ class WrapScroll(QScrollArea):
         h = max(h, lay.minimumSize().height(), lay.sizeHint().height(), self.viewport().height())
         if body.width() != w or body.height() != h:
             body.resize(w, h)
+        self.fitted.emit()
 
 
 def fit_combos(widget: QWidget, chars: int = 14, wide: int = 170) -> None:
@@ -140,6 +146,22 @@ class ActionPage(QWidget):
 
     def page_closed(self) -> None:
         """The panel stopped showing this page."""
+
+    def blocked_reason(self) -> str:
+        """Why the page cannot act now, shown at the panel's top above the scrolling page
+        (issue 30 item 2: "a page that can no longer act says why at its top"); "" when it
+        can. Default: the text of the page's ``problems`` label, if it has one."""
+        label = getattr(self, "problems", None)
+        text = label.text() if isinstance(label, QLabel) else ""
+        return text.strip()
+
+    def result_text(self, change) -> str:
+        """The line the panel's top shows after ``change`` landed from this page: its label
+        and, below, its notes or prompts (the engine names the tokens)."""
+        label = getattr(change, "label", "") or ""
+        extra = list(getattr(change, "notes", ()) or ()) + list(getattr(change, "prompts", ()) or ())
+        text = f"Applied: {label}  (Ctrl+Z undoes it)" if label else "Applied  (Ctrl+Z undoes it)"
+        return "\n".join([text, *(f"\u2192 {x}" for x in extra[:3])])
 
     # -- asking the panel ---------------------------------------------------------------------------
     def show_in_panel(self) -> None:
@@ -197,8 +219,25 @@ class ActionPanel(QWidget):
         top.addWidget(self.close_button)
         self.empty = QLabel("Pick an action from the rule system's menu or panel (the attack key is A).")
         self.empty.setWordWrap(True)
-        self.empty.setStyleSheet("color: #9aa4ae; padding: 8px")
+        self.empty.setStyleSheet(f"color: {theme.ink('dim')}; padding: 8px")
         self.scroll = WrapScroll(self.empty)
+        # the outcome of what was just applied and why the page cannot act now: at the top,
+        # never scrolled away (issue 30 item 2)
+        self.result_label = QLabel()
+        self.result_label.setWordWrap(True)
+        self.result_label.setObjectName("actionResult")
+        self.result_label.setStyleSheet("padding: 4px 6px; font-weight: bold")
+        self.blocked_label = QLabel()
+        self.blocked_label.setWordWrap(True)
+        self.blocked_label.setObjectName("actionBlocked")
+        self.blocked_label.setStyleSheet(f"color: {theme.ink('error')}; padding: 2px 6px")
+        self.result_label.hide()
+        self.blocked_label.hide()
+        self._results: dict[int, str] = {}  # id(page) -> its last result text
+        self.scroll.fitted.connect(self.refresh_top)
+        self.scroll.verticalScrollBar().valueChanged.connect(lambda _: self.refresh_top())
+        if window is not None and getattr(window, "document", None) is not None:
+            window.document.changed.connect(lambda _=None: self.refresh_top())
         self._holder = QWidget()  # parent of the pages (and footers) not shown
         self._holder.hide()
         self.footer_slot = QVBoxLayout()
@@ -207,6 +246,8 @@ class ActionPanel(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addLayout(top)
+        lay.addWidget(self.result_label)
+        lay.addWidget(self.blocked_label)
         lay.addWidget(self.scroll, 1)
         lay.addLayout(self.footer_slot)
         esc = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
@@ -258,7 +299,9 @@ class ActionPanel(QWidget):
                 self.footer_slot.addWidget(page.footer)
                 page.footer.show()
             self.current = page
+            self._results.pop(id(page), None)  # (a page opened again starts without an old result)
             self._update_heading()
+            self.refresh_top()
             self.pageChanged.emit(page)
         if self.dock is not None:
             shown = self.dock.isVisible()
@@ -284,7 +327,9 @@ class ActionPanel(QWidget):
         self._take_current()
         self.scroll.setWidget(self._make_empty())
         self.current = None
+        self._results.pop(id(cur), None)
         self._update_heading()
+        self.refresh_top()
         cur.page_closed()
         if self.dock is not None:
             self.dock.hide()
@@ -306,7 +351,7 @@ class ActionPanel(QWidget):
     def _make_empty(self) -> QLabel:
         self.empty = QLabel("Pick an action from the rule system's menu or panel.")
         self.empty.setWordWrap(True)
-        self.empty.setStyleSheet("color: #9aa4ae; padding: 8px")
+        self.empty.setStyleSheet(f"color: {theme.ink('dim')}; padding: 8px")
         return self.empty
 
     def _update_heading(self) -> None:
@@ -340,8 +385,49 @@ class ActionPanel(QWidget):
         super().keyPressEvent(ev)
 
     def _page_applied(self, change) -> None:
+        page = self.sender()
+        if isinstance(page, ActionPage):
+            doc = getattr(self.window, "document", None)
+            self._results[id(page)] = (page.result_text(change), doc.committed if doc is not None else None)
+            if page is self.current:
+                self.scroll.verticalScrollBar().setValue(0)  # the page's headline, where the eye goes next
+        self.refresh_top()
         self.applied.emit(change)
         self.focus_map()
+
+    def _in_view(self, widget: QWidget) -> bool:
+        """Whether ``widget`` (on the page shown) lies within the scroll area's view."""
+        vp = self.scroll.viewport()
+        if not widget.isVisibleTo(self.scroll.widget() or widget):
+            return False
+        top = widget.mapTo(vp, widget.rect().topLeft()).y()
+        return 0 <= top and top + widget.height() <= vp.height()
+
+    def result_text(self) -> str:
+        """What the panel's top says was just applied on the page shown ("" for nothing)."""
+        return self.result_label.text() if self.result_label.isVisibleTo(self) else ""
+
+    def blocked_text(self) -> str:
+        """Why the page shown cannot act now, as the panel's top says it ("" when it can)."""
+        return self.blocked_label.text() if self.blocked_label.isVisibleTo(self) else ""
+
+    def refresh_top(self) -> None:
+        """Show the page's last result and its blocked reason above the scrolling page."""
+        cur = self.current
+        result, after = self._results.get(id(cur), ("", None)) if cur is not None else ("", None)
+        doc = getattr(self.window, "document", None)
+        if result and doc is not None and doc.committed is not after:
+            result = ""  # (something else happened since: the result is no longer what was just done)
+        blocked = cur.blocked_reason() if cur is not None else ""
+        problems = getattr(cur, "problems", None)
+        if blocked and isinstance(problems, QLabel) and self._in_view(problems):
+            blocked = ""  # (the page's own line says it, in view)
+        if self.result_label.text() != result:
+            self.result_label.setText(result)
+        self.result_label.setVisible(bool(result))
+        if self.blocked_label.text() != blocked:
+            self.blocked_label.setText(blocked)
+        self.blocked_label.setVisible(bool(blocked))
 
     def focus_map(self) -> None:
         """Give the keyboard to the map (after an action, so tool keys work at once)."""

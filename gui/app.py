@@ -20,7 +20,14 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:
         app = QApplication(argv if argv is not None else sys.argv[:1])
-        apply_dark_theme(app)
+        from PySide6.QtCore import QSettings
+
+        from gui import theme
+
+        # View > Theme (the desktop's choice unless the GM chose one); the window's own menu
+        # changes it and follows the desktop's changes
+        choice = str(QSettings(APP_NAME, APP_NAME).value("view/theme", "system") or "system")
+        theme.apply_theme(app, theme.scheme_for(choice, theme.system_scheme(app)))
         from gui.app_icon import app_icon
 
         app.setWindowIcon(app_icon())

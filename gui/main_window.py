@@ -132,8 +132,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.map_view)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks
                             | QMainWindow.DockOption.AllowNestedDocks)
-        for area in (Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.LeftDockWidgetArea):
-            self.setTabPosition(area, QTabWidget.TabPosition.North)
+        # the right column's tabs stand down its left edge: all six titles show at 1366 (across
+        # a 340 px column they hid behind scroll arrows; issue 30 item 8)
+        self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.West)
+        self.setTabPosition(Qt.DockWidgetArea.LeftDockWidgetArea, QTabWidget.TabPosition.North)
         self.menus: dict[str, QMenu] = {}
         self.actions: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
@@ -213,7 +215,8 @@ class MainWindow(QMainWindow):
         self._fitted_margins = margins if self._frame_known() else None
         if self._frame_known() and not margins.isNull():
             self._fill_on_frame = False  # the real frame is in: later moves are the GM's
-        self.setGeometry(screen_fit.client_for_frame(avail, margins))
+        self._filled = screen_fit.client_for_frame(avail, margins)
+        self.setGeometry(self._filled)
 
     def keep_on_screen(self) -> None:
         """Shrink and move the window so its frame lies within its screen's available
@@ -237,7 +240,8 @@ class MainWindow(QMainWindow):
         if margins == getattr(self, "_fitted_margins", None):
             return
         self._fitted_margins = margins
-        if getattr(self, "_fill_on_frame", False):
+        filled = getattr(self, "_filled", None)  # (a size set since, by the program or the GM, stands)
+        if getattr(self, "_fill_on_frame", False) and filled is not None and self.size() == filled.size():
             self._fit_frame()
         else:
             self.keep_on_screen()
@@ -278,7 +282,9 @@ class MainWindow(QMainWindow):
         self.tidy_dock_tabs()
 
     def tidy_dock_tabs(self) -> None:
-        """Dock tabs show their whole titles (scrolling when there are many), never "Ta…"."""
+        """Dock tabs show their whole titles, never "Ta…" (the right column's stand down its
+        left edge: all of them show), and the Action panel's tab is the column's last, so it
+        appearing shifts no other tab (issue 30 item 8)."""
         for bar in self.findChildren(QTabBar):
             if bar.parent() is self:
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
@@ -292,7 +298,7 @@ class MainWindow(QMainWindow):
         """As Qt's, but a dock asked to be wider than the map-first limit gets the limit
         (rule systems ask for room; the map keeps most of the window)."""
         if orientation == Qt.Orientation.Horizontal:
-            limit = screen_fit.dock_width_limit(self.width())
+            limit = screen_fit.dock_width_limit(self.width()) + self.side_tabs_width()
             sizes = [min(int(s), limit) for s in sizes]
         super().resizeDocks(docks, sizes, orientation)
 
@@ -349,6 +355,15 @@ class MainWindow(QMainWindow):
             host = next(iter(self.docks.values()))
         if host is not None:
             self.tabifyDockWidget(host, dock)
+            action = self.docks.get("action")
+            if action is not None and not action.isFloating() and name != "action":
+                # the Action panel's tab stays the column's last: it appearing shifts no tab
+                shown = not action.isHidden()
+                front = shown and (self._in_front(action) or not self.isVisible())
+                self.tabifyDockWidget(dock, action)
+                action.setVisible(shown)
+                if front:
+                    action.raise_()
         self.docks[name] = dock
         self.menus["Panels"].addAction(dock.toggleViewAction())
         return dock
@@ -457,6 +472,9 @@ class MainWindow(QMainWindow):
           checkable=True, name="full screen", tip="The window over the whole screen")
         if self.actions["full screen"].shortcut().isEmpty():
             self.actions["full screen"].setShortcut(QKeySequence("F11"))
+        from gui import theme_menu
+
+        theme_menu.install(self)
         self.menus["View"].addSeparator()
         A("View", "&Fit map", self.map_view.fit_map, shortcut="F", name="fit")
         A("View", "Zoom &in", lambda: self.map_view.zoom_by(1 / 1.25), shortcut=QKeySequence.StandardKey.ZoomIn, name="zoom in")
@@ -684,7 +702,25 @@ class MainWindow(QMainWindow):
         of the window wide (300-420 px)."""
         shown = [d for d in self.docks.values() if d.isVisible() and not d.isFloating()]
         if shown:
-            super().resizeDocks(shown[:1], [self.default_dock_width()], Qt.Orientation.Horizontal)
+            super().resizeDocks(shown[:1], [self.default_dock_width() + self.side_tabs_width()],
+                                Qt.Orientation.Horizontal)
+
+    def _in_front(self, dock: QDockWidget) -> bool:
+        """Whether ``dock`` shows: not hidden, and the current tab of its tab group if any."""
+        if dock.isHidden():
+            return False
+        title = dock.windowTitle()
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self and any(bar.tabText(i) == title for i in range(bar.count())):
+                return bar.tabText(bar.currentIndex()) == title
+        return True
+
+    def side_tabs_width(self) -> int:
+        """The width (pixels) of the dock column's tab bar standing down its left edge (the
+        column's width, as Qt sizes it, includes it: the panels keep their own width)."""
+        west = (QTabBar.Shape.RoundedWest, QTabBar.Shape.TriangularWest)
+        bars = [b for b in self.findChildren(QTabBar) if b.parent() is self and b.isVisible() and b.shape() in west]
+        return max((b.sizeHint().width() for b in bars), default=0)
 
     def closeEvent(self, ev: QCloseEvent) -> None:
         if not self.maybe_save():

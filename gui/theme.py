@@ -1,9 +1,14 @@
-"""The window's dark theme: Fusion with a dark palette, and check box and radio button
-indicators drawn so they stay visible (WCAG 2.1 non-text contrast: at least 3:1 against
-what is next to them). Fusion's own indicators on this palette are a dark box on a dark
-panel (about 1.2:1): the GM could not see which options were on."""
+"""The window's theme: Fusion with a dark or a light palette (issue 30 item 10: the GM's
+choice in View > Theme, by default the desktop's own light/dark choice,
+``QStyleHints.colorScheme()``, dark when the desktop says nothing), and check box and radio
+button indicators drawn so they stay visible (WCAG 2.1 non-text contrast: at least 3:1
+against what is next to them). Fusion's own indicators on the dark palette are a dark box on
+a dark panel (about 1.2:1): the GM could not see which options were on. The map keeps its
+own colours (gui/style.py) in both."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPalette, QPen
@@ -17,6 +22,70 @@ INDICATOR_EDGE = QColor("#aab4bf")  # the rim of every check box and radio butto
 INDICATOR_EDGE_DISABLED = QColor("#6e7681")
 INDICATOR_ON = HIGHLIGHT  # the fill of a checked one
 INDICATOR_MARK = QColor("#ffffff")  # its tick or dot
+
+
+@dataclass(frozen=True)
+class Colours:
+    """One theme's colours: the palette's main roles, the indicators', and the inks of
+    coloured panel texts (``error``: a refusal; ``dim``: a hint), each >= 4.5:1 on ``window``."""
+
+    name: str
+    window: QColor
+    base: QColor
+    alternate: QColor
+    text: QColor
+    button: QColor
+    tooltip: QColor
+    highlight: QColor
+    disabled: QColor
+    placeholder: QColor
+    edge: QColor
+    edge_disabled: QColor
+    on: QColor
+    mark: QColor
+    error: QColor
+    dim: QColor
+
+
+DARK = Colours("dark", WINDOW, BASE, QColor("#21262c"), TEXT, QColor("#2d333b"), QColor("#101317"), HIGHLIGHT,
+               QColor("#6e7681"), QColor("#8b949e"), INDICATOR_EDGE, INDICATOR_EDGE_DISABLED, INDICATOR_ON,
+               INDICATOR_MARK, QColor("#ff8a80"), QColor("#9aa4ae"))
+LIGHT = Colours("light", QColor("#eef0f3"), QColor("#ffffff"), QColor("#f4f6f8"), QColor("#15191e"),
+                QColor("#e1e5ea"), QColor("#fffbe6"), QColor("#1f6fb2"), QColor("#8a939c"), QColor("#6b737c"),
+                QColor("#5b6570"), QColor("#a6adb5"), QColor("#1f6fb2"), QColor("#ffffff"), QColor("#b3261e"),
+                QColor("#525c66"))
+THEMES = {"dark": DARK, "light": LIGHT}
+#: The View > Theme choices: the desktop's, or one of the two.
+CHOICES = ("system", "dark", "light")
+_current: list[Colours] = [DARK]
+
+
+def current() -> Colours:
+    """The colours of the theme the application uses now."""
+    return _current[0]
+
+
+def ink(role: str) -> str:
+    """The CSS colour (``#rrggbb``) of a coloured panel text in the theme now: "error", "dim"."""
+    return getattr(current(), role).name()
+
+
+def system_scheme(app=None) -> str:
+    """The desktop's light/dark choice as Qt reports it: "dark", "light" or "" (unknown)."""
+    app = app or QApplication.instance()
+    try:
+        scheme = app.styleHints().colorScheme()
+    except AttributeError:  # (Qt before 6.5)
+        return ""
+    return {Qt.ColorScheme.Dark: "dark", Qt.ColorScheme.Light: "light"}.get(scheme, "")
+
+
+def scheme_for(choice: str, system: str) -> str:
+    """The theme to use for the GM's ``choice`` ("system", "dark", "light") when the desktop
+    says ``system`` ("dark", "light", ""): the choice, else the desktop's, else dark."""
+    if choice in THEMES:
+        return choice
+    return system if system in THEMES else "dark"
 
 
 def luminance(c: QColor) -> float:
@@ -33,31 +102,41 @@ def contrast(a: QColor, b: QColor) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-def dark_palette() -> QPalette:
+def palette_of(c: Colours) -> QPalette:
+    """The application palette of a theme's colours."""
     pal = QPalette()
-    pal.setColor(QPalette.ColorRole.Window, WINDOW)
-    pal.setColor(QPalette.ColorRole.WindowText, TEXT)
-    pal.setColor(QPalette.ColorRole.Base, BASE)
-    pal.setColor(QPalette.ColorRole.AlternateBase, QColor("#21262c"))
-    pal.setColor(QPalette.ColorRole.ToolTipBase, QColor("#101317"))
-    pal.setColor(QPalette.ColorRole.ToolTipText, TEXT)
-    pal.setColor(QPalette.ColorRole.Text, TEXT)
-    pal.setColor(QPalette.ColorRole.Button, QColor("#2d333b"))
-    pal.setColor(QPalette.ColorRole.ButtonText, TEXT)
-    pal.setColor(QPalette.ColorRole.Highlight, HIGHLIGHT)
+    pal.setColor(QPalette.ColorRole.Window, c.window)
+    pal.setColor(QPalette.ColorRole.WindowText, c.text)
+    pal.setColor(QPalette.ColorRole.Base, c.base)
+    pal.setColor(QPalette.ColorRole.AlternateBase, c.alternate)
+    pal.setColor(QPalette.ColorRole.ToolTipBase, c.tooltip)
+    pal.setColor(QPalette.ColorRole.ToolTipText, c.text)
+    pal.setColor(QPalette.ColorRole.Text, c.text)
+    pal.setColor(QPalette.ColorRole.Button, c.button)
+    pal.setColor(QPalette.ColorRole.ButtonText, c.text)
+    pal.setColor(QPalette.ColorRole.Highlight, c.highlight)
     pal.setColor(QPalette.ColorRole.HighlightedText, QColor("#ffffff"))
-    pal.setColor(QPalette.ColorRole.PlaceholderText, QColor("#8b949e"))
+    pal.setColor(QPalette.ColorRole.PlaceholderText, c.placeholder)
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6e7681"))
+        pal.setColor(QPalette.ColorGroup.Disabled, role, c.disabled)
     return pal
+
+
+def dark_palette() -> QPalette:
+    return palette_of(DARK)
+
+
+def light_palette() -> QPalette:
+    return palette_of(LIGHT)
 
 
 class IndicatorStyle(QProxyStyle):
     """Fusion, with check box and radio button indicators of a light rim (checked: filled
     in the highlight colour with a white tick or dot)."""
 
-    def __init__(self, base: str = "Fusion"):
+    def __init__(self, base: str = "Fusion", colours: Colours | None = None):
         super().__init__(base)
+        self.colours = colours  # (None: the application's theme now, :func:`current`)
 
     def drawPrimitive(self, element, option, painter, widget=None):  # noqa: N802 - Qt API
         if element in (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorRadioButton,
@@ -75,21 +154,22 @@ class IndicatorStyle(QProxyStyle):
         side = min(r.width(), r.height())
         r = QRectF(r.center().x() - side / 2, r.center().y() - side / 2, side, side)
         radio = element == QStyle.PrimitiveElement.PE_IndicatorRadioButton
+        c = self.colours or current()
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        edge = INDICATOR_EDGE if enabled else INDICATOR_EDGE_DISABLED
+        edge = c.edge if enabled else c.edge_disabled
         painter.setPen(QPen(edge, 1.6))
-        fill = INDICATOR_ON if (on or partial) and enabled else (INDICATOR_EDGE_DISABLED if on or partial else BASE)
+        fill = c.on if (on or partial) and enabled else (c.edge_disabled if on or partial else c.base)
         painter.setBrush(fill)
         if radio:
             painter.drawEllipse(r)
             if on:
                 painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(INDICATOR_MARK)
+                painter.setBrush(c.mark)
                 painter.drawEllipse(r.center(), side * 0.2, side * 0.2)
         else:
             painter.drawRoundedRect(r, 2.5, 2.5)
-            painter.setPen(QPen(INDICATOR_MARK, max(1.6, side / 7), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+            painter.setPen(QPen(c.mark, max(1.6, side / 7), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
                                 Qt.PenJoinStyle.RoundJoin))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             if partial:
@@ -103,10 +183,20 @@ class IndicatorStyle(QProxyStyle):
         painter.restore()
 
 
+def apply_theme(app: QApplication, scheme: str) -> None:
+    """Fusion with the visible indicators and the palette of ``scheme`` ("dark", "light");
+    switching later changes only the palette and the indicators' colours (the style stays)."""
+    _current[0] = THEMES.get(scheme, DARK)
+    if not isinstance(app.style(), IndicatorStyle):
+        app.setStyle(IndicatorStyle())
+    app.setPalette(palette_of(_current[0]))
+
+
 def apply_dark_theme(app: QApplication) -> None:
     """Fusion with the dark palette and the visible indicators."""
-    app.setStyle(IndicatorStyle())
-    app.setPalette(dark_palette())
+    apply_theme(app, "dark")
 
 
-__all__ = ["apply_dark_theme", "contrast", "luminance", "IndicatorStyle", "dark_palette"]
+__all__ = ["apply_dark_theme", "apply_theme", "contrast", "luminance", "IndicatorStyle", "dark_palette",
+           "light_palette", "palette_of", "scheme_for", "system_scheme", "current", "ink", "Colours", "DARK",
+           "LIGHT", "CHOICES"]

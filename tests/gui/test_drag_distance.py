@@ -91,4 +91,4 @@ def test_after_end_phase_the_acting_character_is_the_attacker(window, qtbot):
     start_turn(window)
     assert sel.attacker == "sam"
     window.actions["sr5 end phase"].trigger()
-    assert sel.attacker == "nyx" and sel.ids == ("nyx",)
+    assert sel.attacker == "nyx"

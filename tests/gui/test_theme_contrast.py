@@ -77,3 +77,61 @@ def test_the_app_theme_uses_the_indicator_style():
                          cwd=Path(__file__).resolve().parents[2],
                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.stdout.split() == ["IndicatorStyle", theme.WINDOW.name()]
+
+
+# -- issue 30 item 10: the light theme, and following the desktop -------------------------------
+@pytest.mark.parametrize("colours", [theme.DARK, theme.LIGHT], ids=["dark", "light"])
+def test_each_themes_colours_pass_wcag(colours):
+    assert theme.contrast(colours.text, colours.window) >= 7.0  # body text (AAA)
+    assert theme.contrast(colours.text, colours.base) >= 7.0
+    assert theme.contrast(colours.edge, colours.window) >= 3.0  # the indicator's rim
+    assert theme.contrast(colours.edge, colours.base) >= 3.0
+    assert theme.contrast(colours.mark, colours.on) >= 3.0
+    assert theme.contrast(colours.error, colours.window) >= 4.5  # a refusal's red text
+    assert theme.contrast(colours.dim, colours.window) >= 4.5  # a hint's grey text
+    assert theme.contrast(colours.disabled, colours.window) >= 2.0  # greyed, but there
+
+
+def test_the_light_palette_is_light_and_the_dark_dark():
+    w = theme.light_palette().color(theme.light_palette().ColorRole.Window)
+    d = theme.dark_palette().color(theme.dark_palette().ColorRole.Window)
+    assert theme.luminance(w) > 0.8 and theme.luminance(d) < 0.05
+
+
+@pytest.mark.parametrize("choice, desktop, want", [
+    ("system", "dark", "dark"), ("system", "light", "light"), ("system", "", "dark"),
+    ("dark", "light", "dark"), ("light", "dark", "light"), ("light", "", "light")])
+def test_the_theme_follows_the_desktop_unless_the_gm_chose(choice, desktop, want):
+    assert theme.scheme_for(choice, desktop) == want
+
+
+@pytest.mark.parametrize("cls", [QCheckBox, QRadioButton])
+@pytest.mark.parametrize("checked", [False, True])
+def test_the_painted_light_indicator_stands_out(qtbot, cls, checked):
+    w = cls("")
+    qtbot.addWidget(w)
+    w.setChecked(checked)
+    w.setPalette(theme.light_palette())
+    _STYLES.append(theme.IndicatorStyle(colours=theme.LIGHT))
+    w.setStyle(_STYLES[-1])
+    w.setAutoFillBackground(True)
+    w.resize(w.sizeHint())
+    img = QImage(w.size(), QImage.Format.Format_ARGB32)
+    img.fill(theme.LIGHT.window)
+    w.render(img)
+    assert max(theme.contrast(c, theme.LIGHT.window) for c in _colours(img)) >= 3.0
+
+
+def test_view_theme_switches_the_palette_and_is_saved(window):
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    try:
+        window.actions["theme:light"].trigger()
+        assert app.palette().color(app.palette().ColorRole.Window) == theme.LIGHT.window
+        assert theme.ink("error") == theme.LIGHT.error.name()
+        assert window.settings.value("view/theme") == "light"
+        window.actions["theme:system"].trigger()  # (offscreen: the desktop says nothing -> dark)
+        assert app.palette().color(app.palette().ColorRole.Window) == theme.DARK.window
+    finally:
+        theme.apply_theme(app, "dark")

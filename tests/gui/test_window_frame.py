@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMargins, QPoint, QRect, QSettings
+from PySide6.QtCore import QMargins, QRect, QSettings
 
 from gui import screen_fit
 from tests.gui.conftest import discard_on_close, screen_named
@@ -72,10 +72,7 @@ def _modelled_window(qtbot, tmp_path, monkeypatch, demo_path, screen: str):
     settle(qtbot, win)
     # the WM reparents the window into its frame: the client moves down by the title bar
     shown["decorated"] = True
-    from PySide6.QtGui import QMoveEvent
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.sendEvent(win, QMoveEvent(win.pos() + QPoint(WM.left(), WM.top()), win.pos()))
+    win.setGeometry(win.geometry().translated(WM.left(), WM.top()))
     settle(qtbot, win)
     return win, scr.availableGeometry()
 

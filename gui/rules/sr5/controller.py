@@ -185,14 +185,20 @@ class Sr5Controller(RuleController):
         return change
 
     def follow_acting(self) -> None:
-        """The character whose Action Phase it is now becomes the selected token and the
-        attacker (its targets, the ruler's band, the Action panel are about it), unless the
-        GM locked the attacker."""
+        """The character whose Action Phase it is now becomes the attacker (its targets and
+        the ruler's band are about it), unless the GM locked the attacker; the selection and
+        the targets picked stay."""
         enc = self.encounter
         acting = settings_of(enc).acting
         sel = self.selection
-        if acting and not sel.attacker_locked and acting in {t.id for t in enc.tokens} and sel.attacker != acting:
-            sel.select([acting], enc)
+        if not acting or sel.attacker_locked or acting not in {t.id for t in enc.tokens} or sel.attacker == acting:
+            return
+        window = getattr(self, "window", None)
+        panel = getattr(window, "action_panel", None) if window is not None else None
+        page = getattr(panel, "current", None)
+        if page is not None and getattr(page, "attacker", None) == acting:
+            return  # (a page already set up for it keeps its targets)
+        sel.set_attacker(acting)
 
     def do_action(self, action: combat.Action, dice=None, *, force: bool = False) -> Change:
         """A non-attack action (Take Aim, Full Defense, Hit the Dirt ...); its test, if any,

@@ -360,7 +360,9 @@ def headline_labels() -> tuple[QLabel, QLabel]:
     headline.setWordWrap(True)
     problems = QLabel()
     problems.setWordWrap(True)
-    problems.setStyleSheet("color: #ff8a80")
+    from gui import theme
+
+    problems.setStyleSheet(f"color: {theme.ink('error')}")
     return headline, problems
 
 
