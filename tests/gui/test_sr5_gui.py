@@ -467,3 +467,24 @@ def test_a_drag_past_an_enemy_offers_the_intercept_in_the_action_panel(sr5, qtbo
     assert (sam.x, sam.y) == (12.0, 20.0) and sr5.document.undo_stack.index() == steps
     assert attack is sr5.action_panel.current and attack.attacker == "ganger-1"
     assert attack.targets == ["sam"] and attack.declaration().intercept
+
+
+def test_suppressive_fire_tests_are_a_page_of_the_action_panel(sr5):
+    """Issue 30 item 3: SR5 > Suppressive fire tests opens the Action panel's page on the
+    first token that must roll (Tusk, exposed in Sam's cone), its "Test for" list names the
+    tests by token and zone names; with no test to roll the page's top says why."""
+    g = sr5.sr5
+    start_turn(sr5)
+    sr5.actions["sr5 suppression tests"].trigger()
+    page = g.test_dialog
+    assert page.isVisible() and page.plan is None
+    assert page.blocked_reason() == "No suppressive fire is active"  # (its first line, in view)
+    sr5.selection.select(["sam"], sr5.document.encounter)
+    dlg = g.open_suppressive()
+    dlg.dice.faces.setText("6 6 5 1 2 2 3 3 4 4 2 2 3 3")  # 3 hits (as above)
+    dlg.dice.enter_button.click()
+    sr5.actions["sr5 suppression tests"].trigger()
+    assert page.isVisible() and page.plan.token == "ganger-4" and page.plan.zone == "sup-1"
+    assert [page.who.itemText(i) for i in range(page.who.count())] == ["Tusk vs Sam's suppressive fire"]
+    assert "sup-1" not in page.headline.text() and "Sam's suppressive fire" in page.headline.text()
+    assert page.blocked_reason() == ""

@@ -26,7 +26,8 @@ from gui.rules.sr5.tracker import InitiativeTracker
 
 MOVE_SUFFIX = " (SR5: movement counted)"
 MIN_WIDTH = 280  # room for the reasons an action is refused (wrapped), on a laptop
-ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 blast", "sr5 initiative", "sr5 end phase", "sr5 export log")
+ACTIONS = ("sr5 attack", "sr5 suppressive", "sr5 blast", "sr5 suppression tests", "sr5 initiative", "sr5 end phase",
+           "sr5 export log")
 
 
 class Sr5Gui(RuleGui):
@@ -64,6 +65,8 @@ class Sr5Gui(RuleGui):
           tip="Fill a suppressive zone on the map with fire (SR5 rules)")
         A("SR5", "Throw/Fire &grenade\u2026", self.open_blast, name="sr5 blast",
           tip="Throw a grenade (or fire a launcher) at the selected blast zone: scatter, who is caught (SR5 rules)")
+        A("SR5", "Suppressive fire &tests\u2026", self.open_next_test, name="sr5 suppression tests",
+          tip="Roll the tests of the tokens caught in active suppressive fire (SR5 rules)")
         self.menu.addSeparator()
         A("SR5", "&Roll initiative\u2026", self.tracker.open_initiative, name="sr5 initiative",
           tip="Start the next Combat Turn: roll or enter initiative")
@@ -184,6 +187,17 @@ class Sr5Gui(RuleGui):
             self.blast_dialog = self.add_page(BlastPage(self.panel, self.controller))
         self.blast_dialog.open_for(attacker if isinstance(attacker, str) else None, zone, weapon)
         return self.blast_dialog
+
+    def open_next_test(self):
+        """The suppressive-fire test page on the first test to roll now (it lists the others)."""
+        if not self.controller.active:
+            return None
+        if self.test_dialog is None:
+            from gui.rules.sr5.suppressive import SuppressionTestPage
+
+            self.test_dialog = self.add_page(SuppressionTestPage(self.panel, self.controller))
+        self.test_dialog.open_next()
+        return self.test_dialog
 
     def open_test(self, token: str, zone: str, index: int = 0):
         if not self.controller.active:

@@ -277,8 +277,23 @@ class SuppressionTestPage(ActionPage):
         buttons.addWidget(self.apply_button)
         buttons.addWidget(close)
         self.result.setMinimumHeight(120)
+        # who must test now, picked here (issue 30 item 3: the tests were buttons of the
+        # Initiative panel, two scrolls away)
+        self.who = QComboBox()
+        self.who.setToolTip("The tokens that must roll against active suppressive fire now")
+        self.who.activated.connect(self._picked)
+        self.problems = QLabel()  # (why there is no test to roll: the panel's top says it too)
+        self.problems.setWordWrap(True)
+        from gui import theme
+
+        self.problems.setStyleSheet(f"color: {theme.ink('error')}")
+        who_row = QHBoxLayout()
+        who_row.addWidget(QLabel("Test for"))
+        who_row.addWidget(self.who, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 4, 6, 4)
+        lay.addLayout(who_row)
+        lay.addWidget(self.problems)
         lay.addWidget(self.headline)
         lay.addWidget(self.test)
         lay.addWidget(self.soak)
@@ -291,14 +306,57 @@ class SuppressionTestPage(ActionPage):
             return self.apply()
         return None
 
+    def pending(self) -> list[tuple[str, str]]:
+        """(token, zone) of every test to roll now: each token that must roll, against the
+        first zone it must roll against (``suppression_status``)."""
+        try:
+            status = self.controller.suppression_status()
+        except CoverfireError:
+            return []
+        return [(tid, zs.must_test[0]) for tid, zs in status.items() if zs.must_test]
+
+    def _fill_who(self, token: str | None, zone: str | None) -> None:
+        c = self.controller
+        self.who.blockSignals(True)
+        self.who.clear()
+        for tid, z in self.pending():
+            self.who.addItem(f"{c.name(tid)} vs {c.name(z)}", (tid, z))
+            if tid == token and z == zone:
+                self.who.setCurrentIndex(self.who.count() - 1)
+        self.who.blockSignals(False)
+        self.who.setEnabled(self.who.count() > 0)
+
+    def _picked(self, i: int) -> None:
+        data = self.who.itemData(i)
+        if data:
+            self.open_for(*data)
+
+    def open_next(self) -> None:
+        """Open the page on the first test to roll now; without one it says why."""
+        todo = self.pending()
+        if todo:
+            self.open_for(*todo[0])
+            return
+        self.plan = None
+        self.resolution = None
+        self._fill_who(None, None)
+        self.headline.setText("")
+        st_active = bool(self.controller.settings.suppressions)
+        self.problems.setText("No one must roll against suppressive fire now" if st_active else
+                              "No suppressive fire is active")
+        self.show_in_panel()
+        self._show()
+
     def open_for(self, token: str, zone: str, index: int = 0) -> None:
+        self.problems.setText("")
         try:
             self.plan = sr5_supp.plan_suppression_test(self.controller.encounter, token, zone, index)
         except CoverfireError as exc:
             self.plan = None
-            self.headline.setText(str(exc))
+            self.problems.setText(str(exc))
         self.resolution = None
         self.roller = None
+        self._fill_who(token, zone)
         self.show_in_panel()
         self._show()
 
@@ -317,7 +375,7 @@ class SuppressionTestPage(ActionPage):
         c = self.controller
         dtype = sr5_supp.SuppressionTestResolution(p).damage_type
         stun = f" \u2014 armor {p.armor} {p.ap:+d} AP beats DV {p.dv}: Stun" if dtype != p.damage_type else ""
-        self.headline.setText(f"{c.name(p.token)} against suppressive fire {p.zone}: Reaction + Edge, threshold "
+        self.headline.setText(f"{c.name(p.token)} against suppressive fire {c.name(p.zone)}: Reaction + Edge, threshold "
                               f"{p.test.threshold}. Failing means {p.dv}{p.damage_type}, AP {p.ap}, no net hits{stun}.")
         editable = self.resolution is None
         self.test.set_pool(p.test, editable=editable)
@@ -369,6 +427,7 @@ class SuppressionTestPage(ActionPage):
         self.resolution = None
         self.plan = None  # done: open it again for another test
         self.dice.set_request(None)
+        self._fill_who(None, None)
         self.applied.emit(change)
         return change
 
