@@ -147,12 +147,22 @@ def main(argv: list[str]) -> int:
                    "rules": [(e.label, [c.label for c in e.children]) for e in es if e.label.endswith("actions")
                              for e in e.children]})
     if uvtt is not None:
-        win.open_file(uvtt, ask=False)
+        from engine.model import Token
+
+        win.importing.import_map(uvtt)
         settle(30)
+        enc = win.document.committed
+        w, h = enc.map.width, enc.map.height
+        toks = [Token(id=f"t{i}", name=n, x=w * fx, y=h * fy, side=side, radius=0.4)
+                for i, (n, fx, fy, side) in enumerate([("Ash", 0.3, 0.4, "runner"), ("Kit", 0.35, 0.45, "runner"),
+                                                        ("Vex", 0.6, 0.5, "ganger"), ("Jay", 0.65, 0.3, "ganger")])]
+        win.document.commit(enc.model_copy(update={"tokens": tuple(enc.tokens) + tuple(toks)}), "tokens")
         view = win.map_view
         view.fit_map()
         settle(30)
         shot("08-imported-map-fit")
+        report.append({"step": "token sizes at fit", "px_per_m": round(1 / view.m_per_px(), 2),
+                       "drawn_radius_px": sorted(set(float(r) for r in view.tokens.radii_px(1 / view.m_per_px())))})
     print(json.dumps(report, indent=1))
     win.close()
     return 0

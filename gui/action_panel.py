@@ -255,6 +255,17 @@ class ActionPanel(QWidget):
         esc.activated.connect(self.cancel)
         self._update_heading()
 
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
+        """No: the dock's scroll area then fits the panel to the dock's height (the page
+        scrolls inside, the footer's Apply and Close stay in view) instead of making it as
+        tall as its wrapped texts would like (at 125 % scaling on a laptop that pushed Apply
+        and Close out of the dock)."""
+        return False
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt API
+        """Its least height (QScrollArea asks even so, when the layout has height-for-width)."""
+        return self.minimumSizeHint().height()
+
     # -- pages -------------------------------------------------------------------------------------
     def add_page(self, page: ActionPage) -> None:
         page.panel = self

@@ -44,7 +44,24 @@ def main(argv: list[str]) -> int:
         r = QRect(b.mapToGlobal(b.rect().topLeft()), b.size())
         if not avail.contains(r):
             outside.append([b.text() or b.toolTip() or b.objectName(), rect(r)])
-    out.write_text(json.dumps({"avail": rect(avail), "frame": rect(win.frameGeometry()), "outside": outside}))
+    # an SR5 attack open in the Action panel: its footer's buttons (Apply damage, Close) wholly in view
+    dlg = win.sr5.tracker.open_initiative()
+    for tid, text in {"sam": "6 6", "nyx": "5", "brick": "=12", "ganger-1": "4", "ganger-2": "1", "ganger-3": "2",
+                      "ganger-4": "6", "ganger-5": "3", "ganger-6": "5"}.items():
+        dlg.edits[tid].setText(text)
+    dlg.start_turn()
+    page = win.sr5.open_attack("sam", ["ganger-1"])
+    for _ in range(12):
+        app.processEvents()
+    hidden = []
+    for b in page.footer.findChildren(QAbstractButton):
+        if b.isVisibleTo(page.footer):
+            seen = b.visibleRegion().boundingRect()
+            r = QRect(b.mapToGlobal(b.rect().topLeft()), b.size())
+            if seen != b.rect() or not avail.contains(r):
+                hidden.append([b.text(), rect(seen), rect(r)])
+    out.write_text(json.dumps({"avail": rect(avail), "frame": rect(win.frameGeometry()), "outside": outside,
+                               "footer_hidden": hidden}))
     win.close()
     return 0
 

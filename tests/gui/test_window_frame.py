@@ -98,7 +98,9 @@ def test_a_move_by_the_gm_after_the_fit_is_kept(qtbot, tmp_path, monkeypatch, de
 
 def test_the_real_window_fits_at_125_percent(tmp_path):
     """QT_SCALE_FACTOR=1.25 on a 1366x768 offscreen screen: the frame lies within the
-    1093x614 available geometry and every button of the window is inside it."""
+    1093x614 available geometry, every button of the window is inside it, and with an SR5
+    attack open the Action panel's Apply damage and Close are wholly in view (they were
+    scrolled out of the dock)."""
     cfg = tmp_path / "screens.json"
     cfg.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": 1366, "height": 768,
                                             "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
@@ -115,3 +117,4 @@ def test_the_real_window_fits_at_125_percent(tmp_path):
     assert ax <= x and ay <= y and x + w <= ax + aw and y + h <= ay + ah
     assert w >= 0.95 * aw and h >= 0.9 * ah
     assert rep["outside"] == [], rep["outside"]
+    assert rep["footer_hidden"] == [], rep["footer_hidden"]  # Apply damage and Close in view
