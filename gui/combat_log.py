@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -97,6 +97,20 @@ class CombatLog(QObject):
             self._lines.append(LogLine(text, ruleset, stamp, batch, round, kind))
         self.changed.emit()
         return batch
+
+    def set_undone_many(self, marks) -> None:
+        """Mark each (batch, undone) of ``marks`` at once: one ``changed`` for them all (an
+        undo or an apply syncs every batch of a rule system; one signal each rewrote the
+        list 16 times an SR5 Apply, a third of its time: issue 30 item 9)."""
+        want = dict(marks)
+        hit = False
+        for i, ln in enumerate(self._lines):
+            u = want.get(ln.batch)
+            if u is not None and ln.undone != u:
+                self._lines[i] = replace(ln, undone=u)
+                hit = True
+        if hit:
+            self.changed.emit()
 
     def set_undone(self, batch: int, undone: bool = True) -> None:
         """Mark a batch undone (or live again after a redo)."""
@@ -195,21 +209,13 @@ class CombatLogPanel(QWidget):
         self.refresh()
 
     def _log_changed(self) -> None:
-        """The log changed: in a shown window the list is written out once in the next
-        event-loop turn (after the GM's action has shown), or when it comes to the front
-        from behind another tab (issue 30 item 9: an Apply rewrote the list once per batch,
-        16 times, a third of its time); elsewhere at once."""
+        """The log changed: the list is written out now, or, behind another tab of a shown
+        window, when it comes to the front (issue 30 item 9)."""
         top = self.window()
-        if top is self or not top.isVisible():
-            self.refresh()
+        if top is not self and top.isVisible() and not self.isVisible():
+            self._stale = True
             return
-        self._stale = True
-        if self.isVisible():  # (one rewrite in the next turn, after the GM's action shows)
-            QTimer.singleShot(0, self, self._refresh_if_stale)
-
-    def _refresh_if_stale(self) -> None:
-        if self._stale:
-            self.refresh()
+        self.refresh()
 
     def showEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().showEvent(ev)

@@ -177,9 +177,9 @@ class LogMirror:
     def sync(self, saved: Sequence) -> None:
         """Strike through the batches whose entries left ``saved`` (the encounter's saved
         log: undone), restore those back in it (redone)."""
-        for batch, (start, entries) in self._batches.items():
-            live = tuple(saved[start:start + len(entries)]) == entries
-            self.log.set_undone(batch, not live)
+        marks = [(batch, tuple(saved[start:start + len(entries)]) != entries)
+                 for batch, (start, entries) in self._batches.items()]
+        self.log.set_undone_many(marks)
 
 
 class RuleController(QObject, Listener):
