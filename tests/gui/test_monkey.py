@@ -64,7 +64,8 @@ WEIGHTS = os.environ.get("COVERFIRE_MONKEY_WEIGHTS", "")
 #: Menu-bar actions the monkey leaves alone: Quit closes the window under the test (closing
 #: is tried by the window tests); nothing else here quits, opens the OS file manager or a
 #: browser, or waits for an answer the patched dialogs cannot give.
-SKIPPED_ACTIONS = {"Quit"}
+SKIPPED_ACTIONS = {"Quit", "Follow the desktop", "Dark", "Light"}  # (View > Theme: the application's
+# palette, shared with the tests after this one in the process; tested in test_theme_contrast.py)
 
 #: Keys a GM presses on the map (with the modifiers they go with).
 NO = Qt.KeyboardModifier.NoModifier
