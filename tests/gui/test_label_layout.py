@@ -41,15 +41,15 @@ def test_touching_tokens_labels_do_not_intersect(qtbot):
     assert set(rects) == {"b", "n"}
     assert not rects["b"].intersects(rects["n"])
     # Bolt (same y, further west) is placed first and keeps its place: centred at x 10 m =
-    # 200 px, top at y 200 px + rim 10 px + 3 px = 213 px
+    # 200 px, top at y 200 px + rim 11 px (the least drawn radius, over the true 10 px) + 3 px = 214 px
     assert rects["b"].center().x() == pytest.approx(200.0)
-    assert rects["b"].top() == pytest.approx(213.0)
+    assert rects["b"].top() == pytest.approx(214.0)
     assert (rects["b"].width(), rects["b"].height()) == (wb, hb)
-    # Nix's goes above its own disc, centred on it: bottom at 200 - 10 - 3 = 187 px
+    # Nix's goes above its own disc, centred on it: bottom at 200 - 11 - 3 = 186 px
     assert rects["n"].center().x() == pytest.approx(220.0)
-    assert rects["n"].bottom() == pytest.approx(187.0)
+    assert rects["n"].bottom() == pytest.approx(186.0)
     # and the offset other layers use to keep their tags attached says the same
-    assert layer.label_offset("n", 1 / M_PER_PX) == pytest.approx((0.0, 187.0 - hn - 213.0))
+    assert layer.label_offset("n", 1 / M_PER_PX) == pytest.approx((0.0, 186.0 - hn - 214.0))
     assert layer.label_offset("b", 1 / M_PER_PX) == (0.0, 0.0)
 
 
@@ -58,9 +58,9 @@ def test_lone_token_label_stays_centred_under_its_disc(qtbot):
     far = Token(id="f", name="Vex", x=5.0, y=5.0, radius=0.5)
     rect = _layer([lone, far]).label_rects(M_PER_PX)["l"]
     w, h = _pill("Rook")
-    # centre x = 30 m * 20 = 600 px; top = 40 m * 20 + 0.5 m * 20 + 3 = 813 px
+    # centre x = 30 m * 20 = 600 px; top = 40 m * 20 + max(0.5 m * 20, 11 px drawn) + 3 = 814 px
     assert rect.center().x() == pytest.approx(600.0)
-    assert rect.top() == pytest.approx(813.0)
+    assert rect.top() == pytest.approx(814.0)
     assert (rect.width(), rect.height()) == (w, h)
 
 
@@ -81,7 +81,7 @@ def test_decorations_move_with_their_label_and_layout_is_cached(qtbot):
     layer.set_tokens((bolt, nix.model_copy(update={"x": 40.0})), moved=frozenset({"n"}))
     rect = layer.label_rects(M_PER_PX)["n"]
     assert layer.layout_count == n0 + 1
-    assert rect.center().x() == pytest.approx(800.0) and rect.top() == pytest.approx(213.0)
+    assert rect.center().x() == pytest.approx(800.0) and rect.top() == pytest.approx(214.0)
 
 
 def test_place_labels_by_hand():

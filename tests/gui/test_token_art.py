@@ -124,3 +124,23 @@ def test_tokens_keep_a_legible_size_zoomed_far_out(window, qtbot):
     ganger = style.side_colour("ganger")
     ring = [img.pixelColor(p.x() + dx, p.y() + dy) for dx, dy in ((3, 0), (-3, 0), (0, 3), (0, -3))]
     assert all(_near(c, ganger, 40) for c in ring), [c.name() for c in ring]  # 3 px out: still the disc
+
+
+def test_a_token_far_zoomed_out_is_a_22_px_disc_and_grabbed_where_drawn(window, qtbot):
+    """Issue 30 item 7: tokens were 11-14 px across at fit zoom on real maps; a disc is now
+    never under 22 px across (radius 11), and a click 9 px from its centre, on the drawn
+    disc, picks it."""
+    from tests.gui.conftest import mouse_click
+
+    view = window.map_view
+    view.vb.setRange(xRange=(-400, 460), yRange=(-300, 340), padding=0)
+    settle(qtbot, window)
+    assert view.tokens.MIN_RADIUS_PX == 11.0
+    img = view.viewport().grab().toImage()
+    p = view.map_to_viewport(22.0, 8.0)  # Vex
+    ganger = style.side_colour("ganger")
+    ring = [img.pixelColor(p.x() + dx, p.y() + dy) for dx, dy in ((8, 0), (-8, 0), (0, 8), (0, -8))]
+    assert all(_near(c, ganger, 40) for c in ring), [c.name() for c in ring]
+    k = view.m_per_px()
+    mouse_click(view, 22.0 + 9 * k, 8.0)
+    assert window.selection.ids == ("ganger-6",)
