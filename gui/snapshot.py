@@ -181,9 +181,9 @@ class Snapshot:
             raise CoverfireError(self.answers.error)
         extras = spec.player
         if self.player:
-            options = extras.view_options().with_(show_legend=False, show_scale_bar=False, title=None)
+            options = extras.view_options().with_(show_legend=False, show_scale_bar=False, title=None, min_token_px=5.0)
         else:
-            options = GM_VIEW.with_(show_legend=False, show_scale_bar=False, show_selection=False,
+            options = GM_VIEW.with_(show_legend=False, show_scale_bar=False, show_selection=False, min_token_px=5.0,
                                     show_sight=False, show_charge=False, title=None,
                                     label_scale=extras.label_scale)
         self.view = SharedMapView(self.shown_document, self.selection, self.answers, options, extras)

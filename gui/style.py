@@ -130,6 +130,9 @@ class ViewOptions:
     show_selection: bool = True
     show_background: bool = True
     title: str | None = None
+    #: The least disc radius (pixels) tokens are drawn at, however far out the view is (issue
+    #: 30 item 7: 11, a 22 px disc, on screen; exports at print scale draw nearer true size).
+    min_token_px: float = 11.0
 
     def with_(self, **changes) -> "ViewOptions":
         return replace(self, **changes)
@@ -149,7 +152,8 @@ class ViewOptions:
 
 
 GM_VIEW = ViewOptions()
-PLAYER_VIEW = ViewOptions(player=True, label_scale=1.4, show_selection=False, show_sight=False, show_charge=False)
+PLAYER_VIEW = ViewOptions(player=True, label_scale=1.4, show_selection=False, show_sight=False, show_charge=False,
+                          min_token_px=5.0)  # (the players' screen: as before issue 30; see min_token_px)
 
 
 def ui_font(px: float, bold: bool = False) -> QFont:

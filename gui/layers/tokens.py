@@ -162,7 +162,7 @@ class TokenLayer(MapLayer):
         while :meth:`simple_drawing` holds."""
         x, y = at if at is not None else self._xy[i]
         m = self._m_per_px
-        pad = max(float(self._r[i]), self.MIN_RADIUS_PX * m) + self.FOOTPRINT_PX * m
+        pad = max(float(self._r[i]), self._min_px() * m) + self.FOOTPRINT_PX * m
         return QRectF(x - pad, y - pad, 2 * pad, 2 * pad)
 
     def _refresh_rect(self) -> None:
@@ -206,7 +206,10 @@ class TokenLayer(MapLayer):
 
     def radii_px(self, px_per_m: float) -> np.ndarray:
         """The drawn disc radii in pixels at this zoom: true size, at least MIN_RADIUS_PX."""
-        return np.maximum(self._r * px_per_m, self.MIN_RADIUS_PX)
+        return np.maximum(self._r * px_per_m, self._min_px())
+
+    def _min_px(self) -> float:
+        return float(getattr(self.options, "min_token_px", self.MIN_RADIUS_PX))
 
     def rebuild(self) -> None:
         self.build_count += 1
@@ -527,7 +530,7 @@ class TokenLayer(MapLayer):
         the nearest centre wins."""
         if not len(self._xy):
             return None
-        drawn = np.maximum(self._r, self.MIN_RADIUS_PX * self._m_per_px) if self._m_per_px else self._r
+        drawn = np.maximum(self._r, self._min_px() * self._m_per_px) if self._m_per_px else self._r
         d = np.hypot(self._xy[:, 0] - x, self._xy[:, 1] - y) - drawn
         i = int(np.argmin(d))
         return self._ids[i] if d[i] <= slack else None
