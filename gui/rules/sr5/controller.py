@@ -186,8 +186,9 @@ class Sr5Controller(RuleController):
 
     def follow_acting(self) -> None:
         """The character whose Action Phase it is now becomes the attacker (its targets and
-        the ruler's band are about it), unless the GM locked the attacker; the selection and
-        the targets picked stay."""
+        the ruler's band are about it), unless the GM locked the attacker or an Action panel
+        page is open (it keeps the attacker it was set up for); the selection and the
+        targets picked stay."""
         enc = self.encounter
         acting = settings_of(enc).acting
         sel = self.selection
@@ -195,9 +196,8 @@ class Sr5Controller(RuleController):
             return
         window = getattr(self, "window", None)
         panel = getattr(window, "action_panel", None) if window is not None else None
-        page = getattr(panel, "current", None)
-        if page is not None and getattr(page, "attacker", None) == acting:
-            return  # (a page already set up for it keeps its targets)
+        if getattr(panel, "current", None) is not None:
+            return  # (a page open in the Action panel keeps the attacker it was set up for)
         sel.set_attacker(acting)
 
     def do_action(self, action: combat.Action, dice=None, *, force: bool = False) -> Change:
