@@ -414,8 +414,10 @@ def _has_system(package: str) -> bool:
 
     try:
         return importlib.util.find_spec(f"engine.{package}.system") is not None
-    except (ImportError, ValueError):
-        return False
+    except ModuleNotFoundError as exc:  # no package of that name; a broken one fails loudly
+        if exc.name == f"engine.{package}":
+            return False
+        raise
 
 
 def _engine_dir() -> Path:

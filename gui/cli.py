@@ -99,13 +99,7 @@ SUBCOMMANDS = {
 def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int | None]:
     import importlib
 
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            raise CoverfireError(f"this build of Coverfire has no {module} yet") from None
-        raise
-    return getattr(mod, name)
+    return getattr(importlib.import_module(module), name)
 
 
 def _run_gui(args: argparse.Namespace) -> int:

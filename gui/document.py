@@ -18,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from engine.analysis import Tactics
 from engine.encounter_text import EncounterText
 from engine.errors import FileChangedError, ReadOnlyFileError
 from engine.files import FileStamp, file_lock, is_read_only, save_encounter, writable_target
@@ -62,16 +63,6 @@ class _Swap(QUndoCommand):
         self._doc._set(self._before)
 
 
-def _load_tactics_class():
-    """The engine's :class:`engine.analysis.Tactics`, or None while the engine lacks it."""
-    try:
-        from engine.analysis import Tactics
-    except ImportError as exc:  # the analysis module is not in this build yet
-        log.warning("live answers are off: %s", exc)
-        return None
-    return Tactics
-
-
 def _has_inline_images(encounter: Encounter) -> bool:
     """Whether the map background or a token's portrait is an in-memory ``data:`` image."""
     bg = encounter.map.background
@@ -102,8 +93,7 @@ class EncounterDocument(QObject):
         self._stamp: FileStamp | None = FileStamp.of(self._path) if self._path is not None else None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-        tactics_cls = _load_tactics_class()
-        self._tactics = tactics_cls(encounter) if tactics_cls is not None else None
+        self._tactics = Tactics(encounter)
         #: the file text writer, shared by Save and the autosave: it keeps each value's text
         #: (a big map's edit saved in milliseconds), made ahead in idle turns after an open
         self.file_text = EncounterText()
@@ -308,11 +298,9 @@ class EncounterDocument(QObject):
         self.changed.emit(DocumentChange(d, preview=preview))
 
     def _update_tactics(self, encounter: Encounter, reset: bool = False, obstacles=None) -> None:
-        if self._tactics is None:
-            return
         try:
             if reset:
-                self._tactics = type(self._tactics)(encounter, obstacles=obstacles)
+                self._tactics = Tactics(encounter, obstacles=obstacles)
             else:
                 self._tactics.update(encounter)
             self._tactics_error = None

@@ -71,13 +71,9 @@ BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export", "gui.rules", "
 
 def _load_builtin_extensions() -> None:
     import importlib
-    import logging
 
     for name in BUILTIN_EXTENSIONS:
-        try:
-            importlib.import_module(name)
-        except ImportError as exc:  # a feature missing from this build: the window still opens
-            logging.getLogger(__name__).warning("extension %s not loaded: %s", name, exc)
+        importlib.import_module(name)
 
 
 def register_extension(fn: Callable[["MainWindow"], None]) -> Callable[["MainWindow"], None]:

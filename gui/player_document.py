@@ -153,18 +153,15 @@ class PlayerDocument(QObject):
     def _is_player(enc: Encounter, token) -> bool:
         try:
             return vision().is_players(enc, token)
-        except (ValueError, ImportError):
+        except ValueError:
             return False
 
     def _tactics_shares(self, enc: Encounter) -> bool:
         return enc.obstacles is self.source.encounter.obstacles and self.source.tactics is not None
 
     def _make_tactics(self, enc: Encounter):
-        from gui.document import _load_tactics_class
+        from engine.analysis import Tactics as cls
 
-        cls = _load_tactics_class()
-        if cls is None:
-            return None
         self._shared = self._tactics_shares(enc)
         if self._shared:  # the GM's very obstacles: share the engine's indexes (no second build)
             return cls(enc, obstacles=self.source.tactics._obs)

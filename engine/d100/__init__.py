@@ -2,8 +2,7 @@
 per body part, armour that wears, bleeding, recovery.
 
 ``RULESET`` (a :class:`~engine.d100.rules.D100Rules`, the native rules behind
-:func:`engine.rules.find_system` ``("d100")``, see ``engine/d100/system.py``): ``why_not`` / ``check`` / ``preview`` / ``apply`` / ``undo`` /
-``redo`` / ``status`` / ``round_order``. Actions are the values of
+:func:`engine.rules.find_system` ``("d100")``, see ``engine/d100/system.py``): ``why_not`` / ``check`` / ``preview`` / ``apply`` / ``status`` / ``round_order``. Actions are the values of
 :mod:`engine.d100.actions`; dice sources are in :mod:`engine.d100.dice`; the character and
 encounter data are :mod:`engine.d100.sheet`; the map's hidden locations come from
 :mod:`engine.d100.mapcover`. Defaults for every number the seed leaves open: docs/d100.md.
@@ -11,7 +10,7 @@ encounter data are :mod:`engine.d100.sheet`; the map's hidden locations come fro
     from engine.d100 import RULESET, Fire, TargetSpec, EnteredDice
     pre = RULESET.preview(enc, Fire("ana", (TargetSpec("bo", prefer="head"),)))
     change = RULESET.apply(enc, Fire("ana", ("bo",)), EnteredDice({"hit": 12}))
-    enc = change.encounter; ...; enc = RULESET.undo(enc, change)
+    enc = change.encounter  # undo is the document's: it keeps whole encounters
 
 Importing this package stays cheap and cycle-free: :mod:`engine.model` imports
 ``engine.d100.sheet`` while it is being built, so the rule system's names are loaded on first

@@ -9,11 +9,11 @@ Check, then apply (as python-chess separates ``is_legal`` from ``push``):
 * :meth:`D100Rules.apply` resolves the action with a dice source and returns a
   :class:`Change`: the new encounter, every die, every shot (roll, location placed or not,
   damage through cover and armour, severity steps and their effects), the log lines, and the
-  before/after values :meth:`D100Rules.undo` restores.
+  before/after values of what it touched.
 
 One module an idea: :mod:`engine.d100.values` (tables, the values answered, pure helpers),
 :mod:`engine.d100.legality` (reading, checking, previewing), :mod:`engine.d100.resolution`
-(applying, undo/redo). This module joins them into :class:`D100Rules` and keeps their names
+(applying). This module joins them into :class:`D100Rules` and keeps their names
 importable from here.
 
 Percentages are whole percent; damage and injury whole points. Numbers the seed leaves open

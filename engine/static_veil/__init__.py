@@ -9,7 +9,7 @@ character's data in :mod:`engine.static_veil.sheet`. See docs/static-veil.md.
     RULESET.available_maneuvers(enc, "rook", "vex")     # the picker
     RULESET.preview(enc, Shove("rook", "vex"))          # shove ends, nothing changes
     res = RULESET.apply(enc, Shove("rook", "vex", outcome=Opposed(True, 2)))
-    enc = res.encounter; ...; enc = RULESET.undo(enc, res.change)
+    enc = res.encounter  # undo is the document's: it keeps whole encounters
 
 Importing this package must stay cheap and cycle-free: :mod:`engine.model` imports
 ``engine.static_veil.sheet`` while it is being built, so the rule system's names are loaded

@@ -85,15 +85,6 @@ class Resolution:
         success = _RESOLVERS[plan.key](self, work, action, plan)
         return self._finish(encounter, work, plan.key, plan.label, action, success)
 
-    def undo(self, encounter: Encounter, change: Change) -> Encounter:
-        """The encounter with ``change`` reverted: its tokens and Static Veil settings as
-        they were before (other tokens keep any later edits)."""
-        return _swap(encounter, change.before, change.settings_before)
-
-    def redo(self, encounter: Encounter, change: Change) -> Encounter:
-        """The encounter with ``change`` applied again after an undo."""
-        return _swap(encounter, change.after, change.settings_after)
-
     # -- finishing --------------------------------------------------------------------------------
     def _finish(
         self,

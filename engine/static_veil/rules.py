@@ -1,4 +1,4 @@
-"""The Static Veil maneuvers (seed 004): check, preview, apply, undo.
+"""The Static Veil maneuvers (seed 004): check, preview, apply.
 
 Like python-chess's ``is_legal()`` and ``push()``, checking is apart from changing:
 
@@ -8,15 +8,15 @@ Like python-chess's ``is_legal()`` and ``push()``, checking is apart from changi
   and do on the map: the charge path and run-up, where a shove would leave the target for
   each number of net hits, where a moved grapple goes; and the tests it needs;
 * :meth:`StaticVeil.check` raises :class:`~engine.errors.IllegalActionError` with the reason;
-* :meth:`StaticVeil.apply` returns the new encounter and a :class:`Change` record, which
-  :meth:`StaticVeil.undo` reverts (one undo step per maneuver).
+* :meth:`StaticVeil.apply` returns the new encounter and a :class:`Change` record (the
+  document keeps one undo step per maneuver).
 
 Tests are entered by the GM (``Settings.dice == "gm"``) or rolled by the seeded d100 model
 (``"d100"``); see :mod:`engine.static_veil.dice` and docs/static-veil.md.
 
 One module an idea: :mod:`engine.static_veil.values` (what the rules answer),
 :mod:`engine.static_veil.legality` (checking and planning), :mod:`engine.static_veil.resolution`
-(applying, undo/redo). This module joins them into :class:`StaticVeil` (with reading a token's
+(applying). This module joins them into :class:`StaticVeil` (with reading a token's
 states and the turn and movement calls) and keeps their names importable from here.
 """
 

@@ -34,7 +34,6 @@ No rule here: the entries and their text are the engine's.
 from __future__ import annotations
 
 import importlib
-import logging
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,8 +45,6 @@ from PySide6.QtCore import QObject, Signal
 from engine.model import Encounter
 from engine.names import name_of
 from gui.combat_log import CombatLog
-
-log = logging.getLogger(__name__)
 
 
 # -- what the rest of the window asks a rule system's GUI -----------------------------------------
@@ -499,10 +496,7 @@ def _discover() -> None:
     here = Path(__file__).resolve().parent
     for info in pkgutil.iter_modules([str(here)]):
         if info.ispkg:
-            try:
-                importlib.import_module(f"gui.rules.{info.name}")
-            except ImportError as exc:  # a rule system's GUI missing from this build
-                log.warning("rule GUI %s not loaded: %s", info.name, exc)
+            importlib.import_module(f"gui.rules.{info.name}")
 
 
 def find_rule_gui(ruleset: str) -> type[RuleGui] | None:
