@@ -74,7 +74,7 @@ def _add_import_character(sub) -> None:
     p.add_argument("--into", required=True, help="encounter file to add the token to")
     p.add_argument("--side", default="runner")
     p.add_argument("--at", nargs=2, type=float, metavar=("X", "Y"))
-    p.set_defaults(run=lambda a: _lazy("engine.importers.chummer", "run_import_character")(a))
+    p.set_defaults(run=lambda a: _lazy("engine.importers.detect", "run_import_character")(a))
 
 
 def _add_report(sub) -> None:
