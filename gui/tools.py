@@ -23,7 +23,7 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
 from engine.names import display_name
 from engine.obstacles import footprints
-from gui.layers.changed import common_prefix
+from engine.diff import common_prefix
 from gui import edits
 from gui.document import EncounterDocument
 from gui.layers import Sketch, zone_handles
