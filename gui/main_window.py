@@ -596,9 +596,9 @@ class MainWindow(QMainWindow):
                     return False
                 if choice == saving.RENAME:
                     path = renamed
-        path = Path(path)
-        # a background image path relative to the file must still reach the image from there
-        return self._write(path, edits.rebase_background(self.document.committed, self.document.path, path.parent))
+        # (a background image path relative to the file is rewritten to reach the image from
+        # the new folder: EncounterDocument.save)
+        return self._write(Path(path))
 
     def _write(self, path: Path, rewritten: Encounter | None = None) -> bool:
         if not saving.write(self, path, rewritten):  # every failure shown (gui/saving.py)

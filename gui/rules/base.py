@@ -362,27 +362,31 @@ class RuleGui(QObject, Listener):
                 for o in options]
 
     # -- moves ---------------------------------------------------------------------------------------
-    def charge_moves(self, before: Encounter, after: Encounter, moved: tuple[str, ...], text: str):
-        """(The document's ``moves_hook``.) ``after`` only moves the tokens ``moved``: the
-        encounter the rule system makes of those moves (``RuleSystem.on_moves``: the
-        movement charged in the same step) and the step's text, or None to commit ``after``
-        as a plain edit (nothing to charge, or :attr:`count_moves` off). What the GM should
-        read is handed to :meth:`moves_charged` once the step is committed."""
+    def charge_moves(self, before: Encounter, moves: Sequence, text: str):
+        """(The document's ``moves_hook``.) A drag's ``moves`` (``engine.rules.MoveTo``, with
+        their walked paths): the encounter the rule system makes of them
+        (``RuleSystem.on_moves``: the movement charged in the same step) and the step's text,
+        or None to commit the moves as a plain edit (nothing to charge, or
+        :attr:`count_moves` off). What the GM should read is handed to :meth:`moves_charged`
+        once the step is committed."""
         from engine.errors import CoverfireError
+        from engine.rules import move_tokens
 
         if not self.count_moves or not self.installed:
             return None
+        after = move_tokens(before, moves)
         try:
-            outcome = moves_outcome(before, after, moved)
+            outcome = moves_outcome(before, moves)
         except (CoverfireError, ValueError) as exc:  # the GM's move stands, uncharged
             self.window.statusBar().showMessage(f"Movement not counted: {exc}", 10000)
             return None
         if outcome is None:
             return None
         if outcome.encounter == after:
-            if outcome.notes:
-                self._pending_moves = (before, outcome, after)
-            return None
+            if not outcome.notes:
+                return None
+            self._pending_moves = (before, outcome, after)  # (refused: the GM's move stands, and why)
+            return after, text
         self._pending_moves = (before, outcome, outcome.encounter)
         return outcome.encounter, self.move_text(text, outcome)
 
@@ -506,14 +510,14 @@ def find_rule_gui(ruleset: str) -> type[RuleGui] | None:
     return RULE_GUIS.get(ruleset)
 
 
-def moves_outcome(before: Encounter, after: Encounter, moved: Sequence[str]):
-    """The rule system's ``Outcome`` of moving the tokens ``moved`` from where they stand in
-    ``before`` to where they stand in ``after`` (``RuleSystem.on_moves``), None when none of
-    them was in ``before``. Raises the engine's error when it cannot say."""
-    from engine.rules import MoveTo, find_system
+def moves_outcome(before: Encounter, moves: Sequence):
+    """The rule system's ``Outcome`` of the ``moves`` (``engine.rules.MoveTo``) from
+    ``before`` (``RuleSystem.on_moves``), None when none of their tokens was in ``before``.
+    Raises the engine's error when it cannot say."""
+    from engine.rules import find_system
 
     ids = {t.id for t in before.tokens}
-    moves = [MoveTo(tid, (after.token(tid).x, after.token(tid).y)) for tid in moved if tid in ids]
+    moves = [m for m in moves if m.token in ids]
     if not moves:
         return None
     return find_system(before.ruleset).on_moves(before, moves)
@@ -543,17 +547,19 @@ class RuleGuiHost(QObject):
         window.document.moves_hook = self.charge_moves
         self.sync()
 
-    def charge_moves(self, before, after, moved, text):
+    def charge_moves(self, before, moves, text):
         """The document's ``moves_hook``: the installed GUI charges the moves (and tells the
         GM); a system with no GUI still has them charged by its ``on_moves``."""
+        from engine.rules import move_tokens
+
         gui = self.window.rule_gui
         if gui is not None:
-            return gui.charge_moves(before, after, moved, text)
+            return gui.charge_moves(before, moves, text)
         try:
-            outcome = moves_outcome(before, after, moved)
+            outcome = moves_outcome(before, moves)
         except ValueError:  # (CoverfireError) the GM's move stands, uncharged
             return None
-        if outcome is None or outcome.encounter == after:
+        if outcome is None or outcome.encounter == move_tokens(before, moves):
             return None
         return outcome.encounter, text
 

@@ -206,6 +206,48 @@ def _landings(window) -> list:
     return out
 
 
+def test_an_x_typed_in_the_inspector_during_a_round_is_a_placement_not_movement(window, qtbot):
+    """Issue 27: only a drag is movement; the Inspector's x/y places the token (Sam at
+    (12, 20) typed to x = 18 would be a 6 m run if it were charged)."""
+    from engine.sr5.changes import settings_of
+    from tests.gui.test_sr5_gui import start_turn
+
+    w = window
+    start_turn(w)
+    log = settings_of(w.document.encounter).log
+    steps = w.document.undo_stack.count()
+    w.selection.select(["sam"], w.document.encounter)
+    field = w.inspector.widgets["x"]
+    field.setText("18")
+    field.editingFinished.emit()
+    sam = w.document.encounter.token("sam")
+    assert sam.x == 18.0 and w.document.undo_stack.count() == steps + 1
+    assert sam.rules["sr5"].moved == 0.0 and not sam.rules["sr5"].running
+    assert not w.document.undo_stack.undoText().endswith("(SR5: movement counted)")
+    assert settings_of(w.document.encounter).log == log  # no movement line either
+
+
+def test_a_drag_lands_as_moves_with_the_path_it_walked(window, qtbot):
+    """The drag's intent is kept (issue 27): the tool hands the document MoveTo values with
+    the corners its walk turned at, not a moved encounter to diff."""
+    from engine.rules import MoveTo
+    from gui.tools import drag_moves
+
+    enc = w_enc = window.document.encounter
+    sam = w_enc.token("sam")  # at (12, 20)
+    # east 4 m, then south 3 m, with a 0.1 m wobble on the way (dropped: under 0.25 m)
+    trail = [(1.0, 0.0), (2.0, 0.1), (3.0, 0.0), (4.0, 0.0), (4.0, 1.5), (4.0, 3.0)]
+    (m,) = drag_moves(enc, ("sam",), trail)
+    assert m == MoveTo("sam", (16.0, 23.0), ((16.0, 20.0),))
+    assert m.length_from((sam.x, sam.y)) == pytest.approx(7.0)  # 4 + 3, not the 5 m straight line
+    assert drag_moves(enc, ("sam",), [(1.0, 0.0), (2.0, 0.0)]) == [MoveTo("sam", (14.0, 20.0))]  # straight
+    assert drag_moves(enc, ("sam", "crate-1"), trail) is None  # an obstacle too: a plain edit
+    seen = []
+    window.document.moves_hook = lambda before, moves, text: seen.append(moves)
+    assert window.document.commit_moves([m], "Move Sam")
+    assert seen == [(m,)] and window.document.encounter.token("sam").x == 16.0
+
+
 def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(window, qtbot):
     from engine.sr5.changes import settings_of
     from tests.gui.conftest import mouse_drag
