@@ -3,7 +3,7 @@
 An adapter: the rules are :class:`engine.static_veil.rules.StaticVeil`
 (``engine.static_veil.RULESET``), whose actions are the maneuvers of
 :mod:`engine.static_veil.actions` (``Shove``, ``Charge``, ``Grapple`` ...) carrying the GM's
-test outcomes, plus :class:`StartTurn` / :class:`EndTurn` below. ``dice`` for :meth:`apply`
+test outcomes, plus :class:`StartTurn` / :class:`Move` / :class:`EndTurn` below. ``dice`` for :meth:`apply`
 is None (outcomes travel in the maneuver, or the seeded d100 model rolls them) or a mapping
 of a maneuver's outcome fields (``{"outcome": Opposed(True, 2)}``) put into it.
 ``Outcome.detail`` is the Static Veil :class:`~engine.static_veil.values.Change`.
@@ -29,6 +29,19 @@ class StartTurn:
     new_round: bool = False
     key = "start_turn"
     label = "Start turn"
+
+
+@dataclass(frozen=True)
+class Move:
+    """A normal move of ``actor`` to centre ``to`` (metres): preview plans the way around
+    obstacles and bodies (``StaticVeil.plan_move``); apply walks ``path`` when given (the
+    previewed way), else the planned one, and spends its length of Movement."""
+
+    actor: str
+    to: tuple[float, float]
+    path: tuple[tuple[float, float], ...] | None = None
+    key = "move"
+    label = "Move"
 
 
 @dataclass(frozen=True)
@@ -122,6 +135,8 @@ class StaticVeilSystem(rules.RuleSystem):
         return self.native.why_not(encounter, action)
 
     def preview(self, encounter, action):
+        if isinstance(action, Move):
+            return self.native.plan_move(encounter, action.actor, action.to)
         return self.native.preview(encounter, action)
 
     def apply(self, encounter, action, dice=None):
@@ -133,6 +148,9 @@ class StaticVeilSystem(rules.RuleSystem):
             res = self.native.start_turn(encounter, action.actor, action.new_round)
         elif isinstance(action, EndTurn):
             res = self.native.end_turn(encounter, action.actor)
+        elif isinstance(action, Move):
+            path = action.path or self.native.plan_move(encounter, action.actor, action.to).path
+            res = self.native.move(encounter, action.actor, path or (action.to,))
         else:
             res = self.native.apply(encounter, action)
         return rules.Outcome.of(encounter, res.encounter, res.change.label, log=[e.text for e in res.change.log],

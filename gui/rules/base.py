@@ -47,6 +47,17 @@ from engine.names import name_of
 from gui.combat_log import CombatLog
 
 
+# -- the one commit path of a rule action -----------------------------------------------------------
+def land(window, outcome, text: str | None = None) -> bool:
+    """Land a rule system's ``Outcome`` (``RuleSystem.apply``) in the window: its encounter as
+    one undo step named ``text`` (else the outcome's label), its notes in the status bar.
+    Returns whether anything changed. Every page, tracker and menu entry lands through here."""
+    landed = window.document.commit(outcome.encounter, text or outcome.label or "Rule action")
+    if outcome.notes:
+        window.statusBar().showMessage("; ".join(outcome.notes), 10000)
+    return landed
+
+
 # -- what the rest of the window asks a rule system's GUI -----------------------------------------
 @dataclass(frozen=True)
 class ContextAction:
@@ -228,6 +239,13 @@ class RuleController(QObject, Listener):
     def name(self, ident: str | None) -> str:
         return token_name(self.encounter, ident)
 
+    @property
+    def system(self):
+        """The door to the rules: the ``engine.rules.RuleSystem`` of :attr:`ruleset`."""
+        from engine.rules import find_system
+
+        return find_system(self.ruleset)
+
     # -- the combat log ---------------------------------------------------------------------------
     def add_log(self, start: int, entries: Sequence, *, round: int | None = None,
                 timestamp: bool | None = True) -> None:
@@ -291,6 +309,13 @@ class RuleGui(QObject, Listener):
     ruleset: ClassVar[str] = ""
     #: The main window's attribute this GUI is while installed ("" for none).
     window_attribute: ClassVar[str] = ""
+
+    @property
+    def system(self):
+        """The door to the rules: the ``engine.rules.RuleSystem`` of :attr:`ruleset`."""
+        from engine.rules import find_system
+
+        return find_system(self.ruleset)
 
     def __init__(self, window):
         super().__init__(window)
@@ -416,7 +441,7 @@ class RuleGui(QObject, Listener):
             return None
         doc = self.window.document
         out = find_system(doc.committed.ruleset).apply(doc.committed, option.action)
-        doc.commit(out.encounter, out.label or option.label)
+        land(self.window, out, out.label or option.label)
         return out
 
     # -- leaving ------------------------------------------------------------------------------------

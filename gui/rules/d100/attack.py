@@ -808,7 +808,7 @@ class AttackPage(ActionPage):
             self.reason.setText("Pick a target on the map." if self.max_targets() else "")
             self.apply_button.setEnabled(False)
             return
-        pre = RULESET.preview(enc, action)
+        pre = self.controller.system.preview(enc, action)
         self.preview = pre
         self.reason.setText("" if pre.legal else f"Not possible now: {pre.reason}")
         self.cost_label.setText("Free action (costs no action)." if pre.cost == 0 else
