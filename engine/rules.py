@@ -239,6 +239,19 @@ class RuleSystem:
         reason = self.why_not(encounter, action)
         raise IllegalActionError(reason or f"{self.label} cannot preview {type(action).__name__}")
 
+    def resolve(self, plan: Any, dice: Any = None) -> Any:
+        """The tests of ``plan`` (what :meth:`preview` answered) rolled with ``dice`` (typed
+        rolls, :meth:`dice_from_data`; None: the system's own roller): the system's result
+        value, which :meth:`apply` lands. Default: the plan itself (a system that rolls
+        inside :meth:`apply`)."""
+        return plan
+
+    def describe(self, value: Any) -> tuple[str, ...]:
+        """Lines for the GM about a plan or a result this system made (the Action panel shows
+        them): its ``lines`` when it has them, else its text."""
+        lines = getattr(value, "lines", None)
+        return tuple(lines) if lines is not None else (str(value),)
+
     def apply(self, encounter: Encounter, action: Any, dice: Any = None) -> Outcome:
         """Resolve ``action`` with ``dice`` (the system's dice source or typed rolls; None:
         the encounter's own roller) and return the :class:`Outcome`; raises

@@ -604,8 +604,10 @@ class RuleGuiHost(QObject):
         if cur is not None and cur.ruleset == ruleset:
             return
         cls = find_rule_gui(ruleset)
-        if cur is None and cls is None:
-            return
+        if cls is None:  # a system with no GUI of its own acts through the door page
+            from gui.rules.door import door_gui_for
+
+            cls = door_gui_for(ruleset)
         if cur is not None:
             cur.uninstall()
             w.rule_gui = None

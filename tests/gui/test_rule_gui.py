@@ -87,7 +87,10 @@ def test_a_system_without_a_rule_gui_opens_and_the_next_one_installs(window, qtb
     monkeypatch.setattr("gui.rules.base._DISCOVERED", True)
     assert w.open_file(DEMOS["d100"])
     settle(qtbot)
-    assert w.rule_gui is None and installed(w) == [] and w.sr5 is None
+    from gui.rules.door import DoorGui  # (no GUI of its own: the door page alone, issue 27)
+
+    assert isinstance(w.rule_gui, DoorGui) and installed(w) == [w.rule_gui] and w.sr5 is None
+    assert w.rule_gui.ruleset == "d100" and w.rule_gui.page in w.action_panel.pages()
     assert w.map_view.tokens.decorations == {} and "SR5" not in w.menus
     w.selection.set_attacker("sam")  # the map still answers
     assert w.targets.table.model().rowCount() == len(w.document.encounter.tokens) - 1
