@@ -66,11 +66,6 @@ def find_system(name: str) -> RuleSystem:
     raise CoverfireError(f"unknown ruleset {name!r}; known: {known}")
 
 
-def get_ruleset(name: str) -> RuleSystem:
-    """The registered system of this ruleset name (the older name of :func:`find_system`)."""
-    return find_system(name)
-
-
 def systems() -> tuple[RuleSystem, ...]:
     """Every registered system (built-ins discovered on first call), sorted by name."""
     global _DISCOVERED

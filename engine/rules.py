@@ -26,12 +26,11 @@ from engine.diff import changed_ids
 from engine.errors import IllegalActionError
 from engine.model import Encounter, Sight, Token, Weapon
 from engine.names import token_name
-from engine.registry import (default_name, find_system, get_ruleset, lift_legacy, names, register, systems,
-                             unregister, validate_rules)
+from engine.registry import default_name, find_system, lift_legacy, names, register, systems, unregister, validate_rules
 from engine.vision import Vision
 
 __all__ = ["Changes", "Movement", "MoveTo", "Option", "Outcome", "RuleSystem", "Track", "default_name",
-           "find_system", "get_ruleset", "lift_legacy", "move_tokens", "moves_label", "names", "register",
+           "find_system", "lift_legacy", "move_tokens", "moves_label", "names", "register",
            "systems", "unregister", "validate_rules"]
 
 XY = tuple[float, float]

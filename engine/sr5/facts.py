@@ -2,9 +2,8 @@
 
 The rules take these as plain values so every rule is testable without geometry (a test
 types ``TargetFacts("razor", distance=34, cover="good")``). :func:`facts_from_tactics`
-builds them from ``engine.analysis.Tactics`` (the cached spatial answers of the map), and
-:func:`facts_from_encounter` gives the facts that need no cover geometry (centre distances,
-melee contact), for when no Tactics is at hand.
+builds them from ``engine.analysis.Tactics`` (the cached spatial answers of the map), the one
+cover computation.
 """
 
 from __future__ import annotations
@@ -110,20 +109,6 @@ def _melee_flags(encounter: Encounter, options: Options) -> dict[str, bool]:
     close = (gap <= options.melee_metres + 1e-9) & enemy
     np.fill_diagonal(close, False)
     return {t.id: bool(c) for t, c in zip(toks, close.any(axis=1))}
-
-
-def facts_from_encounter(
-    encounter: Encounter, attacker: str, targets: Iterable[str], options: Options | None = None
-) -> MapFacts:
-    """Facts without cover geometry: centre distances, no cover, melee contact by distance."""
-    opts = options or Options()
-    a = encounter.token(attacker)
-    tf = []
-    for tid in targets:
-        t = encounter.token(tid)
-        tf.append(TargetFacts(tid, math.hypot(t.x - a.x, t.y - a.y)))
-    melee = _melee_flags(encounter, opts)
-    return facts(tf, {k: TokenFacts(in_melee=v) for k, v in melee.items()})
 
 
 def facts_from_tactics(

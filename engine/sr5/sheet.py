@@ -28,24 +28,6 @@ ATTRIBUTES = {
     "EDG": "edge",
 }
 
-#: Combat skill keys the rules read from :attr:`Sheet.skills` (lower case, underscores).
-COMBAT_SKILLS = (
-    "pistols",
-    "automatics",
-    "longarms",
-    "heavy_weapons",
-    "exotic_ranged_weapon",
-    "throwing_weapons",
-    "archery",
-    "blades",
-    "clubs",
-    "unarmed_combat",
-    "exotic_melee_weapon",
-    "gymnastics",
-    "perception",
-    "running",
-)
-
 #: Qualities the rules know (``Sheet.qualities``): the Full Defense replacements of seed 001,
 #: ambidexterity (no off-hand penalty), and the quick-draw holster.
 KNOWN_QUALITIES = (

@@ -26,7 +26,7 @@ from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record, suppression_modifier
-from engine.sr5.sheet import Settings, Sheet, Suppression
+from engine.sr5.sheet import Sheet, Suppression
 from engine.sr5.steps import (
     edge_parts,
     end_aim,

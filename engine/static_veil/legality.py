@@ -39,7 +39,7 @@ from engine.static_veil.actions import (
     Takedown,
 )
 from engine.static_veil.dice import TestSpec
-from engine.static_veil.sheet import Settings, Sheet
+from engine.static_veil.sheet import Settings
 from engine.static_veil.values import (
     DEFENSE_SKILL,
     REACH_SLACK,

@@ -17,7 +17,7 @@ Tests are entered by the GM (``Settings.dice == "gm"``) or rolled by the seeded 
 One module an idea: :mod:`engine.static_veil.values` (what the rules answer),
 :mod:`engine.static_veil.legality` (checking and planning), :mod:`engine.static_veil.resolution`
 (applying). This module joins them into :class:`StaticVeil` (with reading a token's
-states and the turn and movement calls) and keeps their names importable from here.
+states and the turn and movement calls), :data:`RULES`.
 """
 
 
@@ -33,26 +33,8 @@ from engine.static_veil.legality import Legality
 from engine.static_veil.resolution import Resolution, Work
 from engine.static_veil.tokens import has_token, metres, sheet_of
 from engine.static_veil.sheet import Settings, Sheet
-from engine.static_veil.values import (
-    DEFENSE_SKILL,
-    REACH_SLACK,
-    SHOVE_PREVIEW_HITS,
-    XY,
-    Change,
-    Move,
-    Option,
-    OutcomeNeededError,
-    Preview,
-    Result,
-    ShoveEnd,
-    Variant,
-)
+from engine.static_veil.values import REACH_SLACK, XY, Change, Move, Preview, Result
 from geometry.errors import GeometryInputError
-
-__all__ = [
-    "DEFENSE_SKILL", "REACH_SLACK", "SHOVE_PREVIEW_HITS", "XY", "Change", "Move", "Option",
-    "OutcomeNeededError", "Preview", "Result", "ShoveEnd", "StaticVeil", "Variant",
-]
 
 
 class StaticVeil(Legality, Resolution):
@@ -219,3 +201,7 @@ class StaticVeil(Legality, Resolution):
         left = work.sheet(token_id).movement_left
         work.lines.append(f"{token_name(t)} moves {metres(length)} ({metres(left)} of Movement left).")
         return self._finish(encounter, work, "move", "Move", None, None, actor=token_id)
+
+
+#: The rules themselves (the RuleSystem is :data:`engine.static_veil.system.SYSTEM`).
+RULES = StaticVeil()

@@ -1,7 +1,7 @@
 """Static Veil behind the one :class:`~engine.rules.RuleSystem` interface (``"static-veil"``).
 
 An adapter: the rules are :class:`engine.static_veil.rules.StaticVeil`
-(``engine.static_veil.RULESET``), whose actions are the maneuvers of
+(``engine.static_veil.rules.RULES``), whose actions are the maneuvers of
 :mod:`engine.static_veil.actions` (``Shove``, ``Charge``, ``Grapple`` ...) carrying the GM's
 test outcomes, plus :class:`StartTurn` / :class:`Move` / :class:`EndTurn` below. ``dice`` for :meth:`apply`
 is None (outcomes travel in the maneuver, or the seeded d100 model rolls them) or a mapping
@@ -63,8 +63,8 @@ class StaticVeilSystem(rules.RuleSystem):
 
     @property
     def native(self):
-        """The rules themselves (:data:`engine.static_veil.RULESET`)."""
-        from engine.static_veil import RULESET
+        """The rules themselves (:data:`engine.static_veil.rules.RULES`)."""
+        from engine.static_veil.rules import RULES as RULESET
 
         return RULESET
 

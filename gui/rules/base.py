@@ -573,20 +573,10 @@ class RuleGuiHost(QObject):
         self.sync()
 
     def charge_moves(self, before, moves, text):
-        """The document's ``moves_hook``: the installed GUI charges the moves (and tells the
-        GM); a system with no GUI still has them charged by its ``on_moves``."""
-        from engine.rules import move_tokens
-
+        """The document's ``moves_hook``: the installed GUI (every system has one: its own or
+        the door, :mod:`gui.rules.door`) charges the moves and tells the GM."""
         gui = self.window.rule_gui
-        if gui is not None:
-            return gui.charge_moves(before, moves, text)
-        try:
-            outcome = moves_outcome(before, moves)
-        except ValueError:  # (CoverfireError) the GM's move stands, uncharged
-            return None
-        if outcome is None or outcome.encounter == move_tokens(before, moves):
-            return None
-        return outcome.encounter, text
+        return gui.charge_moves(before, moves, text) if gui is not None else None
 
     def _on_document(self, change) -> None:
         if change.preview and not change.reset:

@@ -70,7 +70,8 @@ def test_the_installed_system_alone_owns_the_token_decorations(window, qtbot):
     assert decs and all(len(d.bars) == 2 for d in decs.values())  # SR5: Physical and Stun
     assert w.open_file(DEMOS["d100"])
     assert w.map_view.tokens.decorations == {}  # d100 marks only the hurt, nothing of sr5's stays
-    from engine.d100 import EnteredDice, Fire
+    from engine.d100.dice import EnteredDice
+    from engine.d100.actions import Fire
 
     w.d100.controller.apply(Fire("brick", ("ganger-2",)), EnteredDice({"hit": 30, "location": 60, "damage": 3}))
     decs = w.map_view.tokens.decorations
@@ -125,7 +126,7 @@ def test_right_click_actions_of_sr5_allowed_and_greyed_with_the_engines_reason(w
 
 
 def test_right_click_actions_of_d100_apply_or_open_the_panel(window):
-    from engine.d100 import RULESET
+    from engine.d100.rules import RULES as RULESET
 
     w = window
     w.actions["open d100 demo"].trigger()
@@ -277,7 +278,7 @@ def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(windo
 
 
 def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publication(window, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
     from tests.gui.conftest import mouse_drag
 
     w = window

@@ -1,13 +1,13 @@
 """The d100 rules on one main window: applies actions to the document (one undo step each),
 keeps the combat log in step with undo and redo, and says which token the docks show.
 
-No rule here: every answer is :data:`engine.d100.RULESET`'s.
+No rule here: every answer is :data:`engine.d100.rules.RULES`'s.
 """
 
 from __future__ import annotations
 
-from engine.d100 import (
-    RULESET,
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import (
     Aim,
     ChangeStance,
     EndTurn,

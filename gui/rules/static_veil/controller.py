@@ -8,7 +8,7 @@ One :class:`StaticVeilController` per main window (installed by
 through its ``RuleSystem`` (``self.system``): ``actions`` for the picker, ``preview`` for the
 drawing (``Move`` plans a walk), ``apply`` of a maneuver, ``Move``, ``StartTurn`` or ``EndTurn``
 for the change, whose ``Outcome`` lands as one undo step (:func:`gui.rules.base.land`). Reads of
-the sheets and settings go to ``engine.static_veil.RULESET``.
+the sheets and settings go to ``engine.static_veil.rules.RULES``.
 
 Flow: select a token (the actor) -> click a maneuver -> for a targeted one, click the target
 on the map (the tool previews whatever is under the mouse) -> check the preview and enter
@@ -33,7 +33,7 @@ from gui.action_panel import ActionPage
 from engine.errors import CoverfireError, IllegalActionError
 # (loaded with the window, when the rule GUIs are found, not in the middle of the first Static
 # Veil file's opening: ~60 ms of imports on the GUI thread)
-from engine.static_veil import RULESET
+from engine.static_veil.rules import RULES as RULESET
 from engine.static_veil.system import EndTurn, Move, StartTurn
 from gui.combat_log import combat_log_for
 from gui.rules.base import Kept, LogMirror, RuleGui, land
@@ -371,7 +371,7 @@ class StaticVeilController(RuleGui):
     def action(self, outcomes: dict | None = None, *, target: str | None = None, dest=None):
         """The engine action for what is set up (with ``outcomes``: the outcome fields the
         GM entered); None while a needed target or place is missing."""
-        from engine.static_veil import ACTION_BY_KEY
+        from engine.static_veil.actions import ACTION_BY_KEY
 
         key = self.key
         if key is None or key == MOVE or self.actor is None:

@@ -8,17 +8,9 @@ import sys
 
 import pytest
 
-from engine.d100 import (
-    RULESET,
-    Aim,
-    ChangeStance,
-    EndTurn,
-    EnteredDice,
-    Fire,
-    ScriptedDice,
-    StartRound,
-    TargetSpec,
-)
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import Aim, ChangeStance, EndTurn, Fire, StartRound, TargetSpec
+from engine.d100.dice import EnteredDice, ScriptedDice
 from engine.errors import EncounterFileError, IllegalActionError
 from engine.files import dumps_encounter, encounter_from_data, loads_encounter
 from engine.model import Encounter

@@ -11,19 +11,11 @@ from engine.errors import EncounterFileError, IllegalActionError, UnknownIdError
 from engine.files import encounter_from_data
 from engine.model import Encounter
 from engine.rules import find_system
-from engine.static_veil import (
-    RULESET,
-    Attack,
-    CalledShot,
-    Charge,
-    Distraction,
-    Grapple,
-    Opposed,
-    OutcomeNeededError,
-    Settings,
-    Sheet,
-    Shove,
-)
+from engine.static_veil.rules import RULES as RULESET
+from engine.static_veil.dice import Attack, Opposed
+from engine.static_veil.actions import CalledShot, Charge, Distraction, Grapple, Shove
+from engine.static_veil.values import OutcomeNeededError
+from engine.static_veil.sheet import Settings, Sheet
 
 
 def _enc(tokens, obstacles=(), settings=None, w=20.0, h=12.0):
@@ -93,7 +85,7 @@ def test_state_log_and_dropped_items_survive_save_and_load():
 
 
 def _fail():
-    from engine.static_veil import Check
+    from engine.static_veil.dice import Check
 
     return Check(False)
 
@@ -220,7 +212,7 @@ def test_normal_movement_is_counted_and_one_undo_step():
 def test_a_stale_grapple_link_can_be_let_go():
     enc = RULESET.apply(_pair(), Grapple("a", "b", outcome=Opposed(True, 0))).encounter
     gone = enc.model_copy(update={"tokens": tuple(t for t in enc.tokens if t.id != "a")})
-    from engine.static_veil import Release
+    from engine.static_veil.actions import Release
 
     # Bo did not start the grapple, but its partner is gone: letting go just clears the link
     res = RULESET.apply(gone, Release("b"))
