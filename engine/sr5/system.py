@@ -18,6 +18,7 @@ the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5
 
 from __future__ import annotations
 
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,17 @@ class SR5(rules.RuleSystem):
     legacy_key = "sr5"
     uses_range_bands = True
     default = True  # a file that names no ruleset is a Shadowrun one (format version 1)
+
+    @property
+    def native(self):
+        """The sr5 modules as one object (the golden files' ``native``): ``attack``, ``blast``,
+        ``combat``, ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
+        ``suppressive``, ``actions``, ``economy``, ``initiative``, ``movement``."""
+        import importlib
+
+        names = ("actions", "attack", "blast", "combat", "condition", "dice", "economy", "environment", "facts",
+                 "initiative", "movement", "pools", "suppressive")
+        return types.SimpleNamespace(**{n: importlib.import_module(f"engine.sr5.{n}") for n in names})
 
     # -- data --------------------------------------------------------------------------------
     def strength(self, token) -> int | None:
