@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from engine.diff import changed_positions
 from engine.errors import CoverfireError, GeometryError
 from engine.model import DIRECTED_ZONES, Encounter, Token, Weapon, Zone, zone_weapon
 from engine.names import geometry_text, token_name
@@ -198,8 +199,13 @@ class Tactics:
     cover index, movement graphs built on the first charge) are kept while the obstacles
     stay the same and edited, near the change only, when a few of them change."""
 
-    def __init__(self, encounter: Encounter, *, obstacles: ObstacleSet | None = None) -> None:
+    def __init__(self, encounter: Encounter, *, obstacles: ObstacleSet | None = None,
+                 cover_from: Tactics | None = None) -> None:
         self._obs = obstacles if obstacles is not None else ObstacleSet()
+        self._zone_rev: int | None = None  # the obstacles' revision the zone shapes were cut at
+        #: another Tactics over these very obstacle indexes whose cover answers this one may
+        #: take (:meth:`cover_answers`; the players' view of the GM's encounter)
+        self._cover_from = cover_from
         self._tokens: tuple | None = None
         self._zone_cache: dict[str, tuple] = {}
         self._hits: dict[str, list[ZoneHit]] | None = None
@@ -218,6 +224,27 @@ class Tactics:
         same = encounter.obstacles is cur.obstacles and encounter.map == cur.map
         return Tactics(encounter, obstacles=self._obs if same else None)
 
+    def follower(self, encounter: Encounter) -> Tactics:
+        """A Tactics for a view of this one's encounter with the very same obstacles (the
+        players' encounter: some tokens and zones left out) that shares the obstacle indexes
+        and takes this one's cover answers (exact: each is kept by the attacker's and the
+        target's very token values and the obstacles' revision). Whichever of the two
+        updates first updates the shared indexes; neither depends on the other's order."""
+        return Tactics(encounter, obstacles=self._obs, cover_from=self)
+
+    def shares_indexes(self, other: Tactics | None) -> bool:
+        """Whether ``other`` answers from these very obstacle indexes."""
+        return other is not None and other._obs is self._obs
+
+    def cover_answers(self, attacker: Token) -> dict | None:
+        """The cover answers known from ``attacker``'s eye (this very token value) at the
+        current obstacles: {target id: (target token, hidden fraction)}, or None. Read by a
+        :meth:`follower`; the dictionary is live (either may add to it)."""
+        memo = self._cover_memo
+        if memo is not None and memo[0] is attacker and memo[1] == self.index_builds:
+            return memo[2]
+        return None
+
     @property
     def index_builds(self) -> int:
         """How often the blocking obstacles changed (the index built or edited; for tests,
@@ -228,19 +255,17 @@ class Tactics:
     def update(self, encounter: Encounter) -> None:
         """Take a new version of the encounter. Cheap when only tokens or zones changed."""
         bounds = (0.0, 0.0, float(encounter.map.width), float(encounter.map.height))
-        rev = self._obs.revision
         self._obs.update(encounter.obstacles, bounds)
-        if self._obs.revision != rev:
+        if self._obs.revision != self._zone_rev:  # (shared indexes: another Tactics may have updated them)
             self._zone_cache.clear()
+            self._zone_rev = self._obs.revision
         if encounter.tokens is not self._tokens:
             toks = encounter.tokens
             old = self._tokens
-            changed = None
-            if old is not None and len(old) == len(toks):
-                # a drag step: a few tokens are new values, the rest the very same
-                changed = [i for i, (p, q) in enumerate(zip(old, toks)) if p is not q]
-                if len(changed) > 16 or any(old[i].id != toks[i].id for i in changed):
-                    changed = None
+            # a drag step: a few tokens are new values, the rest the very same
+            changed = changed_positions(old, toks, 16) if old is not None else None
+            if changed is not None and any(old[i].id != toks[i].id for i in changed):
+                changed = None
             self._tokens = toks
             if changed is not None:
                 xy, r, h = self._xy.copy(), self._r.copy(), self._h.copy()
@@ -271,6 +296,18 @@ class Tactics:
         out._cover_memo = None
         out._charge_memo = None
         return out
+
+    @property
+    def obstacle_set(self) -> ObstacleSet:
+        """The obstacle indexes these answers read (shared by forks and followers; a charge
+        process keeps a copy in step with them)."""
+        return self._obs
+
+    def bodies(self) -> tuple[list[str], dict[str, int], np.ndarray]:
+        """The tokens as the answers index them: their ids in encounter order, each id's row,
+        and one row ``(x, y, radius)`` in metres per token."""
+        discs = np.column_stack((self._xy, self._r)) if len(self._ids) else np.zeros((0, 3))
+        return list(self._ids), dict(self._pos), discs
 
     def has_graph(self, token_id: str) -> bool:
         """Whether charges and paths of this token cost no movement-graph work any more (the
@@ -304,7 +341,8 @@ class Tactics:
         memo = self._cover_memo
         rev = self.index_builds
         if memo is None or memo[0] is not a:
-            memo = self._cover_memo = (a, rev, {})
+            shared = self._cover_from.cover_answers(a) if self.shares_indexes(self._cover_from) else None
+            memo = self._cover_memo = (a, rev, shared if shared is not None else {})
         elif memo[1] != rev:
             # obstacles changed: only targets whose line of sight passes the changed boxes
             # need measuring again (nothing else can hide them, or stop hiding them)

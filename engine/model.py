@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import shapely
 from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationInfo, field_validator,
                       model_serializer, model_validator)
 
 from engine import limits
-from engine import rules as _rules
+from engine import registry as _rules
 from engine.record import Record
 from engine.errors import CoverfireError, EncounterFileError
 from engine.footprint import bounded_footprint
 from engine.id_index import IdIndex
 from engine.ranges import BAND_NAMES, CATEGORIES
+
+if TYPE_CHECKING:
+    from engine.rules import RuleSystem
 
 FORMAT = "coverfire.encounter"
 #: The version this Coverfire writes. Version 2 keeps each rule system's data under one
@@ -498,7 +501,7 @@ class Encounter(_WithRules):
         return _rules.validate_rules(v, "settings")
 
     @property
-    def system(self) -> _rules.RuleSystem:
+    def system(self) -> RuleSystem:
         """The rule system that runs this encounter (``engine.rules.find_system(ruleset)``)."""
         return _rules.find_system(self.ruleset)
 

@@ -15,10 +15,7 @@ names things.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # engine.model imports engine.rules, which names tokens: no import cycle
-    from engine.model import Encounter, Light, Obstacle, Token, Zone
+from engine.model import Encounter, Light, Obstacle, Token, Zone
 
 #: What a zone of each kind is called ("Sam's suppressive fire", "suppressive fire of Sam").
 ZONE_KIND_NAMES = {"suppressive": "suppressive fire", "shotgun": "shotgun spread", "blast": "blast",
@@ -80,16 +77,12 @@ def light_name(light: Light) -> str:
 
 
 def _token(encounter: Encounter, ident: str) -> Token | None:
-    from engine.model import Token
-
     found = encounter.find(ident)
     return found if isinstance(found, Token) else None
 
 
 def display_name(item, encounter: Encounter | None = None) -> str:
     """The display name of a token, zone, obstacle or light value (by its kind's helper)."""
-    from engine.model import Light, Obstacle, Token, Zone
-
     if isinstance(item, Token):
         return token_name(item)
     if isinstance(item, Zone):

@@ -17,6 +17,7 @@ import itertools
 import numpy as np
 import shapely
 
+from engine.diff import changed_items
 from engine.errors import GeometryError
 from engine.model import Obstacle
 from geometry.cover import CoverIndex
@@ -87,6 +88,12 @@ class ObstacleSet:
         self._changes: dict[int, tuple | None] = {}  # revision -> box it changed (None: all)
         self._log: dict[int, tuple | None] = {}  # revision -> (removed ids, added obstacles) (None: rebuilt)
 
+    @property
+    def has_duplicate_ids(self) -> bool:
+        """Whether two blocking obstacles share an id (a file edited by hand): every change
+        then rebuilds, and nothing can be edited by id (a charge process keeps no copy)."""
+        return self._dups
+
     # -- the obstacles in index order -----------------------------------------------------------
     @property
     def blocking(self) -> list[Obstacle]:
@@ -122,16 +129,12 @@ class ObstacleSet:
             self._rebuild(new)
             return True
         # the obstacle values that differ, by identity (an edit keeps every other value)
+        gone, came = changed_items(old, new)
         if len(old) == len(new):
-            pairs = [(a, b) for a, b in zip(old, new) if a is not b]
-            gone = [a for a, _ in pairs]
-            came = [b for _, b in pairs]
             if len({o.id for o in gone}) != len(gone) or {o.id for o in gone} != {o.id for o in came}:
                 gone, came = self._by_id_diff(old, new)
-        else:
-            gone, came = self._ends_diff(old, new)
-            if len({o.id for o in gone}) != len(gone) or len({o.id for o in came}) != len(came):
-                gone, came = self._by_id_diff(old, new)
+        elif len({o.id for o in gone}) != len(gone) or len({o.id for o in came}) != len(came):
+            gone, came = self._by_id_diff(old, new)
         remove = [o.id for o in gone if o.id in self._by_id and self._by_id[o.id][0] is o]
         add = [o for o in came if o.blocks]
         # a value that changed in nothing the indexes see (a name, hidden; or the same
@@ -169,17 +172,6 @@ class ObstacleSet:
         self._note(tuple(float(v) for v in (boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(),
                                             boxes[:, 3].max())))
         return True
-
-    @staticmethod
-    def _ends_diff(old: tuple, new: tuple) -> tuple[list, list]:
-        """What differs between ``old`` and ``new`` outside their longest common start and
-        end (by identity): an obstacle added at the end (a wall drawn), one taken out (its
-        undo, a delete) costs one pass of identity checks instead of two dictionaries of
-        every id (10 ms at 10,000 obstacles)."""
-        n = min(len(old), len(new))
-        p = next((i for i in range(n) if old[i] is not new[i]), n)
-        s = next((i for i in range(n - p) if old[-1 - i] is not new[-1 - i]), n - p)
-        return list(old[p:len(old) - s]), list(new[p:len(new) - s])
 
     @staticmethod
     def _by_id_diff(old: tuple, new: tuple) -> tuple[list, list]:

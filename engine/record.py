@@ -449,9 +449,14 @@ def encounter_at(encounter, n: int):
     """``encounter`` as it was after the first ``n`` steps of its record: its tokens, zones,
     rule data and sight settings then (its obstacles, lights and map as now), without the
     record. Raises :class:`RecordError` when there is no such step."""
-    from engine.model import Sight, Token, Zone
-    from engine.rules import validate_rules
+    from typing import get_args
 
+    from engine.registry import validate_rules
+
+    # the model's own field types (the model imports this module: no import back)
+    fields = type(encounter).model_fields
+    Token, Zone = get_args(fields["tokens"].annotation)[0], get_args(fields["zones"].annotation)[0]  # noqa: N806
+    Sight = fields["sight"].annotation  # noqa: N806
     record = encounter.record
     if record is None:
         raise RecordError("this encounter has no recorded fight")

@@ -1,15 +1,12 @@
-"""The rule-system interface and its registry, keyed by the ``ruleset`` name of the file.
+"""The rule-system interface (the registry it re-exports is :mod:`engine.registry`).
 
 As python-chess's variants (``chess.variant``: one ``Board`` interface, subclasses that
 override hooks, ``VARIANTS`` and ``find_variant``), every rule system is one package under
 ``engine/`` whose ``system.py`` defines a :class:`RuleSystem` subclass and registers one
 instance with :func:`register`. The core (``engine.model``, ``files``, ``analysis``,
-``ranges``, this module) imports no rule system and names none: it finds them here.
-
-Built-in systems are discovered, not listed: :func:`find_system` imports
-``engine.<name with "-" as "_">.system`` on first use, :func:`systems` every
-``engine/*/system.py``. A system defined elsewhere (a plug-in, a test) calls
-:func:`register` itself. See docs/rule-systems.md for how to write one.
+``ranges``, this module) imports no rule system and names none: it finds them through
+:mod:`engine.registry` (re-exported here: :func:`register`, :func:`find_system`,
+:func:`systems`). See docs/rule-systems.md for how to write one.
 
 Legality apart from change (``is_legal`` / ``push``): :meth:`RuleSystem.why_not` and
 :meth:`RuleSystem.preview` change nothing; :meth:`RuleSystem.apply` and
@@ -20,19 +17,21 @@ stack keeps.
 
 from __future__ import annotations
 
-import importlib
 import math
-import pkgutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from engine.errors import CoverfireError, IllegalActionError
+from engine.diff import changed_ids
+from engine.errors import IllegalActionError
+from engine.model import Encounter, Sight, Token, Weapon
 from engine.names import token_name
+from engine.registry import default_name, find_system, lift_legacy, names, register, systems, unregister, validate_rules
+from engine.vision import Vision
 
-if TYPE_CHECKING:  # the model imports this module; these names are for type hints only
-    from engine.model import Encounter, Token, Weapon
+__all__ = ["Changes", "Movement", "MoveTo", "Option", "Outcome", "RuleSystem", "Track", "default_name",
+           "find_system", "lift_legacy", "move_tokens", "moves_label", "names", "register",
+           "systems", "unregister", "validate_rules"]
 
 XY = tuple[float, float]
 
@@ -133,8 +132,6 @@ class Changes:
     @classmethod
     def between(cls, before: Encounter, after: Encounter, log: Sequence[str] = ()) -> Changes:
         """The record of what differs between two encounters (``engine.diff``)."""
-        from engine.diff import changed_ids
-
         ids = changed_ids(before, after)
         return cls(
             tokens=frozenset(ids["tokens"]),
@@ -247,6 +244,19 @@ class RuleSystem:
         reason = self.why_not(encounter, action)
         raise IllegalActionError(reason or f"{self.label} cannot preview {type(action).__name__}")
 
+    def resolve(self, plan: Any, dice: Any = None) -> Any:
+        """The tests of ``plan`` (what :meth:`preview` answered) rolled with ``dice`` (typed
+        rolls, :meth:`dice_from_data`; None: the system's own roller): the system's result
+        value, which :meth:`apply` lands. Default: the plan itself (a system that rolls
+        inside :meth:`apply`)."""
+        return plan
+
+    def describe(self, value: Any) -> tuple[str, ...]:
+        """Lines for the GM about a plan or a result this system made (the Action panel shows
+        them): its ``lines`` when it has them, else its text."""
+        lines = getattr(value, "lines", None)
+        return tuple(lines) if lines is not None else (str(value),)
+
     def apply(self, encounter: Encounter, action: Any, dice: Any = None) -> Outcome:
         """Resolve ``action`` with ``dice`` (the system's dice source or typed rolls; None:
         the encounter's own roller) and return the :class:`Outcome`; raises
@@ -273,16 +283,12 @@ class RuleSystem:
 
     def with_light_level(self, encounter: Encounter, level: str) -> Encounter:
         """The encounter with its ambient light set to ``level`` (checked)."""
-        from engine.model import Sight
-
         Sight(light=level)  # refuses an unknown level
         return encounter.model_copy(update={"sight": encounter.sight.model_copy(update={"light": level})})
 
     def vision(self, encounter: Encounter, token: Token):
         """How ``token`` sees (:class:`engine.vision.Vision`): default normal vision that
         reaches ``token.vision_range`` metres in total darkness (None: 0)."""
-        from engine.vision import Vision
-
         return Vision("normal", float(token.vision_range or 0.0))
 
     # -- status ---------------------------------------------------------------------------
@@ -339,177 +345,3 @@ def moves_label(encounter: Encounter, moves: Sequence[MoveTo]) -> str:
         t = encounter.token(moves[0].token)
         return f"Move {token_name(t)}"
     return f"Move {len(moves)} tokens"
-
-
-# --------------------------------------------------------------------------------------------
-# the registry
-# --------------------------------------------------------------------------------------------
-_REGISTRY: dict[str, RuleSystem] = {}
-_DISCOVERED = False
-
-
-def register(system: RuleSystem) -> RuleSystem:
-    """Add ``system`` under its name (replacing one of the same name); returns it."""
-    for attr in ("name", "label", "Sheet", "Settings"):
-        if getattr(system, attr, None) is None:
-            raise TypeError(f"{type(system).__name__} must set {attr}")
-    _REGISTRY[system.name] = system
-    _legacy.cache = None
-    return system
-
-
-def unregister(name: str) -> None:
-    """Remove a registered system (for tests that register their own)."""
-    _REGISTRY.pop(name, None)
-    _legacy.cache = None
-
-
-def _module_for(name: str) -> str:
-    return f"engine.{name.replace('-', '_')}.system"
-
-
-def find_system(name: str) -> RuleSystem:
-    """The registered system of this ruleset name; raises :class:`CoverfireError` naming the
-    known ones when there is none."""
-    system = _REGISTRY.get(name)
-    if system is not None:
-        return system
-    if isinstance(name, str) and name.replace("-", "_").isidentifier():
-        mod = _module_for(name)
-        if _has_system(name.replace("-", "_")):
-            importlib.import_module(mod)
-            system = _REGISTRY.get(name)
-            if system is not None:
-                return system
-    known = ", ".join(sorted(s.name for s in systems()))
-    raise CoverfireError(f"unknown ruleset {name!r}; known: {known}")
-
-
-def get_ruleset(name: str) -> RuleSystem:
-    """The registered system of this ruleset name (the older name of :func:`find_system`)."""
-    return find_system(name)
-
-
-def systems() -> tuple[RuleSystem, ...]:
-    """Every registered system (built-ins discovered on first call), sorted by name."""
-    global _DISCOVERED
-    if not _DISCOVERED:
-        for info in pkgutil.iter_modules([str(_engine_dir())]):
-            if info.ispkg and _has_system(info.name):
-                importlib.import_module(f"engine.{info.name}.system")
-        _DISCOVERED = True
-    return tuple(sorted(_REGISTRY.values(), key=lambda s: s.name))
-
-
-def names() -> tuple[str, ...]:
-    return tuple(s.name for s in systems())
-
-
-def default_name() -> str:
-    """The ruleset a file means when it names none."""
-    for s in systems():
-        if s.default:
-            return s.name
-    return systems()[0].name
-
-
-def _has_system(package: str) -> bool:
-    """Whether ``engine.<package>`` has a ``system`` module, asked of the import system (not
-    the file system), so it also holds in a zip or a frozen bundle where no .py file exists."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(f"engine.{package}.system") is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _engine_dir() -> Path:
-    return Path(__file__).resolve().parent
-
-
-def _legacy() -> dict[str, str]:
-    """Version-1 field name -> ruleset name, for every registered system that had one."""
-    if _legacy.cache is None:
-        _legacy.cache = {s.legacy_key: s.name for s in systems() if s.legacy_key}
-    return _legacy.cache
-
-
-_legacy.cache = None  # type: ignore[attr-defined]
-
-
-# --------------------------------------------------------------------------------------------
-# the per-system mapping of the model (Token.rules, Encounter.rules)
-# --------------------------------------------------------------------------------------------
-def validate_rules(value: Any, kind: str) -> dict[str, Any]:
-    """Check a ``rules`` mapping: each key a registered ruleset, each value that system's
-    ``Sheet`` (``kind="sheet"``) or ``Settings`` (``kind="settings"``); None values drop out.
-    Raises pydantic's ValidationError located under the key."""
-    from pydantic import ValidationError
-
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise ValueError(f"rules must be an object keyed by ruleset name, got {type(value).__name__}")
-    out: dict[str, Any] = {}
-    for key, data in value.items():
-        if data is None:
-            continue
-        try:
-            system = find_system(key)
-        except CoverfireError as exc:
-            raise ValueError(str(exc)) from None
-        model = system.Sheet if kind == "sheet" else system.Settings
-        if isinstance(data, model):
-            out[key] = data
-            continue
-        try:
-            out[key] = model.model_validate(data)
-        except ValidationError as exc:
-            raise _relocated(exc, (key,)) from None
-    return out
-
-
-def lift_legacy(data: Any, kind: str) -> Any:
-    """Move version-1 per-system fields (``"sr5": {...}`` beside ``x``, ``y``) of a token
-    (``kind="sheet"``) or encounter (``kind="settings"``) under ``rules``, validated there
-    and located at their old name on error. Anything else passes through unchanged."""
-    from pydantic import ValidationError
-
-    if not isinstance(data, dict):
-        return data
-    legacy = _legacy()
-    found = [k for k in data if k in legacy]
-    if not found:
-        return data
-    data = dict(data)
-    rules = dict(data.get("rules") or {})
-    for key in found:
-        name = legacy[key]
-        value = data.pop(key)
-        if value is None:
-            continue
-        if name in rules:
-            raise ValueError(f"{key!r} and rules.{name} both give the {name} data; keep one")
-        try:
-            rules.update(validate_rules({name: value}, kind))
-        except ValidationError as exc:
-            raise _relocated(exc, (key,), drop=1) from None
-    data["rules"] = rules
-    return data
-
-
-def _relocated(exc: Any, prefix: tuple, drop: int = 0) -> Any:
-    """``exc`` (a pydantic ValidationError) with ``prefix`` before every error's location."""
-    from pydantic import ValidationError
-
-    errors = []
-    for e in exc.errors(include_url=False):
-        item = {"type": e["type"], "loc": prefix + tuple(e["loc"])[drop:], "input": e.get("input")}
-        if e.get("ctx") is not None:
-            item["ctx"] = e["ctx"]
-        errors.append(item)
-    try:
-        return ValidationError.from_exception_data(exc.title, errors)
-    except (KeyError, TypeError, ValueError):  # an error type that cannot be rebuilt
-        return ValueError(str(exc))

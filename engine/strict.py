@@ -132,7 +132,7 @@ def _points(v: list, loc: tuple) -> tuple[tuple, str] | None:
 
 
 def _walk_rules(v: dict, loc: tuple, kind: str) -> tuple[tuple, str] | None:
-    from engine import rules as _rules
+    from engine import registry as _rules
 
     for name, data in v.items():
         if not isinstance(data, dict):
@@ -154,7 +154,7 @@ def _rules_kind(model: type[BaseModel]) -> str | None:
 
 
 def _walk_model(model: type[BaseModel], data: dict, loc: tuple) -> tuple[tuple, str] | None:
-    from engine import rules as _rules
+    from engine import registry as _rules
 
     kind = _rules_kind(model)
     for name, field in model.model_fields.items():

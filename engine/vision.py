@@ -541,16 +541,6 @@ class SightCache:
                 return shapely.union(rest, keyed[j][1])
         return shapely.union_all([a for _, a in keyed])
 
-    def prepare_drag(self, enc: Encounter, token_id: str) -> None:
-        """Get ready for a drag of ``token_id``: keep the union of the other party tokens'
-        areas, so each step of the drag unions only the moved token's area with it."""
-        with self._lock:
-            self._sync(enc)
-            keyed = [(t.id, *self._token_area(enc, t)) for t in party(enc)]
-            rest = [(k, a) for tid, k, a in keyed if tid != token_id]
-            if len(rest) == len(keyed) - 1 and rest:
-                self._rest = ([k for k, _ in rest], shapely.union_all([a for _, a in rest]))
-
     def _explored_union(self, enc: Encounter) -> shapely.Geometry | None:
         areas = enc.sight.explored
         if not areas:

@@ -21,7 +21,6 @@ import queue
 import threading
 from collections import deque
 
-import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from engine import clock
@@ -61,6 +60,10 @@ class ChargeJob:
     @property
     def cancelled(self) -> bool:
         return self._cancelled.is_set()
+
+    def pending(self) -> list[str]:
+        """The targets still wanted, hurried ones first."""
+        return [*self._first, *self._todo]
 
     def _next(self) -> tuple[str, bool] | None:
         if self._first:
@@ -385,7 +388,7 @@ class ProcessChargeWorker(ChargeWorker):
 
     def start(self, job: ChargeJob) -> None:
         t = job.tactics
-        if len(t.cover_index.polygons) < PROCESS_FROM or getattr(t._obs, "_dups", False):
+        if len(t.cover_index.polygons) < PROCESS_FROM or t.obstacle_set.has_duplicate_ids:
             self.cancel()
             super().start(job)
             return
@@ -402,16 +405,15 @@ class ProcessChargeWorker(ChargeWorker):
         try:
             number = next(server.numbers)
             job.number = number
-            server.sync(t._obs)
-            pos = t._pos
-            discs = np.column_stack((t._xy, t._r)) if len(t._ids) else np.zeros((0, 3))
-            targets = [pos[i] for i in list(job._first) + list(job._todo) if i in pos]
+            server.sync(t.obstacle_set)
+            ids, pos, discs = t.bodies()
+            targets = [pos[i] for i in job.pending() if i in pos]
             from engine.analysis import DEFAULT_REACH, DEFAULT_RUNUP
 
             move = t.charge_movement(job.attacker)
             server.jobs[number] = (self, job)
             job.on_hurry = lambda j, tid: server.send(("hurry", j.number, pos[tid])) if tid in pos else None
-            server.send(("plan", number, list(t._ids), discs, pos[job.attacker], targets, move,
+            server.send(("plan", number, ids, discs, pos[job.attacker], targets, move,
                          DEFAULT_REACH, DEFAULT_RUNUP))
         except Exception:  # no process here (it could not start or went away): the thread does it
             log.exception("charge process")

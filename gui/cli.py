@@ -74,7 +74,7 @@ def _add_import_character(sub) -> None:
     p.add_argument("--into", required=True, help="encounter file to add the token to")
     p.add_argument("--side", default="runner")
     p.add_argument("--at", nargs=2, type=float, metavar=("X", "Y"))
-    p.set_defaults(run=lambda a: _lazy("engine.importers.chummer", "run_import_character")(a))
+    p.set_defaults(run=lambda a: _lazy("engine.importers.detect", "run_import_character")(a))
 
 
 def _add_report(sub) -> None:
@@ -99,13 +99,7 @@ SUBCOMMANDS = {
 def _lazy(module: str, name: str) -> Callable[[argparse.Namespace], int | None]:
     import importlib
 
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            raise CoverfireError(f"this build of Coverfire has no {module} yet") from None
-        raise
-    return getattr(mod, name)
+    return getattr(importlib.import_module(module), name)
 
 
 def _run_gui(args: argparse.Namespace) -> int:

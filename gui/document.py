@@ -12,17 +12,20 @@ recomputes only what the edit touched.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from engine.analysis import Tactics
 from engine.encounter_text import EncounterText
 from engine.errors import FileChangedError, ReadOnlyFileError
 from engine.files import FileStamp, file_lock, is_read_only, save_encounter, writable_target
 from engine.model import Encounter
-from gui.edits import Diff, diff
+from engine.rules import MoveTo, move_tokens
+from gui.edits import Diff, diff, rebase_background
 from gui.idle import IdleJob
 
 #: Encounters of this many obstacles and tokens have their file text made ahead after an open.
@@ -62,16 +65,6 @@ class _Swap(QUndoCommand):
         self._doc._set(self._before)
 
 
-def _load_tactics_class():
-    """The engine's :class:`engine.analysis.Tactics`, or None while the engine lacks it."""
-    try:
-        from engine.analysis import Tactics
-    except ImportError as exc:  # the analysis module is not in this build yet
-        log.warning("live answers are off: %s", exc)
-        return None
-    return Tactics
-
-
 def _has_inline_images(encounter: Encounter) -> bool:
     """Whether the map background or a token's portrait is an in-memory ``data:`` image."""
     bg = encounter.map.background
@@ -102,16 +95,16 @@ class EncounterDocument(QObject):
         self._stamp: FileStamp | None = FileStamp.of(self._path) if self._path is not None else None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-        tactics_cls = _load_tactics_class()
-        self._tactics = tactics_cls(encounter) if tactics_cls is not None else None
+        self._tactics = Tactics(encounter)
         #: the file text writer, shared by Save and the autosave: it keeps each value's text
         #: (a big map's edit saved in milliseconds), made ahead in idle turns after an open
         self.file_text = EncounterText()
         self._warm = IdleJob(self._warm_file_text, repeat=True)
         self._tactics_error: str | None = None
-        #: ``hook(before, after, moved_ids, text) -> (encounter, text) | None``, asked by
-        #: :meth:`commit` for an edit that only moves tokens (set by the rule system's GUI
-        #: host: ``RuleSystem.on_moves`` charges the move); None: moves are plain edits.
+        #: ``hook(before, moves, text) -> (encounter, text) | None``, asked by
+        #: :meth:`commit_moves` with a drag's ``engine.rules.MoveTo`` values (set by the rule
+        #: system's GUI host: ``RuleSystem.on_moves`` charges the move); None: moves are
+        #: plain edits. :meth:`commit` never asks it: an edit is a placement, not movement.
         self.moves_hook = None
         #: ``hook(before, after, text) -> Encounter`` functions :meth:`commit` passes every
         #: edit through, in order, after :attr:`moves_hook` (the party's sight adds what it
@@ -166,23 +159,32 @@ class EncounterDocument(QObject):
 
     def commit(self, encounter: Encounter, text: str) -> bool:
         """Land an edit as one undo step from the last committed state (dropping any preview).
+        A token placed elsewhere this way (the Inspector's x and y) is placed, not moved: no
+        movement is charged (a drag lands through :meth:`commit_moves`).
 
-        An edit that only moves tokens goes through :attr:`moves_hook` first (the rule
-        system charges the movement in the same step: one commit, one publication), which
+        Returns False (and restores the committed state) when nothing changed."""
+        return self._push(self._committed, encounter, text)
+
+    def commit_moves(self, moves: Sequence[MoveTo], text: str) -> bool:
+        """Land a drag of tokens: the ``moves`` (``engine.rules.MoveTo``, each with the path
+        walked) from the last committed state, as one undo step. The rule system charges the
+        movement in the same step (:attr:`moves_hook`: one commit, one publication), which
         may give the encounter to commit and the step's text instead.
 
         Returns False (and restores the committed state) when nothing changed."""
         before = self._committed
+        encounter = move_tokens(before, moves)
+        hook = self.moves_hook
+        if hook is not None and encounter != before:
+            charged = hook(before, tuple(moves), text)
+            if charged is not None:
+                encounter, text = charged
+        return self._push(before, encounter, text)
+
+    def _push(self, before: Encounter, encounter: Encounter, text: str) -> bool:
         if encounter is before or encounter == before:
             self.cancel_preview()
             return False
-        hook = self.moves_hook
-        if hook is not None:
-            d = diff(before, encounter)
-            if d.only_token_positions:
-                charged = hook(before, encounter, tuple(sorted(d.tokens)), text)
-                if charged is not None:
-                    encounter, text = charged
         for extra in self.commit_hooks:
             encounter = extra(before, encounter, text)
         if self.record_hook is not None:  # last: it records the step as it lands
@@ -249,10 +251,12 @@ class EncounterDocument(QObject):
              overwrite_changed: bool = False, overwrite_read_only: bool = False) -> Path:
         """Write the committed encounter (atomically) to ``path`` or the current file.
 
-        ``rewritten`` is the committed encounter with what depends on the file's folder (a
-        relative background image path, :func:`gui.edits.rebase_background`) rewritten for
-        ``path``: it is written instead, and becomes the document's value (one undo step)
-        only once the file is written. Raises :class:`engine.errors.EncounterFileError` when
+        What depends on the file's folder (a relative background image path or portrait,
+        :func:`gui.edits.rebase_background`) is rewritten for ``path`` (``rewritten``: the
+        caller's rewriting, else this one): that is written, and only once the file is written
+        it becomes the document's value. Saving is not an edit: no undo step, and every state
+        the undo history holds is rewritten the same way (an undo after it still finds the
+        image from the new folder). Raises :class:`engine.errors.EncounterFileError` when
         it cannot be written; the document is then as it was. Two refusals the GM may
         override: :class:`~engine.errors.FileChangedError` when another program changed the
         document's own file since it was read (``overwrite_changed``), and
@@ -274,7 +278,8 @@ class EncounterDocument(QObject):
                 raise ReadOnlyFileError(
                     "the file is read-only, so Coverfire did not overwrite it; save under another "
                     "name (File > Save As), or make the file writable first", file=str(target))
-            value = self._committed if rewritten is None else rewritten
+            old_path = self._path
+            value = rebase_background(self._committed, old_path, target.parent) if rewritten is None else rewritten
             if _has_inline_images(value):
                 # an imported map or portrait held as a data: URI: write the image beside the
                 # file and store its name (the JSON stays small); memory keeps the data: URI
@@ -287,7 +292,8 @@ class EncounterDocument(QObject):
         moved = target != self._path
         self._path = target  # (first: views look for a relative image from the new folder)
         if value is not self._committed:
-            self.commit(value, "Keep background image path")
+            self._rebase_history(lambda e: rebase_background(e, old_path, target.parent))
+            self._set(value)
         if moved:
             self.pathChanged.emit(self._path)
         self._forced_dirty = False
@@ -296,6 +302,13 @@ class EncounterDocument(QObject):
         return target
 
     # -- internals ---------------------------------------------------------------------------
+    def _rebase_history(self, rebase) -> None:
+        """Rewrite every state the undo history holds with ``rebase`` (a file's folder moved)."""
+        for i in range(self.undo_stack.count()):
+            step = self.undo_stack.command(i)
+            if isinstance(step, _Swap):
+                step._before, step._after = rebase(step._before), rebase(step._after)
+
     def _set(self, encounter: Encounter) -> None:
         self._publish(encounter, preview=False, previous=self._encounter)
 
@@ -308,11 +321,9 @@ class EncounterDocument(QObject):
         self.changed.emit(DocumentChange(d, preview=preview))
 
     def _update_tactics(self, encounter: Encounter, reset: bool = False, obstacles=None) -> None:
-        if self._tactics is None:
-            return
         try:
             if reset:
-                self._tactics = type(self._tactics)(encounter, obstacles=obstacles)
+                self._tactics = Tactics(encounter, obstacles=obstacles)
             else:
                 self._tactics.update(encounter)
             self._tactics_error = None

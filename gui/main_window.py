@@ -71,13 +71,9 @@ BUILTIN_EXTENSIONS: list[str] = ["gui.player_view", "gui.export", "gui.rules", "
 
 def _load_builtin_extensions() -> None:
     import importlib
-    import logging
 
     for name in BUILTIN_EXTENSIONS:
-        try:
-            importlib.import_module(name)
-        except ImportError as exc:  # a feature missing from this build: the window still opens
-            logging.getLogger(__name__).warning("extension %s not loaded: %s", name, exc)
+        importlib.import_module(name)
 
 
 def register_extension(fn: Callable[["MainWindow"], None]) -> Callable[["MainWindow"], None]:
@@ -660,9 +656,9 @@ class MainWindow(QMainWindow):
                     return False
                 if choice == saving.RENAME:
                     path = renamed
-        path = Path(path)
-        # a background image path relative to the file must still reach the image from there
-        return self._write(path, edits.rebase_background(self.document.committed, self.document.path, path.parent))
+        # (a background image path relative to the file is rewritten to reach the image from
+        # the new folder: EncounterDocument.save)
+        return self._write(Path(path))
 
     def _write(self, path: Path, rewritten: Encounter | None = None) -> bool:
         if not saving.write(self, path, rewritten):  # every failure shown (gui/saving.py)

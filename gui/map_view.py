@@ -18,6 +18,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
+from engine.diff import changed_items
 from engine.model import Encounter
 from engine.names import name_of, token_name, zone_name
 from engine.obstacles import WALL_HEIGHT
@@ -829,10 +830,10 @@ class MapView(pg.GraphicsView):
             if old is obstacles:
                 return counts
             if len(old) == len(obstacles):
-                changed = [(a, b) for a, b in zip(old, obstacles) if a is not b]
-                if len(changed) < 64:
+                changed = changed_items(old, obstacles, 63)
+                if changed is not None:
                     counts = Counter(counts)
-                    for a, b in changed:
+                    for a, b in zip(*changed):
                         counts[self._legend_class(a)] -= 1
                         counts[self._legend_class(b)] += 1
                     return counts

@@ -153,35 +153,21 @@ class PlayerDocument(QObject):
     def _is_player(enc: Encounter, token) -> bool:
         try:
             return vision().is_players(enc, token)
-        except (ValueError, ImportError):
+        except ValueError:
             return False
 
     def _tactics_shares(self, enc: Encounter) -> bool:
         return enc.obstacles is self.source.encounter.obstacles and self.source.tactics is not None
 
     def _make_tactics(self, enc: Encounter):
-        from gui.document import _load_tactics_class
+        """The players' Tactics: while the obstacles are the GM's very ones, a follower of the
+        GM's (:meth:`engine.analysis.Tactics.follower`: the same indexes, no second build, and
+        the GM's cover answers, asked for when needed, so the order in which the two documents
+        hear of a change does not matter)."""
+        from engine.analysis import Tactics
 
-        cls = _load_tactics_class()
-        if cls is None:
-            return None
         self._shared = self._tactics_shares(enc)
-        if self._shared:  # the GM's very obstacles: share the engine's indexes (no second build)
-            return cls(enc, obstacles=self.source.tactics._obs)
-        return cls(enc)
-
-    def _share_cover_answers(self) -> None:
-        """While the players' answers use the GM's very obstacle indexes, take the GM's
-        Tactics' cover answers from its attacker's eye (worked out first on each change:
-        the GM's answers follow the document before the party's sight does). They are
-        exact here too: each is kept by the attacker's and the target's very token values
-        (the players' tokens are the GM's, filtered) and the obstacles' revision, and
-        tokens do not hide one another; a drag step then measures its cover once, not twice."""
-        gm = getattr(self.source, "tactics", None)
-        memo = getattr(gm, "_cover_memo", None)
-        if memo is not None and memo[1] == self._tactics.index_builds and \
-                getattr(gm, "_obs", None) is getattr(self._tactics, "_obs", False):
-            self._tactics._cover_memo = memo
+        return self.source.tactics.follower(enc) if self._shared else Tactics(enc)
 
     # -- following the GM's document --------------------------------------------------------------
     def _on_sight(self) -> None:
@@ -193,11 +179,12 @@ class PlayerDocument(QObject):
             return
         self._encounter = new
         try:
-            if self._tactics is None or reset or self._tactics_shares(new) != self._shared:
+            shares = self._tactics_shares(new)
+            if self._tactics is None or reset or shares != self._shared or \
+                    (shares and not self.source.tactics.shares_indexes(self._tactics)):
                 self._tactics = self._make_tactics(new)
-            else:  # (sharing: the GM's document updated the indexes already)
+            else:
                 self._tactics.update(new)
-                self._share_cover_answers()
             self.tactics_error = None
         except ValueError as exc:  # the engine refused this state
             self.tactics_error = str(exc)

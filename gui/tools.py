@@ -23,7 +23,8 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.model import AREA_ZONES, Encounter
 from engine.names import display_name
 from engine.obstacles import footprints
-from gui.layers.changed import common_prefix
+from engine.rules import MoveTo
+from engine.diff import common_prefix
 from gui import edits
 from gui.document import EncounterDocument
 from gui.layers import Sketch, zone_handles
@@ -292,12 +293,14 @@ class SelectTool(Tool):
         self._dragging = False
         self._anchor: tuple[float, float] | None = None
         self._distance = None  # the dragged token's walk label (gui.drag_distance), made on the first drag
+        self._trail: list[tuple[float, float]] = []  # the drag's offsets, step by step (the walked path)
 
     def press(self, p: Pointer) -> None:
         sel = self.host.selection
         enc = self.doc.encounter
         hit = self.host.picker().hit(p.x, p.y, p.m_per_px, sel.ids)
         self._down, self._hit, self._base, self._dragging = p, hit, enc, False
+        self._trail = []
         if hit is None:
             if not p.shift:
                 sel.clear(drop_attacker=True)
@@ -351,6 +354,7 @@ class SelectTool(Tool):
                 self.doc.preview(edits.translate(base, ids, dx, dy))
                 if hit.kind == "token" and len(ids) == 1 and self._anchor is not None:
                     self._follow(base, ids[0], (self._anchor[0] + dx, self._anchor[1] + dy), p.m_per_px)
+                self._trail.append((dx, dy))
         except CoverfireError as exc:
             self.host.status(str(exc))
 
@@ -410,6 +414,10 @@ class SelectTool(Tool):
         else:
             ids = self.host.selection.ids or (hit.id,)
             text = f"Move {_name(edits.find(enc, ids[0]), enc)}" if len(ids) == 1 else f"Move {len(ids)} objects"
+            moves = drag_moves(self._base, ids, self._trail)
+            if moves is not None:  # only tokens: the drag lands as moves with their walked paths
+                self.doc.commit_moves(moves, text)
+                return
         # moves keep every value finite and valid (vertices were checked as they moved)
         self.doc.commit(enc, text)
 
@@ -421,6 +429,28 @@ class SelectTool(Tool):
         if self._distance is not None:
             self._distance.stop()
         super().cancel()
+
+
+#: Corners of a drag's walked path closer than this to the straight line between their
+#: neighbours are dropped (metres): a hand's wobble is not a detour.
+PATH_TOLERANCE = 0.25
+
+
+def drag_moves(base: Encounter, ids, trail) -> list[MoveTo] | None:
+    """The ``engine.rules.MoveTo`` of each dragged token when the drag moved only tokens:
+    from where it stood in ``base`` along ``trail`` (the drag's offsets, step by step) to the
+    last; ``path`` holds the corners where the walk bent (None: straight). None when the
+    drag moved anything but tokens (obstacles, zones) or did not move."""
+    import shapely
+
+    tokens = [base.token(i) for i in ids if base.find(i) is not None and edits.kind_of(base, i) == "token"]
+    if not trail or len(tokens) != len(ids):
+        return None
+    line = shapely.LineString([(0.0, 0.0), *trail]).simplify(PATH_TOLERANCE) if len(trail) > 1 else None
+    corners = [tuple(map(float, c)) for c in line.coords[1:-1]] if line is not None else []
+    dx, dy = trail[-1]
+    return [MoveTo(t.id, (t.x + dx, t.y + dy), tuple((t.x + cx, t.y + cy) for cx, cy in corners) or None)
+            for t in tokens]
 
 
 # -- add token --------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The proof of the one rule-system interface (issue #12 item 7): a fourth system that lives
-only in the test folder (tests/cover_only: cover class as a number, no actions but Move)
+only in the test folder (tests/cover_only: cover class as a number, Move and an Aimed shot)
 loads, is analysed, exported headless, saved and loaded back, and no file outside tests/
 names it. (The window side waits for gui/rules/base.py's RuleGui registry.)"""
 
@@ -66,8 +66,8 @@ def test_the_fourth_system_loads_analyses_moves_and_round_trips(cover_only, path
     assert cover_only.cover_number(enc, "ana", "bo", tac) == 6  # full 5 + toughness 1
     assert cover_only.cover_number(enc, "ana", "cy", tac) == 0
     assert tac.charge_movement("ana") == DEFAULT_CHARGE_MOVEMENT  # no movement rule of its own
-    assert [o.key for o in cover_only.actions(enc, "ana")] == ["move"]
-    assert cover_only.why_not(enc, object()) == "Cover only has no actions but Move (drag the token)"
+    assert [o.key for o in cover_only.actions(enc, "ana")] == ["move", "aimed_shot"]
+    assert cover_only.why_not(enc, object()) == "Cover only has no actions but Move (drag the token) and the Aimed shot"
     out = cover_only.on_moves(enc, [rules.MoveTo("bo", (16.0, 18.0))])
     assert out.encounter.token("bo").y == 18.0 and out.changes.tokens == {"bo"} and out.label == "Move Bo"
     # Bo at (16, 18): the line from (5, 10) crosses x = 10..11 at y = 13.6..14.4, inside the wall's span
@@ -84,6 +84,38 @@ def test_the_fourth_system_loads_analyses_moves_and_round_trips(cover_only, path
     with pytest.raises(EncounterFileError) as exc:
         load_encounter(p)
     assert exc.value.path == "$.tokens[0].rules.cover-only.toughness"
+
+
+def test_the_aimed_shot_runs_its_typed_phases_with_its_own_weapons(cover_only):
+    """Issue 27 item 6: an action with dice. Ana's sling aims -1: against Cy in the open
+    (cover number 0) a shot needs 2 + 0 + 1 = 3 on a d6; against Bo (full 5 + toughness 1 = 6)
+    it would need 9: refused. A hit gives the target a wound."""
+    from engine.errors import IllegalActionError
+    from engine.files import encounter_from_data
+    from tests.cover_only.system import AimedResult, AimedShot
+
+    data = json.loads(json.dumps(FILE))
+    data["tokens"][0]["rules"] = {"cover-only": {"weapon": "sling"}}
+    enc = encounter_from_data(data)
+    opts = {o.key: o for o in cover_only.actions(enc, "ana", "cy")}
+    assert opts["aimed_shot"].allowed and opts["aimed_shot"].action == AimedShot("ana", "cy")
+    assert cover_only.why_not(enc, AimedShot("ana", "bo")) == "it cannot hit: it needs 9 on a d6"
+    assert cover_only.why_not(encounter_from_data(FILE), AimedShot("ana", "cy")).startswith("Ana has no weapon")
+    plan = cover_only.preview(enc, AimedShot("ana", "cy"))
+    assert (plan.cover, plan.cover_number, plan.aim, plan.needed) == ("none", 0, -1, 3)
+    assert cover_only.describe(plan)[-1] == "needs 3+ on a d6"
+    miss = cover_only.resolve(plan, cover_only.dice_from_data("2"))
+    assert isinstance(miss, AimedResult) and (miss.roll, miss.hit) == (2, False)
+    out = cover_only.apply(enc, miss)
+    assert out.encounter == enc and out.changes.log == ("Ana shoots Cy: rolls 2, needs 3: miss",)
+    out = cover_only.apply(enc, cover_only.resolve(plan, 3))
+    assert out.encounter.token("cy").rules["cover-only"].wounds == 1 and out.changes.tokens == {"cy"}
+    assert out.changes.log == ("Ana shoots Cy: rolls 3, needs 3: hit (Cy has 1 wound)",)
+    assert out.label == "Aimed shot: Ana \u2192 Cy"
+    with pytest.raises(IllegalActionError, match="a d6 shows 1 to 6, not '7'"):
+        cover_only.dice_from_data("7")
+    with pytest.raises(IllegalActionError, match="needs 9"):
+        cover_only.preview(enc, AimedShot("ana", "bo"))
 
 
 def test_the_schema_lists_the_fourth_system(cover_only):

@@ -57,3 +57,62 @@ def test_engine_runs_without_qt_loaded():
     )
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def _cycles(package: str) -> list[list[str]]:
+    """The import circles among ``package``'s modules (strongly connected groups of more than
+    one module; imports under ``if TYPE_CHECKING`` are for type hints and never run)."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph(package, cache_dir=None, exclude_type_checking_imports=True)
+    adj = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in sorted(graph.modules)}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+    for root in adj:  # Tarjan's algorithm, iteratively
+        if root in index:
+            continue
+        work = [(root, iter(adj[root]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    work.append((w, iter(adj[w])))
+                elif w in stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    group.append(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    out.append(sorted(group))
+    return out
+
+
+def test_no_import_circles_inside_engine():
+    """engine.model -> engine.registry, never engine.rules (which imports the model); a
+    system's modules import downwards (issue #27)."""
+    assert _cycles("engine") == []
+
+
+def test_the_core_contract_guards_all_of_engine():
+    """"The core imports no rule system" names all of ``engine`` (new modules are guarded
+    too), not a hand-kept list."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    core = next(c for c in contracts if c["name"] == "the core imports no rule system")
+    assert core["source_modules"] == ["engine"]
+    assert sorted(core["forbidden_modules"]) == ["engine.d100", "engine.sr5", "engine.static_veil"]

@@ -247,27 +247,6 @@ class Resolution:
         return Change(action, new, tuple(changes), st_before, st, tuple(w.rec.rolls), shots,
                       recover, tuple(w.events), tuple(w.log))
 
-    def undo(self, encounter: Encounter, change: Change) -> Encounter:
-        """The encounter with ``change``'s token sheets, stances and settings put back
-        (other edits made since, such as moved tokens, are kept)."""
-        before = {c.id: c for c in change.tokens}
-        tokens = tuple(
-            t.model_copy(update={"stance": before[t.id].stance_before}).with_rules("d100", before[t.id].sheet_before)
-            if t.id in before else t
-            for t in encounter.tokens
-        )
-        return encounter.model_copy(update={"tokens": tokens}).with_rules("d100", change.settings_before)
-
-    def redo(self, encounter: Encounter, change: Change) -> Encounter:
-        """The encounter with ``change``'s results put back after an :meth:`undo`."""
-        after = {c.id: c for c in change.tokens}
-        tokens = tuple(
-            t.model_copy(update={"stance": after[t.id].stance_after}).with_rules("d100", after[t.id].sheet_after)
-            if t.id in after else t
-            for t in encounter.tokens
-        )
-        return encounter.model_copy(update={"tokens": tokens}).with_rules("d100", change.settings_after)
-
     # -- the actions ----------------------------------------------------------------------------
     def _spend(self, w: _Work, actor: str) -> None:
         s = w.sheet(actor)

@@ -9,12 +9,11 @@ Check, then apply (as python-chess separates ``is_legal`` from ``push``):
 * :meth:`D100Rules.apply` resolves the action with a dice source and returns a
   :class:`Change`: the new encounter, every die, every shot (roll, location placed or not,
   damage through cover and armour, severity steps and their effects), the log lines, and the
-  before/after values :meth:`D100Rules.undo` restores.
+  before/after values of what it touched.
 
 One module an idea: :mod:`engine.d100.values` (tables, the values answered, pure helpers),
 :mod:`engine.d100.legality` (reading, checking, previewing), :mod:`engine.d100.resolution`
-(applying, undo/redo). This module joins them into :class:`D100Rules` and keeps their names
-importable from here.
+(applying). This module joins them into :class:`D100Rules` (:data:`RULES`).
 
 Percentages are whole percent; damage and injury whole points. Numbers the seed leaves open
 come from the encounter's :class:`~engine.d100.sheet.Settings` (docs/d100.md).
@@ -27,42 +26,6 @@ from dataclasses import dataclass
 from engine.d100.legality import Legality
 from engine.d100.resolution import Resolution
 from engine.d100.sheet import LOCATIONS, SEVERITIES, STANCES
-from engine.d100.values import (
-    LEGS,
-    MAP_STANCE,
-    STANCE_HIDDEN,
-    STANCE_LABELS,
-    AttackPreview,
-    Chance,
-    Change,
-    DamageResult,
-    Event,
-    Modifier,
-    Preview,
-    RecoverResult,
-    ShotResult,
-    Status,
-    TokenChange,
-    actions_per_round,
-    arms_of,
-    lasting_of,
-    location_for,
-    location_range,
-    place_roll,
-    seeded_source,
-    settings_of,
-    sheet_of,
-    stance_hidden,
-    step_for,
-)
-
-__all__ = [
-    "LEGS", "MAP_STANCE", "RULES", "STANCE_HIDDEN", "STANCE_LABELS", "AttackPreview", "Chance",
-    "Change", "D100Rules", "DamageResult", "Event", "Modifier", "Preview", "RecoverResult",
-    "ShotResult", "Status", "TokenChange", "actions_per_round", "arms_of", "lasting_of",
-    "location_for", "location_range", "place_roll", "seeded_source", "settings_of", "sheet_of",
-    "stance_hidden", "step_for",
-]
 
 
 @dataclass(frozen=True)

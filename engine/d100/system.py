@@ -1,7 +1,7 @@
 """The d100 hit-location system behind the one :class:`~engine.rules.RuleSystem` interface
 (``"d100"``).
 
-An adapter: the rules are :class:`engine.d100.rules.D100Rules` (``engine.d100.RULESET``),
+An adapter: the rules are :class:`engine.d100.rules.D100Rules` (``engine.d100.rules.RULES``),
 whose actions are the values of :mod:`engine.d100.actions` (``Fire``, ``Aim``,
 ``ChangeStance``, ``StartRound`` ...) and whose ``dice`` are the sources of
 :mod:`engine.d100.dice` (``EnteredDice``, ``SeededDice``; None: the encounter's seed).
@@ -26,7 +26,7 @@ class D100(rules.RuleSystem):
 
     @property
     def native(self):
-        """The rules themselves (:data:`engine.d100.RULESET`)."""
+        """The rules themselves (:data:`engine.d100.rules.RULES`)."""
         from engine.d100.rules import RULES
 
         return RULES

@@ -202,7 +202,7 @@ class TokenChange:
 @dataclass(frozen=True)
 class Change:
     """The record of one applied action: the new ``encounter``; the changed tokens and
-    settings (before and after, for undo and redo); every die; the shots / recovery;
+    settings (before and after); every die; the shots / recovery;
     every event; the log lines added."""
 
     action: object

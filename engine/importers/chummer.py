@@ -1173,35 +1173,7 @@ def import_chummer(
     return token, rep.build(time.perf_counter() - start)
 
 
-def run_import_character(args) -> int:
-    """``coverfire import-character FILE.chum5 --into ENCOUNTER.json [--side S] [--at X Y]``:
-    add the character to the encounter and save it (atomically, portrait beside it), holding
-    the file's lock from reading it again to writing it (:func:`engine.files.file_lock`)."""
-    from engine.files import file_lock, load_encounter
-
-    from engine.importers.detect import sniff
-
-    kind = sniff(args.file)
-    if kind.kind != "chummer" and Path(args.file).exists():
-        what = kind.what if kind.kind == "other" else f"this is {kind.what}, not a character: use import-map"
-        raise ImportFileError(what, file=str(args.file))
-    load_encounter(args.into)  # (a bad --into is said before the character is read)
-    at = tuple(args.at) if getattr(args, "at", None) else None
-    token, report = import_chummer(args.file, side=args.side or "runner", at=at)
-    with file_lock(args.into):  # one writer at a time; re-read under the lock: no import lost
-        encounter, placed = add_character(load_encounter(args.into), token, at=at)
-        problem = placement_problem(encounter, placed.x, placed.y, placed.radius, ignore=placed.id) if at else None
-        _saved, written = images.save_with_images(encounter, args.into)
-    for line in report.lines():
-        print(line)
-    if problem:
-        print(f"Warning: {problem}; move it on the map (or give another --at)")
-    print(f"Added {placed.name!r} as {placed.id!r} at ({placed.x:g}, {placed.y:g}) to {args.into}"
-          + (" and wrote " + ", ".join(written) if written else ""))
-    return 0
-
-
 __all__ = [
     "ArmorPiece", "ChummerCharacter", "add_character", "free_spot", "import_chummer", "parse_chummer",
-    "placement_problem", "read_chummer_xml", "run_import_character",
+    "placement_problem", "read_chummer_xml",
 ]

@@ -62,7 +62,7 @@ from engine.errors import EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import uvtt
 from engine.importers.guard import guarded
-from engine.importers.report import ImportReport, ReportBuilder
+from engine.importers.report import ImportReport, ReportBuilder, quote
 from engine.importers.storable import MAX_KEPT_DEPTH, clean_text, storable, storable_encounter
 from engine.importers.walls import Crop, ring, thin_polygons
 from engine.model import DEFAULT_RADIUS, Background, Encounter, MapSpec, Obstacle, Token
@@ -109,12 +109,12 @@ def _num(value: Any, where: str, *, default: float | None = None) -> float:
     if value is None and default is not None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Bad(f"expected a number, got {uvtt._short(value)}", where)
+        raise _Bad(f"expected a number, got {quote(value)}", where)
     if isinstance(value, int) and abs(value) > MAX_PIXELS:
-        raise _Bad(f"{uvtt._short(value)} is too large for a scene", where)
+        raise _Bad(f"{quote(value)} is too large for a scene", where)
     v = float(value)
     if not math.isfinite(v) or abs(v) > MAX_PIXELS:
-        raise _Bad(f"{uvtt._short(value)} is not a usable number", where)
+        raise _Bad(f"{quote(value)} is not a usable number", where)
     return v
 
 
@@ -427,7 +427,7 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
     sight_only: list[list[float]] = []
     walls = doc.get("walls")
     if not isinstance(walls, list):
-        rep.warn(f"expected a list of walls, got {uvtt._short(walls)}; none imported", "$.walls")
+        rep.warn(f"expected a list of walls, got {quote(walls)}; none imported", "$.walls")
         walls = []
     if len(walls) > MAX_WALLS:
         rep.warn(f"the scene has {len(walls):,} walls; the first {MAX_WALLS:,} are read", "$.walls")
@@ -436,12 +436,12 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
     for i, wall in enumerate(walls):
         at = f"$.walls[{i}]"
         if not isinstance(wall, dict):
-            rep.warn(f"expected a wall object, got {uvtt._short(wall)}; skipped", at)
+            rep.warn(f"expected a wall object, got {quote(wall)}; skipped", at)
             continue
         c = wall.get("c")
         try:
             if not isinstance(c, list) or len(c) != 4:
-                raise _Bad(f"\"c\" must be [x0, y0, x1, y1], got {uvtt._short(c)}", f"{at}.c")
+                raise _Bad(f"\"c\" must be [x0, y0, x1, y1], got {quote(c)}", f"{at}.c")
             x0, y0, x1, y1 = (_num(v, f"{at}.c[{j}]") for j, v in enumerate(c))
         except _Bad as bad:
             rep.warn(f"{bad.message}; this wall is skipped", bad.where)
@@ -504,7 +504,7 @@ def _convert(doc: dict, where: str, opts: FoundryOptions, rep: ReportBuilder, *,
                      "has no picture until one is set", src_at)
             picture_line = f"background: none; the scene names {src!r}, looked for in {looked}"
         else:
-            uri, _info, _note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, src_at)
+            uri, _info, _note = uvtt.image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, src_at)
             if uri is not None:
                 background = Background(image=uri, x=0.0, y=0.0, width=width, height=height)
                 picture_line = f"background: {found} (the scene names {src!r})"
@@ -753,7 +753,7 @@ def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Pat
     if raw is None:
         return [], "0 tokens"
     if not isinstance(raw, list):
-        rep.warn(f"expected a list of tokens, got {uvtt._short(raw)}; none imported", "$.tokens")
+        rep.warn(f"expected a list of tokens, got {quote(raw)}; none imported", "$.tokens")
         return [], "0 tokens"
     out: list[Token] = []
     ids: set[str] = set()
@@ -762,7 +762,7 @@ def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Pat
     for i, t in enumerate(raw[:5000]):
         at = f"$.tokens[{i}]"
         if not isinstance(t, dict):
-            rep.warn(f"expected a token object, got {uvtt._short(t)}; skipped", at)
+            rep.warn(f"expected a token object, got {quote(t)}; skipped", at)
             continue
         try:
             x = _num(t.get("x"), f"{at}.x")
@@ -790,7 +790,7 @@ def _tokens(doc: dict, to_m, px: float, cell: float, version: str, base_dir: Pat
         if isinstance(src, str) and src.strip():
             found = find_beside(src, base_dir)
             if found is not None:
-                uri, _info, _note = uvtt._image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, f"{at}.img")
+                uri, _info, _note = uvtt.image_from_path(str(found), uvtt.UvttOptions(), base_dir, rep, f"{at}.img")
                 if uri is not None:
                     extra["portrait"] = uri
                     images += 1
@@ -826,7 +826,7 @@ def _lights(doc: dict, to_m, m_per_unit: float, used: set[str], rep: ReportBuild
     if raw is None:
         return [], counts
     if not isinstance(raw, list):
-        rep.warn(f"expected a list of lights, got {uvtt._short(raw)}; none imported", "$.lights")
+        rep.warn(f"expected a list of lights, got {quote(raw)}; none imported", "$.lights")
         return [], counts
     counts["foundry"] = len(raw)
     out: list[dict] = []
@@ -843,7 +843,7 @@ def _lights(doc: dict, to_m, m_per_unit: float, used: set[str], rep: ReportBuild
     for i, light in enumerate(raw[:5000]):
         at = f"$.lights[{i}]"
         if not isinstance(light, dict):
-            rep.warn(f"expected a light object, got {uvtt._short(light)}; skipped", at)
+            rep.warn(f"expected a light object, got {quote(light)}; skipped", at)
             continue
         try:
             x, y = to_m(_num(light.get("x"), f"{at}.x"), _num(light.get("y"), f"{at}.y"))

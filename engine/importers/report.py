@@ -8,7 +8,9 @@ prints them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -93,3 +95,15 @@ class ReportBuilder:
             unsupported=tuple(self.unsupported),
             seconds=seconds,
         )
+
+
+def quote(value: Any) -> str:
+    """A value as a report quotes it: JSON (a string in quotes), at most 60 characters, a huge
+    integer by its number of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**60:
+        return f"an integer of {len(str(abs(value)))} digits"
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    except (ValueError, RecursionError, TypeError):
+        text = repr(type(value).__name__)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -17,7 +17,8 @@ What becomes what (numbers in docs/importing.md):
   blocks nothing; a click on the map toggles it).
 - ``lights`` become the encounter's lights (``Encounter.lights``: radius in metres,
   intensity as a light level, docs/sight.md); ``environment.ambient_light`` sets the
-  ambient light level (the sr5 environment's light row and ``sight.light``).
+  ambient light level (``RuleSystem.with_light_level``: ``sight.light`` and the system's own
+  setting, Shadowrun's environment light row).
 - ``image``: the background, sized ``map_size`` cells. A base64 image is checked (size from
   its header before decoding, completeness, checksums) and kept as a ``data:`` URI until the
   encounter is saved with :func:`engine.importers.images.save_with_images`, which writes it
@@ -47,13 +48,11 @@ from engine.errors import CoverfireError, EncounterFileError, ImportFileError
 from engine.files import read_user_file
 from engine.importers import images
 from engine.importers.guard import guarded
-from engine.importers.report import ImportReport, ReportBuilder
+from engine.importers.report import ImportReport, ReportBuilder, quote
 from engine.importers.storable import MAX_KEPT_DEPTH, clean_text, storable, storable_encounter
 from engine.importers.walls import MITRE_LIMIT, PRECISION, Crop, chunked, filled, merge, ring, split, thin_polygons  # noqa: F401
 
-from engine.model import Background, Encounter, MapSpec, Obstacle, Sight, intensity_level
-from engine.sr5.sheet import Environment
-from engine.sr5.sheet import Settings as SR5Settings
+from engine.model import Background, Encounter, MapSpec, Obstacle, intensity_level
 
 #: Metres per grid cell when the GM does not say.
 DEFAULT_CELL_SIZE = 1.5
@@ -137,14 +136,14 @@ class _Bad(Exception):
 
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Bad(f"expected a number, got {_short(value)}", where)
+        raise _Bad(f"expected a number, got {quote(value)}", where)
     if isinstance(value, int) and abs(value) > MAX_NUMBER:  # before float(): it may overflow
-        raise _Bad(f"{_short(value)} is too large for a map (at most {MAX_NUMBER:g})", where)
+        raise _Bad(f"{quote(value)} is too large for a map (at most {MAX_NUMBER:g})", where)
     v = float(value)
     if not math.isfinite(v):
         raise _Bad(f"expected a finite number, got {value!r}", where)
     if abs(v) > MAX_NUMBER:
-        raise _Bad(f"{_short(value)} is too large for a map (at most {MAX_NUMBER:g})", where)
+        raise _Bad(f"{quote(value)} is too large for a map (at most {MAX_NUMBER:g})", where)
     return v
 
 
@@ -159,7 +158,7 @@ def _finite(value: Any) -> float | None:
 
 def _xy(value: Any, where: str) -> tuple[float, float]:
     if not isinstance(value, dict):
-        raise _Bad(f"expected a point {{\"x\": .., \"y\": ..}}, got {_short(value)}", where)
+        raise _Bad(f"expected a point {{\"x\": .., \"y\": ..}}, got {quote(value)}", where)
     if "x" not in value or "y" not in value:
         raise _Bad("a point needs both x and y", where)
     return _number(value["x"], f"{where}.x"), _number(value["y"], f"{where}.y")
@@ -179,16 +178,6 @@ def _points(pl: list, where: str) -> list[tuple[float, float]]:
     except (TypeError, KeyError, IndexError, OverflowError, ValueError):
         pass
     return [_xy(p, f"{where}[{j}]") for j, p in enumerate(pl)]
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**60:
-        return f"an integer of {len(str(abs(value)))} digits"
-    try:
-        text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    except (ValueError, RecursionError, TypeError):
-        text = repr(type(value).__name__)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- reading the file ---------------------------------------------------------------------------
@@ -440,11 +429,10 @@ def _convert(data: dict, opts: UvttOptions, *, file: str, base_dir: Path, name: 
             name=clean_text(name, 200),
             map=MapSpec(width=width, height=height, grid=cell, background=background),
             obstacles=tuple(obstacles),
-            rules={"sr5": SR5Settings(environment=Environment(light=env_light))},
             lights=lights,
-            sight=Sight(light=env_light),
             imported=imported,
         )
+        encounter = encounter.system.with_light_level(encounter, env_light)  # the system's own light row too
     except (ValueError, EncounterFileError) as exc:  # pragma: no cover - a bug, not a user error
         raise ImportFileError(f"the converted map is not a valid encounter: {exc}", file=file) from None
     encounter = storable_encounter(encounter, rep, file=file)
@@ -480,7 +468,7 @@ def _check_format(data: dict, rep: ReportBuilder) -> Any:
     if fmt is None:
         rep.warn("the file gives no \"format\"; read as a Universal VTT map", "$.format")
     elif isinstance(fmt, bool) or not isinstance(fmt, (int, float, str)):
-        rep.warn(f"unknown format {_short(fmt)}; read as far as it matches Universal VTT", "$.format")
+        rep.warn(f"unknown format {quote(fmt)}; read as far as it matches Universal VTT", "$.format")
     else:
         try:
             value = float(fmt)
@@ -489,11 +477,11 @@ def _check_format(data: dict, rep: ReportBuilder) -> Any:
         if value is None or not any(abs(value - k) < 1e-9 for k in KNOWN_FORMATS):
             known = ", ".join(f"{k:g}" for k in KNOWN_FORMATS)
             rep.warn(
-                f"unknown format {_short(fmt)} (this importer knows {known}); read as far as it matches",
+                f"unknown format {quote(fmt)} (this importer knows {known}); read as far as it matches",
                 "$.format",
             )
     if isinstance(fmt, (int, float)) and not isinstance(fmt, bool) and _finite(fmt) is None:
-        return _short(fmt)  # kept as text: a number no map holds
+        return quote(fmt)  # kept as text: a number no map holds
     return fmt
 
 
@@ -509,7 +497,7 @@ def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_C
     if raw is None:
         return []
     if not isinstance(raw, list):
-        rep.warn(f"expected a list of polylines, got {_short(raw)}; none imported", f"$.{key}")
+        rep.warn(f"expected a list of polylines, got {quote(raw)}; none imported", f"$.{key}")
         return []
     out = []
     seen: set[tuple[tuple[float, float], ...]] = set()
@@ -517,7 +505,7 @@ def _polylines(data: dict, key: str, rep: ReportBuilder, cell: float = DEFAULT_C
     for i, pl in enumerate(raw):
         where = f"$.{key}[{i}]"
         if not isinstance(pl, list):
-            rep.warn(f"expected a list of points, got {_short(pl)}; skipped", where)
+            rep.warn(f"expected a list of points, got {quote(pl)}; skipped", where)
             continue
         if len(pl) > budget[0] or len(pl) > budget[1]:
             spent = 0 if len(pl) > budget[0] else 1  # (the other is left as it is: later lists say the same)
@@ -607,17 +595,17 @@ def _portals(data: dict, rep: ReportBuilder) -> list[tuple[int, dict]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        rep.warn(f"expected a list of portals, got {_short(raw)}; no doors imported", "$.portals")
+        rep.warn(f"expected a list of portals, got {quote(raw)}; no doors imported", "$.portals")
         return []
     out = []
     for i, p in enumerate(raw):
         where = f"$.portals[{i}]"
         if not isinstance(p, dict):
-            rep.warn(f"expected a portal object, got {_short(p)}; skipped", where)
+            rep.warn(f"expected a portal object, got {quote(p)}; skipped", where)
             continue
         closed = p.get("closed")
         if not isinstance(closed, bool):
-            rep.warn(f"\"closed\" is {_short(closed)}, not true or false; the door is imported closed", f"{where}.closed")
+            rep.warn(f"\"closed\" is {quote(closed)}, not true or false; the door is imported closed", f"{where}.closed")
             p = dict(p, closed=True)
         out.append((i, p))
     return out
@@ -685,13 +673,13 @@ def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        rep.warn(f"expected a list of lights, got {_short(raw)}; none kept", "$.lights")
+        rep.warn(f"expected a list of lights, got {quote(raw)}; none kept", "$.lights")
         return []
     out = []
     for i, light in enumerate(raw):
         where = f"$.lights[{i}]"
         if not isinstance(light, dict):
-            rep.warn(f"expected a light object, got {_short(light)}; skipped", where)
+            rep.warn(f"expected a light object, got {quote(light)}; skipped", where)
             continue
         try:
             (x, y), = to_m([_xy(light.get("position"), f"{where}.position")]).tolist()
@@ -700,7 +688,7 @@ def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
             continue
         rng = _finite(light.get("range"))
         if rng is None or rng <= 0:
-            rep.warn(f"range {_short(light.get('range'))} is not a positive number of cells; this light "
+            rep.warn(f"range {quote(light.get('range'))} is not a positive number of cells; this light "
                      "is skipped", f"{where}.range")
             continue
         item: dict[str, Any] = {"id": f"light-{len(out) + 1}", "x": x, "y": y, "radius": rng * cell}
@@ -714,7 +702,7 @@ def _lights(data: dict, to_m, cell: float, rep: ReportBuilder) -> list[dict]:
             item["color"] = "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255), round(b * 255))
             item["alpha"] = round(a, 4)
         elif light.get("color") is not None:
-            rep.warn(f"colour {_short(light.get('color'))} is not AARRGGBB; left out", f"{where}.color")
+            rep.warn(f"colour {quote(light.get('color'))} is not AARRGGBB; left out", f"{where}.color")
         for k, v in light.items():  # intensity, shadows and anything else, as given (if it can be saved)
             if k not in ("position", "range", "color") and k not in item:
                 kept = storable({k: v}, where, rep)
@@ -728,14 +716,14 @@ def _ambient(data: dict, rep: ReportBuilder) -> tuple[str, Any]:
     if env is None:
         return "full", None
     if not isinstance(env, dict):
-        rep.warn(f"expected an environment object, got {_short(env)}; light left at full", "$.environment")
+        rep.warn(f"expected an environment object, got {quote(env)}; light left at full", "$.environment")
         return "full", env
     colour = env.get("ambient_light")
     if colour is None:
         return "full", env
     argb = _argb(colour)
     if argb is None:
-        rep.warn(f"ambient_light {_short(colour)} is not AARRGGBB; light left at full", "$.environment.ambient_light")
+        rep.warn(f"ambient_light {quote(colour)} is not AARRGGBB; light left at full", "$.environment.ambient_light")
         return "full", env
     a, r, g, b = argb
     lum = a * (0.2126 * r + 0.7152 * g + 0.0722 * b)
@@ -753,7 +741,7 @@ def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
         rep.warn("the file holds no image; the map has no background", where)
         return None, None, None
     if not isinstance(raw, str):
-        rep.warn(f"expected base64 text or a path, got {_short(raw)}; no background", where)
+        rep.warn(f"expected base64 text or a path, got {quote(raw)}; no background", where)
         return None, None, None
     text = raw.strip()
     if not text.startswith("data:") and len(text) < 4096 and _IMAGE_PATH.search(text):
@@ -766,7 +754,7 @@ def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
                 where,
             )
             return None, None, {"image_path": text}
-        return _image_from_path(text, opts, base_dir, rep, where, found=inside)
+        return image_from_path(text, opts, base_dir, rep, where, found=inside)
     mime, payload = images.split_data_uri(text)
     head = images.b64_prefix(payload)
     info = images.image_header(head)
@@ -793,7 +781,7 @@ def _image(data: dict, opts: UvttOptions, base_dir: Path, rep: ReportBuilder):
     return images.data_uri_from_b64(payload, checked.format), checked, None
 
 
-def _image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBuilder, where: str,
+def image_from_path(text: str, opts: UvttOptions, base_dir: Path, rep: ReportBuilder, where: str,
                      found: Path | None = None):
     """(data URI or None, ImageInfo or None, provenance note) of the picture file ``text``
     (``found``, else relative to ``base_dir`` or absolute). The caller has checked that the

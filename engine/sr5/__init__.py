@@ -19,17 +19,7 @@ Modules, each usable alone:
 - :mod:`engine.sr5.facts` - map facts in (distance, cover, zones), from ``engine.analysis``;
 - :mod:`engine.sr5.changes` - change records for refresh and undo.
 
-``RULESET`` (the modules as one object; the interface is ``engine.sr5.system.SYSTEM``,
-``engine.rules.find_system("sr5")``) is imported lazily, so importing the
-sheet (as ``engine.model`` does) does not pull in the rules.
+Its door is the :class:`~engine.rules.RuleSystem` of :mod:`engine.sr5.system`
+(``engine.rules.find_system("sr5")``). Importing this package loads nothing (the model loads
+the sheet while it is being built).
 """
-
-from __future__ import annotations
-
-
-def __getattr__(name: str):
-    if name == "RULESET":
-        from engine.sr5.system import SYSTEM
-
-        return SYSTEM.native
-    raise AttributeError(f"module 'engine.sr5' has no attribute {name!r}")

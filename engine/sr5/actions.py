@@ -35,7 +35,7 @@ from engine.sr5.economy import (
     spend,
     suppressive_zone_text,
 )
-from engine.sr5.pools import Pool, base, mod, roll_pool, roll_record
+from engine.sr5.pools import Pool, base, mod, roll_pool, roll_record, suppression_modifier
 from engine.sr5.sheet import RollRecord, Settings, Sheet
 from engine.sr5.tables import (
     CHOKES,
@@ -640,8 +640,6 @@ def _apply_edge(edit: Edit, action: Action, sh: Sheet, st: Settings, roller, rol
 
 def _with_suppression(pool: Pool, settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str],
                       names: Encounter | None = None) -> Pool:
-    from engine.sr5.suppressive import suppression_modifier
-
     m = suppression_modifier(settings, tid, sheet, near_zones, names=names)
     return pool.with_part(m) if m is not None else pool
 

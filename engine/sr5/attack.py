@@ -74,7 +74,7 @@ from engine.sr5.steps import (
     wound_parts,
 )
 from engine.sr5.steps import name_of as _nm
-from engine.sr5.suppressive import suppression_modifier
+from engine.sr5.pools import suppression_modifier
 from engine.sr5.tables import (
     FIRING_MODES,
     THROWN_CATEGORIES,

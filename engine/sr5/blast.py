@@ -73,7 +73,7 @@ from engine.sr5.steps import (
     wound_parts,
 )
 from engine.sr5.steps import name_of as _nm
-from engine.sr5.suppressive import suppression_modifier
+from engine.sr5.pools import suppression_modifier
 from engine.sr5.tables import Damage, parse_damage, physical_limit, smartlinked, weapon_skill, wireless_smartlink_dice
 
 #: Hits a blast attack needs to land where it was aimed (sr5-facts.md: threshold 3).

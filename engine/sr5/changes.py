@@ -1,4 +1,4 @@
-"""Change records: what an applied sr5 action changed, so the GUI can refresh and undo revert.
+"""Change records: what an applied sr5 action changed, so the GUI can refresh and log it.
 
 Every ``apply_*`` function of the sr5 rules returns ``(new_encounter, change)``. A
 :class:`Change` holds the tokens it touched as they were before and after, the zones it moved
@@ -43,25 +43,6 @@ class Change:
     def zone_ids(self) -> tuple[str, ...]:
         """Ids of the zones this change moved or reshaped."""
         return tuple(z.id for z in self.zones_after)
-
-    def revert(self, encounter: Encounter) -> Encounter:
-        """``encounter`` with this change undone (its tokens, zones and settings as before)."""
-        return _put(encounter, self.tokens_before, self.settings_before, self.zones_before)
-
-    def reapply(self, encounter: Encounter) -> Encounter:
-        """``encounter`` with this change done again (redo)."""
-        return _put(encounter, self.tokens_after, self.settings_after, self.zones_after)
-
-
-def _put(encounter: Encounter, tokens: tuple[Token, ...], settings: Settings | None,
-         zones: tuple[Zone, ...] = ()) -> Encounter:
-    by_id = {t.id: t for t in tokens}
-    new_tokens = tuple(by_id.get(t.id, t) for t in encounter.tokens)
-    update: dict = {"tokens": new_tokens}
-    if zones:
-        zby = {z.id: z for z in zones}
-        update["zones"] = tuple(zby.get(z.id, z) for z in encounter.zones)
-    return encounter.model_copy(update=update).with_rules(RULESET, settings)
 
 
 #: The default sheet and settings, made once: both are frozen values, and building them

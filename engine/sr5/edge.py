@@ -31,8 +31,6 @@ from dataclasses import replace
 from engine.errors import IllegalActionError
 from engine.sr5.dice import Roller, TestResult, check_faces
 
-#: Edge actions taken as actions (Push the Limit is declared with the roll instead).
-EDGE_ACTIONS = ("second_chance", "close_call", "seize_initiative", "blitz", "dead_mans_trigger")
 BLITZ_DICE = 5
 DEAD_MANS_TRIGGER_THRESHOLD = 3
 

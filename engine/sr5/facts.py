@@ -2,9 +2,8 @@
 
 The rules take these as plain values so every rule is testable without geometry (a test
 types ``TargetFacts("razor", distance=34, cover="good")``). :func:`facts_from_tactics`
-builds them from ``engine.analysis.Tactics`` (the cached spatial answers of the map), and
-:func:`facts_from_encounter` gives the facts that need no cover geometry (centre distances,
-melee contact), for when no Tactics is at hand.
+builds them from ``engine.analysis.Tactics`` (the cached spatial answers of the map), the one
+cover computation.
 """
 
 from __future__ import annotations
@@ -112,20 +111,6 @@ def _melee_flags(encounter: Encounter, options: Options) -> dict[str, bool]:
     return {t.id: bool(c) for t, c in zip(toks, close.any(axis=1))}
 
 
-def facts_from_encounter(
-    encounter: Encounter, attacker: str, targets: Iterable[str], options: Options | None = None
-) -> MapFacts:
-    """Facts without cover geometry: centre distances, no cover, melee contact by distance."""
-    opts = options or Options()
-    a = encounter.token(attacker)
-    tf = []
-    for tid in targets:
-        t = encounter.token(tid)
-        tf.append(TargetFacts(tid, math.hypot(t.x - a.x, t.y - a.y)))
-    melee = _melee_flags(encounter, opts)
-    return facts(tf, {k: TokenFacts(in_melee=v) for k, v in melee.items()})
-
-
 def facts_from_tactics(
     tactics: Any,
     encounter: Encounter,
@@ -194,92 +179,13 @@ def facts_from_map(
     options: Options | None = None,
     tactics: Any = None,
 ) -> MapFacts:
-    """Map facts for an attack, from ``engine.analysis.Tactics`` when given or available,
-    else straight from the geometry layer (``geometry.cover.CoverIndex`` from the attacker's
-    eye; suppressive zones as ``geometry.zones`` triangles, a token fully covered from the
-    zone's origin counting as spared)."""
-    targets = list(targets)
+    """Map facts for an attack, from ``tactics`` (an ``engine.analysis.Tactics``) or a fresh
+    ``Tactics`` of ``encounter``."""
     if tactics is None:
-        try:
-            from engine.analysis import Tactics  # type: ignore[import-not-found]
-        except ImportError:
-            Tactics = None  # noqa: N806
-        if Tactics is not None:
-            tactics = Tactics(encounter)
-    if tactics is not None:
-        return facts_from_tactics(tactics, encounter, attacker, targets, weapon, options)
-    return _facts_from_geometry(encounter, attacker, targets, options or Options())
+        from engine.analysis import Tactics  # at call time: engine.analysis loads the systems' sheets
 
-
-def _facts_from_geometry(encounter: Encounter, attacker: str, targets: list[str], opts: Options) -> MapFacts:
-    import numpy as np
-    import shapely
-
-    from geometry.bodies import body_height, eye_height
-    from geometry.cover import CoverIndex, cover_class
-    from geometry.zones import shotgun_spread, suppressive_triangle
-
-    blocking = [o for o in encounter.obstacles if o.blocks]
-    index = CoverIndex([shapely.Polygon(o.polygon) for o in blocking], [o.height for o in blocking]) if blocking else None
-
-    def fractions(eye_tok, toks) -> np.ndarray:
-        if index is None or not toks:
-            return np.zeros(len(toks))
-        return index.cover_fractions(
-            (eye_tok.x, eye_tok.y), eye_height(eye_tok.stance),
-            np.array([(t.x, t.y) for t in toks]), np.array([t.radius for t in toks]),
-            np.array([body_height(t.stance) for t in toks]),
-        )
-
-    a = encounter.token(attacker)
-    ttoks = [encounter.token(t) for t in targets]
-    fr = fractions(a, ttoks)
-    spreads = []
-    for z in encounter.zones:
-        if z.kind == "shotgun" and z.owner == attacker:
-            from engine.sr5.tables import _CHOKE
-
-            widths = _CHOKE[z.effective_choke][4]
-            if widths[0] is not None:
-                maxima = (15.0, 30.0, 45.0, 60.0)
-                spreads.append(shotgun_spread((a.x, a.y), z.direction, list(zip(maxima, widths)), z.length))
-    tf = []
-    for t, f in zip(ttoks, fr):
-        in_spread = True
-        if spreads:
-            disc = shapely.Point(t.x, t.y).buffer(t.radius)
-            in_spread = any(s.intersects(disc) for s in spreads)
-        tf.append(TargetFacts(t.id, math.hypot(t.x - a.x, t.y - a.y), cover_class(float(f)), True, in_spread,
-                              False, float(f)))
-    melee = _melee_flags(encounter, opts)
-    tokens: dict[str, TokenFacts] = {t.id: TokenFacts(in_melee=melee.get(t.id, False)) for t in encounter.tokens}
-    for z in encounter.zones:
-        if z.kind != "suppressive":
-            continue
-        origin = encounter.zone_origin(z)
-        shape = suppressive_triangle(origin, z.direction, z.length, z.effective_width)
-        shooter = encounter.token(z.owner) if z.owner else None
-        others = [t for t in encounter.tokens if t.id != z.owner]
-        if not others:
-            continue
-        if shooter is not None:
-            cov = fractions(shooter, others)
-        else:
-            cov = np.zeros(len(others))
-        for t, c in zip(others, cov):
-            disc = shapely.Point(t.x, t.y).buffer(t.radius)
-            cur = tokens[t.id]
-            if shape.intersects(disc) and shape.intersection(disc).area > 0:
-                full = cover_class(float(c)) == "full"
-                tokens[t.id] = TokenFacts(
-                    cur.in_zones + (() if full else (z.id,)),
-                    cur.covered_zones + ((z.id,) if full else ()),
-                    cur.near_zones + (z.id,),
-                    cur.in_melee,
-                )
-            elif shape.distance(disc) <= opts.adjacent_metres + 1e-9:
-                tokens[t.id] = TokenFacts(cur.in_zones, cur.covered_zones, cur.near_zones + (z.id,), cur.in_melee)
-    return facts(tf, tokens)
+        tactics = Tactics(encounter)
+    return facts_from_tactics(tactics, encounter, attacker, list(targets), weapon, options)
 
 
 def zones_swept(encounter: Encounter, token_id: str, points: Iterable[tuple[float, float]]) -> tuple[str, ...]:

@@ -40,10 +40,6 @@ class MovementBudget:
         """Metres the token may still move now (running if it must)."""
         return max(0.0, self.run_now - self.moved)
 
-    @property
-    def walk_left(self) -> float:
-        return max(0.0, self.walk_now - self.moved)
-
 
 def movement(encounter: Encounter, tid: str) -> MovementBudget:
     """The token's movement budget now (see :class:`MovementBudget`)."""

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from engine.errors import IllegalActionError
+from engine.names import name_of
+
+if TYPE_CHECKING:
+    from engine.model import Encounter
+    from engine.sr5.sheet import Settings, Sheet
 
 
 @dataclass(frozen=True)
@@ -180,3 +188,18 @@ def roll_pool(pool: Pool, dice) -> "TestResult":
     from engine.sr5.dice import roll_test
 
     return roll_test(pool.total, dice, limit=pool.limit, edge=pool.edge, threshold=pool.threshold)
+
+
+def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str],
+                         *, names: Encounter | None = None) -> Modifier | None:
+    """The dice penalty of the strongest active suppressive zone ``tid`` is in or right next
+    to (``near_zones`` from the map), or None (none, its own zone, or it is unaware); its
+    label names the shooter by name in ``names`` (the encounter), else by id."""
+    if "unaware" in sheet.conditions:
+        return None
+    cands = [s for s in settings.suppressions if s.zone in near_zones and s.shooter != tid and s.hits > 0]
+    if not cands:
+        return None
+    best = max(cands, key=lambda s: s.hits)
+    shooter = name_of(names, best.shooter) if names is not None else best.shooter
+    return mod("suppressed", f"suppressive fire of {shooter} ({best.hits} hits)", -best.hits, "map")

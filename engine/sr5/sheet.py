@@ -28,58 +28,6 @@ ATTRIBUTES = {
     "EDG": "edge",
 }
 
-#: Combat skill keys the rules read from :attr:`Sheet.skills` (lower case, underscores).
-COMBAT_SKILLS = (
-    "pistols",
-    "automatics",
-    "longarms",
-    "heavy_weapons",
-    "exotic_ranged_weapon",
-    "throwing_weapons",
-    "archery",
-    "blades",
-    "clubs",
-    "unarmed_combat",
-    "exotic_melee_weapon",
-    "gymnastics",
-    "perception",
-    "running",
-)
-
-#: Qualities the rules know (``Sheet.qualities``): the Full Defense replacements of seed 001,
-#: ambidexterity (no off-hand penalty), and the quick-draw holster.
-KNOWN_QUALITIES = (
-    "ambidextrous",
-    "acrobatic_defender",  # Full Defense adds Gymnastics instead of Willpower
-    "agile_defender",  # ... Agility instead of Willpower
-    "perceptive_defender",  # ... Perception instead of Willpower
-    "too_pretty_to_hit",  # ... Charisma instead of Willpower
-    "quick_draw_holster",  # Quick Draw threshold 2 instead of 3
-)
-
-#: Vision and sighting aids that shift rows of the environment table (seed 001).
-KNOWN_VISION = (
-    "low_light",
-    "low_light_flashlight",
-    "thermographic",
-    "infrared_flashlight",
-    "ultrasound",
-    "flare_compensation",
-    "image_magnification",
-    "improved_rangefinder",
-    "tracer_rounds",
-)
-
-#: Conditions the rules read from :attr:`Sheet.conditions`.
-KNOWN_CONDITIONS = (
-    "surprised",  # may not drop prone or take interrupts
-    "unaware",  # not harried by suppressive fire it does not notice
-    "in_melee",  # someone is harassing it at melee range (ranged attack -3, defense -3)
-    "in_moving_vehicle",  # attacker -2, defender +3
-    "firing_from_cover",  # shooting from full cover through a smartgun camera / imaging scope (-3)
-    "superior_position",  # melee +2
-)
-
 Smartlink = Literal["none", "gear", "implant"]
 AimBonus = Literal["pool", "limit"]
 Metatype = Literal["human", "elf", "dwarf", "ork", "troll"]

@@ -25,8 +25,8 @@ from engine.names import name_of, token_name, zone_name
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, TestResult, default_roller
 from engine.sr5.facts import MapFacts
-from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
-from engine.sr5.sheet import Settings, Sheet, Suppression
+from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record, suppression_modifier
+from engine.sr5.sheet import Sheet, Suppression
 from engine.sr5.steps import (
     edge_parts,
     end_aim,
@@ -49,21 +49,6 @@ from engine.sr5.tables import (
     weapon_skill,
     wireless_smartlink_dice,
 )
-
-
-def suppression_modifier(settings: Settings, tid: str, sheet: Sheet, near_zones: Sequence[str],
-                         *, names: Encounter | None = None) -> Modifier | None:
-    """The dice penalty of the strongest active suppressive zone ``tid`` is in or right next
-    to (``near_zones`` from the map), or None (none, its own zone, or it is unaware); its
-    label names the shooter by name in ``names`` (the encounter), else by id."""
-    if "unaware" in sheet.conditions:
-        return None
-    cands = [s for s in settings.suppressions if s.zone in near_zones and s.shooter != tid and s.hits > 0]
-    if not cands:
-        return None
-    best = max(cands, key=lambda s: s.hits)
-    shooter = name_of(names, best.shooter) if names is not None else best.shooter
-    return mod("suppressed", f"suppressive fire of {shooter} ({best.hits} hits)", -best.hits, "map")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ class SR5(rules.RuleSystem):
 
     @property
     def native(self):
-        """The sr5 modules as one object (``engine.sr5.RULESET``): ``attack``, ``blast``,
+        """The sr5 modules as one object (the golden files' ``native``): ``attack``, ``blast``,
         ``combat``, ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
         ``suppressive``, ``actions``, ``economy``, ``initiative``, ``movement``."""
         import importlib

@@ -157,11 +157,6 @@ def is_melee(weapon: Weapon) -> bool:
     return weapon.category is None and weapon.ranges is None and not weapon.modes
 
 
-def is_firearm(weapon: Weapon) -> bool:
-    """A weapon fired in modes (has SS/SA/BF/FA)."""
-    return bool(weapon_modes(weapon))
-
-
 def is_heavy(weapon: Weapon, mode: str | None = None) -> bool:
     """Fired with Heavy Weapons: uncompensated recoil doubles (seed 001)."""
     return weapon_skill(weapon, mode) == "heavy_weapons"

@@ -3,7 +3,7 @@ each maneuver's AP and Movement cost, run-up, reach and the tests it needs, and 
 one is refused. Nothing here changes the encounter.
 
 :class:`Legality` is a mixin of :class:`engine.static_veil.rules.StaticVeil`; one planner a
-maneuver fills a :class:`_Plan` or raises :class:`~engine.errors.IllegalActionError`.
+maneuver fills a :class:`Plan` or raises :class:`~engine.errors.IllegalActionError`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import IllegalActionError, UnknownIdError
 from engine.model import Encounter, Token
 from engine.names import geometry_text, name_of, token_name
+from engine.static_veil.tokens import has_token, metres, sheet_of, swap
 from engine.static_veil import space
 from engine.static_veil.actions import (
     ACTION_BY_KEY,
@@ -38,7 +39,7 @@ from engine.static_veil.actions import (
     Takedown,
 )
 from engine.static_veil.dice import TestSpec
-from engine.static_veil.sheet import Settings, Sheet
+from engine.static_veil.sheet import Settings
 from engine.static_veil.values import (
     DEFENSE_SKILL,
     REACH_SLACK,
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
     from engine.static_veil.rules import StaticVeil
 
 @dataclass
-class _Plan:
+class Plan:
     key: str
     label: str
     actor: Token
@@ -74,17 +75,10 @@ class _Plan:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _sheet(token: Token) -> Sheet:
-    s = token.rules.get("static-veil")
-    return s if s is not None else Sheet()
 
 
-def _name(token: Token) -> str:
-    return token_name(token)
 
 
-def _fmt_m(v: float) -> str:
-    return f"{v:.1f} m"
 
 
 def _sum(mods: tuple[tuple[str, int], ...] | list[tuple[str, int]]) -> int:
@@ -177,7 +171,7 @@ class Legality:
         e.g. the charge path that is too long). Unknown token ids raise
         :class:`~engine.errors.UnknownIdError`."""
         settings = self.settings(encounter)
-        holder: list[_Plan] = []
+        holder: list[Plan] = []
         try:
             plan = self._plan(encounter, action, settings, out=holder)
             return _preview(plan, True, None)
@@ -203,8 +197,8 @@ class Legality:
         settings: Settings,
         *,
         probe_only: bool = False,
-        out: list[_Plan] | None = None,
-    ) -> _Plan:
+        out: list[Plan] | None = None,
+    ) -> Plan:
         planner = _PLANNERS.get(type(action))
         if planner is None:
             raise IllegalActionError(f"{type(action).__name__} is not a Static Veil maneuver")
@@ -212,13 +206,13 @@ class Legality:
         target_id = getattr(action, "target", None)
         target = enc.token(target_id) if target_id is not None else None
         if target is not None and target.id == actor.id:
-            raise IllegalActionError(f"{_name(actor)} cannot target itself with {action.label.lower()}")
-        plan = _Plan(type(action).key, type(action).label, actor, target)
+            raise IllegalActionError(f"{token_name(actor)} cannot target itself with {action.label.lower()}")
+        plan = Plan(type(action).key, type(action).label, actor, target)
         if out is not None:
             out.append(plan)
-        s = _sheet(actor)
+        s = sheet_of(actor)
         if s.incapacitated:
-            raise IllegalActionError(f"{_name(actor)} is incapacitated")
+            raise IllegalActionError(f"{token_name(actor)} is incapacitated")
         try:
             planner(self, enc, action, settings, plan, probe_only)
         except GeometryInputError as exc:  # e.g. a destination inside a wall
@@ -228,35 +222,35 @@ class Legality:
         return plan
 
     # -- helpers used by the planners ---------------------------------------------------------------
-    def _reach(self, plan: _Plan, settings: Settings, verb: str) -> None:
+    def _reach(self, plan: Plan, settings: Settings, verb: str) -> None:
         a, t = plan.actor, plan.target
         assert t is not None
         g = space.gap(a, t)
         if g > settings.reach + REACH_SLACK:
             raise IllegalActionError(
-                f"{_name(t)} is {_fmt_m(g)} from {_name(a)} edge to edge; to {verb} it must be "
-                f"within reach ({_fmt_m(settings.reach)})"
+                f"{token_name(t)} is {metres(g)} from {token_name(a)} edge to edge; to {verb} it must be "
+                f"within reach ({metres(settings.reach)})"
             )
 
-    def _runup(self, enc: Encounter, plan: _Plan, settings: Settings, what: str) -> None:
+    def _runup(self, enc: Encounter, plan: Plan, settings: Settings, what: str) -> None:
         """Plan a run-up (Charge, Shove with run-up) into ``plan``; refuse when impossible.
         A straight approach already walked this turn (:func:`earlier_approach`) is the run-up:
         no second one, no Movement."""
         a, t = plan.actor, plan.target
         assert t is not None
-        s = _sheet(a)
+        s = sheet_of(a)
         done = earlier_approach(a, t, settings)
         if done is not None and s.grapple is None and not (s.prone or a.stance == "prone"):
             plan.runup_start = done[0]
             plan.end = (float(a.x), float(a.y))
             plan.movement_cost = 0.0
-            plan.notes.append(f"the {_fmt_m(done[1])} straight approach walked earlier this turn is the run-up")
+            plan.notes.append(f"the {metres(done[1])} straight approach walked earlier this turn is the run-up")
             return
         if s.prone or a.stance == "prone":
-            raise IllegalActionError(f"{_name(a)} is Prone and must stand up before a {what}")
+            raise IllegalActionError(f"{token_name(a)} is Prone and must stand up before a {what}")
         if s.grapple is not None:
             raise IllegalActionError(
-                f"{_name(a)} is in a grapple and cannot run at anyone (normal Movement cannot "
+                f"{token_name(a)} is in a grapple and cannot run at anyone (normal Movement cannot "
                 "take them away from their partner)"
             )
         cp = space.charge_plan(enc, a, t, settings.reach, settings.runup)
@@ -269,22 +263,22 @@ class Legality:
         if not cp.possible:
             why = cp.reason or "no path"
             raise IllegalActionError(
-                f"{_name(a)} cannot {what} {_name(t)}: {why} (needs {_fmt_m(settings.runup)} "
+                f"{token_name(a)} cannot {what} {token_name(t)}: {why} (needs {metres(settings.runup)} "
                 "straight at the target)"
             )
         if plan.movement_cost > s.movement_left + REACH_SLACK:
             raise IllegalActionError(
-                f"the {what} needs {_fmt_m(plan.movement_cost)} of Movement; {_name(a)} has "
-                f"{_fmt_m(s.movement_left)} left"
+                f"the {what} needs {metres(plan.movement_cost)} of Movement; {token_name(a)} has "
+                f"{metres(s.movement_left)} left"
             )
 
-    def _grapple_partner(self, enc: Encounter, plan: _Plan) -> Token:
-        s = _sheet(plan.actor)
+    def _grapple_partner(self, enc: Encounter, plan: Plan) -> Token:
+        s = sheet_of(plan.actor)
         if s.grapple is None:
-            raise IllegalActionError(f"{_name(plan.actor)} is not in a grapple")
-        if not _has(enc, s.grapple.other):
+            raise IllegalActionError(f"{token_name(plan.actor)} is not in a grapple")
+        if not has_token(enc, s.grapple.other):
             raise IllegalActionError(
-                f"{_name(plan.actor)}'s grapple partner {s.grapple.other!r} is no longer on the map"
+                f"{token_name(plan.actor)}'s grapple partner {s.grapple.other!r} is no longer on the map"
             )
         partner = enc.token(s.grapple.other)
         plan.partner = partner
@@ -303,13 +297,13 @@ class Legality:
     ) -> TestSpec:
         amods = list(mods) + _state_mods(actor, settings)
         omods = _state_mods(opponent, settings)
-        osheet = _sheet(opponent)
+        osheet = sheet_of(opponent)
         oskill = max(opponent_skills, key=lambda k: osheet.skill(k))
         return TestSpec(
             name=name,
             kind="opposed",
             actor_skill=actor_skill,
-            actor_target=_sheet(actor).skill(actor_skill) + _sum(amods),
+            actor_target=sheet_of(actor).skill(actor_skill) + _sum(amods),
             opponent_skill=oskill,
             opponent_target=osheet.skill(oskill) + _sum(omods),
             modifiers=tuple(amods),
@@ -318,7 +312,7 @@ class Legality:
         )
 
     def _athletics(
-        self, maneuver: str, plan: _Plan, mods: list[tuple[str, int]], opponent: Token, settings: Settings,
+        self, maneuver: str, plan: Plan, mods: list[tuple[str, int]], opponent: Token, settings: Settings,
         note: str = "",
     ) -> TestSpec:
         """The opposed Athletics test of a shove or grapple ``maneuver`` (named "<maneuver>:
@@ -334,16 +328,16 @@ class Legality:
 # ----------------------------------------------------------------------------------------------
 
 
-def _plan_charge(self: StaticVeil, enc, a: Charge, st: Settings, plan: _Plan, probe: bool) -> None:
-    s = _sheet(plan.actor)
+def _plan_charge(self: StaticVeil, enc, a: Charge, st: Settings, plan: Plan, probe: bool) -> None:
+    s = sheet_of(plan.actor)
     plan.ap_cost = st.attack_ap
     if s.charged_this_turn:
-        raise IllegalActionError(f"{_name(plan.actor)} has already charged this turn (once per turn)")
+        raise IllegalActionError(f"{token_name(plan.actor)} has already charged this turn (once per turn)")
     if s.prone or plan.actor.stance == "prone":
-        raise IllegalActionError(f"{_name(plan.actor)} is Prone and must stand up before a charge")
+        raise IllegalActionError(f"{token_name(plan.actor)} is Prone and must stand up before a charge")
     if s.grapple is not None:
         raise IllegalActionError(
-            f"{_name(plan.actor)} is in a grapple and cannot charge (normal Movement cannot take "
+            f"{token_name(plan.actor)} is in a grapple and cannot charge (normal Movement cannot take "
             "them away from their partner)"
         )
     _afford(plan)
@@ -358,22 +352,22 @@ def _plan_charge(self: StaticVeil, enc, a: Charge, st: Settings, plan: _Plan, pr
     _called_effect_spec(plan, a.location, st)
 
 
-def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 2
     _afford(plan)
     if plan.target is None:
         return
     t = plan.target
-    ts = _sheet(t)
+    ts = sheet_of(t)
     partner = None
     if ts.grapple is not None:
         if st.shove_grappled == "refuse":
             raise IllegalActionError(
-                f"{_name(t)} is held in a grapple with {_name_of(enc, ts.grapple.other)}; bodies locked "
+                f"{token_name(t)} is held in a grapple with {name_of(enc, ts.grapple.other)}; bodies locked "
                 "in a grapple move together (Move the Grapple, or end the grapple first)"
             )
         partner = ts.grapple.other  # the grapple holds: the pair slides together
-        plan.notes.append(f"{_name(t)} is in a grapple with {_name_of(enc, partner)}: both are pushed, "
+        plan.notes.append(f"{token_name(t)} is in a grapple with {name_of(enc, partner)}: both are pushed, "
                           "the grapple holds")
     mods: list[tuple[str, int]] = []
     origin = (plan.actor.x, plan.actor.y)
@@ -387,7 +381,7 @@ def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, prob
         if done is not None:
             mods.append(("run-up", st.shove_runup_bonus))
             plan.runup_start = done[0]
-            plan.notes.append(f"the {_fmt_m(done[1])} straight approach walked earlier this turn gives the run-up bonus")
+            plan.notes.append(f"the {metres(done[1])} straight approach walked earlier this turn gives the run-up bonus")
     mods += list(a.modifiers)
     plan.tests.append(self._athletics("Shove", plan, mods, t, st))
     direction = space.bearing(origin, (t.x, t.y))
@@ -396,63 +390,63 @@ def _plan_shove(self: StaticVeil, enc, a: Shove, st: Settings, plan: _Plan, prob
         return
     # the actor, after any run-up, stands behind the target: it does not stop the slide
     moved_actor = plan.actor.model_copy(update={"x": origin[0], "y": origin[1]})
-    enc_now = _swap(enc, (moved_actor,), enc.rules.get("static-veil"))
+    enc_now = swap(enc, (moved_actor,), enc.rules.get("static-veil"))
     plan.shove_ends = tuple(shove_end(enc_now, plan.actor.id, t, partner, direction, n)
                             for n in range(SHOVE_PREVIEW_HITS + 1))
 
 
-def _plan_grapple(self: StaticVeil, enc, a: Grapple, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_grapple(self: StaticVeil, enc, a: Grapple, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 2
-    s = _sheet(plan.actor)
+    s = sheet_of(plan.actor)
     if s.grapple is not None:
         raise IllegalActionError(
-            f"{_name(plan.actor)} is already in a grapple with {_name_of(enc, s.grapple.other)}"
+            f"{token_name(plan.actor)} is already in a grapple with {name_of(enc, s.grapple.other)}"
         )
     _afford(plan)
     if plan.target is None:
         return
-    ts = _sheet(plan.target)
+    ts = sheet_of(plan.target)
     if ts.grapple is not None:
         raise IllegalActionError(
-            f"{_name(plan.target)} is already in a grapple with {_name_of(enc, ts.grapple.other)}"
+            f"{token_name(plan.target)} is already in a grapple with {name_of(enc, ts.grapple.other)}"
         )
     self._reach(plan, st, "seize")
     plan.tests.append(self._athletics("Grapple", plan, list(a.modifiers), plan.target, st))
 
 
-def _plan_release(self: StaticVeil, enc, a: Release, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_release(self: StaticVeil, enc, a: Release, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 0
-    s = _sheet(plan.actor)
+    s = sheet_of(plan.actor)
     if s.grapple is None:
-        raise IllegalActionError(f"{_name(plan.actor)} is not in a grapple")
-    if not _has(enc, s.grapple.other):
+        raise IllegalActionError(f"{token_name(plan.actor)} is not in a grapple")
+    if not has_token(enc, s.grapple.other):
         plan.notes.append(f"the grapple partner {s.grapple.other!r} is no longer on the map")
         return  # a stale link: letting go just clears it
     partner = self._grapple_partner(enc, plan)
     if not s.grapple.initiator:
         raise IllegalActionError(
-            f"only the character who started the grapple ({_name(partner)}) can release it; "
-            f"{_name(plan.actor)} must Break Free"
+            f"only the character who started the grapple ({token_name(partner)}) can release it; "
+            f"{token_name(plan.actor)} must Break Free"
         )
 
 
-def _plan_break_free(self: StaticVeil, enc, a: BreakFree, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_break_free(self: StaticVeil, enc, a: BreakFree, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 2
     partner = self._grapple_partner(enc, plan)
-    if _sheet(plan.actor).grapple.initiator:  # type: ignore[union-attr]
+    if sheet_of(plan.actor).grapple.initiator:  # type: ignore[union-attr]
         raise IllegalActionError(
-            f"{_name(plan.actor)} controls this grapple and can release {_name(partner)} as a Free Action"
+            f"{token_name(plan.actor)} controls this grapple and can release {token_name(partner)} as a Free Action"
         )
     plan.tests.append(self._athletics("Break free", plan, list(a.modifiers), partner, st))
 
 
-def _plan_pressure(self: StaticVeil, enc, a: ApplyPressure, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_pressure(self: StaticVeil, enc, a: ApplyPressure, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 2
     partner = self._grapple_partner(enc, plan)
     plan.tests.append(
         self._athletics(
             "Apply pressure", plan, list(a.modifiers), partner, st,
-            note=f"Raw Damage = Damage Modifier ({_sheet(plan.actor).damage_modifier}) + net hits, "
+            note=f"Raw Damage = Damage Modifier ({sheet_of(plan.actor).damage_modifier}) + net hits, "
             "less 1 per Passive Defense hit; armour does not apply",
         )
     )
@@ -461,40 +455,40 @@ def _plan_pressure(self: StaticVeil, enc, a: ApplyPressure, st: Settings, plan: 
             name="Passive Defense",
             kind="passive_defense",
             actor_skill="passive defense",
-            actor_target=_sheet(partner).passive_defense,
-            note=f"{_name(partner)} rolls Passive Defense; each hit reduces the Raw Damage by 1",
+            actor_target=sheet_of(partner).passive_defense,
+            note=f"{token_name(partner)} rolls Passive Defense; each hit reduces the Raw Damage by 1",
         )
     )
     if a.pd_hits is not None and (not isinstance(a.pd_hits, int) or a.pd_hits < 0):
         raise IllegalActionError(f"Passive Defense hits must be a whole number >= 0, got {a.pd_hits!r}")
 
 
-def _plan_takedown(self: StaticVeil, enc, a: Takedown, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_takedown(self: StaticVeil, enc, a: Takedown, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 2
     partner = self._grapple_partner(enc, plan)
-    if a.release and not _sheet(plan.actor).grapple.initiator:  # type: ignore[union-attr]
+    if a.release and not sheet_of(plan.actor).grapple.initiator:  # type: ignore[union-attr]
         raise IllegalActionError(
-            f"only the character who started the grapple can release it; {_name(plan.actor)} "
+            f"only the character who started the grapple can release it; {token_name(plan.actor)} "
             "would follow the throw to the ground"
         )
     plan.tests.append(self._athletics("Throw / takedown", plan, list(a.modifiers), partner, st))
     if not a.release:
-        plan.notes.append(f"{_name(plan.actor)} keeps the hold and goes Prone too")
+        plan.notes.append(f"{token_name(plan.actor)} keeps the hold and goes Prone too")
 
 
-def _plan_move_grapple(self: StaticVeil, enc, a: MoveGrapple, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_move_grapple(self: StaticVeil, enc, a: MoveGrapple, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 1
     partner = self._grapple_partner(enc, plan)
-    ps = _sheet(partner)
-    s = _sheet(plan.actor)
+    ps = sheet_of(partner)
+    s = sheet_of(plan.actor)
     if not (a.willing or ps.incapacitated):
         plan.tests.append(self._athletics("Move the grapple", plan, list(a.modifiers), partner, st))
     else:
-        plan.notes.append(f"{_name(partner)} is {'willing' if a.willing else 'incapacitated'}: no test")
+        plan.notes.append(f"{token_name(partner)} is {'willing' if a.willing else 'incapacitated'}: no test")
     _afford(plan)
     budget = s.movement_left / 2.0
     if budget <= 0:
-        raise IllegalActionError(f"{_name(plan.actor)} has no Movement left to move the grapple")
+        raise IllegalActionError(f"{token_name(plan.actor)} has no Movement left to move the grapple")
     if a.to is None:
         return
     to = (float(a.to[0]), float(a.to[1]))
@@ -503,7 +497,7 @@ def _plan_move_grapple(self: StaticVeil, enc, a: MoveGrapple, st: Settings, plan
     dp = space.drag(enc, plan.actor, partner, to)
     if dp is None:
         raise IllegalActionError(
-            f"there is no way for {_name(plan.actor)} and {_name(partner)} to get to "
+            f"there is no way for {token_name(plan.actor)} and {token_name(partner)} to get to "
             f"({to[0]:.1f}, {to[1]:.1f}) together"
         )
     plan.path = dp.actor_path
@@ -512,12 +506,12 @@ def _plan_move_grapple(self: StaticVeil, enc, a: MoveGrapple, st: Settings, plan
     plan.movement_cost = dp.length
     if dp.length > budget + REACH_SLACK:
         raise IllegalActionError(
-            f"moving the grapple there is {_fmt_m(dp.length)}; {_name(plan.actor)} may drag "
-            f"{_name(partner)} at most half the remaining Movement ({_fmt_m(budget)})"
+            f"moving the grapple there is {metres(dp.length)}; {token_name(plan.actor)} may drag "
+            f"{token_name(partner)} at most half the remaining Movement ({metres(budget)})"
         )
 
 
-def _plan_called(self: StaticVeil, enc, a: CalledShot, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_called(self: StaticVeil, enc, a: CalledShot, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = st.attack_ap
     mod = _called_mod(a.location, a.item_penalty)
     _afford(plan)
@@ -530,7 +524,7 @@ def _plan_called(self: StaticVeil, enc, a: CalledShot, st: Settings, plan: _Plan
     _called_effect_spec(plan, a.location, st)
 
 
-def _plan_distraction(self: StaticVeil, enc, a: Distraction, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_distraction(self: StaticVeil, enc, a: Distraction, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = 1
     if a.approach == "custom":
         if not a.actor_skill or not a.opponent_skill:
@@ -551,12 +545,12 @@ def _plan_distraction(self: StaticVeil, enc, a: Distraction, st: Settings, plan:
         self._reach(plan, st, "feint at")
     trick = _trick(a)
     mods = list(a.modifiers)
-    used = _sheet(plan.actor).tricks_used.get(plan.target.id, ())
+    used = sheet_of(plan.actor).tricks_used.get(plan.target.id, ())
     if trick in used:
         rule = a.repeat or st.repeat_distraction
         if rule == "no_effect":
             raise IllegalActionError(
-                f"{_name(plan.target)} has seen this trick ({trick}) from {_name(plan.actor)} before: "
+                f"{token_name(plan.target)} has seen this trick ({trick}) from {token_name(plan.actor)} before: "
                 "it has no effect"
             )
         mods.append(("repeated trick", st.repeat_penalty))
@@ -566,11 +560,11 @@ def _plan_distraction(self: StaticVeil, enc, a: Distraction, st: Settings, plan:
     )
 
 
-def _plan_stand(self: StaticVeil, enc, a: StandUp, st: Settings, plan: _Plan, probe: bool) -> None:
+def _plan_stand(self: StaticVeil, enc, a: StandUp, st: Settings, plan: Plan, probe: bool) -> None:
     plan.ap_cost = st.stand_ap
-    s = _sheet(plan.actor)
+    s = sheet_of(plan.actor)
     if not (s.prone or plan.actor.stance == "prone"):
-        raise IllegalActionError(f"{_name(plan.actor)} is not Prone")
+        raise IllegalActionError(f"{token_name(plan.actor)} is not Prone")
     plan.notes.append("the seed gives no cost for standing up; Settings.stand_ap is used")
 
 
@@ -637,7 +631,7 @@ def earlier_approach(actor: Token, target: Token, st: Settings) -> tuple[XY, flo
     or None: its walk this turn must end where it stands, its last straight stretch be at least
     ``Settings.runup`` long and point at the target within ``approach_degrees``, and it must
     now be within reach. A walk that bends within the last 4 m, or stops short, does not count."""
-    path = _sheet(actor).turn_path
+    path = sheet_of(actor).turn_path
     if len(path) < 2 or math.dist(path[-1], (actor.x, actor.y)) > REACH_SLACK:
         return None
     start, length = trailing_run(path)
@@ -653,35 +647,23 @@ def earlier_approach(actor: Token, target: Token, st: Settings) -> tuple[XY, flo
     return (float(start[0]), float(start[1])), length
 
 
-def _afford(plan: _Plan) -> None:
+def _afford(plan: Plan) -> None:
     """Refuse a maneuver the actor cannot pay for (checked before any map question)."""
-    s = _sheet(plan.actor)
+    s = sheet_of(plan.actor)
     if plan.ap_cost > s.ap:
         raise IllegalActionError(
-            f"{_name(plan.actor)} has {s.ap} AP left; {plan.label} costs {plan.ap_cost} AP"
+            f"{token_name(plan.actor)} has {s.ap} AP left; {plan.label} costs {plan.ap_cost} AP"
         )
 
 
-def _has(enc: Encounter, ident: str) -> bool:
-    return any(t.id == ident for t in enc.tokens)
 
 
-def _name_of(enc: Encounter, ident: str) -> str:
-    return name_of(enc, ident)
 
 
-def _swap(enc: Encounter, tokens: tuple[Token, ...], settings: Settings | None) -> Encounter:
-    """``enc`` with the given tokens replacing those of the same id, and the settings."""
-    by_id = {t.id: t for t in tokens}
-    missing = set(by_id) - {t.id for t in enc.tokens}
-    if missing:
-        raise UnknownIdError("token", sorted(missing)[0])
-    new_tokens = tuple(by_id.get(t.id, t) for t in enc.tokens)
-    return enc.model_copy(update={"tokens": new_tokens}).with_rules("static-veil", settings)
 
 
 def _state_mods(token: Token, settings: Settings) -> list[tuple[str, int]]:
-    s = _sheet(token)
+    s = sheet_of(token)
     if s.distracted and settings.distracted_penalty:
         return [(f"Distracted ({s.distracted})", settings.distracted_penalty * s.distracted)]
     return []
@@ -707,31 +689,31 @@ def _attack_spec(actor: Token, skill: str, mods: list[tuple[str, int]], target: 
         name=f"{skill.capitalize()} attack",
         kind="attack",
         actor_skill=skill,
-        actor_target=_sheet(actor).skill(skill) + _sum(amods),
+        actor_target=sheet_of(actor).skill(skill) + _sum(amods),
         opponent_skill=DEFENSE_SKILL,
-        opponent_target=_sheet(target).skill(DEFENSE_SKILL) + _sum(omods),
+        opponent_target=sheet_of(target).skill(DEFENSE_SKILL) + _sum(omods),
         modifiers=tuple(amods),
         opponent_modifiers=tuple(omods),
         note="it must get through the target's defences (normal combat rules)",
     )
 
 
-def _called_effect_spec(plan: _Plan, location: str | None, st: Settings) -> None:
+def _called_effect_spec(plan: Plan, location: str | None, st: Settings) -> None:
     t = plan.target
     assert t is not None
     if location in ("hand", "item"):
         plan.tests.append(TestSpec(
             name="Disarm: Grip check", kind="check", actor_skill="grip",
-            actor_target=_sheet(t).skill("grip") + _sum(_state_mods(t, st)),
+            actor_target=sheet_of(t).skill("grip") + _sum(_state_mods(t, st)),
             modifiers=tuple(_state_mods(t, st)), per_net_hit=PER_NET_HIT,
-            note=f"if the attack gets through, {_name(t)} checks Grip at -5 per net hit; on a failure the item drops",
+            note=f"if the attack gets through, {token_name(t)} checks Grip at -5 per net hit; on a failure the item drops",
         ))
     elif location == "leg":
         plan.tests.append(TestSpec(
             name="Knockdown: Vigor check", kind="check", actor_skill="vigor",
-            actor_target=_sheet(t).skill("vigor") + _sum(_state_mods(t, st)),
+            actor_target=sheet_of(t).skill("vigor") + _sum(_state_mods(t, st)),
             modifiers=tuple(_state_mods(t, st)), per_net_hit=PER_NET_HIT,
-            note=f"if the attack gets through, {_name(t)} checks Vigor at -5 per net hit; on a failure they fall Prone",
+            note=f"if the attack gets through, {token_name(t)} checks Vigor at -5 per net hit; on a failure they fall Prone",
         ))
     elif location in ("head", "vital"):
         plan.notes.append(f"+{VULNERABLE_DAMAGE} damage if it hits")
@@ -773,7 +755,7 @@ def _variants(key: str) -> tuple[tuple[str, str, int], ...]:
     return ()
 
 
-def _preview(plan: _Plan, allowed: bool, reason: str | None) -> Preview:
+def _preview(plan: Plan, allowed: bool, reason: str | None) -> Preview:
     return Preview(
         maneuver=plan.key,
         label=plan.label,

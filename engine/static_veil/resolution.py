@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.model import Encounter, Token
+from engine.names import token_name
 from engine.static_veil import space
 from engine.static_veil.actions import (
     PER_NET_HIT,
@@ -30,14 +31,15 @@ from engine.static_veil.actions import (
     Takedown,
 )
 from engine.static_veil.dice import Attack, Check, Dice, Opposed, TestSpec
-from engine.static_veil.legality import _fmt_m, _has, _name, _Plan, _sheet, _swap, shove_end
+from engine.static_veil.legality import Plan, shove_end
+from engine.static_veil.tokens import has_token, metres, sheet_of, swap
 from engine.static_veil.sheet import DroppedItem, GrappleLink, LogEntry, Settings, Sheet
 from engine.static_veil.values import XY, Change, Move, OutcomeNeededError, Result
 
 if TYPE_CHECKING:
     from engine.static_veil.rules import StaticVeil
 
-class _Work:
+class Work:
     """Mutable scratch state while applying: current tokens and sheets, log lines, dice."""
 
     def __init__(self, enc: Encounter, settings: Settings) -> None:
@@ -53,7 +55,7 @@ class _Work:
         return t if t is not None else self.enc.token(ident)
 
     def sheet(self, ident: str) -> Sheet:
-        return _sheet(self.token(ident))
+        return sheet_of(self.token(ident))
 
     def put(self, ident: str, *, sheet: Sheet | None = None, **fields: Any) -> None:
         t = self.token(ident)
@@ -81,24 +83,15 @@ class Resolution:
         test's outcome. Returns the new encounter and the change record."""
         settings = self.settings(encounter)
         plan = self._plan(encounter, action, settings)
-        work = _Work(encounter, settings)
+        work = Work(encounter, settings)
         success = _RESOLVERS[plan.key](self, work, action, plan)
         return self._finish(encounter, work, plan.key, plan.label, action, success)
-
-    def undo(self, encounter: Encounter, change: Change) -> Encounter:
-        """The encounter with ``change`` reverted: its tokens and Static Veil settings as
-        they were before (other tokens keep any later edits)."""
-        return _swap(encounter, change.before, change.settings_before)
-
-    def redo(self, encounter: Encounter, change: Change) -> Encounter:
-        """The encounter with ``change`` applied again after an undo."""
-        return _swap(encounter, change.after, change.settings_after)
 
     # -- finishing --------------------------------------------------------------------------------
     def _finish(
         self,
         encounter: Encounter,
-        work: _Work,
+        work: Work,
         key: str,
         label: str,
         action: Any,
@@ -132,7 +125,7 @@ class Resolution:
             success=success,
             summary=" ".join(work.lines),
         )
-        return Result(_swap(encounter, after, settings_after), change)
+        return Result(swap(encounter, after, settings_after), change)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -140,7 +133,7 @@ class Resolution:
 # ----------------------------------------------------------------------------------------------
 
 
-def _spend(work: _Work, plan: _Plan) -> None:
+def _spend(work: Work, plan: Plan) -> None:
     s = work.sheet(plan.actor.id)
     upd: dict[str, Any] = {"ap_left": s.ap - plan.ap_cost}
     if plan.movement_cost:
@@ -148,29 +141,29 @@ def _spend(work: _Work, plan: _Plan) -> None:
     work.set_sheet(plan.actor.id, **upd)
 
 
-def _opposed(work: _Work, given: Opposed | None, spec: TestSpec, actor: Token, opponent: Token) -> Opposed:
+def _opposed(work: Work, given: Opposed | None, spec: TestSpec, actor: Token, opponent: Token) -> Opposed:
     if given is not None:
         return given
     if work.settings.dice == "d100":
         assert spec.actor_target is not None and spec.opponent_target is not None
         since = len(work.dice.rolls)
         o = work.dice.opposed(
-            _name(actor), spec.actor_skill or "", spec.actor_target,
-            _name(opponent), spec.opponent_skill or "", spec.opponent_target,
+            token_name(actor), spec.actor_skill or "", spec.actor_target,
+            token_name(opponent), spec.opponent_skill or "", spec.opponent_target,
         )
         _log_rolls(work, since)
         return o
     raise OutcomeNeededError(f"enter the outcome of the {spec.name} (winner and net hits)", (spec,))
 
 
-def _attack(work: _Work, given: Attack | None, spec: TestSpec, actor: Token, target: Token) -> Attack:
+def _attack(work: Work, given: Attack | None, spec: TestSpec, actor: Token, target: Token) -> Attack:
     if given is not None:
         return given
     if work.settings.dice == "d100":
         since = len(work.dice.rolls)
         o = work.dice.opposed(
-            _name(actor), spec.actor_skill or "", spec.actor_target or 0,
-            _name(target), spec.opponent_skill or "", spec.opponent_target or 0,
+            token_name(actor), spec.actor_skill or "", spec.actor_target or 0,
+            token_name(target), spec.opponent_skill or "", spec.opponent_target or 0,
         )
         _log_rolls(work, since)
         return Attack(o.won, o.net_hits if o.won else 0, None)
@@ -179,18 +172,18 @@ def _attack(work: _Work, given: Attack | None, spec: TestSpec, actor: Token, tar
     )
 
 
-def _check(work: _Work, given: Check | None, spec: TestSpec, who: Token) -> Check:
+def _check(work: Work, given: Check | None, spec: TestSpec, who: Token) -> Check:
     if given is not None:
         return given
     if work.settings.dice == "d100":
         since = len(work.dice.rolls)
-        c = work.dice.check(_name(who), spec.actor_skill or "", spec.actor_target or 0)
+        c = work.dice.check(token_name(who), spec.actor_skill or "", spec.actor_target or 0)
         _log_rolls(work, since)
         return c
     raise OutcomeNeededError(f"enter the outcome of the {spec.name} (passed or failed)", (spec,))
 
 
-def _log_rolls(work: _Work, since: int) -> None:
+def _log_rolls(work: Work, since: int) -> None:
     """Put the dice rolled since position ``since`` in the combat log (d100 model)."""
     new = work.dice.rolls[since:]
     if new:
@@ -203,10 +196,10 @@ def _hits(n: int) -> str:
 
 def _outcome_text(o: Opposed, actor: Token, opponent: Token) -> str:
     winner = actor if o.won else opponent
-    return f"{_name(winner)} wins by {_hits(o.net_hits)}"
+    return f"{token_name(winner)} wins by {_hits(o.net_hits)}"
 
 
-def _resolve_charge(self: StaticVeil, work: _Work, a: Charge, plan: _Plan) -> bool:
+def _resolve_charge(self: StaticVeil, work: Work, a: Charge, plan: Plan) -> bool:
     actor, target = plan.actor, plan.target
     assert target is not None
     _spend(work, plan)
@@ -217,19 +210,19 @@ def _resolve_charge(self: StaticVeil, work: _Work, a: Charge, plan: _Plan) -> bo
     start, end = plan.runup_start, plan.end
     straight = math.hypot(end[0] - start[0], end[1] - start[1]) if start and end else None
     work.lines.append(
-        f"{_name(actor)} charges {_name(target)}: runs {_fmt_m(plan.movement_cost)}"
-        + (f", the last {_fmt_m(straight)} straight at them" if straight is not None else "")
+        f"{token_name(actor)} charges {token_name(target)}: runs {metres(plan.movement_cost)}"
+        + (f", the last {metres(straight)} straight at them" if straight is not None else "")
         + f"; melee attack at +{work.settings.charge_bonus}."
     )
     return _resolve_attack(work, a, plan, a.attack, a.location, a.item)
 
 
-def _resolve_called(self: StaticVeil, work: _Work, a: CalledShot, plan: _Plan) -> bool:
+def _resolve_called(self: StaticVeil, work: Work, a: CalledShot, plan: Plan) -> bool:
     _spend(work, plan)
     return _resolve_attack(work, a, plan, a.attack, a.location, a.item)
 
 
-def _resolve_attack(work: _Work, a: Any, plan: _Plan, given: Attack | None, location: str | None,
+def _resolve_attack(work: Work, a: Any, plan: Plan, given: Attack | None, location: str | None,
                     item: str | None) -> bool:
     actor, target = plan.actor, plan.target
     assert target is not None
@@ -239,10 +232,10 @@ def _resolve_attack(work: _Work, a: Any, plan: _Plan, given: Attack | None, loca
     if location == "item" and item:
         where = f" at {item}"
     if not att.hit:
-        work.lines.append(f"{_name(actor)}'s attack{where} on {_name(target)} does not get through.")
+        work.lines.append(f"{token_name(actor)}'s attack{where} on {token_name(target)} does not get through.")
         return False
     bonus = VULNERABLE_DAMAGE if location in ("head", "vital") else 0
-    text = f"{_name(actor)} hits {_name(target)}{where} with {_hits(att.net_hits)}"
+    text = f"{token_name(actor)} hits {token_name(target)}{where} with {_hits(att.net_hits)}"
     if att.damage is not None:
         dealt = att.damage + bonus
         ts = work.sheet(target.id)
@@ -258,7 +251,7 @@ def _resolve_attack(work: _Work, a: Any, plan: _Plan, given: Attack | None, loca
     return True
 
 
-def _disarm(work: _Work, a: Any, plan: _Plan, att: Attack, item: str | None) -> None:
+def _disarm(work: Work, a: Any, plan: Plan, att: Attack, item: str | None) -> None:
     target = work.token(plan.target.id)  # type: ignore[union-attr]
     spec = next(t for t in plan.tests if t.name.startswith("Disarm"))
     penalty = PER_NET_HIT * att.net_hits
@@ -266,7 +259,7 @@ def _disarm(work: _Work, a: Any, plan: _Plan, att: Attack, item: str | None) -> 
                    modifiers=spec.modifiers + ((f"{att.net_hits} net hits", penalty),))
     res = _check(work, a.resist, spec, target)
     if res.passed:
-        work.lines.append(f"{_name(target)} keeps hold (Grip check at {penalty}).")
+        work.lines.append(f"{token_name(target)} keeps hold (Grip check at {penalty}).")
         return
     held = item or (target.weapons[0].name if target.weapons else None)
     weapons = tuple(w for w in target.weapons if w.name != held) if held else target.weapons
@@ -276,10 +269,10 @@ def _disarm(work: _Work, a: Any, plan: _Plan, att: Attack, item: str | None) -> 
         work.settings = work.settings.model_copy(
             update={"dropped": work.settings.dropped + (DroppedItem(name=held, owner=target.id, x=target.x, y=target.y),)}
         )
-    work.lines.append(f"{_name(target)} fails the Grip check (at {penalty}) and drops {dropped}.")
+    work.lines.append(f"{token_name(target)} fails the Grip check (at {penalty}) and drops {dropped}.")
 
 
-def _knockdown(work: _Work, a: Any, plan: _Plan, att: Attack) -> None:
+def _knockdown(work: Work, a: Any, plan: Plan, att: Attack) -> None:
     target = work.token(plan.target.id)  # type: ignore[union-attr]
     spec = next(t for t in plan.tests if t.name.startswith("Knockdown"))
     penalty = PER_NET_HIT * att.net_hits
@@ -287,42 +280,42 @@ def _knockdown(work: _Work, a: Any, plan: _Plan, att: Attack) -> None:
                    modifiers=spec.modifiers + ((f"{att.net_hits} net hits", penalty),))
     res = _check(work, a.resist, spec, target)
     if res.passed:
-        work.lines.append(f"{_name(target)} keeps their feet (Vigor check at {penalty}).")
+        work.lines.append(f"{token_name(target)} keeps their feet (Vigor check at {penalty}).")
         return
     _go_prone(work, target.id)
-    work.lines.append(f"{_name(target)} fails the Vigor check (at {penalty}) and is knocked Prone.")
+    work.lines.append(f"{token_name(target)} fails the Vigor check (at {penalty}) and is knocked Prone.")
 
 
 _LOCATION_WORDS = {"vital": "vital area", "item": "held item"}
 
 
-def _go_prone(work: _Work, ident: str) -> None:
+def _go_prone(work: Work, ident: str) -> None:
     work.put(ident, sheet=work.sheet(ident).model_copy(update={"prone": True}), stance="prone")
 
 
-def _resolve_shove(self: StaticVeil, work: _Work, a: Shove, plan: _Plan) -> bool:
+def _resolve_shove(self: StaticVeil, work: Work, a: Shove, plan: Plan) -> bool:
     actor, target = plan.actor, plan.target
     assert target is not None
     _spend(work, plan)
     if a.run_up:
         work.move(actor.id, plan.path)
         work.lines.append(
-            f"{_name(actor)} runs {_fmt_m(plan.movement_cost)} at {_name(target)} "
+            f"{token_name(actor)} runs {metres(plan.movement_cost)} at {token_name(target)} "
             f"(+{work.settings.shove_runup_bonus} for the run-up)."
         )
     spec = plan.tests[0]
     o = _opposed(work, a.outcome, spec, actor, target)
     if not o.won:
-        work.lines.append(f"{_name(actor)} tries to shove {_name(target)}: {_outcome_text(o, actor, target)}; "
-                          f"{_name(target)} holds their ground.")
+        work.lines.append(f"{token_name(actor)} tries to shove {token_name(target)}: {_outcome_text(o, actor, target)}; "
+                          f"{token_name(target)} holds their ground.")
         return False
     n = o.net_hits
     if n < len(plan.shove_ends):
         end = plan.shove_ends[n]
     else:
         moved = work.token(actor.id)
-        enc_now = _swap(work.enc, (moved,), work.enc.rules.get("static-veil"))
-        ts = _sheet(target)
+        enc_now = swap(work.enc, (moved,), work.enc.rules.get("static-veil"))
+        ts = sheet_of(target)
         partner = ts.grapple.other if ts.grapple is not None else None
         end = shove_end(enc_now, actor.id, target, partner, plan.shove_direction or 0.0, n)
     work.move(target.id, ((target.x, target.y), end.end))
@@ -330,70 +323,70 @@ def _resolve_shove(self: StaticVeil, work: _Work, a: Shove, plan: _Plan) -> bool
         p = work.token(end.partner)
         work.move(end.partner, ((p.x, p.y), end.partner_end))
     text = (
-        f"{_name(actor)} shoves {_name(target)} ({_outcome_text(o, actor, target)}): pushed "
-        f"{_fmt_m(end.distance)} {space.compass(plan.shove_direction or 0.0)}"
+        f"{token_name(actor)} shoves {token_name(target)} ({_outcome_text(o, actor, target)}): pushed "
+        f"{metres(end.distance)} {space.compass(plan.shove_direction or 0.0)}"
     )
     if end.stopped_by:
-        text += f", stopped by {end.stopped_by} after {_fmt_m(end.travelled)}"
+        text += f", stopped by {end.stopped_by} after {metres(end.travelled)}"
     if end.partner is not None:
-        text += f", {_name(work.token(end.partner))} with them (the grapple holds)"
+        text += f", {token_name(work.token(end.partner))} with them (the grapple holds)"
     work.lines.append(text + "; no attacks of opportunity.")
     return True
 
 
-def _resolve_grapple(self: StaticVeil, work: _Work, a: Grapple, plan: _Plan) -> bool:
+def _resolve_grapple(self: StaticVeil, work: Work, a: Grapple, plan: Plan) -> bool:
     actor, target = plan.actor, plan.target
     assert target is not None
     _spend(work, plan)
     o = _opposed(work, a.outcome, plan.tests[0], actor, target)
     if not o.won:
-        work.lines.append(f"{_name(actor)} tries to grapple {_name(target)}: {_outcome_text(o, actor, target)}; "
+        work.lines.append(f"{token_name(actor)} tries to grapple {token_name(target)}: {_outcome_text(o, actor, target)}; "
                           "the attempt fails.")
         return False
     work.set_sheet(actor.id, grapple=GrappleLink(other=target.id, initiator=True))
     work.set_sheet(target.id, grapple=GrappleLink(other=actor.id, initiator=False))
-    work.lines.append(f"{_name(actor)} grapples {_name(target)} ({_outcome_text(o, actor, target)}).")
+    work.lines.append(f"{token_name(actor)} grapples {token_name(target)} ({_outcome_text(o, actor, target)}).")
     return True
 
 
-def _unlink(work: _Work, a_id: str, b_id: str) -> None:
+def _unlink(work: Work, a_id: str, b_id: str) -> None:
     work.set_sheet(a_id, grapple=None)
-    if _has(work.enc, b_id):
+    if has_token(work.enc, b_id):
         work.set_sheet(b_id, grapple=None)
 
 
-def _resolve_release(self: StaticVeil, work: _Work, a: Release, plan: _Plan) -> None:
+def _resolve_release(self: StaticVeil, work: Work, a: Release, plan: Plan) -> None:
     partner = plan.partner
     if partner is None:
         work.set_sheet(plan.actor.id, grapple=None)
-        work.lines.append(f"{_name(plan.actor)} is no longer grappling (the partner left the map).")
+        work.lines.append(f"{token_name(plan.actor)} is no longer grappling (the partner left the map).")
         return None
     _unlink(work, plan.actor.id, partner.id)
-    work.lines.append(f"{_name(plan.actor)} releases {_name(partner)} (Free Action).")
+    work.lines.append(f"{token_name(plan.actor)} releases {token_name(partner)} (Free Action).")
     return None
 
 
-def _resolve_break_free(self: StaticVeil, work: _Work, a: BreakFree, plan: _Plan) -> bool:
+def _resolve_break_free(self: StaticVeil, work: Work, a: BreakFree, plan: Plan) -> bool:
     partner = plan.partner
     assert partner is not None
     _spend(work, plan)
     o = _opposed(work, a.outcome, plan.tests[0], plan.actor, partner)
     if not o.won:
-        work.lines.append(f"{_name(plan.actor)} struggles against {_name(partner)}'s hold: "
+        work.lines.append(f"{token_name(plan.actor)} struggles against {token_name(partner)}'s hold: "
                           f"{_outcome_text(o, plan.actor, partner)}; still grappled.")
         return False
     _unlink(work, plan.actor.id, partner.id)
-    work.lines.append(f"{_name(plan.actor)} breaks free of {_name(partner)} ({_outcome_text(o, plan.actor, partner)}).")
+    work.lines.append(f"{token_name(plan.actor)} breaks free of {token_name(partner)} ({_outcome_text(o, plan.actor, partner)}).")
     return True
 
 
-def _resolve_pressure(self: StaticVeil, work: _Work, a: ApplyPressure, plan: _Plan) -> bool:
+def _resolve_pressure(self: StaticVeil, work: Work, a: ApplyPressure, plan: Plan) -> bool:
     partner = plan.partner
     assert partner is not None
     _spend(work, plan)
     o = _opposed(work, a.outcome, plan.tests[0], plan.actor, partner)
     if not o.won:
-        work.lines.append(f"{_name(plan.actor)} applies pressure to {_name(partner)}: "
+        work.lines.append(f"{token_name(plan.actor)} applies pressure to {token_name(partner)}: "
                           f"{_outcome_text(o, plan.actor, partner)}; no damage.")
         return False
     dm = work.sheet(plan.actor.id).damage_modifier
@@ -403,52 +396,52 @@ def _resolve_pressure(self: StaticVeil, work: _Work, a: ApplyPressure, plan: _Pl
         spec = plan.tests[1]
         if work.settings.dice == "d100":
             since = len(work.dice.rolls)
-            pd = work.dice.roll(_name(partner), "passive defense", spec.actor_target or 0).hits
+            pd = work.dice.roll(token_name(partner), "passive defense", spec.actor_target or 0).hits
             _log_rolls(work, since)
         else:
             raise OutcomeNeededError(
-                f"enter {_name(partner)}'s Passive Defense hits (they reduce the Raw Damage of "
+                f"enter {token_name(partner)}'s Passive Defense hits (they reduce the Raw Damage of "
                 f"{raw} by 1 each)", (spec,)
             )
     dealt = max(0, raw - pd)
     ps = work.sheet(partner.id)
     work.set_sheet(partner.id, damage_taken=ps.damage_taken + dealt)
     work.lines.append(
-        f"{_name(plan.actor)} applies pressure to {_name(partner)} ({_outcome_text(o, plan.actor, partner)}): "
+        f"{token_name(plan.actor)} applies pressure to {token_name(partner)} ({_outcome_text(o, plan.actor, partner)}): "
         f"Raw Damage {dm} + {o.net_hits} = {raw}, less {pd} Passive Defense hits = {dealt} damage (no armour)."
     )
     return True
 
 
-def _resolve_takedown(self: StaticVeil, work: _Work, a: Takedown, plan: _Plan) -> bool:
+def _resolve_takedown(self: StaticVeil, work: Work, a: Takedown, plan: Plan) -> bool:
     partner = plan.partner
     assert partner is not None
     _spend(work, plan)
     o = _opposed(work, a.outcome, plan.tests[0], plan.actor, partner)
     if not o.won:
-        work.lines.append(f"{_name(plan.actor)} tries to throw {_name(partner)}: "
+        work.lines.append(f"{token_name(plan.actor)} tries to throw {token_name(partner)}: "
                           f"{_outcome_text(o, plan.actor, partner)}; both stay up.")
         return False
     _go_prone(work, partner.id)
     if a.release:
         _unlink(work, plan.actor.id, partner.id)
-        work.lines.append(f"{_name(plan.actor)} throws {_name(partner)} down ({_outcome_text(o, plan.actor, partner)}) "
+        work.lines.append(f"{token_name(plan.actor)} throws {token_name(partner)} down ({_outcome_text(o, plan.actor, partner)}) "
                           "and lets go: they are Prone.")
     else:
         _go_prone(work, plan.actor.id)
-        work.lines.append(f"{_name(plan.actor)} takes {_name(partner)} down ({_outcome_text(o, plan.actor, partner)}) "
+        work.lines.append(f"{token_name(plan.actor)} takes {token_name(partner)} down ({_outcome_text(o, plan.actor, partner)}) "
                           "and follows them to the ground, keeping the hold: both are Prone.")
     return True
 
 
-def _resolve_move_grapple(self: StaticVeil, work: _Work, a: MoveGrapple, plan: _Plan) -> bool:
+def _resolve_move_grapple(self: StaticVeil, work: Work, a: MoveGrapple, plan: Plan) -> bool:
     partner = plan.partner
     assert partner is not None
     work.set_sheet(plan.actor.id, ap_left=work.sheet(plan.actor.id).ap - plan.ap_cost)
     if plan.tests:
         o = _opposed(work, a.outcome, plan.tests[0], plan.actor, partner)
         if not o.won:
-            work.lines.append(f"{_name(plan.actor)} tries to drag {_name(partner)}: "
+            work.lines.append(f"{token_name(plan.actor)} tries to drag {token_name(partner)}: "
                               f"{_outcome_text(o, plan.actor, partner)}; neither moves.")
             return False
     s = work.sheet(plan.actor.id)
@@ -457,13 +450,13 @@ def _resolve_move_grapple(self: StaticVeil, work: _Work, a: MoveGrapple, plan: _
     work.move(partner.id, plan.partner_path)
     end = plan.end or (plan.actor.x, plan.actor.y)
     work.lines.append(
-        f"{_name(plan.actor)} drags {_name(partner)} {_fmt_m(plan.movement_cost)} to "
+        f"{token_name(plan.actor)} drags {token_name(partner)} {metres(plan.movement_cost)} to "
         f"({end[0]:.1f}, {end[1]:.1f})."
     )
     return True
 
 
-def _resolve_distraction(self: StaticVeil, work: _Work, a: Distraction, plan: _Plan) -> bool:
+def _resolve_distraction(self: StaticVeil, work: Work, a: Distraction, plan: Plan) -> bool:
     actor, target = plan.actor, plan.target
     assert target is not None
     _spend(work, plan)
@@ -475,22 +468,22 @@ def _resolve_distraction(self: StaticVeil, work: _Work, a: Distraction, plan: _P
     work.set_sheet(actor.id, tricks_used=used)
     o = _opposed(work, a.outcome, plan.tests[0], actor, target)
     if not o.won:
-        work.lines.append(f"{_name(actor)} tries to distract {_name(target)} ({trick}): "
+        work.lines.append(f"{token_name(actor)} tries to distract {token_name(target)} ({trick}): "
                           f"{_outcome_text(o, actor, target)}; no effect.")
         return False
     ts = work.sheet(target.id)
     level = ts.distracted + 1
     work.set_sheet(target.id, distracted=level, distracted_turns=work.settings.distracted_duration)
-    work.lines.append(f"{_name(actor)} distracts {_name(target)} ({trick}; {_outcome_text(o, actor, target)}): "
-                      f"{_name(target)} is Distracted ({level}).")
+    work.lines.append(f"{token_name(actor)} distracts {token_name(target)} ({trick}; {_outcome_text(o, actor, target)}): "
+                      f"{token_name(target)} is Distracted ({level}).")
     return True
 
 
-def _resolve_stand(self: StaticVeil, work: _Work, a: StandUp, plan: _Plan) -> None:
+def _resolve_stand(self: StaticVeil, work: Work, a: StandUp, plan: Plan) -> None:
     _spend(work, plan)
     work.put(plan.actor.id, sheet=work.sheet(plan.actor.id).model_copy(update={"prone": False}),
              stance="standing")
-    work.lines.append(f"{_name(plan.actor)} stands up.")
+    work.lines.append(f"{token_name(plan.actor)} stands up.")
     return None
 
 

@@ -1,4 +1,4 @@
-"""The Static Veil maneuvers (seed 004): check, preview, apply, undo.
+"""The Static Veil maneuvers (seed 004): check, preview, apply.
 
 Like python-chess's ``is_legal()`` and ``push()``, checking is apart from changing:
 
@@ -8,16 +8,16 @@ Like python-chess's ``is_legal()`` and ``push()``, checking is apart from changi
   and do on the map: the charge path and run-up, where a shove would leave the target for
   each number of net hits, where a moved grapple goes; and the tests it needs;
 * :meth:`StaticVeil.check` raises :class:`~engine.errors.IllegalActionError` with the reason;
-* :meth:`StaticVeil.apply` returns the new encounter and a :class:`Change` record, which
-  :meth:`StaticVeil.undo` reverts (one undo step per maneuver).
+* :meth:`StaticVeil.apply` returns the new encounter and a :class:`Change` record (the
+  document keeps one undo step per maneuver).
 
 Tests are entered by the GM (``Settings.dice == "gm"``) or rolled by the seeded d100 model
 (``"d100"``); see :mod:`engine.static_veil.dice` and docs/static-veil.md.
 
 One module an idea: :mod:`engine.static_veil.values` (what the rules answer),
 :mod:`engine.static_veil.legality` (checking and planning), :mod:`engine.static_veil.resolution`
-(applying, undo/redo). This module joins them into :class:`StaticVeil` (with reading a token's
-states and the turn and movement calls) and keeps their names importable from here.
+(applying). This module joins them into :class:`StaticVeil` (with reading a token's
+states and the turn and movement calls), :data:`RULES`.
 """
 
 
@@ -27,31 +27,14 @@ import math
 
 from engine.errors import IllegalActionError
 from engine.model import Encounter
-from engine.names import geometry_text
+from engine.names import geometry_text, name_of, token_name
 from engine.static_veil import space
-from engine.static_veil.legality import Legality, _fmt_m, _has, _name, _name_of, _sheet
-from engine.static_veil.resolution import Resolution, _Work
+from engine.static_veil.legality import Legality
+from engine.static_veil.resolution import Resolution, Work
+from engine.static_veil.tokens import has_token, metres, sheet_of
 from engine.static_veil.sheet import Settings, Sheet
-from engine.static_veil.values import (
-    DEFENSE_SKILL,
-    REACH_SLACK,
-    SHOVE_PREVIEW_HITS,
-    XY,
-    Change,
-    Move,
-    Option,
-    OutcomeNeededError,
-    Preview,
-    Result,
-    ShoveEnd,
-    Variant,
-)
+from engine.static_veil.values import REACH_SLACK, XY, Change, Move, Preview, Result
 from geometry.errors import GeometryInputError
-
-__all__ = [
-    "DEFENSE_SKILL", "REACH_SLACK", "SHOVE_PREVIEW_HITS", "XY", "Change", "Move", "Option",
-    "OutcomeNeededError", "Preview", "Result", "ShoveEnd", "StaticVeil", "Variant", "move_words",
-]
 
 
 class StaticVeil(Legality, Resolution):
@@ -69,12 +52,12 @@ class StaticVeil(Legality, Resolution):
     @staticmethod
     def sheet(encounter: Encounter, token_id: str) -> Sheet:
         """A token's Static Veil sheet (defaults when it has none)."""
-        return _sheet(encounter.token(token_id))
+        return sheet_of(encounter.token(token_id))
 
     @staticmethod
     def sheet_of(token) -> Sheet:
         """:meth:`sheet` of a token in hand (no look-up by id)."""
-        return _sheet(token)
+        return sheet_of(token)
 
     def states(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:
         """The token's states as the map labels them: "Prone", "Grappling Vex",
@@ -84,12 +67,12 @@ class StaticVeil(Legality, Resolution):
     def token_states(self, encounter: Encounter, t) -> tuple[str, ...]:
         """:meth:`states` of the token ``t`` of ``encounter`` in hand (looks up only a grapple
         partner's name: the map marks every token this way)."""
-        s = _sheet(t)
+        s = sheet_of(t)
         out: list[str] = []
         if s.prone or t.stance == "prone":
             out.append("Prone")
         if s.grapple is not None:
-            other = _name_of(encounter, s.grapple.other)
+            other = name_of(encounter, s.grapple.other)
             out.append(f"Grappling {other}" if s.grapple.initiator else f"Grappled by {other}")
         if s.distracted:
             out.append(f"Distracted ({s.distracted})")
@@ -103,7 +86,7 @@ class StaticVeil(Legality, Resolution):
         """Every grapple as (initiator id, held id), for the map to draw a link."""
         out = []
         for t in encounter.tokens:
-            s = _sheet(t)
+            s = sheet_of(t)
             if s.grapple is not None and s.grapple.initiator:
                 out.append((t.id, s.grapple.other))
         return tuple(out)
@@ -115,61 +98,61 @@ class StaticVeil(Legality, Resolution):
         ``new_round`` counts the round up."""
         settings = self.settings(encounter)
         encounter.token(token_id)
-        work = _Work(encounter, settings)
-        if settings.active and settings.active != token_id and _has(encounter, settings.active):
+        work = Work(encounter, settings)
+        if settings.active and settings.active != token_id and has_token(encounter, settings.active):
             self._end_turn_into(work, settings.active)
         rnd = settings.round + 1 if new_round else settings.round
         work.settings = work.settings.model_copy(update={"round": rnd, "active": token_id})
         work.set_sheet(token_id, ap_left=None, movement_used=0.0, charged_this_turn=False, turn_path=())
         t = work.token(token_id)
-        work.lines.append(f"Round {rnd}: {_name(t)}'s turn ({_sheet(t).ap} AP, {_fmt_m(_sheet(t).movement)}).")
+        work.lines.append(f"Round {rnd}: {token_name(t)}'s turn ({sheet_of(t).ap} AP, {metres(sheet_of(t).movement)}).")
         return self._finish(encounter, work, "start_turn", "Start turn", None, None, actor=token_id)
 
     def end_turn(self, encounter: Encounter, token_id: str) -> Result:
         """End ``token_id``'s turn: Distracted counts down one of its turns and clears at 0."""
         settings = self.settings(encounter)
         encounter.token(token_id)
-        work = _Work(encounter, settings)
+        work = Work(encounter, settings)
         self._end_turn_into(work, token_id)
         if settings.active == token_id:
             work.settings = work.settings.model_copy(update={"active": None})
         return self._finish(encounter, work, "end_turn", "End turn", None, None, actor=token_id)
 
-    def _end_turn_into(self, work: _Work, token_id: str) -> None:
+    def _end_turn_into(self, work: Work, token_id: str) -> None:
         s = work.sheet(token_id)
         if s.distracted:
             left = max(0, s.distracted_turns - 1)
             if left == 0:
                 work.set_sheet(token_id, distracted=0, distracted_turns=0)
-                work.lines.append(f"{_name(work.token(token_id))} is no longer Distracted.")
+                work.lines.append(f"{token_name(work.token(token_id))} is no longer Distracted.")
             else:
                 work.set_sheet(token_id, distracted_turns=left)
-        work.lines.append(f"{_name(work.token(token_id))} ends the turn.")
+        work.lines.append(f"{token_name(work.token(token_id))} ends the turn.")
 
     def check_move(self, encounter: Encounter, token_id: str, to: XY, length: float | None = None) -> None:
         """Refuse a normal move of ``token_id`` to centre ``to`` (path ``length`` metres,
         default the straight line) that Static Veil forbids: more than the Movement left, or
         away from a grapple partner (grappled bodies move only by Move the Grapple)."""
         t = encounter.token(token_id)
-        s = _sheet(t)
+        s = sheet_of(t)
         if not all(math.isfinite(v) for v in to):
             raise IllegalActionError("the destination is not a finite point")
         if length is None:
             length = math.hypot(to[0] - t.x, to[1] - t.y)
         if s.incapacitated:
-            raise IllegalActionError(f"{_name(t)} is incapacitated and cannot move")
-        if s.grapple is not None and _has(encounter, s.grapple.other):
+            raise IllegalActionError(f"{token_name(t)} is incapacitated and cannot move")
+        if s.grapple is not None and has_token(encounter, s.grapple.other):
             other = encounter.token(s.grapple.other)
             reach = self.settings(encounter).reach
             d = math.hypot(other.x - to[0], other.y - to[1]) - t.radius - other.radius
             if d > reach + REACH_SLACK:
                 raise IllegalActionError(
-                    f"{_name(t)} is in a grapple with {_name(other)} and cannot use normal "
+                    f"{token_name(t)} is in a grapple with {token_name(other)} and cannot use normal "
                     "Movement to move away; use Move the Grapple, Break Free or release it"
                 )
         if length > s.movement_left + REACH_SLACK:
             raise IllegalActionError(
-                f"{_name(t)} has {_fmt_m(s.movement_left)} of Movement left; this move is {_fmt_m(length)}"
+                f"{token_name(t)} has {metres(s.movement_left)} of Movement left; this move is {metres(length)}"
             )
 
     def plan_move(self, encounter: Encounter, token_id: str, to: XY) -> Preview:
@@ -188,7 +171,7 @@ class StaticVeil(Legality, Resolution):
         except GeometryInputError as exc:  # inside a wall, off the map
             return Preview(allowed=False, reason=geometry_text(exc, encounter), **base)
         if way is None:
-            return Preview(allowed=False, reason=f"{_name(t)} cannot get to ({to[0]:.1f}, {to[1]:.1f}): "
+            return Preview(allowed=False, reason=f"{token_name(t)} cannot get to ({to[0]:.1f}, {to[1]:.1f}): "
                            "no way around the obstacles and bodies", **base)
         path, length = way
         why = None
@@ -210,24 +193,28 @@ class StaticVeil(Legality, Resolution):
             pts.insert(0, (t.x, t.y))
         length = space.path_length(pts)
         self.check_move(encounter, token_id, pts[-1], length)
-        work = _Work(encounter, self.settings(encounter))
+        work = Work(encounter, self.settings(encounter))
         s = work.sheet(token_id)
         walked = s.turn_path if s.turn_path and s.turn_path[-1] == pts[0] else (pts[0],)
         work.set_sheet(token_id, movement_used=s.movement_used + length, turn_path=walked + tuple(pts[1:]))
         work.move(token_id, tuple(pts))
         left = work.sheet(token_id).movement_left
-        work.lines.append(f"{_name(t)} moves {_fmt_m(length)} ({_fmt_m(left)} of Movement left).")
+        work.lines.append(f"{token_name(t)} moves {metres(length)} ({metres(left)} of Movement left).")
         return self._finish(encounter, work, "move", "Move", None, None, actor=token_id)
 
 
-def move_words(encounter: Encounter, token_id: str, metres: float) -> str:
-    """The Movement a move of ``metres`` spends in the token's turn ("4.0 m of Movement, 2.0 m
-    left"), past what is left ("needs 7.0 m of Movement; 6.0 m left"), or "" when no turn
-    of it runs (a move then spends nothing) or it has no sheet."""
+def move_words(encounter: Encounter, token_id: str, length: float) -> str:
+    """The Movement a move of ``length`` metres spends in the token's turn ("4.0 m of
+    Movement, 2.0 m left"), past what is left ("needs 7.0 m of Movement; 6.0 m left"), or ""
+    when no turn of it runs (a move then spends nothing) or it has no sheet."""
     t = encounter.token(token_id)
     if t.rules.get("static-veil") is None or StaticVeil.settings(encounter).active != token_id:
         return ""
-    left = _sheet(t).movement_left
-    if metres <= left + 1e-6:
-        return f"{_fmt_m(metres)} of Movement, {_fmt_m(left - metres)} left"
-    return f"needs {_fmt_m(metres)} of Movement; {_fmt_m(left)} left"
+    left = sheet_of(t).movement_left
+    if length <= left + 1e-6:
+        return f"{metres(length)} of Movement, {metres(left - length)} left"
+    return f"needs {metres(length)} of Movement; {metres(left)} left"
+
+
+#: The rules themselves (the RuleSystem is :data:`engine.static_veil.system.SYSTEM`).
+RULES = StaticVeil()

@@ -1,9 +1,9 @@
 """Static Veil behind the one :class:`~engine.rules.RuleSystem` interface (``"static-veil"``).
 
 An adapter: the rules are :class:`engine.static_veil.rules.StaticVeil`
-(``engine.static_veil.RULESET``), whose actions are the maneuvers of
+(``engine.static_veil.rules.RULES``), whose actions are the maneuvers of
 :mod:`engine.static_veil.actions` (``Shove``, ``Charge``, ``Grapple`` ...) carrying the GM's
-test outcomes, plus :class:`StartTurn` / :class:`EndTurn` below. ``dice`` for :meth:`apply`
+test outcomes, plus :class:`StartTurn` / :class:`Move` / :class:`EndTurn` below. ``dice`` for :meth:`apply`
 is None (outcomes travel in the maneuver, or the seeded d100 model rolls them) or a mapping
 of a maneuver's outcome fields (``{"outcome": Opposed(True, 2)}``) put into it.
 ``Outcome.detail`` is the Static Veil :class:`~engine.static_veil.values.Change`.
@@ -32,6 +32,19 @@ class StartTurn:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A normal move of ``actor`` to centre ``to`` (metres): preview plans the way around
+    obstacles and bodies (``StaticVeil.plan_move``); apply walks ``path`` when given (the
+    previewed way), else the planned one, and spends its length of Movement."""
+
+    actor: str
+    to: tuple[float, float]
+    path: tuple[tuple[float, float], ...] | None = None
+    key = "move"
+    label = "Move"
+
+
+@dataclass(frozen=True)
 class EndTurn:
     """End ``actor``'s turn (Distracted counts down)."""
 
@@ -50,8 +63,8 @@ class StaticVeilSystem(rules.RuleSystem):
 
     @property
     def native(self):
-        """The rules themselves (:data:`engine.static_veil.RULESET`)."""
-        from engine.static_veil import RULESET
+        """The rules themselves (:data:`engine.static_veil.rules.RULES`)."""
+        from engine.static_veil.rules import RULES as RULESET
 
         return RULESET
 
@@ -128,6 +141,8 @@ class StaticVeilSystem(rules.RuleSystem):
         return self.native.why_not(encounter, action)
 
     def preview(self, encounter, action):
+        if isinstance(action, Move):
+            return self.native.plan_move(encounter, action.actor, action.to)
         return self.native.preview(encounter, action)
 
     def apply(self, encounter, action, dice=None):
@@ -139,6 +154,9 @@ class StaticVeilSystem(rules.RuleSystem):
             res = self.native.start_turn(encounter, action.actor, action.new_round)
         elif isinstance(action, EndTurn):
             res = self.native.end_turn(encounter, action.actor)
+        elif isinstance(action, Move):
+            path = action.path or self.native.plan_move(encounter, action.actor, action.to).path
+            res = self.native.move(encounter, action.actor, path or (action.to,))
         else:
             res = self.native.apply(encounter, action)
         return rules.Outcome.of(encounter, res.encounter, res.change.label, log=[e.text for e in res.change.log],

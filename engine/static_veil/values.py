@@ -122,7 +122,7 @@ class Move:
 class Change:
     """What one applied maneuver changed: the tokens before and after, the Static Veil
     settings (turn state, log, dice position) before and after, the log lines added, the
-    dice rolled and the movements made. :meth:`StaticVeil.undo` puts ``before`` back."""
+    dice rolled and the movements made."""
 
     maneuver: str
     label: str

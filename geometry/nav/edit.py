@@ -129,8 +129,8 @@ def edit_graph(g: Graph, removed: list[int], added: list[shapely.Polygon], polyg
     solid = np.concatenate([g.solid[keep_part], remade_solid])
 
     # 3. corners: kept where their shape is kept, new on the merged-again shapes
-    keep_node = keep_part[g._part] if g.n else np.zeros(0, dtype=bool)
-    ring0 = int(g._ring.max()) + 1 if g.n else 0
+    keep_node = keep_part[g.node_part] if g.n else np.zeros(0, dtype=bool)
+    ring0 = int(g.node_ring.max()) + 1 if g.n else 0
     Nn, An, Bn, rn, pn, sn, partn = g.corners(remade, ring0, n_kept_parts)
     n_keep = int(keep_node.sum())
     node_map = np.full(g.n, -1, dtype=np.int64)
@@ -148,9 +148,9 @@ def edit_graph(g: Graph, removed: list[int], added: list[shapely.Polygon], polyg
     out.grown, out.grown_owner = grown, owner
     out.set_parts(parts, solid)
     kept = np.flatnonzero(keep_node)
-    out.set_nodes(N, A, B, np.concatenate([g._ring[keep_node], rn]), np.concatenate([g._pos[keep_node], pn]),
-                  np.concatenate([g._size[keep_node], sn]),
-                  np.concatenate([part_map[g._part[keep_node]], partn]),
+    out.set_nodes(N, A, B, np.concatenate([g.node_ring[keep_node], rn]), np.concatenate([g.node_pos[keep_node], pn]),
+                  np.concatenate([g.node_size[keep_node], sn]),
+                  np.concatenate([part_map[g.node_part[keep_node]], partn]),
                   xy=[g.xy[k] for k in kept.tolist()] + [tuple(p) for p in Nn.tolist()])
     out.diag, out.K, out.density, out.max_edge, out.L = g.diag, g.K, g.density, g.max_edge, L
 

@@ -247,9 +247,11 @@ class Graph:
         return N, A, B, rg + ring0, ps, sz, ring_part[rg] + part0
 
     def set_nodes(self, N, A, B, ring, pos, size, part, xy: list | None = None) -> None:
-        """The corners (``xy``: the same as tuples, when the caller has them)."""
+        """The corners (``xy``: the same as tuples, when the caller has them), and per corner
+        its ring (``node_ring``), place on that ring (``node_pos``), the ring's size
+        (``node_size``) and the merged shape it lies on (``node_part``)."""
         self.N, self.A, self.B = N, A, B
-        self._ring, self._pos, self._size, self._part = ring, pos, size, part
+        self.node_ring, self.node_pos, self.node_size, self.node_part = ring, pos, size, part
         self.n = len(N)
         self.xy = [tuple(p) for p in N.tolist()] if xy is None else xy
         self.node_tree = shapely.STRtree(shapely.points(N)) if self.n else None  # for queries
@@ -304,8 +306,8 @@ class Graph:
         """Whether the segment between corners i[k] and j[k] crosses no grown shape. A side
         of a merged shape runs along it: free without a test (the shapes tested against are
         shrunk by TOUCH); every other pair is tested all at once."""
-        step = np.abs(self._pos[i] - self._pos[j])
-        side = (self._ring[i] == self._ring[j]) & ((step == 1) | (step == self._size[i] - 1))
+        step = np.abs(self.node_pos[i] - self.node_pos[j])
+        side = (self.node_ring[i] == self.node_ring[j]) & ((step == 1) | (step == self.node_size[i] - 1))
         test = np.flatnonzero(~side)
         free = side.copy()
         if test.size:

@@ -13,7 +13,7 @@ from gui import style
 from gui.idle import IdleJob
 from gui.qtgeom import rings_path
 from gui.style import ViewOptions
-from gui.layers.changed import changed_items
+from engine.diff import changed_items
 from gui.layers.base import MapLayer
 from gui.layers.paint import NO_BRUSH, NO_PEN, cosmetic
 
@@ -244,9 +244,9 @@ class ObstacleLayer(MapLayer):
             return
         old, self._obstacles = self._obstacles, obstacles
         if len(old) == len(obstacles) and not self._pending:
-            pairs = [(a, b) for a, b in zip(old, obstacles) if a is not b]
-            if len(pairs) <= REBUILD_SHARE * max(len(obstacles), 1):
-                self._edit([a for a, _ in pairs], [b for _, b in pairs])
+            gone, came = changed_items(old, obstacles)
+            if len(gone) <= REBUILD_SHARE * max(len(obstacles), 1):
+                self._edit(gone, came)
                 return
         if not old:  # the first map: nothing to keep
             self.rebuild()

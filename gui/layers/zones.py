@@ -14,7 +14,7 @@ from gui import style
 from gui.qtgeom import geometry_path
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
-from gui.layers.changed import changed_items
+from engine.diff import changed_items
 from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, _alpha, cosmetic, draw_label
 
 

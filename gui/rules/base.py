@@ -34,7 +34,6 @@ No rule here: the entries and their text are the engine's.
 from __future__ import annotations
 
 import importlib
-import logging
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,7 +46,16 @@ from engine.model import Encounter
 from engine.names import name_of
 from gui.combat_log import CombatLog
 
-log = logging.getLogger(__name__)
+
+# -- the one commit path of a rule action -----------------------------------------------------------
+def land(window, outcome, text: str | None = None) -> bool:
+    """Land a rule system's ``Outcome`` (``RuleSystem.apply``) in the window: its encounter as
+    one undo step named ``text`` (else the outcome's label), its notes in the status bar.
+    Returns whether anything changed. Every page, tracker and menu entry lands through here."""
+    landed = window.document.commit(outcome.encounter, text or outcome.label or "Rule action")
+    if outcome.notes:
+        window.statusBar().showMessage("; ".join(outcome.notes), 10000)
+    return landed
 
 
 # -- what the rest of the window asks a rule system's GUI -----------------------------------------
@@ -232,6 +240,13 @@ class RuleController(QObject, Listener):
     def name(self, ident: str | None) -> str:
         return token_name(self.encounter, ident)
 
+    @property
+    def system(self):
+        """The door to the rules: the ``engine.rules.RuleSystem`` of :attr:`ruleset`."""
+        from engine.rules import find_system
+
+        return find_system(self.ruleset)
+
     # -- the combat log ---------------------------------------------------------------------------
     def add_log(self, start: int, entries: Sequence, *, round: int | None = None,
                 timestamp: bool | None = True) -> None:
@@ -295,6 +310,13 @@ class RuleGui(QObject, Listener):
     ruleset: ClassVar[str] = ""
     #: The main window's attribute this GUI is while installed ("" for none).
     window_attribute: ClassVar[str] = ""
+
+    @property
+    def system(self):
+        """The door to the rules: the ``engine.rules.RuleSystem`` of :attr:`ruleset`."""
+        from engine.rules import find_system
+
+        return find_system(self.ruleset)
 
     def __init__(self, window):
         super().__init__(window)
@@ -366,27 +388,31 @@ class RuleGui(QObject, Listener):
                 for o in options]
 
     # -- moves ---------------------------------------------------------------------------------------
-    def charge_moves(self, before: Encounter, after: Encounter, moved: tuple[str, ...], text: str):
-        """(The document's ``moves_hook``.) ``after`` only moves the tokens ``moved``: the
-        encounter the rule system makes of those moves (``RuleSystem.on_moves``: the
-        movement charged in the same step) and the step's text, or None to commit ``after``
-        as a plain edit (nothing to charge, or :attr:`count_moves` off). What the GM should
-        read is handed to :meth:`moves_charged` once the step is committed."""
+    def charge_moves(self, before: Encounter, moves: Sequence, text: str):
+        """(The document's ``moves_hook``.) A drag's ``moves`` (``engine.rules.MoveTo``, with
+        their walked paths): the encounter the rule system makes of them
+        (``RuleSystem.on_moves``: the movement charged in the same step) and the step's text,
+        or None to commit the moves as a plain edit (nothing to charge, or
+        :attr:`count_moves` off). What the GM should read is handed to :meth:`moves_charged`
+        once the step is committed."""
         from engine.errors import CoverfireError
+        from engine.rules import move_tokens
 
         if not self.count_moves or not self.installed:
             return None
+        after = move_tokens(before, moves)
         try:
-            outcome = moves_outcome(before, after, moved)
+            outcome = moves_outcome(before, moves)
         except (CoverfireError, ValueError) as exc:  # the GM's move stands, uncharged
             self.window.statusBar().showMessage(f"Movement not counted: {exc}", 10000)
             return None
         if outcome is None:
             return None
         if outcome.encounter == after:
-            if outcome.notes:
-                self._pending_moves = (before, outcome, after)
-            return None
+            if not outcome.notes:
+                return None
+            self._pending_moves = (before, outcome, after)  # (refused: the GM's move stands, and why)
+            return after, text
         self._pending_moves = (before, outcome, outcome.encounter)
         return outcome.encounter, self.move_text(text, outcome)
 
@@ -402,7 +428,9 @@ class RuleGui(QObject, Listener):
 
     def _after_commit(self) -> None:
         pending, self._pending_moves = self._pending_moves, None
-        if pending is not None and self.window.document.committed is pending[2]:
+        # the step landed as charged: its tokens are the charged ones (the document's later
+        # hooks add to other parts: the party's explored areas, the fight's record)
+        if pending is not None and self.window.document.committed.tokens is pending[2].tokens:
             self.moves_charged(pending[0], pending[1])
 
     def run_option(self, token_id: str, option) -> object:
@@ -416,7 +444,7 @@ class RuleGui(QObject, Listener):
             return None
         doc = self.window.document
         out = find_system(doc.committed.ruleset).apply(doc.committed, option.action)
-        doc.commit(out.encounter, out.label or option.label)
+        land(self.window, out, out.label or option.label)
         return out
 
     # -- leaving ------------------------------------------------------------------------------------
@@ -500,10 +528,7 @@ def _discover() -> None:
     here = Path(__file__).resolve().parent
     for info in pkgutil.iter_modules([str(here)]):
         if info.ispkg:
-            try:
-                importlib.import_module(f"gui.rules.{info.name}")
-            except ImportError as exc:  # a rule system's GUI missing from this build
-                log.warning("rule GUI %s not loaded: %s", info.name, exc)
+            importlib.import_module(f"gui.rules.{info.name}")
 
 
 def find_rule_gui(ruleset: str) -> type[RuleGui] | None:
@@ -513,14 +538,14 @@ def find_rule_gui(ruleset: str) -> type[RuleGui] | None:
     return RULE_GUIS.get(ruleset)
 
 
-def moves_outcome(before: Encounter, after: Encounter, moved: Sequence[str]):
-    """The rule system's ``Outcome`` of moving the tokens ``moved`` from where they stand in
-    ``before`` to where they stand in ``after`` (``RuleSystem.on_moves``), None when none of
-    them was in ``before``. Raises the engine's error when it cannot say."""
-    from engine.rules import MoveTo, find_system
+def moves_outcome(before: Encounter, moves: Sequence):
+    """The rule system's ``Outcome`` of the ``moves`` (``engine.rules.MoveTo``) from
+    ``before`` (``RuleSystem.on_moves``), None when none of their tokens was in ``before``.
+    Raises the engine's error when it cannot say."""
+    from engine.rules import find_system
 
     ids = {t.id for t in before.tokens}
-    moves = [MoveTo(tid, (after.token(tid).x, after.token(tid).y)) for tid in moved if tid in ids]
+    moves = [m for m in moves if m.token in ids]
     if not moves:
         return None
     return find_system(before.ruleset).on_moves(before, moves)
@@ -550,19 +575,11 @@ class RuleGuiHost(QObject):
         window.document.moves_hook = self.charge_moves
         self.sync()
 
-    def charge_moves(self, before, after, moved, text):
-        """The document's ``moves_hook``: the installed GUI charges the moves (and tells the
-        GM); a system with no GUI still has them charged by its ``on_moves``."""
+    def charge_moves(self, before, moves, text):
+        """The document's ``moves_hook``: the installed GUI (every system has one: its own or
+        the door, :mod:`gui.rules.door`) charges the moves and tells the GM."""
         gui = self.window.rule_gui
-        if gui is not None:
-            return gui.charge_moves(before, after, moved, text)
-        try:
-            outcome = moves_outcome(before, after, moved)
-        except ValueError:  # (CoverfireError) the GM's move stands, uncharged
-            return None
-        if outcome is None or outcome.encounter == after:
-            return None
-        return outcome.encounter, text
+        return gui.charge_moves(before, moves, text) if gui is not None else None
 
     def _on_document(self, change) -> None:
         if change.preview and not change.reset:
@@ -580,8 +597,10 @@ class RuleGuiHost(QObject):
         if cur is not None and cur.ruleset == ruleset:
             return
         cls = find_rule_gui(ruleset)
-        if cur is None and cls is None:
-            return
+        if cls is None:  # a system with no GUI of its own acts through the door page
+            from gui.rules.door import door_gui_for
+
+            cls = door_gui_for(ruleset)
         if cur is not None:
             cur.uninstall()
             w.rule_gui = None

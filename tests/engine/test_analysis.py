@@ -169,6 +169,31 @@ def test_suppressive_zone_touches_who_is_in_it_unless_in_full_cover():
     assert t.zone_shape_clipped("sup").area < 150.0 - 5
 
 
+def test_a_follower_shares_the_indexes_and_cover_answers_in_either_order_of_updates():
+    """The players' Tactics follows the GM's (issue 27): one set of obstacle indexes, the GM's
+    cover answers taken when asked, and whichever hears of an obstacle edit first, both cut
+    their zones at the new obstacles."""
+    toks = [tok("a", 10, 30), tok("in", 30, 31), tok("walled", 25, 28)]
+    z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30}
+    gm_enc = enc(toks, [box("w", 20, 26, 20.2, 29, 3.0)], [z])
+    players = gm_enc.model_copy(update={"tokens": gm_enc.tokens[:2]})  # "walled" is hidden from them
+    gm = Tactics(gm_enc)
+    follower = gm.follower(players)
+    assert gm.shares_indexes(follower) and follower.index_builds == gm.index_builds == 1
+    assert gm.zone_shape_clipped("sup").area < 150.0 - 5  # the wall's shadow is cut out
+    gm.cover("a")
+    known = gm.cover_answers(gm_enc.token("a"))
+    assert set(known) == {"in", "walled"}
+    assert report(follower)["in"].cover.fraction == 0.0
+    assert follower.cover_answers(players.token("a")) is known  # asked, not measured again
+    # the wall is taken away; the follower's document hears of it first
+    gm_enc2 = gm_enc.model_copy(update={"obstacles": ()})
+    follower.update(players.model_copy(update={"obstacles": gm_enc2.obstacles}))
+    gm.update(gm_enc2)
+    assert gm.zone_shape_clipped("sup").area == pytest.approx(150.0)  # no shadow left
+    assert report(gm)["walled"].cover.fraction == 0.0
+
+
 def test_low_wall_does_not_stop_a_zone():
     # 1 m wall: a standing body behind it is only partly hidden -> still touched
     z = {"id": "sup", "kind": "suppressive", "owner": "a", "direction": 0, "length": 30, "width": 10}

@@ -45,12 +45,12 @@ def test_moving_one_obstacle_edits_the_index_and_answers_as_a_fresh_build(scene)
     obs[k] = moved(obs[k], 0.5, -0.25)
     edited = with_obstacles(scene, obs)
     t.update(edited)
-    assert t._obs.rebuilds == 1 and t.index_builds == 2  # one build, then one edit
+    assert t.obstacle_set.rebuilds == 1 and t.index_builds == 2  # one build, then one edit
     fresh = Tactics(edited)
     assert np.array_equal(all_cover(t), all_cover(fresh))
     # undo: the old tuple again, the same answers as at first
     t.update(scene)
-    assert t._obs.rebuilds == 1
+    assert t.obstacle_set.rebuilds == 1
     assert np.array_equal(all_cover(t), all_cover(Tactics(scene)))
 
 
@@ -67,7 +67,7 @@ def test_door_toggle_wall_drawn_and_deleted_are_edits(scene):
     t.update(step2)
     step3 = with_obstacles(step2, step2.obstacles[5:])  # five deleted at once
     t.update(step3)
-    assert t._obs.rebuilds == 1 and t.index_builds == 4
+    assert t.obstacle_set.rebuilds == 1 and t.index_builds == 4
     for e in (step2, step3):
         t.update(e)
         assert np.array_equal(all_cover(t), all_cover(Tactics(e)))
@@ -83,7 +83,7 @@ def test_a_change_the_indexes_do_not_see_is_no_change(scene):
 def test_many_changes_at_once_rebuild(scene):
     t = Tactics(scene)
     t.update(with_obstacles(scene, [moved(o, 0.1) for o in scene.obstacles]))
-    assert t._obs.rebuilds == 2
+    assert t.obstacle_set.rebuilds == 2
 
 
 def test_edited_navigator_plans_as_a_fresh_one(scene):

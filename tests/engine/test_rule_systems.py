@@ -105,7 +105,9 @@ def _d100():
 
 
 def test_d100_fire_through_the_interface_is_the_rules_fire():
-    from engine.d100 import RULESET, EnteredDice, Fire, StartRound
+    from engine.d100.rules import RULES as RULESET
+    from engine.d100.dice import EnteredDice
+    from engine.d100.actions import Fire, StartRound
 
     d100 = find_system("d100")
     e = d100.apply(_d100(), StartRound()).encounter
@@ -134,7 +136,9 @@ def _sv():
 
 
 def test_static_veil_shove_through_the_interface_is_the_rules_shove():
-    from engine.static_veil import RULESET, Opposed, Shove
+    from engine.static_veil.rules import RULES as RULESET
+    from engine.static_veil.dice import Opposed
+    from engine.static_veil.actions import Shove
 
     sv = find_system("static-veil")
     e = _sv()

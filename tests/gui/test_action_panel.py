@@ -200,7 +200,7 @@ def d100_window(on_screen, qtbot):
 
 
 def test_d100_action_from_the_panel_to_applied_then_closes(d100_window, qtbot):
-    from engine.d100 import RULESET
+    from engine.d100.rules import RULES as RULESET
 
     w, view = d100_window, d100_window.map_view
     click(view, 12.0, 20.0)  # Sam

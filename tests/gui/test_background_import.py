@@ -85,7 +85,7 @@ def test_a_big_uvtt_map_is_imported_in_the_process_as_in_the_window(window, big_
     assert "lights kept" in window.importing.report_dialog.text.toPlainText()
     # a new unsaved encounter, its obstacles indexed once (in slices, not again by the document)
     assert doc.path is None and doc.dirty and doc.undo_stack.count() == 0
-    assert doc.tactics._obs.rebuilds == 1 and doc.tactics.cover_index.n == sum(1 for o in want.obstacles if o.blocks)
+    assert doc.tactics.obstacle_set.rebuilds == 1 and doc.tactics.cover_index.n == sum(1 for o in want.obstacles if o.blocks)
 
 
 def test_cancel_leaves_the_open_encounter(window, big_map, monkeypatch):
@@ -246,7 +246,7 @@ def test_a_big_autosave_is_recovered_through_the_process(window, big_encounter, 
     want = encounter_from_data(json.loads(text)["encounter"], file=str(f))
     doc = window.document
     assert doc.encounter == want and doc.path == tmp_path / "fight.json" and window.isWindowModified()
-    assert doc.tactics._obs.rebuilds == 1
+    assert doc.tactics.obstacle_set.rebuilds == 1
     assert not f.exists()
     # this session's autosave holds the recovered work at once (the file's text kept, not dumped again)
     mine = json.loads(window.autosaver.file.read_text(encoding="utf-8"))

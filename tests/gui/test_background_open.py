@@ -53,7 +53,7 @@ def test_a_big_file_opens_in_the_background_as_a_plain_load_reads_it(window, big
     assert len(steps) >= 10 + 3 and len(slices) >= 2 and len(turns) >= 1
     # the obstacles were indexed once (in steps), not again by the document
     t = doc.tactics
-    assert t.index_builds == 1 and t._obs.rebuilds == 1
+    assert t.index_builds == 1 and t.obstacle_set.rebuilds == 1
     assert t.cover_index.n == sum(1 for o in want.obstacles if o.blocks)
     # the answers are those of a plain index
     from engine.analysis import Tactics
@@ -65,7 +65,7 @@ def test_a_big_file_opens_in_the_background_as_a_plain_load_reads_it(window, big
     from gui.edits import replace
 
     doc.commit(replace(doc.encounter, door.model_copy(update={"open": True})), "Open door")
-    assert t._obs.rebuilds == 1 and t.index_builds == 2
+    assert t.obstacle_set.rebuilds == 1 and t.index_builds == 2
 
 
 def test_a_bad_big_file_is_named_and_the_encounter_stays(window, big_file, tmp_path, monkeypatch):

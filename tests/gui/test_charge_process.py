@@ -40,9 +40,9 @@ class Conn:
 def demo(demo_path):
     enc = load_encounter(demo_path)
     t = Tactics(enc)
-    blocking = t._obs.blocking
+    blocking = t.obstacle_set.blocking
     counts, xy = flat_footprints(blocking)
-    reset = ("reset", t._obs.bounds, [o.id for o in blocking], counts, xy)
+    reset = ("reset", t.obstacle_set.bounds, [o.id for o in blocking], counts, xy)
     return enc, t, reset
 
 
@@ -89,10 +89,9 @@ def test_a_refused_walk_says_why_as_the_geometry_does(demo):
 def test_a_walk_is_answered_between_plans_and_the_job_goes_on(demo):
     """(a prepare -- the ruler taken up -- waits for the job's end; neither stops it)"""
     enc, t, reset = demo
-    pos = t._pos
-    discs = np.column_stack((t._xy, t._r))
-    targets = [pos[i] for i in t._ids if i != "sam"]
-    plan = ("plan", 1, list(t._ids), discs, pos["sam"], targets, t.charge_movement("sam"), DEFAULT_REACH, DEFAULT_RUNUP)
+    ids, pos, discs = t.bodies()
+    targets = [pos[i] for i in ids if i != "sam"]
+    plan = ("plan", 1, ids, discs, pos["sam"], targets, t.charge_movement("sam"), DEFAULT_REACH, DEFAULT_RUNUP)
     conn = Conn([reset, plan, ("walk", 7, (12.0, 20.0), (24.0, 20.0), 0.4, 1), ("prepare", 0.5),
                  ("walk", 8, (12.0, 20.0), (31.0, 33.0), 0.4, 1)],
                 then={("plans", True): [("quit",)]})
@@ -104,7 +103,7 @@ def test_a_walk_is_answered_between_plans_and_the_job_goes_on(demo):
         if m[0] == "plans":
             plans.update(m[2])
     assert conn.sent[-1][0] == "plans" and conn.sent[-1][3] is True
-    assert set(plans) == {i for i in t._ids if i != "sam"}  # every charge planned: the walk stopped nothing
+    assert set(plans) == {i for i in ids if i != "sam"}  # every charge planned: the walk stopped nothing
     for tid, got in plans.items():
         want = t.charge("sam", tid)
         assert got.possible == want.possible

@@ -10,7 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from engine.d100 import RULESET, EnteredDice, Fire, TargetSpec
+from engine.d100.rules import RULES as RULESET
+from engine.d100.dice import EnteredDice
+from engine.d100.actions import Fire, TargetSpec
 from engine.d100.mapcover import map_cover
 from engine.files import load_encounter
 from tests.gui.conftest import vp_point

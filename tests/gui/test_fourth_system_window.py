@@ -56,3 +56,44 @@ def test_the_window_opens_the_fourth_system_and_answers_in_metres(cover_only, wi
     window.document.save(out)
     back = load_encounter(out)
     assert back.ruleset == "cover-only" and back.token("bo").rules["cover-only"].toughness == 1
+
+
+def test_the_aimed_shot_runs_in_the_action_panel_through_the_door(cover_only, window, tmp_path, qtbot):
+    """Issue 27 item 6: the fourth system's action with dice, in the window with no GUI code
+    of its own: the door page lists it for the attacker and the target picked on the map,
+    previews it, rolls the typed d6, applies it (one undo step, a log line) and undo takes it
+    back (the line struck through). Ana's sling against Cy in the open needs 3 (see
+    tests/test_fourth_system.py)."""
+    from gui.rules.door import DoorGui
+
+    data = json.loads(json.dumps(FILE))
+    data["tokens"][0]["rules"] = {"cover-only": {"weapon": "sling"}}
+    path = tmp_path / "aimed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert window.open_file(path, ask=False)
+    gui = window.rule_gui
+    assert isinstance(gui, DoorGui) and gui.ruleset == "cover-only"
+    page = gui.page
+    window.selection.set_attacker("ana")
+    window.selection.set_targets(["cy"])
+    assert page.who.text() == "Ana \u2192 Cy"
+    assert [page.action.itemText(i) for i in range(page.action.count())] == ["Aimed shot"]
+    assert page.plan is not None and "needs 3+ on a d6" in page.plan_text.text()
+    steps = window.document.undo_stack.count()
+    page.dice.setText("2")
+    assert page.roll() and "rolls 2 (needs 3+): miss" in page.result_text.text()
+    page.dice.setText("5")
+    page.roll()
+    out = page.apply_default()
+    cy = window.document.encounter.token("cy").rules["cover-only"]
+    assert out is not None and cy.wounds == 1 and window.document.undo_stack.count() == steps + 1
+    assert window.document.undo_stack.undoText() == "Aimed shot: Ana \u2192 Cy"
+    log = [ln for ln in window.combat_log.lines() if ln.ruleset == "cover-only"]
+    assert [ln.text for ln in log] == ["Ana shoots Cy: rolls 5, needs 3: hit (Cy has 1 wound)"] and not log[0].undone
+    window.actions["undo"].trigger()
+    assert window.document.encounter.token("cy").rules.get("cover-only") is None
+    assert [ln.undone for ln in window.combat_log.lines() if ln.ruleset == "cover-only"] == [True]
+    # Bo behind the wall (full 5 + toughness 1): the shot is offered greyed with the reason
+    window.selection.set_targets(["bo"])
+    assert page.action.itemText(0) == "Aimed shot \u2014 it cannot hit: it needs 9 on a d6"
+    assert page.plan is None and not page.apply_button.isEnabled()

@@ -70,7 +70,8 @@ def test_the_installed_system_alone_owns_the_token_decorations(window, qtbot):
     assert decs and all(len(d.bars) == 2 for d in decs.values())  # SR5: Physical and Stun
     assert w.open_file(DEMOS["d100"])
     assert w.map_view.tokens.decorations == {}  # d100 marks only the hurt, nothing of sr5's stays
-    from engine.d100 import EnteredDice, Fire
+    from engine.d100.dice import EnteredDice
+    from engine.d100.actions import Fire
 
     w.d100.controller.apply(Fire("brick", ("ganger-2",)), EnteredDice({"hit": 30, "location": 60, "damage": 3}))
     decs = w.map_view.tokens.decorations
@@ -87,7 +88,10 @@ def test_a_system_without_a_rule_gui_opens_and_the_next_one_installs(window, qtb
     monkeypatch.setattr("gui.rules.base._DISCOVERED", True)
     assert w.open_file(DEMOS["d100"])
     settle(qtbot)
-    assert w.rule_gui is None and installed(w) == [] and w.sr5 is None
+    from gui.rules.door import DoorGui  # (no GUI of its own: the door page alone, issue 27)
+
+    assert isinstance(w.rule_gui, DoorGui) and installed(w) == [w.rule_gui] and w.sr5 is None
+    assert w.rule_gui.ruleset == "d100" and w.rule_gui.page in w.action_panel.pages()
     assert w.map_view.tokens.decorations == {} and "SR5" not in w.menus
     w.selection.set_attacker("sam")  # the map still answers
     assert w.targets.table.model().rowCount() == len(w.document.encounter.tokens) - 1
@@ -122,7 +126,7 @@ def test_right_click_actions_of_sr5_allowed_and_greyed_with_the_engines_reason(w
 
 
 def test_right_click_actions_of_d100_apply_or_open_the_panel(window):
-    from engine.d100 import RULESET
+    from engine.d100.rules import RULES as RULESET
 
     w = window
     w.actions["open d100 demo"].trigger()
@@ -206,6 +210,48 @@ def _landings(window) -> list:
     return out
 
 
+def test_an_x_typed_in_the_inspector_during_a_round_is_a_placement_not_movement(window, qtbot):
+    """Issue 27: only a drag is movement; the Inspector's x/y places the token (Sam at
+    (12, 20) typed to x = 18 would be a 6 m run if it were charged)."""
+    from engine.sr5.changes import settings_of
+    from tests.gui.test_sr5_gui import start_turn
+
+    w = window
+    start_turn(w)
+    log = settings_of(w.document.encounter).log
+    steps = w.document.undo_stack.count()
+    w.selection.select(["sam"], w.document.encounter)
+    field = w.inspector.widgets["x"]
+    field.setText("18")
+    field.editingFinished.emit()
+    sam = w.document.encounter.token("sam")
+    assert sam.x == 18.0 and w.document.undo_stack.count() == steps + 1
+    assert sam.rules["sr5"].moved == 0.0 and not sam.rules["sr5"].running
+    assert not w.document.undo_stack.undoText().endswith("(SR5: movement counted)")
+    assert settings_of(w.document.encounter).log == log  # no movement line either
+
+
+def test_a_drag_lands_as_moves_with_the_path_it_walked(window, qtbot):
+    """The drag's intent is kept (issue 27): the tool hands the document MoveTo values with
+    the corners its walk turned at, not a moved encounter to diff."""
+    from engine.rules import MoveTo
+    from gui.tools import drag_moves
+
+    enc = w_enc = window.document.encounter
+    sam = w_enc.token("sam")  # at (12, 20)
+    # east 4 m, then south 3 m, with a 0.1 m wobble on the way (dropped: under 0.25 m)
+    trail = [(1.0, 0.0), (2.0, 0.1), (3.0, 0.0), (4.0, 0.0), (4.0, 1.5), (4.0, 3.0)]
+    (m,) = drag_moves(enc, ("sam",), trail)
+    assert m == MoveTo("sam", (16.0, 23.0), ((16.0, 20.0),))
+    assert m.length_from((sam.x, sam.y)) == pytest.approx(7.0)  # 4 + 3, not the 5 m straight line
+    assert drag_moves(enc, ("sam",), [(1.0, 0.0), (2.0, 0.0)]) == [MoveTo("sam", (14.0, 20.0))]  # straight
+    assert drag_moves(enc, ("sam", "crate-1"), trail) is None  # an obstacle too: a plain edit
+    seen = []
+    window.document.moves_hook = lambda before, moves, text: seen.append(moves)
+    assert window.document.commit_moves([m], "Move Sam")
+    assert seen == [(m,)] and window.document.encounter.token("sam").x == 16.0
+
+
 def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(window, qtbot):
     from engine.sr5.changes import settings_of
     from tests.gui.conftest import mouse_drag
@@ -232,7 +278,7 @@ def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(windo
 
 
 def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publication(window, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
     from tests.gui.conftest import mouse_drag
 
     w = window

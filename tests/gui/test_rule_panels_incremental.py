@@ -15,7 +15,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView
 
-from engine.d100 import RULESET, EnteredDice, Fire, StartRound, TargetSpec
+from engine.d100.rules import RULES as RULESET
+from engine.d100.dice import EnteredDice
+from engine.d100.actions import Fire, StartRound, TargetSpec
 from gui import edits, idle
 from gui.rules import widgets
 from gui.rules.base import Kept, same_inputs
@@ -303,7 +305,7 @@ def sv(qtbot, tmp_path, monkeypatch):
 
 
 def test_static_veil_marks_ask_nothing_on_an_obstacle_edit_and_one_token_on_its_move(sv, monkeypatch):
-    from engine.static_veil import RULESET as SV
+    from engine.static_veil.rules import RULES as SV
     from gui.rules.static_veil.layer import marks_for
 
     win, ctl = sv

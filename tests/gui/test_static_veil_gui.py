@@ -74,7 +74,8 @@ def _pick(win, ident):
 # ---------------------------------------------------------------------------------------------
 def test_demo_loads_with_sheets_and_the_map_the_tests_need():
     from engine.files import load_encounter
-    from engine.static_veil import RULESET, Charge, Shove
+    from engine.static_veil.rules import RULES as RULESET
+    from engine.static_veil.actions import Charge, Shove
 
     enc = load_encounter(DEMO)
     assert enc.ruleset == "static-veil"
@@ -108,7 +109,8 @@ def test_shown_only_for_static_veil_encounters(sv, demo_path):
 
 
 def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
-    from engine.static_veil import RULESET, Shove
+    from engine.static_veil.rules import RULES as RULESET
+    from engine.static_veil.actions import Shove
 
     win, ctl = sv
     panel = ctl.panel
@@ -154,7 +156,8 @@ def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
 
 
 def test_charge_refused_for_lack_of_run_up_shows_the_engines_reason(sv, qtbot):
-    from engine.static_veil import RULESET, Charge
+    from engine.static_veil.rules import RULES as RULESET
+    from engine.static_veil.actions import Charge
 
     win, ctl = sv
     panel = ctl.panel
@@ -218,7 +221,7 @@ def test_hovering_while_picking_previews_that_target(sv, qtbot):
 
 
 def test_grapple_link_states_turns_and_one_undo_step_each(sv, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
 
     win, ctl = sv
     marks = {m.id: m for m in ctl.layer.marks}
@@ -286,7 +289,8 @@ def test_called_shot_offers_the_engines_locations_and_an_attack_outcome(sv, qtbo
 
 
 def test_move_the_grapple_to_a_clicked_place_drags_the_partner(sv, qtbot):
-    from engine.static_veil import RULESET, MoveGrapple
+    from engine.static_veil.rules import RULES as RULESET
+    from engine.static_veil.actions import MoveGrapple
 
     win, ctl = sv
     _select(win, "bolt")
@@ -324,7 +328,7 @@ def test_a_saved_log_comes_back_with_the_file(sv, qtbot, tmp_path):
 
 
 def test_move_walks_the_engines_way_and_counts_movement(sv, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
 
     win, ctl = sv
     _select(win, "rook")
@@ -373,7 +377,7 @@ def _drag_and_settle(win, qtbot, a, b, steps_before):
 
 
 def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
 
     win, ctl = sv
     _select(win, "vex")
@@ -402,7 +406,7 @@ def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot
 
 
 def test_a_drag_with_no_turn_running_or_counting_off_spends_nothing(sv, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
 
     win, ctl = sv
     assert RULESET.settings(win.document.encounter).active is None
@@ -425,7 +429,7 @@ def test_a_drag_with_no_turn_running_or_counting_off_spends_nothing(sv, qtbot):
 
 
 def test_a_refused_drag_lands_with_the_engines_reason_and_spends_nothing(sv, qtbot):
-    from engine.static_veil import RULESET
+    from engine.static_veil.rules import RULES as RULESET
 
     win, ctl = sv
     _select(win, "bolt")

@@ -400,3 +400,30 @@ def test_choosing_a_background_that_is_no_image_says_why_and_changes_nothing(win
     assert shown == [("Cannot use this image", f"{tmp_path / 'notes.png'} is not a PNG or JPEG image Coverfire can read"),
                      ("Cannot use this image", f"{tmp_path / 'gone.png'} is missing")]
     assert window.document.encounter is before and window.document.undo_stack.count() == 0
+
+
+def test_save_as_into_another_folder_is_not_an_edit_and_undo_keeps_the_image_found(window, tmp_path):
+    """Issue 27: a Save As that rewrites the background path for the new folder adds no undo
+    step; a Ctrl+Z after it undoes the edit before (the name), with the path still the one
+    that reaches the image from the new folder, and the file is unsaved only by that."""
+    from PySide6.QtGui import QColor, QImage
+
+    here = tmp_path / "fight"
+    here.mkdir()
+    img = QImage(60, 40, QImage.Format.Format_RGB32)
+    img.fill(QColor("#406040"))
+    img.save(str(here / "map.png"))
+    assert window.save_as(here / "fight.json") and window.set_background_image(here / "map.png")
+    doc = window.document
+    doc.commit(doc.encounter.model_copy(update={"name": "renamed"}), "Rename")
+    steps = doc.undo_stack.count()
+    other = tmp_path / "other"
+    other.mkdir()
+    assert window.save_as(other / "copy.json")
+    assert doc.undo_stack.count() == steps and doc.undo_stack.undoText() == "Rename"  # no "Keep background image path"
+    assert doc.encounter.map.background.image == "../fight/map.png" and not doc.dirty
+    window.actions["undo"].trigger()
+    assert doc.encounter.name != "renamed" and doc.dirty  # the rename undone, nothing else
+    assert doc.encounter.map.background.image == "../fight/map.png"  # still reaches the image from other/
+    assert (other / doc.encounter.map.background.image).resolve() == (here / "map.png").resolve()
+    assert window.map_view.ground.has_image

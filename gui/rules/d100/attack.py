@@ -2,7 +2,7 @@
 chance with every modifier and its source, the locations the map hides next to the stance
 table's; roll or enter the dice; apply (one undo step) and read what happened, step by step.
 
-Every number comes from the engine: :meth:`engine.d100.RULESET.preview` before the roll,
+Every number comes from the engine: :meth:`engine.d100.rules.RULES.preview` before the roll,
 :func:`engine.d100.mapcover.map_cover` for the map's hidden locations, the
 :class:`~engine.d100.rules.Change` after. The dialog is not modal: while it is open the
 shooter stays the attacker and clicking tokens on the map picks targets (shift-click adds
@@ -39,13 +39,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.d100 import (
-    LOCATIONS,
-    RULESET,
-    STANCES,
+from engine.d100.sheet import LOCATIONS, STANCES
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import (
     Aim,
     ChangeStance,
-    EnteredDice,
     Fire,
     FireTwoPistols,
     Melee,
@@ -54,6 +52,7 @@ from engine.d100 import (
     SwitchWeapon,
     TargetSpec,
 )
+from engine.d100.dice import EnteredDice
 from engine.d100.mapcover import map_cover
 from engine.errors import CoverfireError
 from engine.names import token_name
@@ -808,7 +807,7 @@ class AttackPage(ActionPage):
             self.reason.setText("Pick a target on the map." if self.max_targets() else "")
             self.apply_button.setEnabled(False)
             return
-        pre = RULESET.preview(enc, action)
+        pre = self.controller.system.preview(enc, action)
         self.preview = pre
         self.reason.setText("" if pre.legal else f"Not possible now: {pre.reason}")
         self.cost_label.setText("Free action (costs no action)." if pre.cost == 0 else
@@ -861,13 +860,6 @@ class AttackPage(ActionPage):
         self.dmg_label.setText(f"damage dice ({weapon})" if weapon else "damage dice")
         self.hit_label.setText("d100 recover roll" if self.action_key() == "recover" else "d100 to hit (first shot)")
 
-    def chance_text(self) -> str:
-        """The preview's chances as plain text (for tests and the log)."""
-        if self.preview is None:
-            return ""
-        return "; ".join(c.text() for atk in self.preview.attacks for c in atk.shots[:1])
-
-    # -- applying -------------------------------------------------------------------------------
     def apply(self) -> object | None:
         """Resolve and apply the action (one undo step); show the result. Returns the
         engine's Change, or None when it was refused (the reason is shown)."""

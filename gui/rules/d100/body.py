@@ -1,7 +1,7 @@
 """The body diagram of one d100 character: each location's severity (coloured), damage,
 armour and durability, bleeding; the injury total against the maximum; stunned, prone,
 unconscious and dead; lasting wound penalties. Everything read from the token's
-:class:`~engine.d100.sheet.Sheet` and :meth:`engine.d100.RULESET.status`.
+:class:`~engine.d100.sheet.Sheet` and :meth:`engine.d100.rules.RULES.status`.
 
 :class:`BodyDiagram` paints the figure (also used by the attack dialog to show which
 locations the map and the stance table hide); :class:`BodyPanel` is the dock's contents.
@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.d100 import LOCATIONS, RULESET, SEVERITIES
+from engine.d100.sheet import LOCATIONS, SEVERITIES
+from engine.d100.rules import RULES as RULESET
 from engine.d100 import effects as fx
 from engine.names import token_name
 from gui.rules.d100.present import (

@@ -1,13 +1,13 @@
 """The d100 rules on one main window: applies actions to the document (one undo step each),
 keeps the combat log in step with undo and redo, and says which token the docks show.
 
-No rule here: every answer is :data:`engine.d100.RULESET`'s.
+No rule here: every answer is :data:`engine.d100.rules.RULES`'s.
 """
 
 from __future__ import annotations
 
-from engine.d100 import (
-    RULESET,
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import (
     Aim,
     ChangeStance,
     EndTurn,
@@ -20,7 +20,7 @@ from engine.d100 import (
     SwitchWeapon,
 )
 from engine.model import Encounter
-from gui.rules.base import RuleController, token_name
+from gui.rules.base import RuleController, land, token_name
 
 RULESET_NAME = "d100"
 
@@ -87,9 +87,10 @@ class D100Controller(RuleController):
         encounter's own, seeded or random), land it as one undo step and log it. Raises
         :class:`engine.errors.IllegalActionError` (nothing changes) when it is not legal."""
         enc = self.document.committed
-        change = RULESET.apply(enc, action, dice)
+        outcome = self.system.apply(enc, action, dice)
+        change = outcome.detail
         start = len(RULESET.settings(enc).log)
-        self.document.commit(change.encounter, action_title(enc, action))
+        land(self.window, outcome, action_title(enc, action))
         self.last_change = change
         self.add_log(start, change.log, round=RULESET.settings(change.encounter).round or None)
         self.applied.emit(change)

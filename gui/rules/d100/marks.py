@@ -5,7 +5,7 @@ stunned and bleeding. Prone shows as the token's own "P"."""
 
 from __future__ import annotations
 
-from engine.d100 import RULESET
+from engine.d100.rules import RULES as RULESET
 from engine.d100.values import settings_of, sheet_of
 from gui.layers import TokenBar, TokenDecoration
 from gui.rules.base import Kept

@@ -8,7 +8,8 @@ from html import escape
 
 from PySide6.QtGui import QColor
 
-from engine.d100 import LOCATIONS, SEVERITIES, STANCE_LABELS
+from engine.d100.sheet import LOCATIONS
+from engine.d100.values import STANCE_LABELS
 
 #: Severity -> fill colour of a body location (none: unhurt grey-green).
 SEVERITY_COLOURS: dict[str, QColor] = {
@@ -55,10 +56,6 @@ def locations_text(locs) -> str:
     if len(locs) == len(LOCATIONS):
         return "every location"
     return ", ".join(loc_name(x) for x in locs) if locs else "none"
-
-
-def severity_index(severity: str) -> int:
-    return SEVERITIES.index(severity)
 
 
 def _sev(sev: str) -> str:

@@ -1,4 +1,4 @@
-"""The d100 round tracker: the round's order by speed (:meth:`engine.d100.RULESET.round_order`),
+"""The d100 round tracker: the round's order by speed (:meth:`engine.d100.rules.RULES.round_order`),
 whose action it is, actions left of each character's actions per round, and the buttons to
 start the next round and end the current character's turn (bleeding is rolled then).
 Clicking a row selects that token on the map."""
@@ -9,7 +9,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from engine.d100 import RULESET, EndTurn, Settings, StartRound
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import EndTurn, StartRound
+from engine.d100.sheet import Settings
 from engine.d100.values import sheet_of
 from engine.errors import CoverfireError
 from engine.names import token_name

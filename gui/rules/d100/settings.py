@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.d100 import RULESET
+from engine.d100.rules import RULES as RULESET
 from engine.d100.sheet import (
     DEFAULT_LOCATION_TABLE,
     SEVERITIES,

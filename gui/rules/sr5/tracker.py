@@ -45,7 +45,6 @@ ACTING = QColor("#fff176")
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
 WEAPON_ACTIONS = ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
                   "insert_clip", "reload", "quick_draw")
-INTERRUPTS = ("full_defense", "hit_the_dirt")
 #: Rows of the initiative order written in one event-loop turn; the rest follow in the next
 #: turns (gui.rules.widgets.ROWS_PER_TURN).
 ORDER_ROWS_PER_TURN = ROWS_PER_TURN

@@ -5,9 +5,10 @@ grapple links and token marks.
 One :class:`StaticVeilController` per main window (installed by
 :mod:`gui.rules.static_veil`). It is shown only while the open encounter's ruleset is
 ``"static-veil"`` and follows file changes. Every question goes to the engine
-(``engine.static_veil.RULESET``): ``available_maneuvers`` for the picker, ``preview`` for the
-drawing, ``apply`` / ``start_turn`` / ``end_turn`` for the change, which lands on the
-document's undo stack as one step (``EncounterDocument.commit``).
+through its ``RuleSystem`` (``self.system``): ``actions`` for the picker, ``preview`` for the
+drawing (``Move`` plans a walk), ``apply`` of a maneuver, ``Move``, ``StartTurn`` or ``EndTurn``
+for the change, whose ``Outcome`` lands as one undo step (:func:`gui.rules.base.land`). Reads of
+the sheets and settings go to ``engine.static_veil.rules.RULES``.
 
 Flow: select a token (the actor) -> click a maneuver -> for a targeted one, click the target
 on the map (the tool previews whatever is under the mouse) -> check the preview and enter
@@ -32,9 +33,10 @@ from gui.action_panel import ActionPage
 from engine.errors import CoverfireError, IllegalActionError
 # (loaded with the window, when the rule GUIs are found, not in the middle of the first Static
 # Veil file's opening: ~60 ms of imports on the GUI thread)
-from engine.static_veil import RULESET
+from engine.static_veil.rules import RULES as RULESET
+from engine.static_veil.system import EndTurn, Move, StartTurn
 from gui.combat_log import combat_log_for
-from gui.rules.base import Kept, LogMirror, RuleGui
+from gui.rules.base import Kept, LogMirror, RuleGui, land
 from gui.rules.base import token_name as _name
 from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.rules.static_veil.panel import ManeuverPanel
@@ -369,7 +371,7 @@ class StaticVeilController(RuleGui):
     def action(self, outcomes: dict | None = None, *, target: str | None = None, dest=None):
         """The engine action for what is set up (with ``outcomes``: the outcome fields the
         GM entered); None while a needed target or place is missing."""
-        from engine.static_veil import ACTION_BY_KEY
+        from engine.static_veil.actions import ACTION_BY_KEY
 
         key = self.key
         if key is None or key == MOVE or self.actor is None:
@@ -430,7 +432,7 @@ class StaticVeilController(RuleGui):
         self.panel.show_actor(_name(enc, self.actor), sheet, R.states(enc, self.actor), settings.round,
                               _name(enc, settings.active) or None, settings.active == self.actor)
         try:
-            self.options = R.available_maneuvers(enc, self.actor, self.target)
+            self.options = tuple(o.detail for o in self.system.actions(enc, self.actor, self.target) if o.detail is not None)
         except CoverfireError as exc:
             self.options = ()
             self.panel.show_message(str(exc), error=True)
@@ -474,7 +476,7 @@ class StaticVeilController(RuleGui):
             self.panel.show_preview(None, "", None, awaiting="Pick on the map to see the preview.")
             self.layer.set_drawing(self._hover_drawing())
             return
-        self.preview = R.preview(enc, act)
+        self.preview = self.system.preview(enc, act)
         opponent = self.preview.target or self.preview.partner
         self.panel.show_preview(self.preview, _name(enc, self.actor), _name(enc, opponent) or None,
                                 dice=R.settings(enc).dice)
@@ -491,7 +493,7 @@ class StaticVeilController(RuleGui):
             self.panel.show_preview(None, "", None, awaiting="Pick on the map to see the way.")
             self.layer.set_drawing(self._hover_drawing())
             return
-        self.preview = R.plan_move(enc, self.actor, self.dest)
+        self.preview = self.system.preview(enc, Move(self.actor, tuple(self.dest)))
         self.panel.show_preview(self.preview, _name(enc, self.actor), None, dice=R.settings(enc).dice)
         self._draw_preview()
 
@@ -620,7 +622,7 @@ class StaticVeilController(RuleGui):
         if token_id is not None and token_id != self.actor:
             act = self.action(target=token_id)
             if act is not None:
-                self.hover_preview = _ruleset().preview(self.document.encounter, act)
+                self.hover_preview = self.system.preview(self.document.encounter, act)
                 self.window.statusBar().showMessage(
                     f"{self._label()} {_name(self.document.encounter, token_id)}: "
                     + ("click to choose" if self.hover_preview.allowed else self.hover_preview.reason or ""), 6000)
@@ -634,10 +636,10 @@ class StaticVeilController(RuleGui):
             return
         self._hover_key = key
         if self.key == MOVE:
-            self.hover_preview = _ruleset().plan_move(self.document.encounter, self.actor, xy)
+            self.hover_preview = self.system.preview(self.document.encounter, Move(self.actor, tuple(xy)))
         else:
             act = self.action(dest=xy)
-            self.hover_preview = _ruleset().preview(self.document.encounter, act) if act is not None else None
+            self.hover_preview = self.system.preview(self.document.encounter, act) if act is not None else None
         self.layer.set_drawing(self._hover_drawing())
 
     def cancel(self) -> None:
@@ -662,20 +664,19 @@ class StaticVeilController(RuleGui):
         enc = self.document.encounter
         try:
             if self.key == MOVE:
-                res = _ruleset().move(enc, self.actor, self.preview.path)
-            else:
-                res = _ruleset().apply(enc, act)
+                act = Move(self.actor, self.preview.path[-1], tuple(self.preview.path))
+            outcome = self.system.apply(enc, act)
         except IllegalActionError as exc:  # OutcomeNeededError too: its reason says what to enter
             self.panel.show_message(exc.reason if hasattr(exc, "reason") else str(exc), error=True)
             return False
         except CoverfireError as exc:
             self.panel.show_message(str(exc), error=True)
             return False
-        ch = res.change
+        ch = outcome.detail
         who = _name(enc, ch.actor)
         text = f"{ch.label}: {who}" + (f" \u2192 {_name(enc, ch.target)}" if ch.target else "")
         self._reset_maneuver()
-        if self.document.commit(res.encounter, text):
+        if land(self.window, outcome, text):
             self._log_change(enc, ch)
         self.panel.show_message(ch.summary)
         self.applied.emit(ch)
@@ -686,11 +687,11 @@ class StaticVeilController(RuleGui):
         if not self.active or self.actor is None:
             return False
         enc = self.document.encounter
-        res = _ruleset().start_turn(enc, self.actor, new_round=new_round)
+        outcome = self.system.apply(enc, StartTurn(self.actor, new_round))
         who = _name(enc, self.actor)
-        if self.document.commit(res.encounter, f"New round: {who}'s turn" if new_round else f"Start {who}'s turn"):
-            self._log_change(enc, res.change)
-        self.applied.emit(res.change)
+        if land(self.window, outcome, f"New round: {who}'s turn" if new_round else f"Start {who}'s turn"):
+            self._log_change(enc, outcome.detail)
+        self.applied.emit(outcome.detail)
         return True
 
     def end_turn(self) -> bool:
@@ -702,10 +703,10 @@ class StaticVeilController(RuleGui):
         who = R.settings(enc).active or self.actor
         if who is None:
             return False
-        res = R.end_turn(enc, who)
-        if self.document.commit(res.encounter, f"End {_name(enc, who)}'s turn"):
-            self._log_change(enc, res.change)
-        self.applied.emit(res.change)
+        outcome = self.system.apply(enc, EndTurn(who))
+        if land(self.window, outcome, f"End {_name(enc, who)}'s turn"):
+            self._log_change(enc, outcome.detail)
+        self.applied.emit(outcome.detail)
         return True
 
     def set_dice(self, model: str) -> None:

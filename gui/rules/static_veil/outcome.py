@@ -1,5 +1,5 @@
 """The outcome entry of a Static Veil maneuver: one small row per test the engine says the
-maneuver needs (``Preview.tests``, :class:`engine.static_veil.TestSpec`).
+maneuver needs (``Preview.tests``, :class:`engine.static_veil.dice.TestSpec`).
 
 * opposed test: who won (the acting character or the opponent) and by how many net hits;
 * attack: does it get through, net hits, damage (optional);
@@ -222,7 +222,7 @@ class OutcomeForm(QWidget):
 
     def values(self) -> dict:
         """The maneuver's outcome fields from what was entered (only those entered)."""
-        from engine.static_veil import Attack, Check, Opposed
+        from engine.static_veil.dice import Attack, Check, Opposed
 
         out: dict = {}
         won = self.actor_wins()

@@ -3,8 +3,10 @@ advances by the dice it rolled only (engine.d100.rules.seeded_source)."""
 
 from __future__ import annotations
 
-from engine.d100 import RULESET, EnteredDice, Fire, SeededDice
-from engine.d100.rules import seeded_source
+from engine.d100.rules import RULES as RULESET
+from engine.d100.dice import EnteredDice, SeededDice
+from engine.d100.actions import Fire
+from engine.d100.values import seeded_source
 from engine.model import Encounter
 
 
@@ -44,7 +46,7 @@ def test_entered_hit_and_location_leave_the_damage_to_the_sequence_which_advance
 
 
 def test_status_says_stunned_for_this_round_and_for_the_next_turn():
-    from engine.d100 import StartRound
+    from engine.d100.actions import StartRound
 
     e = enc()
     assert not RULESET.status(e, "b").stunned

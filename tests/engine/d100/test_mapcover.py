@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.d100 import RULESET, Aim, Fire, ScriptedDice
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import Aim, Fire
+from engine.d100.dice import ScriptedDice
 from engine.d100.mapcover import map_cover
 from engine.errors import UnknownIdError
 from engine.model import Encounter

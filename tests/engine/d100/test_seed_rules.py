@@ -3,7 +3,9 @@ ambidextrous; a leg at Acute may only crawl."""
 
 from __future__ import annotations
 
-from engine.d100 import RULESET, Fire, FireTwoPistols, ScriptedDice, StartRound, TargetSpec
+from engine.d100.rules import RULES as RULESET
+from engine.d100.actions import Fire, FireTwoPistols, StartRound, TargetSpec
+from engine.d100.dice import ScriptedDice
 from engine.model import Encounter
 from engine.rules import MoveTo, find_system
 
@@ -117,7 +119,7 @@ def test_crawling_is_free_outside_a_round_and_noted_with_the_option():
 def test_a_useless_primary_arm_leaves_the_off_hand_and_its_penalty():
     # right arm Acute (16 points): useless; the pistol must go to the left (off) hand: 60 - 20
     hurt = {"weapon": None, "wounds": {"right_arm": {"damage": 16, "severity": "acute"}}}
-    from engine.d100 import SwitchWeapon
+    from engine.d100.actions import SwitchWeapon
 
     e = enc(shooter=hurt)
     assert RULESET.why_not(e, SwitchWeapon("a", "P", hand="main")) == "Ana's right arm is useless: take it in the off hand"

@@ -23,8 +23,8 @@ from engine.importers.chummer import (
     free_spot,
     import_chummer,
     parse_chummer,
-    run_import_character,
 )
+from engine.importers.detect import run_import_character
 from engine.importers.chummer_data import SKILLS
 from engine.model import Encounter, MapSpec, Obstacle
 from tests.engine.importers._helpers import png_bytes

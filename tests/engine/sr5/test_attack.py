@@ -223,7 +223,8 @@ def test_hit_net_hits_armor_ap_soak_and_wound_initiative():
     rz = e2.token("razor").rules.get("sr5")
     assert rz.physical_damage == 7 and rz.initiative == 13  # wound -2 costs 2 Initiative
     assert "hit" in ch.label and len(e2.rules["sr5"].log[-1].rolls) == 3
-    assert ch.revert(e2) == e
+    before, after = {t.id: t for t in ch.tokens_before}, {t.id: t for t in ch.tokens_after}
+    assert before["razor"] == e.token("razor") and after["razor"] == e2.token("razor")
 
 
 def test_tie_is_a_graze_and_no_soak_roll():

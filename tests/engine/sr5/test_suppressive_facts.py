@@ -153,19 +153,6 @@ def test_cover_class_from_the_map(height, cls):
     e = encounter(token("sam", 0, 50), token("razor", 10, 50), obstacles=(wall("w", 5, 45, 6, 55, height),))
     f = facts_from_map(e, "sam", ["razor"])
     assert f.target("razor").cover == cls and f.target("razor").distance == pytest.approx(10)
-    # the geometry-only path (no engine.analysis) agrees
-    from engine.sr5.facts import _facts_from_geometry
-    from engine.sr5.sheet import Options
-
-    assert _facts_from_geometry(e, "sam", ["razor"], Options()).target("razor").cover == cls
-
-
-def test_geometry_path_matches_the_tactics_path_on_the_suppressive_field():
-    from engine.sr5.facts import _facts_from_geometry
-    from engine.sr5.sheet import Options
-
-    e = _field()
-    assert _facts_from_geometry(e, "sam", ["a", "d"], Options()).tokens == facts_from_map(e, "sam", ["a", "d"]).tokens
 
 
 def test_facts_from_a_tactics_object():

@@ -76,7 +76,7 @@ def test_declaring_enhanced_fire_reshapes_the_zone_and_undo_restores_it():
     assert "Sam lays enhanced suppressive fire (20 rounds)" in new.rules["sr5"].log[-1].text  # the zone has no name
     st = suppression_status(new, facts_from_map(new, "sam", ["lupe"]))
     assert st["lupe"].penalty == -3 and st["lupe"].must_test == ()  # next to it: penalty, no test
-    assert ch.revert(new).zone("sup").effective_width == 10.0
+    assert ch.zones_before[0].effective_width == 10.0
 
 
 def test_prone_does_not_spare_in_enhanced_fire_unless_lucky_cover():
@@ -166,6 +166,6 @@ def test_the_clip_option_fires_the_zone_cut_to_the_range():
     plan = plan_suppressive(enc, SuppressiveDeclaration("sam", "sup"))
     assert plan.legal and plan.zone.length == 150
     new, ch = apply_suppressive(enc, plan, HITS_3)
-    assert new.zone("sup").length == 150 and ch.revert(new).zone("sup").length == 160
+    assert new.zone("sup").length == 150 and ch.zones_before[0].length == 160
     assert "the zone is clipped to 150 m, the range of HK-227" in new.rules["sr5"].log[-1].text
     assert _far_corners(new) == (150.0, [45.0, 55.0])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from engine.files import encounter_from_data
-from engine.static_veil import RULESET
+from engine.static_veil.rules import RULES as RULESET
 
 
 def _enc():

@@ -8,7 +8,9 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.files import encounter_from_data
 from engine.rules import MoveTo, find_system
-from engine.static_veil import RULESET, Attack, Charge, Opposed, Shove
+from engine.static_veil.rules import RULES as RULESET
+from engine.static_veil.dice import Attack, Opposed
+from engine.static_veil.actions import Charge, Shove
 
 
 def _enc(settings=None, rook_x=2.0, **extra_tokens):

@@ -1,6 +1,6 @@
-"""gui.layers.changed.changed_items: the items an edit replaced, added or removed, by identity."""
+"""engine.diff.changed_items: the items an edit replaced, added or removed, by identity."""
 
-from gui.layers.changed import changed_items
+from engine.diff import changed_items, changed_positions
 
 
 class Item:
@@ -39,3 +39,13 @@ def test_too_many_changes_give_none():
     assert changed_items(ITEMS, fresh, 5) is None
     assert names(changed_items(ITEMS, fresh, 10)) == ([o.name for o in ITEMS], [o.name for o in ITEMS])
     assert changed_items(ITEMS[:2], ITEMS[:2] + tuple(Item(str(i)) for i in range(30)), 5) is None
+
+
+def test_changed_positions_are_the_indices_replaced_in_place():
+    moved = ITEMS[:2] + (Item("o2"),) + ITEMS[3:7] + (Item("o7"),) + ITEMS[8:]
+    assert changed_positions(ITEMS, moved, 16) == [2, 7]
+    assert changed_positions(ITEMS, moved, 1) is None  # more than the limit
+    assert changed_positions(ITEMS, ITEMS[:9], 16) is None  # not one length
+    assert changed_positions(ITEMS, ITEMS, 16) == []
+    assert names(changed_items(ITEMS, moved)) == (["o2", "o7"], ["o2", "o7"])  # no limit
+
