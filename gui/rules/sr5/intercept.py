@@ -58,7 +58,7 @@ class InterceptPage(ActionPage):
         GM did something since: the status bar says so)."""
         c = self.chances[index]
         doc = self.gui.window.document
-        if doc.committed is not self._moved:
+        if doc.committed.tokens is not self._moved.tokens:  # (the recorder adds to the step, not to its tokens)
             self.gui.window.statusBar().showMessage(
                 "Intercept not offered any more: something was done after the move", 10000)
             self.close()
