@@ -26,9 +26,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 
 from engine.errors import excerpt
 
@@ -40,6 +40,8 @@ MAX_STEPS = 20_000
 CHECKPOINT_EVERY = 64
 
 StepKind = Literal["action", "move", "edit"]
+#: A JSON object of any fields (its schema spelled out: pydantic versions write it differently).
+_Object = Annotated[dict[str, Any], WithJsonSchema({"type": "object", "additionalProperties": True})]
 
 
 class Step(BaseModel):
@@ -63,7 +65,7 @@ class Step(BaseModel):
     actor: str | None = None
     targets: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
-    patch: tuple[dict[str, Any], ...] = ()
+    patch: tuple[_Object, ...] = ()
     check: str
 
 
@@ -79,7 +81,7 @@ class Record(BaseModel):
     map: tuple[float, float]
     #: the last step's ``check`` (the start's when there is none): a record cut short is told
     end: str = ""
-    start: dict[str, Any]
+    start: _Object
     steps: tuple[Step, ...] = ()
 
     @property

@@ -15,7 +15,7 @@ from gui.qtgeom import add_ring
 from engine.id_index import IdIndex
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
-from gui.layers.paint import NO_BRUSH, NO_PEN, _alpha, cosmetic, draw_label
+from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, _alpha, cosmetic, draw_label
 
 
 @dataclass
@@ -56,9 +56,15 @@ class OverlayLayer(MapLayer):
                 rect = rect.united(p.boundingRect())
             for x, y in sk.handles:
                 rect = rect.united(QRectF(x - 0.01, y - 0.01, 0.02, 0.02))
-            for x, y, _ in sk.labels:
+        pad = 160.0 * self.options.label_scale
+        for sk in (self._selection, self._tool):
+            for x, y, text in sk.labels:
                 rect = rect.united(QRectF(x - 0.01, y - 0.01, 0.02, 0.02))
-        self._set_rect(rect, 160.0 * self.options.label_scale)
+                # (a label is drawn 12 px right of and below its point: its whole pill inside the
+                # bounds, or a longer one, such as a drag's walk and cost, leaves stale pixels)
+                _, w, h = TEXT.get(text, 12 * self.options.label_scale, True)
+                pad = max(pad, 12.0 + w + 16.0, 12.0 + h + 16.0)
+        self._set_rect(rect, pad)
         self.update()
 
     def paint(self, painter: QPainter, *args) -> None:

@@ -44,14 +44,14 @@ class DoorPage(ActionPage):
         row = QHBoxLayout()
         row.addWidget(self.dice, 1)
         row.addWidget(self.roll_button)
-        self.result_text = QLabel()
-        self.result_text.setWordWrap(True)
+        self.outcome_label = QLabel()
+        self.outcome_label.setWordWrap(True)
         self.apply_button = QPushButton("Apply")
         self.apply_button.clicked.connect(self.apply_default)
         for w in (self.who, self.action, self.plan_text):
             lay.addWidget(w)
         lay.addLayout(row)
-        lay.addWidget(self.result_text)
+        lay.addWidget(self.outcome_label)
         lay.addWidget(self.apply_button)
         lay.addStretch(1)
 
@@ -64,7 +64,7 @@ class DoorPage(ActionPage):
         self.options, self.plan, self.result = [], None, None
         self.action.clear()
         self.plan_text.clear()
-        self.result_text.clear()
+        self.outcome_label.clear()
         if actor is None:
             self.who.setText("Select a token: its actions show here.")
         else:
@@ -80,7 +80,7 @@ class DoorPage(ActionPage):
     def choose(self) -> None:
         """Preview the chosen action (what it would do; nothing changes)."""
         self.plan, self.result = None, None
-        self.result_text.clear()
+        self.outcome_label.clear()
         i = self.action.currentIndex()
         option = self.options[i] if 0 <= i < len(self.options) else None
         if option is not None:
@@ -102,9 +102,9 @@ class DoorPage(ActionPage):
             self.result = s.resolve(self.plan, s.dice_from_data(text) if text else None)
         except (CoverfireError, ValueError) as exc:
             self.result = None
-            self.result_text.setText(str(exc))
+            self.outcome_label.setText(str(exc))
         else:
-            self.result_text.setText("\n".join(s.describe(self.result)))
+            self.outcome_label.setText("\n".join(s.describe(self.result)))
         self._buttons()
         return self.result is not None
 
@@ -116,7 +116,7 @@ class DoorPage(ActionPage):
         try:
             outcome = g.system.apply(g.window.document.committed, self.result)
         except (CoverfireError, ValueError) as exc:
-            self.result_text.setText(str(exc))
+            self.outcome_label.setText(str(exc))
             return None
         g.landed(outcome)
         self.applied.emit(outcome)

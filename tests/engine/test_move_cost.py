@@ -3,11 +3,12 @@ system's own movement (shown beside a dragged token), "" where the system counts
 
 from __future__ import annotations
 
-from engine.d100 import RULESET as D100, StartRound
+from engine.d100.actions import StartRound
+from engine.d100.rules import RULES as D100
 from engine.model import Encounter
 from engine.rules import find_system
 from engine.sr5.movement import MovementBudget, cost_words
-from engine.static_veil import RULESET as VEIL
+from engine.static_veil.rules import RULES as VEIL
 
 
 def test_sr5_walking_running_and_past_the_running_rate():

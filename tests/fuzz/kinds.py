@@ -884,7 +884,7 @@ def _writer(save: Path, target: Path, at, delay: float, gate: int, result: Path)
     import time as _time
 
     from engine.errors import CoverfireError
-    from engine.importers.chummer import run_import_character
+    from engine.importers.detect import run_import_character
 
     os = __import__("os")
     os.read(gate, 1)  # (closed by the parent: every writer is released at once)

@@ -81,7 +81,7 @@ def test_the_aimed_shot_runs_in_the_action_panel_through_the_door(cover_only, wi
     assert page.plan is not None and "needs 3+ on a d6" in page.plan_text.text()
     steps = window.document.undo_stack.count()
     page.dice.setText("2")
-    assert page.roll() and "rolls 2 (needs 3+): miss" in page.result_text.text()
+    assert page.roll() and "rolls 2 (needs 3+): miss" in page.outcome_label.text()
     page.dice.setText("5")
     page.roll()
     out = page.apply_default()

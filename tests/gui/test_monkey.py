@@ -56,7 +56,7 @@ from PySide6.QtWidgets import (
 from tests.gui.conftest import open_window
 from tests.gui.settle import settle
 
-EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "400"))  # (~5 s of CPU a demo)
+EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "250"))  # (~3 s of CPU a demo)
 SEED = int(os.environ.get("COVERFIRE_MONKEY_SEED", "20231"))
 #: Other weights for some kinds of event, e.g. "drop=10,switch_demo=5" (Monkey.kinds).
 WEIGHTS = os.environ.get("COVERFIRE_MONKEY_WEIGHTS", "")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QMessageBox
 from tests.fuzz.kinds import make_input
 
 SEED = 15
-CASES = 40  # at most, of each kind ...
+CASES = 25  # at most, of each kind ...
 REFUSALS = 3  # ... stopping once this many bad files were refused
 
 

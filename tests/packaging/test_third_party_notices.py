@@ -5,6 +5,7 @@ in it, and readline and OpenSSL must not be there."""
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -21,7 +22,10 @@ def test_the_licence_is_mit_as_declared():
 
 
 def test_the_committed_wheel_notices_are_what_the_dependencies_pull_in():
-    assert tpn.main(["wheel", "--check", str(ROOT / "THIRD_PARTY_NOTICES.txt")]) == 0
+    # (the notices describe the wheel as installed today; .ci/check-lowest's oldest allowed
+    # versions pull in another set of packages, so there only the direct ones are checked)
+    if not os.environ.get("COVERFIRE_LOWEST_PINS"):
+        assert tpn.main(["wheel", "--check", str(ROOT / "THIRD_PARTY_NOTICES.txt")]) == 0
     text = (ROOT / "THIRD_PARTY_NOTICES.txt").read_text()
     for name in ("pyside6-essentials", "shiboken6", "shapely", "numpy", "pydantic", "pyqtgraph", "psutil", "defusedxml"):
         assert f"\n* {name}: " in text, name
