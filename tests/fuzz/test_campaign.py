@@ -133,14 +133,14 @@ def test_a_lost_write_of_concurrent_writers_is_a_silent_change(tmp_path, monkeyp
     # (in this process: the writers are forked from it; each "adds" a character and writes nothing)
     import os
 
-    import engine.importers.chummer as chummer
+    import engine.importers.detect as detect
     from tests.fuzz.kinds import run_case
 
     def says_added_writes_nothing(args):
         print(f"Added 'Ghost' as 'ghost-{os.getpid()}' at (1, 1) to {args.into}")
         return 0
 
-    monkeypatch.setattr(chummer, "run_import_character", says_added_writes_nothing)
+    monkeypatch.setattr(detect, "run_import_character", says_added_writes_nothing)
     outcome, detail = run_case(f"{CI_SEED}:concurrent:{CI_CASES['concurrent']}", tmp_path / "case")
     assert outcome == "silent", detail
     assert "writers said they added ['ghost-" in detail and "lost ['ghost-" in detail
