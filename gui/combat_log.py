@@ -298,9 +298,13 @@ def combat_log_for(window) -> CombatLog:
     log.visibilityWanted.connect(dock.setVisible)
     window.combat_log = log
     window.combat_log_panel = panel
-    players = getattr(window, "player_view", None)
-    if players is not None:
-        panel.revealRequested.connect(players.reveal_roll)
+
+    def reveal(lines) -> None:  # (the player view asked for when it is used, however the window was built)
+        players = getattr(window, "player_view", None)
+        if players is not None:
+            players.reveal_roll(lines)
+
+    panel.revealRequested.connect(reveal)
 
     def _on_document(change) -> None:
         if change.reset:

@@ -76,6 +76,20 @@ def _load_builtin_extensions() -> None:
         importlib.import_module(name)
 
 
+def _in_builtin_order(extensions: list) -> list:
+    """The extensions in the order of :data:`BUILTIN_EXTENSIONS` (then any others, as
+    registered), whatever order their modules happened to be imported in: a window is built
+    the same way every time (the rule systems' combat log after the player view, say)."""
+    def rank(fn) -> int:
+        module = getattr(fn, "__module__", "") or ""
+        for i, name in enumerate(BUILTIN_EXTENSIONS):
+            if module == name or module.startswith(name + "."):
+                return i
+        return len(BUILTIN_EXTENSIONS)
+
+    return sorted(extensions, key=rank)
+
+
 def register_extension(fn: Callable[["MainWindow"], None]) -> Callable[["MainWindow"], None]:
     """Have ``fn(window)`` called for every main window built from now on (to add docks,
     menus, actions). Usable as a decorator."""
@@ -158,7 +172,7 @@ class MainWindow(QMainWindow):
         self._map_only_hidden: list[QWidget] | None = None
         self.restored_layout = self._restore_geometry()
         _load_builtin_extensions()
-        for ext in list(EXTENSIONS):
+        for ext in _in_builtin_order(EXTENSIONS):
             ext(self)
         self.restored_layout = self._restore_state() and self.restored_layout
         from gui.context_menu import MapContextMenu
