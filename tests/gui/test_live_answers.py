@@ -12,6 +12,7 @@ from geometry.cover import cover_percent
 from gui.style import PLAYER_VIEW
 from gui.targets import charge_refusal
 from tests.gui.conftest import mouse_click, mouse_drag, vp_point
+from tests.gui.settle import settle
 
 
 def table(window) -> dict[str, list[str]]:
@@ -108,9 +109,11 @@ def test_drawing_an_obstacle_with_the_mouse_changes_the_targets_cover(window):
     assert table(window)["ganger-2"][5] == "full"
 
 
-def test_hover_draws_sight_hidden_silhouette_and_charge_from_the_engine(window):
+def test_hover_draws_sight_hidden_silhouette_and_charge_from_the_engine(window, qtbot):
     v = window.map_view
     mouse_click(v, 12.0, 20.0)
+    settle(qtbot, window)  # (Sam's answers and the legend's refit land before the mouse points again)
+    assert window.selection.attacker == "sam"
     QTest.mouseMove(v.viewport(), vp_point(v, 22.0, 8.0))  # over Vex
     assert v.focus_target() == "ganger-6"
     s = v.answer_layer._sight
