@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QToolTip
 
 from engine.analysis import Tactics
 from geometry.cover import cover_percent
@@ -114,8 +115,11 @@ def test_hover_draws_sight_hidden_silhouette_and_charge_from_the_engine(window, 
     mouse_click(v, 12.0, 20.0)
     settle(qtbot, window)  # (Sam's answers and the legend's refit land before the mouse points again)
     assert window.selection.attacker == "sam"
+    # (a tooltip an earlier test left showing is a window of its own: offscreen, the mouse
+    # moving over it leaves the map, which drops the hover)
+    QToolTip.hideText()
     QTest.mouseMove(v.viewport(), vp_point(v, 22.0, 8.0))  # over Vex
-    assert v.focus_target() == "ganger-6"
+    qtbot.waitUntil(lambda: v.focus_target() == "ganger-6", timeout=5000)
     s = v.answer_layer._sight
     sight = Tactics(window.document.encounter).line_of_sight("sam", "ganger-6")
     assert s["fraction"] == pytest.approx(sight.fraction) and s["cls"] == sight.cls
