@@ -17,20 +17,14 @@ import gc
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import record  # noqa: E402
 from engine.encounter_text import EncounterText  # noqa: E402
+from bench.bench_record import cpu_ms  # noqa: E402
 from engine.files import atomic_write_bytes, load_encounter  # noqa: E402
-
-
-def cpu_ms(fn, *a, **k):
-    t = time.thread_time()
-    out = fn(*a, **k)
-    return (time.thread_time() - t) * 1000, out
 
 
 def main(argv=None) -> int:

@@ -17,10 +17,9 @@ The story itself (pages, damage, totals) is the engine's: :func:`engine.fight_st
 from __future__ import annotations
 
 import html
-import math
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRectF, QSizeF, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
 from engine.errors import CoverfireError
@@ -220,26 +219,8 @@ def _pdf(encounter, story: Story) -> bytes:
 
 # -- HTML -------------------------------------------------------------------------------------------
 def _svg_of_page(encounter, page: Page, story: Story) -> str:
-    from PySide6.QtCore import QRect, QSize
-    from PySide6.QtSvg import QSvgGenerator
-
-    from gui.portable_svg import portable_svg
-
     with _snapshot(encounter, page, story, 960) as snap:
-        buf = QBuffer()
-        buf.open(QIODevice.OpenModeFlag.WriteOnly)
-        gen = QSvgGenerator()
-        gen.setOutputDevice(buf)
-        size = QSize(math.ceil(snap.layout.width), math.ceil(snap.layout.height))
-        gen.setSize(size)
-        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
-        gen.setResolution(96)
-        gen.setTitle(page.title)
-        p = QPainter(gen)
-        snap.paint(p)
-        _paint_fire(p, snap, page)
-        p.end()
-        text = portable_svg(bytes(buf.data())).decode("utf-8")
+        text = snap.svg(over=lambda p: _paint_fire(p, snap, page), title=page.title).decode("utf-8")
     start = text.find("<svg")
     return text[start:] if start >= 0 else text
 

@@ -630,8 +630,9 @@ class Snapshot:
     def png(self, scale: float | None = None) -> bytes:
         return _image_bytes(self.image(scale), "PNG")
 
-    def svg(self) -> bytes:
-        """The page as SVG (vector; 1 user unit = 1 logical pixel)."""
+    def svg(self, *, over=None, title: str | None = None) -> bytes:
+        """The page as SVG (vector; 1 user unit = 1 logical pixel); ``over(painter)`` draws
+        more on it after the page (the fight report's lines of fire)."""
         from PySide6.QtSvg import QSvgGenerator
 
         buf = QBuffer()
@@ -642,10 +643,12 @@ class Snapshot:
         gen.setSize(size)
         gen.setViewBox(QRect(0, 0, size.width(), size.height()))
         gen.setResolution(96)
-        gen.setTitle(self.title() or "Coverfire snapshot")
+        gen.setTitle(title or self.title() or "Coverfire snapshot")
         gen.setDescription(f"Coverfire snapshot of {self.encounter.name} ({self.subtitle()})")
         p = QPainter(gen)
         self.paint(p)
+        if over is not None:
+            over(p)
         p.end()
         return portable_svg(bytes(buf.data()))
 
