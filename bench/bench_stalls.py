@@ -168,6 +168,10 @@ class Sampler:
         self._ident = threading.get_ident()
         self._stop = threading.Event()
         self._interval = interval
+        # the sampler gets the interpreter lock only at a switch (5 ms by default): ask for
+        # switches as often as it samples, or a 50 ms turn yields a handful of samples
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(interval / 2)
         self._thread = threading.Thread(target=self._run, name="stall-sampler", daemon=True)
         self._thread.start()
 
@@ -183,6 +187,7 @@ class Sampler:
 
     def stop(self) -> None:
         self._stop.set()
+        sys.setswitchinterval(self._switch)
 
     def report(self, t0: float, t1: float, top: int = 6) -> list[str]:
         """What ran between ``t0`` and ``t1``: the commonest innermost frames of this
@@ -192,6 +197,7 @@ class Sampler:
         root = str(ROOT) + os.sep
         inner: Counter = Counter()
         chains: Counter = Counter()
+        incl: Counter = Counter()  # samples in which a function of this program was running
         n = 0
         for t, stack in self.samples:
             if not t0 <= t <= t1:
@@ -199,6 +205,9 @@ class Sampler:
             n += 1
             own = [f"{f[len(root):]}:{name}:{line}" for f, name, line in stack
                    if f.startswith(root) and "bench_stalls" not in f]
+            for name in {f"{f[len(root):]}:{fn}" for f, fn, _ in stack if f.startswith(root)
+                         and "bench_stalls" not in f}:
+                incl[name] += 1
             if own:
                 inner[own[0]] += 1
                 chains[" < ".join(own[:10])] += 1
@@ -208,6 +217,7 @@ class Sampler:
         out = [f"      {n} samples"]
         out += [f"      {c:4d}  {k}" for k, c in inner.most_common(top)]
         out += ["      chains:"] + [f"      {c:4d}  {k}" for k, c in chains.most_common(top)]
+        out += ["      inclusive:"] + [f"      {c:4d}  {k}" for k, c in incl.most_common(3 * top)]
         return out
 
 

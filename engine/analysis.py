@@ -202,7 +202,6 @@ class Tactics:
     def __init__(self, encounter: Encounter, *, obstacles: ObstacleSet | None = None,
                  cover_from: Tactics | None = None) -> None:
         self._obs = obstacles if obstacles is not None else ObstacleSet()
-        self._zone_rev: int | None = None  # the obstacles' revision the zone shapes were cut at
         #: another Tactics over these very obstacle indexes whose cover answers this one may
         #: take (:meth:`cover_answers`; the players' view of the GM's encounter)
         self._cover_from = cover_from
@@ -256,9 +255,6 @@ class Tactics:
         """Take a new version of the encounter. Cheap when only tokens or zones changed."""
         bounds = (0.0, 0.0, float(encounter.map.width), float(encounter.map.height))
         self._obs.update(encounter.obstacles, bounds)
-        if self._obs.revision != self._zone_rev:  # (shared indexes: another Tactics may have updated them)
-            self._zone_cache.clear()
-            self._zone_rev = self._obs.revision
         if encounter.tokens is not self._tokens:
             toks = encounter.tokens
             old = self._tokens
@@ -377,14 +373,23 @@ class Tactics:
         the eye to a target's silhouette lies within the target's radius of the segment from
         the eye to its centre, so a target is kept when that segment stays farther than its
         radius from every box. None (unknown changes): nothing is kept."""
+        return Tactics._untouched((a.x, a.y), known, boxes)
+
+    @staticmethod
+    def _untouched(eye: tuple[float, float], known: dict, boxes: list[tuple] | None) -> dict:
+        """The entries of ``known`` ({token id: (token, answer)}) whose answer, as seen from
+        the plan point ``eye``, obstacle changes within ``boxes`` cannot have touched (see
+        :meth:`_still_valid`); None (unknown changes): nothing is kept."""
         if boxes is None or not known:
             return {}
+        if not boxes:
+            return known
         ids = list(known)
         toks = [known[i][0] for i in ids]
         P = np.array([(t.x, t.y) for t in toks], dtype=float)
         R = np.array([t.radius for t in toks], dtype=float) + 1e-6
         hit = np.zeros(len(ids), dtype=bool)
-        E = np.array([a.x, a.y])
+        E = np.array([eye[0], eye[1]], dtype=float)
         for x0, y0, x1, y1 in boxes:
             hit |= segment_box_distance(E, P, (x0, y0, x1, y1)) <= R
         return {i: known[i] for i, h in zip(ids, hit.tolist()) if not h}
@@ -591,23 +596,32 @@ class Tactics:
         directed zone is not in it.
 
         Incremental: a token's answer for a zone is kept while the token (the same frozen
-        value), the zone, its origin and the obstacles stay the same -- dragging one token
-        re-measures that token only (and the zones it owns)."""
+        value), the zone and its origin stay the same and no obstacle changed near the line
+        from the origin to it (the part inside the shape does not depend on obstacles, the
+        cover from the origin only on those near that line, :meth:`_untouched`) -- dragging
+        one token re-measures that token only (and the zones it owns), an obstacle edit only
+        the tokens seen past it."""
         if self._hits is not None:
             return self._hits
         out: dict[str, list[ZoneHit]] = {}
         toks = self._tokens or ()
         live = set()
+        rev = self.index_builds
         for z in self.encounter.zones:
             live.add(z.id)
             shape = self._zone(z.id)
-            key = self._zone_cache[z.id][0] + (self.index_builds,)  # (not id(): addresses are reused)
-            old = self._hit_cache.get(z.id)  # (key, {token id: (token, hit)}, tokens)
+            key = self._zone_cache[z.id][0]  # (values: not id(), addresses are reused)
+            old = self._hit_cache.get(z.id)  # (key, {token id: (token, hit)}, tokens, obstacles' revision)
             known: dict[str, tuple] = old[1] if old is not None and old[0] == key else {}
+            if known and old[3] != rev:  # obstacles changed: keep the answers they cannot touch
+                ox, oy, _ = self.zone_origin(z.id)
+                kept = self._untouched((ox, oy), known, self._obs.changed_since(old[3]))
+                if len(kept) != len(known):
+                    old, known = None, kept
             step = self._tok_change
-            if known and old[2] is toks:
+            if known and old is not None and old[2] is toks:
                 todo, fresh = [], known
-            elif known and step is not None and step[0] is old[2]:
+            elif known and old is not None and step is not None and step[0] is old[2]:
                 todo, fresh = list(step[1]), dict(known)  # (only the tokens that changed since)
             else:
                 todo = [i for i, t in enumerate(toks) if known.get(t.id, (None,))[0] is not t]
@@ -631,11 +645,11 @@ class Tactics:
                     f, c = float(frac[k]), float(cov[k])
                     hit = ZoneHit(t.id, f, c) if f > 0 and cover_class(c) != "full" else None
                     fresh[t.id] = (t, hit)
-            self._hit_cache[z.id] = (key, fresh, toks)
+            self._hit_cache[z.id] = (key, fresh, toks, rev)
             out[z.id] = [fresh[t.id][1] for t in toks if fresh[t.id][1] is not None]
-        for zid in list(self._hit_cache):
-            if zid not in live:
-                del self._hit_cache[zid]
+        for cache in (self._hit_cache, self._zone_cache):
+            for zid in [k for k in cache if k not in live]:
+                del cache[zid]
         self._hits = out
         return out
 
