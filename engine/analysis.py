@@ -375,6 +375,21 @@ class Tactics:
         radius from every box. None (unknown changes): nothing is kept."""
         return Tactics._untouched((a.x, a.y), known, boxes)
 
+    def _seen_past(self, eye: tuple[float, float], boxes: list[tuple] | None) -> np.ndarray | None:
+        """Which tokens (rows of the encounter's tokens, as they stand) obstacle changes
+        within ``boxes`` may hide or unhide from the plan point ``eye`` (see
+        :meth:`_still_valid`); None when the changes are not known (every answer is redone)."""
+        if boxes is None:
+            return None
+        hit = np.zeros(len(self._r), dtype=bool)
+        if not boxes or not len(hit):
+            return hit
+        E = np.array([eye[0], eye[1]], dtype=float)
+        R = self._r + 1e-6
+        for x0, y0, x1, y1 in boxes:
+            hit |= segment_box_distance(E, self._xy, (x0, y0, x1, y1)) <= R
+        return hit
+
     @staticmethod
     def _untouched(eye: tuple[float, float], known: dict, boxes: list[tuple] | None) -> dict:
         """The entries of ``known`` ({token id: (token, answer)}) whose answer, as seen from
@@ -382,8 +397,6 @@ class Tactics:
         :meth:`_still_valid`); None (unknown changes): nothing is kept."""
         if boxes is None or not known:
             return {}
-        if not boxes:
-            return known
         ids = list(known)
         toks = [known[i][0] for i in ids]
         P = np.array([(t.x, t.y) for t in toks], dtype=float)
@@ -613,18 +626,24 @@ class Tactics:
             key = self._zone_cache[z.id][0]  # (values: not id(), addresses are reused)
             old = self._hit_cache.get(z.id)  # (key, {token id: (token, hit)}, tokens, obstacles' revision)
             known: dict[str, tuple] = old[1] if old is not None and old[0] == key else {}
-            if known and old[3] != rev:  # obstacles changed: keep the answers they cannot touch
+            redo: list[int] = []  # rows the obstacles changed near (seen from the origin)
+            if known and old[3] != rev:
                 ox, oy, _ = self.zone_origin(z.id)
-                kept = self._untouched((ox, oy), known, self._obs.changed_since(old[3]))
-                if len(kept) != len(known):
-                    old, known = None, kept
+                past = self._seen_past((ox, oy), self._obs.changed_since(old[3]))
+                if past is None:
+                    known = {}
+                else:
+                    redo = np.flatnonzero(past).tolist()
             step = self._tok_change
-            if known and old is not None and old[2] is toks:
-                todo, fresh = [], known
-            elif known and old is not None and step is not None and step[0] is old[2]:
-                todo, fresh = list(step[1]), dict(known)  # (only the tokens that changed since)
+            if known and old[2] is toks:
+                todo, fresh = redo, (dict(known) if redo else known)
+            elif known and step is not None and step[0] is old[2]:
+                # (only the tokens that changed since)
+                todo, fresh = sorted(set(step[1]).union(redo)), dict(known)
             else:
                 todo = [i for i, t in enumerate(toks) if known.get(t.id, (None,))[0] is not t]
+                if redo:
+                    todo = sorted(set(todo).union(redo))
                 fresh = {t.id: known[t.id] for t in toks if t.id in known}
             if todo:
                 idx = np.array(todo, dtype=np.int64)
