@@ -36,23 +36,28 @@ class IdIndex:
 
     def find(self, objects: tuple, ident: str):
         """The object of ``objects`` with id ``ident``, or None."""
+        i = self.position(objects, ident)
+        return None if i is None else objects[i]
+
+    def position(self, objects: tuple, ident: str) -> int | None:
+        """Where in ``objects`` the (first) object with id ``ident`` is, or None."""
         if len(objects) < INDEX_FROM:
-            for o in objects:
+            for k, o in enumerate(objects):
                 if o.id == ident:
-                    return o
+                    return k
             return None
         indexed, pos = self._state
         i = pos.get(ident)
         if i is not None and i < len(objects) and objects[i].id == ident:
-            return objects[i]
+            return i
         if indexed is objects:
             return None
         if i is None and indexed is not None:  # an id the last tuple did not have: one just added?
-            for o in objects[-APPENDED:]:  # (a wall drawn, a token placed: at the end)
-                if o.id == ident:
-                    return o
-        i = self._index(objects).get(ident)
-        return None if i is None else objects[i]
+            n = len(objects)
+            for k in range(max(0, n - APPENDED), n):  # (a wall drawn, a token placed: at the end)
+                if objects[k].id == ident:
+                    return k
+        return self._index(objects).get(ident)
 
     def picked(self, objects: tuple, want) -> list:
         """The objects whose id is in ``want``, in their order in ``objects``."""

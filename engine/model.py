@@ -609,6 +609,11 @@ class Encounter(_WithRules):
                 return found
         return None
 
+    def position(self, field: str, ident: str) -> int | None:
+        """Where the (first) object with id ``ident`` is in the tuple ``field`` ("tokens",
+        "obstacles", "zones" or "lights"), or None; found by the kept index, not a scan."""
+        return _LOOKUP[field].position(getattr(self, field), ident)
+
     def all_ids(self) -> set[str]:
         return ({o.id for o in self.obstacles} | {t.id for t in self.tokens} | {z.id for z in self.zones}
                 | {light.id for light in self.lights})

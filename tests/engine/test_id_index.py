@@ -51,3 +51,15 @@ def test_picked_keeps_the_tuples_order_and_drops_gone_ids():
     assert [o.id for o in idx.picked(a, ["o-150", "o-2", "o-77"])] == ["o-2", "o-77", "o-150"]
     b = a[:100] + a[101:]  # o-100 deleted
     assert [o.id for o in idx.picked(b, ["o-100", "o-150"])] == ["o-150"]
+
+
+def test_position_is_where_a_scan_finds_it_across_edits():
+    idx = IdIndex()
+    a = items(300)
+    first = lambda objs, ident: next((k for k, o in enumerate(objs) if o.id == ident), None)  # noqa: E731
+    b = a[:40] + a[41:]  # one removed: the later ones moved a place
+    c = b + (O(id="wall", v=0),)
+    for objs in (a, b, c, items(5)):
+        for ident in ("o-0", "o-39", "o-40", "o-41", "o-299", "wall", "nope"):
+            assert idx.position(objs, ident) == first(objs, ident)
+

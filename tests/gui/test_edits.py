@@ -154,3 +154,16 @@ def test_translating_only_tokens_keeps_the_obstacle_and_zone_tuples(demo):
     o = demo.obstacles[0]
     both = edits.translate(demo, [t.id, o.id], 1.0, 0.0)
     assert both.obstacle(o.id).polygon[0] == pytest.approx((o.polygon[0][0] + 1.0, o.polygon[0][1]))
+
+
+def test_an_edit_replaces_the_object_where_it_stands():
+    from bench.scene import make_scene
+    from gui import edits
+
+    enc = make_scene(2, tokens=10, obstacles=60, size=40.0)
+    o = enc.obstacles[37]
+    moved = o.model_copy(update={"polygon": tuple((x + 1.0, y) for x, y in o.polygon)})
+    after = edits.replace(enc, moved)
+    assert after.obstacles == enc.obstacles[:37] + (moved,) + enc.obstacles[38:]
+    t = enc.tokens[4].model_copy(update={"x": enc.tokens[4].x + 0.5})
+    assert edits.replace(enc, t).tokens == enc.tokens[:4] + (t,) + enc.tokens[5:]
