@@ -114,8 +114,18 @@ class LiveAnswers(QObject):
         key = (self.attacker, self.selection.weapon)
         if key != self._attacker_key:
             self.recompute(targets_only=True)
-        else:
+        elif self._selection_shown != self._shown_of_selection():
+            # the looked-at target (its sight line and charge) or the lock changed: the same
+            # answers, shown again. An obstacle or zone picked changes nothing the answers'
+            # readers show (the selection's own outline follows selection.changed): on a
+            # 10,000-obstacle map the new wall's selection redid the badges, the legend and
+            # the targets table in the wall's own turn
+            self._selection_shown = self._shown_of_selection()
             self.updated.emit()
+
+    def _shown_of_selection(self) -> tuple:
+        """What of the selection the answers' readers show besides the attacker and weapon."""
+        return (self.selection.focus, self.selection.attacker_locked)
 
     def recompute(self, change: DocumentChange | None = None, *, targets_only: bool = False) -> None:
         """Ask the engine again (after ``change``, or everything)."""
@@ -127,6 +137,7 @@ class LiveAnswers(QObject):
         self.error = self.document.tactics_error
         attacker = self.attacker
         self._attacker_key = (attacker, self.selection.weapon)
+        self._selection_shown = self._shown_of_selection()
         if tactics is None or self.error:
             self.targets, self.target_order = {}, []
             self.zone_hits, self.token_zones = {}, {}

@@ -23,6 +23,11 @@ from collections import deque
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+# The planner's own modules come with the window, before the program freezes its start-up heap
+# (gui/app.py): imported by the first charge plan on a small map, they cost the charge
+# column's first slice ~15 ms and set off a full garbage collection there (the demo's
+# charge fill: a 90 ms turn, 61 ms of it the collection).
+import geometry.nav  # noqa: E402,F401
 from engine import clock
 
 log = logging.getLogger(__name__)

@@ -261,3 +261,22 @@ def test_without_shadowrun_the_table_and_badges_show_metres_not_range_bands(wind
     assert "16 m" in texts and not any(x.startswith("M ") for x in texts)
     window.actions["undo"].trigger()
     assert not t.isColumnHidden(band)
+
+
+def test_picking_an_obstacle_shows_the_same_answers_without_working_them_out_again(window):
+    # (on a 10,000-obstacle map a new wall's selection redid the badges, the legend and the
+    # targets table in the wall's own turn); a new looked-at target still shows at once
+    mouse_click(window.map_view, 12.0, 20.0)  # Sam
+    ans, view = window.answers, window.map_view
+    before = (shown(window), list(view.answer_layer._badges), view.answer_layer.build_count)
+    emitted = []
+    ans.updated.connect(lambda: emitted.append(1))
+    obstacle = window.document.encounter.obstacles[0].id
+    window.selection.select([obstacle], window.document.encounter)
+    assert window.selection.ids == (obstacle,) and window.selection.attacker == "sam"
+    assert emitted == []
+    assert (shown(window), list(view.answer_layer._badges), view.answer_layer.build_count) == before
+    assert shown(window) == expected(window, "sam")
+    window.targets.table.clicked.emit(window.targets.row_index("ganger-4"))
+    assert window.selection.focus == "ganger-4" and emitted == [1]
+    assert view.answer_layer.build_count == before[2] + 1
