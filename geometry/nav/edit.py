@@ -158,9 +158,11 @@ def edit_graph(g: Graph, removed: list[int], added: list[shapely.Polygon], polyg
     ki, kj = node_map[g.ei], node_map[g.ej]
     ok = (ki >= 0) & (kj >= 0)
     ki, kj = ki[ok], kj[ok]
+    kept_edges = np.flatnonzero(ok)  # (their ids in g)
     if len(ki):
         away = ~_meets_box(N[ki], N[kj], W)
         ki, kj = ki[away], kj[away]
+        kept_edges = kept_edges[away]
     R = _union_box(W, tuple(shapely.total_bounds(remade)) if len(remade) else None)
     dist = _box_distance(N, R)
     own = dist <= L
@@ -184,7 +186,14 @@ def edit_graph(g: Graph, removed: list[int], added: list[shapely.Polygon], polyg
     order = np.lexsort((j, i))
     out.set_edges(i[order], j[order])
     out._disc_cache = {}
-    out._edge_tree = None
+    # the edge search trees follow: kept edges keep their entries (renumbered), the new
+    # ones get a small tree of their own
+    where = np.empty(len(order), dtype=np.int64)
+    where[order] = np.arange(len(order))
+    old_to_new = np.full(len(g.ei), -1, dtype=np.int64)
+    old_to_new[kept_edges] = where[:len(kept_edges)]
+    out._edge_tree = g._edge_tree.edited(old_to_new, out.N, out.ei, out.ej, where[len(kept_edges):]) \
+        if g._edge_tree is not None else None
     # run-up rings whose box (as Runup looks shapes up) stays clear of every changed shape
     # see the same shapes as before: their blocked bearings are kept
     out.runup_cache = {}

@@ -783,3 +783,50 @@ def test_bodies_stacked_on_one_spot_block_as_one():
     c1 = plan_charge(nav, (5, 10), 0.4, (25, 10), 0.4, one, shared_tree=False)
     c100 = plan_charge(nav, (5, 10), 0.4, (25, 10), 0.4, many, shared_tree=False)
     assert c1.possible and c100.movement == pytest.approx(c1.movement, abs=1e-9)
+
+
+def test_the_edge_index_follows_edits_as_one_built_afresh():
+    # a graph made by edits keeps its source's edge search trees (entries renumbered) and
+    # adds a small one: the edges any disc comes near are those an index built afresh over
+    # the edited graph finds
+    from geometry.nav.graph import EdgeIndex
+
+    polys = _crates()
+    ids = [f"c{i}" for i in range(len(polys))]
+    nav = Navigator(polys, (0, 0, 60, 60), ids=ids, pair_budget=3000)
+    g = nav.graph(0.4)
+    assert isinstance(g._edge_tree, EdgeIndex)  # built with the graph, not by the first charge
+    rng = np.random.default_rng(3)
+    discs = np.column_stack([rng.uniform(0, 60, (60, 2)), rng.uniform(0.5, 2.0, 60)])
+    trees = []
+    for step, k in enumerate((10, 11, 40, 10, 12)):
+        moved = shapely.affinity.translate(nav.polygons[k], 1.0 + 0.2 * step, 0.5)
+        nav = nav.edited([ids[k]], [moved], [ids[k]])
+        ids = list(nav.ids)
+        g = nav.graph(0.4)
+        assert nav.graph_edits == 1
+        trees.append(len(g._edge_tree.trees))
+        kept = g.disc_blocking(discs)
+        g._disc_cache.clear()
+        kept_index, g._edge_tree = g._edge_tree, EdgeIndex.build(g.N, g.ei, g.ej)
+        fresh = g.disc_blocking(discs)
+        g._edge_tree = kept_index
+        assert {e: sorted(v) for e, v in kept.items()} == {e: sorted(v) for e, v in fresh.items()}
+        assert fresh  # (the discs do come near edges)
+    assert trees == [2, 3, 4, 1, 2]  # (past MAX_TREES: built afresh)
+
+
+def test_bodies_alone_are_those_no_other_body_sits_on():
+    # (geometry.nav.charge._alone, checked against every pair compared)
+    from geometry.nav.charge import _alone
+
+    rng = np.random.default_rng(4)
+    B = np.column_stack([rng.uniform(0, 50, (300, 2)).round(1), np.full(300, 0.4)])
+    B[10, :2] = B[20, :2]  # a token pasted twice
+    B[30, :2] = B[31, :2] + (5e-7, 0.0)  # within 1e-6 m
+    B[40, :2] = (B[41, 0], B[41, 1] + 0.5)  # the same x, apart in y
+    d = np.hypot(B[:, None, 0] - B[None, :, 0], B[:, None, 1] - B[None, :, 1])
+    expected = (d < 1e-6).sum(axis=1) == 1
+    assert not expected[[10, 20, 30, 31]].any() and expected[[40, 41]].all()
+    assert (_alone(B) == expected).all()
+    assert _alone(B[:1]).all() and len(_alone(B[:0])) == 0
