@@ -58,6 +58,51 @@ def test_a_zoom_draws_the_tiles_afresh_a_budget_at_a_time(window, qtbot):
     assert np.mean(diff.max(axis=1) > 40) < 0.05  # (nearly every row alike)
 
 
+def test_zoomed_in_a_paint_draws_afresh_a_budget_of_pixels_and_ends_as_drawn_directly(window, qtbot):
+    # zoomed in, a tile's picture costs its pixels: few obstacles, many pixels each (a
+    # 200 m map of 400 crates in rows)
+    from engine.model import Encounter, MapSpec, Obstacle
+
+    crates = tuple(Obstacle(id=f"c{i}-{j}", height=1.0 + (i + j) % 3,
+                            polygon=((5 + 10 * i, 5 + 10 * j), (9 + 10 * i, 5 + 10 * j), (9 + 10 * i, 8 + 10 * j),
+                                     (5 + 10 * i, 8 + 10 * j)))
+                   for i in range(20) for j in range(20))
+    enc = Encounter(name="crates", map=MapSpec(width=200.0, height=200.0), obstacles=crates)
+    window.document.set_content(enc, None)
+    view = window.map_view
+    layer = view.obstacles
+    qtbot.waitUntil(lambda: not layer.pending, timeout=20000)
+    for _ in range(6):
+        view.zoom_by(0.8)
+    view.viewport().repaint()
+    qtbot.waitUntil(lambda: not layer.redrawing, timeout=10000)
+    view.viewport().repaint()
+    tiles = list(layer._tiles.values())
+    before = {id(t): t.drawn for t in tiles}
+    view.zoom_by(1.25)
+    view.viewport().repaint()  # (one paint, in this turn)
+    fresh = [t for t in tiles if t.drawn > before[id(t)]]
+    px = [t._pic.width() * t._pic.height() for t in fresh]
+    assert fresh
+    # (the paint's budget: a repaint may hold more than one paint of the view)
+    assert 0 < layer.budget.pixels <= obstacles_mod.REDRAW_PIXELS + max(px)
+    assert sum(len(t.items) for t in fresh) < obstacles_mod.REDRAW_OBSTACLES  # (the pixels held it back)
+    assert layer.redrawing
+    qtbot.waitUntil(lambda: not layer.redrawing, timeout=10000)
+    view.viewport().repaint()
+    shown = _grab(view)
+    img = QImage(view.viewport().size() * view.viewport().devicePixelRatioF(), QImage.Format.Format_RGB32)
+    img.setDevicePixelRatio(view.viewport().devicePixelRatioF())
+    painter = QPainter(img)
+    view.render(painter, QRectF(0, 0, view.viewport().width(), view.viewport().height()), view.viewport().rect())
+    painter.end()
+    ptr = img.constBits()
+    direct = np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
+        :, : img.width() * 4]
+    diff = np.abs(shown.astype(np.int16) - direct.astype(np.int16))
+    assert diff.mean() < 2.0
+
+
 def test_pictures_and_direct_drawing_agree(window, qtbot):
     view = window.map_view
     layer = view.obstacles
