@@ -99,7 +99,7 @@ def test_zoomed_in_a_paint_draws_afresh_a_budget_of_pixels_and_ends_as_drawn_dir
     ptr = img.constBits()
     direct = np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
         :, : img.width() * 4]
-    diff = np.abs(shown.astype(np.int16) - direct.astype(np.int16))
+    diff = np.abs(shown[::3, ::3].astype(np.int16) - direct[::3, ::3].astype(np.int16))  # (every third pixel)
     assert diff.mean() < 2.0
 
 
