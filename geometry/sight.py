@@ -170,7 +170,7 @@ def _sight(index: CoverIndex, eye_xy, eye_z, body, vision, bounds: bool):
     outer = _outer(ex, ey, rays, rho, line, R) if bounds else None
     band = ~beyond_obs & (k_obs > 1.0)
     if band.any():
-        bands = _bands(index, ex, ey, R, k_obs, band)
+        bands = _bands(index, ex, ey, R, k_obs, _reaching(index, ex, ey, band, rays, rho))
         star = shapely.difference(star, bands)
         outer = None if outer is None else shapely.difference(outer, bands)
     return star, star if outer is None else outer
@@ -244,48 +244,191 @@ def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) 
     scaled by ``k_obs`` about the eye (inf: ignored), cut at ``R``, as ``(rays, rho, line)``
     (:func:`_cast`).
 
-    Two passes: the :data:`FIRST_PASS` obstacles nearest the eye give a star polygon that
-    contains the answer (fewer obstacles hide less); an obstacle can then cut a ray only
-    where that polygon reaches beyond the obstacle's nearest (scaled) distance somewhere in
-    its bearing interval. Between rays the first polygon's boundary is straight, so its
-    farthest point over a bearing interval is at a ray inside it or at the two rays either
-    side: the test is exact and the second pass gives the same answer as using them all."""
+    In passes, nearest obstacles first. The :data:`FIRST_PASS` obstacles nearest the eye
+    give a star polygon that contains the answer (fewer obstacles hide less); an obstacle
+    can then cut a ray only where that polygon reaches beyond the obstacle's nearest
+    (scaled) distance somewhere in its bearing interval. Between rays the polygon's boundary
+    is straight, so its farthest point over a bearing interval is at a ray inside it or at
+    the two rays either side: the test is exact. The obstacles that pass it are cast in
+    batches of growing size, nearest first: each batch's new rays are cut by every obstacle
+    cast before, every ray by the batch, and the test is made again before each batch (the
+    polygon only shrinks), so a far obstacle a nearer one already hides is never cast. At
+    the end the rays of the vertices of the obstacles that passed the first test but were
+    left out later are added (cut by the obstacles cast, the only ones that can cut them):
+    the very rays, and the same cuts, as casting every obstacle that passed the first test
+    at once. Each obstacle's bounding circle (no farther, its bearing interval no narrower
+    than its footprint's) makes a cheap first test, so the footprints' bearings and
+    distances are worked out only for the obstacles it keeps (:class:`_Known`)."""
     vx = index.vx - ex
     vy = index.vy - ey
     live = np.isfinite(k_obs)
     if not index.n or not live.any():
         return _cast(vx, vy, index, np.zeros(0, dtype=np.int64), k_obs, R)
-    view = index._view(ex, ey)
+    cx, cy, cr = _circles(index)
+    wx, wy = cx - ex, cy - ey
+    dc = np.hypot(wx, wy)
     with np.errstate(invalid="ignore"):  # inf * 0 where ``live`` is False anyway
-        near = np.where(live, k_obs * view.dmin, np.inf)
-    live &= near < R
-    cand = np.nonzero(live)[0]
-    if cand.size > FIRST_PASS:
-        first = cand[np.argpartition(near[cand], FIRST_PASS)[:FIRST_PASS]]
-        e1 = _edges(vx, vy, index, first, k_obs)
-        rays = np.unique(np.concatenate((_fan(), e1[-1])))
-        rho = np.full(rays.size, R)
-        line = _tangents(rays, R)
-        _cut(rays, rho, e1, line)
-        rest = np.setdiff1d(cand, first, assume_unique=True)
-        rest = rest[view.full[rest] | (_reach(rays, rho, view.lo[rest], view.span[rest]) > near[rest])]
+        near_c = np.where(live, k_obs * np.maximum(dc - cr, 0.0), np.inf)
+    cand = np.nonzero(live & (near_c < R))[0]
+    known = _Known(index, ex, ey, k_obs)
+    first = _nearest(known, cand, near_c, R)
+    if first is None:  # no more than FIRST_PASS obstacles within reach: all at once
+        known.add(cand)
+        return _cast(vx, vy, index, cand[known.near[cand] < R], k_obs, R)
+    cast = _edges(vx, vy, index, first, k_obs)
+    rays = np.unique(np.concatenate((_fan(), cast[-1])))
+    rho = np.full(rays.size, R)
+    line = _tangents(rays, R)
+    _cut(rays, rho, cast, line)
+    rest = np.setdiff1d(cand, first, assume_unique=True)
+    # the bounding circles' test: it keeps every obstacle the footprint's test keeps
+    dr, rr = dc[rest], cr[rest]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = np.arcsin(np.minimum(rr / dr, 1.0))
+    lo_c = (np.arctan2(wy[rest], wx[rest]) - half) % _TWO_PI
+    rest = rest[(dr <= rr) | (_reach(rays, rho, lo_c, 2.0 * half) > near_c[rest])]
+    known.add(rest)
+    near = known.near[rest]
+    order = np.argsort(near, kind="stable")
+    rest, near = rest[order], near[order]
+    full, lo, span = known.full[rest], known.lo[rest], known.span[rest]
+    batch = FIRST_PASS
+    passed = []  # obstacles that passed the test against the first pass, left out later
+    first_test = True
+    while rest.size:
+        keep = full | (_reach(rays, rho, lo, span) > near)
+        if not keep.all():
+            if not first_test:
+                passed.append(rest[~keep])
+            rest, near, full, lo, span = rest[keep], near[keep], full[keep], lo[keep], span[keep]
+        first_test = False
         if not rest.size:
-            return rays, rho, line
-        # the second pass, the same as casting ``first`` and ``rest`` together: the first
-        # pass's rays keep their cuts by ``first``; only the rays the ``rest`` adds are cut
-        # by ``first``, and every ray by ``rest``
-        e2 = _edges(vx, vy, index, rest, k_obs)
-        new = np.setdiff1d(e2[-1], rays)
-        rho_new = np.full(new.size, R)
-        line_new = _tangents(new, R)
-        _cut(new, rho_new, e1, line_new)
-        all_rays = np.concatenate((rays, new))
-        order = np.argsort(all_rays, kind="stable")
-        rays, rho = all_rays[order], np.concatenate((rho, rho_new))[order]
-        line = np.concatenate((line, line_new), axis=1)[:, order]
-        _cut(rays, rho, e2, line)
+            break
+        eb = _edges(vx, vy, index, rest[:batch], k_obs)
+        rest, near, full, lo, span = rest[batch:], near[batch:], full[batch:], lo[batch:], span[batch:]
+        rays, rho, line = _add_rays(rays, rho, line, eb[-1], cast, R)
+        _cut(rays, rho, eb, line)
+        cast = tuple(np.concatenate((a, b)) for a, b in zip(cast, eb))
+        batch *= 2
+    if passed:
+        rays, rho, line = _add_rays(rays, rho, line, _edges(vx, vy, index, np.concatenate(passed), k_obs)[-1],
+                                    cast, R)
+    return rays, rho, line
+
+
+def _add_rays(rays: np.ndarray, rho: np.ndarray, line: np.ndarray, more: np.ndarray, edges: tuple,
+              R: float) -> tuple:
+    """``(rays, rho, line)`` (cut by every one of ``edges``, :func:`_cut`, and holding the
+    rays either side of every vertex of theirs) with the bearings ``more`` that are not rays
+    yet added, each cut by ``edges`` too, in bearing order. A new ray whose two neighbours
+    are cut by the same edge is cut by that edge: another edge nearer between them would
+    have to cross it there and be nearer at one of them, or end between them, where its
+    vertex's rays would be. Only the others are cut by every edge."""
+    new = np.setdiff1d(more, rays)
+    if not new.size:
         return rays, rho, line
-    return _cast(vx, vy, index, cand, k_obs, R)
+    n = rays.size
+    j = np.searchsorted(rays, new) % n
+    i = (j - 1) % n
+    same = (line[:, i] == line[:, j]).all(axis=0) & (rho[i] < R) & (rho[j] < R)
+    rho_new = np.full(new.size, R)
+    line_new = _tangents(new, R)
+    if same.any():
+        w = np.nonzero(same)[0]
+        ax, ay, bx, by = line[:, i[w]]
+        dx, dy = np.cos(new[w]), np.sin(new[w])
+        sx, sy = bx - ax, by - ay
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dist = (ax * sy - ay * sx) / (dx * sy - dy * sx)
+        ok = np.isfinite(dist) & (dist > 0)
+        w, dist = w[ok], dist[ok]
+        rho_new[w] = np.minimum(dist, R)
+        line_new[:, w] = line[:, i[w]]
+        same[:] = False
+        same[w] = True
+    if not same.all():
+        rest = np.nonzero(~same)[0]
+        r_rho = rho_new[rest]
+        r_line = line_new[:, rest]
+        _cut(new[rest], r_rho, edges, r_line)
+        rho_new[rest] = r_rho
+        line_new[:, rest] = r_line
+    all_rays = np.concatenate((rays, new))
+    order = np.argsort(all_rays, kind="stable")
+    return (all_rays[order], np.concatenate((rho, rho_new))[order],
+            np.concatenate((line, line_new), axis=1)[:, order])
+
+
+class _Known:
+    """The bearing intervals and scaled nearest distances of an eye's obstacles
+    (:meth:`CoverIndex._view`), worked out only for the obstacles asked about (:meth:`add`)."""
+
+    def __init__(self, index: CoverIndex, ex: float, ey: float, k_obs: np.ndarray) -> None:
+        n = index.n
+        self.index, self.ex, self.ey, self.k = index, ex, ey, k_obs
+        self.known = np.zeros(n, dtype=bool)
+        self.near = np.full(n, np.inf)  # k * the plan distance to the footprint
+        self.full = np.zeros(n, dtype=bool)
+        self.lo = np.zeros(n)
+        self.span = np.zeros(n)
+
+    def add(self, obs: np.ndarray) -> None:
+        obs = obs[~self.known[obs]]
+        if not obs.size:
+            return
+        v = self.index._view(self.ex, self.ey, obs)
+        self.known[obs] = True
+        with np.errstate(invalid="ignore"):  # inf * 0: an obstacle that hides nothing
+            self.near[obs] = self.k[obs] * v.dmin[obs]
+        self.full[obs], self.lo[obs], self.span[obs] = v.full[obs], v.lo[obs], v.span[obs]
+
+
+def _nearest(known: _Known, cand: np.ndarray, near_c: np.ndarray, R: float) -> np.ndarray | None:
+    """The :data:`FIRST_PASS` obstacles of ``cand`` nearest the eye by their scaled
+    distance (those under ``R`` only; ties by index), or None when there are no more than
+    that many. ``near_c`` (no more than the distance, from the bounding circles) picks
+    which footprints are measured: those nearest by it, until the farthest chosen is no
+    farther than every one not measured."""
+    if cand.size <= FIRST_PASS:
+        return None
+    m = 2 * FIRST_PASS
+    while True:
+        if m >= cand.size:
+            known.add(cand)
+            near = known.near[cand]
+            ok = cand[near < R]
+            if ok.size <= FIRST_PASS:
+                return None
+            return ok[np.argsort(known.near[ok], kind="stable")[:FIRST_PASS]]
+        part = np.argpartition(near_c[cand], m)
+        some, others = cand[part[:m]], cand[part[m:]]
+        known.add(some)
+        near = known.near[some]
+        ok = near < R
+        if ok.sum() > FIRST_PASS:
+            some, near = some[ok], near[ok]
+            order = np.lexsort((some, near))[:FIRST_PASS]
+            if near[order[-1]] <= near_c[others].min():
+                return some[order]
+        m *= 4
+
+
+def _circles(index: CoverIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each obstacle's bounding circle ``(cx, cy, r)`` (metres): the mean of its vertices
+    and a radius reaching its farthest vertex. Worked out once per index and kept on it (an
+    index is immutable)."""
+    got = getattr(index, "_sight_circles", None)
+    if got is not None:
+        return got
+    cnt = np.maximum(index.vcount, 1)
+    start = index.vstart
+    cx = np.add.reduceat(index.vx, start) / cnt
+    cy = np.add.reduceat(index.vy, start) / cnt
+    d2 = (index.vx - np.repeat(cx, index.vcount)) ** 2 + (index.vy - np.repeat(cy, index.vcount)) ** 2
+    r = np.sqrt(np.maximum.reduceat(d2, start)) * (1.0 + 1e-9) + 1e-9
+    got = (cx, cy, r)
+    index._sight_circles = got
+    return got
 
 
 def _reach(rays: np.ndarray, rho: np.ndarray, lo: np.ndarray, span: np.ndarray) -> np.ndarray:
@@ -404,10 +547,35 @@ def _polygon(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray) -> shapely
     return poly
 
 
+def _reaching(index: CoverIndex, ex: float, ey: float, obs: np.ndarray, rays: np.ndarray,
+              rho: np.ndarray) -> np.ndarray:
+    """``obs`` (a bool per obstacle) where the obstacle comes nearer the eye than the star
+    polygon (``rays``, ``rho``) reaches in its bearing interval: where anything it hides
+    behind it can lie inside that polygon (the rest are left False). First by the bounding
+    circles (:func:`_circles`), then by the footprints they keep."""
+    idx = np.nonzero(obs)[0]
+    out = np.zeros(index.n, dtype=bool)
+    if not idx.size or not rays.size:
+        return out
+    cx, cy, cr = _circles(index)
+    wx, wy = cx[idx] - ex, cy[idx] - ey
+    dc, rr = np.hypot(wx, wy), cr[idx]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = np.arcsin(np.minimum(rr / dc, 1.0))
+    lo_c = (np.arctan2(wy, wx) - half) % _TWO_PI
+    idx = idx[(dc <= rr) | (_reach(rays, rho, lo_c, 2.0 * half) > dc - rr)]
+    if idx.size:
+        v = index._view(ex, ey, idx)
+        idx = idx[v.full[idx] | (_reach(rays, rho, v.lo[idx], v.span[idx]) > v.dmin[idx])]
+    out[idx] = True
+    return out
+
+
 def _bands(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray,
            band: np.ndarray) -> shapely.Geometry:
     """The union of the bounded hidden bands (eye above the body, obstacle below the eye):
-    behind each edge the ray leaves an obstacle through, out to ``k`` times its distance."""
+    behind each edge the ray leaves an obstacle through, out to ``k`` times its distance,
+    of the obstacles ``band`` (those whose bands can meet the area: :func:`_reaching`)."""
     vx = index.vx - ex
     vy = index.vy - ey
     ev = np.nonzero(band[index.v_obs])[0]
