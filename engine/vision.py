@@ -224,6 +224,7 @@ class SightCache:
         self._seen: dict[tuple, shapely.Geometry] = {}  # area after light by (area key, light key, vision)
         self._rest: tuple | None = None  # (keys of all but one, their union)
         self._last: list | None = None  # the party's area keys at the last call
+        self._whole: tuple | None = None  # (the party's area keys, their union) at the last call
         self._explored: tuple | None = None  # (explored tuple, its union)
         self._sees: dict[tuple, dict] = {}  # eye key (place, vision, light) -> {target key: seen}
         self.computed_areas = 0  # token areas computed (not taken from the cache): for tests, benches
@@ -263,6 +264,7 @@ class SightCache:
         self._rev = rev
         self._rest = None
         self._last = None
+        self._whole = None
         if not boxes:
             self._areas.clear()
             self._outer.clear()
@@ -518,12 +520,20 @@ class SightCache:
 
     def _union(self, keyed: list[tuple[tuple, shapely.Geometry]]) -> shapely.Geometry:
         """The union of the areas, reusing the union of all but one kept from the last call
-        (a drag moves one token)."""
+        (a drag moves one token), and the last call's union itself for the same areas (a
+        drop after the drag's last step, worked out again on committing it)."""
         if not keyed:
             return shapely.Polygon()
         if len(keyed) == 1:
             return keyed[0][1]
         keys = [k for k, _ in keyed]
+        if self._whole is not None and self._whole[0] == keys:
+            return self._whole[1]  # (the same areas: a drop after its last step, a fog-only edit)
+        whole = self._union_of(keyed, keys)
+        self._whole = (keys, whole)
+        return whole
+
+    def _union_of(self, keyed: list[tuple[tuple, shapely.Geometry]], keys: list) -> shapely.Geometry:
         if self._rest is not None:
             rest_keys, rest = self._rest
             if len(rest_keys) == len(keys) - 1:

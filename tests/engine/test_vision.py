@@ -519,3 +519,30 @@ def test_a_prone_body_in_a_low_walls_shadow_is_in_the_dark():
     standing = enc.model_copy(update={"tokens": (runner, prone.model_copy(update={"stance": "standing"}))})
     assert vision.token_light(standing, "g") == "full"
     assert SightCache().view(standing).visible == {"eye", "g"}
+
+
+def test_a_drop_after_its_last_step_reuses_the_union_and_agrees_with_a_fresh_cache():
+    # A drag's last step and its drop (the same places) give the very same union (kept by
+    # the cache, not unioned again); a step back to an earlier place, a fresh cache and a
+    # wall moved (every area redone) agree with fresh caches.
+    toks = [tok(f"r{i}", 5 + 10 * i, 30) for i in range(5)] + [tok("g", 50, 10, side="ganger")]
+    enc = enc_of(obstacles=[box("w", 20, 20, 21, 40, 3)], tokens=toks)
+    cache = SightCache()
+    cache.view(enc)
+    steps = [enc.model_copy(update={"tokens": (toks[0].model_copy(update={"x": 5.0 + d}), *toks[1:])})
+             for d in (1.0, 2.0, 3.0)]
+    last = None
+    for step in steps:
+        last = cache.view(step)
+        fresh = SightCache().view(step)
+        assert last.visible == fresh.visible
+        assert last.sight.symmetric_difference(fresh.sight).area < 1e-6
+    drop = cache.view(steps[-1])
+    assert drop.sight is last.sight  # (kept: no second union)
+    back = cache.view(steps[0])
+    assert back.sight is not last.sight
+    assert back.sight.symmetric_difference(SightCache().view(steps[0]).sight).area < 1e-6
+    walled = steps[0].model_copy(update={"obstacles": (box("w", 20, 20, 21, 45, 3),)})
+    got, want = cache.view(walled), SightCache().view(walled)
+    assert got.sight is not back.sight
+    assert got.sight.symmetric_difference(want.sight).area < 1e-6 and got.visible == want.visible
