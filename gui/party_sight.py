@@ -257,6 +257,7 @@ class PartySight(QObject):
         t0 = clock.cpu()
         try:
             view = self.compute(enc)
+            view.explored  # (the union with the remembered areas, here rather than on the GUI thread)
             folded = None
             if fold is not None:
                 base, keys, geom, todo = fold

@@ -256,8 +256,11 @@ class FogLayer(MapLayer):
         if img is None or (img.width(), img.height()) != size:
             img = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
         p = QPainter(img)
+        outline = self._sight
         if partial:  # (only where the fog changed since the image was made: the rest is the same)
             clip = to_image.mapRect(self._partial).toAlignedRect().adjusted(-2, -2, 2, 2)
+            if not self.options.player:
+                outline = self._outline_within(to_image, clip)
             p.setClipRect(clip)
             p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
             p.fillRect(clip, QColor(0, 0, 0, 0))
@@ -278,11 +281,24 @@ class FogLayer(MapLayer):
             p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
             p.setBrush(NO_BRUSH)
             p.setPen(cosmetic(GM_SIGHT_EDGE, 2.0 * k))
-            p.drawPath(self._sight)
+            p.drawPath(outline)
         p.end()
         self._image, self._image_key = img, key
         self.render_count += 1
         return img
+
+    def _outline_within(self, to_image: QTransform, clip) -> QPainterPath:
+        """The outline of what is in sight, only its pieces near the image rectangle ``clip``
+        (pixels; cut 8 pixels outside it, clear of the 2-pixel pen): the same pixels inside
+        ``clip`` as the whole outline's, for a fraction of the stroking (a wide pen's stroke
+        costs by the length of the path, whatever the clip: 5 ms for the 1,700 points of 5
+        tokens' sight on the 200 x 2,000 scene at 1920 x 1080)."""
+        inv, ok = to_image.inverted()
+        sight = getattr(self.view, "sight", None)
+        if not ok or sight is None:
+            return self._sight
+        r = inv.mapRect(QRectF(clip.adjusted(-8, -8, 8, 8)))
+        return geometry_path(shapely.clip_by_rect(sight.boundary, r.left(), r.top(), r.right(), r.bottom()))
 
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
