@@ -281,7 +281,16 @@ def _star(index: CoverIndex, ex: float, ey: float, R: float, k_obs: np.ndarray) 
     line = _tangents(rays, R)
     _cut(rays, rho, cast, line)
     rest = np.setdiff1d(cand, first, assume_unique=True)
-    # the bounding circles' test: it keeps every obstacle the footprint's test keeps
+    # the bounding circles' test, first of the cells' (:func:`_cells`) then of the obstacles
+    # in the cells it keeps: it keeps every obstacle the footprint's test keeps
+    cell_of, ccx, ccy, ccr = _cells(index)
+    cwx, cwy = ccx - ex, ccy - ey
+    cd = np.hypot(cwx, cwy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        chalf = np.arcsin(np.minimum(ccr / cd, 1.0))
+    clo = (np.arctan2(cwy, cwx) - chalf) % _TWO_PI
+    cell_keep = (cd <= ccr) | (_reach(rays, rho, clo, 2.0 * chalf) > cd - ccr)
+    rest = rest[cell_keep[cell_of[rest]]]
     dr, rr = dc[rest], cr[rest]
     with np.errstate(invalid="ignore", divide="ignore"):
         half = np.arcsin(np.minimum(rr / dr, 1.0))
@@ -431,6 +440,38 @@ def _circles(index: CoverIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return got
 
 
+#: Obstacles per cell, about, in the cells of the passes' first test (:func:`_cells`).
+CELL_OBSTACLES = 16
+
+
+def _cells(index: CoverIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A square grid over the obstacles' bounding circles (:func:`_circles`), about
+    :data:`CELL_OBSTACLES` a cell: ``(cell of each obstacle, cx, cy, r)`` with each cell's
+    circle round its centre holding every circle of its obstacles (an empty cell's radius is
+    -inf: never kept). Kept on the index, as the circles are."""
+    got = getattr(index, "_sight_cells", None)
+    if got is not None:
+        return got
+    cx, cy, cr = _circles(index)
+    x0, y0 = float(cx.min()), float(cy.min())
+    wdt, hgt = max(float(cx.max()) - x0, 1e-9), max(float(cy.max()) - y0, 1e-9)
+    size = math.sqrt(wdt * hgt * CELL_OBSTACLES / max(index.n, 1))
+    size = max(size, wdt / 256, hgt / 256, 1e-6)
+    nx = int(wdt // size) + 1
+    ny = int(hgt // size) + 1
+    ix = np.minimum(((cx - x0) // size).astype(np.int64), nx - 1)
+    iy = np.minimum(((cy - y0) // size).astype(np.int64), ny - 1)
+    cell = iy * nx + ix
+    gx = x0 + (np.arange(nx * ny) % nx + 0.5) * size
+    gy = y0 + (np.arange(nx * ny) // nx + 0.5) * size
+    reach = np.hypot(cx - gx[cell], cy - gy[cell]) + cr
+    rad = np.full(nx * ny, -np.inf)
+    np.maximum.at(rad, cell, reach * (1.0 + 1e-9) + 1e-9)
+    got = (cell, gx, gy, rad)
+    index._sight_cells = got
+    return got
+
+
 def _reach(rays: np.ndarray, rho: np.ndarray, lo: np.ndarray, span: np.ndarray) -> np.ndarray:
     """The farthest a star polygon (ray bearings ``rays`` sorted in [0, 2 pi), distances
     ``rho``) reaches within each bearing interval ``[lo, lo + span]``: the largest ``rho``
@@ -445,7 +486,7 @@ def _reach(rays: np.ndarray, rho: np.ndarray, lo: np.ndarray, span: np.ndarray) 
     idx = np.empty(2 * lo.size, dtype=np.int64)
     idx[0::2] = i0
     idx[1::2] = i1
-    if idx.size and idx[-1] >= 3 * nr:  # reduceat needs indices inside the array
+    if idx.size and idx.max() >= 3 * nr:  # reduceat needs indices inside the array
         rho3 = np.concatenate((rho3, [0.0]))
     return np.maximum.reduceat(rho3, idx)[0::2] if lo.size else np.zeros(0)
 
@@ -531,15 +572,19 @@ def _polygon(ex: float, ey: float, rays: np.ndarray, rho: np.ndarray) -> shapely
         n = x.size
         if n <= 8:
             break
-        px, py = np.roll(x, 1), np.roll(y, 1)
-        nx, ny = np.roll(x, -1), np.roll(y, -1)
-        sx, sy = nx - px, ny - py
-        off = np.abs((x - px) * sy - (y - py) * sx) / np.maximum(np.hypot(sx, sy), 1e-300)
-        ahead = (x - px) * sx + (y - py) * sy  # between its neighbours, not a spike back
+        idx = np.arange(parity, n, 2)  # this round's turn (every other point)
+        if n % 2:
+            idx = idx[idx != n - 1]  # (the last and the first are neighbours)
+        nxt = idx + 1
+        nxt[nxt == n] = 0
+        cx, cy = x[idx], y[idx]
+        px, py = x[idx - 1], y[idx - 1]
+        sx, sy = x[nxt] - px, y[nxt] - py
+        off = np.abs((cx - px) * sy - (cy - py) * sx) / np.maximum(np.hypot(sx, sy), 1e-300)
+        ahead = (cx - px) * sx + (cy - py) * sy  # between its neighbours, not a spike back
         drop = (off <= SIMPLIFY) & (ahead > 0) & (ahead < sx * sx + sy * sy)
-        turn = np.arange(n) % 2 == parity
-        turn[-1] &= n % 2 == 0  # the last and the first are neighbours
-        keep = ~(drop & turn)
+        keep = np.ones(n, dtype=bool)
+        keep[idx[drop]] = False
         x, y, rho = x[keep], y[keep], rho[keep]
     poly = shapely.Polygon(np.column_stack((ex + x, ey + y)))
     if rho.min() < 1e-9 and not poly.is_valid:  # the eye on an obstacle's edge
