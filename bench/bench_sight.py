@@ -9,9 +9,16 @@ The party is ``--party`` tokens of the scene, standing (eyes 1.6 m), seeing a st
 each repeat moves the first of them 0.5 m, as a drag does, and measures the whole union.
 ``--vision 0`` (the default) means unlimited: the map's diagonal. Prints the median wall and
 CPU milliseconds, the load average before and after, and the sight polygon's size. The
-contract (issue 18 item 4) is 20 ms for 5 tokens on 200 tokens / 2,000 obstacles; CPU time
-is the honest number on a loaded machine (wall time also counts other engineers' work).
-Exit status 1 when the CPU median misses the budget.
+contract (issue 18 item 4) is 20 ms for 5 tokens on 200 tokens / 2,000 obstacles, and
+(issue 26 item 7) 25 ms on 500 tokens / 10,000 obstacles (``--tokens 500 --obstacles
+10000``); CPU time is the honest number on a loaded machine (wall time also counts other
+engineers' work). Exit status 1 when the CPU median misses the budget.
+
+Measured (issue 26 item 7, CPU medians, load 20-21 on 2 cores, this code / the code before
+it in turn): 500 x 10,000: ``party_sight`` 25.8 / 56.5 ms, the engine's drag step 10.2 /
+26.0 ms, its cold view 43.9 / 113.9 ms; 200 x 2,000: 17.8 / 19.9, 7.8 / 8.1, 28.2 / 33.2 ms
+(before the grid cells of the passes' first test, which took 26.6 -> 22.2 ms off the first
+figure at load 24-25: docs/geometry.md "Sight").
 
 Then the engine's :class:`engine.vision.SightCache` on the same scene (the party's sight as
 the player view asks for it: the 5 tokens of the players' side, the light rule, the tokens
@@ -41,6 +48,13 @@ from geometry.cover import CoverIndex
 from geometry.sight import party_sight
 
 BUDGET_MS = 20.0
+#: The budget on 500 tokens / 10,000 obstacles and more (issue 26 item 7).
+BIG_BUDGET_MS = 25.0
+
+
+def budget_ms(obstacles: int) -> float:
+    """The CPU budget (ms) of the party's sight on a scene of ``obstacles`` obstacles."""
+    return BIG_BUDGET_MS if obstacles >= 10000 else BUDGET_MS
 
 
 def run(seed: int = 1, tokens: int = 200, obstacles: int = 2000, party: int = 5,
@@ -67,7 +81,7 @@ def run(seed: int = 1, tokens: int = 200, obstacles: int = 2000, party: int = 5,
            "area_m2": area.area, "points": int(shapely.get_num_coordinates(area))}
     log(f"party sight, {party} tokens, {tokens} tokens / {len(blk)} obstacles, vision {R:.0f} m: "
         f"median {res['wall_ms']:.1f} ms wall, {res['cpu_ms']:.1f} ms CPU "
-        f"(budget {BUDGET_MS:.0f} ms; {repeats} repeats); load {load0:.1f} -> {res['load_after']:.1f}; "
+        f"(budget {budget_ms(obstacles):.0f} ms; {repeats} repeats); load {load0:.1f} -> {res['load_after']:.1f}; "
         f"area {res['area_m2']:.0f} m^2, {res['points']} points")
     return res
 
@@ -113,7 +127,7 @@ def run_engine(seed: int = 1, tokens: int = 200, obstacles: int = 2000, party: i
            "load_after": os.getloadavg()[0], "visible": len(view.visible), "area_m2": view.sight.area}
     log(f"engine party view ({'dark, 20 lights' if dark else 'full light'}), {party} of {tokens} tokens / "
         f"{len(enc.obstacles)} obstacles: cold {res['cold_cpu_ms']:.1f} ms CPU; drag step "
-        f"{res['drag_cpu_ms']:.1f} ms CPU ({res['drag_wall_ms']:.1f} ms wall) (budget {BUDGET_MS:.0f} ms); "
+        f"{res['drag_cpu_ms']:.1f} ms CPU ({res['drag_wall_ms']:.1f} ms wall) (budget {budget_ms(obstacles):.0f} ms); "
         f"load {load0:.1f} -> {res['load_after']:.1f}; {res['visible']} tokens shown, area {res['area_m2']:.0f} m^2")
     return res
 
@@ -130,7 +144,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     res = run(a.seed, a.tokens, a.obstacles, a.party, a.vision, a.repeats)
     eng = run_engine(a.seed, a.tokens, a.obstacles, a.party, a.repeats, a.dark)
-    ok = res["cpu_ms"] <= BUDGET_MS and eng["cold_cpu_ms"] <= BUDGET_MS and eng["drag_cpu_ms"] <= BUDGET_MS
+    b = budget_ms(a.obstacles)
+    ok = res["cpu_ms"] <= b and eng["cold_cpu_ms"] <= b and eng["drag_cpu_ms"] <= b
     return 0 if ok else 1
 
 
