@@ -17,8 +17,8 @@ reference, unioned once at the drop). Switching the fog on explores what the par
 then, in the same undo step. Other edits of the fog itself (reveal, hide, reset) are left
 as they are.
 
-While a token is dragged (a preview that moves no obstacle) the view is worked out off
-the GUI thread (:attr:`PartySight.ASYNC_PREVIEWS`): the step's encounter goes to one worker
+While a token is dragged (a preview that moves no obstacle), and when an obstacle drag
+rests, the view is worked out off the GUI thread (:attr:`PartySight.ASYNC_PREVIEWS`): the step's encounter goes to one worker
 thread (the newest waiting replaces an older one), the tokens move at once and the fog
 follows when the worker's answer is in (a poll of :data:`POLL_MS`, on the GUI thread). An
 answer belongs to the encounter it was worked out for; one that arrives after a landed edit,
@@ -106,12 +106,13 @@ class PartySight(QObject):
     MAX_SHOWN = 8
 
     #: While an obstacle is dragged (a corner, a wall: every party token's sight changes)
-    #: the view is worked out at most this often (ms); the fog follows when the drag rests
-    #: or lands. Token drags redo only the moved token's sight and follow every step.
+    #: the view is worked out at most this often (ms), in the worker; the fog follows when
+    #: the drag rests or lands. Token drags redo only the moved token's sight and follow
+    #: every step.
     OBSTACLE_PREVIEW_MS = 120
 
-    #: Token drags' views are worked out in the worker thread (False: on the GUI thread,
-    #: in the step itself).
+    #: Token drags' views, and an obstacle drag's when it rests, are worked out in the
+    #: worker thread (False: on the GUI thread, in the step itself).
     ASYNC_PREVIEWS = True
 
     def __init__(self, document: EncounterDocument, parent: QObject | None = None):
@@ -132,7 +133,7 @@ class PartySight(QObject):
         self._later = QTimer(self)
         self._later.setSingleShot(True)
         self._later.setInterval(self.OBSTACLE_PREVIEW_MS)
-        self._later.timeout.connect(self.refresh)
+        self._later.timeout.connect(self._obstacle_preview)
         #: the worker's job: (generation, encounter, future) while one runs; the encounter
         #: waiting for it (newest drag step); CPU seconds the worker spent (bench)
         self._job = None
@@ -219,6 +220,15 @@ class PartySight(QObject):
             self._submit(self.document.encounter)
             return
         self.refresh()
+
+    def _obstacle_preview(self) -> None:
+        """(An obstacle drag rested for :attr:`OBSTACLE_PREVIEW_MS`.) Its view, worked out in
+        the worker (:attr:`ASYNC_PREVIEWS`: every party token's sight may change, tens of ms
+        on a big map) or here; the drop works it out at once, as any landed edit."""
+        if self.ASYNC_PREVIEWS and self.document.in_preview and self.active and self.view is not None:
+            self._submit(self.document.encounter)
+        else:
+            self.refresh()
 
     # -- drag steps off the GUI thread ---------------------------------------------------------
     @property

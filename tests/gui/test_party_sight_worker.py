@@ -184,3 +184,32 @@ def test_a_drag_step_repaints_the_fog_where_the_moved_tokens_sight_was_and_is(qt
     tool.release(Pointer(20.0, 10.0, m_per_px=k))
     settle(qtbot)
     _repainted_alike(view, qtbot)
+
+
+def test_an_obstacle_drag_that_rests_is_worked_out_in_the_worker_and_agrees_with_a_fresh_view(fogged, qtbot,
+                                                                                             monkeypatch):
+    # A corner dragged and left still: its view (every party token's sight may change) is
+    # worked out off the GUI thread, shown, and is a fresh cache's on the same encounter; the
+    # drop works it out at once and agrees too.
+    from gui import edits
+
+    window = fogged
+    ps = window.party_sight
+    doc = window.document
+    threads = []
+    compute = ps.compute
+    monkeypatch.setattr(ps, "compute", lambda enc: (threads.append(threading.get_ident()), compute(enc))[1])
+    enc = doc.committed
+    ob = next(o for o in enc.obstacles if o.blocks)
+    x, y = ob.polygon[0]
+    shown = ps.async_count
+    doc.preview(edits.set_vertex(enc, ob.id, 0, (x - 1.5, y - 1.0)))
+    qtbot.waitUntil(lambda: ps.async_count > shown and not ps.pending, timeout=10_000)
+    settle(qtbot)
+    assert threads and threading.get_ident() not in threads
+    assert doc.in_preview and ps.encounter is doc.encounter
+    _same_view(ps.view, vision.SightCache().view(doc.encounter))
+    _repainted_alike(window.map_view, qtbot)
+    doc.commit(edits.set_vertex(enc, ob.id, 0, (x - 1.5, y - 1.0)), "corner")
+    settle(qtbot)
+    _same_view(ps.view, vision.SightCache().view(doc.encounter))
