@@ -168,9 +168,12 @@ class AttackPage(ActionPage):
         opt.setContentsMargins(0, 0, 0, 0)
         self.opt_label = QLabel()
         opt.addWidget(self.opt_label)
+        # the option's field takes the row (beside a stretch a weapon's name was cut at 1366)
         for w in (self.weapon, self.switch_to, self.hand, self.stance, self.recover_loc, self.parry, self.rest_on):
-            opt.addWidget(w)
-        opt.addStretch(1)
+            if isinstance(w, QComboBox):
+                w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+                w.setMinimumContentsLength(8)
+            opt.addWidget(w, 1 if isinstance(w, QComboBox) else 0)
         form.addRow(self.opt_row)
 
         # targets
@@ -539,7 +542,10 @@ class AttackPage(ActionPage):
                 for name in (s.weapon, s.offhand):
                     w = s.weapon_named(name)
                     if w is not None and not w.melee:
-                        self.weapon.addItem(f"{w.name} ({w.damage}; {', '.join(w.modes)})", w.name)
+                        # its modes in the tooltip: the whole text was cut at 1366 (issue 30 item 8)
+                        self.weapon.addItem(f"{w.name} ({w.damage})", w.name)
+                        self.weapon.setItemData(self.weapon.count() - 1, f"{w.name}: {w.damage}; modes {', '.join(w.modes)}",
+                                                Qt.ItemDataRole.ToolTipRole)
                 if self.weapon.count() == 0:
                     self.weapon.addItem("(no ranged weapon held)", None)
                 i = self.weapon.findData(keep)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QBoxLayout,
     QHeaderView,
     QLabel,
     QSizePolicy,
@@ -271,8 +271,8 @@ class BodyPanel(QWidget):
         self.table.horizontalHeaderItem(3).setToolTip("Armour value (durability left / at start)")
         self.table.setMinimumHeight(22 * len(LOCATIONS) + 28)
         self.table.setMaximumHeight(22 * len(LOCATIONS) + 30)
-        # every column as wide as its contents, the last takes what is left; on a laptop's
-        # narrow dock the table scrolls sideways rather than hide Severity..Cover past its edge
+        # every column as wide as its contents, the last takes what is left; on a narrower
+        # dock than that the table scrolls sideways rather than hide Severity..Cover past its edge
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(len(self.COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
@@ -288,9 +288,11 @@ class BodyPanel(QWidget):
                              "R is the character's right. Hover a location for its effects.")
         self.legend.setWordWrap(True)
         self.legend.setStyleSheet("color:#8b949e")
-        middle = QHBoxLayout()
+        # the figure beside the table where both fit, else above it: beside it at 1366 the
+        # table scrolled sideways, Armour..Cover past the panel's edge (issue 30 item 8)
+        self.middle = middle = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.diagram.setFixedWidth(104)
-        middle.addWidget(self.diagram, 0)
+        middle.addWidget(self.diagram, 0, Qt.AlignmentFlag.AlignHCenter)
         middle.addWidget(self.table, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -305,6 +307,16 @@ class BodyPanel(QWidget):
         controller.stateChanged.connect(self.refresh)
         controller.listen(controller.selection.changed, self.refresh)
         self.refresh()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        hh = self.table.horizontalHeader()
+        table = sum(hh.sectionSizeHint(i) for i in range(hh.count())) + 2 * self.table.frameWidth() + 4
+        m = self.layout().contentsMargins()
+        beside = self.diagram.width() + self.middle.spacing() + table <= ev.size().width() - m.left() - m.right()
+        want = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
+        if self.middle.direction() != want:
+            self.middle.setDirection(want)
 
     # -- reading helpers for tests and the window ------------------------------------------------
     def cell(self, location: str, column: str) -> str:

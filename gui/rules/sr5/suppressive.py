@@ -137,8 +137,11 @@ class SuppressivePage(ActionPage):
         zones = [z for z in enc.zones if z.kind == "suppressive"]
         zones.sort(key=lambda z: (z.owner != sid, z.owner is not None))
         for z in zones:
-            owner = f" ({self.controller.name(z.owner)}'s)" if z.owner else ""
-            self.zone.addItem(f"{zone_name(z, enc)}{owner}", z.id)
+            name = zone_name(z, enc)
+            who = self.controller.name(z.owner) if z.owner else None
+            # (whose it is, unless its name says so: "Sam's suppressive fire (Sam's)" was cut)
+            owner = f" ({who}'s)" if who and not name.startswith(f"{who}'s") else ""
+            self.zone.addItem(f"{name}{owner}", z.id)
         if zone is not None:
             self.zone.setCurrentIndex(max(0, self.zone.findData(zone)))
         self.zone.blockSignals(False)

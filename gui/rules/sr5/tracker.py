@@ -206,10 +206,12 @@ class InitiativeTracker(QWidget):
             self.interrupt_buttons[aid] = b
             irow.addWidget(b)
         irow.addStretch(1)
+        # who and what is left on its own line, the weapon below (side by side at 1366 the
+        # budget and the weapon's name were cut: issue 30 item 8)
+        self.who.setWordWrap(True)
         wrow = QHBoxLayout()
-        wrow.addWidget(self.who, 1)
         wrow.addWidget(QLabel("Weapon"))
-        wrow.addWidget(self.weapon)
+        wrow.addWidget(self.weapon, 1)
         drow = QHBoxLayout()
         drow.addWidget(self.do_button)
         drow.addStretch(1)
@@ -235,6 +237,7 @@ class InitiativeTracker(QWidget):
         lay.addWidget(self.budget)
         lay.addLayout(row)
         lay.addWidget(self.order)
+        lay.addWidget(self.who)
         lay.addLayout(wrow)
         lay.addWidget(self.movement)
         lay.addWidget(self.actions, 4)

@@ -92,6 +92,10 @@ class PoolView(QWidget):
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # a long part ("blind fire: target not seen (-6), range 15 m -> medium (-1)") wraps
+        # onto a second line instead of being cut at 1366 (issue 30 item 8)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.total = bold(QLabel())
         self.total.setWordWrap(True)
         self.add_button = QPushButton("+ GM modifier")
@@ -150,6 +154,10 @@ class PoolView(QWidget):
         t = self.table
         t.ensurePolished()
         t.horizontalHeader().ensurePolished()
+        t.resizeRowsToContents()
+        for r in range(t.rowCount()):
+            if t.rowHeight(r) < t.verticalHeader().defaultSectionSize():
+                t.setRowHeight(r, t.verticalHeader().defaultSectionSize())
         head = max(t.horizontalHeader().height(), t.horizontalHeader().sizeHint().height())
         rows = sum(max(t.rowHeight(r), t.verticalHeader().defaultSectionSize()) for r in range(t.rowCount()))
         t.setFixedHeight(head + rows + 2 * t.frameWidth() + 2)
@@ -157,6 +165,11 @@ class PoolView(QWidget):
     def showEvent(self, ev) -> None:
         super().showEvent(ev)
         self._fit()
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        if ev.size().width() != ev.oldSize().width():
+            self._fit()  # (the wrapped parts' heights follow the width)
 
     def _rebuild(self, rows, keys) -> None:
         self.table.clearContents()
