@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
+    QAbstractSpinBox,
     QAbstractItemView,
     QCheckBox,
     QComboBox,
@@ -49,6 +50,14 @@ def _rich(text: str) -> bool:
     from PySide6.QtGui import Qt as GuiQt
 
     return GuiQt.mightBeRichText(text)
+
+
+def _text(w) -> str:
+    if isinstance(w, QComboBox):
+        return w.currentText()
+    if isinstance(w, QAbstractSpinBox):
+        return w.text()
+    return w.text()
 
 
 def _plain(text: str) -> str:
@@ -200,6 +209,11 @@ def cut_texts(root: QWidget) -> list[str]:
             continue
         if isinstance(w, QAbstractScrollArea) and not isinstance(w, QGraphicsView) and w.horizontalScrollBar().isVisible():
             out.append(f"{_where(w)}: scrolls sideways (its contents need {w.horizontalScrollBar().maximum()} px more)")
+        if isinstance(w, (QLabel, QAbstractButton, QComboBox, QAbstractSpinBox)):
+            right = w.mapTo(w.window(), w.rect().topRight()).x()
+            if right > w.window().width() + SLACK:
+                out.append(f"{_where(w)}: {(_text(w) or type(w).__name__)!r} runs past the window's right edge "
+                           f"({right} > {w.window().width()})")
         if isinstance(w, QLabel):
             bad = _label(w)
         elif isinstance(w, QAbstractButton):

@@ -145,7 +145,8 @@ class BlastPage(RollingPage):
         self.fit.setToolTip("On: the circle becomes as large as the blast reaches (its DV, or 10 m); "
                             "off: the blast fills the circle as drawn")
         self.edge = QCheckBox("Push the Limit (Edge)")
-        self.follow = QCheckBox("Follow the map (attacker, selected blast zone)")
+        self.follow = QCheckBox("Follow the map")
+        self.follow.setToolTip("The attacker and the blast zone follow what is selected on the map")
         self.follow.setChecked(True)
         for combo in (self.attacker_combo, self.weapon_combo, self.zone_combo, self.projectile_combo):
             combo.currentIndexChanged.connect(self._declaration_changed)

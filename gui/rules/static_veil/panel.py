@@ -151,7 +151,7 @@ class ManeuverPanel(QWidget):
         self.turn_label = _small("")
         turn.addWidget(self.turn_label, 1)
         lay.addLayout(turn)
-        btns = QHBoxLayout()
+        btns = QGridLayout()  # the turn's start across, End and New round below: a name fits at 125 %
         self.start_btn = QPushButton("Start turn")
         self.start_btn.setToolTip("Begin this token's turn: AP and Movement full again, it may charge again "
                                   "(the previous token's turn ends first)")
@@ -159,8 +159,9 @@ class ManeuverPanel(QWidget):
         self.end_btn.setToolTip("End this token's turn (Distracted counts down)")
         self.round_btn = QPushButton("New round")
         self.round_btn.setToolTip("Count the round up and begin this token's turn")
-        for b in (self.start_btn, self.end_btn, self.round_btn):
-            btns.addWidget(b)
+        btns.addWidget(self.start_btn, 0, 0, 1, 2)
+        btns.addWidget(self.end_btn, 1, 0)
+        btns.addWidget(self.round_btn, 1, 1)
         lay.addLayout(btns)
         self.start_btn.clicked.connect(self.startTurn)
         self.end_btn.clicked.connect(self.endTurn)
