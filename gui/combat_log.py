@@ -38,6 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui import theme
+
 
 @dataclass(frozen=True)
 class LogLine:
@@ -233,7 +235,7 @@ class CombatLogPanel(QWidget):
             f = item.font()
             if ln.undone:
                 f.setStrikeOut(True)
-                item.setForeground(QColor("#6e7681"))
+                item.setForeground(theme.colour("dim"))
             else:
                 colour = _KIND_COLOURS.get(ln.kind)
                 if colour:

@@ -44,6 +44,7 @@ from gui import edits
 from gui.document import DocumentChange, EncounterDocument
 from gui.idle import IdleJob
 from gui.selection import Selection
+from gui import theme
 
 STANCES = ("standing", "crouched", "prone")
 ZONE_KINDS = ("suppressive", "shotgun", "blast", "circle", "cone", "line", "rect")
@@ -138,7 +139,7 @@ class InspectorPanel(QWidget):
         outer.addWidget(self.heading)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #ff8a80; background: #3a1f1f; padding: 4px; border-radius: 3px;")
+        self.error_label.setStyleSheet(f"color: {theme.ink('error')}; padding: 4px; border-radius: 3px;")
         self.error_label.hide()
         outer.addWidget(self.error_label)
         self.scroll = QScrollArea()

@@ -28,6 +28,7 @@ from geometry.cover import cover_percent
 from gui import style
 from gui.answers import LiveAnswers
 from gui.selection import Selection
+from gui import theme
 
 COLUMNS = ("Target", "Dist", "Band", "Mod", "Cover %", "Cover", "Charge", "Zones")
 TIPS = ("Target token", "Distance, centre to centre (metres)", "Range band of the chosen weapon",
@@ -111,7 +112,7 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _CHARGE_COL = COLUMNS.index("Charge")
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _COVER_BRUSHES = {k: QBrush(v) for k, v in style.COVER_COLOURS.items()}
-_DARK_TEXT = QBrush(QColor("#101418"))
+_DARK_TEXT = QBrush(style.COVER_TEXT)
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:
@@ -256,15 +257,13 @@ class TargetsModel(QAbstractTableModel):
             return self._rows[index.row()][0]
         c = index.column()
         if role == _TOOLTIP:
-            tip = []
             if c == _CHARGE_COL:
                 plan = self.answers.charges.get(self._rows[index.row()][0])
                 if plan is not None and not plan.possible:
-                    tip.append(plan.reason)
-            # the columns a narrow panel leaves out, told on every cell of the row
+                    return plan.reason
+            # the columns a narrow panel leaves out, told on the row's other cells
             texts = self._rows[index.row()][1]
-            tip += [f"{COLUMNS[h]}: {texts[h]}" for h in self.folded if texts[h] != ""]
-            return "\n".join(tip) or None
+            return "\n".join(f"{COLUMNS[h]}: {texts[h]}" for h in self.folded if texts[h] != "") or None
         if role == _ALIGN:
             return _RIGHT if c in (1, 3, 4, 6) else None
         if c == 5:
@@ -346,7 +345,7 @@ class TargetsPanel(QWidget):
         lay.addWidget(self.table, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: #9aa5b1;")
+        self.note.setStyleSheet(f"color: {theme.ink('dim')};")
         lay.addWidget(self.note)
         answers.updated.connect(self._refresh_header)
         self.model.modelReset.connect(self._reselect)

@@ -37,6 +37,7 @@ from gui.rules.d100.present import (
 )
 from gui.rules.base import same_inputs
 from gui.rules.widgets import Cell, TableRows, bold, read_only_table
+from gui import theme
 
 _TEXT = QColor("#e6e9ed")
 _MUTED = QColor("#8b949e")
@@ -281,13 +282,13 @@ class BodyPanel(QWidget):
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.empty = QLabel("Select a token on the map to see its body.")
         self.empty.setWordWrap(True)
-        self.empty.setStyleSheet("color:#8b949e")
+        self.empty.setStyleSheet(f"color:{theme.ink('dim')}")
 
         self.legend = QLabel("Fill: severity · number: damage points · blue rim: armour (dashed: worn out) "
                              "· red drop: bleeding · hatched: hidden by the stance. Seen from behind: "
                              "R is the character's right. Hover a location for its effects.")
         self.legend.setWordWrap(True)
-        self.legend.setStyleSheet("color:#8b949e")
+        self.legend.setStyleSheet(f"color:{theme.ink('dim')}")
         # the figure beside the table where both fit, else above it: beside it at 1366 the
         # table scrolled sideways, Armour..Cover past the panel's edge (issue 30 item 8)
         self.middle = middle = QBoxLayout(QBoxLayout.Direction.LeftToRight)
@@ -351,10 +352,10 @@ class BodyPanel(QWidget):
         colour = "#81c784" if frac < 0.5 else ("#ffb74d" if frac < 0.8 else "#ef5350")
         self.injury.setText(
             f"Injury <b>{sheet.injury}</b> / {sheet.max_injury} "
-            f"<span style='color:#8b949e'>(dies above {sheet.max_injury})</span><br>"
+            f"<span style='color:{theme.ink('dim')}'>(dies above {sheet.max_injury})</span><br>"
             f"<table cellspacing=0 cellpadding=0><tr>"
             f"<td style='background:{colour}' width={max(1, int(bar_w * frac))} height=8></td>"
-            f"<td style='background:#3a424b' width={max(1, bar_w - int(bar_w * frac))} height=8></td></tr></table>")
+            f"<td style='background:{theme.current().button.name()}' width={max(1, bar_w - int(bar_w * frac))} height=8></td></tr></table>")
         self.marks.setText(self._marks(sheet, status))
         self.details.setText(self._details(enc, sheet, status, st))
         self.diagram.set_sheet(sheet, st, status.hidden)
@@ -412,7 +413,7 @@ class BodyPanel(QWidget):
         if status.speed_penalty:
             chips.append(_chip(f"speed \u2212{status.speed_penalty}", "#ffe082"))
         if not chips:
-            chips.append("<span style='color:#81c784'>able to act, no lasting wound effects</span>")
+            chips.append(f"<span style='color:{theme.ink('good')}'>able to act, no lasting wound effects</span>")
         return " ".join(chips)
 
     def _details(self, enc, sheet, status, st) -> str:
@@ -427,7 +428,7 @@ class BodyPanel(QWidget):
             acts = f"Actions left <b>{left}</b> this round ({status.actions_per_round} per round; round {st.round})"
         else:
             acts = f"Actions per round <b>{status.actions_per_round}</b> (speed {sheet.speed})"
-        why = f"<br><span style='color:#ef9a9a'>Cannot act: {status.reason}</span>" if status.reason else ""
+        why = f"<br><span style='color:{theme.ink('error')}'>Cannot act: {status.reason}</span>" if status.reason else ""
         cover = sheet.cover if sheet.cover is not None else st.cover_value
         return (f"{acts}{why}<br>Stance: <b>{stance_name(sheet.stance)}</b> (cover value {cover})"
                 f"<br>Holds ({sheet.primary_hand} hand): <b>{held}</b>{off}{aim}{rest}{dropped}")

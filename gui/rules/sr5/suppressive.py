@@ -29,6 +29,7 @@ from engine.sr5 import suppressive as sr5_supp
 from engine.sr5.changes import settings_of
 from gui.action_panel import ActionPage
 from gui.rules.sr5.widgets import DiceRow, PoolView, story_box
+from gui import theme
 
 
 def _footer(*rows) -> QWidget:
@@ -76,7 +77,7 @@ class SuppressivePage(ActionPage):
         self.headline.setWordWrap(True)
         self.problems = QLabel()
         self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #ff8a80")
+        self.problems.setStyleSheet(f"color: {theme.ink('error')}")
         self.pool = PoolView("Shooter's test (its hits are the zone's threshold and penalty)")
         self.pool.edited.connect(self.override)
         self.pool.added.connect(lambda label, v: self.add_modifier(label, v))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import IllegalActionError
 from gui.rules.widgets import bold, read_only_table
+from gui import theme
 
 SOURCE_TEXT = {
     "map": "map",
@@ -38,16 +39,25 @@ SOURCE_TEXT = {
     "rules": "rules",
     "gm": "GM",
 }
-SOURCE_COLOUR = {
-    "map": QColor("#80deea"),
-    "environment": QColor("#b39ddb"),
-    "weapon": QColor("#ffcc80"),
-    "declaration": QColor("#a5d6a7"),
-    "gm": QColor("#ffab91"),
-}
-GOOD = QColor("#a5d6a7")
-BAD = QColor("#ef9a9a")
-MUTED = QColor("#9aa4ae")
+#: The accent (gui.theme.accent) a modifier's source is written in.
+SOURCE_ACCENT = {"map": "cyan", "environment": "purple", "weapon": "orange", "declaration": "green", "gm": "salmon"}
+
+
+def source_colour(source: str) -> QColor:
+    """The ink of a modifier's source in the theme now (grey for one not listed)."""
+    return theme.accent(SOURCE_ACCENT.get(source, "grey"))
+
+
+def good() -> QColor:
+    return theme.colour("good")
+
+
+def bad() -> QColor:
+    return theme.colour("error")
+
+
+def muted() -> QColor:
+    return theme.colour("dim")
 
 
 def mono_font() -> QFont:
@@ -181,7 +191,7 @@ class PoolView(QWidget):
                 f = item.font()
                 f.setItalic(True)
                 item.setFont(f)
-                item.setForeground(MUTED)
+                item.setForeground(muted())
                 self.table.setItem(r, 0, item)
                 self.table.setItem(r, 1, QTableWidgetItem(""))
                 self.table.setItem(r, 2, QTableWidgetItem(""))
@@ -225,7 +235,7 @@ class PoolView(QWidget):
             src = f"GM (rules {part.original:+d})" if part.kind != "base" else f"GM (rules {part.original})"
         item = self.table.item(r, 2)
         item.setText(src)
-        item.setForeground(SOURCE_COLOUR.get("gm" if part.overridden else part.source, QColor("#cfd8dc")))
+        item.setForeground(source_colour("gm" if part.overridden else part.source))
 
     def value_of(self, key: str) -> int | None:
         """The value shown for part ``key`` (None when absent)."""
@@ -289,7 +299,7 @@ class DiceRow(QWidget):
         self.all_button.setToolTip("Roll every roll still needed with the encounter's dice")
         self.all_button.clicked.connect(self.rollAllRequested.emit)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #ef9a9a")
+        self.error.setStyleSheet(f"color: {theme.ink('error')}")
         self.error.setWordWrap(True)
         row = QHBoxLayout()
         row.setSpacing(4)
