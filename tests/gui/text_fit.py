@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QRadioButton,
     QStyle,
     QTabBar,
-    QTableWidget,
+    QTableView,
     QToolButton,
-    QTreeWidget,
+    QTreeView,
     QWidget,
 )
 
@@ -175,9 +175,8 @@ def _cells(v: QAbstractItemView) -> list[str]:
     """Table and tree cells whose text Qt elides (only tables that do not scroll sideways:
     a cell past a horizontal scroll bar is not cut, it is off to the side)."""
     out = []
-    if not isinstance(v, (QTableWidget, QTreeWidget)):
+    if not isinstance(v, (QTableView, QTreeView)):
         return out
-    fm = v.fontMetrics()
     model = v.model()
     cols = model.columnCount()
     rows = min(model.rowCount(), 40)
@@ -191,11 +190,9 @@ def _cells(v: QAbstractItemView) -> list[str]:
             if text in (None, ""):
                 continue
             text = str(text)
-            font = model.data(idx, Qt.ItemDataRole.FontRole)
-            m = fm if font is None else type(fm)(font)
-            need = max(m.horizontalAdvance(line) for line in text.split("\n")) + 8
-            if not model.data(idx, Qt.ItemDataRole.DecorationRole) is None:
-                need += v.iconSize().width() + 4
+            # the delegate's own measure: what Qt elides against
+            need = v.sizeHintForIndex(idx).width()
+            m = v.fontMetrics()
             if need > rect.width() + SLACK and not (v.wordWrap() and rect.height() > m.height() * 1.8):
                 out.append(f"{_where(v)} cell ({r}, {c}): {text[:60]!r} (needs {need} px, has {rect.width()})")
     return out

@@ -1,0 +1,71 @@
+"""Issue 30 item 8: no text in the side column is cut, at 1366x768 and at 1920x1080: every
+panel (each dock tab in front in turn), the Action panel's pages, the Inspector's weapon
+table, the toolbar's options, for the three systems' demos (tests/gui/text_fit.py)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QTableWidget
+
+from gui.main_window import demo_paths
+from tests.gui.settle import settle
+from tests.gui.test_sr5_gui import start_turn
+from tests.gui.text_fit import cut_texts
+
+
+def _walk(qtbot, win, tag: str) -> list[str]:
+    """Every dock in front in turn, then the Wall tool's options: the cut texts seen."""
+    out = []
+    for name, dock in list(win.docks.items()):
+        if dock.isHidden():
+            continue
+        dock.raise_()
+        settle(qtbot, win)
+        out += [f"{tag}/{name}: {c}" for c in cut_texts(win)]
+    win.set_tool("Wall")
+    settle(qtbot, win)
+    out += [f"{tag}/wall tool: {c}" for c in cut_texts(win)]
+    win.set_tool("Select")
+    return out
+
+
+def test_no_text_is_cut_in_the_side_column(screen_window, qtbot):
+    win = screen_window
+    cut = []
+    start_turn(win)
+    enc = win.document.encounter
+    win.selection.select(["sam"], enc)
+    cut += _walk(qtbot, win, "sr5")
+    page = win.sr5.open_attack(targets=["ganger-1"])
+    page.roll_all()
+    settle(qtbot, win)
+    cut += [f"sr5 attack rolled: {c}" for c in cut_texts(win)]
+    win.sr5.open_suppressive()
+    settle(qtbot, win)
+    cut += [f"sr5 suppressive: {c}" for c in cut_texts(win)]
+    if win.screen_name == "laptop":  # (the other systems' panels on the laptop only: cheaper)
+        for path in demo_paths()[1:]:
+            win.open_demo(path)
+            settle(qtbot, win)
+            first = win.document.encounter.tokens[0].id
+            win.selection.select([first], win.document.encounter)
+            cut += _walk(qtbot, win, win.document.encounter.ruleset)
+    assert cut == []
+
+
+def test_the_inspector_weapon_table_is_readable(screen_window, qtbot):
+    """Sam's two weapons, whole names and range tables, no sideways scroll (at 1366 the
+    form scrolled sideways and the table showed "Ingr" and "Range tab")."""
+    win = screen_window
+    win.selection.select(["sam"], win.document.encounter)
+    win.docks["inspector"].raise_()
+    settle(qtbot, win)
+    table = win.inspector.widgets["weapons"].findChild(QTableWidget)
+    assert not win.inspector.scroll.horizontalScrollBar().isVisible()
+    assert not table.horizontalScrollBar().isVisible()
+    names = [table.item(r, 0).text() for r in range(table.rowCount())]
+    assert names == ["Ingram Smartgun X", "Ares Predator V"]
+    fm = table.fontMetrics()
+    for r, name in enumerate(names):
+        assert table.visualItemRect(table.item(r, 0)).width() >= fm.horizontalAdvance(name)
+        assert table.cellWidget(r, 1).width() >= table.cellWidget(r, 1).sizeHint().width() - 1
+    assert [c for c in cut_texts(win.inspector)] == []
