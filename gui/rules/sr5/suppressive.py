@@ -199,7 +199,7 @@ class SuppressivePage(ActionPage):
             self.pool.set_pool(p.pool, editable=False)
             self.dice.set_request(None, many=False)
             return
-        self.headline.setText(f"{self.controller.name(p.declaration.shooter)} fills {p.declaration.zone} with "
+        self.headline.setText(f"{self.controller.name(p.declaration.shooter)} fills {self.controller.name(p.declaration.zone)} with "
                               f"{p.weapon}: {p.rounds} rounds, Complex Action; failing a test costs "
                               f"{p.dv}{p.damage_type} (AP {p.ap}), no net hits")
         self.problems.setText("\n".join(f"Not allowed: {x}" for x in p.problems))
