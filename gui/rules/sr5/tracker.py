@@ -199,14 +199,18 @@ class InitiativeTracker(QWidget):
         self.do_button = QPushButton("Take action")
         self.do_button.clicked.connect(lambda: self.take_action(self._current_action()))
         self.interrupt_buttons: dict[str, QPushButton] = {}
-        irow = QHBoxLayout()
+        # "Interrupts:" above its two buttons (beside them they were cut at 125 %)
+        irow = QVBoxLayout()
+        irow.setSpacing(2)
         irow.addWidget(QLabel("Interrupts:"))
+        ibuttons = QHBoxLayout()
         for aid, text in (("full_defense", "Full Defense (-10)"), ("hit_the_dirt", "Hit the Dirt (-5)")):
             b = QPushButton(text)
             b.clicked.connect(lambda _=False, a=aid: self.take_action(a))
             self.interrupt_buttons[aid] = b
-            irow.addWidget(b)
-        irow.addStretch(1)
+            ibuttons.addWidget(b)
+        ibuttons.addStretch(1)
+        irow.addLayout(ibuttons)
         # who and what is left on its own line, the weapon below (side by side at 1366 the
         # budget and the weapon's name were cut: issue 30 item 8)
         self.who.setWordWrap(True)
@@ -225,6 +229,7 @@ class InitiativeTracker(QWidget):
         self.supp.setHeaderLabels(["Under suppressive fire", "Dice"])
         self.supp.setRootIsDecorated(False)
         self.supp.setWordWrap(True)
+        self.supp.setTextElideMode(Qt.TextElideMode.ElideNone)
         sh = self.supp.header()
         sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         sh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
@@ -568,13 +573,19 @@ class InitiativeTracker(QWidget):
         except CoverfireError as exc:
             self.message.setText(str(exc))
             return
+        # one zone active: the title names it, the rows need not (at 125 % they were cut)
+        one = len(active) == 1
+
+        def zone(z):
+            return "it" if one else c.name(z)
+
         for tid, zs in status.items():
             bits = []
             if zs.must_test:
-                bits.append("must roll vs " + ", ".join(c.name(z) for z in zs.must_test))
-            bits += [f"spared in {c.name(z)}: {why}" for z, why in zs.spared]
+                bits.append("must roll" if one else "must roll vs " + ", ".join(c.name(z) for z in zs.must_test))
+            bits += [f"spared in {zone(z)}: {why}" for z, why in zs.spared]
             if not bits:
-                bits.append(f"next to {c.name(zs.penalty_zone)}")
+                bits.append(f"next to {zone(zs.penalty_zone)}")
             item = QTreeWidgetItem([f"{c.name(tid)}: " + "; ".join(bits), f"{zs.penalty:+d}" if zs.penalty else ""])
             self.supp.addTopLevelItem(item)
             if zs.must_test:
@@ -582,9 +593,22 @@ class InitiativeTracker(QWidget):
                 item.setToolTip(0, f"Double-click: roll {c.name(tid)}'s Reaction + Edge against {c.name(zs.must_test[0])} "
                                    "in the Action panel")
                 self.tests_button.setVisible(True)
-        n = min(6, max(1, self.supp.topLevelItemCount()))
-        row = max(26, self.supp.sizeHintForRow(0))
-        self.supp.setFixedHeight(self.supp.header().sizeHint().height() + n * row + 2 * self.supp.frameWidth() + 2)
+        self._fit_supp()
+
+    def _fit_supp(self) -> None:
+        """The list as tall as its first six rows, each as tall as its wrapped text."""
+        t = self.supp
+        n = min(6, t.topLevelItemCount())
+        if n == 0:
+            return
+        t.doItemsLayout()
+        rows = sum(max(26, t.visualItemRect(t.topLevelItem(i)).height()) for i in range(n))
+        t.setFixedHeight(t.header().sizeHint().height() + rows + 2 * t.frameWidth() + 2)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if ev.size().width() != ev.oldSize().width() and self.supp.isVisible():
+            self._fit_supp()  # (the wrapped rows' heights follow the width)
 
     def _test_picked(self, item, _column: int) -> None:
         picked = item.data(0, Qt.ItemDataRole.UserRole)
