@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QBoxLayout,
     QHeaderView,
     QLabel,
+    QTableWidget,
     QSizePolicy,
     QToolTip,
     QVBoxLayout,
@@ -277,9 +278,11 @@ class BodyPanel(QWidget):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(len(self.COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.table.setMaximumHeight(22 * len(LOCATIONS) + 30 + self.table.horizontalScrollBar().sizeHint().height())
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setFrameShape(QTableWidget.Shape.NoFrame)  # (its 2 px: the six columns fit at 125 %)
         self.empty = QLabel("Select a token on the map to see its body.")
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet(f"color:{theme.ink('dim')}")
@@ -296,7 +299,7 @@ class BodyPanel(QWidget):
         middle.addWidget(self.diagram, 0, Qt.AlignmentFlag.AlignHCenter)
         middle.addWidget(self.table, 1)
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(6, 6, 6, 6)
+        lay.setContentsMargins(2, 6, 2, 6)  # (narrow side margins: the six columns fit a laptop at 125 %)
         lay.addWidget(self.title)
         lay.addWidget(self.injury)
         lay.addWidget(self.marks)
@@ -318,6 +321,8 @@ class BodyPanel(QWidget):
         want = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
         if self.middle.direction() != want:
             self.middle.setDirection(want)
+            # above the table the figure keeps its least height: the table stays in view
+            self.diagram.setMaximumHeight(16777215 if beside else self.diagram.minimumHeight())
 
     # -- reading helpers for tests and the window ------------------------------------------------
     def cell(self, location: str, column: str) -> str:
