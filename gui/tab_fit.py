@@ -6,6 +6,7 @@ back up when there is room again: no tab hides behind the bar's scroll arrows.""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QMainWindow, QTabBar
 
 #: The smallest font (points) a tab is written in.
@@ -30,34 +31,39 @@ class TabFit(QObject):
             return central.height() if central is not None else self.window.height()
         return bar.parentWidget().width() if bar.parentWidget() is not None else bar.width()
 
-    def length(self, bar: QTabBar) -> int:
-        along = bar.shape() in _VERTICAL
-        return sum(bar.tabSizeHint(i).height() if along else bar.tabSizeHint(i).width() for i in range(bar.count()))
-
     def fit(self, bar: QTabBar) -> None:
+        """Give ``bar`` the largest font (at most the window's, in half points, at least
+        :data:`LEAST_POINT_SIZE`) at which its tabs fit :meth:`room`; the font is set only
+        when it changes (a change lays the bar out again)."""
         if bar.count() == 0:
             return
         base = self.window.font().pointSizeF()
-        if base <= 0:
+        now = bar.font()
+        if base <= 0 or now.pointSizeF() <= 0:
             return
+        along = bar.shape() in _VERTICAL
+        fm = QFontMetrics(now)
+        texts = [bar.tabText(i).replace("&", "") for i in range(bar.count())]
+        # each tab's padding, icon and frame: its length less its text's, at the font it has
+        extra = [(bar.tabSizeHint(i).height() if along else bar.tabSizeHint(i).width()) - fm.horizontalAdvance(t)
+                 for i, t in enumerate(texts)]
         room = self.room(bar)
-        font = bar.font()
         size = base
-        font.setPointSizeF(size)
-        bar.setFont(font)
-        while self.length(bar) > room and size - 0.5 >= LEAST_POINT_SIZE:
+        while size - 0.5 >= LEAST_POINT_SIZE:
+            f = QFont(now)
+            f.setPointSizeF(size)
+            m = QFontMetrics(f)
+            if sum(m.horizontalAdvance(t) + e for t, e in zip(texts, extra)) <= room:
+                break
             size -= 0.5
-            font.setPointSizeF(size)
-            bar.setFont(font)
+        if abs(now.pointSizeF() - size) > 1e-6:
+            f = QFont(now)
+            f.setPointSizeF(size)
+            bar.setFont(f)
 
     def eventFilter(self, obj, ev) -> bool:  # noqa: N802 - Qt API
-        if isinstance(obj, QTabBar) and ev.type() in (QEvent.Type.Show, QEvent.Type.LayoutRequest):
-            if not obj.property("coverfire_fitting"):
-                obj.setProperty("coverfire_fitting", True)
-                try:
-                    self.fit(obj)
-                finally:
-                    obj.setProperty("coverfire_fitting", False)
+        if isinstance(obj, QTabBar) and ev.type() in (QEvent.Type.Show, QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            self.fit(obj)
         return False
 
 

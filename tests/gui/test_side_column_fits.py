@@ -71,3 +71,27 @@ def test_the_inspector_weapon_table_is_readable(screen_window, qtbot):
         assert table.visualItemRect(table.item(r, 0)).width() >= fm.horizontalAdvance(name)
         assert table.cellWidget(r, 1).width() >= table.cellWidget(r, 1).sizeHint().width() - 1
     assert [c for c in cut_texts(win.inspector)] == []
+
+
+def test_every_dock_tab_is_in_view_on_a_short_window(qtbot, tmp_path, monkeypatch):
+    """d100's seven panels down the column's edge of a 1366x768 laptop at 125 % (1093x614
+    logical px): the tabs' font steps down until every tab is in view (none behind the
+    bar's scroll arrows), and stays put while the window idles."""
+    from PySide6.QtWidgets import QTabBar
+
+    from tests.gui.conftest import discard_on_close, open_window
+
+    discard_on_close(monkeypatch)
+    win = open_window(qtbot, demo_paths()[1], tmp_path, size=(1093, 614), active=False)
+    assert win.document.encounter.ruleset == "d100"
+    win.selection.select([win.document.encounter.tokens[0].id], win.document.encounter)
+    win.d100.open_dialog()
+    settle(qtbot, win)
+    bars = [b for b in win.findChildren(QTabBar) if b.parent() is win and b.isVisible() and b.count() > 5]
+    assert bars
+    bar = bars[0]
+    assert all(bar.rect().contains(bar.tabRect(i)) for i in range(bar.count())), [bar.tabText(i) for i in range(bar.count())]
+    assert bar.font().pointSizeF() < win.font().pointSizeF()  # (it did step down)
+    size = bar.font().pointSizeF()
+    settle(qtbot, win)
+    assert bar.font().pointSizeF() == size
