@@ -7,6 +7,7 @@ the window names tokens, zones and obstacles by name, never by id ("Sam fills su
 
 from __future__ import annotations
 
+from engine.sr5.changes import settings_of
 from gui.main_window import demo_paths
 from tests.gui.settle import settle
 from tests.gui.test_names_not_ids import _widget_texts, ids_that_are_not_names, leaks
@@ -34,28 +35,31 @@ def test_the_pages_name_what_they_act_on(window, qtbot):
 
     start_turn(win)
     win.selection.select(["sam"], win.document.encounter)
-    page = win.sr5.open_attack(targets=["ganger-1"])
-    check("attack page")
+    supp = win.sr5.open_suppressive()
+    check("suppressive page")
+    supp.dice.faces.setText("6 6 5 1 2 2 3 3 4 4 2 2 3 3")
+    supp.dice.enter_button.click()
+    assert [s.zone for s in settings_of(win.document.committed).suppressions] == ["sup-1"]
+    check("suppressive fire filled")
+    test = win.sr5.open_next_test()
+    assert test.plan.token == "ganger-4"  # Tusk must roll
+    check("suppressive test page")
+    test.roll_all()
+    check("suppressive test rolled")
+    test.apply()
+    check("suppressive test applied")
+    win.actions["sr5 end phase"].trigger()  # Sam -> Nyx
+    check("end phase")
+    page = win.sr5.open_attack(attacker="nyx", targets=["ganger-2"])  # Nyx acts now
+    assert page.plan is not None and not page.plan.problems, page.plan.problems
+    check("Nyx's attack page")
     page.roll_all()
     check("attack rolled")
     page.apply()
     check("attack applied")
-    assert "Razor" in win.action_panel.result_text()
+    assert "Spike" in win.action_panel.result_text()
     # a second attack this phase: refused at the page's top, by name
-    assert any("Sam has already attacked" in t for t in _widget_texts(win) if t)
-    supp = win.sr5.open_suppressive()
-    supp.dice.faces.setText("6 6 5 1 2 2 3 3 4 4 2 2 3 3")
-    supp.dice.enter_button.click()
-    check("suppressive fire filled")
-    test = win.sr5.open_next_test()
-    check("suppressive test page")
-    test.roll_all()
-    test.apply()
-    check("suppressive test applied")
-    win.actions["sr5 end phase"].trigger()
-    check("end phase")
-    win.sr5.open_attack()  # Nyx's page now
-    check("Nyx's attack page")
+    assert any("Nyx has already attacked" in t for t in _widget_texts(win) if t)
     for path in demo_paths()[1:]:
         win.open_demo(path)
         settle(qtbot, win)
@@ -65,4 +69,4 @@ def test_the_pages_name_what_they_act_on(window, qtbot):
         if enc.ruleset == "d100":
             win.d100.open_dialog()
         check(f"{enc.ruleset} page")
-    assert len(steps) == 10
+    assert len(steps) == 11
