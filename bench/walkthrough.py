@@ -51,9 +51,13 @@ def main(argv: list[str]) -> int:
     win.fill_screen()
     win.show()
 
+    from tests.gui.settle import settle as settled
+    from tests.gui.text_fit import cut_texts
+
     def settle(n=12):
         for _ in range(n):
             app.processEvents()
+        settled(None, win)
 
     settle()
     decorated["on"] = True
@@ -91,7 +95,7 @@ def main(argv: list[str]) -> int:
                     off.append(b.text() or b.toolTip())
         panel = getattr(win, "action_panel", None)
         top = [panel.result_text(), panel.blocked_text()] if panel is not None else []
-        report.append({"step": name, "shot": str(path), "buttons_off_screen": off,
+        report.append({"step": name, "shot": str(path), "buttons_off_screen": off, "cut_texts": cut_texts(win),
                        "frame": [g.x() - WM.left(), g.y() - WM.top(), g.width() + WM.left() + WM.right(),
                                  g.height() + WM.top() + WM.bottom()],
                        "panel_top": [t for t in top if t], "status": list(said)})
@@ -115,6 +119,22 @@ def main(argv: list[str]) -> int:
         dlg.edits[tid].setText(text)
     dlg.start_turn()
     shot("02-initiative")
+    # Sam fills the suppressive zone: the Initiative panel lists who is under fire and links to
+    # the tests' page in the Action panel
+    win.selection.select(["sam"], win.document.encounter)
+    supp = win.sr5.open_suppressive()
+    supp.dice.faces.setText("6 6 5 1 2 2 3 3 4 4 2 2 3 3")
+    supp.dice.enter_button.click()
+    shot("02b-suppressive-filled")
+    win.sr5.dock.raise_()
+    outer = win.sr5.dock.widget()
+    outer.ensureWidgetVisible(win.sr5.tracker.tests_button)
+    shot("02c-initiative-under-fire")
+    win.sr5.tracker.tests_button.click()
+    shot("02d-suppressive-test-page")
+    win.document.undo_stack.undo()
+    win.action_panel.close_page()
+    settle()
     # drag Sam towards the low wall: the walk and its cost beside him
     a, b = vp(12.0, 20.0), vp(20.0, 27.0)
     QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
@@ -164,8 +184,8 @@ def main(argv: list[str]) -> int:
         report.append({"step": "token sizes at fit", "px_per_m": round(1 / view.m_per_px(), 2),
                        "drawn_radius_px": sorted(set(float(r) for r in view.tokens.radii_px(1 / view.m_per_px())))})
     print(json.dumps(report, indent=1))
-    win.close()
-    return 0
+    sys.stdout.flush()
+    os._exit(0)  # (no teardown: a closing window under the offscreen platform may crash)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui import theme
+
 
 @dataclass(frozen=True)
 class LogLine:
@@ -194,15 +196,15 @@ class CombatLogPanel(QWidget):
         self.reveal_button.clicked.connect(self.reveal)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._context_menu)
+        # the check box above the buttons: in one row Clear was cut at 1366 (issue 30 item 8)
         bar = QHBoxLayout()
-        bar.addWidget(self.show_undone)
-        bar.addStretch(1)
         bar.addWidget(self.reveal_button)
         bar.addWidget(self.export_button)
         bar.addWidget(self.clear_button)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.list, 1)
+        lay.addWidget(self.show_undone)
         lay.addLayout(bar)
         log.changed.connect(self._log_changed)
         self._stale = False
@@ -233,7 +235,7 @@ class CombatLogPanel(QWidget):
             f = item.font()
             if ln.undone:
                 f.setStrikeOut(True)
-                item.setForeground(QColor("#6e7681"))
+                item.setForeground(theme.colour("dim"))
             else:
                 colour = _KIND_COLOURS.get(ln.kind)
                 if colour:

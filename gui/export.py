@@ -23,6 +23,7 @@ from pathlib import Path
 from engine.errors import CoverfireError
 from engine.model import Encounter
 from engine.names import token_name
+from gui import theme
 
 EXIT_OK = 0
 SETTINGS_GROUP = "snapshot"
@@ -297,7 +298,7 @@ def _make_dialog_class():
             lay.addWidget(self.legend)
             lay.addWidget(self.table)
             self.size_label = QLabel()
-            self.size_label.setStyleSheet("color: #9aa5b1;")
+            self.size_label.setStyleSheet(f"color: {theme.ink('dim')};")
             lay.addWidget(self.size_label)
             buttons = QDialogButtonBox()
             self.save_button = QPushButton("Save\u2026")

@@ -44,6 +44,7 @@ from gui import edits
 from gui.document import DocumentChange, EncounterDocument
 from gui.idle import IdleJob
 from gui.selection import Selection
+from gui import theme
 
 STANCES = ("standing", "crouched", "prone")
 ZONE_KINDS = ("suppressive", "shotgun", "blast", "circle", "cone", "line", "rect")
@@ -65,6 +66,8 @@ TOKEN_FIELDS = (
     ("vision_range", "Sees in the dark (m)", "optfloat"), ("notes", "GM notes", "longtext"),
     ("weapons", "Weapons", "weapons"),
 )
+#: Field kinds laid across the whole column, their label on the row above.
+WIDE_FIELDS = ("weapons", "longtext", "polygon")
 OBSTACLE_FIELDS = (
     ("id", "Id", "text"), ("name", "Name", "text"), ("height", "Height (m)", "float"),
     ("hidden", "Hidden from players", "bool"), ("door", "Door", "bool"), ("open", "Open (a door)", "bool"),
@@ -136,11 +139,12 @@ class InspectorPanel(QWidget):
         outer.addWidget(self.heading)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #ff8a80; background: #3a1f1f; padding: 4px; border-radius: 3px;")
+        self.error_label.setStyleSheet(f"color: {theme.ink('error')}; padding: 4px; border-radius: 3px;")
         self.error_label.hide()
         outer.addWidget(self.error_label)
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(self.scroll, 1)
         # one page of fields per kind of target, made on first use and kept: a token's dozen
         # fields took ~10-30 ms to make on every switch from the map's fields to a token's
@@ -233,6 +237,8 @@ class InspectorPanel(QWidget):
         host = QWidget()
         form = QFormLayout(host)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        # a field too narrow beside its label goes below it: the page never scrolls sideways
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         return host, form
 
     def _page(self, kind: str) -> tuple[QWidget, dict, dict]:
@@ -247,7 +253,13 @@ class InspectorPanel(QWidget):
             for name, label, ftype in specs:
                 w = self._make_field(name, ftype)
                 self.widgets[name] = w
-                form.addRow(label, w)
+                if ftype in WIDE_FIELDS:
+                    # the table and the notes across the whole column, their label above
+                    # (beside the labels a weapon's name was cut at 1366: issue 30 item 8)
+                    form.addRow(QLabel(label))
+                    form.addRow(w)
+                else:
+                    form.addRow(label, w)
             if kind == "many":
                 self._many_label = QLabel()
                 form.addRow(self._many_label)
@@ -448,6 +460,9 @@ class InspectorPanel(QWidget):
         table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         table.verticalHeader().setVisible(False)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.setWordWrap(True)
+        table.setTextElideMode(Qt.TextElideMode.ElideNone)
         table.setMaximumHeight(130)
         lay.addWidget(table)
         row = QHBoxLayout()
@@ -466,6 +481,7 @@ class InspectorPanel(QWidget):
                 table.insertRow(r)
                 table.setItem(r, 0, QTableWidgetItem(wp.name))
                 combo = QComboBox()
+                combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
                 combo.addItems(cats)
                 if wp.ranges and not wp.category:
                     combo.addItem("(own ranges)")
@@ -474,6 +490,7 @@ class InspectorPanel(QWidget):
                     combo.setCurrentText(wp.category or "")
                 combo.activated.connect(lambda i, r=r, c=combo: self._weapon_change(r, category=c.currentText()))
                 table.setCellWidget(r, 1, combo)
+            table.resizeRowsToContents()  # (a long name wraps)
             table.blockSignals(False)
 
         table.itemChanged.connect(lambda it: self._weapon_change(it.row(), name=it.text()))

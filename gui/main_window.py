@@ -149,6 +149,9 @@ class MainWindow(QMainWindow):
         self.menus: dict[str, QMenu] = {}
         self.actions: dict[str, QAction] = {}
         self.docks: dict[str, QDockWidget] = {}
+        from gui.tab_fit import TabFit
+
+        self._tab_fit = TabFit(self)  # the dock column's tabs all in view (gui/tab_fit.py)
         self.tools: dict[str, Callable[[], object]] = {}
         self._view_options = style.GM_VIEW
 
@@ -263,6 +266,8 @@ class MainWindow(QMainWindow):
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(ev)
         self._check_frame()
+        if getattr(self, "_sized", False):
+            QTimer.singleShot(0, self, self.tidy_dock_tabs)  # (the column's height changed)
 
     def _restore_geometry(self) -> bool:
         geo = self.settings.value("window/geometry")
@@ -300,6 +305,10 @@ class MainWindow(QMainWindow):
                 bar.setElideMode(Qt.TextElideMode.ElideNone)
                 bar.setUsesScrollButtons(True)
                 bar.setExpanding(False)
+                if not bar.property("coverfire_fit"):
+                    bar.setProperty("coverfire_fit", True)
+                    bar.installEventFilter(self._tab_fit)
+                self._tab_fit.fit(bar)
 
     def default_dock_width(self) -> int:
         return screen_fit.dock_width(self.width())
@@ -376,6 +385,8 @@ class MainWindow(QMainWindow):
                     action.raise_()
         self.docks[name] = dock
         self.menus["Panels"].addAction(dock.toggleViewAction())
+        if getattr(self, "_sized", False):
+            QTimer.singleShot(0, self, self.tidy_dock_tabs)  # (a tab more: still all in view)
         return dock
 
     def add_menu(self, title: str, *, before: str = "Help") -> QMenu:
@@ -427,7 +438,17 @@ class MainWindow(QMainWindow):
         tool = self.tools[name](self.map_view)
         self.map_view.set_tool(tool)
         self.actions[f"tool:{name}"].setChecked(True)
+        self._show_tool_options(name)
         return tool
+
+    #: Which options of the toolbar each tool shows (gui.main_window._build_toolbars).
+    TOOL_OPTIONS = {"Token": "token", "Polygon": "obstacle", "Rectangle": "obstacle", "Wall": "wall"}
+
+    def _show_tool_options(self, tool: str) -> None:
+        shown = self.TOOL_OPTIONS.get(tool)
+        for group, acts in getattr(self, "_tool_options", {}).items():
+            for a in acts:
+                a.setVisible(group == shown)
 
     # -- building --------------------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -526,40 +547,47 @@ class MainWindow(QMainWindow):
         opts = QToolBar("Tool options", self)
         opts.setObjectName("toolbar_options")
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, opts)
-        opts.addWidget(QLabel(" New token side "))
+        # only the options of the tool in use, short labels (their full sense in the tooltips):
+        # all at once the options ran past the window's edge at 125 % (issue 30 item 8)
+        self._tool_options: dict[str, list[QAction]] = {}
+
+        def option(group: str, label: str, field, tip: str) -> None:
+            text = QLabel(f"  {label} ")
+            text.setToolTip(tip)
+            field.setToolTip(tip)
+            self._tool_options.setdefault(group, []).extend([opts.addWidget(text), opts.addWidget(field)])
+
         self.side_combo = QComboBox()
         self.side_combo.setEditable(True)
         self.side_combo.addItems(["runner", "ganger", "neutral", "security", "ally"])
         self.side_combo.setCurrentText(self.map_view.new_token_side)
         self.side_combo.currentTextChanged.connect(lambda s: setattr(self.map_view, "new_token_side", s.strip() or "neutral"))
-        opts.addWidget(self.side_combo)
-        opts.addWidget(QLabel("  Obstacle height (m) "))  # the Polygon and Rectangle tools
+        option("token", "New token side", self.side_combo, "The side of the tokens the Token tool places")
         self.height_spin = QDoubleSpinBox()
         self.height_spin.setRange(0.1, 100.0)
         self.height_spin.setSingleStep(0.1)
         self.height_spin.setValue(self.map_view.new_obstacle_height)
         self.height_spin.valueChanged.connect(lambda v: setattr(self.map_view, "new_obstacle_height", float(v)))
-        opts.addWidget(self.height_spin)
-        opts.addWidget(QLabel("  Wall height (m) "))
+        option("obstacle", "Height (m)", self.height_spin, "Obstacle height (m) of what the Polygon and Rectangle tools draw")
         self.wall_height_spin = QDoubleSpinBox()
         self.wall_height_spin.setRange(0.1, 100.0)
         self.wall_height_spin.setSingleStep(0.1)
         self.wall_height_spin.setValue(self.map_view.new_wall_height)
-        self.wall_height_spin.setToolTip("How tall the Wall tool's walls are: full height by default "
-                                         "(taller than anyone standing: full cover)")
         self.wall_height_spin.valueChanged.connect(lambda v: setattr(self.map_view, "new_wall_height", float(v)))
-        opts.addWidget(self.wall_height_spin)
-        opts.addWidget(QLabel("  Wall thickness (m) "))
+        option("wall", "Height (m)", self.wall_height_spin, "How tall the Wall tool's walls are: full height by default "
+               "(taller than anyone standing: full cover)")
         self.wall_spin = QDoubleSpinBox()
         self.wall_spin.setRange(0.05, 5.0)
         self.wall_spin.setSingleStep(0.05)
         self.wall_spin.setValue(self.map_view.wall_thickness)
         self.wall_spin.valueChanged.connect(lambda v: setattr(self.map_view, "wall_thickness", float(v)))
-        opts.addWidget(self.wall_spin)
+        option("wall", "Thickness (m)", self.wall_spin, "How thick the Wall tool's walls are (metres)")
         self.snap_box = QCheckBox("Snap")
+        self.snap_box.setToolTip("Snap to the grid (Ctrl+G)")
         self.snap_box.toggled.connect(lambda on: self.actions["snap"].setChecked(on) or setattr(self.map_view, "snapping", on))
         self.actions["snap"].toggled.connect(self.snap_box.setChecked)
         opts.addWidget(self.snap_box)
+        self._show_tool_options("Select")
 
     def _build_status(self) -> None:
         self.cursor_label = QLabel()

@@ -42,6 +42,7 @@ from gui.layers.fog import FogLayer
 from gui.lights import LightLayer, LightTool, add_light, delete_light, light_at, set_light
 from gui.party_sight import PartySight, vision
 from gui.style import GM_VIEW
+from gui import theme
 
 #: The key that shows or hides the players' fog on the GM's map.
 GM_FOG_KEY = "V"
@@ -174,7 +175,7 @@ class SightPanel(QWidget):
 
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet("color: #9aa7b4;")
+        self.status.setStyleSheet(f"color: {theme.ink('dim')};")
         lay.addWidget(self.status)
         lay.addStretch(1)
         from gui.inspector import click_focus_only

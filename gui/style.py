@@ -89,6 +89,8 @@ def zone_colour(zone) -> QColor:
     return QColor(zone.color or ZONE_DEFAULTS.get(zone.kind, "#ff7043"))
 
 
+#: The ink of a text written on a cover class's colour (the Targets table's Cover cells).
+COVER_TEXT = QColor("#101418")
 COVER_COLOURS = {
     "none": QColor("#cfd8dc"),
     "partial": QColor("#ffe082"),

@@ -28,6 +28,7 @@ from geometry.cover import cover_percent
 from gui import style
 from gui.answers import LiveAnswers
 from gui.selection import Selection
+from gui import theme
 
 COLUMNS = ("Target", "Dist", "Band", "Mod", "Cover %", "Cover", "Charge", "Zones")
 TIPS = ("Target token", "Distance, centre to centre (metres)", "Range band of the chosen weapon",
@@ -35,6 +36,9 @@ TIPS = ("Target token", "Distance, centre to centre (metres)", "Range band of th
         "Cover class: none < 25% <= partial <= 50% < good < 100% = full",
         "Movement a charge needs, with a straight run-up (metres; 'no' when impossible)",
         "Zones that touch the target")
+#: The columns folded away first when the panel is too narrow for all (never Target, Dist,
+#: Cover %, Cover).
+FOLD_ORDER = tuple(COLUMNS.index(c) for c in ("Zones", "Charge", "Band"))
 SORT_ROLE = Qt.ItemDataRole.UserRole
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 COVER_ORDER = {"none": 0, "partial": 1, "good": 2, "full": 3}
@@ -108,7 +112,7 @@ _TOOLTIP = Qt.ItemDataRole.ToolTipRole
 _CHARGE_COL = COLUMNS.index("Charge")
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _COVER_BRUSHES = {k: QBrush(v) for k, v in style.COVER_COLOURS.items()}
-_DARK_TEXT = QBrush(QColor("#101418"))
+_DARK_TEXT = QBrush(style.COVER_TEXT)
 
 
 def _runs(rows: list[int]) -> list[tuple[int, int]]:
@@ -131,6 +135,7 @@ class TargetsModel(QAbstractTableModel):
 
     def __init__(self, answers: LiveAnswers, parent=None):
         super().__init__(parent)
+        self.folded: tuple[int, ...] = ()  # columns the panel folded away (their values go in the tooltips)
         self.answers = answers
         self._rows: list[tuple[str, list[str], list[object], str | None]] = []
         self._sort = (1, Qt.SortOrder.AscendingOrder)
@@ -251,9 +256,14 @@ class TargetsModel(QAbstractTableModel):
         if role == ID_ROLE:
             return self._rows[index.row()][0]
         c = index.column()
-        if role == _TOOLTIP and c == _CHARGE_COL:
-            plan = self.answers.charges.get(self._rows[index.row()][0])
-            return plan.reason if plan is not None and not plan.possible else None
+        if role == _TOOLTIP:
+            if c == _CHARGE_COL:
+                plan = self.answers.charges.get(self._rows[index.row()][0])
+                if plan is not None and not plan.possible:
+                    return plan.reason
+            # the columns a narrow panel leaves out, told on the row's other cells
+            texts = self._rows[index.row()][1]
+            return "\n".join(f"{COLUMNS[h]}: {texts[h]}" for h in self.folded if texts[h] != "") or None
         if role == _ALIGN:
             return _RIGHT if c in (1, 3, 4, 6) else None
         if c == 5:
@@ -324,12 +334,18 @@ class TargetsPanel(QWidget):
         for c, sample in enumerate(("Token name", "Dist ", "extreme", "Mod", "Cover %", "partial",
                                     "Charge ")):
             self.table.setColumnWidth(c, fm.horizontalAdvance(sample) + 20)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        # never a sideways scroll: the columns that do not fit fold away (FOLD_ORDER), their
+        # values in every cell's tooltip (issue 30 item 8: at 1366 Cover, Charge and Zones
+        # lay past the panel's edge)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._widths = {c: self.table.columnWidth(c) for c in range(len(COLUMNS))}
+        self._widths[COLUMNS.index("Zones")] = fm.horizontalAdvance("Zones") + 20
+        self._ruled_hidden: set[int] = set()  # columns the rule system has none of
         self.table.clicked.connect(self._clicked)
         lay.addWidget(self.table, 1)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setStyleSheet("color: #9aa5b1;")
+        self.note.setStyleSheet(f"color: {theme.ink('dim')};")
         lay.addWidget(self.note)
         answers.updated.connect(self._refresh_header)
         self.model.modelReset.connect(self._reselect)
@@ -341,8 +357,10 @@ class TargetsPanel(QWidget):
         a = self.answers.attacker
         # range bands and their pool modifiers are Shadowrun's; d100 and Static Veil have none
         sr5 = uses_range_bands(enc)
-        for c in (COLUMNS.index("Band"), COLUMNS.index("Mod")):
-            self.table.setColumnHidden(c, not sr5)
+        ruled = set() if sr5 else {COLUMNS.index("Band"), COLUMNS.index("Mod")}
+        if ruled != self._ruled_hidden:
+            self._ruled_hidden = ruled
+            self.fit_columns()
         if self.lock.isChecked() != self.selection.attacker_locked:
             self.lock.blockSignals(True)
             self.lock.setChecked(self.selection.attacker_locked)
@@ -378,6 +396,28 @@ class TargetsPanel(QWidget):
         else:
             self.note.setText("")
         self.note.setVisible(bool(self.note.text()))
+
+    def fit_columns(self) -> None:
+        """Show the columns that fit the table's width (folding them in :data:`FOLD_ORDER`),
+        the rule system's own ones only (no range band outside Shadowrun)."""
+        room = self.table.viewport().width() or self.table.width()
+        shown = [c for c in range(len(COLUMNS)) if c not in self._ruled_hidden]
+        folded: list[int] = []
+        for c in FOLD_ORDER:
+            if sum(self._widths[k] for k in shown) <= room:
+                break
+            if c in shown:
+                shown.remove(c)
+                folded.append(c)
+        for c in range(len(COLUMNS)):
+            hide = c not in shown
+            if self.table.isColumnHidden(c) != hide:
+                self.table.setColumnHidden(c, hide)
+        self.model.folded = tuple(sorted(folded))
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        self.fit_columns()
 
     def _weapon_chosen(self, i: int) -> None:
         self.selection.set_weapon(self.weapon.itemData(i))

@@ -27,7 +27,8 @@ INDICATOR_MARK = QColor("#ffffff")  # its tick or dot
 @dataclass(frozen=True)
 class Colours:
     """One theme's colours: the palette's main roles, the indicators', and the inks of
-    coloured panel texts (``error``: a refusal; ``dim``: a hint), each >= 4.5:1 on ``window``."""
+    coloured panel texts (``error``: a refusal; ``dim``: a hint; ``warn``: a caution;
+    ``good``: a success), each >= 4.5:1 on ``window``."""
 
     name: str
     window: QColor
@@ -45,16 +46,37 @@ class Colours:
     mark: QColor
     error: QColor
     dim: QColor
+    warn: QColor
+    good: QColor
 
 
 DARK = Colours("dark", WINDOW, BASE, QColor("#21262c"), TEXT, QColor("#2d333b"), QColor("#101317"), HIGHLIGHT,
                QColor("#6e7681"), QColor("#8b949e"), INDICATOR_EDGE, INDICATOR_EDGE_DISABLED, INDICATOR_ON,
-               INDICATOR_MARK, QColor("#ff8a80"), QColor("#9aa4ae"))
+               INDICATOR_MARK, QColor("#ff8a80"), QColor("#9aa4ae"), QColor("#ffcc80"), QColor("#a5d6a7"))
 LIGHT = Colours("light", QColor("#eef0f3"), QColor("#ffffff"), QColor("#f4f6f8"), QColor("#15191e"),
                 QColor("#e1e5ea"), QColor("#fffbe6"), QColor("#1f6fb2"), QColor("#8a939c"), QColor("#6b737c"),
                 QColor("#5b6570"), QColor("#a6adb5"), QColor("#1f6fb2"), QColor("#ffffff"), QColor("#b3261e"),
-                QColor("#525c66"))
+                QColor("#525c66"), QColor("#8a4b00"), QColor("#2e6b30"))
 THEMES = {"dark": DARK, "light": LIGHT}
+#: Accent inks of coloured panel texts (a modifier's source, a state), each >= 4.5:1 on the
+#: theme's window colour.
+ACCENTS = {
+    "dark": {"cyan": QColor("#80deea"), "purple": QColor("#b39ddb"), "orange": QColor("#ffcc80"),
+             "green": QColor("#a5d6a7"), "salmon": QColor("#ffab91"), "grey": QColor("#cfd8dc")},
+    "light": {"cyan": QColor("#00676f"), "purple": QColor("#5b3c9e"), "orange": QColor("#8a4b00"),
+              "green": QColor("#2e6b30"), "salmon": QColor("#a63a1c"), "grey": QColor("#3c4650")},
+}
+
+
+def accent(name: str) -> QColor:
+    """The accent ink ``name`` ("cyan", "purple", "orange", "green", "salmon", "grey") of the
+    theme now."""
+    return ACCENTS.get(current().name, ACCENTS["dark"])[name]
+
+
+def colour(role: str) -> QColor:
+    """The QColor of a panel text role in the theme now (:func:`ink`'s roles)."""
+    return QColor(getattr(current(), role))
 #: The View > Theme choices: the desktop's, or one of the two.
 CHOICES = ("system", "dark", "light")
 _current: list[Colours] = [DARK]
@@ -66,7 +88,7 @@ def current() -> Colours:
 
 
 def ink(role: str) -> str:
-    """The CSS colour (``#rrggbb``) of a coloured panel text in the theme now: "error", "dim"."""
+    """The CSS colour (``#rrggbb``) of a coloured panel text in the theme now: "error", "dim", "warn", "good", "text"."""
     return getattr(current(), role).name()
 
 

@@ -315,7 +315,7 @@ def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: in
     st = settings_of(encounter)
     s = next((x for x in st.suppressions if x.zone == zone), None)
     if s is None:
-        raise IllegalActionError(f"no suppressive fire is active in zone {zone!r}")
+        raise IllegalActionError(f"no suppressive fire is active in {name_of(encounter, zone)}")
     tok = encounter.token(token)
     sh = sheet_of(tok)
     parts: list[Modifier] = [base("reaction", "Reaction", sh.reaction), base("edge", "Edge", sh.edge)]
@@ -329,7 +329,7 @@ def plan_suppression_test(encounter: Encounter, token: str, zone: str, index: in
         if fm:
             parts.append(mod("choke", f"flechettes, {s.choke} choke", fm, "weapon"))
     name = token_name(tok)
-    test = Pool(f"{name} dodges suppressive fire {zone}", tuple(parts), threshold=s.hits)
+    test = Pool(f"{name} dodges {name_of(encounter, zone)}", tuple(parts), threshold=s.hits)
     armor = max(0, sh.armor + s.ap)
     soak = Pool(f"{name} resists suppressive fire", (base("body", "Body", sh.body),
                 base("armor", f"armor {sh.armor} AP {s.ap:+d} ->" if s.ap else "armor", armor, "sheet")))

@@ -60,6 +60,7 @@ from gui.action_panel import ActionPage
 from gui.rules.d100.body import BodyDiagram
 from gui.rules.d100.controller import action_title
 from gui.rules.d100.present import change_html, chance_html, loc_name, locations_text, stance_name
+from gui import theme
 
 #: (key, label) of the actions, in the dialog's order.
 ACTIONS: tuple[tuple[str, str], ...] = (
@@ -168,16 +169,19 @@ class AttackPage(ActionPage):
         opt.setContentsMargins(0, 0, 0, 0)
         self.opt_label = QLabel()
         opt.addWidget(self.opt_label)
+        # the option's field takes the row (beside a stretch a weapon's name was cut at 1366)
         for w in (self.weapon, self.switch_to, self.hand, self.stance, self.recover_loc, self.parry, self.rest_on):
-            opt.addWidget(w)
-        opt.addStretch(1)
+            if isinstance(w, QComboBox):
+                w.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+                w.setMinimumContentsLength(8)
+            opt.addWidget(w, 1 if isinstance(w, QComboBox) else 0)
         form.addRow(self.opt_row)
 
         # targets
         tg = QGroupBox("Targets")
         self.targets_hint = QLabel()
         self.targets_hint.setWordWrap(True)
-        self.targets_hint.setStyleSheet("color:#8b949e")
+        self.targets_hint.setStyleSheet(f"color:{theme.ink('dim')}")
         self.target_rows = QVBoxLayout()  # one small form per target (the panel is narrow)
         self.target_rows.setContentsMargins(0, 0, 0, 0)
         self._target_forms: list[QWidget] = []
@@ -207,9 +211,9 @@ class AttackPage(ActionPage):
         ch = QGroupBox("Chance (every modifier and its source)")
         self.reason = QLabel()
         self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color:#ff8a80;font-weight:bold")
+        self.reason.setStyleSheet(f"color:{theme.ink('error')};font-weight:bold")
         self.cost_label = QLabel()
-        self.cost_label.setStyleSheet("color:#8b949e")
+        self.cost_label.setStyleSheet(f"color:{theme.ink('dim')}")
         self.chance_tree = QTreeWidget()
         self.chance_tree.setColumnCount(3)
         self.chance_tree.setHeaderLabels(["", "%", "Source"])
@@ -300,7 +304,7 @@ class AttackPage(ActionPage):
         self.close_button.clicked.connect(self.cancel)
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color:#ff8a80")
+        self.message.setStyleSheet(f"color:{theme.ink('error')}")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.apply_button)
@@ -530,7 +534,7 @@ class AttackPage(ActionPage):
             st = RULESET.settings(enc)
             acts = (f"{s.actions_left} of {status.actions_per_round} actions left" if st.round and s.actions_left is not None
                     else f"{status.actions_per_round} actions per round")
-            why = f"<br><span style='color:#ff8a80'>cannot act: {status.reason}</span>" if status.reason else ""
+            why = f"<br><span style='color:{theme.ink('error')}'>cannot act: {status.reason}</span>" if status.reason else ""
             self.shooter_info.setText(f"{acts} \u00b7 {stance_name(s.stance)} \u00b7 holds <b>{held}</b>{off}{aim}{rest}{why}")
             if key in ("single", "semi", "auto"):
                 label = "Weapon"
@@ -539,7 +543,10 @@ class AttackPage(ActionPage):
                 for name in (s.weapon, s.offhand):
                     w = s.weapon_named(name)
                     if w is not None and not w.melee:
-                        self.weapon.addItem(f"{w.name} ({w.damage}; {', '.join(w.modes)})", w.name)
+                        # its modes in the tooltip: the whole text was cut at 1366 (issue 30 item 8)
+                        self.weapon.addItem(f"{w.name} ({w.damage})", w.name)
+                        self.weapon.setItemData(self.weapon.count() - 1, f"{w.name}: {w.damage}; modes {', '.join(w.modes)}",
+                                                Qt.ItemDataRole.ToolTipRole)
                 if self.weapon.count() == 0:
                     self.weapon.addItem("(no ranged weapon held)", None)
                 i = self.weapon.findData(keep)
@@ -618,7 +625,7 @@ class AttackPage(ActionPage):
         }
         hint = hints.get(key, "This action needs no target.")
         if len(self.targets) > len(used) and n:
-            hint += f"  <span style='color:#ffb74d'>{len(self.targets) - len(used)} more selected, not used.</span>"
+            hint += f"  <span style='color:{theme.ink('warn')}'>{len(self.targets) - len(used)} more selected, not used.</span>"
         self.targets_hint.setText(hint)
         self.clear_targets.setVisible(n > 0)
         attack = key in ATTACKS or key == "aim"
@@ -667,7 +674,7 @@ class AttackPage(ActionPage):
                 use.addItem("stance table (the rule)", "table")
                 use.addItem("the map", "map")
                 use.setCurrentIndex(1 if ch.use == "map" else 0)
-                use.setStyleSheet("QComboBox { color: #ffd54f; }")
+                use.setStyleSheet(f"QComboBox {{ color: {theme.ink('warn')}; }}")
                 use.setToolTip("The map and the stance table differ: pick whose hidden locations this attack uses")
                 use.currentIndexChanged.connect(lambda _=0, t=tid, w=use: self._set_choice(t, use=w.currentData()))
             if shown[2]:
@@ -737,17 +744,17 @@ class AttackPage(ActionPage):
                 f"<b>Map</b> hides: {locations_text(mc.map_hidden)}{full}<br>"
                 f"<b>Stance table</b> ({stance_name(mc.stance)}) hides: {locations_text(mc.table_hidden)}<br>")
         if mc.agrees:
-            note += "<span style='color:#81c784'>The map agrees with the stance table.</span>"
+            note += f"<span style='color:{theme.ink('good')}'>The map agrees with the stance table.</span>"
         else:
             parts = []
             if mc.only_map:
                 parts.append(f"only the map hides {locations_text(mc.only_map)}")
             if mc.only_table:
                 parts.append(f"only the table hides {locations_text(mc.only_table)}")
-            note += (f"<span style='color:#ffd54f'>They differ: {'; '.join(parts)}.</span><br>"
+            note += (f"<span style='color:{theme.ink('warn')}'>They differ: {'; '.join(parts)}.</span><br>"
                      f"This attack uses <b>{'the map' if use == 'map' else 'the stance table'}</b> "
                      "(change it under the target).")
-        note += (f"<br><span style='color:#8b949e'>Hatched: hidden (cover value applies). Numbers: % of a "
+        note += (f"<br><span style='color:{theme.ink('dim')}'>Hatched: hidden (cover value applies). Numbers: % of a "
                  f"partly hidden location; it counts as hidden from {round(mc.threshold * 100)}%.</span>")
         self.cover_note.setText(note)
 
@@ -880,7 +887,7 @@ class AttackPage(ActionPage):
         if isinstance(dice, EnteredDice):
             unused = sorted(set(dice.entered) - dice.used_entries)
             if unused:
-                html += ("<br><span style='color:#ffb74d'>Entered but not needed: "
+                html += (f"<br><span style='color:{theme.ink('warn')}'>Entered but not needed: "
                          + ", ".join(f"{k}={dice.entered[k]}" for k in unused) + "</span>")
         self.result.setHtml(html)
         if self.enter_mode.isChecked():

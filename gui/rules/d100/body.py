@@ -13,9 +13,10 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QBoxLayout,
     QHeaderView,
     QLabel,
+    QTableWidget,
     QSizePolicy,
     QToolTip,
     QVBoxLayout,
@@ -37,6 +38,7 @@ from gui.rules.d100.present import (
 )
 from gui.rules.base import same_inputs
 from gui.rules.widgets import Cell, TableRows, bold, read_only_table
+from gui import theme
 
 _TEXT = QColor("#e6e9ed")
 _MUTED = QColor("#8b949e")
@@ -271,29 +273,33 @@ class BodyPanel(QWidget):
         self.table.horizontalHeaderItem(3).setToolTip("Armour value (durability left / at start)")
         self.table.setMinimumHeight(22 * len(LOCATIONS) + 28)
         self.table.setMaximumHeight(22 * len(LOCATIONS) + 30)
-        # every column as wide as its contents, the last takes what is left; on a laptop's
-        # narrow dock the table scrolls sideways rather than hide Severity..Cover past its edge
+        # every column as wide as its contents, the last takes what is left; on a narrower
+        # dock than that the table scrolls sideways rather than hide Severity..Cover past its edge
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(len(self.COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.table.setMaximumHeight(22 * len(LOCATIONS) + 30 + self.table.horizontalScrollBar().sizeHint().height())
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setFrameShape(QTableWidget.Shape.NoFrame)  # (its 2 px: the six columns fit at 125 %)
         self.empty = QLabel("Select a token on the map to see its body.")
         self.empty.setWordWrap(True)
-        self.empty.setStyleSheet("color:#8b949e")
+        self.empty.setStyleSheet(f"color:{theme.ink('dim')}")
 
         self.legend = QLabel("Fill: severity · number: damage points · blue rim: armour (dashed: worn out) "
                              "· red drop: bleeding · hatched: hidden by the stance. Seen from behind: "
                              "R is the character's right. Hover a location for its effects.")
         self.legend.setWordWrap(True)
-        self.legend.setStyleSheet("color:#8b949e")
-        middle = QHBoxLayout()
+        self.legend.setStyleSheet(f"color:{theme.ink('dim')}")
+        # the figure beside the table where both fit, else above it: beside it at 1366 the
+        # table scrolled sideways, Armour..Cover past the panel's edge (issue 30 item 8)
+        self.middle = middle = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         self.diagram.setFixedWidth(104)
-        middle.addWidget(self.diagram, 0)
+        middle.addWidget(self.diagram, 0, Qt.AlignmentFlag.AlignHCenter)
         middle.addWidget(self.table, 1)
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(6, 6, 6, 6)
+        lay.setContentsMargins(2, 6, 2, 6)  # (narrow side margins: the six columns fit a laptop at 125 %)
         lay.addWidget(self.title)
         lay.addWidget(self.injury)
         lay.addWidget(self.marks)
@@ -305,6 +311,18 @@ class BodyPanel(QWidget):
         controller.stateChanged.connect(self.refresh)
         controller.listen(controller.selection.changed, self.refresh)
         self.refresh()
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        hh = self.table.horizontalHeader()
+        table = sum(hh.sectionSizeHint(i) for i in range(hh.count())) + 2 * self.table.frameWidth() + 4
+        m = self.layout().contentsMargins()
+        beside = self.diagram.width() + self.middle.spacing() + table <= ev.size().width() - m.left() - m.right()
+        want = QBoxLayout.Direction.LeftToRight if beside else QBoxLayout.Direction.TopToBottom
+        if self.middle.direction() != want:
+            self.middle.setDirection(want)
+            # above the table the figure keeps its least height: the table stays in view
+            self.diagram.setMaximumHeight(16777215 if beside else self.diagram.minimumHeight())
 
     # -- reading helpers for tests and the window ------------------------------------------------
     def cell(self, location: str, column: str) -> str:
@@ -339,10 +357,10 @@ class BodyPanel(QWidget):
         colour = "#81c784" if frac < 0.5 else ("#ffb74d" if frac < 0.8 else "#ef5350")
         self.injury.setText(
             f"Injury <b>{sheet.injury}</b> / {sheet.max_injury} "
-            f"<span style='color:#8b949e'>(dies above {sheet.max_injury})</span><br>"
+            f"<span style='color:{theme.ink('dim')}'>(dies above {sheet.max_injury})</span><br>"
             f"<table cellspacing=0 cellpadding=0><tr>"
             f"<td style='background:{colour}' width={max(1, int(bar_w * frac))} height=8></td>"
-            f"<td style='background:#3a424b' width={max(1, bar_w - int(bar_w * frac))} height=8></td></tr></table>")
+            f"<td style='background:{theme.current().button.name()}' width={max(1, bar_w - int(bar_w * frac))} height=8></td></tr></table>")
         self.marks.setText(self._marks(sheet, status))
         self.details.setText(self._details(enc, sheet, status, st))
         self.diagram.set_sheet(sheet, st, status.hidden)
@@ -400,7 +418,7 @@ class BodyPanel(QWidget):
         if status.speed_penalty:
             chips.append(_chip(f"speed \u2212{status.speed_penalty}", "#ffe082"))
         if not chips:
-            chips.append("<span style='color:#81c784'>able to act, no lasting wound effects</span>")
+            chips.append(f"<span style='color:{theme.ink('good')}'>able to act, no lasting wound effects</span>")
         return " ".join(chips)
 
     def _details(self, enc, sheet, status, st) -> str:
@@ -415,7 +433,7 @@ class BodyPanel(QWidget):
             acts = f"Actions left <b>{left}</b> this round ({status.actions_per_round} per round; round {st.round})"
         else:
             acts = f"Actions per round <b>{status.actions_per_round}</b> (speed {sheet.speed})"
-        why = f"<br><span style='color:#ef9a9a'>Cannot act: {status.reason}</span>" if status.reason else ""
+        why = f"<br><span style='color:{theme.ink('error')}'>Cannot act: {status.reason}</span>" if status.reason else ""
         cover = sheet.cover if sheet.cover is not None else st.cover_value
         return (f"{acts}{why}<br>Stance: <b>{stance_name(sheet.stance)}</b> (cover value {cover})"
                 f"<br>Holds ({sheet.primary_hand} hand): <b>{held}</b>{off}{aim}{rest}{dropped}")

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor
 
 from engine.d100.sheet import LOCATIONS
 from engine.d100.values import STANCE_LABELS
+from gui import theme
 
 #: Severity -> fill colour of a body location (none: unhurt grey-green).
 SEVERITY_COLOURS: dict[str, QColor] = {
@@ -84,8 +85,8 @@ def change_html(change, name) -> str:
     for s in change.shots:
         head = f"<b>Shot {s.index}</b> at <b>{escape(name(s.target))}</b> with {escape(s.weapon)}: "
         auto = {"success": " (1-5 always succeeds)", "failure": " (96-100 always fails)"}.get(s.automatic or "", "")
-        verdict = "<span style='color:#81c784;font-weight:bold'>HIT</span>" if s.hit else \
-            "<span style='color:#9aa4ae;font-weight:bold'>MISS</span>"
+        verdict = f"<span style='color:{theme.ink('good')};font-weight:bold'>HIT</span>" if s.hit else \
+            f"<span style='color:{theme.ink('dim')};font-weight:bold'>MISS</span>"
         out.append(f"{head}rolled <b>{s.roll}</b> vs {s.chance.value}% \u2192 {verdict}{auto}")
         if not s.hit:
             continue
@@ -141,5 +142,5 @@ def change_html(change, name) -> str:
     if change.rolls:
         dice = ", ".join(f"{escape(r.label)} d{r.sides} <b>{r.value}</b>" + (" (entered)" if r.entered else "")
                          for r in change.rolls)
-        out.append(f"<span style='color:#8b949e'>Dice: {dice}</span>")
+        out.append(f"<span style='color:{theme.ink('dim')}'>Dice: {dice}</span>")
     return "<br>".join(out)

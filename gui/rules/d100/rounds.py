@@ -18,6 +18,7 @@ from engine.names import token_name
 from gui.rules.base import Kept, same_inputs
 from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
 from gui.style import side_colour
+from gui import theme
 
 
 class RoundTracker(QWidget):
@@ -46,7 +47,7 @@ class RoundTracker(QWidget):
         self.act_button.clicked.connect(lambda: self.current() and self.actRequested.emit(self.current()))
         self.message = QLabel()
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color:#ef9a9a")
+        self.message.setStyleSheet(f"color:{theme.ink('error')}")
         self.table = read_only_table(self.COLUMNS, stretch=1, pick_rows=True)
         self.rows = TableRows(self.table, per_turn=ROWS_PER_TURN)
         self._kept = Kept()  # each token's status, while its sheet and the settings are the same
@@ -158,7 +159,7 @@ class RoundTracker(QWidget):
         if status.bleeding and not s.dead:
             state += f", bleeding {status.bleeding}"
         acts = f"{per}/round" if left is None else (f"{left} of {per}" if left <= per else f"{left} left ({per}/round)")
-        plain = QColor("#ffd54f" if current else "#c9d1d9")
+        plain = theme.colour("warn" if current else "text")
         state_colour = {"dead": "#ff5252", "unconscious": "#b39ddb", "stunned": "#ffca28"}.get(
             state.split(",")[0], "#81c784" if state.startswith("acting") else "#c9d1d9")
         return (Cell("\u25b6" if current else "", plain, bold=current),

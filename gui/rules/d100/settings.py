@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -49,14 +48,14 @@ from engine.d100.sheet import (
     table_from_ranges,
     threshold_fault,
 )
+from gui import theme
 from gui.rules.widgets import bold
 
 UNDO_TEXT = "d100 rules settings"
 
-GREY = "#8b949e"
-CHANGED = "#ffcc80"
-ERROR = "#ef9a9a"
-_BAD = "background-color:#5c2b2b"
+def _bad() -> str:
+    """A field the rules refused: framed in the theme's error ink."""
+    return f"border: 2px solid {theme.ink('error')}"
 
 #: The location rows, head to foot as in the default table (fixed, whatever the roll order).
 ROW_LOCATIONS: tuple[str, ...] = tuple(loc for loc, _ in DEFAULT_LOCATION_TABLE)
@@ -344,7 +343,7 @@ class SettingsDialog(QDialog):
         for tab in TABS:
             err = QLabel()
             err.setWordWrap(True)
-            err.setStyleSheet(f"color:{ERROR}")
+            err.setStyleSheet(f"color:{theme.ink('error')}")
             err.setObjectName(f"d100_settings_error_{tab}")
             err.hide()
             self.tab_errors[tab] = err
@@ -355,10 +354,10 @@ class SettingsDialog(QDialog):
         intro = QLabel("The numbers the d100 rules leave open, for this encounter only "
                        "(docs/d100.md). Hover a setting for the seed's words.")
         intro.setWordWrap(True)
-        intro.setStyleSheet(f"color:{GREY}")
+        intro.setStyleSheet(f"color:{theme.ink('dim')}")
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.summary.setStyleSheet(f"color:{ERROR}")
+        self.summary.setStyleSheet(f"color:{theme.ink('error')}")
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -376,7 +375,7 @@ class SettingsDialog(QDialog):
 
     def _grey(self, text: str) -> QLabel:
         label = QLabel(text)
-        label.setStyleSheet(f"color:{GREY}")
+        label.setStyleSheet(f"color:{theme.ink('dim')}")
         return label
 
     def _build_locations(self) -> None:
@@ -604,7 +603,7 @@ class SettingsDialog(QDialog):
             label.setText("\n".join(said))
             label.setVisible(bool(said))
             i = TABS.index(tab)
-            self.tabs.tabBar().setTabTextColor(i, QColor(ERROR) if said else self.tabs.palette().windowText().color())
+            self.tabs.tabBar().setTabTextColor(i, theme.colour('error') if said else self.tabs.palette().windowText().color())
             self.tabs.setTabText(i, f"{tab} \u26a0" if said else tab)
         lines = [f"{tab}: {msg}" for tab in TABS for msg in problems.get(tab, [])]
         self.summary.setText("Cannot apply:\n" + "\n".join(lines) if lines else "")
@@ -619,26 +618,26 @@ class SettingsDialog(QDialog):
         for loc, (lo, hi) in self.range_spins.items():
             self._flag(self.range_defaults[loc], ranges[loc] != dr[loc])
             for s in (lo, hi):
-                s.setStyleSheet(_BAD if f"range:{loc}" in self.bad else "")
+                s.setStyleSheet(_bad() if f"range:{loc}" in self.bad else "")
         general = tuple(s.value() for s in self.threshold_spins)
         self._flag(self.threshold_default, general != d.thresholds)
         for s in self.threshold_spins:
-            s.setStyleSheet(_BAD if "thresholds" in self.bad else "")
+            s.setStyleSheet(_bad() if "thresholds" in self.bad else "")
         for loc in ROW_LOCATIONS:
             on = self.own_checks[loc].isChecked()
             self._flag(self.own_defaults[loc], on != (loc in d.location_thresholds))
             for s in self.own_spins[loc]:
-                s.setStyleSheet(_BAD if f"own:{loc}" in self.bad or (on and "location_thresholds" in self.bad) else "")
+                s.setStyleSheet(_bad() if f"own:{loc}" in self.bad or (on and "location_thresholds" in self.bad) else "")
         for name, ed in self.editors.items():
             try:
                 value = ed.get()
             except ValueError:
                 value = object()
             self._flag(self.default_labels[name], value != getattr(d, name))
-            ed.widget.setStyleSheet(_BAD if name in self.bad else "")
+            ed.widget.setStyleSheet(_bad() if name in self.bad else "")
 
     def _flag(self, label: QLabel, changed: bool) -> None:
-        label.setStyleSheet(f"color:{CHANGED}" if changed else f"color:{GREY}")
+        label.setStyleSheet(f"color:{theme.ink('warn')}" if changed else f"color:{theme.ink('dim')}")
         label.setToolTip("This encounter differs from the default" if changed else "")
 
     # -- landing --------------------------------------------------------------------------------

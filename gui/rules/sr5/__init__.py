@@ -23,6 +23,7 @@ from gui.rules.base import RuleGui, register_rule_gui
 from gui.rules.sr5.controller import RULESET_NAME, Sr5Controller
 from gui.rules.sr5.marks import decorations_for
 from gui.rules.sr5.tracker import InitiativeTracker
+from gui import theme
 
 MOVE_SUFFIX = " (SR5: movement counted)"
 MIN_WIDTH = 280  # room for the reasons an action is refused (wrapped), on a laptop
@@ -46,6 +47,7 @@ class Sr5Gui(RuleGui):
         self.tracker.attackRequested.connect(self.open_attack)
         self.tracker.suppressiveRequested.connect(self.open_suppressive)
         self.tracker.testRequested.connect(self.open_test)
+        self.tracker.testsRequested.connect(self.open_next_test)
         self.dock = self.add_dock(self.tracker, "Initiative (SR5)", "sr5_initiative")
         self.dock.raise_()  # the tab in front while an sr5 encounter is open
         from gui.action_panel import action_panel
@@ -136,7 +138,7 @@ class Sr5Gui(RuleGui):
         the message)."""
         notes, self._move_notes = getattr(self, "_move_notes", ""), ""
         if notes:
-            self.tracker.message.setStyleSheet("color: #ffcc80" if "anyway" in notes else "")
+            self.tracker.message.setStyleSheet(f"color: {theme.ink('warn')}" if "anyway" in notes else "")
             self.tracker.message.setText(notes)
 
     def _update_marks(self) -> None:

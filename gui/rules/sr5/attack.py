@@ -45,6 +45,7 @@ from gui.rules.sr5.widgets import (
     wire_pool,
 )
 from gui.rules.widgets import bold
+from gui import theme
 
 DEFENSE_TEXT = {
     "normal": "defends normally",
@@ -68,7 +69,7 @@ class TargetBox(QFrame):
         self.header = bold(QLabel(), scale=1.1)
         self.header.setWordWrap(True)
         self.facts = QLabel()
-        self.facts.setStyleSheet("color: #b0bec5")
+        self.facts.setStyleSheet(f"color: {theme.ink('dim')}")
         self.result = bold(QLabel())
         self.result.setWordWrap(True)
         self.facts.setWordWrap(True)
@@ -210,7 +211,7 @@ class AttackPage(RollingPage):
         self.second_combo = QComboBox()
         self.mode_note = QLabel()
         self.mode_note.setWordWrap(True)
-        self.mode_note.setStyleSheet("color: #ffe082")
+        self.mode_note.setStyleSheet(f"color: {theme.ink('warn')}")
         self.mode_button = QPushButton("Change gun mode")
         self.mode_button.setToolTip("Book Change Gun Mode for the attacker (a Simple Action; Free with a wireless smartgun)")
         self.mode_button.clicked.connect(self.change_mode)
@@ -261,7 +262,7 @@ class AttackPage(RollingPage):
         decl.addRow("Second gun", self.second_combo)
         self.blast_note = QLabel("A grenade (or launcher) is aimed at a blast zone on the map, not at a token.")
         self.blast_note.setWordWrap(True)
-        self.blast_note.setStyleSheet("color: #ffe082")
+        self.blast_note.setStyleSheet(f"color: {theme.ink('warn')}")
         self.blast_button = QPushButton("Throw/Fire at a blast zone\u2026")
         self.blast_button.setToolTip("Open the grenade page: aim at a blast zone's centre, scatter, who is caught")
         self.blast_button.clicked.connect(self._to_blast)
@@ -290,7 +291,7 @@ class AttackPage(RollingPage):
     def build_plan(self) -> QVBoxLayout:
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #b0bec5")
+        self.notes.setStyleSheet(f"color: {theme.ink('dim')}")
         self.common = PoolView("Attack pool before division")
         self.common.edited.connect(lambda k, v: self.override(k, v))
         self.common.added.connect(lambda label, v: self.add_modifier(label, v))

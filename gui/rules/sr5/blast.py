@@ -46,6 +46,7 @@ from gui.rules.sr5.widgets import (
     wire_pool,
 )
 from gui.rules.widgets import bold
+from gui import theme
 
 DEFENSE_TEXT = {"normal": "defends normally", "full_defense": "Full Defense (interrupt, -10 Initiative)"}
 COVER_TEXT = {"none": "in the open", "partial": "partial cover from the blast", "good": "good cover from the blast"}
@@ -145,7 +146,8 @@ class BlastPage(RollingPage):
         self.fit.setToolTip("On: the circle becomes as large as the blast reaches (its DV, or 10 m); "
                             "off: the blast fills the circle as drawn")
         self.edge = QCheckBox("Push the Limit (Edge)")
-        self.follow = QCheckBox("Follow the map (attacker, selected blast zone)")
+        self.follow = QCheckBox("Follow the map")
+        self.follow.setToolTip("The attacker and the blast zone follow what is selected on the map")
         self.follow.setChecked(True)
         for combo in (self.attacker_combo, self.weapon_combo, self.zone_combo, self.projectile_combo):
             combo.currentIndexChanged.connect(self._declaration_changed)
@@ -200,10 +202,10 @@ class BlastPage(RollingPage):
         self.landing.setStyleSheet(f"color: {LANDING_COLOUR}")
         self.spared = QLabel()
         self.spared.setWordWrap(True)
-        self.spared.setStyleSheet("color: #b0bec5")
+        self.spared.setStyleSheet(f"color: {theme.ink('dim')}")
         self.notes = QLabel()
         self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #b0bec5")
+        self.notes.setStyleSheet(f"color: {theme.ink('dim')}")
         self.boxes_layout = QVBoxLayout()
         self.caught_title = bold(QLabel())
         centre = QVBoxLayout()

@@ -29,6 +29,7 @@ from engine.sr5 import suppressive as sr5_supp
 from engine.sr5.changes import settings_of
 from gui.action_panel import ActionPage
 from gui.rules.sr5.widgets import DiceRow, PoolView, story_box
+from gui import theme
 
 
 def _footer(*rows) -> QWidget:
@@ -76,7 +77,7 @@ class SuppressivePage(ActionPage):
         self.headline.setWordWrap(True)
         self.problems = QLabel()
         self.problems.setWordWrap(True)
-        self.problems.setStyleSheet("color: #ff8a80")
+        self.problems.setStyleSheet(f"color: {theme.ink('error')}")
         self.pool = PoolView("Shooter's test (its hits are the zone's threshold and penalty)")
         self.pool.edited.connect(self.override)
         self.pool.added.connect(lambda label, v: self.add_modifier(label, v))
@@ -137,8 +138,11 @@ class SuppressivePage(ActionPage):
         zones = [z for z in enc.zones if z.kind == "suppressive"]
         zones.sort(key=lambda z: (z.owner != sid, z.owner is not None))
         for z in zones:
-            owner = f" ({self.controller.name(z.owner)}'s)" if z.owner else ""
-            self.zone.addItem(f"{zone_name(z, enc)}{owner}", z.id)
+            name = zone_name(z, enc)
+            who = self.controller.name(z.owner) if z.owner else None
+            # (whose it is, unless its name says so: "Sam's suppressive fire (Sam's)" was cut)
+            owner = f" ({who}'s)" if who and not name.startswith(f"{who}'s") else ""
+            self.zone.addItem(f"{name}{owner}", z.id)
         if zone is not None:
             self.zone.setCurrentIndex(max(0, self.zone.findData(zone)))
         self.zone.blockSignals(False)
@@ -195,7 +199,7 @@ class SuppressivePage(ActionPage):
             self.pool.set_pool(p.pool, editable=False)
             self.dice.set_request(None, many=False)
             return
-        self.headline.setText(f"{self.controller.name(p.declaration.shooter)} fills {p.declaration.zone} with "
+        self.headline.setText(f"{self.controller.name(p.declaration.shooter)} fills {self.controller.name(p.declaration.zone)} with "
                               f"{p.weapon}: {p.rounds} rounds, Complex Action; failing a test costs "
                               f"{p.dv}{p.damage_type} (AP {p.ap}), no net hits")
         self.problems.setText("\n".join(f"Not allowed: {x}" for x in p.problems))

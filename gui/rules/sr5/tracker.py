@@ -12,7 +12,7 @@ one undo step.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -37,11 +37,11 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.sr5 import combat, condition
 from engine.sr5.changes import RULESET, settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
-from gui.rules.sr5.widgets import BAD, GOOD, MUTED, parse_faces
+from gui.rules.sr5.widgets import bad, good, muted, parse_faces
 from gui.rules.base import Kept
 from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
+from gui import theme
 
-ACTING = QColor("#fff176")
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
 WEAPON_ACTIONS = ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
                   "insert_clip", "reload", "quick_draw")
@@ -91,7 +91,7 @@ class InitiativeDialog(QDialog):
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #ef9a9a")
+        self.error.setStyleSheet(f"color: {theme.ink('error')}")
         self.error.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.start = buttons.addButton("Start Combat Turn", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -143,6 +143,7 @@ class InitiativeTracker(QWidget):
     attackRequested = Signal()
     suppressiveRequested = Signal()
     testRequested = Signal(str, str, int)
+    testsRequested = Signal()
 
     def __init__(self, controller, parent: QWidget | None = None):
         super().__init__(parent)
@@ -198,32 +199,49 @@ class InitiativeTracker(QWidget):
         self.do_button = QPushButton("Take action")
         self.do_button.clicked.connect(lambda: self.take_action(self._current_action()))
         self.interrupt_buttons: dict[str, QPushButton] = {}
-        irow = QHBoxLayout()
+        # "Interrupts:" above its two buttons (beside them they were cut at 125 %)
+        irow = QVBoxLayout()
+        irow.setSpacing(2)
         irow.addWidget(QLabel("Interrupts:"))
+        ibuttons = QHBoxLayout()
         for aid, text in (("full_defense", "Full Defense (-10)"), ("hit_the_dirt", "Hit the Dirt (-5)")):
             b = QPushButton(text)
             b.clicked.connect(lambda _=False, a=aid: self.take_action(a))
             self.interrupt_buttons[aid] = b
-            irow.addWidget(b)
-        irow.addStretch(1)
+            ibuttons.addWidget(b)
+        ibuttons.addStretch(1)
+        irow.addLayout(ibuttons)
+        # who and what is left on its own line, the weapon below (side by side at 1366 the
+        # budget and the weapon's name were cut: issue 30 item 8)
+        self.who.setWordWrap(True)
         wrow = QHBoxLayout()
-        wrow.addWidget(self.who, 1)
         wrow.addWidget(QLabel("Weapon"))
-        wrow.addWidget(self.weapon)
+        wrow.addWidget(self.weapon, 1)
         drow = QHBoxLayout()
         drow.addWidget(self.do_button)
         drow.addStretch(1)
 
+        # who is under suppressive fire, to read; the tests are rolled on the Action panel's
+        # page (issue 30 item 3: every rule action is a page there), which the button and a
+        # double-click on a row open
         self.supp = QTreeWidget()
-        self.supp.setColumnCount(3)
-        self.supp.setHeaderLabels(["Under suppressive fire", "Dice", "Test"])
+        self.supp.setColumnCount(2)
+        self.supp.setHeaderLabels(["Under suppressive fire", "Dice"])
         self.supp.setRootIsDecorated(False)
+        self.supp.setWordWrap(True)
+        self.supp.setTextElideMode(Qt.TextElideMode.ElideNone)
         sh = self.supp.header()
         sh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         sh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        sh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        sh.setStretchLastSection(False)
+        self.supp.setToolTip("Double-click a row to roll its test in the Action panel")
+        self.supp.itemDoubleClicked.connect(self._test_picked)
+        self.tests_button = QPushButton("Roll the tests in the Action panel\u2026")
+        self.tests_button.setToolTip("Open the Action panel's page of the suppressive-fire tests to roll now (SR5 > Suppressive fire tests)")
+        self.tests_button.clicked.connect(self.testsRequested.emit)
 
         self.supp_title = bold(QLabel("Suppressive fire"))
+        self.supp_title.setWordWrap(True)
 
         self.message = QLabel()
         self.message.setWordWrap(True)
@@ -235,6 +253,7 @@ class InitiativeTracker(QWidget):
         lay.addWidget(self.budget)
         lay.addLayout(row)
         lay.addWidget(self.order)
+        lay.addWidget(self.who)
         lay.addLayout(wrow)
         lay.addWidget(self.movement)
         lay.addWidget(self.actions, 4)
@@ -242,6 +261,7 @@ class InitiativeTracker(QWidget):
         lay.addLayout(irow)
         lay.addWidget(self.supp_title)
         lay.addWidget(self.supp)
+        lay.addWidget(self.tests_button)
         lay.addWidget(self.message)
         self._shown: str | None = None
         self._weapon_for: str | None = None
@@ -353,11 +373,11 @@ class InitiativeTracker(QWidget):
             )
             colour = None
             if tid == st.acting:
-                colour = ACTING
+                colour = theme.colour("warn")
             elif m.status != "ok" or (fighting and tid in st.acted) or (fighting and now == ""):
-                colour = MUTED
+                colour = muted()
             acting = tid == st.acting
-            rows.append(tuple(Cell(text, BAD if col == 3 and m.physical else colour, bold=acting, data=tid)
+            rows.append(tuple(Cell(text, bad() if col == 3 and m.physical else colour, bold=acting, data=tid)
                               for col, text in enumerate(texts)))
         self.order.blockSignals(True)
         self.order_rows.show(rows)
@@ -510,7 +530,7 @@ class InitiativeTracker(QWidget):
             item = QListWidgetItem(text)
             item.setData(Qt.ItemDataRole.UserRole, spec.id)
             item.setToolTip(spec.text or spec.label)
-            item.setForeground(QBrush(MUTED if reason else GOOD))
+            item.setForeground(QBrush(muted() if reason else good()))
             self.reasons[spec.id] = reason
             self.actions.addItem(item)
             if spec.id == current:
@@ -543,6 +563,7 @@ class InitiativeTracker(QWidget):
         active = st.suppressions
         self.supp_title.setVisible(bool(active))
         self.supp.setVisible(bool(active))
+        self.tests_button.setVisible(False)
         if not active:
             return
         self.supp_title.setText("Suppressive fire: " + "; ".join(
@@ -552,23 +573,53 @@ class InitiativeTracker(QWidget):
         except CoverfireError as exc:
             self.message.setText(str(exc))
             return
+        # one zone active: the title names it, the rows need not (at 125 % they were cut)
+        one = len(active) == 1
+
+        def zone(z):
+            return "it" if one else c.name(z)
+
         for tid, zs in status.items():
             bits = []
             if zs.must_test:
-                bits.append("must roll vs " + ", ".join(c.name(z) for z in zs.must_test))
-            bits += [f"spared in {c.name(z)}: {why}" for z, why in zs.spared]
+                bits.append("must roll" if one else "must roll vs " + ", ".join(c.name(z) for z in zs.must_test))
+            bits += [f"spared in {zone(z)}: {why}" for z, why in zs.spared]
             if not bits:
-                bits.append(f"next to {c.name(zs.penalty_zone)}")
-            item = QTreeWidgetItem([f"{c.name(tid)}: " + "; ".join(bits), f"{zs.penalty:+d}" if zs.penalty else "", ""])
+                bits.append(f"next to {zone(zs.penalty_zone)}")
+            item = QTreeWidgetItem([f"{c.name(tid)}: " + "; ".join(bits), f"{zs.penalty:+d}" if zs.penalty else ""])
             self.supp.addTopLevelItem(item)
             if zs.must_test:
-                b = QPushButton("Roll test\u2026")
-                b.setToolTip(f"Reaction + Edge against {c.name(zs.must_test[0])}")
-                b.clicked.connect(lambda _=False, t=tid, z=zs.must_test[0]: self.testRequested.emit(t, z, 0))
-                self.supp.setItemWidget(item, 2, b)
-        n = min(6, max(1, self.supp.topLevelItemCount()))
-        row = max(26, self.supp.sizeHintForRow(0))
-        self.supp.setFixedHeight(self.supp.header().sizeHint().height() + n * row + 2 * self.supp.frameWidth() + 2)
+                item.setData(0, Qt.ItemDataRole.UserRole, (tid, zs.must_test[0]))
+                item.setToolTip(0, f"Double-click: roll {c.name(tid)}'s Reaction + Edge against {c.name(zs.must_test[0])} "
+                                   "in the Action panel")
+                self.tests_button.setVisible(True)
+        self._fit_supp()
+
+    def _fit_supp(self) -> None:
+        """The list as tall as its first six rows, each as tall as its wrapped text."""
+        t = self.supp
+        n = min(6, t.topLevelItemCount())
+        if n == 0:
+            return
+        t.doItemsLayout()
+        rows = sum(max(26, t.visualItemRect(t.topLevelItem(i)).height()) for i in range(n))
+        t.setFixedHeight(t.header().sizeHint().height() + rows + 2 * t.frameWidth() + 2)
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(ev)
+        if ev.size().width() != ev.oldSize().width() and self.supp.isVisible():
+            self._fit_supp()  # (the wrapped rows' heights follow the width)
+
+    def _test_picked(self, item, _column: int) -> None:
+        picked = item.data(0, Qt.ItemDataRole.UserRole)
+        if picked:
+            self.testRequested.emit(picked[0], picked[1], 0)
+
+    def showEvent(self, ev) -> None:
+        super().showEvent(ev)
+        from gui.wheel_pass import pass_wheel_to_panel
+
+        pass_wheel_to_panel(self)  # (the first scroll moves the panel, not the list under the mouse)
 
     # -- acting ---------------------------------------------------------------------------------
     def open_initiative(self) -> InitiativeDialog:
@@ -589,7 +640,7 @@ class InitiativeTracker(QWidget):
         try:
             fn()
         except CoverfireError as exc:
-            self.message.setStyleSheet("color: #ef9a9a")
+            self.message.setStyleSheet(f"color: {theme.ink('error')}")
             self.message.setText(str(exc))
 
     def _clear_message(self) -> None:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from engine.errors import IllegalActionError
 from gui.rules.widgets import bold, read_only_table
+from gui import theme
 
 SOURCE_TEXT = {
     "map": "map",
@@ -38,16 +39,25 @@ SOURCE_TEXT = {
     "rules": "rules",
     "gm": "GM",
 }
-SOURCE_COLOUR = {
-    "map": QColor("#80deea"),
-    "environment": QColor("#b39ddb"),
-    "weapon": QColor("#ffcc80"),
-    "declaration": QColor("#a5d6a7"),
-    "gm": QColor("#ffab91"),
-}
-GOOD = QColor("#a5d6a7")
-BAD = QColor("#ef9a9a")
-MUTED = QColor("#9aa4ae")
+#: The accent (gui.theme.accent) a modifier's source is written in.
+SOURCE_ACCENT = {"map": "cyan", "environment": "purple", "weapon": "orange", "declaration": "green", "gm": "salmon"}
+
+
+def source_colour(source: str) -> QColor:
+    """The ink of a modifier's source in the theme now (grey for one not listed)."""
+    return theme.accent(SOURCE_ACCENT.get(source, "grey"))
+
+
+def good() -> QColor:
+    return theme.colour("good")
+
+
+def bad() -> QColor:
+    return theme.colour("error")
+
+
+def muted() -> QColor:
+    return theme.colour("dim")
 
 
 def mono_font() -> QFont:
@@ -92,6 +102,10 @@ class PoolView(QWidget):
         self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # a long part ("blind fire: target not seen (-6), range 15 m -> medium (-1)") wraps
+        # onto a second line instead of being cut at 1366 (issue 30 item 8)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.total = bold(QLabel())
         self.total.setWordWrap(True)
         self.add_button = QPushButton("+ GM modifier")
@@ -150,6 +164,10 @@ class PoolView(QWidget):
         t = self.table
         t.ensurePolished()
         t.horizontalHeader().ensurePolished()
+        t.resizeRowsToContents()
+        for r in range(t.rowCount()):
+            if t.rowHeight(r) < t.verticalHeader().defaultSectionSize():
+                t.setRowHeight(r, t.verticalHeader().defaultSectionSize())
         head = max(t.horizontalHeader().height(), t.horizontalHeader().sizeHint().height())
         rows = sum(max(t.rowHeight(r), t.verticalHeader().defaultSectionSize()) for r in range(t.rowCount()))
         t.setFixedHeight(head + rows + 2 * t.frameWidth() + 2)
@@ -157,6 +175,11 @@ class PoolView(QWidget):
     def showEvent(self, ev) -> None:
         super().showEvent(ev)
         self._fit()
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        if ev.size().width() != ev.oldSize().width():
+            self._fit()  # (the wrapped parts' heights follow the width)
 
     def _rebuild(self, rows, keys) -> None:
         self.table.clearContents()
@@ -168,7 +191,7 @@ class PoolView(QWidget):
                 f = item.font()
                 f.setItalic(True)
                 item.setFont(f)
-                item.setForeground(MUTED)
+                item.setForeground(muted())
                 self.table.setItem(r, 0, item)
                 self.table.setItem(r, 1, QTableWidgetItem(""))
                 self.table.setItem(r, 2, QTableWidgetItem(""))
@@ -212,7 +235,7 @@ class PoolView(QWidget):
             src = f"GM (rules {part.original:+d})" if part.kind != "base" else f"GM (rules {part.original})"
         item = self.table.item(r, 2)
         item.setText(src)
-        item.setForeground(SOURCE_COLOUR.get("gm" if part.overridden else part.source, QColor("#cfd8dc")))
+        item.setForeground(source_colour("gm" if part.overridden else part.source))
 
     def value_of(self, key: str) -> int | None:
         """The value shown for part ``key`` (None when absent)."""
@@ -276,7 +299,7 @@ class DiceRow(QWidget):
         self.all_button.setToolTip("Roll every roll still needed with the encounter's dice")
         self.all_button.clicked.connect(self.rollAllRequested.emit)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #ef9a9a")
+        self.error.setStyleSheet(f"color: {theme.ink('error')}")
         self.error.setWordWrap(True)
         row = QHBoxLayout()
         row.setSpacing(4)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from gui import theme
 
 MAX_HITS = 20
 
@@ -135,12 +136,12 @@ class OutcomeForm(QWidget):
                 line.addWidget(self.check_pass)
                 line.addWidget(self.check_fail)
                 note = QLabel("(only if the attack gets through)")
-                note.setStyleSheet("color: #9aa4ae;")
+                note.setStyleSheet(f"color: {theme.ink('dim')};")
                 line.addWidget(note)
             elif spec.kind == "passive_defense":
                 self.pd_hits = self._spin("hits", line)
                 note = QLabel("(only if the grip wins)")
-                note.setStyleSheet("color: #9aa4ae;")
+                note.setStyleSheet(f"color: {theme.ink('dim')};")
                 line.addWidget(note)
             line.addStretch(1)
             row.lay.addLayout(line)

@@ -29,19 +29,21 @@ from PySide6.QtWidgets import (
 )
 
 from gui.rules.static_veil.outcome import OutcomeForm, describe_test
+from gui import theme
 from gui.rules.widgets import bold
 
-GREY = "#9aa4ae"
-RED = "#ff8a80"
-GREEN = "#a5d6a7"
-BUTTON_STYLE = ("QPushButton { text-align: left; padding: 4px 8px; }"
-                "QPushButton:checked { background: #1f6f8b; color: white; font-weight: bold; }")
 
 
-def _small(text: str = "", colour: str = GREY) -> QLabel:
+def button_style() -> str:
+    """The maneuver buttons' style: left-aligned, the chosen one in the theme's highlight."""
+    return ("QPushButton { text-align: left; padding: 4px 8px; }"
+            f"QPushButton:checked {{ background: {theme.ink('highlight')}; color: {theme.ink('mark')}; font-weight: bold; }}")
+
+
+def _small(text: str = "", colour: str | None = None) -> QLabel:
     lab = QLabel(text)
     lab.setWordWrap(True)
-    lab.setStyleSheet(f"color: {colour};")
+    lab.setStyleSheet(f"color: {colour or theme.ink('dim')};")
     lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return lab
 
@@ -151,7 +153,7 @@ class ManeuverPanel(QWidget):
         self.turn_label = _small("")
         turn.addWidget(self.turn_label, 1)
         lay.addLayout(turn)
-        btns = QHBoxLayout()
+        btns = QGridLayout()  # the turn's start across, End and New round below: a name fits at 125 %
         self.start_btn = QPushButton("Start turn")
         self.start_btn.setToolTip("Begin this token's turn: AP and Movement full again, it may charge again "
                                   "(the previous token's turn ends first)")
@@ -159,8 +161,9 @@ class ManeuverPanel(QWidget):
         self.end_btn.setToolTip("End this token's turn (Distracted counts down)")
         self.round_btn = QPushButton("New round")
         self.round_btn.setToolTip("Count the round up and begin this token's turn")
-        for b in (self.start_btn, self.end_btn, self.round_btn):
-            btns.addWidget(b)
+        btns.addWidget(self.start_btn, 0, 0, 1, 2)
+        btns.addWidget(self.end_btn, 1, 0)
+        btns.addWidget(self.round_btn, 1, 1)
         lay.addLayout(btns)
         self.start_btn.clicked.connect(self.startTurn)
         self.end_btn.clicked.connect(self.endTurn)
@@ -172,7 +175,7 @@ class ManeuverPanel(QWidget):
         box.setSpacing(3)
         self.move_btn = QPushButton("Move  (Movement only)")
         self.move_btn.setCheckable(True)
-        self.move_btn.setStyleSheet(BUTTON_STYLE)
+        self.move_btn.setStyleSheet(button_style())
         self.move_btn.setToolTip("Walk to a place you click, the shortest way around obstacles and bodies; "
                                  "counts Movement, costs no AP")
         self.move_btn.clicked.connect(lambda: self.chosen.emit("move"))
@@ -294,7 +297,7 @@ class ManeuverPanel(QWidget):
             self.detail.hide()
             return
         self.actor_label.setText(name)
-        ap_colour = GREEN if sheet.ap > 0 else RED
+        ap_colour = theme.ink('good') if sheet.ap > 0 else theme.ink('error')
         self.economy_label.setText(
             f"<b style='color:{ap_colour}'>{sheet.ap} of {sheet.ap_per_turn} AP</b> left \u00b7 "
             f"<b>{sheet.movement_left:.1f}</b> of {sheet.movement:.1f} m Movement left")
@@ -326,24 +329,24 @@ class ManeuverPanel(QWidget):
                 b.setCheckable(True)
                 b.setChecked(o.key == current)
                 b.setEnabled(o.allowed or o.key == current)
-                b.setStyleSheet(BUTTON_STYLE)
+                b.setStyleSheet(button_style())
                 if o.reason:
                     b.setToolTip(o.reason)
                 b.clicked.connect(lambda _=False, k=o.key: self.chosen.emit(k))
                 self.buttons[o.key] = b
                 self.rows_lay.addWidget(b)
                 if o.reason:
-                    lab = _small(o.reason, GREY if o.allowed else RED)
+                    lab = _small(o.reason, theme.ink('dim') if o.allowed else theme.ink('error'))
                     lab.setContentsMargins(10, 0, 0, 2)
                     self.rows_lay.addWidget(lab)
                     self.reasons[o.key] = lab
             else:
                 names = ", ".join(f"{o.label} ({o.ap_cost} AP)" for o in row)
-                lab = _small(f"<span style='color:{GREY}'>{html.escape(names)}</span>", GREY)
+                lab = _small(f"<span style='color:{theme.ink('dim')}'>{html.escape(names)}</span>")
                 lab.setTextFormat(Qt.TextFormat.RichText)
                 lab.setToolTip(row[0].reason or "")
                 self.rows_lay.addWidget(lab)
-                why = _small(row[0].reason or "", RED)
+                why = _small(row[0].reason or "", theme.ink('error'))
                 why.setContentsMargins(10, 0, 0, 2)
                 self.rows_lay.addWidget(why)
                 for o in row:
@@ -448,8 +451,8 @@ class ManeuverPanel(QWidget):
                 return
             lines = []
             if not preview.allowed:
-                lines.append(f"<b style='color:{RED}'>Not possible:</b> "
-                             f"<span style='color:{RED}'>{html.escape(preview.reason or '')}</span>")
+                lines.append(f"<b style='color:{theme.ink('error')}'>Not possible:</b> "
+                             f"<span style='color:{theme.ink('error')}'>{html.escape(preview.reason or '')}</span>")
             cost = f"{preview.ap_cost} AP"
             if preview.movement_cost:
                 cost += f", {preview.movement_cost:.1f} m of Movement"
@@ -495,7 +498,7 @@ class ManeuverPanel(QWidget):
             "or switch to the d100 model in the Static Veil menu")
 
     def show_message(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {RED if error else GREEN};")
+        self.message.setStyleSheet(f"color: {theme.ink('error') if error else theme.ink('good')};")
         self.message.setText(text)
 
 
