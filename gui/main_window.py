@@ -725,6 +725,7 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, ev) -> None:
         super().showEvent(ev)
+        self.greyed.start()
         if not getattr(self, "_sized", False):
             self._sized = True
             if not self.restored_layout:
@@ -767,6 +768,7 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.autosaver.discard()
         self.autosaver.timer.stop()
+        self.greyed.stop()  # (an application event filter: a closed window filters nothing)
         ev.accept()
 
     def recent_files(self) -> list[str]:

@@ -29,7 +29,10 @@ def control_name(widget: QWidget) -> str:
 class GreyedExplainer(QObject):
     """Watches one main window's widgets for the mouse entering a greyed control (an
     application event filter that only looks at Enter and ToolTip events), and the window's
-    menus for a hovered greyed entry; shows the reason in the window's status bar."""
+    menus for a hovered greyed entry; shows the reason in the window's status bar. The filter
+    sees every event of the application: it is on only while its window is open (:meth:`stop`
+    when the window closes, :meth:`start` when it shows again), so a closed window waiting to
+    be deleted costs no event anything."""
 
     EVENTS = (QEvent.Type.Enter, QEvent.Type.ToolTip)
 
@@ -37,7 +40,20 @@ class GreyedExplainer(QObject):
         super().__init__(window)
         self.window = window
         self.last: str | None = None
-        QApplication.instance().installEventFilter(self)
+        self.watching = False
+        self.start()
+
+    def start(self) -> None:
+        """Watch the application's events (again)."""
+        if not self.watching:
+            QApplication.instance().installEventFilter(self)
+            self.watching = True
+
+    def stop(self) -> None:
+        """Stop watching: the window closed."""
+        if self.watching:
+            QApplication.instance().removeEventFilter(self)
+            self.watching = False
 
     def watch_menu(self, menu: QMenu) -> None:
         menu.hovered.connect(self._menu_hovered)

@@ -5,20 +5,25 @@ the file on disk is always the old or the new version, and a message says what h
 from __future__ import annotations
 
 import json
+import linecache
 import os
 import random
 import select
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from engine import files
 from engine.errors import EncounterFileError
 from engine.files import load_encounter, loads_encounter, save_encounter
 
-KILLS = 200
+#: kills of a child saving over and over, each at a random moment (beside the kills at every
+#: step of one save below, these land inside a system call: a write, an fsync, a rename)
+KILLS = 24
 
 
 def _version(tag: str, tokens: int = 400):
@@ -28,8 +33,111 @@ def _version(tag: str, tokens: int = 400):
     return loads_encounter(json.dumps(data))
 
 
+def _write_steps(on_step):
+    """Calls ``on_step(function, line)`` before each line of engine/files.py that a save runs
+    once its bytes are made (``write_encounter_bytes`` and all it calls there: the lock, the
+    stale temps, the temp file, its write and fsync, the rename, the folder's fsync, the
+    unlock), through ``sys.settrace``; returns the function that undoes it."""
+    where = files.__file__
+    original = files.write_encounter_bytes
+
+    def local(frame, event, arg):
+        if event == "line":
+            on_step(frame.f_code.co_name, frame.f_lineno)
+        return local
+
+    def traced(*a, **k):
+        sys.settrace(lambda frame, event, arg: local if frame.f_code.co_filename == where else None)
+        try:
+            return original(*a, **k)
+        finally:
+            sys.settrace(None)
+
+    files.write_encounter_bytes = traced
+    return lambda: setattr(files, "write_encounter_bytes", original)
+
+
+def _folder_state(folder: Path) -> tuple:
+    """What a kill leaves in ``folder``: each file's name, inode, mode and size."""
+    out = []
+    for p in sorted(folder.iterdir()):
+        st = p.stat()
+        out.append((p.name, st.st_ino, st.st_mode, st.st_size))
+    return tuple(out)
+
+
 @pytest.mark.slow
-def test_200_kills_at_random_moments_never_leave_a_half_written_file(tmp_path):
+def test_a_kill_at_each_step_of_a_save_leaves_the_old_file_until_the_rename_and_the_new_after(
+        tmp_path, monkeypatch):
+    # the child saves "new" over "old" and is killed just before a step of the write: at each
+    # step after which the folder holds something it did not before (the lock file made, the
+    # temp file made, its mode set, its bytes written, the rename, the lock removed: a kill
+    # between two such steps leaves what a kill at the first of them leaves). The file is
+    # whole each time, the old version up to the rename, the new one from the step after it
+    # on; and the next save removes the temp file and the lock the killed one left
+    target = tmp_path / "fight.json"
+    versions = {"old": _version("old", 150), "new": _version("new", 150)}
+    steps: list[tuple[str, int]] = []
+    states: list[tuple] = []
+    save_encounter(versions["old"], target)  # (the steps of a save over a file, as below)
+
+    def dry_step(fn, line):
+        steps.append((fn, line))
+        states.append(_folder_state(tmp_path))
+
+    undo = _write_steps(dry_step)
+    try:
+        save_encounter(versions["new"], target)
+    finally:
+        undo()
+    states.append(_folder_state(tmp_path))  # (after the last step)
+    renames = [i for i, (fn, line) in enumerate(steps) if fn == "atomic_write_bytes"
+               and "os.replace(" in linecache.getline(files.__file__, line)]
+    assert len(renames) == 1 and 10 < renames[0] < len(steps) - 3, steps  # steps on both sides of it
+    # kill before step 0, and before each step that follows one that changed the folder
+    kills = [0] + [k for k in range(1, len(steps)) if states[k] != states[k - 1]]
+    # the folder changed at least at the lock, the temp file, its bytes, the rename, the unlock
+    assert len(kills) >= 6 and renames[0] + 1 in kills, (kills, steps)
+    found = []
+    real_fsync = os.fsync
+    for k in kills:
+        monkeypatch.setattr(os, "fsync", lambda fd: None)  # (the parent's own save waits on no disk)
+        save_encounter(versions["old"], target)
+        monkeypatch.setattr(os, "fsync", real_fsync)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["fight.json"], k
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child saves "new", telling the parent when it reaches step k, and waits there
+            try:
+                os.close(r)
+                hold, _never = os.pipe()  # (never written: the child waits on it until it is killed)
+                done = []
+
+                def step(fn, line):
+                    if len(done) == k:
+                        os.write(w, f"{fn}:{line}".encode())
+                        os.read(hold, 1)
+                    done.append(line)
+
+                _write_steps(step)
+                save_encounter(versions["new"], target)
+            finally:
+                os._exit(0)
+        os.close(w)
+        ready, _, _ = select.select([r], [], [], 120.0)  # (a loaded machine may start it late)
+        assert ready
+        at = os.read(r, 100).decode()
+        os.close(r)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        assert at == "%s:%d" % steps[k]  # the child stopped where the dry run said
+        found.append(load_encounter(target).name)  # never half of each: always loads, whole
+    assert found == ["old" if k <= renames[0] else "new" for k in kills]
+    assert found.count("old") >= 4 and found.count("new") >= 2, list(zip(kills, found))
+
+
+@pytest.mark.slow
+def test_kills_at_random_moments_never_leave_a_half_written_file(tmp_path):
     target = tmp_path / "fight.json"
     versions = {"old": _version("old", 150), "new": _version("new", 150)}
     save_encounter(versions["old"], target)

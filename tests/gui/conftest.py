@@ -10,6 +10,20 @@ from PySide6.QtWidgets import QMessageBox
 from tests.gui.settle import settle
 
 
+@pytest.fixture(autouse=True)
+def _delete_closed_windows(qapp):
+    """After each test, the windows pytest-qt closed (``qtbot.addWidget``) are deleted, not
+    left for an event loop that never comes: its ``deleteLater`` waits for the loop it was
+    called in to run, and the suite runs none between tests. Left alone, every window a
+    worker ever opened stayed alive (its panels, its scene, its timers) and so did what it
+    watches: the suite grew slower and bigger test after test, and an earlier test's window
+    could still take a later test's events."""
+    yield
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def open_window(qtbot, path, tmp_path, size=(1600, 1000), *, active: bool = True):
     """The main window on the encounter file ``path``, with its own settings file and
     autosave folder (in ``tmp_path``), shown at ``size`` with its deferred start-up work
