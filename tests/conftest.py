@@ -75,9 +75,30 @@ def manual_clock():
         yield c
 
 
+def _file_seconds() -> dict[str, float]:
+    """Seconds of the long tests of each test file, from tests/durations.json."""
+    import json
+
+    try:
+        tests = json.loads((ROOT / "tests" / "durations.json").read_text(encoding="utf-8"))["tests"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    out: dict[str, float] = {}
+    for node, seconds in tests.items():
+        out[node.split("::")[0]] = out.get(node.split("::")[0], 0.0) + float(seconds)
+    return out
+
+
 def pytest_collection_modifyitems(config, items):
     """A test marked ``slow`` (seconds of work even on a quiet machine) gets 300 s before its
-    timeout instead of 60, unless it names its own with ``@pytest.mark.timeout``."""
+    timeout instead of 60, unless it names its own with ``@pytest.mark.timeout``.
+
+    The files whose tests take longest (tests/durations.json) run first, longest first, each
+    file's tests in their own order and the other files after them in theirs: the two workers
+    (``--dist worksteal``) then end together, instead of one running a long test alone at
+    the end (a file is never split, so its module fixtures are made once)."""
     for item in items:
         if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(300))
+    weight = _file_seconds()
+    items.sort(key=lambda item: -weight.get(item.nodeid.split("::")[0], 0.0))
