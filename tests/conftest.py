@@ -28,6 +28,16 @@ def pytest_report_header(config):
     return ["Qt platform: the suite's own offscreen screens (tests/gui/screens.json)"]
 
 
+try:  # no hypothesis example fails for taking long: speed is never tested (a deadline of 200 ms
+    # failed test_files' round trip at load 25); a test's own @settings still says otherwise
+    from hypothesis import settings as _hypothesis_settings
+
+    _hypothesis_settings.register_profile("coverfire-suite", deadline=None)
+    _hypothesis_settings.load_profile("coverfire-suite")
+except ImportError:  # pragma: no cover - hypothesis is a test dependency
+    pass
+
+
 @pytest.fixture(autouse=True)
 def _no_unexpected_dialog(monkeypatch):
     """A modal dialog the test did not expect fails it with its title and text instead of

@@ -140,6 +140,7 @@ def test_a_50000_point_zigzag_is_refused_at_once(monkeypatch):
     assert all(n <= 4 * MAX_FOOTPRINT_VERTICES for n in made), made
 
 
+@pytest.mark.slow  # (5 s of work on a quiet machine: past the 60 s timeout at load 25)
 def test_thin_moves_an_outline_at_most_its_tolerance_and_never_recurses():
     from engine.footprint import thin
 
