@@ -24,7 +24,8 @@ Bounds, each naming the file and the bound in its message when passed:
   worker: a disc is never drawn larger), so no paint scales a 64-megapixel portrait.
 
 Answers are kept (the players' view, an export and a window opened again ask for the same
-pictures) up to :data:`CACHE_BYTES` of pixels, by file, its size and modification time.
+pictures) up to :data:`CACHE_BYTES` of pixels, by file, its size and modification time; a
+file's answer replaces the one kept for that file before it changed (which no view asks for again).
 ``QImage`` is safe to make in another thread; ``QPixmap`` is not, and is never made here.
 """
 
@@ -294,6 +295,8 @@ class PictureLoader(QObject):
         self._keep(job.key, pic)
 
     def _keep(self, key: tuple, pic: Picture) -> None:
+        for old in [k for k in self._cache if _same_file(k, key)]:
+            del self._cache[old]  # (that file as it was: no view can ask for it again)
         self._cache[key] = pic
         total = sum(p.nbytes for p in self._cache.values())
         while total > CACHE_BYTES and len(self._cache) > 1:
@@ -311,6 +314,12 @@ class PictureLoader(QObject):
                 self._keep(job.key, Picture(None, why, timed_out=True))
         if not self._jobs:
             self._poll.stop()
+
+
+def _same_file(kept: tuple, new: tuple) -> bool:
+    """Whether the answer kept as ``kept`` is for the file ``new`` names, as it was before it
+    changed (another size, time or mode: a key no view asks for again, :meth:`PictureSource.key`)."""
+    return kept[0] == new[0] == "file" and kept[1] == new[1] and kept[3] == new[3] and kept[2] != new[2]
 
 
 _loader: PictureLoader | None = None
