@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import limits
+from engine import limits, unknown_fields
 from engine.errors import CoverfireError, ImportFileError
 from engine.importers.report import ReportBuilder
 from engine.model import Encounter
@@ -25,7 +25,8 @@ MAX_WARNINGS = 5
 #: Values (numbers, texts, arrays, objects) one copied value may hold: another tool's data
 #: kept as given is a few hundred values; 775,000 pairs under an unknown key were cleaned,
 #: saved and reloaded in every import (seconds, hundreds of MB).
-MAX_KEPT_VALUES = 100_000
+#: (The encounter file holds what it keeps unread to the same bound: engine/unknown_fields.py.)
+MAX_KEPT_VALUES = unknown_fields.MAX_KEPT_VALUES
 
 
 class _TooMany(Exception):
