@@ -119,6 +119,7 @@ def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
     drawn in at most ``seconds`` of CPU, :data:`SECONDS` by default, and ``WALL_FACTOR``
     times as much wall time)."""
     seconds = SECONDS if seconds is None else seconds
+    side = PORTRAIT_SIDE if src.portrait else None  # (an SVG portrait is drawn at its kept size, not 4,096 px)
     from gui.pictures import NOT_READABLE, decode_picture, read_picture_file
 
     if src.is_data:
@@ -126,9 +127,9 @@ def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
             data = base64.b64decode(src.ref.split(",", 1)[1])
         except (IndexError, ValueError):
             return Picture(None, NOT_READABLE)
-        img, why = decode_picture(data, seconds, seconds * WALL_FACTOR)
-    else:
-        img, why = read_picture_file(src.path(), seconds, seconds * WALL_FACTOR)  # (checked before decoded; a FIFO is not opened)
+        img, why = decode_picture(data, seconds, seconds * WALL_FACTOR, side)
+    else:  # (checked before decoded; a FIFO is not opened)
+        img, why = read_picture_file(src.path(), seconds, seconds * WALL_FACTOR, side)
     if img is None:
         return Picture(None, why)
     if src.portrait and max(img.width(), img.height()) > PORTRAIT_SIDE:

@@ -263,3 +263,19 @@ def test_a_file_changed_on_disk_replaces_its_kept_picture(qtbot, tmp_path):
     portrait, _ = loader.request(picture_loader.PictureSource(str(art), None, portrait=True))
     assert loader.wait()
     assert loader.result(second) is not None and loader.result(portrait) is not None  # (both kinds kept)
+
+
+def test_an_svg_portrait_is_drawn_at_the_size_it_is_kept_not_at_4096_px(tmp_path, monkeypatch):
+    # (drawn at 4,096 x 4,096, 64 MB of pixels, then scaled to 1,024: a "both" SVG case of the
+    # fuzz campaign cost 5.2 s of CPU and its worker 128 MB at a time, 1.8 s once drawn to size)
+    from gui import svg_worker
+
+    asked = []
+    monkeypatch.setattr(svg_worker, "render", lambda svg, w, h, *a, **k: (asked.append((w, h)), (None, "not drawn"))[1])
+    art = tmp_path / "art.svg"
+    art.write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg" width="40000" height="20000">'
+                    b'<rect width="40000" height="20000" fill="teal"/></svg>')
+    for portrait in (True, False):
+        pic = picture_loader.decode_source(picture_loader.PictureSource(str(art), None, portrait=portrait))
+        assert pic.image is None and "not drawn" in pic.why
+    assert asked == [(picture_loader.PORTRAIT_SIDE, picture_loader.PORTRAIT_SIDE // 2), (4096, 2048)]
