@@ -132,3 +132,22 @@ def test_the_parse_runs_no_garbage_collection():
     with pytest.raises(json.JSONDecodeError):
         limits.parse_json("[1,")
     assert gc.isenabled()
+
+
+def test_an_import_whose_lights_keep_too_much_is_imported_without_their_copied_fields(tmp_path, monkeypatch):
+    # (each light's other fields are copied as given, each under the bound: together past what
+    # an encounter file keeps unread, the whole map was refused as "would not load back")
+    from engine.importers.uvtt import import_uvtt
+
+    monkeypatch.setattr(unknown_fields, "MAX_UNKNOWN_VALUES", 50_000)  # (the rule at a twentieth of its size)
+    lights = [{"position": {"x": 1 + i, "y": 1}, "range": 2, "intensity": 1, "color": "ffffffff",
+               "junk": list(range(9_000))} for i in range(12)]
+    d = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 20, "y": 20},
+                                       "pixels_per_grid": 70},
+         "line_of_sight": [[{"x": 2, "y": 2}, {"x": 8, "y": 2}]], "lights": lights}
+    p = tmp_path / "lit.dd2vtt"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    enc, rep = import_uvtt(p)
+    assert len(enc.lights) == 12 and not any(light.model_extra for light in enc.lights)
+    assert any("those of the lights" in w.message and "50,000 values together" in w.message for w in rep.warnings)
+    assert loads_encounter(dumps_encounter(enc)) == enc
