@@ -36,6 +36,7 @@ from engine.errors import (CoverfireError, EncounterFileError, FileBusyError, No
 from engine.model import FORMAT, VERSION, VERSIONS, Encounter
 from engine.record import attach as attach_record
 from engine.strict import check_strict
+from engine.unknown_fields import check_unknown_fields
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 #: Deepest nesting of JSON arrays and objects read (engine/limits.py).
@@ -112,7 +113,7 @@ def loads_encounter(text: str, *, file: str | None = None, notes: list[str] | No
     was left out (a recorded fight that does not belong) is added to ``notes``."""
     limits.check_json_items(text, file=file)  # (what the parse would build, bounded before it runs)
     try:
-        data = json.loads(text)  # NaN/Infinity parse, then are refused with their path
+        data = limits.parse_json(text)  # NaN/Infinity parse, then are refused with their path
     except json.JSONDecodeError as exc:
         raise EncounterFileError(
             f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=file
@@ -121,6 +122,7 @@ def loads_encounter(text: str, *, file: str | None = None, notes: list[str] | No
         raise EncounterFileError(f"malformed JSON: {exc}", file=file) from None
     except RecursionError:
         raise EncounterFileError(f"the JSON is nested too deeply (more than {MAX_DEPTH} levels)", file=file) from None
+    check_unknown_fields(data, file=file)  # (what it keeps unread, bounded before any walk of the rest)
     return encounter_from_data(data, file=file, notes=notes)
 
 

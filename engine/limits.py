@@ -20,6 +20,7 @@ Two checks, one set of numbers:
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import TYPE_CHECKING, Any
@@ -128,6 +129,22 @@ def check_json_items(text: str, *, file: str | None = None, error=EncounterFileE
     if n > bound:
         raise error(f"the JSON lists about {n:,} values (numbers, texts, arrays, objects: counted by its commas "
                     f"and brackets); at most {bound:,} are read", file=file)
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads(text)`` with Python's cyclic garbage collector paused while it runs: a
+    parse makes no cycles, but each 700 containers it builds start a collection, which walks
+    the young ones, and every tenth an older generation: 1,250,000 pairs (15 MB) parsed in
+    1.0-1.8 s of CPU, 0.27 s without (the same exceptions as ``json.loads``)."""
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(text)
+    finally:
+        if was:
+            gc.enable()
 
 
 def _refuse(message: str, loc: tuple[Any, ...], file: str | None = None) -> EncounterFileError:

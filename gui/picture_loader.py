@@ -24,7 +24,8 @@ Bounds, each naming the file and the bound in its message when passed:
   worker: a disc is never drawn larger), so no paint scales a 64-megapixel portrait.
 
 Answers are kept (the players' view, an export and a window opened again ask for the same
-pictures) up to :data:`CACHE_BYTES` of pixels, by file, its size and modification time.
+pictures) up to :data:`CACHE_BYTES` of pixels, by file, its size and modification time; a
+file's answer replaces the one kept for that file before it changed (which no view asks for again).
 ``QImage`` is safe to make in another thread; ``QPixmap`` is not, and is never made here.
 """
 
@@ -118,6 +119,7 @@ def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
     drawn in at most ``seconds`` of CPU, :data:`SECONDS` by default, and ``WALL_FACTOR``
     times as much wall time)."""
     seconds = SECONDS if seconds is None else seconds
+    side = PORTRAIT_SIDE if src.portrait else None  # (an SVG portrait is drawn at its kept size, not 4,096 px)
     from gui.pictures import NOT_READABLE, decode_picture, read_picture_file
 
     if src.is_data:
@@ -125,9 +127,9 @@ def decode_source(src: PictureSource, seconds: float | None = None) -> Picture:
             data = base64.b64decode(src.ref.split(",", 1)[1])
         except (IndexError, ValueError):
             return Picture(None, NOT_READABLE)
-        img, why = decode_picture(data, seconds, seconds * WALL_FACTOR)
-    else:
-        img, why = read_picture_file(src.path(), seconds, seconds * WALL_FACTOR)  # (checked before decoded; a FIFO is not opened)
+        img, why = decode_picture(data, seconds, seconds * WALL_FACTOR, side)
+    else:  # (checked before decoded; a FIFO is not opened)
+        img, why = read_picture_file(src.path(), seconds, seconds * WALL_FACTOR, side)
     if img is None:
         return Picture(None, why)
     if src.portrait and max(img.width(), img.height()) > PORTRAIT_SIDE:
@@ -294,6 +296,8 @@ class PictureLoader(QObject):
         self._keep(job.key, pic)
 
     def _keep(self, key: tuple, pic: Picture) -> None:
+        for old in [k for k in self._cache if _same_file(k, key)]:
+            del self._cache[old]  # (that file as it was: no view can ask for it again)
         self._cache[key] = pic
         total = sum(p.nbytes for p in self._cache.values())
         while total > CACHE_BYTES and len(self._cache) > 1:
@@ -311,6 +315,12 @@ class PictureLoader(QObject):
                 self._keep(job.key, Picture(None, why, timed_out=True))
         if not self._jobs:
             self._poll.stop()
+
+
+def _same_file(kept: tuple, new: tuple) -> bool:
+    """Whether the answer kept as ``kept`` is for the file ``new`` names, as it was before it
+    changed (another size, time or mode: a key no view asks for again, :meth:`PictureSource.key`)."""
+    return kept[0] == new[0] == "file" and kept[1] == new[1] and kept[3] == new[3] and kept[2] != new[2]
 
 
 _loader: PictureLoader | None = None

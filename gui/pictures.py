@@ -40,12 +40,13 @@ NOT_READABLE = "is not a PNG or JPEG image Coverfire can read"
 MAX_PICTURE_BYTES = 256 * 1024 * 1024
 
 
-def read_picture_file(path: Path, seconds: float | None = None,
-                      wall: float | None = None) -> tuple[QImage | None, str | None]:
+def read_picture_file(path: Path, seconds: float | None = None, wall: float | None = None,
+                      max_side: int | None = None) -> tuple[QImage | None, str | None]:
     """The picture in the file ``path``: ``(image, None)`` or ``(None, why)``, ``why``
     being the end of a sentence that names the file (``is missing``, ``is an SVG picture
     that ...``). ``seconds``, ``wall``: the CPU and wall time an SVG may take to draw
-    (:func:`gui.svg_worker.render`).
+    (:func:`gui.svg_worker.render`); ``max_side``: the longest side an SVG is drawn at, when
+    less than ``MAX_SVG_SIDE`` (a token's picture: drawn at the size it is kept at).
     This blocks: the window asks :mod:`gui.picture_loader`, which calls it in a worker thread."""
     try:
         st = os.stat(path)
@@ -61,18 +62,18 @@ def read_picture_file(path: Path, seconds: float | None = None,
         data = Path(path).read_bytes()
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror or exc})"
-    return decode_picture(data, seconds, wall)
+    return decode_picture(data, seconds, wall, max_side)
 
 
-def decode_picture(data: bytes, seconds: float | None = None,
-                   wall: float | None = None) -> tuple[QImage | None, str | None]:
+def decode_picture(data: bytes, seconds: float | None = None, wall: float | None = None,
+                   max_side: int | None = None) -> tuple[QImage | None, str | None]:
     """Decode picture bytes within the bounds: ``(image, None)`` or ``(None, why)``
     (``why`` as the end of a sentence naming where the bytes came from). ``seconds``: as for
     :func:`read_picture_file`; this blocks too."""
     if len(data) > MAX_PICTURE_BYTES:
         return None, f"is {len(data):,} bytes; a picture may have at most {MAX_PICTURE_BYTES // 2**20} MB"
     if image_format(data) is None and looks_like_svg(data):
-        return _decode_svg(data, seconds, wall)
+        return _decode_svg(data, seconds, wall, max_side)
     return _decode_raster(data)
 
 
@@ -109,12 +110,13 @@ def _decode_raster(data: bytes) -> tuple[QImage | None, str | None]:
     return img, None
 
 
-def _decode_svg(data: bytes, seconds: float | None = None, wall: float | None = None) -> tuple[QImage | None, str | None]:
+def _decode_svg(data: bytes, seconds: float | None = None, wall: float | None = None,
+                max_side: int | None = None) -> tuple[QImage | None, str | None]:
     clean, why, dropped = clean_svg(data)
     if why:
         return None, f"is an SVG picture Coverfire does not draw: {why}"
     size = svg_size(clean) or (512.0, 512.0)
-    k = min(1.0, MAX_SVG_SIDE / max(size))
+    k = min(1.0, min(MAX_SVG_SIDE, max_side or MAX_SVG_SIDE) / max(size))
     w, h = max(1, round(size[0] * k)), max(1, round(size[1] * k))
     png, why = svg_worker.render(clean, w, h, seconds, wall)  # (in a child process, killed past its time)
     if png is None:

@@ -138,7 +138,7 @@ def _first_doc(p: Path, head: bytes) -> tuple[Any, bool]:
         return None, False
     limits.check_json_items(text, file=str(p), error=ImportFileError)  # (bounded before parsing)
     try:
-        return json.loads(text), False
+        return limits.parse_json(text), False
     except (ValueError, RecursionError):
         pass
     # NeDB: the first document line; index lines ($$indexCreated) and deletions are none.

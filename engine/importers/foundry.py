@@ -164,7 +164,7 @@ def read_scene_file(path: str | Path) -> SceneFile:
         raise ImportFileError(f"not a Foundry scene: not UTF-8 text (byte {exc.start})", file=name) from None
     limits.check_json_items(text, file=name, error=ImportFileError)  # (bounded before parsing)
     try:
-        doc = json.loads(text)
+        doc = limits.parse_json(text)
     except json.JSONDecodeError:
         doc = None
     except (ValueError, RecursionError) as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import limits
+from engine import limits, unknown_fields
 from engine.errors import CoverfireError, ImportFileError
 from engine.importers.report import ReportBuilder
 from engine.model import Encounter
@@ -25,7 +25,8 @@ MAX_WARNINGS = 5
 #: Values (numbers, texts, arrays, objects) one copied value may hold: another tool's data
 #: kept as given is a few hundred values; 775,000 pairs under an unknown key were cleaned,
 #: saved and reloaded in every import (seconds, hundreds of MB).
-MAX_KEPT_VALUES = 100_000
+#: (The encounter file holds what it keeps unread to the same bound: engine/unknown_fields.py.)
+MAX_KEPT_VALUES = unknown_fields.MAX_KEPT_VALUES
 
 
 class _TooMany(Exception):
@@ -153,8 +154,9 @@ def clean_text(s: str, limit: int = limits.MAX_NAME_CHARS) -> str:
 
 def storable_encounter(encounter: Encounter, rep: ReportBuilder, *, file: str) -> Encounter:
     """``encounter`` once it is shown to load back equal from the text it saves to. When it
-    does not, the copied extras (``imported.unknown_fields``, ``imported.flags``) are dropped
-    with a warning and it is tried again; :class:`ImportFileError` if it still fails."""
+    does not, the copied extras (``imported.unknown_fields``, ``imported.flags``, then the
+    lights' own) are dropped with a warning and it is tried again; :class:`ImportFileError`
+    if it still fails."""
     from engine.files import dumps_encounter, loads_encounter
 
     problem = _round_trip_problem(encounter, dumps_encounter, loads_encounter)
@@ -162,6 +164,7 @@ def storable_encounter(encounter: Encounter, rep: ReportBuilder, *, file: str) -
         return encounter
     imported = dict(getattr(encounter, "imported", None) or {})
     dropped = [k for k in ("unknown_fields", "flags") if k in imported]
+    trimmed = encounter
     if dropped:
         for k in dropped:
             imported.pop(k)
@@ -170,6 +173,14 @@ def storable_encounter(encounter: Encounter, rep: ReportBuilder, *, file: str) -
             rep.warn(f"the fields copied as given ({', '.join(dropped)}) would not load back from the saved "
                      f"encounter ({problem}); left out", "$")
             return trimmed
+    if any(light.model_extra for light in trimmed.lights):  # (a light's fields copied as given: 12 lights of
+        # 99,000 values each pass what an encounter file keeps unread, engine/unknown_fields.py)
+        plain = tuple(type(light)(**{k: getattr(light, k) for k in type(light).model_fields}) for light in trimmed.lights)
+        bare = trimmed.model_copy(update={"lights": plain})
+        if _round_trip_problem(bare, dumps_encounter, loads_encounter) is None:
+            rep.warn(f"the fields copied as given ({', '.join(dropped + ['those of the lights'])}) would not load "
+                     f"back from the saved encounter ({problem}); left out", "$")
+            return bare
     raise ImportFileError(f"the imported encounter would not load back as saved: {problem}", file=file)
 
 

@@ -196,7 +196,7 @@ def read_uvtt_json(path: str | Path) -> dict:
         ) from None
     limits.check_json_items(text, file=name, error=ImportFileError, max_items=MAX_JSON_ITEMS)  # (before parsing)
     try:
-        data = json.loads(text)
+        data = limits.parse_json(text)
     except json.JSONDecodeError as exc:
         raise ImportFileError(
             f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", file=name, path="$"

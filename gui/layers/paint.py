@@ -106,10 +106,15 @@ class _SpriteCache:
     function that drew it, so :func:`stamp` can replay it as shapes and text on a vector
     device (SVG, PDF)."""
 
+    #: Most sprites kept, and most bytes of their pixels: past either the oldest go (a sprite
+    #: may be :data:`MAX_SPRITE_SIDE` px square, 64 MiB; 160 tiny and huge maps exported in one
+    #: process kept 132 MiB of sprites when only their count was bounded).
     LIMIT = 4000
+    LIMIT_BYTES = 128 * 1024 * 1024
 
     def __init__(self):
         self._cache: dict[tuple, QPixmap] = {}
+        self.nbytes = 0
 
     def get(self, key: tuple, width: float, height: float, draw, dpr: float = 1.0) -> QPixmap:
         """The sprite ``key``: ``width`` x ``height`` logical pixels drawn by ``draw`` at
@@ -132,14 +137,28 @@ class _SpriteCache:
             q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
             draw(q)
             q.end()
-            if len(self._cache) > self.LIMIT:
-                self._cache.clear()
-                _SIZES.clear()
-                _DRAWS.clear()
+            size = _pixmap_bytes(pm)
+            while self._cache and (len(self._cache) >= self.LIMIT or self.nbytes + size > self.LIMIT_BYTES):
+                self._drop(next(iter(self._cache)))  # (the oldest first)
             self._cache[full] = pm
+            self.nbytes += size
             _SIZES[pm.cacheKey()] = (width, height) if ratio != dpr else (pm.width() / dpr, pm.height() / dpr)
             _DRAWS[pm.cacheKey()] = draw
         return pm
+
+    def _drop(self, key: tuple) -> None:
+        pm = self._cache.pop(key)
+        self.nbytes -= _pixmap_bytes(pm)
+        _SIZES.pop(pm.cacheKey(), None)
+        _DRAWS.pop(pm.cacheKey(), None)
+
+    def clear(self) -> None:
+        for key in list(self._cache):
+            self._drop(key)
+
+
+def _pixmap_bytes(pm: QPixmap) -> int:
+    return pm.width() * pm.height() * max(1, pm.depth() // 8)
 
 
 SPRITES = _SpriteCache()

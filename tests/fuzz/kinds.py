@@ -476,7 +476,7 @@ def picture_case(rng: random.Random, work: Path) -> str:
     (the picture left out with a warning when refused); the secret local file never shows."""
     _app()
     from engine.files import load_encounter
-    from gui.map_view import load_image_ref
+    from gui.picture_loader import PictureSource, loader
     from gui.snapshot import Snapshot, SnapshotSpec
 
     path, detail = make_picture(rng, work)
@@ -484,12 +484,17 @@ def picture_case(rng: random.Random, work: Path) -> str:
     secret = work / "outside" / SECRET_NAME
     try:
         enc = _step("load", lambda: load_encounter(path), refusal_ok=True, file_name=path.name)
-        refs = [r for r in [enc.map.background.image if enc.map.background else None]
-                + [t.portrait for t in enc.tokens] if r]
-        shown = []
-        for r in refs:
-            img, _why = _step("read picture", lambda: load_image_ref(r, path, "Picture", "left out"), refusal_ok=False)
-            shown.append(img)
+        refs = [(r, False) for r in [enc.map.background.image if enc.map.background else None] if r]
+        refs += [(t.portrait, True) for t in enc.tokens if t.portrait]
+
+        def read(ref, portrait):  # (as the window reads them: its picture loader, which the export asks again)
+            key, pic = loader().request(PictureSource(ref, path, portrait=portrait))
+            if pic is None:
+                loader().wait([key])
+                pic = loader().result(key)
+            return pic.image
+
+        shown = [_step("read picture", lambda: read(r, p), refusal_ok=False) for r, p in refs]
         target = path.parent / rng.choice(["out.png", "out.svg"])
 
         def export():

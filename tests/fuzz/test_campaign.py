@@ -35,6 +35,10 @@ REGRESSIONS = {
     "4019:encounter:3840": "an encounter name holding NUL or ESC, likewise",
     "3:localpath:5": "a Foundry scene outside a data folder naming outside/secret.png found it by walking up",
     "3:localpath:7": "likewise, the path written C:\\outside\\secret.png",
+    "2606:bomb:347": "1,250,000 pairs (15 MB) under a field Coverfire does not read: 7 s of CPU to open, save and "
+                     "reopen alone, over 10 s in a long-lived worker (hung); now refused at the field's bound",
+    "2606:bomb:340": "a chum5lz of 1,000,000 elements: the 500,000 its refused parse built waited for a full garbage "
+                     "collection (memory from earlier cases); now refused by its start tags, unparsed",
 }
 
 
@@ -55,6 +59,7 @@ def test_the_seeded_budget_and_the_cases_that_once_failed_pass():
     # both good outcomes occur: the mutations neither always break the files nor never do
     assert {outcomes[c] for c in budget} == {"refused", "accepted"}, _why(campaign)
     assert outcomes["4016:chummer:4459"] == "refused" and outcomes["3:localpath:5"] == "accepted"
+    assert outcomes["2606:bomb:347"] == outcomes["2606:bomb:340"] == "refused"
 
 
 def test_each_failing_outcome_is_caught_by_the_runner(tmp_path, monkeypatch):

@@ -240,3 +240,42 @@ def test_the_players_view_shows_the_picture_decoded_once(qtbot, tmp_path, monkey
     win.actions["player view"].trigger()
     pv = win.player_view.player.view
     assert pv.ground.has_image and not pv.pictures_pending and reads == ["teal.png"]
+
+
+def test_a_file_changed_on_disk_replaces_its_kept_picture(qtbot, tmp_path):
+    """The answer for a file as it was before it changed (another size or time) is dropped
+    when the changed file's lands: no view asks for the old one again, and a long-lived
+    process reading picture after picture at one path (the fuzz campaign's workers: 212 MiB
+    after 200 cases, then out of memory) kept every one up to the 768 MiB cache."""
+    loader = picture_loader.PictureLoader(threads=1)
+    art, other = tmp_path / "art.png", tmp_path / "other.png"
+    other.write_bytes(png_bytes(TEAL, 8))
+    art.write_bytes(png_bytes(TEAL, 16))
+    first, _ = loader.request(picture_loader.PictureSource(str(art), None))
+    kept, _ = loader.request(picture_loader.PictureSource(str(other), None))
+    assert loader.wait()
+    art.write_bytes(png_bytes(QColor("#a01010"), 32))  # (another size: another key)
+    second, _ = loader.request(picture_loader.PictureSource(str(art), None))
+    assert second != first
+    assert loader.wait()
+    assert loader.result(first) is None and loader.result(second).image.width() == 32
+    assert loader.result(kept).image.width() == 8 and len(loader._cache) == 2
+    portrait, _ = loader.request(picture_loader.PictureSource(str(art), None, portrait=True))
+    assert loader.wait()
+    assert loader.result(second) is not None and loader.result(portrait) is not None  # (both kinds kept)
+
+
+def test_an_svg_portrait_is_drawn_at_the_size_it_is_kept_not_at_4096_px(tmp_path, monkeypatch):
+    # (drawn at 4,096 x 4,096, 64 MB of pixels, then scaled to 1,024: a "both" SVG case of the
+    # fuzz campaign cost 5.2 s of CPU and its worker 128 MB at a time, 1.8 s once drawn to size)
+    from gui import svg_worker
+
+    asked = []
+    monkeypatch.setattr(svg_worker, "render", lambda svg, w, h, *a, **k: (asked.append((w, h)), (None, "not drawn"))[1])
+    art = tmp_path / "art.svg"
+    art.write_bytes(b'<svg xmlns="http://www.w3.org/2000/svg" width="40000" height="20000">'
+                    b'<rect width="40000" height="20000" fill="teal"/></svg>')
+    for portrait in (True, False):
+        pic = picture_loader.decode_source(picture_loader.PictureSource(str(art), None, portrait=portrait))
+        assert pic.image is None and "not drawn" in pic.why
+    assert asked == [(picture_loader.PORTRAIT_SIDE, picture_loader.PORTRAIT_SIDE // 2), (4096, 2048)]

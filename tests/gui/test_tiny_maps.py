@@ -85,3 +85,18 @@ def test_the_smallest_map_with_the_biggest_tokens_exports(tmp_path, capsys, suff
     out = tmp_path / ("out" + suffix)
     assert cli(["export", str(src), "-o", str(out), "--view", view]) == 0, capsys.readouterr().err
     assert out.stat().st_size > 0
+
+
+def test_the_sprite_cache_is_bounded_in_bytes_the_oldest_going_first(qapp, monkeypatch):
+    # (bounded by count only, 160 tiny and huge maps exported in one process kept 132 MiB)
+    from gui.layers import paint
+
+    cache = paint._SpriteCache()
+    monkeypatch.setattr(cache, "LIMIT_BYTES", 3 * 100 * 100 * 4)
+    pms = [cache.get(("test-bytes", i), 100, 100, lambda q: None, 1.0) for i in range(5)]
+    assert cache.nbytes == 3 * 100 * 100 * 4 and len(cache._cache) == 3
+    assert [k[1] for k in cache._cache] == [2, 3, 4]
+    assert pms[0].cacheKey() not in paint._SIZES and pms[4].cacheKey() in paint._SIZES
+    big = cache.get(("test-bytes", "big"), 200, 200, lambda q: None, 1.0)  # (alone past the bound: kept alone)
+    assert list(cache._cache) == [("test-bytes", "big", 1.0)] and cache.nbytes == 200 * 200 * 4
+    assert cache.get(("test-bytes", "big"), 200, 200, lambda q: None, 1.0) is big

@@ -36,6 +36,34 @@ def test_a_small_chum5lz_of_many_elements_is_refused_while_parsing(tmp_path):
     assert f"more than {chummer_file.MAX_ELEMENTS:,} elements" in str(e.value) and "bomb.chum5lz" in str(e.value)
 
 
+def test_what_a_refused_parse_built_is_let_go_at_once_not_at_a_full_collection():
+    # (the pure-Python parser defusedxml uses and its expat parser refer to each other: the
+    # 500,000 elements of a refused bomb waited for a full garbage collection, and a fuzz
+    # worker read the next bomb on top of them: "memory from earlier cases", 2606:bomb)
+    import gc
+
+    for raw in (b"<a>" + b"<b/>" * 40_000 + b"<c>" * 70,  # a bound passed (the depth) after 40,000 elements
+                b"<a>" + b"<b/>" * 40_000 + b"<c></a>"):  # broken at its end
+        gc.collect()
+        with pytest.raises(ImportFileError):
+            chummer_file.parse_xml(raw, "bomb.chum5")
+        assert gc.collect() < 4_000  # (was 40,000 and more: the elements, freed only by the collector)
+
+
+def test_many_elements_are_refused_before_parsing(monkeypatch):
+    from defusedxml import ElementTree as DET
+
+    parsed = []
+    monkeypatch.setattr(chummer_file, "iterparse", lambda *a, **k: parsed.append(1) or DET.iterparse(*a, **k))
+    body = b"<gear/>" * 1000 + b"<!-- <not a tag> --><?pi x?>" + b"<a></a>" * 1000
+    root = chummer_file.parse_xml(b"<character>" + body + b"</character>", "many.chum5")
+    assert len(root) == 2000 and parsed == [1]  # (under: parsed)
+    with pytest.raises(ImportFileError) as e:
+        chummer_file.parse_xml(b"<character>" + b"<gear/>" * chummer_file.MAX_ELEMENTS + b"</character>", "many.chum5")
+    assert f"more than {chummer_file.MAX_ELEMENTS:,} elements ({chummer_file.MAX_ELEMENTS + 1:,} start tags" in str(e.value)
+    assert parsed == [1]  # (not parsed)
+
+
 def test_many_attributes_are_refused_too(tmp_path):
     attrs = b" ".join(b'a%d="1"' % i for i in range(1000))
     p = _chum5lz(tmp_path, (b"<gear " + attrs + b"/>") * (chummer_file.MAX_ATTRIBUTES // 1000 + 1))
