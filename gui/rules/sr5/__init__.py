@@ -94,7 +94,7 @@ class Sr5Gui(RuleGui):
             return self.open_attack(token_id)
         if option.action is not None:
             try:
-                return self.controller.do_action(option.action)
+                return self.controller.act(option.action)
             except ValueError as exc:
                 self.window.statusBar().showMessage(str(exc), 8000)
         return None

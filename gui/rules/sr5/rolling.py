@@ -6,7 +6,7 @@ takes typed dice step by step, and applies the result as one undo step.
 problems on top, the declaration in a folding section, the subclass's plan, the story step
 by step) with the dice and Start over / Apply / Close in the panel's footer, always in view.
 It keeps the GM's overrides across replans, rolls the rest, starts over, refuses a stale
-roll, and applies through the controller. A subclass builds its declaration
+roll, and applies through the controller (the door: ``Sr5Controller.act``). A subclass builds its declaration
 (:meth:`build_declaration`) and plan (:meth:`build_plan`), and says how to plan
 (:meth:`replan`), show (:meth:`_show`), roll (:meth:`roll_next`) and what the story says
 after an apply (:meth:`applied_note`).
@@ -41,10 +41,9 @@ class RollingPage(ActionPage):
     label)), ``damage``, ``dice``, ``force``, ``result`` (the story), ``outcome``,
     ``apply_button``, ``restart_button``, ``defense_form``, ``attacker_combo``."""
 
-    #: The Apply button's text and tooltip; the engine method the controller applies with.
+    #: The Apply button's text and tooltip.
     apply_text = "Apply"
     apply_tip = ""
-    apply_method = ""
     #: What is being applied, for the stale-roll message ("attack", "blast").
     what = ""
 
@@ -282,7 +281,7 @@ class RollingPage(ActionPage):
                                  "another action): Start over to plan it again on the map as it is now.")
             return None
         try:
-            change = getattr(self.controller, self.apply_method)(r, force=self.force.isChecked())
+            change = self.controller.act(r, force=self.force.isChecked())
         except CoverfireError as exc:
             self.dice.show_error(str(exc))
             return None

@@ -3,10 +3,11 @@ actions left to it, the order of everyone with their scores and monitors, the ac
 token may take now (and why not, for the others), interrupts, and who is under suppressive
 fire.
 
-Every answer is the engine's (``engine.sr5.combat``: ``initiative_order``, ``action_order``,
-``phase_budget``, ``available_actions``, ``check_action``, ``movement``; ``condition.monitor``;
-``suppressive.suppression_status``). Buttons call the controller, which lands each change as
-one undo step.
+Every answer is the engine's: whether an action may be taken now is the door's
+(``RuleSystem.why_not``); the reads are ``engine.sr5.combat``'s (``initiative_order``,
+``action_order``, ``phase_budget``, ``action_cost``, ``movement``), ``condition.monitor`` and
+``suppressive.suppression_status``. Buttons call the controller, which applies through the
+door and lands each outcome as one undo step.
 """
 
 from __future__ import annotations
@@ -503,13 +504,12 @@ class InitiativeTracker(QWidget):
         current = self._current_action()
         self.actions.clear()
         rows = []
-        for spec, reason in combat.available_actions(enc, tid, self.weapon.currentData()):
+        system = c.system
+        for spec in combat.ACTIONS.values():
+            if spec.id in combat.ATTACK_ONLY:
+                continue  # (declared with an attack: the Attack page)
             action = self.action_for(spec.id, tid, map_facts=False)
-            if spec.id in ("change_gun_mode", "change_choke", "drop_prone", "stand_up"):
-                try:  # ask again with the parameter this dock would use
-                    reason = combat.check_action(enc, action)
-                except IllegalActionError as exc:
-                    reason = str(exc)
+            reason = system.why_not(enc, action)  # the door: the action with this dock's parameter
             try:
                 cost, ini = combat.action_cost(enc, action)
             except IllegalActionError:
@@ -634,7 +634,7 @@ class InitiativeTracker(QWidget):
         if not action_id or self._shown is None:
             return
         action = self.action_for(action_id)
-        self._do(lambda: self.controller.do_action(action))
+        self._do(lambda: self.controller.act(action))
 
     def _do(self, fn) -> None:
         try:
