@@ -344,58 +344,52 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         return plan
 
     def resolve(self, plan, dice=None, *, steps=None, tactics=None):
-        """The rolls of an attack, a blast or a suppression test: all of them (``steps``
-        None; ``dice`` a roller, None for a fresh one, or a list of face lists in roll
-        order), or ``steps`` more tests of ``plan`` (a plan, or the resolution rolled so far)
-        with ``dice`` (a roller, or for one test its typed faces): the GM rolls Shadowrun one
-        test at a time. A blast that scattered is measured where it landed (from
-        ``tactics`` when given) before its next test. Other plans (an action's cost,
-        suppressive fire, which rolls in ``apply``) are their own result."""
-        from engine.sr5.attack import AttackPlan, AttackResolution, resolve_attack
-        from engine.sr5.blast import BlastPlan, BlastResolution, landing_facts, resolve_blast
+        """The rolls of an attack, a blast or a suppression test, in ``next_roll`` order:
+        all of them (``steps`` None) or ``steps`` more (the GM rolls Shadowrun one test at a
+        time; 0: the resolution with nothing rolled), of ``plan`` (a plan, or the resolution
+        rolled so far). ``dice``: a roller (None: a fresh one), a list of face lists, one per
+        test (too few or too many is an :class:`IllegalActionError` naming the missing test
+        or the count needed), or for one test its faces. A blast that scattered is measured
+        where it landed (``blast.landing_facts``, from ``tactics`` when given) before its
+        next test. Other plans (an action's cost, suppressive fire, which rolls in
+        ``apply``) are their own result."""
+        from engine.sr5.attack import AttackPlan, AttackResolution
+        from engine.sr5.blast import BlastPlan, BlastResolution, landing_facts
         from engine.sr5.dice import SeededRoller
-        from engine.sr5.suppressive import SuppressionTestPlan, SuppressionTestResolution, resolve_suppression_test
+        from engine.sr5.suppressive import SuppressionTestPlan, SuppressionTestResolution
 
-        if steps is None:
-            if isinstance(plan, AttackPlan):
-                return resolve_attack(plan, dice)
-            if isinstance(plan, BlastPlan):
-                return resolve_blast(plan, dice, tactics=tactics)
-            if isinstance(plan, SuppressionTestPlan):
-                return resolve_suppression_test(plan, dice)
         start = {AttackPlan: AttackResolution, BlastPlan: BlastResolution,
                  SuppressionTestPlan: SuppressionTestResolution}.get(type(plan))
         r = start(plan) if start is not None else plan
+        what = {AttackResolution: "the attack", BlastResolution: "the blast"}.get(type(r), "the test")
         if not isinstance(r, (AttackResolution, BlastResolution, SuppressionTestResolution)):
             return r
-        if dice is None:
-            dice = SeededRoller()
-        faces = None  # typed faces: one list per test (or, for one test, that test's faces)
+
+        def landed(r):
+            if isinstance(r, BlastResolution) and r.needs_facts:
+                return r.land(landing_facts(r.plan.encounter, r, tactics))
+            return r
+
+        dice = SeededRoller() if dice is None else dice
+        lists = None  # typed faces, one list per test
         if not hasattr(dice, "roll"):
             one = steps == 1 and not (dice and isinstance(dice[0], Sequence))
-            faces = iter([dice] if one else list(dice))
-        left = steps
-        while left is None or left > 0:
-            if isinstance(r, BlastResolution) and r.needs_facts:
-                r = r.land(landing_facts(r.plan.encounter, r, tactics))
+            lists = [list(dice)] if one else [list(x) for x in dice]
+        rolled = 0
+        while steps is None or rolled < steps:
+            r = landed(r)
             req = r.next_roll()
             if req is None:
-                if left is not None:
+                if steps is not None:
                     raise IllegalActionError("no test is left to roll")
                 break
-            if faces is None:
-                r = r.roll(dice)
-            else:
-                typed = next(faces, None)
-                if typed is None:
-                    raise IllegalActionError(f"dice for {req.label} are missing")
-                r = r.roll(typed)
-            left = None if left is None else left - 1
-        if faces is not None and next(faces, None) is not None:
-            raise IllegalActionError("more rolls given than the test needed")
-        if isinstance(r, BlastResolution) and r.needs_facts:
-            r = r.land(landing_facts(r.plan.encounter, r, tactics))
-        return r
+            if lists is not None and rolled >= len(lists):
+                raise IllegalActionError(f"dice for {req.label} are missing ({len(lists)} rolls given)")
+            r = r.roll(dice if lists is None else lists[rolled])
+            rolled += 1
+        if lists is not None and rolled < len(lists):
+            raise IllegalActionError(f"{len(lists)} rolls given but {what} needed {rolled}")
+        return landed(r)
 
     def apply(self, encounter, action, dice=None):
         """Resolve and apply (a declaration, an action, a step of the turn), or land a
