@@ -149,7 +149,7 @@ def is_blast_weapon(weapon: Weapon) -> bool:
 def blast_weapon(token, name: str | None = None) -> Weapon:
     """The weapon a blast attack uses: the named one; without a name the first ready weapon
     when it makes a blast, else the first blast weapon the token carries, else the first
-    ready one (``engine.sr5.combat.find_weapon``)."""
+    ready one (``engine.sr5.actions.find_weapon``)."""
     if name is not None:
         return find_weapon(token, name)
     ready = [token.weapon(n) for n in ready_weapons(token)]

@@ -1,6 +1,7 @@
-"""Shadowrun 5e behind the one :class:`~engine.rules.RuleSystem` interface (``"sr5"``).
+"""Shadowrun 5e's door: its :class:`~engine.rules.RuleSystem` (``"sr5"``), the one way the
+window plans, rolls (one test at a time) and applies its actions.
 
-An adapter, not a second set of rules: every answer is the sr5 modules' own
+Not a second set of rules: every answer is the sr5 modules' own
 (:mod:`engine.sr5.actions`, :mod:`~engine.sr5.attack`, :mod:`~engine.sr5.suppressive`,
 :mod:`~engine.sr5.blast`, :mod:`~engine.sr5.initiative`, :mod:`~engine.sr5.movement`).
 The actions it takes are those modules' values:
@@ -9,10 +10,12 @@ The actions it takes are those modules' values:
 - :class:`engine.sr5.attack.AttackDeclaration` (measured on the map,
   :func:`engine.sr5.facts.facts_from_map`), :class:`engine.sr5.suppressive.SuppressiveDeclaration`,
   :class:`engine.sr5.blast.BlastDeclaration`;
-- :class:`StartTurn` and :class:`EndPhase` below (the turn's own steps).
+- :class:`StartTurn`, :class:`EndPhase` and :class:`SuppressionTest` below (the turn's own
+  steps), :class:`Forced` (the GM's word over the rules' objection).
 
-``dice`` for :meth:`SR5.apply` is what the module takes: a roller, typed faces, or None for
-the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`
+:meth:`SR5.resolve` rolls a plan's tests (all, or ``steps`` at a time) into a resolution that
+:meth:`SR5.apply` lands. ``dice`` is what the module takes: a roller, typed faces, or None
+for the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`
 (prompts, the rolls' pools).
 """
 
@@ -118,11 +121,11 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     @property
     def native(self):
         """The sr5 modules as one object (the golden files' ``native``): ``attack``, ``blast``,
-        ``combat``, ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
+        ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
         ``suppressive``, ``actions``, ``economy``, ``initiative``, ``movement``."""
         import importlib
 
-        names = ("actions", "attack", "blast", "combat", "condition", "dice", "economy", "environment", "facts",
+        names = ("actions", "attack", "blast", "condition", "dice", "economy", "environment", "facts",
                  "initiative", "movement", "pools", "suppressive")
         return types.SimpleNamespace(**{n: importlib.import_module(f"engine.sr5.{n}") for n in names})
 

@@ -14,7 +14,7 @@ from tests.engine.sr5.helpers import AK, encounter as sr5_encounter, token as sr
 
 # -- sr5 ---------------------------------------------------------------------------------------
 def _sr5_fight():
-    from engine.sr5.combat import start_turn
+    from engine.sr5.initiative import start_turn
 
     e = sr5_encounter(sr5_token("sam", 0, 0, side="runner", weapons=(AK,), agility=4, skills={"automatics": 6}),
                       sr5_token("razor", 10, 0))

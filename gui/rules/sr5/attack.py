@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from engine.errors import CoverfireError, IllegalActionError
 from engine.sr5.attack import AttackDeclaration
 from engine.sr5.blast import is_blast_weapon
-from engine.sr5.combat import Action, find_weapon, ready_weapons
+from engine.sr5.actions import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
 from geometry.cover import cover_percent
@@ -61,7 +61,7 @@ class TargetBox(QFrame):
     """One target's pools: its attack (share and own modifiers), defense and soak, and the
     damage it faces (DV, type, AP the GM may change)."""
 
-    def __init__(self, dialog: "AttackDialog", target: str):
+    def __init__(self, dialog: "AttackPage", target: str):
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.dialog = dialog
@@ -667,7 +667,4 @@ class AttackPage(RollingPage):
             self.dice.show_error(str(exc))
 
 
-#: The old name (the attack was a dialog before it moved into the Action panel).
-AttackDialog = AttackPage
-
-__all__ = ["AttackDialog", "AttackPage", "TargetBox"]
+__all__ = ["AttackPage", "TargetBox"]

@@ -1,6 +1,6 @@
 """Grenades and blasts from the map: the attacker throws (or fires) at a blast zone's centre.
 
-:class:`BlastDialog` shows the engine's plan (Shadowrun's ``RuleSystem.preview`` through
+:class:`BlastPage` shows the engine's plan (Shadowrun's ``RuleSystem.preview`` through
 :meth:`Sr5Controller.preview`, measured on the map): the attack pool with every part and its source (range band
 of the aim point, the environment ...), the blast (damage, falloff, the circle it fills, the
 scatter dice) and for each token the circle catches the DV where it stands, its defense pool
@@ -33,7 +33,7 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.names import zone_name
 from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
-from engine.sr5.combat import ready_weapons
+from engine.sr5.actions import ready_weapons
 from geometry.cover import cover_percent
 from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
@@ -59,7 +59,7 @@ class CaughtBox(QFrame):
     """One token the blast catches: where it stands, the DV there, its defense and damage
     resistance pools (editable before the dice), and how it fared."""
 
-    def __init__(self, dialog: "BlastDialog", target: str):
+    def __init__(self, dialog: "BlastPage", target: str):
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.dialog = dialog
@@ -565,7 +565,4 @@ class BlastPage(RollingPage):
         return True
 
 
-#: The old name (the grenade was a dialog before it moved into the Action panel).
-BlastDialog = BlastPage
-
-__all__ = ["BlastDialog", "BlastPage", "CaughtBox"]
+__all__ = ["BlastPage", "CaughtBox"]

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.model import Encounter
-from engine.sr5 import combat, condition, suppressive
+from engine.sr5 import condition, suppressive
+from engine.sr5 import initiative as sr5_initiative
 from engine.sr5.changes import Change, settings_of, sheet_of
 from engine.sr5.dice import default_roller
 from engine.sr5.facts import MapFacts, facts_from_map
@@ -29,7 +30,7 @@ _KIND = {"turn": "round", "pass": "round", "initiative": "round", "attack": "hit
 
 def _log_lines(entries) -> list[tuple[str, str]]:
     """(text, kind) lines of sr5 log entries for the shared log: the entry, then each roll's
-    pool, dice and hits indented (the same text ``combat.log_text`` exports)."""
+    pool, dice and hits indented (the same text ``initiative.log_text`` exports)."""
     out = []
     for e in entries:
         kind = _KIND.get(e.kind, "")
@@ -193,7 +194,7 @@ class Sr5Controller(RuleController):
 
     def log_text(self) -> str:
         """The encounter's sr5 combat log as text, each roll's pool breakdown below its line."""
-        return combat.log_text(self.encounter)
+        return sr5_initiative.log_text(self.encounter)
 
 
 __all__ = ["RULESET_NAME", "Sr5Controller", "token_name"]

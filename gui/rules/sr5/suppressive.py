@@ -1,11 +1,11 @@
 """Suppressive fire from a zone on the map, and the tests of those caught in it.
 
-:class:`SuppressiveDialog`: the shooter fills one of the map's suppressive zones; the pool
+:class:`SuppressivePage`: the shooter fills one of the map's suppressive zones; the pool
 (the door's ``preview`` of a ``SuppressiveDeclaration``) with every part editable, why it is
 not allowed, one roll (seeded or typed), applied as one undo step (``Sr5Controller.act``);
 then who must roll and who is spared and why (``suppression_status``).
 
-:class:`SuppressionTestDialog`: one token's Reaction + Edge test against an active zone and,
+:class:`SuppressionTestPage`: one token's Reaction + Edge test against an active zone and,
 when it fails, its damage resistance (the door's ``preview`` of a ``SuppressionTest``, then
 ``resolve`` one test at a time and ``act``).
 """
@@ -437,8 +437,4 @@ class SuppressionTestPage(ActionPage):
         return change
 
 
-#: The old names (these were dialogs before they moved into the Action panel).
-SuppressiveDialog = SuppressivePage
-SuppressionTestDialog = SuppressionTestPage
-
-__all__ = ["SuppressionTestDialog", "SuppressionTestPage", "SuppressiveDialog", "SuppressivePage"]
+__all__ = ["SuppressionTestPage", "SuppressivePage"]

@@ -7,7 +7,7 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.model import Weapon
 from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, recoil_info
-from engine.sr5.combat import start_turn
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import TargetFacts, TokenFacts, facts
 from engine.sr5.sheet import Environment, Settings, Sheet
 from engine.sr5.tables import FIRING_MODES, recoil_compensation
@@ -50,7 +50,7 @@ def test_progressive_recoil_across_phases():
     assert p.common.value("recoil") == -1 and p.rounds == 3 and p.cost == "simple"
     e, _ = apply_attack(e, SR5.resolve(p, [[1] * 9, [1] * 4]))  # defense 3 + 3 - 2 (burst)
     assert e.token("sam").rules["sr5"].recoil == 3 and e.token("sam").weapons[0].loaded == 35
-    from engine.sr5.combat import end_phase
+    from engine.sr5.initiative import end_phase
     e, _ = end_phase(e)
     e, _ = end_phase(e)  # pass 2, sam again
     p2 = plan_attack(e, d, _at(("razor", 10)))
@@ -336,7 +336,7 @@ def test_parry_needs_a_melee_weapon_and_adds_its_skill():
 
 
 def test_several_targets_take_the_multiple_targets_free_action():
-    from engine.sr5.combat import Action, apply_action
+    from engine.sr5.actions import Action, apply_action
 
     e = encounter(_shooter(agility=5), token("a", 10, 0), token("b", 12, 0))
     e, _ = start_turn(e, entered={"sam": 20, "a": 10, "b": 5})

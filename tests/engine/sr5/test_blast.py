@@ -13,7 +13,7 @@ from engine.analysis import Tactics
 from engine.errors import IllegalActionError
 from engine.model import BlastKind, Weapon, Zone
 from engine.sr5 import blast as B
-from engine.sr5.combat import start_turn
+from engine.sr5.initiative import start_turn
 from engine.sr5.sheet import Options, Settings
 from tests.engine.sr5.helpers import encounter, token
 from engine.sr5.system import SYSTEM as SR5

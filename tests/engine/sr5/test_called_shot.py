@@ -4,7 +4,9 @@ followed by a Take Aim, Fire Weapon, Throw Weapon, or Melee Unarmed Attack" (see
 from __future__ import annotations
 
 from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack
-from engine.sr5.combat import Action, apply_action, check_action, phase_budget, start_turn
+from engine.sr5.actions import Action, apply_action, check_action
+from engine.sr5.economy import phase_budget
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import TargetFacts, facts
 from tests.engine.sr5.helpers import AK, PREDATOR, encounter, token
 from engine.sr5.system import SYSTEM as SR5

@@ -8,7 +8,8 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.sr5 import edge
 from engine.sr5.attack import AttackDeclaration, plan_attack
-from engine.sr5.combat import Action, apply_action, available_actions, check_action, start_turn
+from engine.sr5.actions import Action, apply_action, available_actions, check_action
+from engine.sr5.initiative import start_turn
 from engine.sr5.dice import TestResult as Roll
 from engine.sr5.facts import TargetFacts, facts
 from tests.engine.sr5.helpers import AK, encounter, token
@@ -48,7 +49,7 @@ def test_seize_the_initiative_acts_first_and_costs_a_point():
     for _ in range(4):
         if nxt.rules["sr5"].initiative_pass == 0:
             break
-        from engine.sr5.combat import end_phase
+        from engine.sr5.initiative import end_phase
         nxt, _ = end_phase(nxt)
     nxt, _ = start_turn(nxt, entered={"a": 20, "b": 10})
     assert nxt.rules["sr5"].acting == "a"

@@ -9,7 +9,8 @@ from engine.model import Weapon
 from engine.rules import find_system
 from engine.sr5.actions import hands
 from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack
-from engine.sr5.combat import Action, apply_action, check_action, start_turn
+from engine.sr5.actions import Action, apply_action, check_action
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import TargetFacts, facts
 from tests.engine.sr5.helpers import AK, PREDATOR, encounter, token
 from engine.sr5.system import SYSTEM as SR5

@@ -10,7 +10,8 @@ import shapely
 from engine.errors import IllegalActionError
 from engine.model import Zone
 from engine.sr5.attack import AttackDeclaration, plan_attack
-from engine.sr5.combat import Action, apply_action, end_phase, start_turn
+from engine.sr5.actions import Action, apply_action
+from engine.sr5.initiative import end_phase, start_turn
 from engine.sr5.facts import TargetFacts, TokenFacts, facts, facts_from_map, facts_from_tactics
 from engine.sr5.sheet import Settings, Suppression
 from engine.sr5.suppressive import (
