@@ -439,13 +439,11 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
                 raise IllegalActionError(self.why_not(encounter, action))
             if getattr(plan, "problems", ()) and not force:
                 raise IllegalActionError("; ".join(plan.problems))
-            if isinstance(plan, SuppressivePlan):
-                after, change = apply_suppressive(encounter, plan, dice, force=force)
-            else:
-                resolution = self.resolve(plan, dice)
-                outcome = self.apply(encounter, Forced(resolution) if force else resolution)
-                outcome.detail.details["resolution"] = resolution
-                return outcome
+            result = plan if isinstance(plan, SuppressivePlan) else self.resolve(plan, dice)
+            outcome = self.apply(encounter, Forced(result) if force else result, dice)
+            if result is not plan:  # (the rolls it resolved stay in the outcome)
+                outcome.detail.details["resolution"] = result
+            return outcome
         return rules.Outcome.of(encounter, after, change.label, log=[e.text for e in change.log],
                                 notes=change.prompts, detail=change)
 

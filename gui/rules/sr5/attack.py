@@ -634,23 +634,6 @@ class AttackPage(RollingPage):
         self.restart_button.setEnabled(bool(r.rolls))
 
     # -- rolling --------------------------------------------------------------------------------
-    def roll_next(self, faces: list[int] | None = None) -> bool:
-        """Make the next roll: with the encounter's seeded roller (``faces`` None) or the
-        typed faces. Returns whether it was taken (a wrong count shows why)."""
-        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
-            return False
-        r = self.resolution or self.controller.resolve(self.plan, steps=0)
-        if r.done:
-            return False
-        if self.roller is None or not r.rolls:
-            self.roller = self.controller.roller()
-        r = self.dice.roll_step(lambda dice: self.controller.resolve(r, dice), self.roller, faces)
-        if r is None:
-            return False
-        self.resolution = r
-        self._show()
-        return True
-
     # -- actions from the dialog ------------------------------------------------------------------
     def change_mode(self) -> None:
         self._act(Action(self.attacker, "change_gun_mode", weapon=self.weapon_combo.currentData(),

@@ -232,6 +232,10 @@ class BlastPage(RollingPage):
     def page_closed(self) -> None:
         self._set_landing_sketch(None)
 
+    def rolled(self, before, after) -> None:
+        if after.landing is not None and before.landing is None:  # (measured where it landed: the door's resolve)
+            self._set_landing_sketch(after)
+
     # -- opening --------------------------------------------------------------------------------
     def open_for(self, attacker: str | None = None, zone: str | None = None, weapon: str | None = None) -> None:
         """Show the dialog for ``attacker`` (default: the map's attacker, else the acting
@@ -542,27 +546,6 @@ class BlastPage(RollingPage):
                     colour=QColor(LANDING_COLOUR))
         view.set_sketch(sk)
         self._sketch_shown = True
-
-    # -- rolling --------------------------------------------------------------------------------
-    def roll_next(self, faces: list[int] | None = None) -> bool:
-        """Make the next roll: the encounter's seeded roller (``faces`` None) or typed faces;
-        a scattered blast is measured where it landed (the door's ``resolve``). Returns whether a roll was taken."""
-        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
-            return False
-        r = self.resolution or self.controller.resolve(self.plan, steps=0)
-        if r.next_roll() is None:
-            return False
-        if self.roller is None or r.attack is None:
-            self.roller = self.controller.roller()
-        landed = r.landing is not None
-        r = self.dice.roll_step(lambda dice: self.controller.resolve(r, dice), self.roller, faces)
-        if r is None:
-            return False
-        if r.landing is not None and not landed:  # (measured where it landed, by the door)
-            self._set_landing_sketch(r)
-        self.resolution = r
-        self._show()
-        return True
 
 
 __all__ = ["BlastPage", "CaughtBox"]

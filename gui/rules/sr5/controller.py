@@ -5,7 +5,7 @@ step), keeps the shared combat log in step with undo and redo, and answers the d
 questions by asking the engine.
 
 No rule here: every number comes from the ``RuleSystem`` and the reads of :mod:`engine.sr5`
-(``condition``, ``facts``). The controller only hands the system the document's cached
+(``facts``, ``suppressive``). The controller only hands the system the document's cached
 ``Tactics`` and the encounter's seeded roller.
 """
 
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.model import Encounter
-from engine.sr5 import condition, suppressive
+from engine.sr5 import suppressive
 from engine.sr5 import initiative as sr5_initiative
-from engine.sr5.changes import Change, settings_of, sheet_of
+from engine.sr5.changes import Change, settings_of
 from engine.sr5.dice import default_roller
 from engine.sr5.facts import MapFacts, facts_from_map
 from engine.sr5.system import EndPhase, Forced, SR5Action, SR5Dice, SR5Plan, SR5Result, StartTurn
-from gui.rules.base import RuleController, land, picked_targets, token_name
+from gui.rules.base import RuleController, picked_targets, token_name
 
 RULESET_NAME = "sr5"
 #: Log entry kinds shown in the shared log's colours (gui.combat_log).
@@ -58,7 +58,6 @@ class Sr5Controller(RuleController):
     ``stateChanged()`` after any committed change of the encounter (edits, undo, redo, files)."""
 
     ruleset = RULESET_NAME
-    last_change: Change | None
 
     def saved_log(self, encounter: Encounter):
         return settings_of(encounter).log
@@ -97,10 +96,6 @@ class Sr5Controller(RuleController):
         """The encounter's seeded roller (``Settings.seed`` and the log's length), so the same
         fight replays with the same dice; fresh randomness when the file has no seed."""
         return default_roller(self.settings)
-
-    def monitor(self, ident: str):
-        """``engine.sr5.condition.Monitor`` of a token (its sheet, or the default one)."""
-        return condition.monitor(sheet_of(self.encounter.token(ident)), self.settings.options)
 
     # -- map facts ------------------------------------------------------------------------------
     def facts(self, attacker: str, targets: Iterable[str], weapon: str | None = None) -> MapFacts:
@@ -144,25 +139,12 @@ class Sr5Controller(RuleController):
     def act(self, action: SR5Action | SR5Result, dice: SR5Dice | None = None, *, force: bool = False) -> Change:
         """Apply ``action`` (or land a rolled result) through the door with ``dice`` (typed
         faces; None: the encounter's seeded roller): the ``Outcome`` lands as ONE undo step
-        (:func:`gui.rules.base.land`) and its log lines go to the shared log. ``force``: the
+        (``RuleController.land``) and its log lines go to the shared log. ``force``: the
         GM's word over the rules' objection. Returns the outcome's sr5 ``Change``; raises the
         engine's :class:`~engine.errors.IllegalActionError` (nothing changes) when refused."""
-        enc = self.encounter
-        outcome = self.system.apply(enc, Forced(action) if force else action,
+        outcome = self.system.apply(self.encounter, Forced(action) if force else action,
                                     dice if dice is not None else self.roller())
-        land(self.window, outcome, f"SR5: {outcome.label}")
-        change = outcome.detail
-        self.last_change = change
-        self.record_log(len(settings_of(enc).log), outcome.encounter)
-        self.applied.emit(change)
-        return change
-
-    def record_log(self, start: int, encounter: Encounter) -> None:
-        """Mirror the sr5 log entries of ``encounter`` from index ``start`` on into the shared
-        combat log, as one batch that undo strikes through."""
-        entries = tuple(settings_of(encounter).log[start:])
-        if entries:
-            self.add_log(start, entries, round=settings_of(encounter).turn or None)
+        return self.land(outcome, f"SR5: {outcome.label}")
 
     def start_turn(self, entered: Mapping[str, Sequence[int] | int] | None = None) -> Change:
         """Roll (the seeded roller) or take typed initiative: ``entered[id]`` is the faces of
@@ -186,9 +168,7 @@ class Sr5Controller(RuleController):
         sel = self.selection
         if not acting or sel.attacker_locked or acting not in {t.id for t in enc.tokens} or sel.attacker == acting:
             return
-        window = getattr(self, "window", None)
-        panel = getattr(window, "action_panel", None) if window is not None else None
-        if getattr(panel, "current", None) is not None:
+        if getattr(getattr(self.window, "action_panel", None), "current", None) is not None:
             return  # (a page open in the Action panel keeps the attacker it was set up for)
         sel.set_attacker(acting)
 

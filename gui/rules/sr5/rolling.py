@@ -53,7 +53,6 @@ class RollingPage(ActionPage):
         self.plan = None
         self.resolution = None
         self.roller = None
-        self.last_change = None
         self.attacker: str | None = None
         self.defenses: dict[str, str] = {}
         self.overrides: dict[tuple, tuple[int, str | None]] = {}
@@ -249,6 +248,28 @@ class RollingPage(ActionPage):
         self.defense_form.addRow(self.controller.name(target), combo)
 
     # -- rolling ----------------------------------------------------------------------------------------
+    def roll_next(self, faces: list[int] | None = None) -> bool:
+        """Make the next roll through the door (``Sr5Controller.resolve``): with the
+        encounter's seeded roller (``faces`` None) or the typed faces. Returns whether it was
+        taken (a wrong count shows why)."""
+        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
+            return False
+        r = self.resolution or self.controller.resolve(self.plan, steps=0)
+        if r.done:
+            return False
+        if self.roller is None or not self._rolling():
+            self.roller = self.controller.roller()
+        rolled = self.dice.roll_step(lambda dice: self.controller.resolve(r, dice), self.roller, faces)
+        if rolled is None:
+            return False
+        self.rolled(r, rolled)
+        self.resolution = rolled
+        self._show()
+        return True
+
+    def rolled(self, before, after) -> None:
+        """A test was rolled (``before`` -> ``after``, the resolutions)."""
+
     def roll_all(self) -> None:
         """Roll every roll still needed with the encounter's dice."""
         while self.plan is not None and not (self.resolution and self.resolution.done):
@@ -285,7 +306,6 @@ class RollingPage(ActionPage):
         except CoverfireError as exc:
             self.dice.show_error(str(exc))
             return None
-        self.last_change = change
         story = self.result.toPlainText()
         self.resolution = None
         self.roller = None
