@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from engine.diff import changed_ids
 from engine.errors import IllegalActionError
@@ -29,11 +29,21 @@ from engine.names import token_name
 from engine.registry import default_name, find_system, lift_legacy, names, register, systems, unregister, validate_rules
 from engine.vision import Vision
 
+if TYPE_CHECKING:
+    from engine.analysis import Tactics
+
 __all__ = ["Changes", "Movement", "MoveTo", "Option", "Outcome", "RuleSystem", "Track", "default_name",
            "find_system", "lift_legacy", "move_tokens", "moves_label", "names", "register",
            "systems", "unregister", "validate_rules"]
 
 XY = tuple[float, float]
+
+#: What every system types for itself (python-chess's one ``Move`` per variant): its
+#: actions, the plans ``preview`` gives, the dice ``resolve`` takes, the results it gives.
+ActionT = TypeVar("ActionT")
+PlanT = TypeVar("PlanT")
+DiceT = TypeVar("DiceT")
+ResultT = TypeVar("ResultT")
 
 
 # --------------------------------------------------------------------------------------------
@@ -73,8 +83,8 @@ class Option:
     key: str
     label: str
     reason: str | None = None
-    action: Any = None
-    detail: Any = None  # the system's own record of the option (Static Veil: AP cost, variants)
+    action: object = None
+    detail: object = None  # the system's own record of the option (Static Veil: AP cost, variants)
 
     @property
     def allowed(self) -> bool:
@@ -156,21 +166,26 @@ class Outcome:
     changes: Changes
     label: str = ""
     notes: tuple[str, ...] = ()
-    detail: Any = None
+    detail: object = None
 
     @classmethod
     def of(cls, before: Encounter, after: Encounter, label: str = "", *, log: Sequence[str] = (),
-           notes: Sequence[str] = (), detail: Any = None) -> Outcome:
+           notes: Sequence[str] = (), detail: object = None) -> Outcome:
         return cls(after, Changes.between(before, after, log), label, tuple(notes), detail)
 
 
 # --------------------------------------------------------------------------------------------
 # the interface
 # --------------------------------------------------------------------------------------------
-class RuleSystem:
+class RuleSystem(Generic[ActionT, PlanT, DiceT, ResultT]):
     """One rule system. Subclasses set the class attributes and override the hooks; the
     defaults describe a system with no sheet data beyond its ``Sheet``, no actions and free
-    movement. Every method takes the encounter it answers for (encounters are values)."""
+    movement. Every method takes the encounter it answers for (encounters are values).
+
+    Generic over the system's own typed values (``RuleSystem[Action, Plan, Dice, Result]``):
+    ``why_not`` / ``actions`` -> ``preview(encounter, action) -> Plan`` -> ``resolve(plan,
+    dice) -> Result`` (step by step, ``steps=``, where the system rolls one test at a time) ->
+    ``apply(encounter, result) -> Outcome``."""
 
     #: the ``ruleset`` name in the file, and the key of its data under ``Token.rules`` and
     #: ``Encounter.rules``.
@@ -234,44 +249,49 @@ class RuleSystem:
         needs one), each allowed or with the reason it is refused now."""
         return []
 
-    def why_not(self, encounter: Encounter, action: Any) -> str | None:
+    def why_not(self, encounter: Encounter, action: ActionT) -> str | None:
         """None when ``action`` is allowed now, else why not. Changes nothing."""
         return f"{self.label} has no action {type(action).__name__}"
 
-    def preview(self, encounter: Encounter, action: Any) -> Any:
+    def preview(self, encounter: Encounter, action: ActionT, *, tactics: Tactics | None = None) -> PlanT:
         """What ``action`` would do (pools, chances, shove ends), changing nothing; raises
-        :class:`IllegalActionError` when it is refused."""
+        :class:`IllegalActionError` when it is refused. ``tactics``: the caller's
+        :class:`engine.analysis.Tactics` of ``encounter`` when it has one (the window's), which
+        a system that measures the map answers from instead of a fresh one."""
         reason = self.why_not(encounter, action)
         raise IllegalActionError(reason or f"{self.label} cannot preview {type(action).__name__}")
 
-    def resolve(self, plan: Any, dice: Any = None) -> Any:
+    def resolve(self, plan: PlanT | ResultT, dice: DiceT | None = None, *, steps: int | None = None,
+                tactics: Tactics | None = None) -> ResultT:
         """The tests of ``plan`` (what :meth:`preview` answered) rolled with ``dice`` (typed
         rolls, :meth:`dice_from_data`; None: the system's own roller): the system's result
-        value, which :meth:`apply` lands. Default: the plan itself (a system that rolls
-        inside :meth:`apply`)."""
-        return plan
+        value, which :meth:`apply` lands. A system that rolls one test at a time takes
+        ``steps``: roll only that many more tests (0: none, the result with nothing rolled),
+        ``plan`` then being a plan or a result rolled so far. Default: the plan itself (a
+        system that rolls inside :meth:`apply`)."""
+        return plan  # type: ignore[return-value]
 
-    def describe(self, value: Any) -> tuple[str, ...]:
+    def describe(self, value: PlanT | ResultT) -> tuple[str, ...]:
         """Lines for the GM about a plan or a result this system made (the Action panel shows
         them): its ``lines`` when it has them, else its text."""
         lines = getattr(value, "lines", None)
         return tuple(lines) if lines is not None else (str(value),)
 
-    def apply(self, encounter: Encounter, action: Any, dice: Any = None) -> Outcome:
-        """Resolve ``action`` with ``dice`` (the system's dice source or typed rolls; None:
-        the encounter's own roller) and return the :class:`Outcome`; raises
-        :class:`IllegalActionError` when it is refused."""
-        reason = self.why_not(encounter, action)
+    def apply(self, encounter: Encounter, action: ActionT | ResultT, dice: DiceT | None = None) -> Outcome:
+        """Resolve ``action`` (or land the ``resolve`` result) with ``dice`` (the system's
+        dice source or typed rolls; None: the encounter's own roller) and return the
+        :class:`Outcome`; raises :class:`IllegalActionError` when it is refused."""
+        reason = self.why_not(encounter, action)  # type: ignore[arg-type]
         raise IllegalActionError(reason or f"{self.label} cannot apply {type(action).__name__}")
 
     # -- JSON forms (golden files, logs) ---------------------------------------------------
-    def action_from_data(self, data: Mapping[str, Any]) -> Any:
+    def action_from_data(self, data: Mapping[str, Any]) -> ActionT:
         """The action of its JSON form ``{"kind": K, ...fields}`` (tests/golden/README.md)."""
         raise IllegalActionError(f"{self.label} has no action kind {data.get('kind')!r}")
 
-    def dice_from_data(self, data: Any) -> Any:
+    def dice_from_data(self, data: object) -> DiceT:
         """The ``dice`` for :meth:`apply` from their JSON form (default: as given)."""
-        return data
+        return data  # type: ignore[return-value]
 
     # -- light and vision (engine/vision.py, docs/sight.md) ----------------------------------
     def light_level(self, encounter: Encounter) -> str:

@@ -1,5 +1,7 @@
-"""The open encounter as a Qt object: the current frozen value, its file, its undo history,
-and the engine's spatial answers kept up to date.
+"""The open encounter as a Qt object: its file, its undo stack, and the signals of what
+changed. The values, the landing of an edit through the hooks, the steps' values and the
+engine's spatial answers are the Qt-free :class:`gui.session.Session` it holds; this object
+only orders the steps (``QUndoStack``) and signals.
 
 Every edit swaps one :class:`~engine.model.Encounter` value for another. A drag shows its
 intermediate states with :meth:`EncounterDocument.preview` (no undo step) and lands with
@@ -11,7 +13,6 @@ recomputes only what the edit touched.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,19 +20,17 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from engine.analysis import Tactics
 from engine.encounter_text import EncounterText
 from engine.errors import FileChangedError, ReadOnlyFileError
 from engine.files import FileStamp, file_lock, is_read_only, save_encounter, writable_target
 from engine.model import Encounter
-from engine.rules import MoveTo, move_tokens
+from engine.rules import MoveTo
 from gui.edits import Diff, diff, rebase_background
 from gui.idle import IdleJob
+from gui.session import Session, Step
 
 #: Encounters of this many obstacles and tokens have their file text made ahead after an open.
 WARM_FROM = 1000
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -46,23 +45,27 @@ class DocumentChange:
 
 
 class _Swap(QUndoCommand):
-    """An undo step: the encounter before and after one edit."""
+    """An undo step on the stack: the session's :class:`~gui.session.Step` (the encounter
+    before and after one edit)."""
 
-    def __init__(self, doc: "EncounterDocument", before: Encounter, after: Encounter, text: str):
-        super().__init__(text)
-        self._doc, self._before, self._after = doc, before, after
+    def __init__(self, doc: "EncounterDocument", step: Step):
+        super().__init__(step.text)
+        self._doc, self.step = doc, step
         self._first = True
 
+    @property
+    def _before(self) -> Encounter:
+        return self.step.before
+
     def redo(self) -> None:  # noqa: D401 - Qt API
-        if self._first and self._doc.encounter is self._after:
-            self._first = False  # the edit is already showing (a drag's last preview)
-            self._doc._publish(self._after, preview=False, previous=self._doc._committed)
-            return
+        doc, first = self._doc, self._first
         self._first = False
-        self._doc._set(self._after)
+        shown = doc.session.redo(self.step)
+        # the edit already showing (a drag's last preview) is told as the whole step
+        doc._signal(self.step.before if first and shown is self.step.after else shown)
 
     def undo(self) -> None:
-        self._doc._set(self._before)
+        self._doc._signal(self._doc.session.undo(self.step))
 
 
 def _has_inline_images(encounter: Encounter) -> bool:
@@ -87,32 +90,18 @@ class EncounterDocument(QObject):
 
     def __init__(self, encounter: Encounter, path: str | Path | None = None, parent: QObject | None = None):
         super().__init__(parent)
-        self._encounter = encounter
-        self._committed = encounter  # the value before a preview started
+        #: the values, the hooks and the Tactics, without Qt (gui.session)
+        self.session = Session(encounter)
         self._path = Path(path) if path is not None else None
         self._forced_dirty = False
         #: the file as last read or written (to tell, at the next save, a change by another program)
         self._stamp: FileStamp | None = FileStamp.of(self._path) if self._path is not None else None
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-        self._tactics = Tactics(encounter)
         #: the file text writer, shared by Save and the autosave: it keeps each value's text
         #: (a big map's edit saved in milliseconds), made ahead in idle turns after an open
         self.file_text = EncounterText()
         self._warm = IdleJob(self._warm_file_text, repeat=True)
-        self._tactics_error: str | None = None
-        #: ``hook(before, moves, text) -> (encounter, text) | None``, asked by
-        #: :meth:`commit_moves` with a drag's ``engine.rules.MoveTo`` values (set by the rule
-        #: system's GUI host: ``RuleSystem.on_moves`` charges the move); None: moves are
-        #: plain edits. :meth:`commit` never asks it: an edit is a placement, not movement.
-        self.moves_hook = None
-        #: ``hook(before, after, text) -> Encounter`` functions :meth:`commit` passes every
-        #: edit through, in order, after :attr:`moves_hook` (the party's sight adds what it
-        #: sees to the explored area in the same undo step: :mod:`gui.party_sight`).
-        self.commit_hooks: list = []
-        #: ``hook(before, after, text) -> Encounter`` run after every other hook: the
-        #: recorder of the fight (:mod:`gui.recorder`, :func:`engine.record.extend`)
-        self.record_hook = None
         #: what the last :meth:`open` left out of the file and why (a recorded fight that
         #: does not belong with it: engine/record.py), for the window to say
         self.open_notes: list[str] = []
@@ -121,18 +110,30 @@ class EncounterDocument(QObject):
     @property
     def encounter(self) -> Encounter:
         """The encounter as shown now (a preview while a drag is in progress)."""
-        return self._encounter
+        return self.session.encounter
 
     @property
     def committed(self) -> Encounter:
         """The encounter as of the last finished edit (ignores a preview in progress)."""
-        return self._committed
+        return self.session.committed
 
     @property
     def tactics(self):
-        """The engine's spatial answers for :attr:`encounter` (``engine.analysis.Tactics``),
-        or None when this build has no analysis module."""
-        return self._tactics
+        """The engine's spatial answers for :attr:`encounter` (``engine.analysis.Tactics``)."""
+        return self.session.tactics
+
+    @property
+    def tactics_error(self) -> str | None:
+        """The engine's message when it could not analyse the current state, else None."""
+        return self.session.tactics_error
+
+    #: the session's hooks (:class:`gui.session.Session`): ``moves_hook`` charges a drag's
+    #: ``MoveTo`` values, ``commit_hooks`` and ``record_hook`` see every landing
+    moves_hook = property(lambda self: self.session.moves_hook,
+                          lambda self, hook: setattr(self.session, "moves_hook", hook))
+    commit_hooks = property(lambda self: self.session.commit_hooks)
+    record_hook = property(lambda self: self.session.record_hook,
+                           lambda self, hook: setattr(self.session, "record_hook", hook))
 
     @property
     def path(self) -> Path | None:
@@ -145,17 +146,17 @@ class EncounterDocument(QObject):
 
     @property
     def in_preview(self) -> bool:
-        return self._encounter is not self._committed
+        return self.session.in_preview
 
     def display_name(self) -> str:
-        return self._path.name if self._path else (self._encounter.name or "Untitled")
+        return self._path.name if self._path else (self.encounter.name or "Untitled")
 
     # -- edits ---------------------------------------------------------------------------
     def preview(self, encounter: Encounter) -> None:
         """Show ``encounter`` live without an undo step (a drag in progress)."""
-        if encounter is self._encounter:
+        if encounter is self.encounter:
             return
-        self._publish(encounter, preview=True, previous=self._encounter)
+        self._signal(self.session.show(encounter, preview=True), preview=True)
 
     def commit(self, encounter: Encounter, text: str) -> bool:
         """Land an edit as one undo step from the last committed state (dropping any preview).
@@ -163,7 +164,7 @@ class EncounterDocument(QObject):
         movement is charged (a drag lands through :meth:`commit_moves`).
 
         Returns False (and restores the committed state) when nothing changed."""
-        return self._push(self._committed, encounter, text)
+        return self._push(self.session.land(encounter, text))
 
     def commit_moves(self, moves: Sequence[MoveTo], text: str) -> bool:
         """Land a drag of tokens: the ``moves`` (``engine.rules.MoveTo``, each with the path
@@ -172,30 +173,19 @@ class EncounterDocument(QObject):
         may give the encounter to commit and the step's text instead.
 
         Returns False (and restores the committed state) when nothing changed."""
-        before = self._committed
-        encounter = move_tokens(before, moves)
-        hook = self.moves_hook
-        if hook is not None and encounter != before:
-            charged = hook(before, tuple(moves), text)
-            if charged is not None:
-                encounter, text = charged
-        return self._push(before, encounter, text)
+        return self._push(self.session.land_moves(moves, text))
 
-    def _push(self, before: Encounter, encounter: Encounter, text: str) -> bool:
-        if encounter is before or encounter == before:
+    def _push(self, step: Step | None) -> bool:
+        if step is None:
             self.cancel_preview()
             return False
-        for extra in self.commit_hooks:
-            encounter = extra(before, encounter, text)
-        if self.record_hook is not None:  # last: it records the step as it lands
-            encounter = self.record_hook(before, encounter, text)
-        self.undo_stack.push(_Swap(self, before, encounter, text))
+        self.undo_stack.push(_Swap(self, step))
         return True
 
     def cancel_preview(self) -> None:
         """Drop a preview and show the last committed state again."""
         if self.in_preview:
-            self._publish(self._committed, preview=False, previous=self._encounter)
+            self._signal(self.session.show(self.committed))
 
     def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False,
                     obstacles=None) -> None:
@@ -208,9 +198,7 @@ class EncounterDocument(QObject):
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._forced_dirty = dirty
-        self._committed = encounter
-        self._encounter = encounter
-        self._update_tactics(encounter, reset=True, obstacles=obstacles)
+        self.session.reset(encounter, obstacles)
         self.changed.emit(DocumentChange(diff(None, encounter), preview=False, reset=True))
         self.pathChanged.emit(self._path)
         self.cleanChanged.emit(not self.dirty)
@@ -219,7 +207,7 @@ class EncounterDocument(QObject):
             self._warm.start()
 
     def _warm_file_text(self) -> None:
-        if not self.file_text.warm(self._committed):
+        if not self.file_text.warm(self.committed):
             self._warm.stop()
 
     # -- files ---------------------------------------------------------------------------
@@ -279,7 +267,7 @@ class EncounterDocument(QObject):
                     "the file is read-only, so Coverfire did not overwrite it; save under another "
                     "name (File > Save As), or make the file writable first", file=str(target))
             old_path = self._path
-            value = rebase_background(self._committed, old_path, target.parent) if rewritten is None else rewritten
+            value = rebase_background(self.committed, old_path, target.parent) if rewritten is None else rewritten
             if _has_inline_images(value):
                 # an imported map or portrait held as a data: URI: write the image beside the
                 # file and store its name (the JSON stays small); memory keeps the data: URI
@@ -291,9 +279,11 @@ class EncounterDocument(QObject):
             self._stamp = FileStamp.of(target)
         moved = target != self._path
         self._path = target  # (first: views look for a relative image from the new folder)
-        if value is not self._committed:
-            self._rebase_history(lambda e: rebase_background(e, old_path, target.parent))
-            self._set(value)
+        if value is not self.committed:
+            steps = [self.undo_stack.command(i) for i in range(self.undo_stack.count())]
+            self.session.rebase([c.step for c in steps if isinstance(c, _Swap)],
+                                lambda e: rebase_background(e, old_path, target.parent))
+            self._signal(self.session.show(value))
         if moved:
             self.pathChanged.emit(self._path)
         self._forced_dirty = False
@@ -302,39 +292,9 @@ class EncounterDocument(QObject):
         return target
 
     # -- internals ---------------------------------------------------------------------------
-    def _rebase_history(self, rebase) -> None:
-        """Rewrite every state the undo history holds with ``rebase`` (a file's folder moved)."""
-        for i in range(self.undo_stack.count()):
-            step = self.undo_stack.command(i)
-            if isinstance(step, _Swap):
-                step._before, step._after = rebase(step._before), rebase(step._after)
-
-    def _set(self, encounter: Encounter) -> None:
-        self._publish(encounter, preview=False, previous=self._encounter)
-
-    def _publish(self, encounter: Encounter, *, preview: bool, previous: Encounter) -> None:
-        self._encounter = encounter
-        if not preview:
-            self._committed = encounter
-        d = diff(previous, encounter)
-        self._update_tactics(encounter)
-        self.changed.emit(DocumentChange(d, preview=preview))
-
-    def _update_tactics(self, encounter: Encounter, reset: bool = False, obstacles=None) -> None:
-        try:
-            if reset:
-                self._tactics = Tactics(encounter, obstacles=obstacles)
-            else:
-                self._tactics.update(encounter)
-            self._tactics_error = None
-        except ValueError as exc:  # the engine refused this state (shown in the status bar)
-            self._tactics_error = str(exc)
-            log.warning("analysis failed: %s", exc)
-
-    @property
-    def tactics_error(self) -> str | None:
-        """The engine's message when it could not analyse the current state, else None."""
-        return self._tactics_error
+    def _signal(self, previous: Encounter, *, preview: bool = False) -> None:
+        """Tell the listeners what the session now shows instead of ``previous``."""
+        self.changed.emit(DocumentChange(diff(previous, self.encounter), preview=preview))
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.cleanChanged.emit(clean and not self._forced_dirty)

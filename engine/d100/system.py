@@ -11,12 +11,19 @@ d100 sets no movement limit of its own (``movement`` is None).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine import rules
 from engine.d100.sheet import Settings, Sheet
 from engine.errors import IllegalActionError
 
+if TYPE_CHECKING:
+    from engine.d100.actions import Action
+    from engine.d100.dice import Dice
+    from engine.d100.values import Preview
 
-class D100(rules.RuleSystem):
+
+class D100(rules.RuleSystem["Action", "Preview", "Dice", "Action"]):  # (rolls inside apply)
     name = "d100"
     label = "d100 hit locations"
     Sheet = Sheet
@@ -93,7 +100,7 @@ class D100(rules.RuleSystem):
     def why_not(self, encounter, action):
         return self.native.why_not(encounter, action)
 
-    def preview(self, encounter, action):
+    def preview(self, encounter, action, *, tactics=None):
         return self.native.preview(encounter, action)
 
     def apply(self, encounter, action, dice=None):

@@ -12,7 +12,6 @@ Modules, each usable alone:
 - :mod:`engine.sr5.economy` - the actions and their costs, who may pay one now, booking it;
 - :mod:`engine.sr5.actions` - the non-attack actions: check one, then apply it;
 - :mod:`engine.sr5.movement` - the walking/running budget, checking and counting a move;
-- :mod:`engine.sr5.combat` - the four above gathered under one name (``combat.start_turn``);
 - :mod:`engine.sr5.attack` - the DADA attack: plan (pools), resolve (rolls), apply (damage);
 - :mod:`engine.sr5.suppressive` - suppressive fire zones and their tests;
 - :mod:`engine.sr5.blast` - grenades and blasts: the throw, scatter, who is caught, falloff;

@@ -7,10 +7,10 @@
    costs, and ``problems``: why the attack is not allowed (empty when it is). The GM edits
    any modifier with :meth:`AttackPlan.override` and the damage with
    :meth:`AttackPlan.with_damage`.
-2. **Attack / Defend**: :func:`start_resolution` gives an :class:`AttackResolution`; ask it
+2. **Attack / Defend**: ``AttackResolution(plan)`` has nothing rolled yet; ask it
    :meth:`~AttackResolution.next_roll` (which pool to roll now), feed it dice with
    :meth:`~AttackResolution.roll` (a roller, or faces read off physical dice), step by step;
-   or :func:`resolve_attack` does every roll at once. Per target: attack, defense, then soak
+   or the door's ``RuleSystem.resolve`` does every roll at once (or one at a time). Per target: attack, defense, then soak
    when it hits. :meth:`AttackResolution.steps` tells the story line by line.
 3. **Apply** with :func:`apply_attack`: damage on the monitors, ammunition, recoil, aim,
    Edge, Initiative for interrupts and wounds, the action spent, the log; returns the new
@@ -66,7 +66,6 @@ from engine.sr5.steps import (
     glitch_note,
     mark_attacked,
     mark_damage,
-    roll_through,
     running_parts,
     smartlink_parts,
     soak_step,
@@ -856,17 +855,6 @@ class AttackResolution:
                 if o.soak is not None:
                     out.append(soak_step(tp.who, tp.soak, o.soak, o.boxes, o.damage_type))
         return out
-
-
-def start_resolution(plan: AttackPlan) -> AttackResolution:
-    """An attack with no dice rolled yet."""
-    return AttackResolution(plan)
-
-
-def resolve_attack(plan: AttackPlan, dice: Roller | Sequence[Sequence[int]] | None = None) -> AttackResolution:
-    """Every roll of the attack: with a roller (a seeded one when None), or a list of face
-    lists, one per roll in :meth:`AttackResolution.next_roll` order."""
-    return roll_through(AttackResolution(plan), dice, "the attack")
 
 
 def apply_attack(encounter: Encounter, resolution: AttackResolution, *, force: bool = False) -> tuple[Encounter, Change]:

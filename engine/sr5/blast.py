@@ -15,7 +15,7 @@ the attacker aims. Then:
    token caught at the aim point the DV there, its defense pool (Reaction + Intuition,
    area effect -2, cover from the blast centre ...) and its soak pool (Body + armor + AP,
    :func:`engine.sr5.attack.soak_pool`). ``problems`` says why it is not allowed.
-3. **Rolls** (:func:`start_blast`, :meth:`BlastResolution.next_roll` /
+3. **Rolls** (``BlastResolution(plan)``, :meth:`BlastResolution.next_roll` /
    :meth:`~BlastResolution.roll`, step by step, a roller or typed faces): the attack; on a
    miss (fewer than 3 hits) the scatter dice and the direction die. The blast lands
    ``max(0, scatter dice - hits)`` metres away in the rolled direction
@@ -50,7 +50,7 @@ from engine.sr5.attack import weapon_bands as _weapon_bands
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
 from engine.sr5.economy import SIMPLE, _cost_reason, in_combat, log_entry, spend
-from engine.sr5.dice import Roller, SeededRoller, TestResult
+from engine.sr5.dice import Roller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts, TokenFacts
 from engine.sr5.pools import Modifier, Pool, base, mod, roll_pool, roll_record
@@ -149,7 +149,7 @@ def is_blast_weapon(weapon: Weapon) -> bool:
 def blast_weapon(token, name: str | None = None) -> Weapon:
     """The weapon a blast attack uses: the named one; without a name the first ready weapon
     when it makes a blast, else the first blast weapon the token carries, else the first
-    ready one (``engine.sr5.combat.find_weapon``)."""
+    ready one (``engine.sr5.actions.find_weapon``)."""
     if name is not None:
         return find_weapon(token, name)
     ready = [token.weapon(n) for n in ready_weapons(token)]
@@ -943,11 +943,6 @@ def _direction_pool(plan: BlastPlan) -> Pool:
     return Pool(f"scatter direction ({how})", (base("direction", DIRECTION_TEXT[how], n, "rules"),))
 
 
-def start_blast(plan: BlastPlan) -> BlastResolution:
-    """A blast with no dice rolled yet."""
-    return BlastResolution(plan)
-
-
 def landing_facts(encounter: Encounter, resolution: BlastResolution, tactics: Any = None) -> BlastFacts:
     """The facts where a scattered blast landed: :func:`blast_facts` with the zone moved
     there (and sized as planned)."""
@@ -957,38 +952,6 @@ def landing_facts(encounter: Encounter, resolution: BlastResolution, tactics: An
     x, y = resolution.landing
     return blast_facts(encounter, p.declaration.zone, p.declaration.attacker, x=x, y=y, radius=p.radius or None,
                        tactics=tactics, options=settings_of(encounter).options)
-
-
-def resolve_blast(plan: BlastPlan, dice: Roller | Sequence[Sequence[int]] | None = None, *,
-                  tactics: Any = None) -> BlastResolution:
-    """Every roll of the blast: with a roller (a seeded one when None) or a list of face
-    lists, one per roll in :meth:`BlastResolution.next_roll` order; a scattered blast is
-    measured where it lands (:func:`landing_facts` on the plan's encounter)."""
-    r = BlastResolution(plan)
-    roller = None
-    lists: list = []
-    if dice is None or hasattr(dice, "roll"):
-        roller = dice or SeededRoller()
-    else:
-        lists = list(dice)
-    i = 0
-    while True:
-        if r.needs_facts:
-            r = r.land(landing_facts(plan.encounter, r, tactics))
-            continue
-        req = r.next_roll()
-        if req is None:
-            break
-        if roller is not None:
-            r = r.roll(roller)
-            continue
-        if i >= len(lists):
-            raise IllegalActionError(f"dice for {req.label} are missing ({len(lists)} rolls given)")
-        r = r.roll(lists[i])
-        i += 1
-    if roller is None and i < len(lists):
-        raise IllegalActionError(f"{len(lists)} rolls given but the blast needed {i}")
-    return r
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1102,8 +1065,6 @@ __all__ = [
     "landing_facts",
     "plan_blast",
     "plan_blast_on_map",
-    "resolve_blast",
     "scatter_bearing",
-    "start_blast",
     "whole_metres",
 ]

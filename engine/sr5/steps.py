@@ -16,7 +16,7 @@ from engine.sr5 import condition
 from engine.sr5.changes import Edit
 from engine.sr5.economy import INTERRUPT, in_combat, spend
 from engine.errors import IllegalActionError
-from engine.sr5.dice import SeededRoller, TestResult
+from engine.sr5.dice import TestResult
 from engine import names
 from engine.sr5.pools import Modifier, Pool, mod
 from engine.sr5.sheet import Options, Sheet
@@ -160,24 +160,3 @@ def armor_step(armor: int, ap: int, modified: int, dv: int, damage_type: str, ba
 def soak_step(target: str, pool: Pool, res: TestResult, boxes: int | None, damage_type: str | None) -> str:
     """The story line of a soak roll and the boxes it leaves."""
     return f"{target}: soak {pool.describe()}: {res.describe()} -> {boxes} boxes {damage_type}"
-
-
-def roll_through(resolution, dice, what: str):
-    """Roll every step a resolution still needs (attack, suppression test): with a roller
-    (a seeded one when ``dice`` is None), or a list of face lists, one per roll in
-    ``next_roll`` order; too few or too many lists is an :class:`IllegalActionError`
-    naming the missing roll or the count ``what`` (e.g. "the attack") needed."""
-    r = resolution
-    if dice is None or hasattr(dice, "roll"):
-        roller = dice or SeededRoller()
-        while not r.done:
-            r = r.roll(roller)
-        return r
-    lists = list(dice)
-    for i, faces in enumerate(lists):
-        if r.done:
-            raise IllegalActionError(f"{len(lists)} rolls given but {what} needed {i}")
-        r = r.roll(faces)
-    if not r.done:
-        raise IllegalActionError(f"dice for {r.next_roll().label} are missing ({len(lists)} rolls given)")
-    return r

@@ -32,7 +32,6 @@ from engine.sr5.steps import (
     end_aim,
     mark_attacked,
     mark_damage,
-    roll_through,
     smartlink_parts,
     unload,
     wound_parts,
@@ -376,10 +375,6 @@ class SuppressionTestResolution:
             raise IllegalActionError("this test needs no more rolls")
         r = roll_pool(pool, dice)
         return replace(self, test=r) if self.test is None else replace(self, soak=r)
-
-
-def resolve_suppression_test(plan: SuppressionTestPlan, dice: Roller | Sequence[Sequence[int]] | None = None) -> SuppressionTestResolution:
-    return roll_through(SuppressionTestResolution(plan), dice, "the test")
 
 
 def apply_suppression_test(encounter: Encounter, res: SuppressionTestResolution) -> tuple[Encounter, Change]:

@@ -1,6 +1,7 @@
-"""Shadowrun 5e behind the one :class:`~engine.rules.RuleSystem` interface (``"sr5"``).
+"""Shadowrun 5e's door: its :class:`~engine.rules.RuleSystem` (``"sr5"``), the one way the
+window plans, rolls (one test at a time) and applies its actions.
 
-An adapter, not a second set of rules: every answer is the sr5 modules' own
+Not a second set of rules: every answer is the sr5 modules' own
 (:mod:`engine.sr5.actions`, :mod:`~engine.sr5.attack`, :mod:`~engine.sr5.suppressive`,
 :mod:`~engine.sr5.blast`, :mod:`~engine.sr5.initiative`, :mod:`~engine.sr5.movement`).
 The actions it takes are those modules' values:
@@ -9,24 +10,36 @@ The actions it takes are those modules' values:
 - :class:`engine.sr5.attack.AttackDeclaration` (measured on the map,
   :func:`engine.sr5.facts.facts_from_map`), :class:`engine.sr5.suppressive.SuppressiveDeclaration`,
   :class:`engine.sr5.blast.BlastDeclaration`;
-- :class:`StartTurn` and :class:`EndPhase` below (the turn's own steps).
+- :class:`StartTurn`, :class:`EndPhase` and :class:`SuppressionTest` below (the turn's own
+  steps), :class:`Forced` (the GM's word over the rules' objection).
 
-``dice`` for :meth:`SR5.apply` is what the module takes: a roller, typed faces, or None for
-the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`
+:meth:`SR5.resolve` rolls a plan's tests (all, or ``steps`` at a time) into a resolution that
+:meth:`SR5.apply` lands. ``dice`` is what the module takes: a roller, typed faces, or None
+for the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`
 (prompts, the rolls' pools).
 """
 
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Union
 
 from engine import rules
 from engine.errors import IllegalActionError
 from engine.sr5.sheet import Settings, Sheet
 from engine.sr5.initiative import log_entry_lines
+
+if TYPE_CHECKING:
+    from engine.sr5.actions import Action
+    from engine.sr5.attack import AttackDeclaration, AttackPlan, AttackResolution
+    from engine.sr5.blast import BlastDeclaration, BlastPlan, BlastResolution
+    from engine.sr5.dice import Roller
+    from engine.sr5.facts import MapFacts
+    from engine.sr5.suppressive import (
+        SuppressionTestPlan, SuppressionTestResolution, SuppressiveDeclaration, SuppressivePlan,
+    )
 
 
 @dataclass(frozen=True)
@@ -34,7 +47,7 @@ class StartTurn:
     """Begin the next Combat Turn; ``entered`` maps a token to its typed initiative dice
     faces or a whole score (``engine.sr5.initiative.start_turn``)."""
 
-    entered: Mapping[str, Any] = field(default_factory=dict)
+    entered: Mapping[str, Sequence[int] | int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -72,12 +85,31 @@ class Declared:
     for an attack at a table without the map, ``facts`` typed in
     (``engine.sr5.facts.MapFacts``) instead of measured."""
 
-    declaration: Any
-    overrides: tuple[Mapping[str, Any], ...] = ()
-    facts: Any = None
+    declaration: SR5Action
+    overrides: tuple[Mapping[str, str | int | None], ...] = ()
+    facts: MapFacts | None = None
 
 
-class SR5(rules.RuleSystem):
+@dataclass(frozen=True)
+class Forced:
+    """``value`` (an action, a declaration, a rolled result) applied although the rules
+    object: the GM's word ("GM: allow anyway"). An attack-only action stays refused."""
+
+    value: SR5Action | SR5Result
+
+
+#: Shadowrun's typed values of the four phases (``RuleSystem[Action, Plan, Dice, Result]``).
+SR5Action = Union["Action", "AttackDeclaration", "SuppressiveDeclaration", "BlastDeclaration", SuppressionTest,
+                  StartTurn, EndPhase, CountMove, Declared, Forced]
+#: a declaration's plan (pools with every die's source), or an action's cost (cost, Initiative)
+SR5Plan = Union["AttackPlan", "SuppressivePlan", "BlastPlan", "SuppressionTestPlan", tuple[str, int]]
+#: a roller (``engine.sr5.dice``), the typed faces of one test, or of each test in order
+SR5Dice = Union["Roller", Sequence[int], Sequence[Sequence[int]]]
+#: the rolls so far (step by step) or all of them; suppressive fire rolls inside ``apply``
+SR5Result = Union["AttackResolution", "BlastResolution", "SuppressionTestResolution", "SuppressivePlan"]
+
+
+class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     name = "sr5"
     label = "Shadowrun 5th edition"
     Sheet = Sheet
@@ -89,11 +121,11 @@ class SR5(rules.RuleSystem):
     @property
     def native(self):
         """The sr5 modules as one object (the golden files' ``native``): ``attack``, ``blast``,
-        ``combat``, ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
+        ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
         ``suppressive``, ``actions``, ``economy``, ``initiative``, ``movement``."""
         import importlib
 
-        names = ("actions", "attack", "blast", "combat", "condition", "dice", "economy", "environment", "facts",
+        names = ("actions", "attack", "blast", "condition", "dice", "economy", "environment", "facts",
                  "initiative", "movement", "pools", "suppressive")
         return types.SimpleNamespace(**{n: importlib.import_module(f"engine.sr5.{n}") for n in names})
 
@@ -238,8 +270,9 @@ class SR5(rules.RuleSystem):
             out.append(rules.Option(spec.id, spec.label, why, None if why else Action(actor, spec.id, weapon=weapon)))
         return out
 
-    def _plan(self, encounter, action):
-        """The module's plan of a declaration (the pools, why it is not allowed)."""
+    def _plan(self, encounter, action, tactics=None):
+        """The module's plan of a declaration (the pools, why it is not allowed), measured on
+        the map (from ``tactics`` when the caller has the encounter's)."""
         from engine.sr5.attack import AttackDeclaration, plan_attack
         from engine.sr5.blast import BlastDeclaration, plan_blast_on_map
         from engine.sr5.changes import settings_of
@@ -250,7 +283,7 @@ class SR5(rules.RuleSystem):
             if action.facts is not None and isinstance(action.declaration, AttackDeclaration):
                 plan = plan_attack(encounter, action.declaration, action.facts)
             else:
-                plan = self._plan(encounter, action.declaration)
+                plan = self._plan(encounter, action.declaration, tactics)
             for o in action.overrides:
                 plan = plan.override(o["key"], o["value"], target=o.get("target"), pool=o.get("pool", "attack"))
             return plan
@@ -259,19 +292,26 @@ class SR5(rules.RuleSystem):
 
             return plan_suppression_test(encounter, action.token, action.zone, action.index)
         if isinstance(action, AttackDeclaration):
-            f = facts_from_map(encounter, action.attacker, list(action.targets), action.weapon,
-                               options=settings_of(encounter).options)
+            weapon = action.weapon
+            if weapon is not None and encounter.token(action.attacker).weapon(weapon) is None:
+                weapon = None  # "Unarmed" (the rules' own weapon): the map measures with no weapon
+            f = facts_from_map(encounter, action.attacker, list(action.targets), weapon,
+                               options=settings_of(encounter).options, tactics=tactics)
             return plan_attack(encounter, action, f)
         if isinstance(action, SuppressiveDeclaration):
-            return plan_suppressive(encounter, action)
+            f = facts_from_map(encounter, action.shooter, [], action.weapon, settings_of(encounter).options,
+                               tactics=tactics)
+            return plan_suppressive(encounter, action, f)
         if isinstance(action, BlastDeclaration):
-            return plan_blast_on_map(encounter, action)
+            return plan_blast_on_map(encounter, action, tactics=tactics)
         return None
 
     def why_not(self, encounter, action):
         from engine.sr5.actions import Action, check_action
         from engine.sr5.economy import in_combat
 
+        if isinstance(action, Forced):
+            return None
         if isinstance(action, Action):
             try:
                 return check_action(encounter, action)
@@ -289,9 +329,11 @@ class SR5(rules.RuleSystem):
             return f"Shadowrun has no action {type(action).__name__}"
         return "; ".join(getattr(plan, "problems", ())) or None
 
-    def preview(self, encounter, action):
-        """The plan of a declaration (pools with every die's source, ``problems``), the
-        cost of an :class:`~engine.sr5.actions.Action`, changing nothing."""
+    def preview(self, encounter, action, *, tactics=None):
+        """The plan of a declaration (pools with every die's source, ``problems``: it is
+        planned although refused, so the GM sees why), the cost of an
+        :class:`~engine.sr5.actions.Action` (refused: :class:`IllegalActionError`), changing
+        nothing."""
         from engine.sr5.actions import Action, action_cost
 
         if isinstance(action, Action):
@@ -299,26 +341,80 @@ class SR5(rules.RuleSystem):
             if reason:
                 raise IllegalActionError(reason)
             return action_cost(encounter, action)
-        plan = self._plan(encounter, action)
+        plan = self._plan(encounter, action, tactics)
         if plan is None:
             raise IllegalActionError(self.why_not(encounter, action) or "nothing to preview")
         return plan
 
+    def resolve(self, plan, dice=None, *, steps=None, tactics=None):
+        """The rolls of an attack, a blast or a suppression test, in ``next_roll`` order:
+        all of them (``steps`` None) or ``steps`` more (the GM rolls Shadowrun one test at a
+        time; 0: the resolution with nothing rolled), of ``plan`` (a plan, or the resolution
+        rolled so far). ``dice``: a roller (None: a fresh one), a list of face lists, one per
+        test (too few or too many is an :class:`IllegalActionError` naming the missing test
+        or the count needed), or for one test its faces. A blast that scattered is measured
+        where it landed (``blast.landing_facts``, from ``tactics`` when given) before its
+        next test. Other plans (an action's cost, suppressive fire, which rolls in
+        ``apply``) are their own result."""
+        from engine.sr5.attack import AttackPlan, AttackResolution
+        from engine.sr5.blast import BlastPlan, BlastResolution, landing_facts
+        from engine.sr5.dice import SeededRoller
+        from engine.sr5.suppressive import SuppressionTestPlan, SuppressionTestResolution
+
+        start = {AttackPlan: AttackResolution, BlastPlan: BlastResolution,
+                 SuppressionTestPlan: SuppressionTestResolution}.get(type(plan))
+        r = start(plan) if start is not None else plan
+        what = {AttackResolution: "the attack", BlastResolution: "the blast"}.get(type(r), "the test")
+        if not isinstance(r, (AttackResolution, BlastResolution, SuppressionTestResolution)):
+            return r
+
+        def landed(r):
+            if isinstance(r, BlastResolution) and r.needs_facts:
+                return r.land(landing_facts(r.plan.encounter, r, tactics))
+            return r
+
+        dice = SeededRoller() if dice is None else dice
+        lists = None  # typed faces, one list per test
+        if not hasattr(dice, "roll"):
+            one = steps == 1 and not (dice and isinstance(dice[0], Sequence))
+            lists = [list(dice)] if one else [list(x) for x in dice]
+        rolled = 0
+        while steps is None or rolled < steps:
+            r = landed(r)
+            req = r.next_roll()
+            if req is None:
+                if steps is not None:
+                    raise IllegalActionError("no test is left to roll")
+                break
+            if lists is not None and rolled >= len(lists):
+                raise IllegalActionError(f"dice for {req.label} are missing ({len(lists)} rolls given)")
+            r = r.roll(dice if lists is None else lists[rolled])
+            rolled += 1
+        if lists is not None and rolled < len(lists):
+            raise IllegalActionError(f"{len(lists)} rolls given but {what} needed {rolled}")
+        return landed(r)
+
     def apply(self, encounter, action, dice=None):
-        """Resolve and apply; for a declaration the resolved rolls stay in the outcome
-        (``detail.details["resolution"]``: hits, soak, scatter, landing)."""
+        """Resolve and apply (a declaration, an action, a step of the turn), or land a
+        result ``resolve`` rolled (an ``AttackResolution``, ``BlastResolution``,
+        ``SuppressionTestResolution``, or a ``SuppressivePlan`` whose test rolls here with
+        ``dice``); :class:`Forced` applies it although the rules object. For a
+        declaration the resolved rolls stay in the outcome (``detail.details["resolution"]``:
+        hits, soak, scatter, landing)."""
         from engine.sr5.actions import Action, apply_action
-        from engine.sr5.attack import AttackPlan, apply_attack, resolve_attack
-        from engine.sr5.blast import BlastPlan, apply_blast, resolve_blast
+        from engine.sr5.attack import AttackResolution, apply_attack
+        from engine.sr5.blast import BlastResolution, apply_blast
         from engine.sr5.initiative import end_phase, start_turn
         from engine.sr5.movement import apply_move
         from engine.sr5.suppressive import (
-            SuppressionTestPlan, SuppressivePlan, apply_suppression_test, apply_suppressive, resolve_suppression_test,
+            SuppressionTestResolution, SuppressivePlan, apply_suppression_test, apply_suppressive,
         )
 
-        resolution = None
+        force = isinstance(action, Forced)
+        if force:
+            action = action.value
         if isinstance(action, Action):
-            after, change = apply_action(encounter, action, dice)
+            after, change = apply_action(encounter, action, dice, force=force)
         elif isinstance(action, StartTurn):
             after, change = start_turn(encounter, dice, entered=action.entered or None)
         elif isinstance(action, EndPhase):
@@ -329,26 +425,25 @@ class SR5(rules.RuleSystem):
         elif isinstance(action, CountMove):
             after, change = apply_move(encounter, action.token, action.metres, zones_before=action.zones_before,
                                        zones_after=action.zones_after, zones_through=action.zones_through)
+        elif isinstance(action, AttackResolution):
+            after, change = apply_attack(encounter, action, force=force)
+        elif isinstance(action, BlastResolution):
+            after, change = apply_blast(encounter, action, force=force)
+        elif isinstance(action, SuppressionTestResolution):
+            after, change = apply_suppression_test(encounter, action)
+        elif isinstance(action, SuppressivePlan):
+            after, change = apply_suppressive(encounter, action, dice, force=force)
         else:
             plan = self._plan(encounter, action)
             if plan is None:
                 raise IllegalActionError(self.why_not(encounter, action))
-            if getattr(plan, "problems", ()):
+            if getattr(plan, "problems", ()) and not force:
                 raise IllegalActionError("; ".join(plan.problems))
-            if isinstance(plan, AttackPlan):
-                resolution = resolve_attack(plan, dice)
-                after, change = apply_attack(encounter, resolution)
-            elif isinstance(plan, BlastPlan):
-                resolution = resolve_blast(plan, dice)
-                after, change = apply_blast(encounter, resolution)
-            elif isinstance(plan, SuppressivePlan):
-                after, change = apply_suppressive(encounter, plan, dice)
-            else:
-                assert isinstance(plan, SuppressionTestPlan)
-                resolution = resolve_suppression_test(plan, dice)
-                after, change = apply_suppression_test(encounter, resolution)
-        if resolution is not None:
-            change.details["resolution"] = resolution
+            result = plan if isinstance(plan, SuppressivePlan) else self.resolve(plan, dice)
+            outcome = self.apply(encounter, Forced(result) if force else result, dice)
+            if result is not plan:  # (the rolls it resolved stay in the outcome)
+                outcome.detail.details["resolution"] = result
+            return outcome
         return rules.Outcome.of(encounter, after, change.label, log=[e.text for e in change.log],
                                 notes=change.prompts, detail=change)
 
@@ -375,7 +470,7 @@ class SR5(rules.RuleSystem):
                   "suppression_test": SuppressionTest, "blast": BlastDeclaration, "suppressive": SuppressiveDeclaration}
         tupled = {k: tuple(v) if isinstance(v, list) else v for k, v in body.items()}
         if kind == "attack":
-            action: Any = AttackDeclaration(**tupled)
+            action: SR5Action = AttackDeclaration(**tupled)
         elif kind in simple:
             action = simple[kind](**(body if kind == "start_turn" else tupled))
         elif kind in ACTIONS:
@@ -482,4 +577,5 @@ class SR5(rules.RuleSystem):
 
 SYSTEM = rules.register(SR5())
 
-__all__ = ["SR5", "SYSTEM", "CountMove", "Declared", "EndPhase", "StartTurn", "SuppressionTest"]
+__all__ = ["SR5", "SYSTEM", "CountMove", "Declared", "EndPhase", "Forced", "SR5Action", "SR5Dice", "SR5Plan",
+           "SR5Result", "StartTurn", "SuppressionTest"]

@@ -14,11 +14,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
 
 from engine import rules
 from engine.errors import CoverfireError, IllegalActionError
 from engine.names import token_name
 from engine.static_veil.sheet import Settings, Sheet
+
+if TYPE_CHECKING:
+    from engine.static_veil.actions import _Action as Maneuver
+    from engine.static_veil.values import Preview
+
+#: Static Veil's typed values: a maneuver or a step of the turn; the GM's test outcomes.
+VeilAction = Union["Maneuver", "StartTurn", "Move", "EndTurn"]
+VeilDice = Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -53,7 +62,7 @@ class EndTurn:
     label = "End turn"
 
 
-class StaticVeilSystem(rules.RuleSystem):
+class StaticVeilSystem(rules.RuleSystem[VeilAction, "Preview", VeilDice, VeilAction]):  # (outcomes in apply)
     name = "static-veil"
     label = "Static Veil"
     Sheet = Sheet
@@ -140,7 +149,7 @@ class StaticVeilSystem(rules.RuleSystem):
             return None
         return self.native.why_not(encounter, action)
 
-    def preview(self, encounter, action):
+    def preview(self, encounter, action, *, tactics=None):
         if isinstance(action, Move):
             return self.native.plan_move(encounter, action.actor, action.to)
         return self.native.preview(encounter, action)

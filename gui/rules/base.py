@@ -211,7 +211,6 @@ class RuleController(QObject, Listener):
         self.document = window.document
         self.selection = window.selection
         self.log = log
-        self.last_change = None
         self._mirror = LogMirror(log, self.ruleset)
         self._active = False
         self.listen(self.document.changed, self._on_document)
@@ -247,6 +246,25 @@ class RuleController(QObject, Listener):
 
         return find_system(self.ruleset)
 
+    # -- the one commit path ------------------------------------------------------------------------
+    def land(self, outcome, text: str | None = None):
+        """Land this system's ``Outcome`` (``RuleSystem.apply``): one undo step named ``text``
+        (:func:`land`), the saved log's new entries into the shared log as one batch (struck
+        through while undone), then ``applied`` for the panels. Returns the outcome's
+        ``detail`` (the system's own record)."""
+        start = len(self.saved_log(self.document.committed))
+        land(self.window, outcome, text)
+        self.record_log(start, outcome.encounter)
+        self.applied.emit(outcome.detail)
+        return outcome.detail
+
+    def record_log(self, start: int, encounter: Encounter) -> None:
+        """Mirror the saved log's entries of ``encounter`` from index ``start`` on into the
+        shared combat log, as one batch that undo strikes through."""
+        entries = tuple(self.saved_log(encounter)[start:])
+        if entries:
+            self.add_log(start, entries, round=self.system.round_number(encounter) or None)
+
     # -- the combat log ---------------------------------------------------------------------------
     def add_log(self, start: int, entries: Sequence, *, round: int | None = None,
                 timestamp: bool | None = True) -> None:
@@ -270,7 +288,6 @@ class RuleController(QObject, Listener):
     def _reset(self) -> None:
         enc = self.document.encounter
         active = enc.ruleset == self.ruleset
-        self.last_change = None
         self._mirror.clear()
         if active:
             saved = self.saved_log(enc)
@@ -434,18 +451,10 @@ class RuleGui(QObject, Listener):
             self.moves_charged(pending[0], pending[1])
 
     def run_option(self, token_id: str, option) -> object:
-        """Do the engine ``Option`` chosen for ``token_id`` from its right-click menu. The
-        default applies an option that carries its action through the engine (one undo
-        step) and does nothing for the others; a subclass routes both through its own
-        controller and pages (its log, its Action panel)."""
-        from engine.rules import find_system
-
-        if option.action is None or not option.allowed:
-            return None
-        doc = self.window.document
-        out = find_system(doc.committed.ruleset).apply(doc.committed, option.action)
-        land(self.window, out, out.label or option.label)
-        return out
+        """Do the engine ``Option`` chosen for ``token_id`` from its right-click menu: each
+        system's GUI routes it through its own controller and pages (its log, its Action
+        panel; the door page for a system without a GUI of its own)."""
+        raise NotImplementedError
 
     # -- leaving ------------------------------------------------------------------------------------
     def uninstall(self) -> None:

@@ -14,7 +14,7 @@ from tests.engine.sr5.helpers import AK, encounter as sr5_encounter, token as sr
 
 # -- sr5 ---------------------------------------------------------------------------------------
 def _sr5_fight():
-    from engine.sr5.combat import start_turn
+    from engine.sr5.initiative import start_turn
 
     e = sr5_encounter(sr5_token("sam", 0, 0, side="runner", weapons=(AK,), agility=4, skills={"automatics": 6}),
                       sr5_token("razor", 10, 0))
@@ -23,7 +23,7 @@ def _sr5_fight():
 
 
 def test_sr5_attack_through_the_interface_is_the_modules_attack():
-    from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, resolve_attack
+    from engine.sr5.attack import AttackDeclaration, AttackResolution, apply_attack, plan_attack
     from engine.sr5.facts import facts_from_map
 
     e = _sr5_fight()
@@ -34,7 +34,10 @@ def test_sr5_attack_through_the_interface_is_the_modules_attack():
     plan = sr5.preview(e, d)
     assert plan.legal and plan.targets[0].target == "razor"
     out = sr5.apply(e, d, faces)
-    native, change = apply_attack(e, resolve_attack(plan_attack(e, d, facts_from_map(e, "sam", ["razor"], None)), faces))
+    rolled = AttackResolution(plan_attack(e, d, facts_from_map(e, "sam", ["razor"], None)))
+    for f in faces:  # the module's own rolls, one test at a time
+        rolled = rolled.roll(f)
+    native, change = apply_attack(e, rolled)
     assert out.encounter == native and out.detail == change
     assert out.changes.tokens == {"sam", "razor"} and out.changes.settings and not out.changes.zones
     assert out.changes.log == tuple(x.text for x in change.log) and out.changes.log

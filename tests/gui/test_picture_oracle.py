@@ -351,9 +351,8 @@ class PictureMachine(RuleBasedStateMachine):
         z = self._pick(zones, i)
         w = next(w for w in t.weapons if blast.is_blast_weapon(w))
         try:
-            plan = g.plan_blast(blast.BlastDeclaration(t.id, z.id, w.name, fit_radius=fit))
-            res = blast.resolve_blast(plan, SeededRoller(seed), tactics=g.shared_tactics())
-            g.apply_blast(res, force=True)
+            plan = g.preview(blast.BlastDeclaration(t.id, z.id, w.name, fit_radius=fit))
+            g.act(g.resolve(plan, SeededRoller(seed), steps=None), force=True)
         except (CoverfireError, ValueError):
             return
         _count("grenades")
@@ -371,8 +370,8 @@ class PictureMachine(RuleBasedStateMachine):
         if z is None:
             return
         try:
-            plan = g.plan_suppressive(suppressive.SuppressiveDeclaration(z.owner, z.id, enhanced=enhanced))
-            g.apply_suppressive(plan, SeededRoller(seed), force=True)
+            plan = g.preview(suppressive.SuppressiveDeclaration(z.owner, z.id, enhanced=enhanced))
+            g.act(plan, SeededRoller(seed), force=True)
         except (CoverfireError, ValueError, StopIteration):
             return
         _count("suppressive fire")
@@ -629,8 +628,8 @@ def _crowd(window) -> None:
     window.selection.select(["brick"], window.document.committed)
     ctl = window.sr5.controller
     zid = [z.id for z in window.document.committed.zones if z.kind == "blast"][0]
-    plan = ctl.plan_blast(blast.BlastDeclaration("brick", zid, "Frag grenade", fit_radius=True))
-    ctl.apply_blast(blast.resolve_blast(plan, SeededRoller(3), tactics=ctl.shared_tactics()), force=True)
+    plan = ctl.preview(blast.BlastDeclaration("brick", zid, "Frag grenade", fit_radius=True))
+    ctl.act(ctl.resolve(plan, SeededRoller(3), steps=None), force=True)
     oracle.settle(window)
 
 
@@ -702,8 +701,8 @@ def test_a_taller_legend_keeps_clear_of_the_map(screen_window, qtbot):
     win.document.commit(edits.add_unchecked(enc, z), "blast")
     win.selection.select(["brick"], win.document.committed)
     ctl = win.sr5.controller
-    plan = ctl.plan_blast(blast.BlastDeclaration("brick", z.id, "Frag grenade", fit_radius=True))
-    ctl.apply_blast(blast.resolve_blast(plan, SeededRoller(3), tactics=ctl.shared_tactics()), force=True)
+    plan = ctl.preview(blast.BlastDeclaration("brick", z.id, "Frag grenade", fit_radius=True))
+    ctl.act(ctl.resolve(plan, SeededRoller(3), steps=None), force=True)
     oracle.settle(win)
     legend = view.legend_rect()
     assert legend.height() > before
@@ -784,8 +783,8 @@ def test_a_big_blast_after_a_grenade_deleted_and_restored_is_labelled_its_own_ra
     assert win.document.committed.zone(z.id).radius == 15.0
     win.selection.select(["brick"], win.document.committed)
     ctl = win.sr5.controller
-    plan = ctl.plan_blast(blast.BlastDeclaration("brick", z.id, "Frag grenade", fit_radius=True))
-    ctl.apply_blast(blast.resolve_blast(plan, SeededRoller(3), tactics=ctl.shared_tactics()), force=True)
+    plan = ctl.preview(blast.BlastDeclaration("brick", z.id, "Frag grenade", fit_radius=True))
+    ctl.act(ctl.resolve(plan, SeededRoller(3), steps=None), force=True)
     win.selection.select([z.id], win.document.committed)
     win.delete_selection()
     assert z.id not in win.map_view.zones.drawings()

@@ -185,7 +185,7 @@ def test_no_walk_while_the_engine_refuses_the_encounter(window, monkeypatch):
     """(its answers are then of the encounter before: never shown as this one's walk)"""
     tool = _ruler(window)
     _drag(tool, (12.0, 20.0), (24.0, 20.0))
-    monkeypatch.setattr(window.document, "_tactics_error", "obstacle 'x': a footprint the geometry refuses")
+    monkeypatch.setattr(window.document.session, "tactics_error", "obstacle 'x': a footprint the geometry refuses")
     tool._document_changed()
     r = tool.reading
     assert r.walk is None and not r.walk_pending

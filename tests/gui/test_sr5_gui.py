@@ -12,7 +12,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from engine.sr5 import combat, suppressive
+from engine.sr5 import suppressive
+from engine.sr5 import actions as sr5_actions, economy as sr5_economy
+from engine.sr5 import initiative as sr5_initiative, movement as sr5_movement
 from engine.sr5.attack import AttackDeclaration, plan_attack
 from engine.sr5.changes import settings_of
 from engine.sr5.facts import facts_from_map
@@ -121,7 +123,7 @@ def test_initiative_entered_in_the_tracker_orders_the_pass_and_moves_on(sr5):
     assert {tk.id: tk.rules["sr5"].initiative for tk in enc.tokens} == SCORES
     # ties: Brick and Vex at 12 -> Edge 2 beats 1; Razor and Mouse at 10 -> Edge 1 each, Reaction 4 beats 3
     order = ["sam", "nyx", "ganger-4", "brick", "ganger-6", "ganger-5", "ganger-1", "ganger-3", "ganger-2"]
-    assert list(combat.initiative_order(enc)) == order
+    assert list(sr5_initiative.initiative_order(enc)) == order
     rows = [(t.order.item(r, 0).text(), t.order.item(r, 1).text(), t.order.item(r, 2).text())
             for r in range(t.order.rowCount())]
     # passes: 22 -> 12 -> 2 is three; 14, 13, 12 two; 10, 8, 7 one
@@ -161,7 +163,7 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     enc = sr5.document.encounter
     sr5.selection.select(["sam"], enc)
     # the list is the engine's available_actions, with the reason of every refusal
-    engine = {spec.id: reason for spec, reason in combat.available_actions(enc, "sam", "Ingram Smartgun X")}
+    engine = {spec.id: reason for spec, reason in sr5_actions.available_actions(enc, "sam", "Ingram Smartgun X")}
     shown = {}
     for i in range(t.actions.count()):
         it = t.actions.item(i)
@@ -178,7 +180,7 @@ def test_actions_with_reasons_and_interrupts_from_the_tracker(sr5):
     t.take_action("take_aim")
     enc = sr5.document.encounter
     assert enc.token("sam").rules["sr5"].aim == 1 and enc.token("sam").rules["sr5"].aim_weapon == "Ingram Smartgun X"
-    assert t.budget.text() == "Left this phase: " + combat.phase_budget(enc, "sam").describe()
+    assert t.budget.text() == "Left this phase: " + sr5_economy.phase_budget(enc, "sam").describe()
     assert t.budget.text() == "Left this phase: 1 Simple + 2 Free"
     assert ("AIM 1", "#a5d6a7") in sr5.map_view.tokens.decorations["sam"].tags
     # Razor (Initiative 10) goes on Full Defense out of turn: -10 Initiative, FD on the map
@@ -391,7 +393,7 @@ def test_the_log_exports_with_every_roll(sr5, tmp_path):
     start_turn(sr5)
     path = sr5.sr5.export_log(tmp_path / "fight.txt")
     text = path.read_text(encoding="utf-8")
-    assert text == combat.log_text(sr5.document.encounter)
+    assert text == sr5_initiative.log_text(sr5.document.encounter)
     assert "[T1.1] Sam: Initiative 10 + 2D6 [6, 6] = 22 (dice entered)" in text
 
 
@@ -414,7 +416,7 @@ def test_a_drag_in_combat_counts_the_metres_in_the_same_undo_step(sr5, qtbot):
     assert sr5.document.undo_stack.undoText().endswith("(SR5: movement counted)")
     assert g.tracker.message.text().startswith("Sam moves 6.0 m (6.0 m this turn, running)")
     assert ("RUN", "#80deea") in sr5.map_view.tokens.decorations["sam"].tags
-    mv = combat.movement(enc, "sam")
+    mv = sr5_movement.movement(enc, "sam")
     assert (mv.walk_now, mv.run_now) == pytest.approx((4.0, 8.0))
     # 4 m more is past the 8 m open by this pass: the engine objects, the GM's move stands
     mouse_drag(sr5.map_view, (18.0, 20.0), (18.0, 24.0))

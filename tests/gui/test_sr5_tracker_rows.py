@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bench.scene import make_scene
-from engine.sr5 import combat
+from engine.sr5 import initiative as sr5_initiative
 from gui.rules import widgets
 from gui.rules.sr5.tracker import ORDER_ROWS_PER_TURN
 
@@ -33,7 +33,7 @@ def rows(t):
 def test_a_big_order_is_written_a_part_a_turn_on_screen_rows_first(big_fight, qtbot):
     t = open_fight(big_fight)
     enc = big_fight.document.encounter
-    ids = list(combat.participants(enc))
+    ids = list(sr5_initiative.participants(enc))
     assert t.order.rowCount() == len(ids) == 300
     # in the open's own turn: at most ORDER_ROWS_PER_TURN rows, from the top (the table is
     # scrolled to the top); fewer when rows written just before share the turn's budget (the
@@ -63,7 +63,7 @@ def test_scrolled_down_the_rows_on_screen_are_written_first(big_fight, qtbot):
     assert 300 - ORDER_ROWS_PER_TURN <= t.order_pending < 300
     top = t.order.rowAt(0)
     assert top > ORDER_ROWS_PER_TURN  # (scrolled past the first part)
-    ids = list(combat.participants(renamed))
+    ids = list(sr5_initiative.participants(renamed))
     names = {tk.id: tk.name for tk in renamed.tokens}
     for r in range(top, min(300, top + 12)):
         assert t.order.item(r, 0).text() == names[ids[r]]
@@ -95,7 +95,7 @@ def test_an_edit_writes_only_the_rows_it_changed(big_fight, qtbot, monkeypatch):
     from gui import edits
 
     doc.commit(edits.replace(enc, tok.model_copy(update={"name": "Renamed"})), "Rename")
-    row = list(combat.participants(doc.encounter)).index(tok.id)
+    row = list(sr5_initiative.participants(doc.encounter)).index(tok.id)
     assert sorted(set(written)) == [row]
     assert t.order.item(row, 0).text() == "Renamed"
     written.clear()
@@ -109,7 +109,7 @@ def test_picking_another_token_moves_the_highlight_and_writes_no_row(big_fight, 
     qtbot.waitUntil(lambda: t.order_pending == 0, timeout=5000)
     written = _count_writes(t, monkeypatch)
     enc = big_fight.document.encounter
-    ids = list(combat.participants(enc))
+    ids = list(sr5_initiative.participants(enc))
     for k in (7, 250):
         big_fight.selection.select([ids[k]], enc)
         assert [i.row() for i in t.order.selectionModel().selectedRows()] == [k]

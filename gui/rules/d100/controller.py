@@ -20,7 +20,7 @@ from engine.d100.actions import (
     SwitchWeapon,
 )
 from engine.model import Encounter
-from gui.rules.base import RuleController, land, token_name
+from gui.rules.base import RuleController, token_name
 
 RULESET_NAME = "d100"
 
@@ -87,11 +87,4 @@ class D100Controller(RuleController):
         encounter's own, seeded or random), land it as one undo step and log it. Raises
         :class:`engine.errors.IllegalActionError` (nothing changes) when it is not legal."""
         enc = self.document.committed
-        outcome = self.system.apply(enc, action, dice)
-        change = outcome.detail
-        start = len(RULESET.settings(enc).log)
-        land(self.window, outcome, action_title(enc, action))
-        self.last_change = change
-        self.add_log(start, change.log, round=RULESET.settings(change.encounter).round or None)
-        self.applied.emit(change)
-        return change
+        return self.land(self.system.apply(enc, action, dice), action_title(enc, action))

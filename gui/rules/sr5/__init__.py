@@ -94,7 +94,7 @@ class Sr5Gui(RuleGui):
             return self.open_attack(token_id)
         if option.action is not None:
             try:
-                return self.controller.do_action(option.action)
+                return self.controller.act(option.action)
             except ValueError as exc:
                 self.window.statusBar().showMessage(str(exc), 8000)
         return None
@@ -155,61 +155,54 @@ class Sr5Gui(RuleGui):
         self.set_decorations(self._shown_marks)
 
     # -- dialogs --------------------------------------------------------------------------------------
+    def _page(self, attr: str, module: str, cls: str):
+        """The Action-panel page kept as ``attr`` (``gui.rules.sr5.<module>.<cls>``, made on
+        first use); None outside an sr5 encounter."""
+        if not self.controller.active:
+            return None
+        if getattr(self, attr) is None:
+            import importlib
+
+            page = getattr(importlib.import_module(f"gui.rules.sr5.{module}"), cls)(self.panel, self.controller)
+            setattr(self, attr, self.add_page(page))
+            if attr == "attack_dialog":
+                page.blastRequested.connect(lambda a, w: self.open_blast(a, None, w))
+        return getattr(self, attr)
+
     def open_attack(self, attacker: str | None = None, targets: list[str] | None = None, intercept: bool = False):
         """Show the attack dialog (for ``attacker``, default the map's attacker, against
         ``targets``, default the tokens shift-clicked on the map); returns it."""
-        if not self.controller.active:
-            return None
-        if self.attack_dialog is None:
-            from gui.rules.sr5.attack import AttackPage
-
-            self.attack_dialog = self.add_page(AttackPage(self.panel, self.controller))
-            self.attack_dialog.blastRequested.connect(lambda a, w: self.open_blast(a, None, w))
-        self.attack_dialog.open_for(attacker if isinstance(attacker, str) else None, targets, intercept=intercept)
-        return self.attack_dialog
+        page = self._page("attack_dialog", "attack", "AttackPage")
+        if page is not None:
+            page.open_for(attacker if isinstance(attacker, str) else None, targets, intercept=intercept)
+        return page
 
     def open_suppressive(self, shooter: str | None = None, zone: str | None = None):
-        if not self.controller.active:
-            return None
-        if self.suppressive_dialog is None:
-            from gui.rules.sr5.suppressive import SuppressivePage
-
-            self.suppressive_dialog = self.add_page(SuppressivePage(self.panel, self.controller))
-        self.suppressive_dialog.open_for(shooter if isinstance(shooter, str) else None, zone)
-        return self.suppressive_dialog
+        page = self._page("suppressive_dialog", "suppressive", "SuppressivePage")
+        if page is not None:
+            page.open_for(shooter if isinstance(shooter, str) else None, zone)
+        return page
 
     def open_blast(self, attacker: str | None = None, zone: str | None = None, weapon: str | None = None):
         """Show the grenade dialog for ``attacker`` (default: the map's attacker) aiming at
         blast zone ``zone`` (default: the selected blast zone) with ``weapon``; returns it."""
-        if not self.controller.active:
-            return None
-        if self.blast_dialog is None:
-            from gui.rules.sr5.blast import BlastPage
-
-            self.blast_dialog = self.add_page(BlastPage(self.panel, self.controller))
-        self.blast_dialog.open_for(attacker if isinstance(attacker, str) else None, zone, weapon)
-        return self.blast_dialog
+        page = self._page("blast_dialog", "blast", "BlastPage")
+        if page is not None:
+            page.open_for(attacker if isinstance(attacker, str) else None, zone, weapon)
+        return page
 
     def open_next_test(self):
         """The suppressive-fire test page on the first test to roll now (it lists the others)."""
-        if not self.controller.active:
-            return None
-        if self.test_dialog is None:
-            from gui.rules.sr5.suppressive import SuppressionTestPage
-
-            self.test_dialog = self.add_page(SuppressionTestPage(self.panel, self.controller))
-        self.test_dialog.open_next()
-        return self.test_dialog
+        page = self._page("test_dialog", "suppressive", "SuppressionTestPage")
+        if page is not None:
+            page.open_next()
+        return page
 
     def open_test(self, token: str, zone: str, index: int = 0):
-        if not self.controller.active:
-            return None
-        if self.test_dialog is None:
-            from gui.rules.sr5.suppressive import SuppressionTestPage
-
-            self.test_dialog = self.add_page(SuppressionTestPage(self.panel, self.controller))
-        self.test_dialog.open_for(token, zone, index)
-        return self.test_dialog
+        page = self._page("test_dialog", "suppressive", "SuppressionTestPage")
+        if page is not None:
+            page.open_for(token, zone, index)
+        return page
 
     # -- export ---------------------------------------------------------------------------------------
     def export_log(self, path: str | Path) -> Path:

@@ -3,11 +3,11 @@ from, change any of them, roll or type the dice step by step, and apply the dama
 
 The attacker is the map's attacker (the selected token) and the targets are the tokens
 shift-clicked on the map (they follow the map while nothing is rolled). Every number comes
-from the engine: :meth:`Sr5Controller.plan_attack` (``engine.sr5.attack.plan_attack`` with
-``facts_from_map(..., tactics=document.tactics)``), the GM's changes go through
-``AttackPlan.override`` / ``with_damage``, the rolls through ``start_resolution`` /
-``next_roll`` / ``roll``, the story through ``AttackResolution.steps``, and the result lands
-with ``apply_attack`` as one undo step.
+from the engine through the door (Shadowrun's ``RuleSystem``): :meth:`Sr5Controller.preview`
+plans the declaration on the map (the document's ``Tactics``), the GM's changes go through
+``AttackPlan.override`` / ``with_damage``, each roll through :meth:`Sr5Controller.resolve` (one
+test at a time), the story through ``AttackResolution.steps``, and the result lands with
+:meth:`Sr5Controller.act` as one undo step.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import CoverfireError, IllegalActionError
-from engine.sr5 import attack as sr5_attack
+from engine.sr5.attack import AttackDeclaration
 from engine.sr5.blast import is_blast_weapon
-from engine.sr5.combat import Action, find_weapon, ready_weapons
+from engine.sr5.actions import Action, find_weapon, ready_weapons
 from engine.sr5.changes import sheet_of
 from engine.sr5.tables import CHOKES, FIRING_MODES, current_choke, current_mode, has_choke, weapon_modes
 from geometry.cover import cover_percent
@@ -61,7 +61,7 @@ class TargetBox(QFrame):
     """One target's pools: its attack (share and own modifiers), defense and soak, and the
     damage it faces (DV, type, AP the GM may change)."""
 
-    def __init__(self, dialog: "AttackDialog", target: str):
+    def __init__(self, dialog: "AttackPage", target: str):
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.dialog = dialog
@@ -194,7 +194,6 @@ class AttackPage(RollingPage):
     title = "SR5 attack"
     apply_text = "Apply damage"
     apply_tip = "Mark the damage, spend the action and ammunition, log it (one undo step)"
-    apply_method = "apply_attack"
     what = "attack"
 
     def __init__(self, panel, controller):
@@ -449,11 +448,11 @@ class AttackPage(RollingPage):
             self._updating = False
         self.replan()
 
-    def declaration(self) -> sr5_attack.AttackDeclaration | None:
+    def declaration(self) -> AttackDeclaration | None:
         """The declaration the widgets describe (None without an attacker or a target)."""
         if not self.attacker or not self.targets:
             return None
-        return sr5_attack.AttackDeclaration(
+        return AttackDeclaration(
             attacker=self.attacker,
             targets=tuple(self.targets),
             weapon=self.weapon_combo.currentData(),
@@ -486,7 +485,7 @@ class AttackPage(RollingPage):
                            "(Throw/Fire at a blast zone\u2026)")
         elif decl is not None:
             try:
-                plan = self._with_overrides(self.controller.plan_attack(decl), lambda t: t in self.targets)
+                plan = self._with_overrides(self.controller.preview(decl), lambda t: t in self.targets)
                 for t, d in self.damage.items():
                     if t in self.targets:
                         plan = plan.with_damage(t, **d)
@@ -588,7 +587,7 @@ class AttackPage(RollingPage):
     def _show_rolls(self) -> None:
         plan = self.plan
         allowed = plan.legal or self.force.isChecked()
-        r = self.resolution or sr5_attack.start_resolution(plan)
+        r = self.resolution or self.controller.resolve(plan, steps=0)
         req = r.next_roll()
         if req is not None:
             c = self.controller
@@ -635,23 +634,6 @@ class AttackPage(RollingPage):
         self.restart_button.setEnabled(bool(r.rolls))
 
     # -- rolling --------------------------------------------------------------------------------
-    def roll_next(self, faces: list[int] | None = None) -> bool:
-        """Make the next roll: with the encounter's seeded roller (``faces`` None) or the
-        typed faces. Returns whether it was taken (a wrong count shows why)."""
-        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
-            return False
-        r = self.resolution or sr5_attack.start_resolution(self.plan)
-        if r.done:
-            return False
-        if self.roller is None or not r.rolls:
-            self.roller = self.controller.roller()
-        r = self.dice.roll_step(r, self.roller, faces)
-        if r is None:
-            return False
-        self.resolution = r
-        self._show()
-        return True
-
     # -- actions from the dialog ------------------------------------------------------------------
     def change_mode(self) -> None:
         self._act(Action(self.attacker, "change_gun_mode", weapon=self.weapon_combo.currentData(),
@@ -663,12 +645,9 @@ class AttackPage(RollingPage):
 
     def _act(self, action: Action) -> None:
         try:
-            self.controller.do_action(action)
+            self.controller.act(action)
         except CoverfireError as exc:
             self.dice.show_error(str(exc))
 
 
-#: The old name (the attack was a dialog before it moved into the Action panel).
-AttackDialog = AttackPage
-
-__all__ = ["AttackDialog", "AttackPage", "TargetBox"]
+__all__ = ["AttackPage", "TargetBox"]

@@ -1,14 +1,14 @@
 """Grenades and blasts from the map: the attacker throws (or fires) at a blast zone's centre.
 
-:class:`BlastDialog` shows the engine's plan (``engine.sr5.blast.plan_blast_on_map`` through
-:meth:`Sr5Controller.plan_blast`): the attack pool with every part and its source (range band
+:class:`BlastPage` shows the engine's plan (Shadowrun's ``RuleSystem.preview`` through
+:meth:`Sr5Controller.preview`, measured on the map): the attack pool with every part and its source (range band
 of the aim point, the environment ...), the blast (damage, falloff, the circle it fills, the
 scatter dice) and for each token the circle catches the DV where it stands, its defense pool
 (area effect -2, cover from the blast centre) and its damage resistance pool; who the blast
 spares and why. The GM changes any value, then rolls or types the dice step by step: the
 attack, on a miss the scatter and its direction (the landing is drawn on the map, and who is
 caught there is measured again), then each caught token's defense and soak. *Apply* lands it
-all as one undo step (``apply_blast``): the zone moves where the blast went off, the damage
+all as one undo step (:meth:`Sr5Controller.act`): the zone moves where the blast went off, the damage
 is marked, the log tells the story.
 
 No rule here: every number comes from :mod:`engine.sr5.blast`.
@@ -33,7 +33,7 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.names import zone_name
 from engine.sr5 import blast as sr5_blast
 from engine.sr5.changes import settings_of
-from engine.sr5.combat import ready_weapons
+from engine.sr5.actions import ready_weapons
 from geometry.cover import cover_percent
 from gui.rules.sr5.rolling import RollingPage
 from gui.rules.sr5.widgets import (
@@ -59,7 +59,7 @@ class CaughtBox(QFrame):
     """One token the blast catches: where it stands, the DV there, its defense and damage
     resistance pools (editable before the dice), and how it fared."""
 
-    def __init__(self, dialog: "BlastDialog", target: str):
+    def __init__(self, dialog: "BlastPage", target: str):
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.dialog = dialog
@@ -128,7 +128,6 @@ class BlastPage(RollingPage):
     apply_text = "Apply"
     apply_tip = ("Move the zone where the blast went off, mark the damage, spend the action and the grenade, "
                  "log it (one undo step)")
-    apply_method = "apply_blast"
     what = "blast"
 
     def __init__(self, panel, controller):
@@ -232,6 +231,10 @@ class BlastPage(RollingPage):
 
     def page_closed(self) -> None:
         self._set_landing_sketch(None)
+
+    def rolled(self, before, after) -> None:
+        if after.landing is not None and before.landing is None:  # (measured where it landed: the door's resolve)
+            self._set_landing_sketch(after)
 
     # -- opening --------------------------------------------------------------------------------
     def open_for(self, attacker: str | None = None, zone: str | None = None, weapon: str | None = None) -> None:
@@ -390,7 +393,7 @@ class BlastPage(RollingPage):
                            "grenade is aimed" if not self.zone_combo.count() else "Pick the attacker")
         else:
             try:
-                plan = self._with_overrides(self.controller.plan_blast(decl))
+                plan = self._with_overrides(self.controller.preview(decl))
                 dmg = {k: v for k, v in self.damage.items() if k in ("dv", "ap")}
                 if dmg and plan.damage is not None:
                     plan = plan.with_damage(**dmg)
@@ -427,7 +430,7 @@ class BlastPage(RollingPage):
             return
         for w in (self.attack, self.blast_info, self.caught_title, self.notes):
             w.setVisible(True)
-        r = self.resolution or sr5_blast.start_blast(plan)
+        r = self.resolution or self.controller.resolve(plan, steps=0)
         targets = r.targets if r.landing is not None else plan.targets
         for tp in targets:
             if plan.damage is None or not tp.harmed:
@@ -463,7 +466,7 @@ class BlastPage(RollingPage):
     def _show_rolls(self) -> None:
         c = self.controller
         plan = self.plan
-        r = self.resolution or sr5_blast.start_blast(plan)
+        r = self.resolution or self.controller.resolve(plan, steps=0)
         facts = r.facts if r.landing is not None else plan.facts
         targets = r.targets if r.landing is not None else plan.targets
         where = "where it landed" if r.moved else "at the aim point"
@@ -544,33 +547,5 @@ class BlastPage(RollingPage):
         view.set_sketch(sk)
         self._sketch_shown = True
 
-    # -- rolling --------------------------------------------------------------------------------
-    def roll_next(self, faces: list[int] | None = None) -> bool:
-        """Make the next roll: the encounter's seeded roller (``faces`` None) or typed faces;
-        a scattered blast is measured where it landed. Returns whether a roll was taken."""
-        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
-            return False
-        r = self.resolution or sr5_blast.start_blast(self.plan)
-        if r.next_roll() is None:
-            return False
-        if self.roller is None or r.attack is None:
-            self.roller = self.controller.roller()
-        r = self.dice.roll_step(r, self.roller, faces)
-        if r is None:
-            return False
-        if r.needs_facts:
-            try:
-                r = self.controller.land_blast(r)
-            except (CoverfireError, ValueError) as exc:
-                self.dice.show_error(f"Cannot measure where it landed: {exc}")
-                return False
-            self._set_landing_sketch(r)
-        self.resolution = r
-        self._show()
-        return True
 
-
-#: The old name (the grenade was a dialog before it moved into the Action panel).
-BlastDialog = BlastPage
-
-__all__ = ["BlastDialog", "BlastPage", "CaughtBox"]
+__all__ = ["BlastPage", "CaughtBox"]

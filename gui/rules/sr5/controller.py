@@ -1,24 +1,25 @@
-"""The sr5 rules on one main window: applies the engine's actions to the document (one undo
-step each), keeps the shared combat log in step with undo and redo, and answers the docks'
+"""The sr5 rules on one main window: acts through the door, Shadowrun's
+``engine.rules.RuleSystem`` (``preview`` -> ``resolve`` one test at a time -> ``apply``), lands
+each ``Outcome`` through the window's one commit path (:func:`gui.rules.base.land`: one undo
+step), keeps the shared combat log in step with undo and redo, and answers the docks'
 questions by asking the engine.
 
-No rule here: every number comes from :mod:`engine.sr5` (``combat``, ``attack``,
-``suppressive``, ``condition``, ``facts``). The controller only fetches map facts with the
-document's cached ``Tactics``, hands out the seeded roller, and commits ``(new_encounter,
-change)`` pairs with :meth:`gui.document.EncounterDocument.commit`.
+No rule here: every number comes from the ``RuleSystem`` and the reads of :mod:`engine.sr5`
+(``facts``, ``suppressive``). The controller only hands the system the document's cached
+``Tactics`` and the encounter's seeded roller.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from engine.model import Encounter
-from engine.sr5 import attack as sr5_attack
-from engine.sr5 import blast as sr5_blast
-from engine.sr5 import combat, condition, suppressive
-from engine.sr5.changes import Change, settings_of, sheet_of
+from engine.sr5 import suppressive
+from engine.sr5 import initiative as sr5_initiative
+from engine.sr5.changes import Change, settings_of
 from engine.sr5.dice import default_roller
 from engine.sr5.facts import MapFacts, facts_from_map
+from engine.sr5.system import EndPhase, Forced, SR5Action, SR5Dice, SR5Plan, SR5Result, StartTurn
 from gui.rules.base import RuleController, picked_targets, token_name
 
 RULESET_NAME = "sr5"
@@ -29,7 +30,7 @@ _KIND = {"turn": "round", "pass": "round", "initiative": "round", "attack": "hit
 
 def _log_lines(entries) -> list[tuple[str, str]]:
     """(text, kind) lines of sr5 log entries for the shared log: the entry, then each roll's
-    pool, dice and hits indented (the same text ``combat.log_text`` exports)."""
+    pool, dice and hits indented (the same text ``initiative.log_text`` exports)."""
     out = []
     for e in entries:
         kind = _KIND.get(e.kind, "")
@@ -57,7 +58,6 @@ class Sr5Controller(RuleController):
     ``stateChanged()`` after any committed change of the encounter (edits, undo, redo, files)."""
 
     ruleset = RULESET_NAME
-    last_change: Change | None
 
     def saved_log(self, encounter: Encounter):
         return settings_of(encounter).log
@@ -97,28 +97,13 @@ class Sr5Controller(RuleController):
         fight replays with the same dice; fresh randomness when the file has no seed."""
         return default_roller(self.settings)
 
-    def monitor(self, ident: str):
-        """``engine.sr5.condition.Monitor`` of a token (its sheet, or the default one)."""
-        return condition.monitor(sheet_of(self.encounter.token(ident)), self.settings.options)
-
     # -- map facts ------------------------------------------------------------------------------
     def facts(self, attacker: str, targets: Iterable[str], weapon: str | None = None) -> MapFacts:
-        """The map's facts for an attack (distance, cover class, zones, melee contact), from
-        the document's cached ``Tactics`` when it matches the committed encounter."""
+        """The map's facts for ``attacker`` (distance, cover class, zones, melee contact), from
+        the document's cached ``Tactics`` when it answers for the committed encounter."""
         enc = self.encounter
-        if weapon is not None and enc.token(attacker).weapon(weapon) is None:
-            weapon = None  # "Unarmed" (the rules' own weapon): the map measures with no weapon
-        tactics = self.document.tactics if self.document.encounter is enc and not self.document.tactics_error else None
-        return facts_from_map(enc, attacker, list(targets), weapon, settings_of(enc).options, tactics=tactics)
-
-    def plan_attack(self, decl: sr5_attack.AttackDeclaration) -> sr5_attack.AttackPlan:
-        """The engine's plan of ``decl`` with the map's facts filled in."""
-        f = self.facts(decl.attacker, decl.targets, decl.weapon)
-        return sr5_attack.plan_attack(self.encounter, decl, f)
-
-    def plan_suppressive(self, decl: suppressive.SuppressiveDeclaration) -> suppressive.SuppressivePlan:
-        f = self.facts(decl.shooter, [], decl.weapon)
-        return suppressive.plan_suppressive(self.encounter, decl, f)
+        return facts_from_map(enc, attacker, list(targets), weapon, settings_of(enc).options,
+                              tactics=self.shared_tactics())
 
     def shared_tactics(self):
         """The document's ``Tactics`` (the one the map shows) when it answers for the
@@ -130,18 +115,6 @@ class Sr5Controller(RuleController):
             return None
         return doc.tactics
 
-    def plan_blast(self, decl: sr5_blast.BlastDeclaration) -> sr5_blast.BlastPlan:
-        """The engine's plan of a grenade thrown (or fired) at a blast zone, measured on the
-        map (``engine.sr5.blast.plan_blast_on_map``)."""
-        return sr5_blast.plan_blast_on_map(self.encounter, decl, tactics=self.shared_tactics())
-
-    def land_blast(self, resolution: sr5_blast.BlastResolution) -> sr5_blast.BlastResolution:
-        """A scattered blast with the map's facts where it landed (who is caught there)."""
-        return resolution.land(sr5_blast.landing_facts(self.encounter, resolution, tactics=self.shared_tactics()))
-
-    def apply_blast(self, resolution: sr5_blast.BlastResolution, *, force: bool = False) -> Change:
-        return self.apply(lambda e: sr5_blast.apply_blast(e, resolution, force=force))
-
     def suppression_status(self) -> dict:
         """``engine.sr5.suppressive.suppression_status`` for the committed encounter: per
         token its penalty, the zones it must test against and those it is spared from."""
@@ -151,36 +124,37 @@ class Sr5Controller(RuleController):
         shooter = settings_of(enc).suppressions[0].shooter
         return suppressive.suppression_status(enc, self.facts(shooter, []))
 
-    # -- acting ----------------------------------------------------------------------------------
-    def apply(self, fn: Callable[[Encounter], tuple[Encounter, Change]], title: str | None = None) -> Change:
-        """Run ``fn(committed_encounter) -> (new, change)`` (an engine ``apply_*``), land the
-        result as ONE undo step and log it. Raises the engine's
-        :class:`~engine.errors.IllegalActionError` (nothing changes) when it refuses."""
-        enc = self.encounter
-        new, change = fn(enc)
-        start = len(settings_of(enc).log)
-        self.document.commit(new, f"SR5: {title or change.label}")
-        self.last_change = change
-        self.record_log(start, new)
-        self.applied.emit(change)
-        return change
+    # -- the door: preview, resolve, apply ---------------------------------------------------------
+    def preview(self, action: SR5Action) -> SR5Plan:
+        """The system's plan of ``action`` on the committed encounter, measured with the
+        map's ``Tactics`` (``RuleSystem.preview``; raises when it cannot be planned)."""
+        return self.system.preview(self.encounter, action, tactics=self.shared_tactics())
 
-    def record_log(self, start: int, encounter: Encounter) -> None:
-        """Mirror the sr5 log entries of ``encounter`` from index ``start`` on into the shared
-        combat log, as one batch that undo strikes through."""
-        entries = tuple(settings_of(encounter).log[start:])
-        if entries:
-            self.add_log(start, entries, round=settings_of(encounter).turn or None)
+    def resolve(self, state: SR5Plan | SR5Result, dice: SR5Dice | None = None, steps: int | None = 1) -> SR5Result:
+        """``state`` (a plan or the rolls so far) with ``steps`` more tests rolled with
+        ``dice`` (a roller, typed faces; 0: none), a scattered blast measured where it landed
+        (``RuleSystem.resolve``)."""
+        return self.system.resolve(state, dice, steps=steps, tactics=self.shared_tactics())
+
+    def act(self, action: SR5Action | SR5Result, dice: SR5Dice | None = None, *, force: bool = False) -> Change:
+        """Apply ``action`` (or land a rolled result) through the door with ``dice`` (typed
+        faces; None: the encounter's seeded roller): the ``Outcome`` lands as ONE undo step
+        (``RuleController.land``) and its log lines go to the shared log. ``force``: the
+        GM's word over the rules' objection. Returns the outcome's sr5 ``Change``; raises the
+        engine's :class:`~engine.errors.IllegalActionError` (nothing changes) when refused."""
+        outcome = self.system.apply(self.encounter, Forced(action) if force else action,
+                                    dice if dice is not None else self.roller())
+        return self.land(outcome, f"SR5: {outcome.label}")
 
     def start_turn(self, entered: Mapping[str, Sequence[int] | int] | None = None) -> Change:
         """Roll (the seeded roller) or take typed initiative: ``entered[id]`` is the faces of
         its initiative dice or a whole score."""
-        change = self.apply(lambda e: combat.start_turn(e, self.roller(), entered=entered or {}))
+        change = self.act(StartTurn(dict(entered or {})))
         self.follow_acting()
         return change
 
     def end_phase(self) -> Change:
-        change = self.apply(combat.end_phase)
+        change = self.act(EndPhase())
         self.follow_acting()
         return change
 
@@ -194,31 +168,13 @@ class Sr5Controller(RuleController):
         sel = self.selection
         if not acting or sel.attacker_locked or acting not in {t.id for t in enc.tokens} or sel.attacker == acting:
             return
-        window = getattr(self, "window", None)
-        panel = getattr(window, "action_panel", None) if window is not None else None
-        if getattr(panel, "current", None) is not None:
+        if getattr(getattr(self.window, "action_panel", None), "current", None) is not None:
             return  # (a page open in the Action panel keeps the attacker it was set up for)
         sel.set_attacker(acting)
 
-    def do_action(self, action: combat.Action, dice=None, *, force: bool = False) -> Change:
-        """A non-attack action (Take Aim, Full Defense, Hit the Dirt ...); its test, if any,
-        rolls ``dice`` (typed faces) or the seeded roller."""
-        return self.apply(lambda e: combat.apply_action(e, action, dice if dice is not None else self.roller(),
-                                                        force=force))
-
-    def apply_attack(self, resolution: sr5_attack.AttackResolution, *, force: bool = False) -> Change:
-        return self.apply(lambda e: sr5_attack.apply_attack(e, resolution, force=force))
-
-    def apply_suppressive(self, plan: suppressive.SuppressivePlan, dice=None, *, force: bool = False) -> Change:
-        return self.apply(lambda e: suppressive.apply_suppressive(e, plan, dice if dice is not None else self.roller(),
-                                                                  force=force))
-
-    def apply_suppression_test(self, resolution: suppressive.SuppressionTestResolution) -> Change:
-        return self.apply(lambda e: suppressive.apply_suppression_test(e, resolution))
-
     def log_text(self) -> str:
         """The encounter's sr5 combat log as text, each roll's pool breakdown below its line."""
-        return combat.log_text(self.encounter)
+        return sr5_initiative.log_text(self.encounter)
 
 
 __all__ = ["RULESET_NAME", "Sr5Controller", "token_name"]

@@ -6,7 +6,7 @@ takes typed dice step by step, and applies the result as one undo step.
 problems on top, the declaration in a folding section, the subclass's plan, the story step
 by step) with the dice and Start over / Apply / Close in the panel's footer, always in view.
 It keeps the GM's overrides across replans, rolls the rest, starts over, refuses a stale
-roll, and applies through the controller. A subclass builds its declaration
+roll, and applies through the controller (the door: ``Sr5Controller.act``). A subclass builds its declaration
 (:meth:`build_declaration`) and plan (:meth:`build_plan`), and says how to plan
 (:meth:`replan`), show (:meth:`_show`), roll (:meth:`roll_next`) and what the story says
 after an apply (:meth:`applied_note`).
@@ -41,10 +41,9 @@ class RollingPage(ActionPage):
     label)), ``damage``, ``dice``, ``force``, ``result`` (the story), ``outcome``,
     ``apply_button``, ``restart_button``, ``defense_form``, ``attacker_combo``."""
 
-    #: The Apply button's text and tooltip; the engine method the controller applies with.
+    #: The Apply button's text and tooltip.
     apply_text = "Apply"
     apply_tip = ""
-    apply_method = ""
     #: What is being applied, for the stale-roll message ("attack", "blast").
     what = ""
 
@@ -54,7 +53,6 @@ class RollingPage(ActionPage):
         self.plan = None
         self.resolution = None
         self.roller = None
-        self.last_change = None
         self.attacker: str | None = None
         self.defenses: dict[str, str] = {}
         self.overrides: dict[tuple, tuple[int, str | None]] = {}
@@ -250,6 +248,28 @@ class RollingPage(ActionPage):
         self.defense_form.addRow(self.controller.name(target), combo)
 
     # -- rolling ----------------------------------------------------------------------------------------
+    def roll_next(self, faces: list[int] | None = None) -> bool:
+        """Make the next roll through the door (``Sr5Controller.resolve``): with the
+        encounter's seeded roller (``faces`` None) or the typed faces. Returns whether it was
+        taken (a wrong count shows why)."""
+        if self.plan is None or not (self.plan.legal or self.force.isChecked()):
+            return False
+        r = self.resolution or self.controller.resolve(self.plan, steps=0)
+        if r.done:
+            return False
+        if self.roller is None or not self._rolling():
+            self.roller = self.controller.roller()
+        rolled = self.dice.roll_step(lambda dice: self.controller.resolve(r, dice), self.roller, faces)
+        if rolled is None:
+            return False
+        self.rolled(r, rolled)
+        self.resolution = rolled
+        self._show()
+        return True
+
+    def rolled(self, before, after) -> None:
+        """A test was rolled (``before`` -> ``after``, the resolutions)."""
+
     def roll_all(self) -> None:
         """Roll every roll still needed with the encounter's dice."""
         while self.plan is not None and not (self.resolution and self.resolution.done):
@@ -282,11 +302,10 @@ class RollingPage(ActionPage):
                                  "another action): Start over to plan it again on the map as it is now.")
             return None
         try:
-            change = getattr(self.controller, self.apply_method)(r, force=self.force.isChecked())
+            change = self.controller.act(r, force=self.force.isChecked())
         except CoverfireError as exc:
             self.dice.show_error(str(exc))
             return None
-        self.last_change = change
         story = self.result.toPlainText()
         self.resolution = None
         self.roller = None

@@ -1,13 +1,13 @@
 """Suppressive fire from a zone on the map, and the tests of those caught in it.
 
-:class:`SuppressiveDialog`: the shooter fills one of the map's suppressive zones; the pool
-(``engine.sr5.suppressive.plan_suppressive``) with every part editable, why it is not
-allowed, one roll (seeded or typed), applied as one undo step (``apply_suppressive``); then
-who must roll and who is spared and why (``suppression_status``).
+:class:`SuppressivePage`: the shooter fills one of the map's suppressive zones; the pool
+(the door's ``preview`` of a ``SuppressiveDeclaration``) with every part editable, why it is
+not allowed, one roll (seeded or typed), applied as one undo step (``Sr5Controller.act``);
+then who must roll and who is spared and why (``suppression_status``).
 
-:class:`SuppressionTestDialog`: one token's Reaction + Edge test against an active zone and,
-when it fails, its damage resistance (``plan_suppression_test`` / ``roll`` /
-``apply_suppression_test``).
+:class:`SuppressionTestPage`: one token's Reaction + Edge test against an active zone and,
+when it fails, its damage resistance (the door's ``preview`` of a ``SuppressionTest``, then
+``resolve`` one test at a time and ``act``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
 
 from engine.errors import CoverfireError
 from engine.names import token_name, zone_name
-from engine.sr5 import suppressive as sr5_supp
+from engine.sr5.suppressive import SuppressiveDeclaration
+from engine.sr5.system import SuppressionTest
 from engine.sr5.changes import settings_of
 from gui.action_panel import ActionPage
 from gui.rules.sr5.widgets import DiceRow, PoolView, story_box
@@ -164,7 +165,7 @@ class SuppressivePage(ActionPage):
         self._error = ""
         if sid and zid:
             try:
-                plan = c.plan_suppressive(sr5_supp.SuppressiveDeclaration(
+                plan = c.preview(SuppressiveDeclaration(
                     sid, zid, edge=self.edge.isChecked(), enhanced=self.enhanced.isChecked()))
                 for key, (value, label) in self.overrides.items():
                     plan = plan.override(key, value, label)
@@ -214,7 +215,7 @@ class SuppressivePage(ActionPage):
         if p is None or not (p.legal or self.force.isChecked()):
             return None
         try:
-            change = self.controller.apply_suppressive(p, list(faces) if faces else None, force=self.force.isChecked())
+            change = self.controller.act(p, list(faces) if faces else None, force=self.force.isChecked())
         except CoverfireError as exc:
             self.dice.show_error(str(exc))
             return None
@@ -354,7 +355,7 @@ class SuppressionTestPage(ActionPage):
     def open_for(self, token: str, zone: str, index: int = 0) -> None:
         self.problems.setText("")
         try:
-            self.plan = sr5_supp.plan_suppression_test(self.controller.encounter, token, zone, index)
+            self.plan = self.controller.preview(SuppressionTest(token, zone, index))
         except CoverfireError as exc:
             self.plan = None
             self.problems.setText(str(exc))
@@ -377,14 +378,14 @@ class SuppressionTestPage(ActionPage):
             self.apply_button.setEnabled(False)
             return
         c = self.controller
-        dtype = sr5_supp.SuppressionTestResolution(p).damage_type
+        r = self.resolution or c.resolve(p, steps=0)
+        dtype = r.damage_type
         stun = f" \u2014 armor {p.armor} {p.ap:+d} AP beats DV {p.dv}: Stun" if dtype != p.damage_type else ""
         self.headline.setText(f"{c.name(p.token)} against suppressive fire {c.name(p.zone)}: Reaction + Edge, threshold "
                               f"{p.test.threshold}. Failing means {p.dv}{p.damage_type}, AP {p.ap}, no net hits{stun}.")
         editable = self.resolution is None
         self.test.set_pool(p.test, editable=editable)
         self.soak.set_pool(p.soak, editable=editable, title=f"Damage resistance vs {p.dv}{p.damage_type}")
-        r = self.resolution or sr5_supp.SuppressionTestResolution(p)
         nxt = r.next_roll()
         if nxt is not None:
             self.dice.set_request(f"Next: {nxt.label}: {nxt.total} dice", many=True)
@@ -401,12 +402,12 @@ class SuppressionTestPage(ActionPage):
     def roll_next(self, faces=None) -> bool:
         if self.plan is None:
             return False
-        r = self.resolution or sr5_supp.SuppressionTestResolution(self.plan)
+        r = self.resolution or self.controller.resolve(self.plan, steps=0)
         if r.done:
             return False
         if self.roller is None:
             self.roller = self.controller.roller()
-        r = self.dice.roll_step(r, self.roller, faces)
+        r = self.dice.roll_step(lambda dice: self.controller.resolve(r, dice), self.roller, faces)
         if r is None:
             return False
         self.resolution = r
@@ -422,7 +423,7 @@ class SuppressionTestPage(ActionPage):
         if r is None or not r.done:
             return None
         try:
-            change = self.controller.apply_suppression_test(r)
+            change = self.controller.act(r)
         except CoverfireError as exc:
             self.dice.show_error(str(exc))
             return None
@@ -436,8 +437,4 @@ class SuppressionTestPage(ActionPage):
         return change
 
 
-#: The old names (these were dialogs before they moved into the Action panel).
-SuppressiveDialog = SuppressivePage
-SuppressionTestDialog = SuppressionTestPage
-
-__all__ = ["SuppressionTestDialog", "SuppressionTestPage", "SuppressiveDialog", "SuppressivePage"]
+__all__ = ["SuppressionTestPage", "SuppressivePage"]

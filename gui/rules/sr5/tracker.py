@@ -3,10 +3,11 @@ actions left to it, the order of everyone with their scores and monitors, the ac
 token may take now (and why not, for the others), interrupts, and who is under suppressive
 fire.
 
-Every answer is the engine's (``engine.sr5.combat``: ``initiative_order``, ``action_order``,
-``phase_budget``, ``available_actions``, ``check_action``, ``movement``; ``condition.monitor``;
-``suppressive.suppression_status``). Buttons call the controller, which lands each change as
-one undo step.
+Every answer is the engine's: whether an action may be taken now is the door's
+(``RuleSystem.why_not``); the reads are ``engine.sr5``'s (``initiative_order``,
+``action_order``, ``phase_budget``, ``action_cost``, ``movement``), ``condition.monitor`` and
+``suppressive.suppression_status``. Buttons call the controller, which applies through the
+door and lands each outcome as one undo step.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from engine.errors import CoverfireError, IllegalActionError
-from engine.sr5 import combat, condition
+from engine.sr5 import condition
+from engine.sr5 import actions as sr5_actions, economy as sr5_economy
+from engine.sr5 import initiative as sr5_initiative, movement as sr5_movement
 from engine.sr5.changes import RULESET, settings_of, sheet_of
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
 from gui.rules.sr5.widgets import bad, good, muted, parse_faces
@@ -63,7 +66,7 @@ class InitiativeDialog(QDialog):
         self.setWindowTitle("Initiative")
         enc = controller.encounter
         st = settings_of(enc)
-        self.ids = list(combat.participants(enc))
+        self.ids = list(sr5_initiative.participants(enc))
         self.table = QTableWidget(len(self.ids), 4)
         self.table.setHorizontalHeaderLabels(["Character", "Initiative", "Dice", "Your dice (blank: roll)"])
         self.table.verticalHeader().setVisible(False)
@@ -71,7 +74,7 @@ class InitiativeDialog(QDialog):
         self.edits: dict[str, QLineEdit] = {}
         for r, tid in enumerate(self.ids):
             sh = sheet_of(enc.token(tid))
-            base = combat.initiative_base(sh, st)
+            base = sr5_initiative.initiative_base(sh, st)
             self.table.setItem(r, 0, QTableWidgetItem(controller.name(tid)))
             item = QTableWidgetItem(f"{base}")
             item.setToolTip(f"Reaction {sh.reaction} + Intuition {sh.intuition}"
@@ -288,7 +291,7 @@ class InitiativeTracker(QWidget):
             return
         enc = c.encounter
         st = settings_of(enc)
-        fighting = combat.in_combat(st)
+        fighting = sr5_economy.in_combat(st)
         if fighting:
             self.turn.setText(f"Combat Turn {st.turn}  \u00b7  Initiative Pass {st.initiative_pass}")
         elif st.turn:
@@ -298,7 +301,7 @@ class InitiativeTracker(QWidget):
         if fighting and st.acting:
             sh = sheet_of(enc.token(st.acting))
             self.acting.setText(f"\u25b6 {c.name(st.acting)} acts (Initiative {sh.initiative})")
-            self.budget.setText("Left this phase: " + combat.phase_budget(enc, st.acting).describe())
+            self.budget.setText("Left this phase: " + sr5_economy.phase_budget(enc, st.acting).describe())
         else:
             self.acting.setText("Roll initiative to start a Combat Turn." if not fighting else "Nobody is acting.")
             self.budget.setText("")
@@ -332,17 +335,17 @@ class InitiativeTracker(QWidget):
         enc = c.encounter
         st = settings_of(enc)
         opts = st.options
-        fighting = combat.in_combat(st)
-        ordered = list(combat.initiative_order(enc))
-        ids = ordered + [t for t in combat.participants(enc) if t not in ordered]
-        to_act = set(combat.action_order(enc))
+        fighting = sr5_economy.in_combat(st)
+        ordered = list(sr5_initiative.initiative_order(enc))
+        ids = ordered + [t for t in sr5_initiative.participants(enc) if t not in ordered]
+        to_act = set(sr5_initiative.action_order(enc))
         by_id = {t.id: t for t in enc.tokens}
         rows = []
         for tid in ids:
             tok = by_id[tid]
             sh = sheet_of(tok)
             m = self._monitor(tok, sh, opts)
-            passes = combat.movement(enc, tid).passes if fighting and (sh.initiative or 0) > 0 else None
+            passes = sr5_movement.movement(enc, tid).passes if fighting and (sh.initiative or 0) > 0 else None
             if m.status != "ok":
                 now = m.status
             elif not fighting:
@@ -443,7 +446,7 @@ class InitiativeTracker(QWidget):
             return
         enc = c.encounter
         tok = enc.token(tid)
-        budget = combat.phase_budget(enc, tid)
+        budget = sr5_economy.phase_budget(enc, tid)
         self.who.setText(f"{c.name(tid)}: {budget.describe()}")
         if self._weapon_for != tid or self.weapon.count() != len(tok.weapons):
             self.weapon.blockSignals(True)
@@ -455,15 +458,15 @@ class InitiativeTracker(QWidget):
                 self.weapon.setCurrentIndex(max(0, self.weapon.findData(held.name)))
             self.weapon.blockSignals(False)
             self._weapon_for = tid
-        mv = combat.movement(enc, tid)
+        mv = sr5_movement.movement(enc, tid)
         self.movement.setText(
             f"Moved {mv.moved:.1f} m this turn; by this pass it may walk {mv.walk_now:.1f} m, run {mv.run_now:.1f} m"
             f" (turn: walk {mv.walk:.0f} m, run {mv.run:.0f} m)" + (" \u2014 running" if mv.running else ""))
         self._fill_actions()
 
     def action_for(self, action_id: str, tid: str | None = None, weapon: str | None = None, *,
-                   map_facts: bool = True) -> combat.Action:
-        """The :class:`engine.sr5.combat.Action` this dock would take for ``action_id``,
+                   map_facts: bool = True) -> sr5_actions.Action:
+        """The :class:`engine.sr5.actions.Action` this dock would take for ``action_id``,
         with its natural parameter: the next firing mode or choke, the other stance ... and
         for Stand Up the suppressive zones the token is in, from the map's facts (unless
         ``map_facts`` is False: listing the actions, whose checks and costs do not read
@@ -492,7 +495,7 @@ class InitiativeTracker(QWidget):
                 kw["zones"] = tuple(c.facts(tid, []).token(tid).in_zones)
             except CoverfireError:
                 pass
-        return combat.Action(tid, action_id, weapon=weapon if action_id in WEAPON_ACTIONS else None, **kw)
+        return sr5_actions.Action(tid, action_id, weapon=weapon if action_id in WEAPON_ACTIONS else None, **kw)
 
     def _fill_actions(self) -> None:
         c = self.controller
@@ -503,15 +506,14 @@ class InitiativeTracker(QWidget):
         current = self._current_action()
         self.actions.clear()
         rows = []
-        for spec, reason in combat.available_actions(enc, tid, self.weapon.currentData()):
+        system = c.system
+        for spec in sr5_economy.ACTIONS.values():
+            if spec.id in sr5_economy.ATTACK_ONLY:
+                continue  # (declared with an attack: the Attack page)
             action = self.action_for(spec.id, tid, map_facts=False)
-            if spec.id in ("change_gun_mode", "change_choke", "drop_prone", "stand_up"):
-                try:  # ask again with the parameter this dock would use
-                    reason = combat.check_action(enc, action)
-                except IllegalActionError as exc:
-                    reason = str(exc)
+            reason = system.why_not(enc, action)  # the door: the action with this dock's parameter
             try:
-                cost, ini = combat.action_cost(enc, action)
+                cost, ini = sr5_actions.action_cost(enc, action)
             except IllegalActionError:
                 cost, ini = spec.cost, spec.initiative
             label = spec.label
@@ -550,7 +552,7 @@ class InitiativeTracker(QWidget):
         allowed = aid is not None and self.reasons.get(aid) is None
         self.do_button.setEnabled(allowed)
         if aid is not None:
-            name = combat.ACTIONS[aid].label
+            name = sr5_economy.ACTIONS[aid].label
             self.do_button.setText(f"Take action: {name}" if allowed else f"{name}: not now")
         else:
             self.do_button.setText("Take action")
@@ -634,7 +636,7 @@ class InitiativeTracker(QWidget):
         if not action_id or self._shown is None:
             return
         action = self.action_for(action_id)
-        self._do(lambda: self.controller.do_action(action))
+        self._do(lambda: self.controller.act(action))
 
     def _do(self, fn) -> None:
         try:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.errors import IllegalActionError
+from engine.errors import CoverfireError, IllegalActionError
 from gui.rules.widgets import bold, read_only_table
 from gui import theme
 
@@ -331,13 +331,13 @@ class DiceRow(QWidget):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
 
-    def roll_step(self, resolution, roller, faces: list[int] | None):
-        """``resolution.roll`` with ``roller`` (``faces`` None) or the typed ``faces``: the
-        resolution after the roll, with the typed faces cleared; None, with the engine's
-        reason shown, when it refuses the faces."""
+    def roll_step(self, roll, roller, faces: list[int] | None):
+        """``roll(dice)`` (the door's next test: ``Sr5Controller.resolve``) with ``roller``
+        (``faces`` None) or the typed ``faces``: the resolution after the roll, with the typed
+        faces cleared; None, with the engine's reason shown, when it refuses them."""
         try:
-            r = resolution.roll(roller if faces is None else list(faces))
-        except IllegalActionError as exc:
+            r = roll(roller if faces is None else list(faces))
+        except (CoverfireError, ValueError) as exc:
             self.show_error(str(exc))
             return None
         self.show_error("")

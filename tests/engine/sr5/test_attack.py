@@ -6,12 +6,13 @@ import pytest
 
 from engine.errors import IllegalActionError
 from engine.model import Weapon
-from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, recoil_info, resolve_attack, start_resolution
-from engine.sr5.combat import start_turn
+from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, recoil_info
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import TargetFacts, TokenFacts, facts
 from engine.sr5.sheet import Environment, Settings, Sheet
 from engine.sr5.tables import FIRING_MODES, recoil_compensation
 from tests.engine.sr5.helpers import AK, HMG, KNIFE, PREDATOR, SHOTGUN, encounter, sheet, token
+from engine.sr5.system import SYSTEM as SR5
 
 BROWNING = Weapon(name="Browning Ultra-Power", category="heavy_pistol", damage="8P", ap=-1, accuracy=5,
                   modes=("SA",), ammo=10, loaded=10)
@@ -47,9 +48,9 @@ def test_progressive_recoil_across_phases():
     d = AttackDeclaration("sam", ("razor",), mode="BF")
     p = plan_attack(e, d, _at(("razor", 10)))
     assert p.common.value("recoil") == -1 and p.rounds == 3 and p.cost == "simple"
-    e, _ = apply_attack(e, resolve_attack(p, [[1] * 9, [1] * 4]))  # defense 3 + 3 - 2 (burst)
+    e, _ = apply_attack(e, SR5.resolve(p, [[1] * 9, [1] * 4]))  # defense 3 + 3 - 2 (burst)
     assert e.token("sam").rules["sr5"].recoil == 3 and e.token("sam").weapons[0].loaded == 35
-    from engine.sr5.combat import end_phase
+    from engine.sr5.initiative import end_phase
     e, _ = end_phase(e)
     e, _ = end_phase(e)  # pass 2, sam again
     p2 = plan_attack(e, d, _at(("razor", 10)))
@@ -163,7 +164,7 @@ def test_edge_adds_dice_ignores_limit_explodes():
     e = encounter(_shooter(weapons=(PREDATOR,), edge=3), token("razor", 4, 0))
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), edge=True), _at(("razor", 4)))
     assert p.common.total == 11 and p.target("razor").attack.edge
-    r = start_resolution(p).roll([6, 6, 6, 6, 6, 6, 5, 5, 1, 1, 1, 2, 2, 2, 2, 2, 2])
+    r = SR5.resolve(p, steps=0).roll([6, 6, 6, 6, 6, 6, 5, 5, 1, 1, 1, 2, 2, 2, 2, 2, 2])
     assert r.result("razor", "attack").hits == 8  # limit 5 ignored; six sixes exploded into six more dice
     e2, _ = apply_attack(e, r.roll([1] * 6).roll([1] * 4))  # defense 6 dice, soak Body 4
     assert e2.token("sam").rules["sr5"].edge_points == 2
@@ -176,7 +177,7 @@ def test_two_guns_off_hand_recoil_of_each_and_lower_skill():
                     _at(("a", 4), ("b", 4.5)))
     # Pistols 4 + Agility 4 - 2 off hand; recoil 1 + 1 rounds vs compensation 2: none
     assert p.common.total == 6 and p.shares == (3, 3) and p.recoil.rounds == 2 and p.legal
-    e2, _ = apply_attack(e, resolve_attack(p, [[1, 1, 2], [2] * 6, [1, 1, 2], [2] * 6]))
+    e2, _ = apply_attack(e, SR5.resolve(p, [[1, 1, 2], [2] * 6, [1, 1, 2], [2] * 6]))
     assert [w.loaded for w in e2.token("sam").weapons] == [14, 9]
 
 
@@ -189,7 +190,7 @@ def test_full_defense_adds_willpower_or_the_quality_that_replaces_it():
     dp = p.target("razor").defense
     assert dp.part("full_defense").value == 5 and "Agile Defender" in dp.part("full_defense").label
     assert dp.total == 11
-    e2, _ = apply_attack(e, resolve_attack(p, [[1] * 10, [1] * 11]))
+    e2, _ = apply_attack(e, SR5.resolve(p, [[1] * 10, [1] * 11]))
     r = e2.token("razor").rules.get("sr5")
     assert r.full_defense and r.initiative == 5 and r.defended == 1
 
@@ -216,7 +217,7 @@ def test_hit_net_hits_armor_ap_soak_and_wound_initiative():
     e, _ = start_turn(e, entered={"sam": 20, "razor": 15})
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), mode="SA"), _at(("razor", 10)))
     assert p.target("razor").soak.total == 11  # Body 4 + armor 9 - 2 AP
-    r = resolve_attack(p, [[5, 5, 6, 6, 1, 1, 2, 2, 3, 3], [5, 1, 2, 3, 4, 1], [5, 5, 5, 5, 6, 6, 1, 1, 1, 1, 1]])
+    r = SR5.resolve(p, [[5, 5, 6, 6, 1, 1, 2, 2, 3, 3], [5, 1, 2, 3, 4, 1], [5, 5, 5, 5, 6, 6, 1, 1, 1, 1, 1]])
     o = r.outcome("razor")
     assert (o.result, o.net_hits, o.dv, o.armor, o.damage_type, o.soak.hits, o.boxes) == ("hit", 3, 13, 7, "P", 6, 7)
     e2, ch = apply_attack(e, r)
@@ -230,7 +231,7 @@ def test_hit_net_hits_armor_ap_soak_and_wound_initiative():
 def test_tie_is_a_graze_and_no_soak_roll():
     e = encounter(_shooter(), token("razor", 10, 0))
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), mode="SA"), _at(("razor", 10)))
-    r = resolve_attack(p, [[5, 5, 1, 1, 1, 2, 2, 2, 3, 3], [5, 6, 1, 1, 2, 3]])
+    r = SR5.resolve(p, [[5, 5, 1, 1, 1, 2, 2, 2, 3, 3], [5, 6, 1, 1, 2, 3]])
     assert r.outcome("razor").result == "graze" and r.done
     assert "graze (tie 2)" in r.steps()[-1]
 
@@ -238,7 +239,7 @@ def test_tie_is_a_graze_and_no_soak_roll():
 def test_modified_armor_above_dv_downgrades_to_stun():
     e = encounter(_shooter(weapons=(PREDATOR,)), token("razor", 4, 0, armor=15))
     p = plan_attack(e, AttackDeclaration("sam", ("razor",)), _at(("razor", 4)))
-    r = resolve_attack(p, [[5, 1, 1, 1, 2, 2, 2, 2], [1] * 6, [1] * 18])
+    r = SR5.resolve(p, [[5, 1, 1, 1, 2, 2, 2, 2], [1] * 6, [1] * 18])
     o = r.outcome("razor")
     assert (o.dv, o.armor, o.damage_type, o.boxes) == (9, 14, "S", 9)  # 8 + 1; 15 - 1 = 14 > 9
 
@@ -270,14 +271,14 @@ def test_out_of_range_and_unready_weapons_are_refused():
     assert any("beyond the extreme range (60 m)" in x for x in p.problems)
     assert any("not ready" in x for x in p.problems)
     with pytest.raises(IllegalActionError):
-        apply_attack(e, resolve_attack(p, [[1] * 8, [1] * 6]))
+        apply_attack(e, SR5.resolve(p, [[1] * 8, [1] * 6]))
 
 
 def test_one_attack_per_phase():
     e = encounter(_shooter(), token("razor", 10, 0))
     e, _ = start_turn(e, entered={"sam": 20, "razor": 15})
     d = AttackDeclaration("sam", ("razor",), mode="SA")
-    e, _ = apply_attack(e, resolve_attack(plan_attack(e, d, _at(("razor", 10))), [[1] * 10, [1] * 6]))
+    e, _ = apply_attack(e, SR5.resolve(plan_attack(e, d, _at(("razor", 10))), [[1] * 10, [1] * 6]))
     assert "one attack per phase" in " ".join(plan_attack(e, d, _at(("razor", 10))).problems)
 
 
@@ -329,18 +330,18 @@ def test_parry_needs_a_melee_weapon_and_adds_its_skill():
     e, _ = start_turn(e, entered={"sam": 20, "razor": 15})
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), defenses={"razor": "parry"}), _at(("razor", 1.5)))
     assert p.target("razor").defense.value("parry") == 3 and p.target("razor").interrupt_cost == 5
-    e2, _ = apply_attack(e, resolve_attack(p, [[1] * 9, [1] * 9]))
+    e2, _ = apply_attack(e, SR5.resolve(p, [[1] * 9, [1] * 9]))
     assert e2.token("razor").rules["sr5"].initiative == 10
     assert e2.token("razor").rules["sr5"].recoil == 0  # the Parry interrupt is an action: recoil resets
 
 
 def test_several_targets_take_the_multiple_targets_free_action():
-    from engine.sr5.combat import Action, apply_action
+    from engine.sr5.actions import Action, apply_action
 
     e = encounter(_shooter(agility=5), token("a", 10, 0), token("b", 12, 0))
     e, _ = start_turn(e, entered={"sam": 20, "a": 10, "b": 5})
     d = AttackDeclaration("sam", ("a", "b"), mode="BF")
-    e2, _ = apply_attack(e, resolve_attack(plan_attack(e, d, _at(("a", 10), ("b", 12))), [[1] * 6, [1] * 4, [1] * 5, [1] * 4]))
+    e2, _ = apply_attack(e, SR5.resolve(plan_attack(e, d, _at(("a", 10), ("b", 12))), [[1] * 6, [1] * 4, [1] * 5, [1] * 4]))
     assert e2.rules["sr5"].phase.simple == 1 and e2.rules["sr5"].phase.free == 1
     assert e2.rules["sr5"].phase.actions == ("fire_weapon", "multiple_targets")
     # with the Free Action already spent and one Simple used, a burst at two targets is refused
@@ -357,8 +358,8 @@ def test_typed_dice_must_match_the_rolls_the_attack_needs():
     e, _ = start_turn(e, entered={"sam": 20, "razor": 15})
     p = plan_attack(e, AttackDeclaration("sam", ("razor",), mode="SA"), _at(("razor", 10)))
     n_def = p.target("razor").defense.total
-    assert resolve_attack(p, [[1] * 10, [1] * n_def]).done
+    assert SR5.resolve(p, [[1] * 10, [1] * n_def]).done
     with pytest.raises(IllegalActionError, match=r"dice for .*defen.* are missing \(1 rolls given\)"):
-        resolve_attack(p, [[1] * 10])
+        SR5.resolve(p, [[1] * 10])
     with pytest.raises(IllegalActionError, match=r"3 rolls given but the attack needed 2"):
-        resolve_attack(p, [[1] * 10, [1] * n_def, [1]])
+        SR5.resolve(p, [[1] * 10, [1] * n_def, [1]])

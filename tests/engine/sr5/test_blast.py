@@ -13,9 +13,10 @@ from engine.analysis import Tactics
 from engine.errors import IllegalActionError
 from engine.model import BlastKind, Weapon, Zone
 from engine.sr5 import blast as B
-from engine.sr5.combat import start_turn
+from engine.sr5.initiative import start_turn
 from engine.sr5.sheet import Options, Settings
 from tests.engine.sr5.helpers import encounter, token
+from engine.sr5.system import SYSTEM as SR5
 
 FRAG = Weapon(name="Frag", category="standard_grenade", blast="fragmentation", loaded=2)
 HE = Weapon(name="HE", category="standard_grenade", blast="high_explosive")
@@ -124,7 +125,7 @@ def test_in_combat_the_throw_is_a_simple_action_and_one_attack_per_phase():
     enc = scene()
     enc, _ = start_turn(enc, entered={"sam": [6], "razor": [1], "spike": [1]})
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom"))
-    r = B.resolve_blast(plan, [[5, 5, 5, 1, 1, 1], [1, 1, 1, 1], [1] * 11, [1, 1, 2, 2], [2] * 7])
+    r = SR5.resolve(plan, [[5, 5, 5, 1, 1, 1], [1, 1, 1, 1], [1] * 11, [1, 1, 2, 2], [2] * 7])
     enc2, ch = B.apply_blast(enc, r)
     st = enc2.rules.get("sr5")
     assert st.phase.simple == 1 and st.phase.attacked and st.phase.actions == ("throw_weapon",)
@@ -139,7 +140,7 @@ def test_in_combat_the_throw_is_a_simple_action_and_one_attack_per_phase():
 def test_scatter_moves_the_zone_and_undo_puts_it_back():
     enc = scene()
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom"))
-    r = B.start_blast(plan).roll([5, 1, 1, 2, 2, 3])  # 1 hit: a miss
+    r = SR5.resolve(plan, steps=0).roll([5, 1, 1, 2, 2, 3])  # 1 hit: a miss
     assert r.next_roll().step == "scatter" and r.next_roll().pool.total == 1
     r = r.roll([4])  # 4 - 1 = 3 m
     assert r.scatter_metres == 3 and r.next_roll().step == "direction"
@@ -166,14 +167,14 @@ def test_a_scatter_that_would_leave_the_map_stops_at_its_edge():
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom"))
     # 35.2 m: extreme, 4 + 5 - 6 = 3 dice. Throw bearing atan2(-29, 20) = 304.6 deg; face 6 =
     # +300 -> 244.6 deg (north-west); 6 - 0 hits = 6 m: y would be 1 - 6 sin(64.6) = -4.4
-    r = B.start_blast(plan).roll([1, 1, 2]).roll([6]).roll([6])
+    r = SR5.resolve(plan, steps=0).roll([1, 1, 2]).roll([6]).roll([6])
     assert r.landing[1] == 0.0 and r.landing[0] == pytest.approx(30 + 6 * math.cos(math.radians(244.6)), abs=0.01)
 
 
 def test_d12_direction_rolls_two_dice():
     enc = scene(settings=Settings(options=Options(scatter_direction="d12")))
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom"))
-    r = B.start_blast(plan).roll([5, 1, 1, 2, 2, 3]).roll([6])
+    r = SR5.resolve(plan, steps=0).roll([5, 1, 1, 2, 2, 3]).roll([6])
     req = r.next_roll()
     assert (req.step, req.pool.total) == ("direction", 2)
     r = r.roll([3, 2])  # 3 o'clock: 90 deg right of east = south; 6 - 1 = 5 m
@@ -186,7 +187,7 @@ def test_no_defense_option_and_gm_edits_survive_the_landing():
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom"))
     plan = plan.override("armor", 2, target="razor", pool="soak").with_damage(dv=12)
     assert plan.target("razor").soak.total == 4 + 2 and plan.target("razor").dv == 12
-    r = B.start_blast(plan).roll([5, 5, 5, 1, 1, 1])
+    r = SR5.resolve(plan, steps=0).roll([5, 5, 5, 1, 1, 1])
     # no defense: straight to the soak (Razor 6 dice, Spike 7)
     assert r.next_roll().step == "soak" and r.next_roll().target == "razor" and r.next_roll().pool.total == 6
     r = r.roll([5, 1, 1, 1, 1, 1]).roll([1] * 7)
@@ -194,7 +195,7 @@ def test_no_defense_option_and_gm_edits_survive_the_landing():
     assert (o.dv, o.boxes, o.defense) == (12, 11, None)  # 12 - 1 hit
     assert r.outcome("spike").dv == 12 - 8  # Spike 4 m: 12 - 2 x 4
     # the GM's soak edit stays with Razor where a scattered blast lands
-    r2 = B.start_blast(plan).roll([1, 1, 1, 2, 2, 3]).roll([2]).roll([4])  # 2 m back toward Sam: (28, 30)
+    r2 = SR5.resolve(plan, steps=0).roll([1, 1, 1, 2, 2, 3]).roll([2]).roll([4])  # 2 m back toward Sam: (28, 30)
     r2 = r2.land(B.landing_facts(enc, r2))
     assert r2.target("razor").soak.part("armor").overridden and r2.target("razor").soak.total == 6
     with pytest.raises(IllegalActionError, match="not P or S"):
@@ -209,7 +210,7 @@ def test_gas_catches_without_damage_and_drawn_radius_option():
     assert plan.scatter_dice == 2  # aerodynamic
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom", fit_radius=True))
     assert plan.radius == 10.0 and [t.target for t in plan.targets] == ["razor", "spike"]
-    r = B.start_blast(plan).roll([5, 5, 5, 1, 1, 1])
+    r = SR5.resolve(plan, steps=0).roll([5, 5, 5, 1, 1, 1])
     assert r.done and r.outcome("razor").result == "caught"
     enc2, ch = B.apply_blast(enc, r)
     assert "Razor is caught in the gas (0.0 m from the centre)" in [e.text for e in enc2.rules["sr5"].log]
@@ -222,7 +223,7 @@ def test_full_defense_against_a_blast_is_an_interrupt():
     plan = B.plan_blast_on_map(enc, B.BlastDeclaration("sam", "boom", defenses={"razor": "full_defense"}))
     tp = plan.target("razor")
     assert tp.defense.part("full_defense").value == 3 and tp.interrupt_cost == 10
-    r = B.resolve_blast(plan, [[5, 5, 5, 1, 1, 1], [1] * 7, [1] * 11, [1, 1, 2, 2], [2] * 7])
+    r = SR5.resolve(plan, [[5, 5, 5, 1, 1, 1], [1] * 7, [1] * 11, [1, 1, 2, 2], [2] * 7])
     enc2, _ = B.apply_blast(enc, r)
     razor = enc2.token("razor").rules.get("sr5")
     assert razor.full_defense and razor.defended == 1

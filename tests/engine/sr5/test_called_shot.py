@@ -3,10 +3,13 @@ followed by a Take Aim, Fire Weapon, Throw Weapon, or Melee Unarmed Attack" (see
 
 from __future__ import annotations
 
-from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, resolve_attack
-from engine.sr5.combat import Action, apply_action, check_action, phase_budget, start_turn
+from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack
+from engine.sr5.actions import Action, apply_action, check_action
+from engine.sr5.economy import phase_budget
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import TargetFacts, facts
 from tests.engine.sr5.helpers import AK, PREDATOR, encounter, token
+from engine.sr5.system import SYSTEM as SR5
 
 AT_B = facts([TargetFacts("b", 10, "none")])
 
@@ -36,7 +39,7 @@ def test_call_a_shot_is_booked_as_a_free_action_and_holds_until_the_attack():
     p = plan_attack(e, AttackDeclaration("a", ("b",), mode="SA"), AT_B)
     mods = {m.key: (m.value, m.source) for m in p.common.parts}
     assert p.legal and mods["called_shot"] == (-4, "sheet") and p.common.total == 6
-    e2, _ = apply_attack(e, resolve_attack(p, [[1] * 6, [1] * 6]))
+    e2, _ = apply_attack(e, SR5.resolve(p, [[1] * 6, [1] * 6]))
     assert not e2.token("a").rules["sr5"].called_shot
     assert e2.rules["sr5"].phase.actions == ("call_shot", "take_aim", "fire_weapon")
     assert (e2.rules["sr5"].phase.free, e2.rules["sr5"].phase.simple) == (1, 2)
@@ -46,7 +49,7 @@ def test_a_called_shot_declared_with_the_attack_books_the_free_action():
     e = _duel()
     p = plan_attack(e, AttackDeclaration("a", ("b",), mode="SA", called_shot=True), AT_B)
     assert p.legal and p.common.total == 5 + 4 - 4
-    e2, _ = apply_attack(e, resolve_attack(p, [[1] * 5, [1] * 6]))
+    e2, _ = apply_attack(e, SR5.resolve(p, [[1] * 5, [1] * 6]))
     assert e2.rules["sr5"].phase.actions == ("call_shot", "fire_weapon") and e2.rules["sr5"].phase.free == 1
 
 

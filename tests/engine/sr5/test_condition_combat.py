@@ -5,8 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import IllegalActionError
-from engine.sr5 import combat, condition
-from engine.sr5.combat import Action, apply_action, apply_move, check_action, check_move, end_phase, start_turn
+from engine.sr5 import condition
+from engine.sr5 import actions as sr5_actions, economy as sr5_economy
+from engine.sr5 import initiative as sr5_initiative, movement as sr5_movement
+from engine.sr5.actions import Action, apply_action, check_action
+from engine.sr5.initiative import end_phase, start_turn
+from engine.sr5.movement import apply_move, check_move
 from engine.sr5.sheet import Options, Settings, Sheet, Suppression
 from tests.engine.sr5.helpers import AK, PREDATOR, encounter, sheet, token
 
@@ -56,7 +60,7 @@ def test_initiative_rolled_entered_and_wounds_applied():
     e, ch = start_turn(_three(), entered={"a": [6], "b": [2], "c": [5]})
     assert ch.details["initiative"] == {"a": 15, "b": 8, "c": 8}
     # b and c tie on 8: Edge equal (2), Reaction 3 > 2: b first
-    assert combat.action_order(e) == ("a", "b", "c")
+    assert sr5_initiative.action_order(e) == ("a", "b", "c")
     assert e.rules["sr5"].acting == "a" and e.rules["sr5"].turn == 1 and e.rules["sr5"].initiative_pass == 1
     assert "Initiative 9 + 1D6 [6] = 15" in e.rules["sr5"].log[0].text
 
@@ -77,7 +81,7 @@ def test_ties_edge_then_reaction_then_intuition():
     )
     e, _ = start_turn(e, entered={"x": 10, "y": 10, "z": 10, "w": 10})
     # z wins on Edge; y and w tie on everything: file order; x loses on Reaction
-    assert combat.action_order(e) == ("z", "y", "w", "x")
+    assert sr5_initiative.action_order(e) == ("z", "y", "w", "x")
 
 
 def test_passes_subtract_ten_and_the_turn_ends():
@@ -184,7 +188,7 @@ def test_aim_cap_can_follow_seed_000_half_skill():
     e = _duel()
     opts = Options(aim_cap="half_skill_down")  # Automatics 5 -> 2
     e = e.with_rules("sr5", e.rules["sr5"].model_copy(update={"options": opts}))
-    assert combat.aim_cap(e.token("a").rules.get("sr5"), AK, e.rules.get("sr5")) == 2
+    assert sr5_actions.aim_cap(e.token("a").rules.get("sr5"), AK, e.rules.get("sr5")) == 2
 
 
 def test_non_firing_action_resets_recoil_call_shot_does_not():
@@ -207,11 +211,11 @@ def test_idle_phase_resets_recoil():
 
 def test_gun_mode_is_free_with_a_wireless_smartgun_else_simple():
     e = _duel()
-    assert combat.action_cost(e, Action("a", "change_gun_mode", weapon="AK-97", mode="BF"))[0] == "simple"
+    assert sr5_actions.action_cost(e, Action("a", "change_gun_mode", weapon="AK-97", mode="BF"))[0] == "simple"
     a = e.token("a")
     e2 = e.model_copy(update={"tokens": (a.with_rules("sr5", a.rules["sr5"].model_copy(update={"smartlink": "gear"})),
                                          e.token("b"))})
-    assert combat.action_cost(e2, Action("a", "change_gun_mode", weapon="Ares Predator V", mode="SB"))[0] == "free"
+    assert sr5_actions.action_cost(e2, Action("a", "change_gun_mode", weapon="Ares Predator V", mode="SB"))[0] == "free"
     e, _ = apply_action(e, Action("a", "change_gun_mode", weapon="AK-97", mode="FAC"))
     assert e.token("a").rules["sr5"].modes["AK-97"] == "FAC"
     assert "fires SA, SB, BF, LB, FA, FAC; not 'SS'" in check_action(e, Action("a", "change_gun_mode", weapon="AK-97", mode="SS"))
@@ -268,14 +272,14 @@ def test_sprint_adds_two_metres_per_hit_limited_by_physical():
     # pool Running 3 + Strength 3 = 6 dice, Physical limit ceil((6+4+3)/3) = 5
     e, ch = apply_action(e, Action("a", "sprint"), [5, 5, 5, 5, 5, 6])
     assert ch.details["test"].hits == 5 and e.token("a").rules["sr5"].sprint_metres == 10
-    assert combat.movement(e, "a").run == 16 + 10
+    assert sr5_movement.movement(e, "a").run == 16 + 10
 
 
 # -- movement ------------------------------------------------------------------------------------
 def test_movement_split_over_passes_and_running():
     e = encounter(token("a", 0, 0, agility=4), token("b", 5, 0))
     e, _ = start_turn(e, entered={"a": 25, "b": 5})
-    b = combat.movement(e, "a")  # Initiative 25 acts in 3 passes: a third of 8 and 16 m by pass 1
+    b = sr5_movement.movement(e, "a")  # Initiative 25 acts in 3 passes: a third of 8 and 16 m by pass 1
     assert (b.walk, b.run, b.passes) == (8, 16, 3)
     assert b.walk_now == pytest.approx(8 / 3) and b.run_now == pytest.approx(16 / 3)
     e, ch = apply_move(e, "a", 2.0)
@@ -325,14 +329,14 @@ def test_change_record_holds_the_token_before_and_after_an_action():
 
 def test_phase_budget_and_available_actions_for_the_tracker():
     e = _duel()
-    b = combat.phase_budget(e, "a")
+    b = sr5_economy.phase_budget(e, "a")
     assert (b.simple, b.complex, b.free, b.attack) == (2, 1, 3, True)
     assert b.describe() == "1 Complex or 2 Simple + 3 Free"
     e, _ = apply_action(e, Action("a", "take_aim", weapon="AK-97"))
-    b = combat.phase_budget(e, "a")
+    b = sr5_economy.phase_budget(e, "a")
     assert (b.simple, b.complex, b.free) == (1, 0, 2)
-    assert combat.phase_budget(e, "b").describe() == "0 Free Actions (not its phase)"
-    menu = dict((s.id, r) for s, r in combat.available_actions(e, "a", weapon="AK-97"))
+    assert sr5_economy.phase_budget(e, "b").describe() == "0 Free Actions (not its phase)"
+    menu = dict((s.id, r) for s, r in sr5_actions.available_actions(e, "a", weapon="AK-97"))
     assert menu["observe_in_detail"] is None and "Complex Action needs the whole phase" in menu["use_skill"]
     assert "fire_weapon" not in menu
 
@@ -340,7 +344,7 @@ def test_phase_budget_and_available_actions_for_the_tracker():
 def test_log_text_exports_rolls_with_their_pools():
     e = encounter(token("a", 0, 0, stance="prone", physical_damage=3), token("b", 5, 0))
     e, _ = apply_action(e, Action("a", "stand_up"), [5, 6, 1, 2, 3, 4])
-    text = combat.log_text(e)
+    text = sr5_initiative.log_text(e)
     assert "A: Stand Up (wounded): 6 dice [5 6 1 2 3 4] -> 2 hits vs threshold 2: success: stands" in text
     assert "    Stand Up A: Body +4 Willpower +3 wounds -1 = 6; dice 5 6 1 2 3 4 (entered) -> 2 hits" in text
 

@@ -7,11 +7,13 @@ import pytest
 
 from engine.errors import IllegalActionError
 from engine.sr5 import edge
-from engine.sr5.attack import AttackDeclaration, plan_attack, start_resolution
-from engine.sr5.combat import Action, apply_action, available_actions, check_action, start_turn
+from engine.sr5.attack import AttackDeclaration, plan_attack
+from engine.sr5.actions import Action, apply_action, available_actions, check_action
+from engine.sr5.initiative import start_turn
 from engine.sr5.dice import TestResult as Roll
 from engine.sr5.facts import TargetFacts, facts
 from tests.engine.sr5.helpers import AK, encounter, token
+from engine.sr5.system import SYSTEM as SR5
 
 EDGE_IDS = ("second_chance", "close_call", "seize_initiative", "blitz", "dead_mans_trigger", "lucky_cover")
 
@@ -47,7 +49,7 @@ def test_seize_the_initiative_acts_first_and_costs_a_point():
     for _ in range(4):
         if nxt.rules["sr5"].initiative_pass == 0:
             break
-        from engine.sr5.combat import end_phase
+        from engine.sr5.initiative import end_phase
         nxt, _ = end_phase(nxt)
     nxt, _ = start_turn(nxt, entered={"a": 20, "b": 10})
     assert nxt.rules["sr5"].acting == "a"
@@ -75,7 +77,7 @@ def test_second_chance_rerolls_the_misses():
     # on an attack: Automatics 5 + Agility 4 = 9 dice, 1 hit; the 8 misses again: 3 more hits
     enc = _pair()
     p = plan_attack(enc, AttackDeclaration("a", ("b",), mode="SA"), facts([TargetFacts("b", 10, "none")]))
-    res = start_resolution(p).roll([5, 1, 2, 2, 3, 3, 4, 4, 2])
+    res = SR5.resolve(p, steps=0).roll([5, 1, 2, 2, 3, 3, 4, 4, 2])
     res = res.second_chance("b", "attack", [5, 5, 6, 1, 2, 2, 3, 3])
     assert res.result("b", "attack").hits == 4
     after, _ = apply_action(enc, Action("a", "second_chance", note="attack on B"))

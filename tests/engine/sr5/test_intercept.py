@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rules import MoveTo, find_system
-from engine.sr5.combat import end_phase, start_turn
+from engine.sr5.initiative import end_phase, start_turn
 from engine.sr5.intercept import intercept_chances
 from tests.engine.sr5.helpers import KNIFE, encounter, token
 

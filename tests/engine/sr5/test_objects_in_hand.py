@@ -8,10 +8,12 @@ from __future__ import annotations
 from engine.model import Weapon
 from engine.rules import find_system
 from engine.sr5.actions import hands
-from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack, resolve_attack
-from engine.sr5.combat import Action, apply_action, check_action, start_turn
+from engine.sr5.attack import AttackDeclaration, apply_attack, plan_attack
+from engine.sr5.actions import Action, apply_action, check_action
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import TargetFacts, facts
 from tests.engine.sr5.helpers import AK, PREDATOR, encounter, token
+from engine.sr5.system import SYSTEM as SR5
 
 KNIVES = Weapon(name="Throwing knife", category="thrown_knife", damage="(STR+1)P", ap=-1, accuracy=5,
                 skill="throwing_weapons", ammo=6, loaded=6)
@@ -72,7 +74,7 @@ def test_ready_weapon_readies_half_the_agility_of_throwing_knives():
     # throwing one leaves one fewer readied; the last one thrown empties the hand
     p = _fire(low, "Throwing knife")
     assert p.legal
-    after, _ = apply_attack(low, resolve_attack(p, [[1] * p.targets[0].attack.total, [1] * p.targets[0].defense.total]))
+    after, _ = apply_attack(low, SR5.resolve(p, [[1] * p.targets[0].attack.total, [1] * p.targets[0].defense.total]))
     sh = after.token("sam").rules["sr5"]
     assert sh.readied == {"Throwing knife": 0} and "Throwing knife" not in (sh.in_hand or ())
     assert _fire(after, "Throwing knife").problems[0] == "Throwing knife is not ready: Ready Weapon first (Simple Action)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.model import Weapon
 from engine.sr5.attack import AttackDeclaration, plan_attack
-from engine.sr5.combat import Action, apply_action
+from engine.sr5.actions import Action, apply_action
 from engine.sr5.facts import TargetFacts, facts
 from engine.sr5.sheet import Settings, Suppression
 from engine.sr5.tables import skill_rating, weapon_skill

@@ -4,7 +4,7 @@ hand-derived answer (suppressive fire and movement; Ready Weapon; Quick Draw).""
 from __future__ import annotations
 
 from engine.rules import MoveTo, find_system
-from engine.sr5.combat import end_phase, start_turn
+from engine.sr5.initiative import end_phase, start_turn
 from engine.sr5.suppressive import SuppressiveDeclaration, apply_suppressive, plan_suppressive
 from tests.engine.sr5.test_suppressive_facts import _field
 
@@ -103,7 +103,7 @@ def _sam(e):
 
 
 def _in_combat_with_the_ak_dropped():
-    from engine.sr5.combat import Action, apply_action
+    from engine.sr5.actions import Action, apply_action
 
     e, _ = start_turn(_armed(), entered={"sam": 20, "razor": 5})
     e, _ = apply_action(e, Action("sam", "drop_object", weapon="AK-97"))  # Free Action
@@ -113,7 +113,7 @@ def _in_combat_with_the_ak_dropped():
 
 def test_ready_weapon_picks_up_a_weapon_on_the_ground_with_one_simple_action():
     from engine.sr5.attack import AttackDeclaration, plan_attack
-    from engine.sr5.combat import Action, apply_action, check_action
+    from engine.sr5.actions import Action, apply_action, check_action
     from engine.sr5.facts import TargetFacts, facts
 
     e = _in_combat_with_the_ak_dropped()
@@ -131,7 +131,7 @@ def test_ready_weapon_picks_up_a_weapon_on_the_ground_with_one_simple_action():
 
 
 def test_picking_up_a_weapon_is_readying_it():
-    from engine.sr5.combat import Action, apply_action
+    from engine.sr5.actions import Action, apply_action
 
     e = _in_combat_with_the_ak_dropped()
     e, _ = apply_action(e, Action("sam", "pick_up", weapon="AK-97"))
@@ -139,7 +139,7 @@ def test_picking_up_a_weapon_is_readying_it():
 
 
 def test_ready_weapon_from_the_ground_into_the_off_hand_and_knives_from_the_ground():
-    from engine.sr5.combat import Action, apply_action
+    from engine.sr5.actions import Action, apply_action
 
     e = _armed(agility=5, in_hand=("Ares Predator V",), dropped=("AK-97", "Throwing knife"))
     e, _ = apply_action(e, Action("sam", "ready_weapon", weapon="AK-97", hand="off"))
@@ -151,7 +151,7 @@ def test_ready_weapon_from_the_ground_into_the_off_hand_and_knives_from_the_grou
 
 
 def test_other_weapon_actions_still_refuse_a_weapon_on_the_ground():
-    from engine.sr5.combat import Action, check_action
+    from engine.sr5.actions import Action, check_action
 
     e = _armed(in_hand=(), dropped=("AK-97", "Ares Predator V"))
     why = "is on the ground: Ready Weapon picks it up (Simple Action)"
@@ -182,12 +182,12 @@ MISS4 = [5, 5, 6, 1, 2, 2, 3, 4]  # 3 hits: short of 4, meets 3
 
 
 def _two(**kw):
-    from engine.sr5.combat import Action
+    from engine.sr5.actions import Action
     return Action("a", "quick_draw", weapon="Ares Predator V", second_weapon="Browning Ultra-Power", **kw)
 
 
 def test_two_pistols_quick_drawn_roll_a_test_each_at_threshold_4():
-    from engine.sr5.combat import apply_action
+    from engine.sr5.actions import apply_action
 
     e, ch = apply_action(_gunslinger(), _two(), PASS4 + MISS4)
     rolls = e.rules["sr5"].log[-1].rolls
@@ -205,7 +205,7 @@ def test_two_pistols_quick_drawn_roll_a_test_each_at_threshold_4():
 
 def test_only_the_pistol_that_passed_fires_with_the_quick_draw_action():
     from engine.sr5.attack import AttackDeclaration, plan_attack
-    from engine.sr5.combat import apply_action
+    from engine.sr5.actions import apply_action
     from engine.sr5.facts import TargetFacts, facts
 
     e, _ = apply_action(_gunslinger(), _two(), PASS4 + MISS4)
@@ -223,7 +223,7 @@ def test_only_the_pistol_that_passed_fires_with_the_quick_draw_action():
 
 
 def test_quick_draw_holsters_make_each_test_threshold_3():
-    from engine.sr5.combat import apply_action
+    from engine.sr5.actions import apply_action
 
     e, ch = apply_action(_gunslinger(qualities=("quick_draw_holster",)), _two(), PASS4 + MISS4)
     assert [(r.threshold, r.hits) for r in e.rules["sr5"].log[-1].rolls] == [(3, 4), (3, 3)]
@@ -231,7 +231,7 @@ def test_quick_draw_holsters_make_each_test_threshold_3():
 
 
 def test_one_pistol_quick_drawn_is_one_test_at_threshold_3():
-    from engine.sr5.combat import Action, apply_action
+    from engine.sr5.actions import Action, apply_action
 
     e, ch = apply_action(_gunslinger(), Action("a", "quick_draw", weapon="Ares Predator V"), MISS4)
     assert [(r.pool, r.threshold, r.hits) for r in e.rules["sr5"].log[-1].rolls] == [(8, 3, 3)]
@@ -240,7 +240,7 @@ def test_one_pistol_quick_drawn_is_one_test_at_threshold_3():
 
 
 def test_a_glitch_on_one_pistol_leaves_only_the_other_drawn():
-    from engine.sr5.combat import apply_action
+    from engine.sr5.actions import apply_action
 
     glitch = [1, 1, 1, 1, 1, 5, 5, 6]  # five 1s of 8: a glitch (3 hits, not critical)
     e, ch = apply_action(_gunslinger(), _two(), glitch + PASS4)
@@ -253,7 +253,7 @@ def test_the_second_pistol_is_checked_and_the_dice_must_fit_both_tests():
     import pytest
 
     from engine.errors import IllegalActionError
-    from engine.sr5.combat import Action, apply_action, check_action
+    from engine.sr5.actions import Action, apply_action, check_action
 
     e = _gunslinger()
     assert check_action(e, Action("a", "quick_draw", weapon="Ares Predator V", second_weapon="AK-97")) == \

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.model import Weapon
 from engine.sr5.attack import AttackDeclaration, plan_attack
-from engine.sr5.combat import Action, apply_action
+from engine.sr5.actions import Action, apply_action
 from engine.sr5.facts import TargetFacts, TokenFacts, facts
 from engine.sr5.sheet import Options, Settings, Suppression
 from tests.engine.sr5.helpers import AK, KNIFE, PREDATOR, encounter, token

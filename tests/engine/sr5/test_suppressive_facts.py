@@ -10,7 +10,8 @@ import shapely
 from engine.errors import IllegalActionError
 from engine.model import Zone
 from engine.sr5.attack import AttackDeclaration, plan_attack
-from engine.sr5.combat import Action, apply_action, end_phase, start_turn
+from engine.sr5.actions import Action, apply_action
+from engine.sr5.initiative import end_phase, start_turn
 from engine.sr5.facts import TargetFacts, TokenFacts, facts, facts_from_map, facts_from_tactics
 from engine.sr5.sheet import Settings, Suppression
 from engine.sr5.suppressive import (
@@ -19,10 +20,10 @@ from engine.sr5.suppressive import (
     apply_suppressive,
     plan_suppression_test,
     plan_suppressive,
-    resolve_suppression_test,
     suppression_status,
 )
 from tests.engine.sr5.helpers import AK, encounter, token, wall
+from engine.sr5.system import SYSTEM as SR5
 
 ZONE = Zone(id="sup", kind="suppressive", owner="sam", direction=0.0, length=30.0, weapon="AK-97")
 
@@ -76,11 +77,11 @@ def test_reaction_edge_test_and_base_damage():
     p = plan_suppression_test(e, "a", "sup")
     assert (p.test.total, p.test.threshold) == (5, 3)  # Reaction 3 + Edge 2
     assert p.soak.total == 11  # Body 4 + armor 9 - 2
-    r = resolve_suppression_test(p, [[5, 1, 1, 1, 2], [5, 5, 5, 6, 1, 1, 1, 1, 1, 1, 1]])
+    r = SR5.resolve(p, [[5, 1, 1, 1, 2], [5, 5, 5, 6, 1, 1, 1, 1, 1, 1, 1]])
     assert r.hit and r.boxes == 6  # base DV 10, no net hits; 4 soak hits
     e2, ch = apply_suppression_test(e, r)
     assert e2.token("a").rules["sr5"].physical_damage == 6
-    ok = resolve_suppression_test(p, [[5, 5, 6, 1, 2]])
+    ok = SR5.resolve(p, [[5, 5, 6, 1, 2]])
     assert not ok.hit and ok.boxes == 0
     assert plan_suppression_test(e, "a", "sup", index=1).test.total == 4  # a second zone: -1
     with pytest.raises(IllegalActionError, match="no suppressive fire"):

@@ -11,7 +11,8 @@ import pytest
 
 from engine.analysis import Tactics
 from engine.model import Weapon, Zone
-from engine.sr5.combat import Action, apply_action, check_action, start_turn
+from engine.sr5.actions import Action, apply_action, check_action
+from engine.sr5.initiative import start_turn
 from engine.sr5.facts import facts_from_map
 from engine.sr5.suppressive import (
     SuppressiveDeclaration,
