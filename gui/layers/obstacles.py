@@ -108,6 +108,7 @@ class _Tile(QGraphicsRectItem):
         self._pic_key: tuple | None = None  # (x scale, y scale, x phase, y phase) it was drawn at
         self.drawn = 0  # pictures drawn afresh (for tests and benches)
         self.blits = 0  # paints from the picture of the current zoom
+        self._scaled_shown = False  # whether a paint showed the picture of another zoom, scaled
 
     def rebuild(self, options: ViewOptions) -> None:
         groups: dict[str, list] = {}
@@ -153,7 +154,14 @@ class _Tile(QGraphicsRectItem):
             self.blits += 1
             painter.resetTransform()
             painter.drawPixmap(QPointF((math.floor(cx) - _PAD) / dpr, (math.floor(cy) - _PAD) / dpr), pic)
+            if self._scaled_shown:
+                # the screen showed the old picture scaled; this paint may cover only part of
+                # the tile (a name or a badge repainted over it): the rest kept the scaled
+                # pixels, a blurred row of tiles in the players' view (the oracle's seed 701)
+                self._scaled_shown = False
+                self.update()
         else:  # the picture of another zoom, scaled into place until the new one is drawn
+            self._scaled_shown = True
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
             w, h = pic.width() - 2 * _PAD, pic.height() - 2 * _PAD
             kx, ky = self._rect.width() / max(w - 1, 1), self._rect.height() / max(h - 1, 1)

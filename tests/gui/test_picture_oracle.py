@@ -815,3 +815,48 @@ def test_the_export_comparison_sees_a_token_moved(qtbot, tmp_path, demo_path):
     assert any(p.startswith("svg") for p in problems) and any(p.startswith("pdf") for p in problems)
     save_encounter(enc, tmp_path / "again.json")
     assert export_differences(enc, load_encounter(tmp_path / "again.json"), spec, demo_path, tmp_path, "same") == []
+
+
+def test_a_tile_drawn_afresh_in_a_partial_paint_is_painted_whole(qtbot, tmp_path, monkeypatch):
+    """After a zoom a tile shows its old picture scaled until its budget lets it draw a new
+    one; when that new picture is drawn in a paint of only part of the tile (a name or a
+    badge repainted over it), the rest of the tile is painted again too. It kept the scaled,
+    blurred pixels: seed 701 on the 2,000-obstacle map, a row of obstacle tiles in the
+    players' view, 1,631 pixels unlike a fresh window's (the fresh window itself was blurred
+    so where a name had been repainted). Here nine tiles of crates and one tile's worth of
+    fresh pictures a paint (REDRAW_OBSTACLES 1)."""
+    from PySide6.QtCore import QRect
+    from engine.model import Encounter, MapSpec, Obstacle
+    from gui.layers import obstacles
+
+    monkeypatch.setattr(obstacles, "REDRAW_OBSTACLES", 1)
+    crates = tuple(Obstacle(id=f"crate-{i}-{j}", height=1.0 + (i + j) % 3,
+                            polygon=((x, y), (x + 9, y), (x + 9, y + 5), (x, y + 7)))
+                   for i in range(3) for j in range(3) for x, y in [(10 + 56 * i + 3 * j, 12 + 56 * j + 2 * i)])
+    enc = Encounter(name="tiles", map=MapSpec(width=160.0, height=160.0), obstacles=crates)
+    win = oracle.make_window(enc, None, tmp_path / "live", SIZE)
+    try:
+        view = win.map_view
+        layer = view.obstacles
+        assert len(layer._tiles) == 9
+        asks = []
+        monkeypatch.setattr(layer._redraw, "start", lambda: asks.append(1))  # (the tiles' next turns: by hand)
+        view.zoom_by(1.25)
+        for _ in range(20):  # (the zoom's paints: the first tile a fresh picture, the others scaled)
+            oracle.QApplication.instance().processEvents()
+        stale = [t for t in layer._stale if view.viewport().rect().contains(
+            view.mapFromScene(t.mapToScene(t.rect())).boundingRect())]
+        assert stale, "no tile in view showed a scaled picture"
+        tile = stale[0]
+        dev = view.mapFromScene(tile.mapToScene(tile.rect())).boundingRect()
+        view.viewport().repaint(QRect(dev.center().x() - 2, dev.center().y() - 2, 4, 4))
+        assert tile._pic_key is not None and tile not in layer._stale  # (its new picture, in 4x4 pixels)
+        monkeypatch.undo()
+        layer._redraw.start()  # (the asks swallowed above)
+        oracle.settle(win)
+        shown = oracle.grab(view)
+        view.viewport().repaint()
+        n = int(oracle.differing(shown, oracle.grab(view)).sum())
+        assert n == 0, f"{n} pixels still show the tile's old picture scaled"
+    finally:
+        oracle.close_window(win)
