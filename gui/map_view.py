@@ -343,19 +343,28 @@ class MapView(pg.GraphicsView):
         the rounding goes the other way, the grid, the map's edge and the zones sat a pixel
         off the obstacles and tokens. A move by whole pixels otherwise (the GM's own drag,
         the arrow keys) keeps them. Compared paint to paint, as Qt compares its cache's;
-        scales within rounding error are the same scale, as Qt takes them."""
+        scales within rounding error are the same scale, as Qt takes them. A viewport of
+        another size drops them too: Qt keeps the part of a cache it had and draws what the
+        new size shows into it, and when the corner sat at half a pixel the two parts were a
+        pixel apart (the grid at its crossings, after a window opened at one width was
+        widened at the same scale: the oracle's fresh window)."""
         vt = self.viewportTransform()
+        size = (self.viewport().width(), self.viewport().height())
         for layer in self.layers:
             mode = layer.cacheMode()
             if mode == layer.CacheMode.NoCache:
                 continue
             t = layer.deviceTransform(vt)
             corner = t.mapRect(layer.boundingRect()).topLeft()
-            now = (t.m11(), t.m22(), corner.x(), corner.y())
+            now = (t.m11(), t.m22(), corner.x(), corner.y(), size)
             last = getattr(layer, "_cache_phase", None)
             layer._cache_phase = now
             if last is None or any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
                 continue  # (a zoom draws the cache afresh anyway)
+            if last[4] != size:
+                layer.setCacheMode(layer.CacheMode.NoCache)
+                layer.setCacheMode(mode)
+                continue
             dx, dy = now[2] - last[2], now[3] - last[3]
             if (abs(dx - round(dx)) < 1e-6 and abs(dy - round(dy)) < 1e-6
                     and _qround(now[2]) - _qround(last[2]) == round(dx)

@@ -860,3 +860,10 @@ def test_a_tile_drawn_afresh_in_a_partial_paint_is_painted_whole(qtbot, tmp_path
         assert n == 0, f"{n} pixels still show the tile's old picture scaled"
     finally:
         oracle.close_window(win)
+
+
+def test_a_window_widened_at_the_same_scale_keeps_its_grid_in_one_piece(qtbot, tmp_path, quiet_messages):
+    # the fresh window opened at 1120 px wide and widened to 1162 at the same scale: Qt kept
+    # the ground's cached picture and drew the newly shown part into it, a pixel apart where
+    # the map's corner sat at half a pixel (26 grid crossings unlike the window's own)
+    replay(tmp_path, "open_window(demo=0); resize_window(h=-144, w=170)")
