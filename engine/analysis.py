@@ -178,6 +178,18 @@ def weapon_bands(token: Token, weapon: Weapon) -> tuple[tuple[Band, ...], float]
     return (), 0.0
 
 
+def aided_modifiers(encounter: Encounter, token: Token, weapon: Weapon, bands) -> dict[str, int] | None:
+    """Each band's modifier as the token's attack with ``weapon`` takes it: that of the
+    band as many rows nearer as the token's aids against range
+    (:meth:`engine.rules.RuleSystem.range_aids`: Shadowrun's improved rangefinder with a
+    smartlink, ...); None without aids (the bands' own). The map's badges, the Targets
+    panel, the ruler and ``coverfire analyze`` give these, so they agree with the attack."""
+    aids = encounter.system.range_aids(encounter, token, weapon) if bands else 0
+    if not aids:
+        return None
+    return {b.band: int(bands[max(i - aids, 0)].modifier) for i, b in enumerate(bands)}
+
+
 def _ranges(bands, minimum, dist: np.ndarray) -> list[RangeResult | None]:
     if not bands:
         return [None] * len(dist)
@@ -445,6 +457,9 @@ class Tactics:
         dist = np.hypot(xy[:, 0] - a.x, xy[:, 1] - a.y)
         bands, minimum = weapon_bands(a, w) if w is not None else ((), 0.0)
         ranges = _ranges(bands, minimum, dist)
+        mods = aided_modifiers(self.encounter, a, w, bands) if w is not None else None
+        if mods:  # (the band the distance's, its modifier the attack's: a rangefinder's band nearer)
+            ranges = [None if r is None else RangeResult(r.band, mods[r.band], r.max) for r in ranges]
         frac = self._cover_fractions(a, others)
         by_token = self.token_zones()
         classes = cover_classes(frac)

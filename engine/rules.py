@@ -225,6 +225,14 @@ class RuleSystem(Generic[ActionT, PlanT, DiceT, ResultT]):
         ``in_hand``) answers from its sheet."""
         return token.weapons[0] if token.weapons else None
 
+    def range_aids(self, encounter: Encounter, token: Token, weapon: Weapon) -> int:
+        """Range bands the token's aids take off the range modifier when it fires
+        ``weapon`` (the band stays the distance's; its modifier is that of the band this
+        many rows nearer), so that every answer gives the modifier the attack takes.
+        Default: none. Shadowrun's: an improved rangefinder with a smartlink in use, an image
+        magnifier lined up, tracer rounds (its environment table's range column)."""
+        return 0
+
     # -- movement -------------------------------------------------------------------------
     def movement(self, encounter: Encounter, token_id: str) -> Movement | None:
         """How far the token may move; None when the system sets no limit for it."""

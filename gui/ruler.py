@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtGui import QColor
 
-from engine.analysis import weapon_bands
+from engine.analysis import aided_modifiers, weapon_bands
 from engine.errors import CoverfireError
 from engine.model import Encounter
 from engine.names import name_of
@@ -110,7 +110,8 @@ def measure(encounter: Encounter, tactics, start, end, *, attacker: str | None =
             elif b is None:
                 fields["band_note"] = f"out of range of {w.name}" if d > minimum else f"inside {w.name}'s minimum range"
             else:
-                fields["band"] = (b.band, int(b.modifier))
+                mods = aided_modifiers(encounter, a, w, bands)  # (a rangefinder: the attack's modifier)
+                fields["band"] = (b.band, int(b.modifier) if mods is None else mods[b.band])
     if walker is not None and tactics is not None:
         fields["walker"] = walker
         try:

@@ -98,6 +98,22 @@ def _shift(level: int, by: int) -> int:
     return max(0, level - by)
 
 
+def range_aids(sheet: Sheet | None, smartlink: bool) -> tuple[str, ...]:
+    """The attacker's aids against range, each one row better in the range column: an image
+    magnifier lined up (``sheet.aim_magnified``), an improved rangefinder with a smartlink
+    in use, tracer rounds (the environment table's range column; also the range modifier of
+    the map's badges, the Targets panel and ``coverfire analyze``)."""
+    vision = set(sheet.vision) if sheet else set()
+    out = []
+    if sheet is not None and sheet.aim_magnified and "image_magnification" in vision:
+        out.append("image magnification")
+    if smartlink and "improved_rangefinder" in vision:
+        out.append("rangefinder")
+    if "tracer_rounds" in vision:
+        out.append("tracer rounds")
+    return tuple(out)
+
+
 def environment(
     env: Environment,
     sheet: Sheet | None = None,
@@ -171,12 +187,9 @@ def environment(
         if band is not None:
             raw = RANGE[band]
             lvl, aids = raw, []
-            if lvl and sheet is not None and sheet.aim_magnified and "image_magnification" in vision:
-                lvl, aids = _shift(lvl, 1), aids + ["image magnification"]
-            if lvl and smartlink and "improved_rangefinder" in vision:
-                lvl, aids = _shift(lvl, 1), aids + ["rangefinder"]
-            if lvl and "tracer_rounds" in vision:
-                lvl, aids = _shift(lvl, 1), aids + ["tracer rounds"]
+            for aid in range_aids(sheet, smartlink):
+                if lvl:
+                    lvl, aids = _shift(lvl, 1), aids + [aid]
             where = f"range {distance:.0f} m -> {band}" if distance is not None else f"range {band}"
             cols.append(Column("range", raw, lvl, where, tuple(aids)))
 

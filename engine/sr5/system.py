@@ -150,6 +150,19 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         dropped = set(sheet_of(token).dropped)
         return next((w for w in token.weapons if w.name not in dropped), None)
 
+    def range_aids(self, encounter, token, weapon) -> int:
+        """An improved rangefinder with the smartgun's smartlink, an image magnifier lined
+        up, tracer rounds: each one band off the range modifier (``environment.range_aids``,
+        the range column the attack page takes)."""
+        from engine.sr5.changes import sheet_of
+        from engine.sr5.environment import range_aids
+        from engine.sr5.tables import smartlinked
+
+        if self.name not in token.rules:
+            return 0
+        sheet = sheet_of(token)
+        return len(range_aids(sheet, smartlinked(weapon, sheet)))
+
     # -- light and vision --------------------------------------------------------------------
     def light_level(self, encounter):
         """The light column of the encounter's environment (``environment.light``); an

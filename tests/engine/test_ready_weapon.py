@@ -101,8 +101,10 @@ def test_token_weapon_looks_up_names_only():
 # -- real Chummer saves, through the command a GM types --------------------------------------------
 # Wesson has the Cavalier Deputy (heavy pistol) in hand, Popstar the Ingram Smartgun X
 # (submachine gun); both list Unarmed Attack first. A ganger 12 m away: heavy pistol
-# 5 < 12 <= 20 -> Medium -1; submachine gun 10 < 12 <= 40 -> Medium -1; the fist: out.
-SAVES = {"Wesson.chum5": "Cavalier Deputy", "Popstar.chum5": "Ingram Smartgun X"}
+# 5 < 12 <= 20 -> Medium -1; submachine gun 10 < 12 <= 40 -> Medium, and Popstar's smartlink
+# with her improved rangefinder takes the range column one row better (the attack's modifier):
+# 0; the fist: out.
+SAVES = {"Wesson.chum5": ("Cavalier Deputy", -1), "Popstar.chum5": ("Ingram Smartgun X", 0)}
 
 
 @pytest.mark.parametrize("save", sorted(SAVES))
@@ -118,10 +120,10 @@ def test_coverfire_analyze_after_import_character_uses_the_ready_weapon(save, sa
     assert load_encounter(path).token(runner_id).weapons[0].name == "Unarmed Attack"
     assert main(["analyze", str(path), "--attacker", runner_id, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["weapon"] == SAVES[save]
+    assert data["weapon"] == SAVES[save][0]
     assert len(data["targets"]) == 1
     assert data["targets"][0]["distance"] == 12.0
-    assert data["targets"][0]["range"] == {"band": "medium", "modifier": -1}
+    assert data["targets"][0]["range"] == {"band": "medium", "modifier": SAVES[save][1]}
 
 
 def test_d100_answers_with_the_weapon_in_hand():

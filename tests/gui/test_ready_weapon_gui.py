@@ -162,13 +162,18 @@ def test_a_new_weapon_in_hand_moves_the_badges_and_the_targets_panel(window, tmp
 
 # Wesson (shared/samples/chummer) lists Unarmed Attack first and has the Cavalier Deputy, a
 # heavy pistol, in hand: bands 5 / 20 / 40 / 60 m. A ganger 12 m east: 5 < 12 <= 20, Medium -1
-# (the fist: no range table, "out").
-@pytest.mark.parametrize("save, weapon", [("Wesson.chum5", "Cavalier Deputy"), ("Popstar.chum5", "Ingram Smartgun X")])
+# (the fist: no range table, "out"). Popstar holds the Ingram Smartgun X (bands 10 / 40 / 80 /
+# 150 m: 12 m is Medium) with a smartlink and eyes with an improved rangefinder: the range
+# column one row better (sr5-facts, environment table), Medium at 0. The attack page took 0
+# and the badge said "M -1" before.
+@pytest.mark.parametrize("save, weapon, modifier", [("Wesson.chum5", "Cavalier Deputy", -1),
+                                                     ("Popstar.chum5", "Ingram Smartgun X", 0)])
 def test_coverfire_analyze_and_the_window_agree_on_an_imported_runners_ready_weapon(
-        save, weapon, window, tmp_path, qtbot, samples_dir, capsys):
+        save, weapon, modifier, window, tmp_path, qtbot, samples_dir, capsys):
     """``coverfire import-character`` then ``coverfire analyze`` on the file, and the same
     file opened in the window: the command's weapon and range, the map's badge, the Targets
-    panel's weapon and row, and the attack page's weapon and range all say the same."""
+    panel's weapon and row, the ruler, and the attack page's weapon, range and range
+    modifier all say the same."""
     import json
 
     from engine.files import load_encounter
@@ -185,14 +190,18 @@ def test_coverfire_analyze_and_the_window_agree_on_an_imported_runners_ready_wea
     assert main(["analyze", str(path), "--attacker", rid, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["weapon"] == weapon
-    assert [(t["distance"], t["range"]) for t in data["targets"]] == [(12.0, {"band": "medium", "modifier": -1})]
+    assert [(t["distance"], t["range"]) for t in data["targets"]] == [(12.0, {"band": "medium", "modifier": modifier})]
     assert window.open_file(path, ask=False)
     window.selection.set_attacker(rid)
     qtbot.waitUntil(lambda: window.answers.attacker == rid and "ganger" in window.answers.targets)
-    assert badges(window) == {"ganger": "M \u22121"}
+    assert badges(window) == {"ganger": "M \u22121" if modifier else "M 0"}
     assert window.targets.weapon.currentData() == weapon
-    assert window.targets.model.row_texts("ganger")[:4] == ["Ganger", "12.0", "medium", "-1"]
+    assert window.targets.model.row_texts("ganger")[:4] == ["Ganger", "12.0", "medium", str(modifier)]
+    reading = measure(window.document.encounter, window.document.tactics, (10.0, 20.0), (22.0, 20.0),
+                      attacker=rid)
+    assert reading.band == ("medium", modifier)
     page = window.sr5.open_attack(rid, ["ganger"])
     assert page.weapon_combo.currentData() == weapon
     plan = page.plan.targets[0]
     assert (plan.facts.distance, plan.band) == (12.0, "medium")
+    assert sum(p.value for p in plan.attack.parts if p.key == "environment") == modifier
