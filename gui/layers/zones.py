@@ -78,6 +78,7 @@ class ZoneLayer(MapLayer):
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._drawings: dict[str, _ZoneDrawing] = {}
         self._obstacles: tuple | None = None  # those of the last set_zones
+        self._area = QRectF()  # the map's rectangle (and its background's): zones are drawn inside it
         self.build_count = 0
         #: bumped whenever the drawings change (the label places' memo and the token
         #: layer's name layout, which keeps clear of the zones' labels, follow it)
@@ -103,6 +104,13 @@ class ZoneLayer(MapLayer):
         rect = QRectF()
         changed = False
         edited = self._edited_boxes(encounter.obstacles)
+        m, bg = encounter.map, encounter.map.background
+        area = QRectF(0.0, 0.0, float(m.width), float(m.height))
+        if bg is not None:
+            area = area.united(QRectF(bg.x, bg.y, bg.width, bg.height))
+        if area != self._area:
+            self._area = area
+            self.update()
         for z in encounter.zones:
             if not self.options.shows(z) or not self.options.show_zones:
                 continue
@@ -225,6 +233,11 @@ class ZoneLayer(MapLayer):
 
     def paint(self, painter: QPainter, *args) -> None:
         self.paint_count += 1
+        painter.save()
+        # (on the map only: an 18 m blast by the map's edge spilled over the dark margin and
+        # round the legend; its shape and labels stay whole)
+        if not self._area.isEmpty():
+            painter.setClipRect(self._area, Qt.ClipOperation.IntersectClip)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for d in self._drawings.values():
             painter.setPen(NO_PEN)
@@ -235,6 +248,7 @@ class ZoneLayer(MapLayer):
             painter.drawPath(d.full)
             painter.setPen(cosmetic(_alpha(d.colour, 230), 1.6))
             painter.drawPath(d.clipped)
+        painter.restore()
         if self.label_layer is None:  # (a zone layer on its own draws its labels itself)
             paint_labels(self, painter)
 
