@@ -409,8 +409,6 @@ class PictureMachine(RuleBasedStateMachine):
         ctl = getattr(self.win, "static_veil", None)
         if ctl is None or self.enc.ruleset != "static-veil":
             return
-        from engine.static_veil import Opposed
-
         a = self._pick(self.enc.tokens, i)
         near = sorted((t for t in self.enc.tokens if a is not None and t.id != a.id),
                       key=lambda t: math.hypot(t.x - a.x, t.y - a.y))
@@ -872,3 +870,10 @@ def test_a_window_widened_at_the_same_scale_keeps_its_grid_in_one_piece(qtbot, t
     # the ground's cached picture and drew the newly shown part into it, a pixel apart where
     # the map's corner sat at half a pixel (26 grid crossings unlike the window's own)
     replay(tmp_path, "open_window(demo=0); resize_window(h=-144, w=170)")
+
+
+def test_a_static_veil_shove_is_a_step_the_machine_can_take(qtbot, tmp_path, quiet_messages):
+    # the rule imported a name engine.static_veil no longer has: every long run on the
+    # Static Veil demo ended at its first shove with an ImportError (seed 1001, step 154)
+    replay(tmp_path, "open_window(demo=2); static_veil_shove(i=2, j=0, won=True, net=2)")
+    assert Windows.stats.get("static veil shoves") == 1
