@@ -273,9 +273,14 @@ class TokenLayer(MapLayer):
         place centred under the disc, at ``px_per_m`` pixels per metre (``flip``: the view
         has y up). Recomputed only when the tokens, their decorations, the options or the
         zoom changed since the last call."""
+        # (rounded, and laid out at the rounded scale: other layers ask at 1 / (1 / px_per_m),
+        # which may differ in the last bit, and a fresh window's scale may too; the greedy
+        # placement is not continuous (a block a thousandth of a pixel nearer hits a
+        # neighbour), so a layout made at one of two such scales and kept under the key put
+        # Nix's name above the disc where a fresh window put it below: the oracle's seed 801)
+        px_per_m = round(px_per_m, 6)
         names = self.options.show_labels and px_per_m >= self.LABEL_MIN_PX_PER_M
-        # (rounded: other layers ask at 1 / (1 / px_per_m), which may differ in the last bit)
-        key = (self._layout_gen, round(px_per_m, 6), flip, names, self.options.label_px, self.options.label_scale)
+        key = (self._layout_gen, px_per_m, flip, names, self.options.label_px, self.options.label_scale)
         if key == self._layout_key:
             return self._layout
         self.layout_count += 1

@@ -877,3 +877,14 @@ def test_a_static_veil_shove_is_a_step_the_machine_can_take(qtbot, tmp_path, qui
     # Static Veil demo ended at its first shove with an ImportError (seed 1001, step 154)
     replay(tmp_path, "open_window(demo=2); static_veil_shove(i=2, j=0, won=True, net=2)")
     assert Windows.stats.get("static veil shoves") == 1
+
+
+def test_names_are_laid_out_alike_at_scales_a_rounding_error_apart(qtbot, tmp_path, quiet_messages):
+    # the name layout kept under the scale rounded to 6 digits was made at a scale a last bit
+    # off the view's (another layer asked first): the greedy placement flipped Nix's name,
+    # grappled beside Bolt, above the disc where a fresh window put it below (seed 801)
+    replay(tmp_path, "open_window(demo=2); add_token(side='ganger', x=0.1183013540396808, y=0.657941098027619); "
+                     "add_obstacle(h=5.06981728377586, height=3.0, w=1.9, x=0.8970555948123694, y=0.5); "
+                     "resize_window(h=8, w=-19); rearm(category='shotgun_flechette', i=806); "
+                     "add_token(side='ganger', x=0.36394745553982066, y=0.37324662890736593); "
+                     "resize_window(h=-53, w=177)")
