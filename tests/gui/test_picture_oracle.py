@@ -6,7 +6,7 @@ scene's items equal as data (tests/gui/oracle.py). Exports: an export after the 
 equals an export of the saved file read back.
 
 Budget: ``COVERFIRE_ORACLE_EXAMPLES`` runs of ``COVERFIRE_ORACLE_STEPS`` steps each
-(CI: 3 x 6, seeded by ``derandomize``); by hand, e.g.
+(CI: 3 x 5, seeded by ``derandomize``); by hand, e.g.
 ``COVERFIRE_ORACLE_EXAMPLES=40 COVERFIRE_ORACLE_STEPS=30 COVERFIRE_ORACLE_SEED=7``.
 ``COVERFIRE_ORACLE_MAP=big`` starts every run on a 2,000-obstacle scene (bench/scene.py).
 A long run by hand may also set ``COVERFIRE_ORACLE_OUT`` (a folder for the pictures of a
@@ -34,7 +34,7 @@ from gui import edits
 from tests.gui import oracle
 
 EXAMPLES = int(os.environ.get("COVERFIRE_ORACLE_EXAMPLES", "3"))
-STEPS = int(os.environ.get("COVERFIRE_ORACLE_STEPS", "6"))
+STEPS = int(os.environ.get("COVERFIRE_ORACLE_STEPS", "5"))
 SEED = os.environ.get("COVERFIRE_ORACLE_SEED")
 MAP = os.environ.get("COVERFIRE_ORACLE_MAP", "demos")
 SIZE = QSize(1366, 740)
