@@ -51,3 +51,26 @@ def test_no_metadata_and_no_pyproject_says_unknown(monkeypatch, tmp_path):
     monkeypatch.setattr(version_mod.metadata, "version", missing)
     monkeypatch.setattr(version_mod, "_PYPROJECT", tmp_path / "pyproject.toml")
     assert version_mod.version() == "unknown"
+
+
+
+def _fresh(code: str) -> list[str]:
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.splitlines()
+
+
+def test_version_loads_no_qt_nor_the_model():
+    heavy = ("PySide6", "numpy", "pydantic", "shapely", "engine.files")
+    out = _fresh("import sys\nfrom gui.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+                 f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n")
+    assert out == [metadata.version("coverfire"), "[]"]
+
+
+def test_the_window_start_does_not_look_up_the_version():
+    """Its options include --version; the package metadata (a search of sys.path) is read only
+    when --version is given."""
+    out = _fresh("import sys, argparse\nimport gui.cli as c\n"
+                 "p = argparse.ArgumentParser(); c._add_program_options(p); p.parse_args([])\n"
+                 "print('importlib.metadata' in sys.modules, 'gui.version' in sys.modules)\n")
+    assert out == ["False False"]
