@@ -32,8 +32,17 @@ def test_a_source_tree_never_installed_reads_pyproject(monkeypatch):
     def missing(name):
         raise metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(version_mod.metadata, "version", missing)
+    monkeypatch.setattr(metadata, "version", missing)
     assert version_mod.version() == "0.1.0"  # (pyproject.toml's [project] version)
+
+
+def test_the_bundle_reads_pyproject_without_searching_for_metadata(monkeypatch):
+    def searched(name):
+        raise AssertionError("the frozen bundle searched sys.path for package metadata")
+
+    monkeypatch.setattr(metadata, "version", searched)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert version_mod.version() == "0.1.0"
 
 
 def test_the_project_version_is_read_from_the_project_table_only():
@@ -48,7 +57,7 @@ def test_no_metadata_and_no_pyproject_says_unknown(monkeypatch, tmp_path):
     def missing(name):
         raise metadata.PackageNotFoundError(name)
 
-    monkeypatch.setattr(version_mod.metadata, "version", missing)
+    monkeypatch.setattr(metadata, "version", missing)
     monkeypatch.setattr(version_mod, "_PYPROJECT", tmp_path / "pyproject.toml")
     assert version_mod.version() == "unknown"
 
