@@ -150,19 +150,35 @@ def _refuse_odd_targets(args: argparse.Namespace) -> None:
     """An output (``-o``, ``--into``) that is a pipe, a device or a folder, or a link to one,
     is refused before any work, as the write itself would refuse it
     (:func:`engine.files.writable_target`: nothing is opened, so a FIFO cannot block)."""
-    from engine.files import writable_target
-
     for attr in ("into", "output"):
         target = getattr(args, attr, None)
         if target:
+            # (imported here: engine.files loads pydantic, numpy and Shapely, which the
+            # window's start, with no output, must not wait for before its first paint)
+            from engine.files import writable_target
+
             writable_target(target)
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: prints the version and exits, as argparse's own ``version`` action, but
+    looks it up only when asked (the package metadata's search of ``sys.path`` is not made on
+    every start of the window)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):  # noqa: A002
+        super().__init__(option_strings, dest=dest, default=default, nargs=0,
+                         help=help or "show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from gui.version import version
+
+        print(version())
+        parser.exit()
 
 
 def _add_program_options(parser: argparse.ArgumentParser) -> None:
     """``--version`` and the install-like-a-program options (docs/packaging.md)."""
-    from gui.version import version
-
-    parser.add_argument("--version", action="version", version=version())
+    parser.add_argument("--version", action=_VersionAction)
     once = parser.add_mutually_exclusive_group()
     once.add_argument("--install-desktop", action="store_true",
                       help="add Coverfire to the Linux desktop: menu entry, icons, file types (under $XDG_DATA_HOME)")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from importlib import metadata
+import sys
 from pathlib import Path
 
 DISTRIBUTION = "coverfire"
@@ -11,12 +11,16 @@ _PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 
 
 def version() -> str:
-    """The version in the package metadata (the wheel's, an editable install's, or a bundle's
-    copy); in a source tree that was never installed, the one in its ``pyproject.toml``."""
-    try:
-        return metadata.version(DISTRIBUTION)
-    except metadata.PackageNotFoundError:
-        pass
+    """The version in the package metadata (the wheel's, an editable install's); in the
+    standalone bundle (which carries no metadata of Coverfire's) and in a source tree that was
+    never installed, the one in its ``pyproject.toml``."""
+    if not getattr(sys, "frozen", False):  # (the bundle: no search of sys.path for metadata)
+        from importlib import metadata
+
+        try:
+            return metadata.version(DISTRIBUTION)
+        except metadata.PackageNotFoundError:
+            pass
     try:
         text = _PYPROJECT.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -131,3 +131,18 @@ def prune_unlinked(binaries, imports_of):
     return [b for b in binaries
             if not _is_library(b[0]) or b[0].replace("\\", "/").rsplit("/", 1)[-1] in needed
             or b[0].rsplit("/", 1)[-1].startswith("libpython")]
+
+
+#: PyInstaller's runtime hooks the bundle runs without, and why; each is run by the bootloader
+#: before the program, in every start of the bundle (the window, ``--version``, each child).
+DROP_RUNTIME_HOOKS = {
+    # imports PySide6.QtCore to register a qt.conf the PyPI wheels register themselves:
+    # packaging/rthook_qt_paths.py sets the same plugin path without the import
+    "pyi_rth_pyside6": "packaging/rthook_qt_paths.py",
+}
+
+
+def runtime_scripts(scripts):
+    """PyInstaller's ``Analysis.scripts`` (``(name, path, kind)``: the runtime hooks, then the
+    program) without the hooks of :data:`DROP_RUNTIME_HOOKS`."""
+    return [s for s in scripts if s[0] not in DROP_RUNTIME_HOOKS]

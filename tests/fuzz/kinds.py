@@ -684,7 +684,7 @@ def _scalar_fields() -> dict[str, str]:
             while stack:
                 tp = stack.pop()
                 args = typing.get_args(tp)
-                if isinstance(tp, type) and issubclass(tp, BaseModel):
+                if isinstance(tp, type) and not args and issubclass(tp, BaseModel):  # (3.10: tuple[X, ...] is a type)
                     todo.append(tp)
                 elif tp in (bool, int, float):
                     seen.setdefault(f.alias or name, set()).add(tp.__name__)

@@ -54,6 +54,30 @@ def test_the_start_window_paints_before_the_map_windows_modules_are_loaded(tmp_p
     assert done.stdout.split() == ["True", "False", "False"]
 
 
+
+def test_coverfire_paints_before_it_loads_the_model_or_the_map(tmp_path):
+    """``coverfire demo`` as the command runs it (gui.cli.main): at the first paint neither the
+    encounter model (pydantic, numpy, Shapely, engine.files) nor pyqtgraph is loaded, nor the
+    package metadata read (all of it came before the paint once: 2.9x a bare window's CPU)."""
+    heavy = ("pydantic", "numpy", "shapely", "engine.files", "engine.model", "pyqtgraph", "gui.main_window",
+             "importlib.metadata")
+    code = ("import os, sys\n"
+            "from gui import start_window\n"
+            "paint = start_window.StartWindow.paintEvent\n"
+            "def first(self, event):\n"
+            "    paint(self, event)\n"
+            f"    print(sorted(m for m in {heavy!r} if m in sys.modules), flush=True)\n"
+            "    os._exit(0)\n"
+            "start_window.StartWindow.paintEvent = first\n"
+            "from gui.cli import main\n"
+            "main(['demo'])\n")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT), HOME=str(tmp_path),
+               XDG_CONFIG_HOME=str(tmp_path / ".config"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]"]
+
 def test_finder_opening_an_encounter_opens_it_in_the_window(qapp, tmp_path):
     from engine.files import load_encounter, save_encounter
     from gui.file_open_events import FileOpenFilter

@@ -99,3 +99,44 @@ def test_plugin_names_are_the_same_on_every_platform():
 
 def test_readline_and_libcrypto_are_left_out():
     assert {"readline", "_hashlib", "_ssl"} <= set(bf.EXCLUDE_MODULES)
+
+
+def test_pyside6_runtime_hook_is_replaced_and_the_others_stay():
+    scripts = [("rthook_qt_paths", "/x/packaging/rthook_qt_paths.py", "PYSOURCE"),
+               ("pyi_rth_inspect", "/p/pyi_rth_inspect.py", "PYSOURCE"),
+               ("pyi_rth_pyside6", "/p/pyi_rth_pyside6.py", "PYSOURCE"),
+               ("pyi_rth_pkgutil", "/p/pyi_rth_pkgutil.py", "PYSOURCE"),
+               ("pyi_rth_multiprocessing", "/p/pyi_rth_multiprocessing.py", "PYSOURCE"),
+               ("coverfire_entry", "/x/packaging/coverfire_entry.py", "PYSOURCE")]
+    assert [s[0] for s in bf.runtime_scripts(scripts)] == [
+        "rthook_qt_paths", "pyi_rth_inspect", "pyi_rth_pkgutil", "pyi_rth_multiprocessing", "coverfire_entry"]
+
+
+def _rthook():
+    spec = importlib.util.spec_from_file_location("rthook_qt_paths", ROOT / "packaging" / "rthook_qt_paths.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)  # (not frozen: it sets nothing)
+    return mod
+
+
+def test_qt_plugin_path_of_each_platforms_bundle_layout():
+    import os
+
+    env = _rthook().qt_environment(os.path.join("B", "_internal"), "linux")
+    assert env == {"QT_PLUGIN_PATH": os.path.join("B", "_internal", "PySide6", "Qt", "plugins"),
+                   "QML2_IMPORT_PATH": os.path.join("B", "_internal", "PySide6", "Qt", "qml")}
+    assert _rthook().qt_environment("F", "darwin")["QT_PLUGIN_PATH"] == os.path.join("F", "PySide6", "Qt", "plugins")
+    # the Windows wheel keeps plugins/ straight under PySide6/ (as bundle_filter.qt_path reads it)
+    assert _rthook().qt_environment("F", "win32")["QT_PLUGIN_PATH"] == os.path.join("F", "PySide6", "plugins")
+
+
+def test_the_qt_hook_imports_no_qt(tmp_path):
+    """What it replaced imported PySide6.QtCore in every start of the bundle."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.frozen = True; sys._MEIPASS = sys.argv[1]; "
+            f"exec(open({str(ROOT / 'packaging' / 'rthook_qt_paths.py')!r}).read()); import os; "
+            "print(os.environ['QT_PLUGIN_PATH']); print(sorted(m for m in sys.modules if 'PySide6' in m or 'shiboken' in m))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [str(tmp_path / "PySide6" / "Qt" / "plugins"), "[]"]
