@@ -520,6 +520,10 @@ class PlayerWindow(QWidget):
         self._scale = 1.0
         self.view = SharedMapView(self.players, selection, self.player_answers, self._view_options(),
                                   self.options, self.stage)
+        # while the GM drags, the players' canvas repaints whole at most every 0.1 s
+        from gui.player_repaint import PreviewRepaint
+
+        self.preview_repaint = PreviewRepaint(self.view, document, self)
         self.ping_layer = PingLayer(self.view.options)
         self.view.layers.append(self.ping_layer)
         self.view.vb.addItem(self.ping_layer, ignoreBounds=True)
