@@ -1,0 +1,80 @@
+"""The players' window during a GM's drag (issue 26 item 7): repaints held to one every
+PREVIEW_REPAINT_S by the program's clock, and after the drop what the window shows is the
+fresh picture (its backing store, as the offscreen screen grabs it, against ``grab()``)."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication, QGraphicsView
+
+from gui import edits
+from gui.player_repaint import PREVIEW_REPAINT_S
+from tests.gui.settle import settle
+
+
+def _shown(player):
+    """What the players' window shows now (its backing store), not a fresh render."""
+    return player.screen().grabWindow(player.winId()).toImage().convertToFormat(player.grab().toImage().format())
+
+
+def _fresh(player):
+    return player.grab().toImage()
+
+
+def _step(window, base, x):
+    window.document.preview(edits.move_tokens(base, {"sam": (x, 20.0)}))
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def test_a_drag_repaints_the_players_view_at_most_once_a_tick_and_the_drop_shows_the_fresh_picture(
+        window, qtbot, manual_clock):
+    window.actions["player view"].trigger()
+    player = window.player_view.player
+    player.resize(960, 640)
+    qtbot.waitExposed(player)
+    settle(qtbot)
+    hold = player.preview_repaint
+    view = player.view
+    base = window.document.encounter
+    before = _shown(player)
+    _step(window, base, 13.0)
+    assert hold.held and view.viewportUpdateMode() == QGraphicsView.ViewportUpdateMode.NoViewportUpdate
+    assert hold.repaints == 1  # the first step is shown at once
+    first = _shown(player)
+    assert first != before and first == _fresh(player)
+    hold._later.stop()  # (its wall-clock timer would show the last step at the end of the wait)
+    for i in range(2, 6):  # four more steps in the same tick of the program's clock
+        window.document.preview(edits.move_tokens(base, {"sam": (12.0 + i, 20.0)}))
+        hold._later.stop()
+        for _ in range(3):
+            QApplication.processEvents()
+    assert hold.repaints == 1
+    assert _shown(player) == first != _fresh(player)  # the window still shows the first step
+    manual_clock.advance(PREVIEW_REPAINT_S)
+    _step(window, base, 18.0)
+    assert hold.repaints == 2
+    assert _shown(player) == _fresh(player)
+    window.document.preview(edits.move_tokens(base, {"sam": (19.0, 20.0)}))
+    hold._later.stop()
+    window.document.commit(window.document.encounter, "move Sam")  # the drop
+    assert not hold.held
+    assert view.viewportUpdateMode() == QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate
+    settle(qtbot)
+    assert _shown(player) == _fresh(player)  # the drop's picture is the fresh one
+
+
+def test_the_end_of_the_wait_shows_the_last_step(window, qtbot, manual_clock):
+    window.actions["player view"].trigger()
+    player = window.player_view.player
+    player.resize(960, 640)
+    qtbot.waitExposed(player)
+    settle(qtbot)
+    base = window.document.encounter
+    _step(window, base, 13.0)
+    _step(window, base, 16.0)  # held: the clock stands, the wait's timer shows it
+    qtbot.waitUntil(lambda: player.preview_repaint.repaints == 2)  # the wait's timer
+    for _ in range(3):
+        QApplication.processEvents()
+    assert _shown(player) == _fresh(player)
+    window.document.cancel_preview()
+    assert not player.preview_repaint.held
