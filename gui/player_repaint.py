@@ -7,7 +7,8 @@ time as the GM's own map. The players watch a screen share (compressed video, 15
 second), so while the GM's document is in a preview the players' view stops following its
 items' updates (``QGraphicsView.NoViewportUpdate``) and repaints whole, at most every
 :data:`PREVIEW_REPAINT_S` seconds by the program's clock (:mod:`engine.clock`), and once
-more at the end of the wait so the last step is shown. When the preview ends (the drop, an
+more at the end of the wait so the last step is shown (what changes in its scene alone, as
+the party's sight landing from its worker, is held to the same pace). When the preview ends (the drop, an
 Escape, an undo) the view follows its items again and repaints whole at once: what the
 players see then is the fresh picture. ``grab()`` always renders fresh, whatever this does.
 """
@@ -42,6 +43,9 @@ class PreviewRepaint(QObject):
         self._later.setTimerType(Qt.TimerType.PreciseTimer)
         self._later.timeout.connect(self._due)
         document.changed.connect(self._on_change)
+        # what changes in the players' scene while held (the party's sight landing from its
+        # worker, a ping, the answers) asks for a repaint too, within the same limit
+        view.scene().changed.connect(self._on_scene)
 
     def _on_change(self, _change=None) -> None:
         if not getattr(self.document, "in_preview", False):
@@ -52,6 +56,15 @@ class PreviewRepaint(QObject):
             self.view.setViewportUpdateMode(_HOLD)
             self._repaint()
             return
+        self._soon()
+
+    def _on_scene(self, _regions=None) -> None:
+        if self.held:
+            self._soon()
+
+    def _soon(self) -> None:
+        """Repaint now when the last repaint is :data:`PREVIEW_REPAINT_S` old, else at the
+        end of the wait."""
         left = PREVIEW_REPAINT_S - self._since.elapsed()
         if left <= 0:
             self._later.stop()
