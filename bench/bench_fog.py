@@ -16,7 +16,10 @@ explored grows), and the load average.
 Measured (issue 26 item 7; the budget is 12 ms for the step, the players' window included):
 at load 24-26 on 2 cores, GUI-thread CPU medians on 200 x 2,000, 25.1 ms with the player view
 open and 15.9 closed (27.0 and 17.3 for the code before, run in turn), the drop 82.7 ms, while
-``bench/bench_drag.py``'s plain step without fog took 14.5 ms (README, "Speed").
+``bench/bench_drag.py``'s plain step without fog took 14.5 ms (README, "Speed"). With the
+players' window's repaints held to one every 0.1 s during a drag (``gui.player_repaint``), at
+load 3-3.6, main and the change run in turn: open 13.2-17.2 ms before, 9.9-14.2 after (closed
+7.7-9.2 and 8.3-11.4); the drop 49-66 ms CPU either way.
 
 Run: ``python bench/bench_fog.py [--steps N] [--json]``
 """
