@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage, QImageReader
 
 from gui import svg_worker
@@ -77,13 +77,18 @@ def decode_picture(data: bytes, seconds: float | None = None, wall: float | None
     return _decode_raster(data)
 
 
-def _reader(data: bytes, fmt: bytes | None = None) -> tuple[QImageReader, QBuffer]:
-    buf = QBuffer()
-    buf.setData(QByteArray(data))
-    buf.open(QIODevice.OpenModeFlag.ReadOnly)
-    reader = QImageReader(buf, fmt) if fmt else QImageReader(buf)
-    reader.setDecideFormatFromContent(fmt is None)
-    return reader, buf
+def _reader(data: bytes) -> tuple[QImageReader, tempfile.TemporaryDirectory]:
+    # A reader on a file Qt opens itself. Never a QBuffer made here: pictures are decoded in
+    # worker threads, and Qt reads a device while holding its image plugins' lock; a device
+    # made in Python asks for the GIL on each read (PySide checks for Python overrides), so a
+    # GUI thread asking Qt for an icon (that lock) while holding the GIL deadlocked both.
+    folder = tempfile.TemporaryDirectory(prefix="coverfire-picture-")
+    path = os.path.join(folder.name, "picture")
+    with open(path, "wb") as f:
+        f.write(data)
+    reader = QImageReader(path)
+    reader.setDecideFormatFromContent(True)
+    return reader, folder
 
 
 def _decode_raster(data: bytes) -> tuple[QImage | None, str | None]:
@@ -91,18 +96,25 @@ def _decode_raster(data: bytes) -> tuple[QImage | None, str | None]:
         info = image_header(data)
         if info.problem:
             return None, f"{NOT_READABLE} ({info.problem})"
+        why = size_problem(info)
+        if why:
+            return None, f"is a picture Coverfire does not decode: {why}"
+        img = QImage.fromData(data)  # (Qt's own buffer: see _reader)
     else:
-        reader, _buf = _reader(data)
-        fmt = bytes(reader.format()).decode("ascii", "replace")
-        if not fmt or fmt in ("svg", "svgz"):
-            return None, NOT_READABLE
-        s = reader.size()
-        info = ImageInfo(fmt, max(0, s.width()), max(0, s.height()))
-    why = size_problem(info)
-    if why:
-        return None, f"is a picture Coverfire does not decode: {why}"
-    reader, _buf = _reader(data)
-    img = reader.read()
+        reader, folder = _reader(data)
+        try:
+            fmt = bytes(reader.format()).decode("ascii", "replace")
+            if not fmt or fmt in ("svg", "svgz"):
+                return None, NOT_READABLE
+            s = reader.size()
+            info = ImageInfo(fmt, max(0, s.width()), max(0, s.height()))
+            why = size_problem(info)
+            if why:
+                return None, f"is a picture Coverfire does not decode: {why}"
+            img = reader.read()
+        finally:
+            reader.setFileName("")  # (closes the file before its folder goes: Windows)
+            folder.cleanup()
     if img.isNull():
         return None, NOT_READABLE
     if img.width() > MAX_IMAGE_SIDE or img.height() > MAX_IMAGE_SIDE or img.width() * img.height() > MAX_IMAGE_PIXELS:

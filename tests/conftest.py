@@ -22,6 +22,14 @@ os.environ["QT_QPA_PLATFORM"] = SUITE_PLATFORM
 SHARED = ROOT.parent / "shared"
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: two workers a core (at most 8). A GUI test spends about a third of its time
+    waiting (the window's timers, its worker threads, child processes), so one worker a core
+    left the cores a third idle: on 2 cores, quiet, the suite took 242 s with 2 workers and
+    197 s with 4 (2026-12-02, load 2-4)."""
+    return max(1, min(2 * (os.cpu_count() or 1), 8))
+
+
 def pytest_report_header(config):
     if _GIVEN_PLATFORM and _GIVEN_PLATFORM != SUITE_PLATFORM:
         return [f"Qt platform: the suite's own offscreen screens (QT_QPA_PLATFORM={_GIVEN_PLATFORM!r} from the environment is not used)"]
@@ -112,3 +120,30 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.timeout(300))
     weight = _file_seconds()
     items.sort(key=lambda item: -weight.get(item.nodeid.split("::")[0], 0.0))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A backstop under pytest-timeout: its timer is a Python thread, which cannot run while a
+    deadlock holds the GIL (a Qt lock taken with the GIL held on one thread, the GIL asked for
+    under that lock on another: seen once, a picture decoded in a worker while the window
+    built its menus). faulthandler's watchdog is a C thread: 30 s after the test's timeout it
+    prints every thread's stack and ends the worker, which xdist reports and replaces, so the
+    suite never hangs."""
+    import faulthandler
+
+    marker = item.get_closest_marker("timeout")
+    try:  # the test's own timeout, else --timeout, else the ini's (0: none, as pytest-timeout)
+        given = item.config.getoption("timeout", None)
+        seconds = float(marker.args[0] if marker and marker.args
+                        else given if given is not None else item.config.getini("timeout") or 0)
+    except (TypeError, ValueError):
+        seconds = 0.0
+    armed = seconds > 0
+    if armed:
+        faulthandler.dump_traceback_later(seconds + 30, exit=True, file=sys.__stderr__)
+    try:
+        yield
+    finally:
+        if armed:
+            faulthandler.cancel_dump_traceback_later()
