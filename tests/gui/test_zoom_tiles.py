@@ -20,6 +20,18 @@ def _grab(view) -> np.ndarray:
         :, : img.width() * 4].copy()
 
 
+def _rendered(view):
+    """The view drawn directly (``QGraphicsView.render``, no kept tile pictures), as bytes."""
+    img = QImage(view.viewport().size() * view.viewport().devicePixelRatioF(), QImage.Format.Format_RGB32)
+    img.setDevicePixelRatio(view.viewport().devicePixelRatioF())
+    painter = QPainter(img)
+    view.render(painter, QRectF(0, 0, view.viewport().width(), view.viewport().height()), view.viewport().rect())
+    painter.end()
+    ptr = img.constBits()
+    return np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
+        :, : img.width() * 4].copy()
+
+
 def test_a_zoom_draws_the_tiles_afresh_a_budget_at_a_time(window, qtbot):
     enc = make_scene(5, tokens=20, obstacles=3000)
     window.document.set_content(enc, None)
@@ -45,14 +57,7 @@ def test_a_zoom_draws_the_tiles_afresh_a_budget_at_a_time(window, qtbot):
     shown = _grab(view)
     assert sum(t.drawn for t in tiles) == drawn_before  # (no tile drawn afresh: the pictures are current)
     assert sum(t.blits for t in tiles) > blits_before  # (the grab showed the pictures)
-    img = QImage(view.viewport().size() * view.viewport().devicePixelRatioF(), QImage.Format.Format_RGB32)
-    img.setDevicePixelRatio(view.viewport().devicePixelRatioF())
-    painter = QPainter(img)
-    view.render(painter, QRectF(0, 0, view.viewport().width(), view.viewport().height()), view.viewport().rect())
-    painter.end()
-    ptr = img.constBits()
-    direct = np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
-        :, : img.width() * 4]
+    direct = _rendered(view)
     diff = np.abs(shown.astype(int) - direct.astype(int))
     assert diff.mean() < 2.0
     assert np.mean(diff.max(axis=1) > 40) < 0.05  # (nearly every row alike)
@@ -91,14 +96,7 @@ def test_zoomed_in_a_paint_draws_afresh_a_budget_of_pixels_and_ends_as_drawn_dir
     qtbot.waitUntil(lambda: not layer.redrawing, timeout=10000)
     view.viewport().repaint()
     shown = _grab(view)
-    img = QImage(view.viewport().size() * view.viewport().devicePixelRatioF(), QImage.Format.Format_RGB32)
-    img.setDevicePixelRatio(view.viewport().devicePixelRatioF())
-    painter = QPainter(img)
-    view.render(painter, QRectF(0, 0, view.viewport().width(), view.viewport().height()), view.viewport().rect())
-    painter.end()
-    ptr = img.constBits()
-    direct = np.frombuffer(ptr, dtype=np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())[
-        :, : img.width() * 4]
+    direct = _rendered(view)
     diff = np.abs(shown[::3, ::3].astype(np.int16) - direct[::3, ::3].astype(np.int16))  # (every third pixel)
     assert diff.mean() < 2.0
 
