@@ -28,6 +28,7 @@ ACTION_FLOW = frozenset({
     "apply", "preview", "check", "why_not", "move", "plan_move", "available_maneuvers",
     "available_actions", "start_resolution", "plan_blast_on_map", "resolve_blast", "landing_facts",
     "apply_damage", "roll_through", "SuppressionTestResolution", "AttackResolution", "BlastResolution",
+    "action_cost",
 })
 
 

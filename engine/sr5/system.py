@@ -346,9 +346,12 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         """The plan of a declaration (pools with every die's source, ``problems``: it is
         planned although refused, so the GM sees why), the cost of an
         :class:`~engine.sr5.actions.Action` (refused: :class:`IllegalActionError`), changing
-        nothing."""
+        nothing; ``Forced(action)``: the cost it would take although refused (the tracker
+        lists every action with its cost)."""
         from engine.sr5.actions import Action, action_cost
 
+        if isinstance(action, Forced) and isinstance(action.value, Action):
+            return action_cost(encounter, action.value)
         if isinstance(action, Action):
             reason = self.why_not(encounter, action)
             if reason:

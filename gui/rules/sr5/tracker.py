@@ -4,8 +4,9 @@ token may take now (and why not, for the others), interrupts, and who is under s
 fire.
 
 Every answer is the engine's: whether an action may be taken now is the door's
-(``RuleSystem.why_not``); the reads are ``engine.sr5``'s (``initiative_order``,
-``action_order``, ``phase_budget``, ``action_cost``, ``movement``), ``condition.monitor`` and
+(``RuleSystem.why_not``), and so is what it costs (``preview`` of it ``Forced``: its cost
+although refused); the reads are ``engine.sr5``'s (``initiative_order``,
+``action_order``, ``phase_budget``, ``movement``), ``condition.monitor`` and
 ``suppressive.suppression_status``. Buttons call the controller, which applies through the
 door and lands each outcome as one undo step.
 """
@@ -39,6 +40,7 @@ from engine.sr5 import condition
 from engine.sr5 import actions as sr5_actions, economy as sr5_economy
 from engine.sr5 import initiative as sr5_initiative, movement as sr5_movement
 from engine.sr5.changes import RULESET, settings_of, sheet_of
+from engine.sr5.system import Forced
 from engine.sr5.tables import CHOKES, current_choke, current_mode, has_choke, weapon_modes
 from gui.rules.sr5.widgets import bad, good, muted, parse_faces
 from gui.rules.base import Kept
@@ -513,7 +515,7 @@ class InitiativeTracker(QWidget):
             action = self.action_for(spec.id, tid, map_facts=False)
             reason = system.why_not(enc, action)  # the door: the action with this dock's parameter
             try:
-                cost, ini = sr5_actions.action_cost(enc, action)
+                cost, ini = system.preview(enc, Forced(action))  # (its cost although refused)
             except IllegalActionError:
                 cost, ini = spec.cost, spec.initiative
             label = spec.label

@@ -54,3 +54,13 @@ def test_a_refused_action_lands_only_when_the_gm_forces_it():
         SR5.apply(enc, act)
     out = SR5.apply(enc, Forced(act))  # the GM's word
     assert SR5.why_not(enc, Forced(act)) is None and out.label == "A: Stand Up"
+
+
+def test_a_refused_action_still_says_its_cost_when_forced():
+    # the tracker lists every action with its cost, the refused ones too, through the door
+    enc = _fight()
+    act = Action("a", "stand_up")
+    with pytest.raises(IllegalActionError, match="already standing"):
+        SR5.preview(enc, act)
+    assert SR5.preview(enc, Forced(act)) == ("simple", 0)  # Stand Up: a Simple Action, no Initiative
+    assert SR5.preview(enc, Forced(Action("a", "speak"))) == SR5.preview(enc, Action("a", "speak")) == ("free", 0)
