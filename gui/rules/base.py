@@ -196,7 +196,8 @@ class RuleController(QObject, Listener):
     action landed (emitted by the subclass); ``stateChanged()`` after any committed change of
     the encounter (edits, undo, redo, files).
 
-    A subclass sets :attr:`ruleset` and overrides :meth:`saved_log` and :meth:`log_lines`."""
+    A subclass sets :attr:`ruleset` and overrides :meth:`saved_log` and :meth:`log_lines`
+    (and :meth:`saved_batches` to show a loaded log in more than one batch)."""
 
     activeChanged = Signal(bool)
     applied = Signal(object)
@@ -221,9 +222,14 @@ class RuleController(QObject, Listener):
         """The rule system's log entries saved in ``encounter`` (oldest first)."""
         raise NotImplementedError
 
-    def log_lines(self, entries: Sequence) -> list[tuple[str, str]]:
-        """The shared log's (text, kind) lines for saved log ``entries``."""
+    def log_lines(self, entries: Sequence, detail=None) -> list[tuple[str, str]]:
+        """The shared log's (text, kind) lines for saved log ``entries`` (written by the
+        outcome whose ``detail`` is given; None: loaded from the file)."""
         raise NotImplementedError
+
+    def saved_batches(self, saved: Sequence) -> list[tuple[int, int, int | None]]:
+        """How a loaded log shows: ``(start, end, round)`` of each batch (default one)."""
+        return [(0, len(saved), None)]
 
     # -- state ------------------------------------------------------------------------------------
     @property
@@ -253,24 +259,25 @@ class RuleController(QObject, Listener):
         through while undone), then ``applied`` for the panels. Returns the outcome's
         ``detail`` (the system's own record)."""
         start = len(self.saved_log(self.document.committed))
-        land(self.window, outcome, text)
-        self.record_log(start, outcome.encounter)
+        if land(self.window, outcome, text):
+            self.record_log(start, outcome.encounter, outcome.detail)
         self.applied.emit(outcome.detail)
         return outcome.detail
 
-    def record_log(self, start: int, encounter: Encounter) -> None:
-        """Mirror the saved log's entries of ``encounter`` from index ``start`` on into the
-        shared combat log, as one batch that undo strikes through."""
+    def record_log(self, start: int, encounter: Encounter, detail=None) -> None:
+        """Mirror the saved log's entries of ``encounter`` from index ``start`` on (written by
+        the outcome whose ``detail`` is given) into the shared combat log, as one batch that
+        undo strikes through."""
         entries = tuple(self.saved_log(encounter)[start:])
         if entries:
-            self.add_log(start, entries, round=self.system.round_number(encounter) or None)
+            self.add_log(start, entries, round=self.system.round_number(encounter) or None, detail=detail)
 
     # -- the combat log ---------------------------------------------------------------------------
     def add_log(self, start: int, entries: Sequence, *, round: int | None = None,
-                timestamp: bool | None = True) -> None:
+                timestamp: bool | None = True, detail=None) -> None:
         """Show ``entries`` (the saved log's from index ``start`` on) in the shared combat log
         as one batch, which undo strikes through."""
-        self._mirror.add(start, entries, self.log_lines(entries), round=round, timestamp=timestamp)
+        self._mirror.add(start, entries, self.log_lines(entries, detail), round=round, timestamp=timestamp)
 
     # -- document ---------------------------------------------------------------------------------
     def _on_document(self, change) -> None:
@@ -291,8 +298,8 @@ class RuleController(QObject, Listener):
         self._mirror.clear()
         if active:
             saved = self.saved_log(enc)
-            if saved:
-                self.add_log(0, saved, timestamp=None)
+            for start, end, rnd in (self.saved_batches(saved) if saved else ()):
+                self.add_log(start, saved[start:end], round=rnd, timestamp=None)
         changed = active != self._active
         self._active = active
         self.log.want(self.ruleset, active)

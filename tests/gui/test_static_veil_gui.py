@@ -445,3 +445,38 @@ def test_a_refused_drag_lands_with_the_engines_reason_and_spends_nothing(sv, qtb
     msg = win.statusBar().currentMessage()
     assert msg.startswith("Bolt: no Movement spent")
     assert "is in a grapple with Nix and cannot use normal Movement to move away" in msg
+
+
+def test_every_static_veil_landing_goes_through_the_one_commit_path(sv, qtbot, monkeypatch):
+    """A turn, a maneuver and the end of the turn land through RuleController.land, as sr5's
+    and d100's do: one undo step named for it, its lines as one batch with the round and the
+    result's colour, struck through on undo and back on redo."""
+    from gui.rules.base import RuleController
+
+    win, ctl = sv
+    landed = []
+    real = RuleController.land
+    monkeypatch.setattr(RuleController, "land", lambda self, outcome, text=None: (
+        landed.append((self.ruleset, text)), real(self, outcome, text))[1])
+    _select(win, "kit")
+    steps = win.document.undo_stack.count()
+    _click_button(qtbot, ctl.panel.start_btn)
+    _click_button(qtbot, ctl.panel.buttons["shove"])
+    _pick(win, "jay")
+    ctl.panel.outcome.enter(True, 2)
+    _click_button(qtbot, ctl.panel.confirm_btn)
+    _click_button(qtbot, ctl.panel.end_btn)
+    assert landed == [("static-veil", "Start Kit's turn"), ("static-veil", "Shove: Kit \u2192 Jay"),
+                      ("static-veil", "End Kit's turn")]
+    stack = win.document.undo_stack
+    assert stack.count() == steps + 3 and [stack.text(steps + i) for i in range(3)] == [t for _, t in landed]
+    lines = [ln for ln in win.combat_log.lines() if ln.ruleset == "static-veil"]
+    assert [(ln.round, ln.kind) for ln in lines] == [(1, "round"), (1, "hit"), (1, "miss")]
+    assert len({ln.batch for ln in lines}) == 3  # one batch a landing
+    win.actions["undo"].trigger()
+    win.actions["undo"].trigger()
+    assert [ln.undone for ln in win.combat_log.lines() if ln.ruleset == "static-veil"] == [False, True, True]
+    assert (_token(win, "jay").x, _token(win, "jay").y) == (18.0, 15.0)
+    win.actions["redo"].trigger()
+    assert [ln.undone for ln in win.combat_log.lines() if ln.ruleset == "static-veil"] == [False, False, True]
+    assert (_token(win, "jay").x, _token(win, "jay").y) == pytest.approx((19.6, 15.0))

@@ -67,7 +67,7 @@ class D100Controller(RuleController):
     def saved_log(self, encounter: Encounter):
         return RULESET.settings(encounter).log
 
-    def log_lines(self, entries) -> list[tuple[str, str]]:
+    def log_lines(self, entries, detail=None) -> list[tuple[str, str]]:
         return [(ln.text, ln.kind) for ln in entries]
 
     # -- state ---------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ class Sr5Controller(RuleController):
     def saved_log(self, encounter: Encounter):
         return settings_of(encounter).log
 
-    def log_lines(self, entries) -> list[tuple[str, str]]:
+    def log_lines(self, entries, detail=None) -> list[tuple[str, str]]:
         return _log_lines(entries)
 
     # -- state ---------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ One :class:`StaticVeilController` per main window (installed by
 ``"static-veil"`` and follows file changes. Every question goes to the engine
 through its ``RuleSystem`` (``self.system``): ``actions`` for the picker, ``preview`` for the
 drawing (``Move`` plans a walk), ``apply`` of a maneuver, ``Move``, ``StartTurn`` or ``EndTurn``
-for the change, whose ``Outcome`` lands as one undo step (:func:`gui.rules.base.land`). Reads of
+for the change, whose ``Outcome`` lands through the one commit path of every system
+(:meth:`gui.rules.base.RuleController.land`: one undo step, its log lines, its notes). Reads of
 the sheets and settings go to ``engine.static_veil.rules.RULES``.
 
 Flow: select a token (the actor) -> click a maneuver -> for a targeted one, click the target
@@ -36,7 +37,7 @@ from engine.errors import CoverfireError, IllegalActionError
 from engine.static_veil.rules import RULES as RULESET
 from engine.static_veil.system import EndTurn, Move, StartTurn
 from gui.combat_log import combat_log_for
-from gui.rules.base import Kept, LogMirror, RuleGui, land
+from gui.rules.base import Kept, RuleController, RuleGui
 from gui.rules.base import token_name as _name
 from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for, reposition
 from gui.rules.static_veil.panel import ManeuverPanel
@@ -63,6 +64,31 @@ def _kind(entry, default: str = "") -> str:
     if entry.maneuver == "end_turn":
         return "miss"
     return default
+
+
+class StaticVeilRules(RuleController):
+    """Static Veil's landings and its saved log in the shared combat log (one batch a round
+    when a file opens; a turn starting is a "round" line, a maneuver's "hit" or "miss")."""
+
+    ruleset = RULESET_NAME
+
+    def saved_log(self, encounter):
+        return RULESET.settings(encounter).log
+
+    def log_lines(self, entries, detail=None) -> list[tuple[str, str]]:
+        success = getattr(detail, "success", None)
+        kind = "miss" if success is False else ("hit" if success else "")
+        return [(e.text, _kind(e, kind)) for e in entries]
+
+    def saved_batches(self, saved):
+        out, start = [], 0
+        while start < len(saved):  # one batch per round, so each keeps its round number
+            end = start
+            while end < len(saved) and saved[end].round == saved[start].round:
+                end += 1
+            out.append((start, end, saved[start].round))
+            start = end
+        return out
 
 
 class PickTool(Tool):
@@ -168,7 +194,8 @@ class StaticVeilController(RuleGui):
         # the shared combat log (gui.combat_log): one batch of lines per maneuver, mirrored
         # from the encounter's saved Static Veil log; undone batches are struck through
         self.log = combat_log_for(window)
-        self._mirror = LogMirror(self.log, RULESET_NAME)
+        self.rules = StaticVeilRules(window, self.log)
+        self.rules.applied.connect(self.applied)
         self.layer = StaticVeilLayer(self.view.options, labels=self.view.tokens)
         self.add_layer(self.layer)
         self.layer.set_pixel_size(self.view.m_per_px())
@@ -218,7 +245,6 @@ class StaticVeilController(RuleGui):
         self.active = on
         self.menu.menuAction().setVisible(on)
         self.layer.setVisible(on)
-        self._reset_log()
         if on:
             self.page.show_in_panel()
         else:
@@ -256,39 +282,8 @@ class StaticVeilController(RuleGui):
         """Leave the window (another rule system's encounter opened)."""
         if self.installed:
             self._stop_picking()
-            self._mirror.clear()
-            self.log.want(RULESET_NAME, False)
             self.layer.clear()
         super().uninstall()
-
-    # -- the combat log ----------------------------------------------------------------------------
-    def _reset_log(self) -> None:
-        """Show the open encounter's saved Static Veil log (or take ours away)."""
-        self._mirror.clear()
-        if self.active:
-            saved = _ruleset().settings(self.document.encounter).log
-            start = 0
-            while start < len(saved):  # one batch per round, so each keeps its round number
-                rnd = saved[start].round
-                end = start
-                while end < len(saved) and saved[end].round == rnd:
-                    end += 1
-                lines = saved[start:end]
-                self._mirror.add(start, lines, [(e.text, _kind(e)) for e in lines], round=rnd, timestamp=None)
-                start = end
-        self.log.want(RULESET_NAME, self.active)
-
-    def _log_change(self, before, change) -> None:
-        """Add a landed change's log lines as one batch."""
-        start = len(_ruleset().settings(before).log)
-        rnd = change.settings_after.round
-        kind = "miss" if change.success is False else ("hit" if change.success else "")
-        self._mirror.add(start, change.log, [(e.text, _kind(e, kind)) for e in change.log], round=rnd)
-
-    def _sync_log(self) -> None:
-        """Strike through batches whose lines left the encounter's log (undone); restore
-        those back in it (redone)."""
-        self._mirror.sync(_ruleset().settings(self.document.encounter).log)
 
     # -- events ----------------------------------------------------------------------------------
     def _on_document(self, change) -> None:
@@ -311,7 +306,6 @@ class StaticVeilController(RuleGui):
             self._reset_maneuver()
         if self.target is not None and self.target not in ids:
             self.target = None
-        self._sync_log()
         self.refresh()
 
     # -- Movement spent by dragging (RuleSystem.on_moves, in the drag's own undo step) -------------
@@ -322,7 +316,8 @@ class StaticVeilController(RuleGui):
         """A drag during a running turn: each mover's walk into the log; what was spent or
         refused (the engine's reason) in the status bar."""
         for enc_before, change in outcome.detail or ():
-            self._log_change(enc_before, change)
+            self.rules.add_log(len(self.rules.saved_log(enc_before)), change.log,
+                               round=change.settings_after.round, detail=change)
         if outcome.notes:
             self.window.statusBar().showMessage("; ".join(outcome.notes), 10000)
 
@@ -676,10 +671,8 @@ class StaticVeilController(RuleGui):
         who = _name(enc, ch.actor)
         text = f"{ch.label}: {who}" + (f" \u2192 {_name(enc, ch.target)}" if ch.target else "")
         self._reset_maneuver()
-        if land(self.window, outcome, text):
-            self._log_change(enc, ch)
+        self.rules.land(outcome, text)
         self.panel.show_message(ch.summary)
-        self.applied.emit(ch)
         return True
 
     def start_turn(self, new_round: bool = False) -> bool:
@@ -689,9 +682,7 @@ class StaticVeilController(RuleGui):
         enc = self.document.encounter
         outcome = self.system.apply(enc, StartTurn(self.actor, new_round))
         who = _name(enc, self.actor)
-        if land(self.window, outcome, f"New round: {who}'s turn" if new_round else f"Start {who}'s turn"):
-            self._log_change(enc, outcome.detail)
-        self.applied.emit(outcome.detail)
+        self.rules.land(outcome, f"New round: {who}'s turn" if new_round else f"Start {who}'s turn")
         return True
 
     def end_turn(self) -> bool:
@@ -703,10 +694,7 @@ class StaticVeilController(RuleGui):
         who = R.settings(enc).active or self.actor
         if who is None:
             return False
-        outcome = self.system.apply(enc, EndTurn(who))
-        if land(self.window, outcome, f"End {_name(enc, who)}'s turn"):
-            self._log_change(enc, outcome.detail)
-        self.applied.emit(outcome.detail)
+        self.rules.land(self.system.apply(enc, EndTurn(who)), f"End {_name(enc, who)}'s turn")
         return True
 
     def set_dice(self, model: str) -> None:
