@@ -120,10 +120,15 @@ class MoveTo:
 
 @dataclass(frozen=True)
 class Changes:
-    """What an outcome changed (Anki's ``OpChanges``): ids of tokens, obstacles, zones and
-    lights added, removed or edited; whether the map, the encounter's per-system data
-    (``settings``) or its sight settings (``sight``: fog, sides, light, explored areas)
-    changed; the log lines written."""
+    """What an outcome changed (Anki's ``OpChanges``), which the window's panels refresh from
+    (they ask nothing again of what it does not name): ids of tokens, obstacles, zones and
+    lights added, removed or edited, and of the tokens among them whose ``bodies`` changed on
+    the map (place, stance, size, side, name: anything but their per-system data
+    ``Token.rules``), or came or went (the others changed only that data: a condition, an
+    initiative score, ammunition); whether the
+    map, the encounter's per-system data (``settings``: the round, the initiative order, the
+    saved log) or its sight settings (``sight``: fog, sides, light, explored areas) changed;
+    the log lines written. ``a | b`` is what either changed."""
 
     tokens: frozenset[str] = frozenset()
     obstacles: frozenset[str] = frozenset()
@@ -133,18 +138,25 @@ class Changes:
     log: tuple[str, ...] = ()
     lights: frozenset[str] = frozenset()
     sight: bool = False
+    bodies: frozenset[str] = frozenset()
 
     @property
     def empty(self) -> bool:
         return not (self.tokens or self.obstacles or self.zones or self.settings or self.map or self.lights
                     or self.sight)
 
+    def __or__(self, other: Changes) -> Changes:
+        return Changes(self.tokens | other.tokens, self.obstacles | other.obstacles, self.zones | other.zones,
+                       self.settings or other.settings, self.map or other.map, self.log + other.log,
+                       self.lights | other.lights, self.sight or other.sight, self.bodies | other.bodies)
+
     @classmethod
     def between(cls, before: Encounter, after: Encounter, log: Sequence[str] = ()) -> Changes:
         """The record of what differs between two encounters (``engine.diff``)."""
         ids = changed_ids(before, after)
+        tokens = frozenset(ids["tokens"])
         return cls(
-            tokens=frozenset(ids["tokens"]),
+            tokens=tokens,
             obstacles=frozenset(ids["obstacles"]),
             zones=frozenset(ids["zones"]),
             settings=before.rules != after.rules,
@@ -152,7 +164,13 @@ class Changes:
             log=tuple(log),
             lights=frozenset(ids["lights"]),
             sight=before.sight is not after.sight and before.sight != after.sight,
+            bodies=frozenset(i for i in tokens if not _data_only(before.find(i), after.find(i))),
         )
+
+
+def _data_only(a, b) -> bool:
+    """Whether token ``b`` is token ``a`` with other per-system data only."""
+    return isinstance(a, Token) and isinstance(b, Token) and a.model_copy(update={"rules": b.rules}) == b
 
 
 @dataclass(frozen=True)

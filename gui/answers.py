@@ -106,7 +106,17 @@ class LiveAnswers(QObject):
             self.selection.prune(self.document.encounter)
         finally:
             self._pruning = False
+        if change.changes is not None and not change.preview and not self._reads(change.changes):
+            return  # a rule outcome that changed nothing the answers read (it says what it changed)
         self.recompute(change)
+
+    def _reads(self, changes) -> bool:
+        """Whether a rule outcome's ``changes`` (``engine.rules.Changes``) name anything the
+        answers are made of: a token's body on the map, the obstacles, zones, map, lights or
+        sight, the per-system data (movement left, for the charges) or the attacker's own
+        (its ready weapon, its aids)."""
+        return bool(changes.bodies or changes.obstacles or changes.zones or changes.map or changes.lights
+                    or changes.sight or changes.settings or self.attacker in changes.tokens)
 
     def _on_selection(self) -> None:
         if getattr(self, "_pruning", False):

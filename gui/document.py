@@ -24,7 +24,7 @@ from engine.encounter_text import EncounterText
 from engine.errors import FileChangedError, ReadOnlyFileError
 from engine.files import FileStamp, file_lock, is_read_only, save_encounter, writable_target
 from engine.model import Encounter
-from engine.rules import MoveTo
+from engine.rules import Changes, MoveTo
 from gui.edits import Diff, diff, rebase_background
 from gui.idle import IdleJob
 from gui.session import Session, Step
@@ -37,11 +37,14 @@ WARM_FROM = 1000
 class DocumentChange:
     """One change of the document's encounter: what differs (:class:`gui.edits.Diff`),
     whether it is a live preview (a drag in progress) and whether a whole new encounter was
-    loaded (``reset``)."""
+    loaded (``reset``); for a rule system's outcome landed, undone or redone, what it says it
+    ``changes`` (``engine.rules.Changes``: the panels refresh what it names and nothing
+    else), else None (an edit: they look for themselves)."""
 
     diff: Diff
     preview: bool = False
     reset: bool = False
+    changes: Changes | None = None
 
 
 class _Swap(QUndoCommand):
@@ -62,10 +65,10 @@ class _Swap(QUndoCommand):
         self._first = False
         shown = doc.session.redo(self.step)
         # the edit already showing (a drag's last preview) is told as the whole step
-        doc._signal(self.step.before if first and shown is self.step.after else shown)
+        doc._signal(self.step.before if first and shown is self.step.after else shown, changes=self.step.changes)
 
     def undo(self) -> None:
-        self._doc._signal(self._doc.session.undo(self.step))
+        self._doc._signal(self._doc.session.undo(self.step), changes=self.step.changes)
 
 
 def _has_inline_images(encounter: Encounter) -> bool:
@@ -158,13 +161,14 @@ class EncounterDocument(QObject):
             return
         self._signal(self.session.show(encounter, preview=True), preview=True)
 
-    def commit(self, encounter: Encounter, text: str) -> bool:
+    def commit(self, encounter: Encounter, text: str, changes: Changes | None = None) -> bool:
         """Land an edit as one undo step from the last committed state (dropping any preview).
         A token placed elsewhere this way (the Inspector's x and y) is placed, not moved: no
-        movement is charged (a drag lands through :meth:`commit_moves`).
+        movement is charged (a drag lands through :meth:`commit_moves`). ``changes``: what a
+        rule system's outcome says it changed (``Outcome.changes``), told to the listeners.
 
         Returns False (and restores the committed state) when nothing changed."""
-        return self._push(self.session.land(encounter, text))
+        return self._push(self.session.land(encounter, text, changes=changes))
 
     def commit_moves(self, moves: Sequence[MoveTo], text: str) -> bool:
         """Land a drag of tokens: the ``moves`` (``engine.rules.MoveTo``, each with the path
@@ -292,9 +296,9 @@ class EncounterDocument(QObject):
         return target
 
     # -- internals ---------------------------------------------------------------------------
-    def _signal(self, previous: Encounter, *, preview: bool = False) -> None:
+    def _signal(self, previous: Encounter, *, preview: bool = False, changes: Changes | None = None) -> None:
         """Tell the listeners what the session now shows instead of ``previous``."""
-        self.changed.emit(DocumentChange(diff(previous, self.encounter), preview=preview))
+        self.changed.emit(DocumentChange(diff(previous, self.encounter), preview=preview, changes=changes))
 
     def _on_clean_changed(self, clean: bool) -> None:
         self.cleanChanged.emit(clean and not self._forced_dirty)

@@ -209,6 +209,8 @@ class InspectorPanel(QWidget):
             if edits.kind_of(self.document.encounter, self._target[1]) is None:
                 self._on_selection()
                 return
+        if change.changes is not None and not self._named(change.changes):
+            return  # a rule outcome that left what is shown alone (it says what it changed)
         if change.preview:
             # (a dock tabbed behind another stays "visible" to Qt, with nothing of it on screen)
             hidden = not self.isVisible() or self.visibleRegion().isEmpty()
@@ -221,6 +223,15 @@ class InspectorPanel(QWidget):
                     self._later.start(self.PREVIEW_REFRESH_MS)
                 return
         self._refresh()
+
+    def _named(self, changes) -> bool:
+        """Whether a rule outcome's ``changes`` (``engine.rules.Changes``) name what is shown."""
+        kind, ident = self._target or ("", "")
+        if kind == "encounter":
+            return changes.map
+        if kind == "many":
+            return bool(set(self.selection.ids) & (changes.tokens | changes.obstacles | changes.zones))
+        return ident in {"token": changes.tokens, "obstacle": changes.obstacles, "zone": changes.zones}.get(kind, ())
 
     def showEvent(self, ev) -> None:
         super().showEvent(ev)

@@ -8,7 +8,9 @@ A landing: :meth:`Session.land` from the committed state (a placement: an x/y ty
 Inspector is not movement) or :meth:`Session.land_moves` (a drag's ``MoveTo`` values, charged
 by :attr:`Session.moves_hook` in the same step); then every :attr:`~Session.commit_hooks`
 hook in order, the :attr:`~Session.record_hook` last. It gives the :class:`Step` to push, or
-None when nothing changed.
+None when nothing changed. A rule system's landing hands its ``Outcome.changes``
+(``engine.rules.Changes``): the step keeps them (with what the hooks added), and so do its
+undo and redo, for the panels to refresh from.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 from engine.analysis import Tactics
 from engine.model import Encounter
-from engine.rules import MoveTo, move_tokens
+from engine.rules import Changes, MoveTo, move_tokens
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +31,13 @@ Hook = Callable[[Encounter, Encounter, str], Encounter]
 @dataclass
 class Step:
     """One undo step: the encounter ``before`` and ``after`` an edit, named ``text``
-    (rewritten in place when a save moves the file's folder: :meth:`Session.rebase`)."""
+    (rewritten in place when a save moves the file's folder: :meth:`Session.rebase`), and
+    for a rule system's outcome what it ``changes`` (either way: undo changes the same)."""
 
     before: Encounter
     after: Encounter
     text: str
+    changes: Changes | None = None
 
 
 class Session:
@@ -60,17 +64,22 @@ class Session:
         return self.encounter is not self.committed
 
     # -- landing ---------------------------------------------------------------------------------
-    def land(self, encounter: Encounter, text: str, before: Encounter | None = None) -> Step | None:
+    def land(self, encounter: Encounter, text: str, before: Encounter | None = None,
+             changes: Changes | None = None) -> Step | None:
         """The step of an edit from ``before`` (the committed state) to ``encounter``, through
-        the hooks; None when nothing changed."""
+        the hooks; None when nothing changed. ``changes``: what a rule system's outcome says
+        it changed (what the hooks change besides is added)."""
         before = self.committed if before is None else before
         if encounter is before or encounter == before:
             return None
+        outcome = encounter
         for extra in self.commit_hooks:
             encounter = extra(before, encounter, text)
         if self.record_hook is not None:  # last: it records the step as it lands
             encounter = self.record_hook(before, encounter, text)
-        return Step(before, encounter, text)
+        if changes is not None and encounter is not outcome:
+            changes = changes | Changes.between(outcome, encounter)
+        return Step(before, encounter, text, changes)
 
     def land_moves(self, moves: Sequence[MoveTo], text: str) -> Step | None:
         """The step of a drag of tokens from the committed state: the moves, charged by the
@@ -113,6 +122,8 @@ class Session:
         """Rewrite every value ``steps`` hold (a save moved the file's folder)."""
         for step in steps:
             step.before, step.after = rewrite(step.before), rewrite(step.after)
+            if step.changes is not None:  # (the map's background path)
+                step.changes = step.changes | Changes(map=True)
 
     def _follow(self, encounter: Encounter, reset: bool = False, obstacles=None) -> None:
         try:

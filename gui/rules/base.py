@@ -50,9 +50,10 @@ from gui.combat_log import CombatLog
 # -- the one commit path of a rule action -----------------------------------------------------------
 def land(window, outcome, text: str | None = None) -> bool:
     """Land a rule system's ``Outcome`` (``RuleSystem.apply``) in the window: its encounter as
-    one undo step named ``text`` (else the outcome's label), its notes in the status bar.
-    Returns whether anything changed. Every page, tracker and menu entry lands through here."""
-    landed = window.document.commit(outcome.encounter, text or outcome.label or "Rule action")
+    one undo step named ``text`` (else the outcome's label) that tells the panels what the
+    outcome ``changes`` (they refresh from it), its notes in the status bar. Returns whether
+    anything changed. Every page, tracker and menu entry lands through here."""
+    landed = window.document.commit(outcome.encounter, text or outcome.label or "Rule action", outcome.changes)
     if outcome.notes:
         window.statusBar().showMessage("; ".join(outcome.notes), 10000)
     return landed
@@ -193,8 +194,9 @@ class LogMirror:
 class RuleController(QObject, Listener):
     """The rule system :attr:`ruleset` on one main window. Signals: ``activeChanged(bool)``
     when an encounter of this rule system is opened or left; ``applied(change)`` after an
-    action landed (emitted by the subclass); ``stateChanged()`` after any committed change of
-    the encounter (edits, undo, redo, files).
+    action landed (:meth:`land`); ``stateChanged()`` after any committed change of the
+    encounter (edits, undo, redo, files), with :attr:`changes` set meanwhile when it was a
+    rule outcome's.
 
     A subclass sets :attr:`ruleset` and overrides :meth:`saved_log` and :meth:`log_lines`
     (and :meth:`saved_batches` to show a loaded log in more than one batch)."""
@@ -214,6 +216,9 @@ class RuleController(QObject, Listener):
         self.log = log
         self._mirror = LogMirror(log, self.ruleset)
         self._active = False
+        #: while ``stateChanged`` is told of a rule outcome landed, undone or redone: what it
+        #: says it changed (``engine.rules.Changes``), else None (the panels look for themselves)
+        self.changes = None
         self.listen(self.document.changed, self._on_document)
         self._reset()
 
@@ -290,7 +295,11 @@ class RuleController(QObject, Listener):
             self._reset()  # the ruleset itself was edited
             return
         self._sync_log()
-        self.stateChanged.emit()
+        self.changes = change.changes  # (a rule outcome's: what the panels refresh, while told)
+        try:
+            self.stateChanged.emit()
+        finally:
+            self.changes = None
 
     def _reset(self) -> None:
         enc = self.document.encounter

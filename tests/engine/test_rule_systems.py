@@ -213,3 +213,16 @@ def test_condition_tracks_for_the_bars(demo_path):
     assert d100.condition_tracks(_d100(), "b") == ()  # no sheet, no bar
     sv = find_system("static-veil")
     assert sv.condition_tracks(_sv(), "a") == ()  # Static Veil sheets have no maximum
+
+
+def test_changes_say_which_tokens_changed_on_the_map_and_which_only_their_sheets(demo_path):
+    e = load_encounter(demo_path)
+    a, b, c = e.tokens[0], e.tokens[1], e.tokens[2]
+    sheet = b.rules["sr5"].model_copy(update={"physical_damage": 3})
+    e2 = e.model_copy(update={"tokens": (a.model_copy(update={"x": a.x + 2.0}), b.with_rules("sr5", sheet))
+                              + e.tokens[3:]})
+    ch = Changes.between(e, e2)
+    assert ch.tokens == {a.id, b.id, c.id} and ch.bodies == {a.id, c.id}  # c went; b only its sheet
+    both = ch | Changes(zones=frozenset({"z"}), settings=True, log=("one line",))
+    assert both.tokens == ch.tokens and both.bodies == ch.bodies and both.zones == {"z"}
+    assert both.settings and both.log == ("one line",) and not ch.settings

@@ -313,10 +313,17 @@ class InitiativeTracker(QWidget):
         # fill them again (500 tokens: ~7 ms a refresh, two refreshes for a wall drawn)
         # (the rows do not depend on the token shown: a click on another token only moves
         # the highlight and fills the actions, ~10 ms less a click with 500 tokens)
+        # a rule outcome says what it changed (c.changes): the order is filled again only when
+        # it names the tokens, the zones or the sr5 settings
         key = (enc.tokens, enc.zones, enc.rules)
         shown = c.shown_token()
-        if self._filled is None or len(key) != len(self._filled) or any(
-                a is not b for a, b in zip(key, self._filled)):
+        ch = c.changes
+        if ch is not None:
+            stale = self._filled is None or bool(ch.tokens or ch.zones or ch.settings)
+        else:
+            stale = self._filled is None or len(key) != len(self._filled) or any(
+                a is not b for a, b in zip(key, self._filled))
+        if stale:
             self._fill_order()
             self._fill_who()
             self._filled, self._filled_shown = key, shown
