@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from engine import clock, limits
-from engine.files import _dump, checked_data, dumps_data, encounter_to_data
+from engine.files import dump_value, checked_data, dumps_data, encounter_to_data
 from engine.model import Encounter
 
 #: The encounter's long tuples whose items' texts are kept (``lights`` is left to the
@@ -55,7 +55,7 @@ def _holds_kept(data: dict) -> bool:
 
 
 def _dump_with(data: Any, indent: str) -> str:
-    """:func:`engine.files._dump`, with :class:`_Items` written from their kept texts."""
+    """:func:`engine.files.dump_value`, with :class:`_Items` written from their kept texts."""
     if isinstance(data, _Text):
         return data.text
     if isinstance(data, _Items):
@@ -66,7 +66,7 @@ def _dump_with(data: Any, indent: str) -> str:
         body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump_with(v, inner)}"
                           for k, v in data.items())
         return "{\n" + body + "\n" + indent + "}"
-    return _dump(data, indent)
+    return dump_value(data, indent)
 
 
 class EncounterText:
@@ -90,7 +90,7 @@ class EncounterText:
         # checked where it stands in a file (its depth, a polygon's points); a refusal: the
         # caller writes the ordinary way, for the ordinary message and path
         limits.check_data({field: [data]})
-        text = _dump(data, _ITEM_INDENT)
+        text = dump_value(data, _ITEM_INDENT)
         self._kept[id(value)] = (value, text)
         if keep is not None:
             keep[id(value)] = (value, text)
@@ -136,7 +136,7 @@ class EncounterText:
     def _checked_text(value, indent: str) -> str:
         data = value.model_dump(mode="json", exclude_none=True)
         limits.check_data({"rules": {"log": [data]}})
-        return _dump(data, indent)
+        return dump_value(data, indent)
 
     def _record(self, record, keep: dict) -> str:
         """The text of a recorded fight at its place in the file (``"record"`` at the top
@@ -145,11 +145,11 @@ class EncounterText:
 
         def start_text() -> str:
             limits.check_data({"record": {"start": record.start}})
-            return _dump(record.start, "    ")
+            return dump_value(record.start, "    ")
 
         start = self._kept_text(record.start, start_text, keep)
         steps = self._grown("steps", record.steps, "    ", keep,
-                            lambda st: _dump(st.model_dump(mode="json", exclude_none=True), "      ")) \
+                            lambda st: dump_value(st.model_dump(mode="json", exclude_none=True), "      ")) \
             if record.steps else "[]"
         return _dump_with({**head, "start": _Text(start), "steps": _Text(steps)}, "  ")
 
@@ -243,5 +243,5 @@ class EncounterText:
                             yield x, (lambda x=x: self._checked_text(x, "        "))
         if encounter.record is not None:
             for step in encounter.record.steps:
-                yield step, (lambda st=step: _dump(st.model_dump(mode="json", exclude_none=True), "      "))
+                yield step, (lambda st=step: dump_value(st.model_dump(mode="json", exclude_none=True), "      "))
 

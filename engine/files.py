@@ -78,12 +78,12 @@ def encounter_from_data(data: Any, *, file: str | None = None, notes: list[str] 
     try:
         return Encounter.model_validate(data, context={"text_checked": True})
     except ValidationError as exc:
-        raise _from_validation(exc, file) from None
+        raise file_error_of(exc, file) from None
     except EncounterFileError as exc:  # raised directly by a validator outside pydantic
         raise EncounterFileError(exc.reason, file=file, path=exc.path) from None
 
 
-def _from_validation(exc: ValidationError, file: str | None) -> EncounterFileError:
+def file_error_of(exc: ValidationError, file: str | None) -> EncounterFileError:
     errors = exc.errors()
     first = errors[0]
     inner = first.get("ctx", {}).get("error")
@@ -198,19 +198,19 @@ def dumps_data(data: Any) -> str:
     of points on one line (a 5,000-obstacle map was 24 MB with a coordinate a line, and the
     pure-Python indenting encoder took a second to write it); UTF-8 text as is, NaN refused
     (``ValueError``)."""
-    return _dump(data, "") + "\n"
+    return dump_value(data, "") + "\n"
 
 
-def _dump(data: Any, indent: str) -> str:
+def dump_value(data: Any, indent: str) -> str:
     if not isinstance(data, (dict, list)) or not data or (isinstance(data, list) and _flat(data)) or \
             (isinstance(data, dict) and "patch" in data and "check" in data):  # a recorded step: one line
         return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
     inner = indent + "  "
     if isinstance(data, dict):
-        body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump(v, inner)}"
+        body = ",\n".join(f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {dump_value(v, inner)}"
                           for k, v in data.items())
         return "{\n" + body + "\n" + indent + "}"
-    return "[\n" + ",\n".join(inner + _dump(v, inner) for v in data) + "\n" + indent + "]"
+    return "[\n" + ",\n".join(inner + dump_value(v, inner) for v in data) + "\n" + indent + "]"
 
 
 def _mode_for(p: Path) -> int:

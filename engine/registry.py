@@ -35,14 +35,14 @@ def register(system: RuleSystem) -> RuleSystem:
         if getattr(system, attr, None) is None:
             raise TypeError(f"{type(system).__name__} must set {attr}")
     _REGISTRY[system.name] = system
-    _legacy.cache = None
+    legacy_keys.cache = None
     return system
 
 
 def unregister(name: str) -> None:
     """Remove a registered system (for tests that register their own)."""
     _REGISTRY.pop(name, None)
-    _legacy.cache = None
+    legacy_keys.cache = None
 
 
 def _module_for(name: str) -> str:
@@ -106,14 +106,14 @@ def _engine_dir() -> Path:
     return Path(__file__).resolve().parent
 
 
-def _legacy() -> dict[str, str]:
+def legacy_keys() -> dict[str, str]:
     """Version-1 field name -> ruleset name, for every registered system that had one."""
-    if _legacy.cache is None:
-        _legacy.cache = {s.legacy_key: s.name for s in systems() if s.legacy_key}
-    return _legacy.cache
+    if legacy_keys.cache is None:
+        legacy_keys.cache = {s.legacy_key: s.name for s in systems() if s.legacy_key}
+    return legacy_keys.cache
 
 
-_legacy.cache = None  # type: ignore[attr-defined]
+legacy_keys.cache = None  # type: ignore[attr-defined]
 
 
 # --------------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def lift_legacy(data: Any, kind: str) -> Any:
 
     if not isinstance(data, dict):
         return data
-    legacy = _legacy()
+    legacy = legacy_keys()
     found = [k for k in data if k in legacy]
     if not found:
         return data

@@ -165,7 +165,7 @@ def _walk_model(model: type[BaseModel], data: dict, loc: tuple) -> tuple[tuple, 
         if hit:
             return hit
     if kind is not None:  # version 1: a system's data beside the common fields ("sr5": {...})
-        legacy = {k: n for k, n in _rules._legacy().items() if k in data and isinstance(data[k], dict)}
+        legacy = {k: n for k, n in _rules.legacy_keys().items() if k in data and isinstance(data[k], dict)}
         for key, ruleset in legacy.items():
             hit = _walk_rules({ruleset: data[key]}, loc, kind)
             if hit:

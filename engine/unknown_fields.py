@@ -118,7 +118,7 @@ def _walk(model: type[BaseModel], data: dict, loc: tuple, counter: _Counter) -> 
 
     fields = {(f.alias or name): name for name, f in model.model_fields.items()}
     keeps = model.model_config.get("extra") == "allow"
-    legacy = registry._legacy() if _rules_models(model, "rules") is not None else {}
+    legacy = registry.legacy_keys() if _rules_models(model, "rules") is not None else {}
     for key, value in data.items():
         name = fields.get(key)
         if name is None:

@@ -60,11 +60,11 @@ def run_app(path: str | Path | None) -> int:
     start = StartWindow(Path(path).name if path else "the demo")
     start.show_and_paint()
     from gui.launch import open_target
-    from gui.main_window import MainWindow, _demo_path
+    from gui.main_window import MainWindow, demo_file
 
     win = MainWindow()
-    open_target(win, Path(path) if path else _demo_path(), _demo_path())
-    opener.attach(win, _demo_path())
+    open_target(win, Path(path) if path else demo_file(), demo_file())
+    opener.attach(win, demo_file())
     # what is there now (modules, the window, the first encounter) lives as long as the
     # program: the garbage collector's full passes skip it from here on (a full pass over
     # it took tens of ms at a random moment, a visible hitch in a drag)

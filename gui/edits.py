@@ -101,7 +101,7 @@ def checked(encounter: Encounter, base: Encounter | None = None) -> Encounter:
     from pydantic import BaseModel, ValidationError
 
     from engine import limits
-    from engine.files import _from_validation
+    from engine.files import file_error_of
 
     try:
         if base is None or encounter.ruleset != base.ruleset:
@@ -136,7 +136,7 @@ def checked(encounter: Encounter, base: Encounter | None = None) -> Encounter:
         limits.check_data(fresh, models=True)
         return Encounter.model_validate(data, context={"text_checked": True})
     except ValidationError as exc:
-        raise _from_validation(exc, None) from None
+        raise file_error_of(exc, None) from None
 
 
 # -- moves (fast, no revalidation) ------------------------------------------------------------
@@ -422,12 +422,12 @@ def apply_encounter_fields(encounter: Encounter, fields: Mapping[str, object]) -
 
     from pydantic import ValidationError
 
-    from engine.files import _from_validation
+    from engine.files import file_error_of
 
     try:
         new_map = MapSpec.model_validate(data_map) if mapf else encounter.map
     except ValidationError as exc:
-        err = _from_validation(exc, None)
+        err = file_error_of(exc, None)
         raise type(err)(err.reason, path="$.map" + err.path[1:]) from None
     return checked(encounter.model_copy(update={**top, "map": new_map}), encounter)
 
@@ -437,13 +437,13 @@ def replace_from_data(encounter: Encounter, ident: str, data: Mapping[str, objec
     checked by the engine; the object may change its id (zones follow a renamed owner)."""
     from pydantic import ValidationError
 
-    from engine.files import _from_validation
+    from engine.files import file_error_of
 
     item = find(encounter, ident)
     try:
         new_item = type(item).model_validate(dict(data))
     except ValidationError as exc:
-        raise _from_validation(exc, None) from None
+        raise file_error_of(exc, None) from None
     if new_item.id != ident and new_item.id in encounter.all_ids():
         from engine.errors import EncounterFileError
 

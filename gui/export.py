@@ -368,9 +368,9 @@ def _make_dialog_class():
 
         def _start_folder(self) -> Path:
             p = self.window_.document.path
-            from gui.main_window import _demo_path
+            from gui.main_window import demo_file
 
-            if p is not None and p.resolve() != _demo_path().resolve():
+            if p is not None and p.resolve() != demo_file().resolve():
                 return p.parent
             return Path.home()
 

@@ -98,7 +98,7 @@ def register_extension(fn: Callable[["MainWindow"], None]) -> Callable[["MainWin
     return fn
 
 
-def _demo_path() -> Path:
+def demo_file() -> Path:
     from assets import demo_encounter_path
 
     return demo_encounter_path()
@@ -108,7 +108,7 @@ def demo_paths() -> list[Path]:
     """The bundled demo encounters (the main demo first), one per rule system."""
     from assets import ENCOUNTERS
 
-    first = _demo_path()
+    first = demo_file()
     return [first] + sorted(p for p in ENCOUNTERS.glob("demo*.json") if p != first)
 
 
@@ -661,7 +661,7 @@ class MainWindow(QMainWindow):
         the bundled file is never written."""
         from engine.files import load_encounter
 
-        path = Path(path) if path is not None else _demo_path()
+        path = Path(path) if path is not None else demo_file()
         if not self.maybe_save():
             return False
         try:

@@ -39,7 +39,7 @@ from gui.layers import (
     TokenLayer,
     ZoneLabelLayer,
     ZoneLayer,
-    _alpha,
+    with_alpha,
     cosmetic,
     draw_label,
     selection_sketch,
@@ -790,14 +790,14 @@ class MapView(pg.GraphicsView):
         return best
 
     def _draw_scale_bar(self, painter: QPainter, vp) -> None:
-        from gui.layers import SPRITES, _dpr
+        from gui.layers import SPRITES, device_ratio
 
         metres = self.scale_bar_metres()
         length = round(metres / self.m_per_px(), 1)
         s = self.options.label_scale
         w, h = length + 40, 30 * s + 30
         pm = SPRITES.get(("scalebar", metres, length, s), w, h,
-                         lambda q: self._paint_scale_bar(q, metres, length, h), _dpr(painter))
+                         lambda q: self._paint_scale_bar(q, metres, length, h), device_ratio(painter))
         painter.drawPixmap(0, int(vp.height() - h), pm)
 
     def _paint_scale_bar(self, painter: QPainter, metres: float, length: float, h: float) -> None:
@@ -1007,7 +1007,7 @@ class MapView(pg.GraphicsView):
         return self._legend_layout(rows, width)[2] + above
 
     def _draw_legend(self, painter: QPainter, vp) -> None:
-        from gui.layers import SPRITES, _dpr
+        from gui.layers import SPRITES, device_ratio
 
         entries, bw, bh = self.legend_layout()
         if not entries:
@@ -1017,7 +1017,7 @@ class MapView(pg.GraphicsView):
                               QRectF(int(left), int(top), bw + 1, bh + 1))
         key = ("legend", tuple((k, t, c.rgba(), x, y) for k, t, c, x, y in entries), bw, bh,
                self.options.label_scale)
-        pm = SPRITES.get(key, bw + 1, bh + 1, lambda q: self._paint_legend(q, entries, bw, bh), _dpr(painter))
+        pm = SPRITES.get(key, bw + 1, bh + 1, lambda q: self._paint_legend(q, entries, bw, bh), device_ratio(painter))
         painter.drawPixmap(int(left), int(top), pm)
 
     def _paint_legend(self, painter: QPainter, entries, bw: float, bh: float) -> None:
@@ -1041,7 +1041,7 @@ class MapView(pg.GraphicsView):
                 painter.drawEllipse(QPointF(cx, cy), 6 * s, 6 * s)
             elif kind == "zone":
                 painter.setPen(cosmetic(colour, 1.5))
-                painter.setBrush(QBrush(_alpha(colour, 110)))
+                painter.setBrush(QBrush(with_alpha(colour, 110)))
                 painter.drawRect(QRectF(cx - 6 * s, cy - 6 * s, 12 * s, 12 * s))
             if kind == "cover":
                 r = draw_label(painter, ox + ex, cy, "cover:", px, anchor="left", bg=None)

@@ -31,10 +31,10 @@ def render(out: str | Path, size: tuple[int, int] = (1920, 1080), attacker: str 
 
     from engine.files import load_encounter
     from gui.app import make_app
-    from gui.main_window import MainWindow, _demo_path
+    from gui.main_window import MainWindow, demo_file
 
     make_app()
-    path = Path(file) if file else _demo_path()
+    path = Path(file) if file else demo_file()
     tmp = Path(tempfile.mkdtemp(prefix="cf-shot-"))
     settings = QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat)
     win = MainWindow(load_encounter(path), path, settings=settings, autosave_folder=tmp / "autosave",

@@ -122,8 +122,6 @@ class Session:
         """Rewrite every value ``steps`` hold (a save moved the file's folder)."""
         for step in steps:
             step.before, step.after = rewrite(step.before), rewrite(step.after)
-            if step.changes is not None:  # (the map's background path)
-                step.changes = step.changes | Changes(map=True)
 
     def _follow(self, encounter: Encounter, reset: bool = False, obstacles=None) -> None:
         try:

@@ -40,7 +40,7 @@ from engine.names import token_name
 from gui import style
 from gui.answers import LiveAnswers
 from gui.document import EncounterDocument
-from gui.layers import NO_BRUSH, NO_PEN, _alpha, cosmetic
+from gui.layers import NO_BRUSH, NO_PEN, with_alpha, cosmetic
 from gui.party_sight import PartySight
 from gui.player_document import PlayerDocument
 from gui.player_view import PlayerOptions, SharedMapView
@@ -552,7 +552,7 @@ class Snapshot:
                         painter.drawRect(sq)
                     elif kind == "zone":
                         painter.setPen(QPen(colour, 1.5))
-                        painter.setBrush(QBrush(_alpha(colour, 110)))
+                        painter.setBrush(QBrush(with_alpha(colour, 110)))
                         painter.drawRect(sq)
                     else:
                         painter.setPen(QPen(QColor("#0b0d10"), 1.2))

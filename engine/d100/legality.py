@@ -30,9 +30,9 @@ from engine.d100.values import (
     Modifier,
     Preview,
     Status,
-    _chance,
-    _distance_between,
-    _heal_bonus,
+    hit_chance,
+    distance_between,
+    heal_bonus,
     actions_per_round,
     arms_of,
     lasting_of,
@@ -191,7 +191,7 @@ class Legality:
                 return f"{who} cannot attack itself"
             if sheet_of(tgt).dead:
                 return f"{token_name(tgt)} is already dead"
-            gap = _distance_between(actor, tgt)
+            gap = distance_between(actor, tgt)
             if gap > st.melee_reach + 1e-9:
                 return (f"{token_name(tgt)} is {gap:.1f} m away, beyond melee reach "
                         f"({st.melee_reach:g} m)")
@@ -204,7 +204,7 @@ class Legality:
             if ps.dead:
                 return f"{pname} is dead"
             if pid != a.actor:
-                gap = _distance_between(actor, pat)
+                gap = distance_between(actor, pat)
                 if gap > st.melee_reach + 1e-9:
                     return f"{pname} is {gap:.1f} m away, out of reach to help ({st.melee_reach:g} m)"
             if a.location is None:
@@ -386,7 +386,7 @@ class Legality:
             elif aim and (mode == "single" or i == 0):
                 mods.insert(len(base), Modifier(f"aim x{s.aim_level}", aim, "aim"))
                 aimed = True
-            out.append(_chance(mods, st, aimed))
+            out.append(hit_chance(mods, st, aimed))
         return tuple(out)
 
     def _hidden_for(self, enc: Encounter, t: TargetSpec) -> tuple[tuple[str, ...], str, int]:
@@ -464,7 +464,7 @@ class Legality:
         mods = self._base(s, st, w, slot)
         for label, v in (*a.modifiers, *a.target.modifiers):
             mods.append(Modifier(label, int(v), "gm"))
-        chance = _chance(mods, st, aimed=False)
+        chance = hit_chance(mods, st, aimed=False)
         hidden, src, cover = self._hidden_for(enc, a.target)
         return AttackPreview(a.actor, a.target.id, w.name, (chance,), a.target.prefer, hidden, src,
                              cover, self._parry_chance(enc, a))
@@ -482,7 +482,7 @@ class Legality:
         if any(arm in lasting_of(ts, st).useless_arms for arm in arms_of(ts, slot)):
             return None
         mods = self._base(ts, st, w, slot)
-        return _chance(mods, st, placed=False)
+        return hit_chance(mods, st, placed=False)
 
     def _recover_chance(self, enc: Encounter, a: Recover) -> tuple[Chance, str]:
         st = settings_of(enc)
@@ -491,5 +491,5 @@ class Legality:
         mods = [Modifier(f"maximum injury of {enc.token(who).name or who}", s.max_injury, "max injury")]
         for label, v in a.modifiers:
             mods.append(Modifier(label, int(v), "gm"))
-        bonus = _heal_bonus(s.max_injury)
-        return _chance(mods, st, placed=False), "d3" + (f"+{bonus}" if bonus else "")
+        bonus = heal_bonus(s.max_injury)
+        return hit_chance(mods, st, placed=False), "d3" + (f"+{bonus}" if bonus else "")

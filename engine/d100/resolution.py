@@ -34,8 +34,8 @@ from engine.d100.values import (
     RecoverResult,
     ShotResult,
     TokenChange,
-    _heal_bonus,
-    _roll_dice,
+    heal_bonus,
+    roll_dice,
     actions_per_round,
     arms_of,
     location_for,
@@ -372,7 +372,7 @@ class Resolution:
               + (f", parry failed ({prow} vs {parry.value}%)" if parry is not None else "")
               + f"; {loc_text}: {loc.replace('_', ' ')}"
               + (" (hidden behind cover)" if loc in hidden else ""), "hit", actor, t.id)
-        raw = _roll_dice(w.rec, wpn.damage, "damage", actor)
+        raw = roll_dice(w.rec, wpn.damage, "damage", actor)
         dmg = self._damage(w, t.id, loc, raw, loc in hidden, cover)
         w.lose_aim(t.id, "was hit")
         return ShotResult(actor, t.id, wpn.name, index, ch, roll, True, auto, placed, t.prefer, lroll,
@@ -528,7 +528,7 @@ class Resolution:
             return RecoverResult(a.actor, pid, a.location, chance, roll, False, 0, None, None,
                                  inj_before, inj_before)
         who = a.actor if st.recover_by == "actor" else pid
-        bonus = _heal_bonus(w.sheet(who).max_injury)
+        bonus = heal_bonus(w.sheet(who).max_injury)
         healed = w.rec.roll(3, "heal", a.actor) + bonus
         sev_b = sev_a = None
         if a.location is None:

@@ -103,7 +103,7 @@ class Chance:
         return f"{self.value}% ({parts})"
 
 
-def _chance(mods: list[Modifier], settings: Settings, aimed: bool = False,
+def hit_chance(mods: list[Modifier], settings: Settings, aimed: bool = False,
             placed: bool = True) -> Chance:
     value = sum(m.value for m in mods)
     placed_max = 0
@@ -353,12 +353,12 @@ def arms_of(sheet: Sheet, slot: str) -> tuple[str, ...]:
     return (primary,)
 
 
-def _distance_between(a: Token, b: Token) -> float:
+def distance_between(a: Token, b: Token) -> float:
     """Metres between the two bodies' edges (0 when touching or overlapping)."""
     return max(0.0, math.hypot(a.x - b.x, a.y - b.y) - a.radius - b.radius)
 
 
-def _heal_bonus(maximum: int) -> int:
+def heal_bonus(maximum: int) -> int:
     return max(0, (maximum - 50) // 10)
 
 
@@ -372,6 +372,6 @@ def seeded_source(dice) -> SeededDice | None:
     return fallback if isinstance(fallback, SeededDice) else None
 
 
-def _roll_dice(rec: Recorder, expr: str, label: str, who: str | None) -> int:
+def roll_dice(rec: Recorder, expr: str, label: str, who: str | None) -> int:
     n, sides, k = parse_dice(expr)
     return max(0, sum(rec.dice(n, sides, label, who)) + k) if n else max(0, k)

@@ -28,7 +28,7 @@ from engine.sr5.economy import (
     FREE,
     SIMPLE,
     ActionSpec,
-    _cost_reason,
+    cost_reason,
     called_shot_reason,
     in_combat,
     log_entry,
@@ -176,7 +176,7 @@ def check_action(encounter: Encounter, action: Action) -> str | None:
     who = token_name(tok)
     cost, ini = action_cost(encounter, action)
     anytime = action.id in ANYTIME
-    reason = _cost_reason(st, action.actor, sh, cost, ini, anytime, names=encounter)
+    reason = cost_reason(st, action.actor, sh, cost, ini, anytime, names=encounter)
     if reason:
         return reason
     if not condition.can_act(sh) and wid_down_ok(action.id, cost, sh):

@@ -42,7 +42,7 @@ from engine.sr5.economy import (
     FREE,
     INTERRUPT,
     SIMPLE,
-    _cost_reason,
+    cost_reason,
     called_shot_reason,
     in_combat,
     log_entry,
@@ -406,7 +406,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
     if decl.intercept:
         if not melee:
             problems.append("Intercept is a melee attack")
-        free_ok = _cost_reason(st, decl.attacker, ash, FREE, names=encounter) is None and st.acting != decl.attacker
+        free_ok = cost_reason(st, decl.attacker, ash, FREE, names=encounter) is None and st.acting != decl.attacker
         cost, cost_ini = (FREE, 0) if free_ok else (INTERRUPT, 5)
         action = "intercept"
     elif in_combat(st) and st.acting == decl.attacker and st.phase.quick_draw_fire and action == "fire_weapon":
@@ -420,14 +420,14 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         else:
             notes.append(f"{' and '.join(late)} failed its Quick Draw test: not fired with that action, "
                          f"so this is a Fire Weapon of its own (only {' and '.join(drew)} fires with it)")
-    reason = _cost_reason(st, decl.attacker, ash, cost, cost_ini, names=encounter)
+    reason = cost_reason(st, decl.attacker, ash, cost, cost_ini, names=encounter)
     if reason:
         problems.append(reason)
     elif len(targets) > 1 and in_combat(st) and st.acting == decl.attacker:
         # the Multiple Targets declaration is a Free Action on top of the attack (seed 001)
         ph = st.phase
         after = ph.model_copy(update={"simple": ph.simple + (cost == SIMPLE), "complex": ph.complex + (cost == COMPLEX)})
-        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE, names=encounter)
+        why = cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE, names=encounter)
         if why:
             problems.append(f"several targets need the Multiple Targets Free Action: {why}")
     if in_combat(st) and st.acting == decl.attacker and st.phase.attacked and not decl.intercept:
@@ -482,7 +482,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         ph = st.phase
         after = ph.model_copy(update={"simple": ph.simple + (cost == SIMPLE), "complex": ph.complex + (cost == COMPLEX),
                                       "free": ph.free + (len(targets) > 1)})
-        why = _cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE, names=encounter)
+        why = cost_reason(st.model_copy(update={"phase": after}), decl.attacker, ash, FREE, names=encounter)
         if why:
             problems.append(f"a called shot needs the Call a Shot Free Action: {why}")
     if called and spread:
@@ -633,7 +633,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
         extra = Pool(f"{aname} -> {tname}", tuple(xparts), tuple(lparts), decl.edge)
         # defense
         choice = decl.defenses.get(tid, "normal")
-        dparts, dlimit, ini = _defense_parts(encounter, st, tid, ttok, tsh, choice, melee, mode, choke, tf, decl, facts,
+        dparts, dlimit, ini = defense_parts(encounter, st, tid, ttok, tsh, choice, melee, mode, choke, tf, decl, facts,
                                              problems, w)
         defense = Pool(f"{tname} defends", tuple(dparts), tuple(dlimit))
         ap = w.ap
@@ -648,7 +648,7 @@ def plan_attack(encounter: Encounter, decl: AttackDeclaration, facts: MapFacts) 
     return _assemble(plan)
 
 
-def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee, mode, choke, tf: TargetFacts,
+def defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee, mode, choke, tf: TargetFacts,
                    decl: AttackDeclaration, facts: MapFacts, problems: list, weapon: Weapon):
     opts = st.options
     tname = token_name(ttok)
@@ -662,7 +662,7 @@ def _defense_parts(encounter, st: Settings, tid, ttok, tsh: Sheet, choice, melee
         problems.append(f"{tname} cannot {choice} bullets: against ranged attacks only Full Defense helps")
     if choice in INTERRUPT_COST and not (choice == "full_defense" and tsh.full_defense):
         ini = INTERRUPT_COST[choice]
-        reason = _cost_reason(st, tid, tsh, INTERRUPT, ini, names=encounter)
+        reason = cost_reason(st, tid, tsh, INTERRUPT, ini, names=encounter)
         if reason:
             problems.append(reason)
     parts += wound_parts(tsh, opts)

@@ -45,11 +45,11 @@ from engine.model import Encounter, Weapon
 from engine.names import name_of, token_name, zone_name
 from engine.ranges import band_at
 from engine.sr5 import condition
-from engine.sr5.attack import AttackDeclaration, RollRequest, _defense_parts, resisted, soak_pool, soak_suppression
+from engine.sr5.attack import AttackDeclaration, RollRequest, defense_parts, resisted, soak_pool, soak_suppression
 from engine.sr5.attack import weapon_bands as _weapon_bands
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
-from engine.sr5.economy import SIMPLE, _cost_reason, in_combat, log_entry, spend
+from engine.sr5.economy import SIMPLE, cost_reason, in_combat, log_entry, spend
 from engine.sr5.dice import Roller, TestResult
 from engine.sr5.environment import EnvironmentResult, environment
 from engine.sr5.facts import MapFacts, TargetFacts, TokenFacts
@@ -535,7 +535,7 @@ def plan_blast(encounter: Encounter, decl: BlastDeclaration, facts: BlastFacts) 
     # -- action, readiness, ammunition ---------------------------------------------------------------
     action = "throw_weapon" if thrown else "fire_weapon"
     cost = SIMPLE
-    reason = _cost_reason(st, decl.attacker, ash, cost, names=encounter)
+    reason = cost_reason(st, decl.attacker, ash, cost, names=encounter)
     if reason:
         problems.append(reason)
     if in_combat(st) and st.acting == decl.attacker and st.phase.attacked:
@@ -651,11 +651,11 @@ def _target_plans(plan: BlastPlan, facts: BlastFacts, problems: list[str] | None
         tf = TargetFacts(cf.id, cf.distance, cf.cover if cf.cover != "full" else "good", True, True, False,
                          cf.cover_fraction)
         mine: list[str] = []
-        dparts, dlimit, ini = _defense_parts(enc, st, cf.id, ttok, tsh, choice, False, None, None, tf, attack_decl, mf,
+        dparts, dlimit, ini = defense_parts(enc, st, cf.id, ttok, tsh, choice, False, None, None, tf, attack_decl, mf,
                                              mine, plan.weapon)
         if mine and choice != "normal" and problems is None:
             choice = "normal"
-            dparts, dlimit, ini = _defense_parts(enc, st, cf.id, ttok, tsh, choice, False, None, None, tf, attack_decl,
+            dparts, dlimit, ini = defense_parts(enc, st, cf.id, ttok, tsh, choice, False, None, None, tf, attack_decl,
                                                  mf, [], plan.weapon)
         elif problems is not None and dv > 0:
             problems.extend(mine)

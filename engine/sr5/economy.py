@@ -133,7 +133,7 @@ def log_entry(settings: Settings, actor: str | None, kind: str, text: str, rolls
     )
 
 
-def _cost_reason(settings: Settings, tid: str, sheet: Sheet, cost: str, initiative: int = 0, anytime: bool = False,
+def cost_reason(settings: Settings, tid: str, sheet: Sheet, cost: str, initiative: int = 0, anytime: bool = False,
                  *, names: Encounter | None = None) -> str | None:
     """Why ``tid`` cannot pay ``cost`` now (None when it can), naming the tokens by their names
     in ``names`` (the encounter; their ids without it). See module docstring."""
@@ -190,7 +190,7 @@ def _cost_reason(settings: Settings, tid: str, sheet: Sheet, cost: str, initiati
 
 def check_cost(encounter: Encounter, tid: str, cost: str, *, initiative: int = 0, anytime: bool = False) -> str | None:
     """Whether ``tid`` can pay an action of ``cost`` now (None) or why not."""
-    return _cost_reason(settings_of(encounter), tid, sheet_of(encounter.token(tid)), cost, initiative, anytime,
+    return cost_reason(settings_of(encounter), tid, sheet_of(encounter.token(tid)), cost, initiative, anytime,
                         names=encounter)
 
 

@@ -15,7 +15,8 @@ from engine.model import Encounter
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
 from engine.sr5.dice import Roller, check_faces, default_roller
-from engine.sr5.economy import _name, in_combat, log_entry
+from engine.names import name_of as _name
+from engine.sr5.economy import in_combat, log_entry
 from engine.sr5.edge import BLITZ_DICE
 from engine.sr5.sheet import PhaseUse, RollRecord, Settings, Sheet
 

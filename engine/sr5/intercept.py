@@ -28,7 +28,7 @@ from engine.model import Encounter
 from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import settings_of, sheet_of
-from engine.sr5.economy import FREE, INTERRUPT, _cost_reason
+from engine.sr5.economy import FREE, INTERRUPT, cost_reason
 
 XY = tuple[float, float]
 INTERCEPT_INITIATIVE = 5
@@ -111,9 +111,9 @@ def intercept_chances(encounter: Encounter, mover: str, path: Sequence[XY]) -> t
         sh = sheet_of(e)
         if "surprised" in sh.conditions or not condition.can_act(sh):
             continue
-        if _cost_reason(st, e.id, sh, FREE, names=encounter) is None:
+        if cost_reason(st, e.id, sh, FREE, names=encounter) is None:
             cost, ini = FREE, 0
-        elif _cost_reason(st, e.id, sh, INTERRUPT, INTERCEPT_INITIATIVE, names=encounter) is None:
+        elif cost_reason(st, e.id, sh, INTERRUPT, INTERCEPT_INITIATIVE, names=encounter) is None:
             cost, ini = INTERRUPT, INTERCEPT_INITIATIVE
         else:
             continue

@@ -14,7 +14,8 @@ from engine.model import Encounter
 from engine.names import token_name
 from engine.sr5 import condition
 from engine.sr5.changes import Change, Edit, settings_of, sheet_of
-from engine.sr5.economy import (FREE, _cost_reason, _name, end_suppression_by, in_combat, log_entry, spend,
+from engine.names import name_of as _name
+from engine.sr5.economy import (FREE, cost_reason, end_suppression_by, in_combat, log_entry, spend,
                                  suppressive_zone_text)
 
 
@@ -93,7 +94,7 @@ def check_move(encounter: Encounter, tid: str, metres: float) -> str | None:
         return (f"{who} may run {b.run_now:.1f} m by this pass and has moved {sh.moved:.1f} m: "
                 f"{metres:.1f} m more is too far{more}")
     if total > b.walk_now + EPS and not sh.running:
-        reason = _cost_reason(st, tid, sh, FREE, names=encounter)
+        reason = cost_reason(st, tid, sh, FREE, names=encounter)
         if reason:
             return f"moving past walking pace needs Run (a Free Action): {reason}"
     return None

@@ -126,7 +126,7 @@ class SuppressivePlan:
 def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: MapFacts | None = None) -> SuppressivePlan:
     """The shooter's pool and why suppressive fire is not allowed (``problems``)."""
     from engine.sr5.actions import aim_cap, find_weapon, ready_weapons
-    from engine.sr5.economy import COMPLEX, _cost_reason, called_shot_reason, in_combat
+    from engine.sr5.economy import COMPLEX, cost_reason, called_shot_reason, in_combat
 
     st = settings_of(encounter)
     tok = encounter.token(decl.shooter)
@@ -153,7 +153,7 @@ def plan_suppressive(encounter: Encounter, decl: SuppressiveDeclaration, facts: 
             problems.append(f"{w.name} has no clip in")
         elif w.loaded < rounds:
             problems.append(f"{w.name} has {w.loaded} rounds left; suppressive fire needs {rounds}")
-    reason = _cost_reason(st, decl.shooter, sh, COMPLEX, names=encounter)
+    reason = cost_reason(st, decl.shooter, sh, COMPLEX, names=encounter)
     if reason:
         problems.append(reason)
     if in_combat(st) and st.acting == decl.shooter and st.phase.attacked:

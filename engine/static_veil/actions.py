@@ -52,13 +52,13 @@ APPROACHES: dict[str, Approach] = {
 
 
 @dataclass(frozen=True)
-class _Action:
+class ManeuverBase:
     key: ClassVar[str] = ""
     label: ClassVar[str] = ""
 
 
 @dataclass(frozen=True)
-class Charge(_Action):
+class Charge(ManeuverBase):
     """Run at least ``Settings.runup`` metres straight at ``target`` and melee it: +10 to the
     attack's Success Target, once per turn. May be a called shot (``location``)."""
 
@@ -75,7 +75,7 @@ class Charge(_Action):
 
 
 @dataclass(frozen=True)
-class Shove(_Action):
+class Shove(ManeuverBase):
     """Push ``target`` back 1 m + 1 m per net hit (opposed Athletics, 2 AP). With
     ``run_up`` the actor first runs ``Settings.runup`` metres straight at it: +10."""
 
@@ -89,7 +89,7 @@ class Shove(_Action):
 
 
 @dataclass(frozen=True)
-class Grapple(_Action):
+class Grapple(ManeuverBase):
     """Seize ``target`` (opposed Athletics, 2 AP)."""
 
     key: ClassVar[str] = "grapple"
@@ -101,7 +101,7 @@ class Grapple(_Action):
 
 
 @dataclass(frozen=True)
-class Release(_Action):
+class Release(ManeuverBase):
     """The grapple's initiator lets go (Free Action, 0 AP)."""
 
     key: ClassVar[str] = "release"
@@ -110,7 +110,7 @@ class Release(_Action):
 
 
 @dataclass(frozen=True)
-class BreakFree(_Action):
+class BreakFree(ManeuverBase):
     """Break out of a grapple someone else controls (opposed Athletics, 2 AP)."""
 
     key: ClassVar[str] = "break_free"
@@ -121,7 +121,7 @@ class BreakFree(_Action):
 
 
 @dataclass(frozen=True)
-class ApplyPressure(_Action):
+class ApplyPressure(ManeuverBase):
     """Hurt the grapple partner (opposed Athletics, 2 AP): Raw Damage = Damage Modifier +
     net hits, less 1 per hit of the partner's Passive Defense roll (``pd_hits``); no armour."""
 
@@ -134,7 +134,7 @@ class ApplyPressure(_Action):
 
 
 @dataclass(frozen=True)
-class Takedown(_Action):
+class Takedown(ManeuverBase):
     """Throw or take down the grapple partner (opposed Athletics, 2 AP): it becomes Prone.
     ``release``: the initiator lets go after; otherwise the actor follows it down (Prone)."""
 
@@ -147,7 +147,7 @@ class Takedown(_Action):
 
 
 @dataclass(frozen=True)
-class MoveGrapple(_Action):
+class MoveGrapple(ManeuverBase):
     """Move with the grapple partner in tow (1 AP): the actor's centre goes to ``to`` along
     a path of at most half its remaining Movement; opposed Athletics unless the partner is
     ``willing`` or incapacitated; on a failure neither moves."""
@@ -162,7 +162,7 @@ class MoveGrapple(_Action):
 
 
 @dataclass(frozen=True)
-class CalledShot(_Action):
+class CalledShot(ManeuverBase):
     """An attack at a declared ``location``: head or vital -20, hand -20, arm -10, leg -10,
     held item ``item_penalty`` (-10 to -30). Head/vital +3 damage; hand or item = Disarm
     (Grip check at -5 per net hit, ``item`` dropped on a failure); leg = Knockdown (Vigor
@@ -183,7 +183,7 @@ class CalledShot(_Action):
 
 
 @dataclass(frozen=True)
-class Distraction(_Action):
+class Distraction(ManeuverBase):
     """Distract ``target`` (1 AP): ``approach`` is a preset of :data:`APPROACHES` or
     ``"custom"`` with ``actor_skill`` and ``opponent_skill``; ``trick`` names the trick for
     the repeated-distraction rule (default: the approach). ``repeat`` overrides
@@ -203,7 +203,7 @@ class Distraction(_Action):
 
 
 @dataclass(frozen=True)
-class StandUp(_Action):
+class StandUp(ManeuverBase):
     """Get up from Prone (``Settings.stand_ap``; the seed gives no cost)."""
 
     key: ClassVar[str] = "stand_up"
@@ -211,10 +211,10 @@ class StandUp(_Action):
     actor: str
 
 
-ACTIONS: tuple[type[_Action], ...] = (
+ACTIONS: tuple[type[ManeuverBase], ...] = (
     Charge, Shove, Grapple, Release, BreakFree, ApplyPressure, Takedown, MoveGrapple,
     CalledShot, Distraction, StandUp,
 )
-ACTION_BY_KEY: dict[str, type[_Action]] = {a.key: a for a in ACTIONS}
+ACTION_BY_KEY: dict[str, type[ManeuverBase]] = {a.key: a for a in ACTIONS}
 #: Maneuvers that need a target token chosen on the map.
 TARGETED = frozenset({"charge", "shove", "grapple", "called_shot", "distraction"})

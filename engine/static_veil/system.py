@@ -22,7 +22,7 @@ from engine.names import token_name
 from engine.static_veil.sheet import Settings, Sheet
 
 if TYPE_CHECKING:
-    from engine.static_veil.actions import _Action as Maneuver
+    from engine.static_veil.actions import ManeuverBase as Maneuver
     from engine.static_veil.values import Preview
 
 #: Static Veil's typed values: a maneuver or a step of the turn; the GM's test outcomes.

@@ -23,8 +23,8 @@ from gui.layers.paint import (
     NO_PEN,
     SPRITES,
     TEXT,
-    _alpha,
-    _dpr,
+    with_alpha,
+    device_ratio,
     cosmetic,
     draw_label,
     label_sprite,
@@ -36,6 +36,6 @@ from gui.layers.zones import ZoneLabelLayer, ZoneLayer
 __all__ = [
     "AnswerLayer", "Badge", "DOOR_EDGE", "DOOR_FILL", "GroundLayer", "MapLayer", "NO_BRUSH", "NO_PEN",
     "ObstacleLayer", "OverlayLayer", "WINDOW_EDGE", "WINDOW_FILL", "SPRITES", "Sketch", "TEXT", "TokenBar", "TokenDecoration",
-    "TokenLayer", "ZoneLabelLayer", "ZoneLayer", "_alpha", "_dpr", "badge_for", "cosmetic", "draw_label", "label_sprite",
+    "TokenLayer", "ZoneLabelLayer", "ZoneLayer", "with_alpha", "device_ratio", "badge_for", "cosmetic", "draw_label", "label_sprite",
     "place_labels", "selection_sketch", "stamp", "zone_handles",
 ]

@@ -22,8 +22,8 @@ from gui.layers.paint import (
     NO_PEN,
     SPRITES,
     TEXT,
-    _alpha,
-    _dpr,
+    with_alpha,
+    device_ratio,
     cosmetic,
     draw_label,
     stamp,
@@ -182,7 +182,7 @@ class AnswerLayer(MapLayer):
         painter.resetTransform()
         m11, m22, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
         bpx = self.options.badge_px
-        dpr = _dpr(painter)
+        dpr = device_ratio(painter)
         if self._badges:
             arr = np.array([(x, y, r) for x, y, r, _ in self._badges], dtype=float)
             cxs = (arr[:, 0] * m11 + dx).tolist()
@@ -217,7 +217,7 @@ class AnswerLayer(MapLayer):
             c = self._charge
             lx, ly = c["label_at"]
             draw_label(painter, lx * m11 + dx, ly * m22 + dy + 14, c["text"], bpx * 1.1, anchor="top",
-                       bold=True, fg=QColor("#0b0d10"), bg=_alpha(style.CHARGE_COLOUR, 235))
+                       bold=True, fg=QColor("#0b0d10"), bg=with_alpha(style.CHARGE_COLOUR, 235))
         if self._sight is not None and self._sight.get("profile") is not None:
             self.inset_at = _draw_silhouette(painter, self._sight, m11, m22, dx, dy, px_per_m,
                                              self.options.label_scale, self._inset_avoid(px_per_m, dx, dy))
@@ -237,7 +237,7 @@ class AnswerLayer(MapLayer):
         target = self._sight["target"] if self._sight is not None else None
         rs = tl.radii_px(px_per_m)
         for i in range(len(tl.ids)):
-            x, y = float(tl._xy[i, 0]), float(tl._xy[i, 1])
+            x, y = float(tl.xy[i, 0]), float(tl.xy[i, 1])
             if target is not None and abs(x - target[0]) < 1e-9 and abs(y - target[1]) < 1e-9:
                 continue
             r = float(rs[i])

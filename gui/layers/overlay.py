@@ -15,7 +15,7 @@ from gui.qtgeom import add_ring
 from engine.id_index import IdIndex
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
-from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, _alpha, cosmetic, draw_label
+from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, with_alpha, cosmetic, draw_label
 
 
 @dataclass
@@ -73,7 +73,7 @@ class OverlayLayer(MapLayer):
         tr = painter.transform()
         for sk in (self._selection, self._tool):
             painter.setPen(NO_PEN)
-            painter.setBrush(QBrush(_alpha(sk.colour, 70)))
+            painter.setBrush(QBrush(with_alpha(sk.colour, 70)))
             for p in sk.fills:
                 painter.drawPath(p)
             painter.setBrush(NO_BRUSH)

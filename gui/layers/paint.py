@@ -25,7 +25,7 @@ NO_PEN = QPen(Qt.PenStyle.NoPen)
 NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
 
 
-def _alpha(c: QColor, a: int) -> QColor:
+def with_alpha(c: QColor, a: int) -> QColor:
     out = QColor(c)
     out.setAlpha(a)
     return out
@@ -164,7 +164,7 @@ def _pixmap_bytes(pm: QPixmap) -> int:
 SPRITES = _SpriteCache()
 
 
-def _dpr(painter: QPainter) -> float:
+def device_ratio(painter: QPainter) -> float:
     dev = painter.device()
     try:
         return float(dev.devicePixelRatioF()) if dev is not None else 1.0

@@ -21,8 +21,8 @@ from gui.layers.paint import (
     NO_PEN,
     SPRITES,
     TEXT,
-    _alpha,
-    _dpr,
+    with_alpha,
+    device_ratio,
     cosmetic,
     draw_label,
     label_sprite,
@@ -99,6 +99,11 @@ class TokenLayer(MapLayer):
         self._badge_rects: dict[str, tuple[float, float, float, float]] = {}
         self._block_rects: dict[str, tuple[float, float, float, float]] = {}
         self.layout_count = 0
+
+    @property
+    def xy(self):
+        """The shown tokens' centres (m): one row an id of :attr:`ids`."""
+        return self._xy
 
     @property
     def ids(self) -> list[str]:
@@ -420,7 +425,7 @@ class TokenLayer(MapLayer):
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        dpr = _dpr(painter)
+        dpr = device_ratio(painter)
         # zone rings, outside the discs
         if self._rings and self.options.show_zone_rings:
             painter.setBrush(NO_BRUSH)
@@ -630,7 +635,7 @@ def _portrait_sprite(image: QImage, colour: QColor, hidden: bool, mark: str, rp:
             q.drawEllipse(c, rq - w / 2, rq - w / 2)
         if show_mark:
             draw_label(q, c.x(), c.y() + rq * 0.55, mark, max(8.0, min(rq * 0.9, 11.0 * scale)), anchor="center",
-                       bold=True, fg=QColor("#0b0d10"), bg=_alpha(colour, 230))
+                       bold=True, fg=QColor("#0b0d10"), bg=with_alpha(colour, 230))
 
     key = ("portrait", image.cacheKey(), colour.rgba(), hidden, mark if show_mark else "", rq, round(scale, 2))
     return SPRITES.get(key, size, size, draw, dpr)
@@ -647,7 +652,7 @@ def _disc_sprite(colour: QColor, hidden: bool, mark: str, rp: float, scale: floa
         c = QPointF(size / 2, size / 2)
         if hidden:
             q.setPen(cosmetic(QColor("#e0e0e0"), 1.4, Qt.PenStyle.DashLine))
-            q.setBrush(QBrush(_alpha(colour, 90)))
+            q.setBrush(QBrush(with_alpha(colour, 90)))
         else:
             q.setPen(cosmetic(QColor("#0b0d10"), 1.6) if rq >= 2 else NO_PEN)
             q.setBrush(QBrush(colour))

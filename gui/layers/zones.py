@@ -15,7 +15,7 @@ from gui.qtgeom import geometry_path
 from gui.style import ViewOptions
 from gui.layers.base import MapLayer
 from engine.diff import changed_items
-from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, _alpha, cosmetic, draw_label
+from gui.layers.paint import NO_BRUSH, NO_PEN, TEXT, with_alpha, cosmetic, draw_label
 
 
 class _Same:
@@ -241,12 +241,12 @@ class ZoneLayer(MapLayer):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for d in self._drawings.values():
             painter.setPen(NO_PEN)
-            painter.setBrush(QBrush(_alpha(d.colour, 72)))
+            painter.setBrush(QBrush(with_alpha(d.colour, 72)))
             painter.drawPath(d.clipped)
             painter.setBrush(NO_BRUSH)
-            painter.setPen(cosmetic(_alpha(d.colour, 150), 1.2, Qt.PenStyle.DashLine))
+            painter.setPen(cosmetic(with_alpha(d.colour, 150), 1.2, Qt.PenStyle.DashLine))
             painter.drawPath(d.full)
-            painter.setPen(cosmetic(_alpha(d.colour, 230), 1.6))
+            painter.setPen(cosmetic(with_alpha(d.colour, 230), 1.6))
             painter.drawPath(d.clipped)
         painter.restore()
         if self.label_layer is None:  # (a zone layer on its own draws its labels itself)
@@ -265,7 +265,7 @@ def paint_labels(zones: ZoneLayer, painter: QPainter) -> None:
     for rect, text, colour in zones.placed_labels(abs(tr.m11()) or 1.0, tr.m22() < 0):
         c = rect.center()
         draw_label(painter, c.x() + tr.dx(), c.y() + tr.dy(), text, px, anchor="center",
-                   fg=QColor("#101418"), bg=_alpha(colour, 220))
+                   fg=QColor("#101418"), bg=with_alpha(colour, 220))
     painter.restore()
 
 

@@ -19,7 +19,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath
 from engine.names import token_name
 
 from gui import style
-from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, _alpha, cosmetic, draw_label
+from gui.layers import NO_BRUSH, NO_PEN, TEXT, MapLayer, with_alpha, cosmetic, draw_label
 from gui.qtgeom import polyline_path
 from gui.rules.base import Kept
 
@@ -429,7 +429,7 @@ class StaticVeilLayer(MapLayer):
 
     def _paint_drawing(self, painter: QPainter, d: Drawing, px_per_m: float) -> None:
         alpha = 150 if d.hover else 255
-        colour = _alpha(d.colour, alpha)
+        colour = with_alpha(d.colour, alpha)
         painter.setBrush(NO_BRUSH)
         if d.line is not None:
             a, b = QPointF(*d.line[0]), QPointF(*d.line[1])
@@ -447,7 +447,7 @@ class StaticVeilLayer(MapLayer):
             a, b = QPointF(*d.runup[0]), QPointF(*d.runup[1])
             painter.setPen(cosmetic(QColor(0, 0, 0, 200), 9.0))
             painter.drawLine(a, b)
-            painter.setPen(cosmetic(_alpha(RUNUP_COLOUR if d.allowed else REFUSED_COLOUR, alpha), 5.0))
+            painter.setPen(cosmetic(with_alpha(RUNUP_COLOUR if d.allowed else REFUSED_COLOUR, alpha), 5.0))
             painter.drawLine(a, b)
             # where the straight run-up begins: a bar across the path
             dx, dy = b.x() - a.x(), b.y() - a.y()
@@ -462,17 +462,17 @@ class StaticVeilLayer(MapLayer):
             path = polyline_path(list(d.partner_path))
             painter.setPen(cosmetic(QColor(0, 0, 0, 160), 6.0))
             painter.drawPath(path)
-            painter.setPen(cosmetic(_alpha(PARTNER_COLOUR, alpha), 3.0, Qt.PenStyle.DotLine))
+            painter.setPen(cosmetic(with_alpha(PARTNER_COLOUR, alpha), 3.0, Qt.PenStyle.DotLine))
             painter.drawPath(path)
         if d.arrow is not None:
-            self._paint_arrow(painter, d.arrow, _alpha(SHOVE_COLOUR, alpha), px_per_m)
+            self._paint_arrow(painter, d.arrow, with_alpha(SHOVE_COLOUR, alpha), px_per_m)
         for g in d.ghosts:
             pen = cosmetic(g.colour, 3.0 if g.strong else 2.0, Qt.PenStyle.SolidLine if g.strong else Qt.PenStyle.DashLine)
             painter.setPen(cosmetic(QColor(0, 0, 0, 170), 5.0 if g.strong else 4.0))
             painter.setBrush(NO_BRUSH)
             painter.drawEllipse(QPointF(g.x, g.y), g.r, g.r)
             painter.setPen(pen)
-            painter.setBrush(QBrush(_alpha(g.colour, 130 if g.strong else 55)))
+            painter.setBrush(QBrush(with_alpha(g.colour, 130 if g.strong else 55)))
             painter.drawEllipse(QPointF(g.x, g.y), g.r, g.r)
         if d.stop_bar is not None:
             a, b = QPointF(*d.stop_bar[0]), QPointF(*d.stop_bar[1])
@@ -573,7 +573,7 @@ class StaticVeilLayer(MapLayer):
             y = end.y() + tagged[0].r * px_per_m + name_h + 8  # below the name labels' row
             for g in tagged:
                 r = _label_in_view(painter, end.x(), y, g.label, px * 0.92, anchor="top", bold=g.strong,
-                                   fg=QColor("#0b0d10"), bg=_alpha(g.colour, 245 if g.strong else 190))
+                                   fg=QColor("#0b0d10"), bg=with_alpha(g.colour, 245 if g.strong else 190))
                 y = r.bottom() + 3
         for x, y, text, colour, away in d.labels:
             p = tr.map(QPointF(x, y))
@@ -599,5 +599,5 @@ class StaticVeilLayer(MapLayer):
                 ly -= step * (len(lines) - 1) / 2
             for i, line in enumerate(lines):
                 _label_in_view(painter, lx, ly + i * step, line, px * 1.05, anchor=side, bold=i == 0,
-                               fg=QColor("#0b0d10"), bg=_alpha(colour, 240))
+                               fg=QColor("#0b0d10"), bg=with_alpha(colour, 240))
         painter.setPen(NO_PEN)
