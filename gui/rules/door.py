@@ -6,7 +6,9 @@ the map), and runs the typed phases every system answers: ``preview`` (what the 
 do: :meth:`RuleSystem.describe` of the plan) -> ``resolve`` with the dice typed in the field
 (``dice_from_data``; empty: the system's own roller) -> ``apply`` of the result, whose
 ``Outcome`` lands as one undo step (:func:`gui.rules.base.land`) and whose log lines go to
-the combat log (struck through while undone). No rule here, and no system named.
+the combat log (struck through while undone). The map shows the preview: the target picked
+(its ring, the attacker's line of sight to it) carries the plan's last line under its name
+("needs 3+ on a d6"), then the roll's. No rule here, and no system named.
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushBu
 from engine.errors import CoverfireError
 from gui.action_panel import ActionPage
 from gui.combat_log import combat_log_for
+from gui.layers import TokenDecoration
 from gui.rules.base import RuleGui, land
+
+#: The colours of the preview's tag under the target: the plan, then what the roll gave.
+TAG_COLOURS = {"plan": "#ffca28", "result": "#81c784"}
 
 
 class DoorPage(ActionPage):
@@ -92,6 +98,7 @@ class DoorPage(ActionPage):
             else:
                 self.plan_text.setText("\n".join(g.system.describe(self.plan)))
         self._buttons()
+        self._mark(self.plan, "plan")
 
     def roll(self) -> bool:
         """Resolve the plan with the typed dice (or the system's roller)."""
@@ -106,6 +113,7 @@ class DoorPage(ActionPage):
         else:
             self.outcome_label.setText("\n".join(s.describe(self.result)))
         self._buttons()
+        self._mark(self.result or self.plan, "result" if self.result is not None else "plan")
         return self.result is not None
 
     def apply_default(self):
@@ -122,6 +130,12 @@ class DoorPage(ActionPage):
         self.applied.emit(outcome)
         self.refresh()
         return outcome
+
+    def _mark(self, value, kind: str) -> None:
+        """The preview on the map: ``value``'s last line under the target (none: no tag)."""
+        target = self.gui.target()
+        lines = self.gui.system.describe(value) if value is not None and target is not None else ()
+        self.gui.set_decorations({target: TokenDecoration(tags=((lines[-1], TAG_COLOURS[kind]),))} if lines else {})
 
     def _buttons(self) -> None:
         self.roll_button.setEnabled(self.plan is not None)

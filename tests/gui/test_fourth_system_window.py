@@ -61,7 +61,7 @@ def test_the_window_opens_the_fourth_system_and_answers_in_metres(cover_only, wi
 def test_the_aimed_shot_runs_in_the_action_panel_through_the_door(cover_only, window, tmp_path, qtbot):
     """Issue 27 item 6: the fourth system's action with dice, in the window with no GUI code
     of its own: the door page lists it for the attacker and the target picked on the map,
-    previews it, rolls the typed d6, applies it (one undo step, a log line) and undo takes it
+    previews it (on the map too: what it needs, under the target), rolls the typed d6, applies it (one undo step, a log line) and undo takes it
     back (the line struck through). Ana's sling against Cy in the open needs 3 (see
     tests/test_fourth_system.py)."""
     from gui.rules.door import DoorGui
@@ -79,11 +79,14 @@ def test_the_aimed_shot_runs_in_the_action_panel_through_the_door(cover_only, wi
     assert page.who.text() == "Ana \u2192 Cy"
     assert [page.action.itemText(i) for i in range(page.action.count())] == ["Aimed shot"]
     assert page.plan is not None and "needs 3+ on a d6" in page.plan_text.text()
+    tags = lambda: {k: [t for t, _c in d.tags] for k, d in window.map_view.tokens.decorations.items()}  # noqa: E731
+    assert tags() == {"cy": ["needs 3+ on a d6"]}  # the preview on the map, under the target
     steps = window.document.undo_stack.count()
     page.dice.setText("2")
     assert page.roll() and "rolls 2 (needs 3+): miss" in page.outcome_label.text()
     page.dice.setText("5")
     page.roll()
+    assert tags() == {"cy": ["rolls 5 (needs 3+): hit"]}
     out = page.apply_default()
     cy = window.document.encounter.token("cy").rules["cover-only"]
     assert out is not None and cy.wounds == 1 and window.document.undo_stack.count() == steps + 1
@@ -96,4 +99,4 @@ def test_the_aimed_shot_runs_in_the_action_panel_through_the_door(cover_only, wi
     # Bo behind the wall (full 5 + toughness 1): the shot is offered greyed with the reason
     window.selection.set_targets(["bo"])
     assert page.action.itemText(0) == "Aimed shot \u2014 it cannot hit: it needs 9 on a d6"
-    assert page.plan is None and not page.apply_button.isEnabled()
+    assert page.plan is None and not page.apply_button.isEnabled() and tags() == {}
