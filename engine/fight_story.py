@@ -114,10 +114,6 @@ def _xy(state: dict, tid: str | None) -> tuple[float, float] | None:
     return (float(t["x"]), float(t["y"])) if t is not None else None
 
 
-def _names(state: dict) -> dict[str, str]:
-    return {tid: (t.get("name") or tid) for tid, t in state["tokens"].items()}
-
-
 def tell(encounter: Encounter, *, per: Literal["round", "action"] = "round", players: bool = False) -> Story:
     """The story of ``encounter``'s recorded fight (raises :class:`engine.record.RecordError`
     when it has none)."""

@@ -56,10 +56,6 @@ class _Swap(QUndoCommand):
         self._doc, self.step = doc, step
         self._first = True
 
-    @property
-    def _before(self) -> Encounter:
-        return self.step.before
-
     def redo(self) -> None:  # noqa: D401 - Qt API
         doc, first = self._doc, self._first
         self._first = False

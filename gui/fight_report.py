@@ -20,7 +20,7 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
 from engine.errors import CoverfireError
 from engine.fight_story import Page, Story, tell
@@ -82,41 +82,26 @@ SUMMARY_HEAD = ["Character", "Side", "Hits", "Damage dealt", "Damage taken", "Ro
 
 # -- PDF ----------------------------------------------------------------------------------------------
 class _Pages:
-    """Pages painted one after another: into a PDF, or (``images=True``) into pictures of
-    the same pages (to look at them)."""
+    """Pages painted one after another into a PDF."""
 
-    def __init__(self, title: str, *, images: bool = False):
-        self.images: list[QImage] | None = [] if images else None
+    def __init__(self, title: str):
         self.buf = QBuffer()
         self.buf.open(QIODevice.OpenModeFlag.WriteOnly)
-        if self.images is None:
-            self.writer = QPdfWriter(self.buf)
-            self.writer.setResolution(96)
-            self.writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-            self.writer.setPageOrientation(QPageLayout.Orientation.Landscape)
-            self.writer.setPageMargins(QMarginsF(0, 0, 0, 0))
-            self.writer.setTitle(title)
-            self.writer.setCreator("Coverfire")
-            self.painter = QPainter(self.writer)
-        else:
-            self.painter = self._image()
+        self.writer = QPdfWriter(self.buf)
+        self.writer.setResolution(96)
+        self.writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+        self.writer.setPageOrientation(QPageLayout.Orientation.Landscape)
+        self.writer.setPageMargins(QMarginsF(0, 0, 0, 0))
+        self.writer.setTitle(title)
+        self.writer.setCreator("Coverfire")
+        self.painter = QPainter(self.writer)
         self.pages = 1
         self.y = MARGIN
         self.col = 0  # the column written in (see _flow)
         self.top = MARGIN
 
-    def _image(self) -> QPainter:
-        img = QImage(int(PAGE_W), int(PAGE_H), QImage.Format.Format_ARGB32_Premultiplied)
-        img.fill(QColor("white"))
-        self.images.append(img)
-        return QPainter(img)
-
     def new_page(self) -> None:
-        if self.images is None:
-            self.writer.newPage()
-        else:
-            self.painter.end()
-            self.painter = self._image()
+        self.writer.newPage()
         self.pages += 1
         self.y = MARGIN
 
@@ -164,9 +149,9 @@ def _flow(doc: _Pages, cols: list[tuple[float, float]], text: str, bold: bool, h
     doc.y += doc.text(text, TEXT_PX, bold=bold, colour=INK if bold else MUTED, x=x, width=w)
 
 
-def _paint_pages(encounter, story: Story, *, images: bool = False) -> _Pages:
+def _paint_pages(encounter, story: Story) -> _Pages:
     names = {t.id: t.name or t.id for t in encounter.tokens}
-    doc = _Pages(f"After-action report: {story.title}", images=images)
+    doc = _Pages(f"After-action report: {story.title}")
     first = True
     for page in story.pages:
         if not first:
@@ -204,13 +189,6 @@ def _paint_pages(encounter, story: Story, *, images: bool = False) -> _Pages:
             x += w
         doc.y += h + 4
     return doc
-
-
-def page_images(encounter, *, players: bool = False, per: str = "round") -> list[QImage]:
-    """The PDF's pages as pictures (to look at them)."""
-    doc = _paint_pages(encounter, tell(encounter, per=per, players=players), images=True)
-    doc.finish()
-    return doc.images
 
 
 def _pdf(encounter, story: Story) -> bytes:

@@ -525,25 +525,6 @@ class ImportActions(QObject):
             self.show_report(f"Character import: {token_name(placed)}", report)
         return True
 
-    # -- any file (drag and drop) ------------------------------------------------------------------
-    def import_any(self, path: str | Path, at: tuple[float, float] | None = None) -> bool:
-        """Import whatever ``path`` is (:func:`engine.importers.detect.import_file`): a map or
-        a Foundry scene opens as a new encounter (with the remembered cell size, object height
-        and sill), a Chummer save is added at ``at`` (metres; None: the free spot nearest the
-        centre). A file that is neither shows what it looks like. Returns whether it imported."""
-        from gui.opening import file_kind
-
-        kind = file_kind(path, self.window)  # (a big file: told in the loader process)
-        if kind is None:
-            return False  # (the GM cancelled)
-        if not kind.importable:
-            QMessageBox.warning(self.window, "Cannot import this file",
-                                f"{Path(path).name}: {kind.what}.\n\nThe encounter you had open is unchanged.")
-            return False
-        if kind.is_map:
-            return self.import_map(path)
-        return self.import_character(path, at=at)
-
     # -- report -------------------------------------------------------------------------------------
     def show_report(self, title: str, report: ImportReport) -> ImportReportDialog:
         """Show an import report beside the map (closing the one shown before)."""

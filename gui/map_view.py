@@ -8,8 +8,6 @@ document, selection and :class:`gui.answers.LiveAnswers` are shared.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections import Counter
 from pathlib import Path
 
@@ -98,27 +96,6 @@ def load_image_ref(src: str, doc_path: Path | None, what: str, fallback: str) ->
     if pic.image is None:
         return None, f"{what} {source.where()} {pic.why}; {fallback}"
     return pic.image, (f"{what} {source.where()} {pic.why}" if pic.why else None)
-
-
-def is_regular_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file (following links): only those are handed to
-    ``QImage.load``, which would wait forever on a FIFO or ``/dev/stdin``."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
-def why_not_an_image(path: Path) -> str:
-    """Why an image file Qt could not load cannot be used, as the end of a sentence naming
-    it: ``is missing``, ``is a folder, not an image`` or ``is not a PNG or JPEG image ...``."""
-    if path.is_dir():
-        return "is a folder, not an image"
-    if not path.exists():
-        return "is missing"
-    if not is_regular_file(path):
-        return "is not a regular file (a pipe or a device), not an image"
-    return "is not a PNG or JPEG image Coverfire can read"
 
 
 def _qround(v: float) -> int:

@@ -268,11 +268,6 @@ class PictureLoader(QObject):
             self.loaded.disconnect(loop.quit)
         return True
 
-    def forget(self) -> None:
-        """Drop every kept answer (a test's fresh start; files changed on disk are new keys
-        anyway)."""
-        self._cache.clear()
-
     # -- the workers and their answers ----------------------------------------------------------
     def _work(self) -> None:
         while True:

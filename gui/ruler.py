@@ -34,7 +34,6 @@ from gui.charge_process import refusal_text
 from gui.walk_worker import WalkWorker, walk_here
 
 RULER_COLOUR = QColor("#ffffff")
-WALK_COLOUR = QColor("#80deea")
 #: The walk's line while the planner works it out.
 WALK_PENDING = "walk: working out\u2026"
 

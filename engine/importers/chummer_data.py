@@ -103,9 +103,6 @@ SKILLS: dict[str, SkillInfo] = {
     "4fcd40cb-4b02-4b7e-afcb-f44d46cd5706": _s("Unarmed Combat", "AGI", "Combat", "Close Combat"),
 }
 
-#: Skill name -> id, for saves that name their skills (older layouts, improvements).
-SKILL_IDS: dict[str, str] = {info.name: sid for sid, info in SKILLS.items()}
-
 #: The skills a token carries onto the map: Chummer name -> key in the sr5 sheet's ``skills``.
 MAP_SKILLS: dict[str, str] = {
     "Pistols": "pistols",

@@ -59,6 +59,12 @@ def land(window, outcome, text: str | None = None) -> bool:
     return landed
 
 
+def _system(ruleset: str):
+    from engine.rules import find_system
+
+    return find_system(ruleset)
+
+
 # -- what the rest of the window asks a rule system's GUI -----------------------------------------
 @dataclass(frozen=True)
 class ContextAction:
@@ -250,12 +256,7 @@ class RuleController(QObject, Listener):
     def name(self, ident: str | None) -> str:
         return token_name(self.encounter, ident)
 
-    @property
-    def system(self):
-        """The door to the rules: the ``engine.rules.RuleSystem`` of :attr:`ruleset`."""
-        from engine.rules import find_system
-
-        return find_system(self.ruleset)
+    system = property(lambda self: _system(self.ruleset), doc="The door to the rules: its RuleSystem.")
 
     # -- the one commit path ------------------------------------------------------------------------
     def land(self, outcome, text: str | None = None):
@@ -344,12 +345,7 @@ class RuleGui(QObject, Listener):
     #: The main window's attribute this GUI is while installed ("" for none).
     window_attribute: ClassVar[str] = ""
 
-    @property
-    def system(self):
-        """The door to the rules: the ``engine.rules.RuleSystem`` of :attr:`ruleset`."""
-        from engine.rules import find_system
-
-        return find_system(self.ruleset)
+    system = property(lambda self: _system(self.ruleset), doc="The door to the rules: its RuleSystem.")
 
     def __init__(self, window):
         super().__init__(window)
@@ -408,13 +404,12 @@ class RuleGui(QObject, Listener):
         from functools import partial
 
         from engine.errors import CoverfireError
-        from engine.rules import find_system
 
         enc = self.window.document.committed
         sel = self.window.selection
         target = next((t for t in getattr(sel, "targets", ()) if t != token_id), None)
         try:
-            options = find_system(enc.ruleset).actions(enc, token_id, target)
+            options = _system(enc.ruleset).actions(enc, token_id, target)
         except (CoverfireError, ValueError) as exc:
             return [ContextAction("No actions", False, str(exc), lambda: None)]
         return [ContextAction(o.label, o.allowed, o.reason or "", partial(self.run_option, token_id, o), o.key)
@@ -567,13 +562,9 @@ def moves_outcome(before: Encounter, moves: Sequence):
     """The rule system's ``Outcome`` of the ``moves`` (``engine.rules.MoveTo``) from
     ``before`` (``RuleSystem.on_moves``), None when none of their tokens was in ``before``.
     Raises the engine's error when it cannot say."""
-    from engine.rules import find_system
-
     ids = {t.id for t in before.tokens}
     moves = [m for m in moves if m.token in ids]
-    if not moves:
-        return None
-    return find_system(before.ruleset).on_moves(before, moves)
+    return _system(before.ruleset).on_moves(before, moves) if moves else None
 
 
 class RuleGuiHost(QObject):

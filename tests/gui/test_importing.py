@@ -342,8 +342,8 @@ def test_import_map_stops_when_the_gm_cancels_saving_the_current_encounter(windo
     assert window.importing.report_dialog is None
 
 
-def test_import_any_opens_a_foundry_scene_and_adds_a_compressed_character(window, monkeypatch, tmp_path, samples_dir):
-    """The one entry point drag and drop calls: a Foundry scene opens as a new encounter, a
+def test_a_drop_opens_a_foundry_scene_and_adds_a_compressed_character(window, monkeypatch, tmp_path, samples_dir):
+    """A file dropped on the window: a Foundry scene opens as a new encounter, a
     .chum5lz save is added on the free spot, a file that is neither says what it is."""
     import lzma
 
@@ -354,19 +354,19 @@ def test_import_any_opens_a_foundry_scene_and_adds_a_compressed_character(window
     window.document.set_content(window.document.encounter, None, dirty=False)
     scene = tmp_path / "hall.json"
     scene.write_text(json.dumps(v10_scene()), encoding="utf-8")
-    assert window.importing.import_any(scene)
+    assert window.drops.drop([scene])
     enc = window.document.encounter
     assert enc.name == "Hall" and enc.obstacle("window-1").kind == "window" and window.document.dirty
     assert window.importing.report_dialog is not None
     assert "Foundry scene 'Hall'" in window.importing.report_dialog.text.toPlainText()
     packed = tmp_path / "wesson.chum5lz"
     packed.write_bytes(lzma.compress((samples_dir / "chummer/Wesson.chum5").read_bytes(), format=lzma.FORMAT_ALONE))
-    assert window.importing.import_any(packed)
+    assert window.drops.drop([packed])
     assert window.document.encounter.token("wesson").name == "Wesson"
     before = window.document.encounter
     actor = tmp_path / "actor.json"
     actor.write_text(json.dumps({"name": "Bob", "type": "npc", "system": {}, "items": [], "prototypeToken": {}}))
-    assert not window.importing.import_any(actor)
+    assert not window.drops.drop([actor])
     assert shown and "this is a Foundry actor (a character sheet), not a scene or map" in shown[-1][1]
     assert window.document.encounter is before
 
@@ -378,7 +378,7 @@ def test_windows_are_drawn_apart_from_walls_and_doors(window, tmp_path):
     scene = tmp_path / "hall.json"
     scene.write_text(json.dumps(v10_scene()), encoding="utf-8")
     window.document.set_content(window.document.encounter, None, dirty=False)
-    assert window.importing.import_any(scene)
+    assert window.drops.drop([scene])
     layer = next(item for item in window.map_view.scene().items() if type(item).__name__ == "ObstacleLayer")
     assert {"window", "open", "hidden", "full"} <= set(layer._paths)  # open door, secret door, wall
     w = window.document.encounter.obstacle("window-1")

@@ -271,7 +271,7 @@ def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(windo
     # the engine's on_moves made the same encounter from the state before the drag
     from engine.rules import MoveTo, find_system
 
-    before = w.document.undo_stack.command(steps)._before
+    before = w.document.undo_stack.command(steps).step.before
     assert find_system("sr5").on_moves(before, [MoveTo("sam", (sam.x, sam.y))]).encounter == \
         w.document.encounter.model_copy(update={"record": before.record})  # (the window adds the fight's record)
     w.actions["undo"].trigger()

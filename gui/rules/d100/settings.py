@@ -478,7 +478,6 @@ class SettingsDialog(QDialog):
                     s.setEnabled(own is not None)
             for name, ed in self.editors.items():
                 ed.set(getattr(st, name))
-            self._loaded_seed = st.seed
             self.rolls_note.setText(
                 f"Seeded dice have rolled {st.rolls} times in this encounter; keeping the seed keeps that "
                 "place in its sequence." if st.seed is not None else

@@ -123,7 +123,6 @@ class PoolView(QWidget):
         lay.addLayout(bottom)
         self._keys: list[tuple[str, bool]] = []  # (key, editable) per row, "" for headers
         self._spins: dict[str, QSpinBox] = {}
-        self._editable = True
         self.pool = None
 
     # -- showing -----------------------------------------------------------------------------
@@ -132,7 +131,6 @@ class PoolView(QWidget):
         """Show ``pool`` (an ``engine.sr5.pools.Pool``); parts whose key is in ``fixed`` (such
         as a share of a divided pool) cannot be edited here."""
         self.pool = pool
-        self._editable = editable
         if title is not None:
             self.title.setText(title)
         rows: list[tuple[str, object]] = [(p.key, p) for p in pool.parts]

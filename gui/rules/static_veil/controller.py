@@ -52,10 +52,6 @@ MOVE = "move"
 MOVE_SUFFIX = " (Static Veil: Movement spent)"
 
 
-def _ruleset():
-    return RULESET
-
-
 def _kind(entry, default: str = "") -> str:
     """The shared log's colour kind of a Static Veil log line: a turn starting is a
     "round" line; otherwise the maneuver's result ("hit" success, "miss" failure)."""
@@ -412,9 +408,8 @@ class StaticVeilController(RuleGui):
         the panel, the log and the map marks."""
         if not self.active:
             return
-        R = _ruleset()
         enc = self.document.encounter
-        settings = R.settings(enc)
+        settings = RULESET.settings(enc)
         self.dice_actions.get(settings.dice, self.dice_actions["gm"]).setChecked(True)
         self._update_marks()
         if self.actor is None:
@@ -423,8 +418,8 @@ class StaticVeilController(RuleGui):
             self.panel.set_options((), None)
             self.layer.set_drawing(None)
             return
-        sheet = R.sheet(enc, self.actor)
-        self.panel.show_actor(_name(enc, self.actor), sheet, R.states(enc, self.actor), settings.round,
+        sheet = RULESET.sheet(enc, self.actor)
+        self.panel.show_actor(_name(enc, self.actor), sheet, RULESET.states(enc, self.actor), settings.round,
                               _name(enc, settings.active) or None, settings.active == self.actor)
         try:
             self.options = tuple(o.detail for o in self.system.actions(enc, self.actor, self.target) if o.detail is not None)
@@ -465,7 +460,6 @@ class StaticVeilController(RuleGui):
                                  target_text=target_text, needs_pick=needs_target or key in POINTED,
                                  variants=variants, choices=self.choices)
         act = self.action()
-        R = _ruleset()
         if act is None:
             self.preview = None
             self.panel.show_preview(None, "", None, awaiting="Pick on the map to see the preview.")
@@ -474,12 +468,11 @@ class StaticVeilController(RuleGui):
         self.preview = self.system.preview(enc, act)
         opponent = self.preview.target or self.preview.partner
         self.panel.show_preview(self.preview, _name(enc, self.actor), _name(enc, opponent) or None,
-                                dice=R.settings(enc).dice)
+                                dice=RULESET.settings(enc).dice)
         self._draw_preview()
 
     def _refresh_move(self) -> None:
         enc = self.document.encounter
-        R = _ruleset()
         text = (f"To ({self.dest[0]:.1f}, {self.dest[1]:.1f}) m" if self.dest
                 else "<i>Click where to walk</i>")
         self.panel.show_maneuver(MOVE, f"Move \u2014 {_name(enc, self.actor)}", target_text=text, needs_pick=True)
@@ -489,7 +482,7 @@ class StaticVeilController(RuleGui):
             self.layer.set_drawing(self._hover_drawing())
             return
         self.preview = self.system.preview(enc, Move(self.actor, tuple(self.dest)))
-        self.panel.show_preview(self.preview, _name(enc, self.actor), None, dice=R.settings(enc).dice)
+        self.panel.show_preview(self.preview, _name(enc, self.actor), None, dice=RULESET.settings(enc).dice)
         self._draw_preview()
 
     def _draw_preview(self) -> None:
@@ -506,7 +499,7 @@ class StaticVeilController(RuleGui):
         return drawing_for(self.hover_preview, self.document.encounter, hover=True)
 
     def _update_marks(self) -> None:
-        marks, links = marks_for(self.document.encounter, _ruleset(), self._marks_kept)
+        marks, links = marks_for(self.document.encounter, RULESET, self._marks_kept)
         self.layer.set_marks(marks, links)
 
     def _choices_changed(self) -> None:
@@ -514,7 +507,7 @@ class StaticVeilController(RuleGui):
         self._refresh_detail()
 
     def _outcome_changed(self) -> None:
-        self.panel.update_buttons(self.preview, _ruleset().settings(self.document.encounter).dice)
+        self.panel.update_buttons(self.preview, RULESET.settings(self.document.encounter).dice)
         self._draw_preview()
 
     # -- choosing and picking --------------------------------------------------------------------
@@ -689,9 +682,8 @@ class StaticVeilController(RuleGui):
         """End the turn of the token whose turn it is (else of the selected token)."""
         if not self.active:
             return False
-        R = _ruleset()
         enc = self.document.encounter
-        who = R.settings(enc).active or self.actor
+        who = RULESET.settings(enc).active or self.actor
         if who is None:
             return False
         self.rules.land(self.system.apply(enc, EndTurn(who)), f"End {_name(enc, who)}'s turn")
@@ -701,9 +693,8 @@ class StaticVeilController(RuleGui):
         """Switch the encounter's dice model ("gm" or "d100"), as one undo step."""
         if not self.active:
             return
-        R = _ruleset()
         enc = self.document.encounter
-        settings = R.settings(enc)
+        settings = RULESET.settings(enc)
         if settings.dice == model:
             return
         new = enc.with_rules("static-veil", settings.model_copy(update={"dice": model}))
