@@ -59,10 +59,10 @@ def main() -> int:
     """The child: read the size and the SVG on stdin, write the PNG on stdout."""
     import math
 
-    try:
-        import resource
-    except ImportError:  # (Windows: no such limits; the parent's wall-time limit still holds)
+    if sys.platform == "win32":  # (no such limits: the parent's wall-time limit still holds)
         resource = None
+    else:  # (a POSIX without it fails loudly)
+        import resource
     from gui.child_process import end_with_parent
 
     end_with_parent()  # (a window killed mid-drawing takes its drawing process with it)
