@@ -1047,6 +1047,14 @@ def _selftest_rss(rng, work):
     return f"touched {len(block) >> 20} MiB"
 
 
+class _Escape(BaseException):
+    """What no case's ``except`` catches: the worker itself dies of it (exit 1)."""
+
+
+def _selftest_exit(rng, work):
+    raise _Escape("the worker's own end")
+
+
 def _selftest_segfault(rng, work):
     import os
     import signal
@@ -1062,7 +1070,7 @@ KINDS = {"encounter": encounter_case, "uvtt": uvtt_case, "chummer": chummer_case
 SELFTEST = {"selftest-hang": _selftest_hang, "selftest-blocked": _selftest_blocked,
             "selftest-memory": _selftest_memory,
             "selftest-crash": lambda rng, work: _step("crash", lambda: _selftest_crash(rng, work), refusal_ok=False),
-            "selftest-segfault": _selftest_segfault, "selftest-stderr": _selftest_stderr,
+            "selftest-segfault": _selftest_segfault, "selftest-exit": _selftest_exit, "selftest-stderr": _selftest_stderr,
             "selftest-rss": _selftest_rss, "selftest-leak": _selftest_leak}
 KIND_LABELS = {
     "encounter": "encounter file → load → analyze → export → save → reload",

@@ -139,6 +139,21 @@ class _Worker:
             Path(self.work + ".stderr").unlink(missing_ok=True)
 
 
+def _last_words(w: _Worker, limit: int = 1500) -> str:
+    """The end of what a dead worker's case wrote on standard error (its traceback, if
+    Python's), on one line; "" when there is none."""
+    if not w.work:
+        return ""
+    try:
+        with open(w.work + ".stderr", "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - limit))
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return " | ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def _runnable(pgid: int) -> bool:
     """Whether a process of process group ``pgid`` (a worker and the children of its case) is
     running or waiting for a CPU (Linux /proc; True where unknown: never "blocked" then)."""
@@ -223,11 +238,13 @@ def run(kinds: list[str], count: int, seed: int = 1, jobs: int = 2, *, timeout: 
                 if not chunk:  # the worker died: a crash of the process (a signal) or out of memory
                     code = w.proc.wait()
                     case = w.case
+                    said = _last_words(w)  # (before retire removes the case's standard error)
                     retire(w)
                     if case is not None:
                         kind = "memory" if code in (-signal.SIGKILL, -signal.SIGABRT) else "crashed"
-                        finish(w, {"case": case, "outcome": kind,
-                                   "detail": f"the worker process died (exit {code})", "seconds": None})
+                        finish(w, {"case": case, "outcome": kind, "seconds": None,
+                                   "detail": f"the worker process died (exit {code}) after {w.handled} cases"
+                                             + (f"; its standard error ended: {said}" if said else "")})
                     elif not w.ready:
                         raise RuntimeError(f"a fuzz worker failed to start (exit {code})")
                     spawn()

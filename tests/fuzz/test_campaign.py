@@ -9,6 +9,8 @@ campaign runs by hand: ``python -m tests.fuzz --count 10000 --kind KIND`` (READM
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.fuzz import runner
@@ -66,16 +68,20 @@ def test_each_failing_outcome_is_caught_by_the_runner(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the workers' scratch folders go here
     monkeypatch.setenv("COVERFIRE_FUZZ_RSS_LIMIT", str(200 << 20))  # (selftest-rss touches 300 MiB)
     kinds = ["selftest-hang", "selftest-blocked", "selftest-memory", "selftest-crash", "selftest-segfault",
-             "selftest-stderr", "selftest-rss"]
+             "selftest-stderr", "selftest-rss", "selftest-exit"]
     campaign = runner.run(kinds, 1, 1, jobs=2, timeout=1.0, light=True)
     outcomes = {k: next(iter(c)) for k, c in campaign.counts.items()}
     assert outcomes == {"selftest-hang": "hung", "selftest-blocked": "hung", "selftest-memory": "memory",
                         "selftest-crash": "crashed", "selftest-segfault": "crashed", "selftest-stderr": "crashed",
-                        "selftest-rss": "memory"}
+                        "selftest-rss": "memory", "selftest-exit": "crashed"}
     detail = {f["case"].split(":")[1]: f["detail"] for f in campaign.failures}
     assert "EncounterFileError" in detail["selftest-crash"] and "engine/files.py" in detail["selftest-crash"]
     assert detail["selftest-stderr"].startswith("accepted, then on standard error: ValueError: a stray child's error")
     assert "blocked: not runnable" in detail["selftest-blocked"]
+    # a worker killed by what its case raised says so: its exit, and the traceback it left
+    assert re.match(r"the worker process died \(exit 1\) after \d cases; its standard error ended: Traceback",
+                    detail["selftest-exit"]), detail["selftest-exit"]
+    assert "_Escape: the worker's own end" in detail["selftest-exit"]
     assert detail["selftest-rss"].startswith("accepted, at a peak of 0.3")  # (300 MiB and the worker's own)
     assert campaign.rss["selftest-rss"] >= 300 << 20
     assert campaign.bad() == len(kinds)
