@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QMenu
 
 from gui.context_menu import entries_for
 from tests.gui.conftest import vp_point
+from tests.gui.menus import all_actions, submenu
 
 
 @pytest.fixture
@@ -34,14 +35,10 @@ def entry(entries, label):
     return next(e for e in entries if e.label == label)
 
 
-def all_actions(menu):
-    """The menu's actions and its submenus', depth first (the groups of issue 30 item 5)."""
-    out = []
-    for a in menu.actions():
-        out.append(a)
-        if a.menu() is not None:
-            out += all_actions(a.menu())
-    return out
+def sub_named(menu, label):
+    """The submenu of ``menu`` whose entry ends with ``label`` (tests/gui/menus.py: no
+    ``QAction.menu()``)."""
+    return next(m for a in menu.actions() if a.text().endswith(label) and (m := submenu(a)) is not None)
 
 
 def test_a_right_click_on_a_token_opens_its_menu(window, popped):
@@ -53,7 +50,7 @@ def test_a_right_click_on_a_token_opens_its_menu(window, popped):
     for want in ("Attack from here", "Target", "Stance", "Hide from players", "Duplicate", "Delete", "Edit in Inspector"):
         assert want in t, (want, t)
     # the rule system's actions: allowed ones enabled, refused ones greyed with the engine's reason
-    rules = next(a.menu() for a in menu.actions() if a.menu() is not None and a.text().endswith("actions"))
+    rules = sub_named(menu, "actions")
     acts = {a.text().split("  \u2014  ")[0]: a for a in all_actions(rules)}
     assert acts["Attack"].isEnabled()
     stand = acts["Stand Up"]
@@ -163,8 +160,8 @@ def test_a_right_drag_pans_and_opens_no_menu(window, popped):
 def test_greyed_menu_entries_say_why_in_the_status_bar(window, popped):
     right_click(window.map_view, 12.0, 20.0)
     menu = popped[0]
-    rules = next(a.menu() for a in menu.actions() if a.menu() is not None and a.text().endswith("actions"))
-    move = next(a.menu() for a in rules.actions() if a.text() == "Move")
+    rules = sub_named(menu, "actions")
+    move = next(submenu(a) for a in rules.actions() if a.text() == "Move")
     stand = next(a for a in move.actions() if a.text().startswith("Stand Up"))
     move.hovered.emit(stand)
     assert window.statusBar().currentMessage() == "Stand Up is greyed: Sam is already standing"

@@ -54,6 +54,7 @@ from PySide6.QtWidgets import (
 )
 
 from tests.gui.conftest import open_window
+from tests.gui.menus import submenu, submenus
 from tests.gui.settle import settle
 
 EVENTS = int(os.environ.get("COVERFIRE_MONKEY_EVENTS", "250"))  # (~3 s of CPU a demo)
@@ -388,16 +389,18 @@ class Monkey:
             self.win.activateWindow()
 
 
-def enabled_actions(widget) -> list[QAction]:
-    """The enabled, visible leaf actions of a menu (bar), submenus included."""
+def enabled_actions(widget, found=None) -> list[QAction]:
+    """The enabled, visible leaf actions of a menu (bar), submenus included (found from
+    their side, tests/gui/menus.py: no ``QAction.menu()``)."""
+    found = submenus() if found is None else found
     out = []
     for a in widget.actions():
         if a.isSeparator() or not a.isEnabled() or not a.isVisible():
             continue
-        if a.menu() is not None:
-            sub = a.menu()
-            sub.aboutToShow.emit()  # (Open Recent fills itself then)
-            out += enabled_actions(sub)
+        sub = submenu(a, found)
+        if sub is not None:
+            sub.aboutToShow.emit()  # (Open Recent fills itself then: its submenus found anew)
+            out += enabled_actions(sub, submenus())
         else:
             out.append(a)
     return out
