@@ -34,6 +34,10 @@ def test_a_drag_repaints_the_players_view_at_most_once_a_tick_and_the_drop_shows
     qtbot.waitExposed(player)
     settle(qtbot)
     hold = player.preview_repaint
+    # only the program's clock paces this test: the end of the wait is a wall-clock timer
+    # (tested below), which fires within _step's event turns when they take over
+    # PREVIEW_REPAINT_S, as on a loaded machine, and would repaint once more
+    hold._later.blockSignals(True)
     view = player.view
     base = window.document.encounter
     before = _shown(player)
@@ -42,12 +46,8 @@ def test_a_drag_repaints_the_players_view_at_most_once_a_tick_and_the_drop_shows
     assert hold.repaints == 1  # the first step is shown at once
     first = _shown(player)
     assert first != before and first == _fresh(player)
-    hold._later.stop()  # (its wall-clock timer would show the last step at the end of the wait)
     for i in range(2, 6):  # four more steps in the same tick of the program's clock
-        window.document.preview(edits.move_tokens(base, {"sam": (12.0 + i, 20.0)}))
-        hold._later.stop()
-        for _ in range(3):
-            QApplication.processEvents()
+        _step(window, base, 12.0 + i)
     assert hold.repaints == 1
     assert _shown(player) == first != _fresh(player)  # the window still shows the first step
     manual_clock.advance(PREVIEW_REPAINT_S)
@@ -55,7 +55,6 @@ def test_a_drag_repaints_the_players_view_at_most_once_a_tick_and_the_drop_shows
     assert hold.repaints == 2
     assert _shown(player) == _fresh(player)
     window.document.preview(edits.move_tokens(base, {"sam": (19.0, 20.0)}))
-    hold._later.stop()
     window.document.commit(window.document.encounter, "move Sam")  # the drop
     assert not hold.held
     assert view.viewportUpdateMode() == QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate
@@ -72,7 +71,9 @@ def test_the_end_of_the_wait_shows_the_last_step(window, qtbot, manual_clock):
     base = window.document.encounter
     _step(window, base, 13.0)
     _step(window, base, 16.0)  # held: the clock stands, the wait's timer shows it
-    qtbot.waitUntil(lambda: player.preview_repaint.repaints == 2)  # the wait's timer
+    # the wait's timer (the clock stands: nothing else repaints; at least, as a loaded
+    # machine's later scene changes may start it once more before this looks)
+    qtbot.waitUntil(lambda: player.preview_repaint.repaints >= 2)
     for _ in range(3):
         QApplication.processEvents()
     assert _shown(player) == _fresh(player)
