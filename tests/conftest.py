@@ -107,17 +107,48 @@ def _file_seconds() -> dict[str, float]:
     return out
 
 
+#: The most a loaded machine stretches the tests' default timeouts (60 s, 300 s if slow).
+MAX_STRETCH = 5.0
+
+
+def timeout_stretch(load: float, cores: int) -> float:
+    """How many times the default timeouts a test gets on a machine this loaded (its 1-minute
+    load average over its cores, from 1 to :data:`MAX_STRETCH`): a timeout is there to end a
+    hang, and a test that works seconds quietly takes that many times longer when that many
+    processes share each core (on 2 Dec, at load 15 on 2 cores, three 2-5 s tests passed 60 s
+    and their workers were ended). A hang still ends, within 5 minutes (25 if slow)."""
+    return min(MAX_STRETCH, max(1.0, load / max(1, cores)))
+
+
+def _stretch() -> float:
+    try:
+        return timeout_stretch(os.getloadavg()[0], os.cpu_count() or 1)
+    except OSError:  # (no load average: Windows)
+        return 1.0
+
+
+def pytest_report_header(config):
+    return f"default timeouts x{_stretch():.1f} (load over cores, tests/conftest.py timeout_stretch)"
+
+
 def pytest_collection_modifyitems(config, items):
     """A test marked ``slow`` (seconds of work even on a quiet machine) gets 300 s before its
-    timeout instead of 60, unless it names its own with ``@pytest.mark.timeout``.
+    timeout instead of 60, unless it names its own with ``@pytest.mark.timeout``; both are
+    stretched on a loaded machine (:func:`timeout_stretch`), unless ``--timeout`` is given.
 
     The files whose tests take longest (tests/durations.json) run first, longest first, each
     file's tests in their own order and the other files after them in theirs: the two workers
     (``--dist worksteal``) then end together, instead of one running a long test alone at
     the end (a file is never split, so its module fixtures are made once)."""
+    stretch = _stretch() if config.getoption("timeout", None) is None else 1.0
+    base = float(config.getini("timeout") or 0)
     for item in items:
-        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
-            item.add_marker(pytest.mark.timeout(300))
+        if item.get_closest_marker("timeout"):
+            continue
+        if item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.timeout(300 * stretch))
+        elif base and stretch > 1.0:
+            item.add_marker(pytest.mark.timeout(base * stretch))
     weight = _file_seconds()
     items.sort(key=lambda item: -weight.get(item.nodeid.split("::")[0], 0.0))
 

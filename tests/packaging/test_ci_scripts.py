@@ -31,3 +31,13 @@ def test_install_never_calls_pip_outside_the_venv():
     pip_lines = [ln for ln in script.splitlines() if "pip install" in ln and not ln.lstrip().startswith("#")]
     assert pip_lines and all(ln.lstrip().startswith('"$VENV/bin/python" -m pip install') for ln in pip_lines)
     assert '-m venv' in script and "python3-venv" in script
+
+
+def test_ci_runs_every_check_after_the_suite():
+    """The lowest Python and pins (.ci/check-lowest) are CI too, not a run by hand: each check
+    is a step of its own, after the README's suite, none behind a condition."""
+    lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
+    steps = [ln for ln in lines if ln.startswith("step ")]
+    assert steps == ["step check-lowest bash .ci/check-lowest", "step check-wheel bash .ci/check-wheel",
+                     "step check-bundle bash .ci/check-bundle"]
+    assert lines.index(_setup_commands()[1]) < lines.index(steps[0])
