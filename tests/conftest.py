@@ -31,9 +31,10 @@ def pytest_xdist_auto_num_workers(config):
 
 
 def pytest_report_header(config):
+    stretch = f"default timeouts x{_stretch():.1f} (the load a core: timeout_stretch)"
     if _GIVEN_PLATFORM and _GIVEN_PLATFORM != SUITE_PLATFORM:
-        return [f"Qt platform: the suite's own offscreen screens (QT_QPA_PLATFORM={_GIVEN_PLATFORM!r} from the environment is not used)"]
-    return ["Qt platform: the suite's own offscreen screens (tests/gui/screens.json)"]
+        return [f"Qt platform: the suite's own offscreen screens (QT_QPA_PLATFORM={_GIVEN_PLATFORM!r} from the environment is not used)", stretch]
+    return ["Qt platform: the suite's own offscreen screens (tests/gui/screens.json)", stretch]
 
 
 try:  # no hypothesis example fails for taking long: speed is never tested (a deadline of 200 ms
@@ -125,10 +126,6 @@ def _stretch() -> float:
         return timeout_stretch(os.getloadavg()[0], os.cpu_count() or 1)
     except OSError:  # (no load average: Windows)
         return 1.0
-
-
-def pytest_report_header(config):
-    return f"default timeouts x{_stretch():.1f} (load over cores, tests/conftest.py timeout_stretch)"
 
 
 def pytest_collection_modifyitems(config, items):
