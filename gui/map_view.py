@@ -12,8 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QImage, QMouseEvent, QPainter, QPen, QRegion
 from PySide6.QtWidgets import QWidget
 
 from engine.diff import changed_items
@@ -101,6 +101,26 @@ def load_image_ref(src: str, doc_path: Path | None, what: str, fallback: str) ->
 def _qround(v: float) -> int:
     """Qt's qRound: to the nearest integer, halves away from zero (as ``QRectF.toRect``)."""
     return int(v + 0.5) if v >= 0 else int(v - 0.5)
+
+
+def _drawn(layer, dev: QRectF, region: QRegion, viewport: QRect) -> bool | None:
+    """Whether Qt draws ``layer`` (its bounds at ``dev`` in device pixels) in a paint of
+    ``region``: True, False, or None where that is within a few pixels of the edge (Qt
+    draws an item whose bounds, rounded and padded a pixel or two, meet the region and the
+    viewport)."""
+    if not layer.isVisible() or layer.effectiveOpacity() < 0.001:
+        return False
+    m = 3.0
+    outer = dev.adjusted(-m, -m, m, m).toAlignedRect()
+    if not region.intersects(outer) or not QRectF(viewport).intersects(QRectF(outer)):
+        return False
+    inner = dev.adjusted(m, m, -m, -m)
+    if inner.isEmpty():
+        return None
+    inner = inner.toRect()
+    if region.intersects(inner) and viewport.intersects(inner):
+        return True
+    return None
 
 
 class MapView(pg.GraphicsView):
@@ -311,7 +331,7 @@ class MapView(pg.GraphicsView):
         for layer in self.layers:
             layer.set_pixel_size(k)
 
-    def _keep_caches_in_phase(self) -> None:
+    def _keep_caches_in_phase(self, region: QRegion | None = None) -> None:
         """Before a paint: a layer whose device-coordinate cache Qt would place off where a
         fresh drawing goes drops it. Qt places a cached picture at its bounds' device corner
         rounded to whole pixels, drawn at the phase of the paint that made it: after a move
@@ -319,24 +339,44 @@ class MapView(pg.GraphicsView):
         by whole pixels from a corner at half a pixel (a zoom about the view's middle) where
         the rounding goes the other way, the grid, the map's edge and the zones sat a pixel
         off the obstacles and tokens. A move by whole pixels otherwise (the GM's own drag,
-        the arrow keys) keeps them. Compared paint to paint, as Qt compares its cache's;
-        scales within rounding error are the same scale, as Qt takes them. A viewport of
-        another size drops them too: Qt keeps the part of a cache it had and draws what the
-        new size shows into it, and when the corner sat at half a pixel the two parts were a
-        pixel apart (the grid at its crossings, after a window opened at one width was
-        widened at the same scale: the oracle's fresh window)."""
+        the arrow keys) keeps them. Scales within rounding error are the same scale, as Qt
+        takes them. A viewport of another size drops them too: Qt keeps the part of a cache
+        it had and draws what the new size shows into it, and when the corner sat at half a
+        pixel the two parts were a pixel apart (the grid at its crossings, after a window
+        opened at one width was widened at the same scale: the oracle's fresh window).
+
+        Compared with the last paint that drew the layer, as Qt compares its cache's (its
+        last transform is only taken when it draws the item): a paint of only part of the
+        viewport (``region``: the legend, a name) that missed the layer, or one with the
+        layer out of view, leaves Qt's cache as it was, so it must leave the phase as it was
+        (seed 1601: a paint of the legend between two pans, the map not in it, took the
+        phase Qt never saw, and the grid's crossings came out a pixel off). Where it cannot
+        be told whether Qt draws the layer (a paint's edge within a few pixels of the
+        layer's) the cache is dropped and the next paint that surely draws it starts afresh."""
         vt = self.viewportTransform()
-        size = (self.viewport().width(), self.viewport().height())
+        vp = self.viewport().rect()
+        size = (vp.width(), vp.height())
+        if region is None:
+            region = QRegion(vp)
         for layer in self.layers:
             mode = layer.cacheMode()
             if mode == layer.CacheMode.NoCache:
                 continue
             t = layer.deviceTransform(vt)
-            corner = t.mapRect(layer.boundingRect()).topLeft()
-            now = (t.m11(), t.m22(), corner.x(), corner.y(), size)
+            dev = t.mapRect(layer.boundingRect())
+            drawn = _drawn(layer, dev, region, vp)
+            if drawn is False:
+                continue  # (Qt neither draws it nor takes its transform: its cache stays as it was)
             last = getattr(layer, "_cache_phase", None)
+            now = (t.m11(), t.m22(), dev.left(), dev.top(), size)
+            if drawn is None or last is None:
+                # (Qt may or may not draw it in this paint: the phase of its cache unknown)
+                layer._cache_phase = now if drawn else None
+                layer.setCacheMode(layer.CacheMode.NoCache)
+                layer.setCacheMode(mode)
+                continue
             layer._cache_phase = now
-            if last is None or any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
+            if any(abs(a - b) > 1e-9 * abs(b) for a, b in zip(now[:2], last[:2])):
                 continue  # (a zoom draws the cache afresh anyway)
             if last[4] != size:
                 layer.setCacheMode(layer.CacheMode.NoCache)
@@ -737,7 +777,7 @@ class MapView(pg.GraphicsView):
     def paintEvent(self, ev) -> None:
         self.obstacles.new_paint()  # (each paint draws a budget of fresh tiles: a zoom step stays short)
         self.scene().prepareForPaint()  # (the view box's transform brought up to date first)
-        self._keep_caches_in_phase()
+        self._keep_caches_in_phase(ev.region())
         super().paintEvent(ev)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
