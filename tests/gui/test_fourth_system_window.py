@@ -7,29 +7,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from PySide6.QtCore import Qt
 
 from engine import rules
-from tests.test_fourth_system import FILE
-
-
-@pytest.fixture
-def cover_only():
-    from tests.cover_only.system import SYSTEM
-
-    rules.register(SYSTEM)
-    yield SYSTEM
-    rules.unregister(SYSTEM.name)
-
-
-def _rows(window) -> dict[str, list[str]]:
-    m = window.targets.model
-    out = {}
-    for r in range(m.rowCount()):
-        tid = m.data(m.index(r, 0), Qt.ItemDataRole.UserRole + 1)
-        out[tid] = [m.data(m.index(r, c)) for c in range(m.columnCount())]
-    return out
+from tests.gui.target_table import table
+from tests.test_fourth_system import FILE, cover_only  # noqa: F401 - (the fixture)
 
 
 def test_the_window_opens_the_fourth_system_and_answers_in_metres(cover_only, window, tmp_path, qtbot):
@@ -42,7 +23,7 @@ def test_the_window_opens_the_fourth_system_and_answers_in_metres(cover_only, wi
     assert enc.ruleset == "cover-only" and enc.system is cover_only
     window.selection.set_attacker("ana")
     window.targets.model.reload()
-    rows = _rows(window)
+    rows = table(window)
     assert set(rows) == {"bo", "cy"}
     # Bo 11.0 m east behind the 3 m wall: full cover; Cy (8, 2): hypot(3, 8) = 8.5 m, open
     assert rows["bo"][1] == "11.0" and "full" in rows["bo"]

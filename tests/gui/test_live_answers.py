@@ -15,16 +15,7 @@ from gui.style import PLAYER_VIEW
 from gui.targets import charge_refusal
 from tests.gui.conftest import mouse_click, mouse_drag, vp_point
 from tests.gui.settle import settle
-
-
-def table(window) -> dict[str, list[str]]:
-    """The targets table as shown: target id -> the row's cell texts."""
-    m = window.targets.model
-    out = {}
-    for r in range(m.rowCount()):
-        tid = m.data(m.index(r, 0), Qt.ItemDataRole.UserRole + 1)
-        out[tid] = [m.data(m.index(r, c)) for c in range(m.columnCount())]
-    return out
+from tests.gui.target_table import table
 
 
 def expected(window, attacker: str) -> dict[str, list[str]]:

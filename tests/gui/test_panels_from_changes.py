@@ -11,28 +11,12 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
 from engine import rules
 from tests.gui.conftest import open_window
-from tests.test_fourth_system import FILE
-
-
-@pytest.fixture
-def cover_only():
-    from tests.cover_only.system import SYSTEM
-
-    rules.register(SYSTEM)
-    yield SYSTEM
-    rules.unregister(SYSTEM.name)
-
-
-def _rows(win) -> dict[str, list[str]]:
-    m = win.targets.model
-    return {m.data(m.index(r, 0), Qt.ItemDataRole.UserRole + 1): [m.data(m.index(r, c)) for c in range(m.columnCount())]
-            for r in range(m.rowCount())}
+from tests.gui.target_table import table
+from tests.test_fourth_system import FILE, cover_only  # noqa: F401 - (the fixture)
 
 
 def _inspector(win) -> tuple:
@@ -71,7 +55,7 @@ def test_a_landed_outcome_refreshes_exactly_what_it_names(cover_only, window, tm
     window.selection.set_attacker("ana")
     window.selection.set_targets(["cy"])
     answers, refreshed = window.answers, _counting(window, monkeypatch)
-    computed, rows = answers.compute_count, _rows(window)
+    computed, rows = answers.compute_count, table(window)
 
     out = _shoot(window)
     assert out.changes.tokens == {"cy"} and out.changes.bodies == frozenset() and not out.changes.settings
@@ -79,7 +63,7 @@ def test_a_landed_outcome_refreshes_exactly_what_it_names(cover_only, window, tm
     window.document.changed.connect(lambda ch: told.append(ch.changes))
     # Cy's sheet only: the targets' answers (bodies, cover, charges) are not asked again, and
     # the Inspector showing Bo is not refreshed
-    assert answers.compute_count == computed and refreshed[0] == 0 and _rows(window) == rows
+    assert answers.compute_count == computed and refreshed[0] == 0 and table(window) == rows
 
     window.selection.select(["cy"], window.document.encounter, keep_attacker=True)
     assert '"wounds": 1' in window.inspector.json_edit.toPlainText()
@@ -110,7 +94,7 @@ def test_a_landed_outcome_refreshes_exactly_what_it_names(cover_only, window, tm
     for w in (fresh, window):
         w.answers.finish_charges()
         w.targets.model.reload()
-    assert _rows(fresh) == _rows(window) and _inspector(fresh) == _inspector(window)
+    assert table(fresh) == table(window) and _inspector(fresh) == _inspector(window)
     fresh.close()
 
 
