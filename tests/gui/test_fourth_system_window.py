@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-
 from engine import rules
 from tests.gui.target_table import table
 from tests.test_fourth_system import FILE, cover_only  # noqa: F401 - (the fixture)
