@@ -4,11 +4,12 @@ system's own movement (shown beside a dragged token), "" where the system counts
 from __future__ import annotations
 
 from engine.d100.actions import StartRound
-from engine.d100.rules import RULES as D100
 from engine.model import Encounter
 from engine.rules import find_system
 from engine.sr5.movement import MovementBudget, cost_words
 from engine.static_veil.rules import RULES as VEIL
+
+D100 = find_system("d100")
 
 
 def test_sr5_walking_running_and_past_the_running_rate():

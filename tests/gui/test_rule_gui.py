@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
+from engine.rules import find_system
 from gui.rules.base import RULE_GUIS, RuleGui, find_rule_gui
 from tests.gui.settle import settle as settle_window
 
@@ -126,7 +127,7 @@ def test_right_click_actions_of_sr5_allowed_and_greyed_with_the_engines_reason(w
 
 
 def test_right_click_actions_of_d100_apply_or_open_the_panel(window):
-    from engine.d100.rules import RULES as RULESET
+    RULESET = find_system("d100")
 
     w = window
     w.actions["open d100 demo"].trigger()

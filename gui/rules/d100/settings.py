@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.sheet import (
     DEFAULT_LOCATION_TABLE,
     SEVERITIES,
@@ -48,8 +47,11 @@ from engine.d100.sheet import (
     table_from_ranges,
     threshold_fault,
 )
+from engine.rules import find_system
 from gui import theme
 from gui.rules.widgets import bold
+
+RULESET = find_system("d100")
 
 UNDO_TEXT = "d100 rules settings"
 
