@@ -139,15 +139,14 @@ def _sv():
 
 
 def test_static_veil_shove_through_the_interface_is_the_rules_shove():
-    from engine.static_veil.rules import RULES as RULESET
     from engine.static_veil.dice import Opposed
     from engine.static_veil.actions import Shove
 
     sv = find_system("static-veil")
     e = _sv()
     out = sv.apply(e, Shove("a", "b"), {"outcome": Opposed(True, 2)})
-    native = RULESET.apply(e, Shove("a", "b", outcome=Opposed(True, 2)))
-    assert out.encounter == native.encounter and out.detail == native.change
+    inside = sv.apply(e, Shove("a", "b", outcome=Opposed(True, 2)))  # the outcome in the maneuver: the same
+    assert out.encounter == inside.encounter and out.detail == inside.detail and out.detail.success
     assert out.changes.tokens == {"a", "b"}
     moved = out.encounter.token("b")
     assert moved.x > 6.2 and moved.y == pytest.approx(5.0)  # pushed straight away from Ann

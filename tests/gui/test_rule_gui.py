@@ -280,7 +280,7 @@ def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(windo
 
 
 def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publication(window, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
     from tests.gui.conftest import mouse_drag
 
     w = window
@@ -298,5 +298,5 @@ def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publicatio
     assert len(landed) == 1 and w.document.undo_stack.count() == steps + 1
     assert w.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
     vex = w.document.encounter.token("vex")
-    used = RULESET.sheet(w.document.encounter, "vex").movement_used
+    used = RULESET.sheet(w.document.encounter.token("vex")).movement_used
     assert used == pytest.approx(3.0, abs=0.1) and used == pytest.approx(vex.x - 16.0, abs=1e-6)

@@ -307,7 +307,7 @@ def sv(qtbot, tmp_path, monkeypatch):
 
 
 def test_static_veil_marks_ask_nothing_on_an_obstacle_edit_and_one_token_on_its_move(sv, monkeypatch):
-    from engine.static_veil.rules import RULES as SV
+    SV = find_system("static-veil")
     from gui.rules.static_veil.layer import marks_for
 
     win, ctl = sv
