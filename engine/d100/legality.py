@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.d100 import effects as fx
 from engine.d100.actions import (
+    Action,
     Aim,
     ChangeStance,
     EndTurn,
@@ -115,7 +116,7 @@ class Legality:
                 return "has no actions left this round" + (" (stunned)" if not s.acted else "")
         return None
 
-    def why_not(self, encounter: Encounter, action) -> str | None:
+    def why_not(self, encounter: Encounter, action: Action) -> str | None:
         """None when ``action`` is legal now, else the reason in the GM's words."""
         try:
             return self._why_not(encounter, action)
@@ -422,7 +423,7 @@ class Legality:
                     (off, "off", a.mode, a.off_target or a.target, n_off, True)]
         return []
 
-    def preview(self, encounter: Encounter, action, *, tactics=None) -> Preview:
+    def preview(self, encounter: Encounter, action: Action, *, tactics=None) -> Preview:
         """The action's chances before any roll (an illegal action previews with its reason
         and whatever chances can still be computed)."""
         reason = self.why_not(encounter, action)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.d100 import effects as fx
 from engine.d100.actions import (
+    Action,
     Aim,
     ChangeStance,
     EndTurn,
@@ -186,7 +187,7 @@ class Resolution:
             return SeededDice(st.seed, st.rolls)
         return RandomDice()
 
-    def apply(self, encounter: Encounter, action, dice: Dice | None = None) -> Outcome:
+    def apply(self, encounter: Encounter, action: Action, dice: Dice | None = None) -> Outcome[Change]:
         """Resolve a legal ``action`` with ``dice`` (default :meth:`dice_for`); raises
         :class:`IllegalActionError` when it is not legal. The outcome's ``detail`` is the
         :class:`Change`."""

@@ -26,11 +26,11 @@ from engine.d100.legality import Legality
 from engine.d100.movement import cost_words, crawl_left, move
 from engine.d100.resolution import Resolution
 from engine.d100.sheet import LOCATIONS, SEVERITIES, STANCES, Settings, Sheet
-from engine.d100.values import Preview
+from engine.d100.values import Change, Preview
 from engine.errors import IllegalActionError
 
 
-class D100(Legality, Resolution, rules.RuleSystem[Action, Preview, Dice, Action]):  # (rolls inside apply)
+class D100(Legality, Resolution, rules.RuleSystem[Action, Preview, Dice, Action, Change]):  # (rolls inside apply)
     """The ``d100`` rule system (seed 003). Stateless: every call takes the encounter."""
 
     name = "d100"
@@ -92,7 +92,7 @@ class D100(Legality, Resolution, rules.RuleSystem[Action, Preview, Dice, Action]
             out.append(rules.Option(cls.key, cls.label, why, a if why is None else None))
         return out
 
-    def action_from_data(self, data):
+    def action_from_data(self, data) -> Action:
         """``{"kind": K, ...fields}`` with ``K`` an action key of :mod:`engine.d100.actions`
         (``fire``, ``aim``, ``change_stance`` ...); a target is an id or a
         :class:`~engine.d100.actions.TargetSpec` object."""
@@ -120,7 +120,7 @@ class D100(Legality, Resolution, rules.RuleSystem[Action, Preview, Dice, Action]
             spec["modifiers"] = tuple(tuple(m) for m in spec["modifiers"])
         return cls(**spec)
 
-    def dice_from_data(self, data):
+    def dice_from_data(self, data) -> Dice:
         """A list of die results is used in order (``ScriptedDice``), each exactly once."""
         return ScriptedDice(list(data)) if isinstance(data, list) else data
 

@@ -28,10 +28,11 @@ from typing import Union
 
 from engine import rules
 from engine.errors import IllegalActionError
+from engine.model import Encounter
 from engine.sr5.actions import Action, action_cost, apply_action, available_actions, check_action, hands, ready_weapons
 from engine.sr5.attack import AttackDeclaration, AttackPlan, AttackResolution, apply_attack, plan_attack
 from engine.sr5.blast import BlastDeclaration, BlastPlan, BlastResolution, apply_blast, landing_facts, plan_blast_on_map
-from engine.sr5.changes import settings_of, sheet_of
+from engine.sr5.changes import Change, settings_of, sheet_of
 from engine.sr5.condition import monitor, physical_boxes, status, stun_boxes
 from engine.sr5.dice import Roller, SeededRoller
 from engine.sr5.economy import ACTIONS, SIMPLE, check_cost, in_combat
@@ -105,7 +106,8 @@ class Forced:
     value: SR5Action | SR5Result
 
 
-#: Shadowrun's typed values of the four phases (``RuleSystem[Action, Plan, Dice, Result]``).
+#: Shadowrun's typed values of the four phases (``RuleSystem[Action, Plan, Dice, Result, Detail]``;
+#: the detail of an outcome: :class:`~engine.sr5.changes.Change`).
 SR5Action = Union[Action, AttackDeclaration, SuppressiveDeclaration, BlastDeclaration, SuppressionTest,
                   StartTurn, EndPhase, CountMove, Declared, Forced]
 #: a declaration's plan (pools with every die's source), or an action's cost (cost, Initiative)
@@ -116,7 +118,7 @@ SR5Dice = Union[Roller, Sequence[int], Sequence[Sequence[int]]]
 SR5Result = Union[AttackResolution, BlastResolution, SuppressionTestResolution, SuppressivePlan]
 
 
-class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
+class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result, Change]):
     name = "sr5"
     label = "Shadowrun 5th edition"
     Sheet = Sheet
@@ -291,7 +293,7 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     def _(self, action: BlastDeclaration, encounter, tactics=None, facts=None):
         return plan_blast_on_map(encounter, action, tactics=tactics)
 
-    def why_not(self, encounter, action):
+    def why_not(self, encounter: Encounter, action: SR5Action) -> str | None:
         return self._why_not(action, encounter)
 
     @singledispatchmethod
@@ -320,7 +322,7 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     def _(self, action: EndPhase, encounter):
         return None if in_combat(encounter) else "no Combat Turn is running"
 
-    def preview(self, encounter, action, *, tactics=None):
+    def preview(self, encounter: Encounter, action: SR5Action, *, tactics=None) -> SR5Plan:
         """The plan of a declaration (pools with every die's source, ``problems``: it is
         planned although refused, so the GM sees why), the cost of an
         :class:`~engine.sr5.actions.Action` (refused: :class:`IllegalActionError`), changing
@@ -348,7 +350,7 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
             raise IllegalActionError(reason)
         return action_cost(encounter, action)
 
-    def resolve(self, plan, dice=None, *, steps=None, tactics=None):
+    def resolve(self, plan: SR5Plan | SR5Result, dice: SR5Dice | None = None, *, steps=None, tactics=None) -> SR5Result:
         """The rolls of an attack, a blast or a suppression test, in ``next_roll`` order:
         all of them (``steps`` None) or ``steps`` more (the GM rolls Shadowrun one test at a
         time; 0: the resolution with nothing rolled), of ``plan`` (a plan, or the resolution
@@ -408,7 +410,8 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     def _(self, plan: SuppressionTestPlan):
         return SuppressionTestResolution(plan)
 
-    def apply(self, encounter, action, dice=None):
+    def apply(self, encounter: Encounter, action: SR5Action | SR5Result,
+              dice: SR5Dice | None = None) -> rules.Outcome[Change]:
         """Resolve and apply (a declaration, an action, a step of the turn), or land a
         result ``resolve`` rolled (an ``AttackResolution``, ``BlastResolution``,
         ``SuppressionTestResolution``, or a ``SuppressivePlan`` whose test rolls here with
@@ -480,7 +483,7 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         return self._landed(encounter, *apply_suppressive(encounter, action, dice, force=force))
 
     # -- golden files and other JSON ---------------------------------------------------------
-    def action_from_data(self, data):
+    def action_from_data(self, data) -> SR5Action:
         """An action from its JSON form: ``{"kind": K, ...fields}`` with ``K`` one of
         ``start_turn`` (``entered``), ``end_phase``, ``count_move``, ``attack``, ``blast``,
         ``suppressive``, ``suppression_test``, or an action id of the catalogue

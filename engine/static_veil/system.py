@@ -33,6 +33,7 @@ from typing import Union
 
 from engine import rules
 from engine.errors import CoverfireError, IllegalActionError
+from engine.model import Encounter
 from engine.names import token_name
 from engine.static_veil.actions import ACTION_BY_KEY, ManeuverBase
 from engine.static_veil.dice import Attack, Check, Opposed
@@ -40,7 +41,7 @@ from engine.static_veil.legality import Legality
 from engine.static_veil.resolution import Resolution
 from engine.static_veil.sheet import Settings, Sheet
 from engine.static_veil.turns import Turns, move_words
-from engine.static_veil.values import Preview
+from engine.static_veil.values import Change, Preview
 
 #: Static Veil's typed values: a maneuver or a step of the turn; the GM's test outcomes.
 VeilAction = Union[ManeuverBase, "StartTurn", "Move", "EndTurn"]
@@ -79,7 +80,7 @@ class EndTurn:
     label = "End turn"
 
 
-class StaticVeil(Legality, Resolution, Turns, rules.RuleSystem[VeilAction, Preview, VeilDice, VeilAction]):
+class StaticVeil(Legality, Resolution, Turns, rules.RuleSystem[VeilAction, Preview, VeilDice, VeilAction, Change]):
     """The ``static-veil`` rule system (outcomes travel in the action: it resolves in ``apply``)."""
 
     name = "static-veil"
@@ -104,8 +105,8 @@ class StaticVeil(Legality, Resolution, Turns, rules.RuleSystem[VeilAction, Previ
 
     def on_moves(self, encounter, moves):
         """Make the moves; while a turn runs each mover with a sheet walks the way
-        :meth:`plan_move` finds and spends its length of Movement. A move the rules refuse lands with nothing spent, the reason
-        in the notes. Every token ends where it was put."""
+        :meth:`plan_move` finds and spends its length of Movement. A move the rules refuse
+        lands with nothing spent, the reason in the notes. Every token ends where it was put."""
         if self.settings(encounter).active is None:
             return rules.Outcome.of(encounter, rules.move_tokens(encounter, moves), rules.moves_label(encounter, moves))
         enc = encounter
@@ -148,7 +149,7 @@ class StaticVeil(Legality, Resolution, Turns, rules.RuleSystem[VeilAction, Previ
             out.append(rules.Option(o.key, f"{o.label} ({o.ap_cost} AP)", reason, detail=o))
         return out
 
-    def why_not(self, encounter, action):
+    def why_not(self, encounter: Encounter, action: VeilAction) -> str | None:
         if isinstance(action, (StartTurn, EndTurn)):
             try:
                 encounter.token(action.actor)
@@ -157,12 +158,12 @@ class StaticVeil(Legality, Resolution, Turns, rules.RuleSystem[VeilAction, Previ
             return None
         return super().why_not(encounter, action)
 
-    def preview(self, encounter, action, *, tactics=None):
+    def preview(self, encounter: Encounter, action: VeilAction, *, tactics=None) -> Preview:
         if isinstance(action, Move):
             return self.plan_move(encounter, action.actor, action.to)
         return super().preview(encounter, action)
 
-    def apply(self, encounter, action, dice=None):
+    def apply(self, encounter: Encounter, action: VeilAction, dice: VeilDice | None = None) -> rules.Outcome[Change]:
         if isinstance(dice, Mapping):
             action = dataclasses.replace(action, **dice)
         elif dice is not None:
@@ -180,7 +181,7 @@ class StaticVeil(Legality, Resolution, Turns, rules.RuleSystem[VeilAction, Previ
                                 detail=res.change)
 
     # -- JSON forms --------------------------------------------------------------------------
-    def action_from_data(self, data):
+    def action_from_data(self, data) -> VeilAction:
         """``{"kind": K, ...fields}`` with ``K`` a maneuver key (``shove``, ``charge`` ...),
         ``start_turn`` or ``end_turn``; ``outcome`` {won, net_hits}, ``attack`` {hit,
         net_hits, damage} and ``resist`` {passed} are the GM's test entries."""
