@@ -13,6 +13,10 @@ The actions it takes are those modules' values:
 - :class:`StartTurn`, :class:`EndPhase` and :class:`SuppressionTest` below (the turn's own
   steps), :class:`Forced` (the GM's word over the rules' objection).
 
+Each phase is one hook dispatched on the type of the value it is given
+(``functools.singledispatchmethod``, as ``chess.Move`` is one type per variant): ``_plan``,
+``_why_not``, ``_preview``, ``_rolling`` and ``_land`` each register one method per action,
+plan or result type, so a new action is a new registration, not a branch of a switch.
 :meth:`SR5.resolve` rolls a plan's tests (all, or ``steps`` at a time) into a resolution that
 :meth:`SR5.apply` lands. ``dice`` is what the module takes: a roller, typed faces, or None
 for the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`

@@ -55,14 +55,11 @@ from engine.d100.dice import EnteredDice
 from engine.d100.mapcover import map_cover
 from engine.errors import CoverfireError
 from engine.names import token_name
-from engine.rules import find_system
 from gui.action_panel import ActionPage
 from gui.rules.d100.body import BodyDiagram
-from gui.rules.d100.controller import action_title
+from gui.rules.d100.controller import RULESET, action_title
 from gui.rules.d100.present import change_html, chance_html, loc_name, locations_text, stance_name
 from gui import theme
-
-RULESET = find_system("d100")
 
 #: (key, label) of the actions, in the dialog's order.
 ACTIONS: tuple[tuple[str, str], ...] = (

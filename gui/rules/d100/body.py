@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
 from engine.d100.sheet import LOCATIONS, SEVERITIES
 from engine.d100 import effects as fx
 from engine.names import token_name
-from engine.rules import find_system
 from gui.rules.d100.present import (
     BLOOD,
     HIDDEN_HATCH,
@@ -39,8 +38,7 @@ from gui.rules.d100.present import (
 from gui.rules.base import same_inputs
 from gui.rules.widgets import Cell, TableRows, bold, read_only_table
 from gui import theme
-
-RULESET = find_system("d100")
+from gui.rules.d100.controller import RULESET
 
 _TEXT = QColor("#e6e9ed")
 _MUTED = QColor("#8b949e")

@@ -22,9 +22,9 @@ from engine.model import Encounter
 from engine.rules import find_system
 from gui.rules.base import RuleController, token_name
 
-RULESET = find_system("d100")
-
 RULESET_NAME = "d100"
+#: the d100 RuleSystem, which is the rules (every module of this package asks it)
+RULESET = find_system(RULESET_NAME)
 
 
 def action_title(encounter: Encounter, action) -> str:

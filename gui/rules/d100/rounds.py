@@ -14,13 +14,11 @@ from engine.d100.sheet import Settings
 from engine.d100.values import sheet_of
 from engine.errors import CoverfireError
 from engine.names import token_name
-from engine.rules import find_system
 from gui.rules.base import Kept, same_inputs
 from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
 from gui.style import side_colour
 from gui import theme
-
-RULESET = find_system("d100")
+from gui.rules.d100.controller import RULESET
 
 
 class RoundTracker(QWidget):

@@ -47,11 +47,9 @@ from engine.d100.sheet import (
     table_from_ranges,
     threshold_fault,
 )
-from engine.rules import find_system
 from gui import theme
 from gui.rules.widgets import bold
-
-RULESET = find_system("d100")
+from gui.rules.d100.controller import RULESET
 
 UNDO_TEXT = "d100 rules settings"
 
