@@ -44,6 +44,8 @@ ActionT = TypeVar("ActionT")
 PlanT = TypeVar("PlanT")
 DiceT = TypeVar("DiceT")
 ResultT = TypeVar("ResultT")
+#: the system's own record of what an applied action did (``Outcome.detail``: rolls, pools).
+DetailT = TypeVar("DetailT")
 
 
 # --------------------------------------------------------------------------------------------
@@ -174,7 +176,7 @@ def _data_only(a, b) -> bool:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Generic[DetailT]):
     """What applying an action or a move gives: the new ``encounter``, the ``changes``
     record, a one-line ``label`` (for the undo stack and status bar), ``notes`` the GM should
     read (a refused charge, a test now due), and ``detail``: the system's own record (the
@@ -184,26 +186,26 @@ class Outcome:
     changes: Changes
     label: str = ""
     notes: tuple[str, ...] = ()
-    detail: object = None
+    detail: DetailT | None = None
 
     @classmethod
     def of(cls, before: Encounter, after: Encounter, label: str = "", *, log: Sequence[str] = (),
-           notes: Sequence[str] = (), detail: object = None) -> Outcome:
+           notes: Sequence[str] = (), detail: DetailT | None = None) -> Outcome[DetailT]:
         return cls(after, Changes.between(before, after, log), label, tuple(notes), detail)
 
 
 # --------------------------------------------------------------------------------------------
 # the interface
 # --------------------------------------------------------------------------------------------
-class RuleSystem(Generic[ActionT, PlanT, DiceT, ResultT]):
+class RuleSystem(Generic[ActionT, PlanT, DiceT, ResultT, DetailT]):
     """One rule system. Subclasses set the class attributes and override the hooks; the
     defaults describe a system with no sheet data beyond its ``Sheet``, no actions and free
     movement. Every method takes the encounter it answers for (encounters are values).
 
-    Generic over the system's own typed values (``RuleSystem[Action, Plan, Dice, Result]``):
-    ``why_not`` / ``actions`` -> ``preview(encounter, action) -> Plan`` -> ``resolve(plan,
-    dice) -> Result`` (step by step, ``steps=``, where the system rolls one test at a time) ->
-    ``apply(encounter, result) -> Outcome``."""
+    Generic over the system's own typed values (``RuleSystem[Action, Plan, Dice, Result,
+    Detail]``): ``why_not`` / ``actions`` -> ``preview(encounter, action) -> Plan`` ->
+    ``resolve(plan, dice) -> Result`` (step by step, ``steps=``, where the system rolls one
+    test at a time) -> ``apply(encounter, result) -> Outcome[Detail]``."""
 
     #: the ``ruleset`` name in the file, and the key of its data under ``Token.rules`` and
     #: ``Encounter.rules``.
@@ -303,7 +305,7 @@ class RuleSystem(Generic[ActionT, PlanT, DiceT, ResultT]):
         lines = getattr(value, "lines", None)
         return tuple(lines) if lines is not None else (str(value),)
 
-    def apply(self, encounter: Encounter, action: ActionT | ResultT, dice: DiceT | None = None) -> Outcome:
+    def apply(self, encounter: Encounter, action: ActionT | ResultT, dice: DiceT | None = None) -> Outcome[DetailT]:
         """Resolve ``action`` (or land the ``resolve`` result) with ``dice`` (the system's
         dice source or typed rolls; None: the encounter's own roller) and return the
         :class:`Outcome`; raises :class:`IllegalActionError` when it is refused."""

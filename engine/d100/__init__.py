@@ -2,8 +2,8 @@
 per body part, armour that wears, bleeding, recovery.
 
 Its door is the :class:`~engine.rules.RuleSystem` of :mod:`engine.d100.system`
-(``engine.rules.find_system("d100")``): ``actions`` / ``why_not`` / ``preview`` / ``apply``.
-The rules behind it are :data:`engine.d100.rules.RULES`; actions are the values of
+(``engine.rules.find_system("d100")``), which is the rules: ``actions`` / ``why_not`` /
+``preview`` / ``apply``. Actions are the values of
 :mod:`engine.d100.actions`, dice sources :mod:`engine.d100.dice`, the character and encounter
 data :mod:`engine.d100.sheet`, the map's hidden locations :mod:`engine.d100.mapcover`.
 Defaults for every number the seed leaves open: docs/d100.md. Importing this package loads

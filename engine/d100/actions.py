@@ -3,7 +3,7 @@
 Each action is a frozen dataclass naming the acting token (``actor``) and the choices seed
 003 leaves to the player. ``modifiers`` are extra situational modifiers the GM adds to the
 chance, as (label, percent) pairs, e.g. ``(("long range", -10),)``. Rolls are not part of the
-action: :meth:`engine.d100.rules.D100Rules.apply` takes a dice source (random, seeded, or the
+action: :meth:`engine.d100.system.D100.apply` takes a dice source (random, seeded, or the
 GM's entries by label - see :mod:`engine.d100.dice`).
 
 Costs: every action here costs one action of the actor's speed, except :class:`StartRound`,

@@ -1,14 +1,15 @@
 """Reading, legality and preview of the d100 rules (seed 003): whether an action is allowed
 now and why not, and before any die is rolled every chance with each modifier and its source.
 
-:class:`Legality` is a mixin of :class:`engine.d100.rules.D100Rules` (which adds the fields
-``name``, ``label`` ...); it changes nothing.
+:class:`Legality` is a base of the d100 :class:`~engine.rules.RuleSystem`
+(:class:`engine.d100.system.D100`); it changes nothing.
 """
 
 from __future__ import annotations
 
 from engine.d100 import effects as fx
 from engine.d100.actions import (
+    Action,
     Aim,
     ChangeStance,
     EndTurn,
@@ -41,17 +42,17 @@ from engine.d100.values import (
     stance_hidden,
 )
 from engine.errors import IllegalActionError, UnknownIdError
-from engine.model import Encounter
+from engine.model import Encounter, Token
 from engine.names import token_name
 
 
 class Legality:
-    """The checking half of :class:`~engine.d100.rules.D100Rules`: nothing here changes the
+    """The checking half of :class:`~engine.d100.system.D100`: nothing here changes the
     encounter."""
 
     # -- reading --------------------------------------------------------------------------------
-    def sheet(self, encounter: Encounter, token_id: str) -> Sheet:
-        return sheet_of(encounter.token(token_id))
+    def sheet(self, token: Token) -> Sheet:
+        return sheet_of(token)
 
     def settings(self, encounter: Encounter) -> Settings:
         return settings_of(encounter)
@@ -115,7 +116,7 @@ class Legality:
                 return "has no actions left this round" + (" (stunned)" if not s.acted else "")
         return None
 
-    def why_not(self, encounter: Encounter, action) -> str | None:
+    def why_not(self, encounter: Encounter, action: Action) -> str | None:
         """None when ``action`` is legal now, else the reason in the GM's words."""
         try:
             return self._why_not(encounter, action)
@@ -422,7 +423,7 @@ class Legality:
                     (off, "off", a.mode, a.off_target or a.target, n_off, True)]
         return []
 
-    def preview(self, encounter: Encounter, action) -> Preview:
+    def preview(self, encounter: Encounter, action: Action, *, tactics=None) -> Preview:
         """The action's chances before any roll (an illegal action previews with its reason
         and whatever chances can still be computed)."""
         reason = self.why_not(encounter, action)

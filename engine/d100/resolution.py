@@ -1,8 +1,8 @@
 """Resolving d100 actions (seed 003): a dice source in, a :class:`~engine.d100.values.Change`
 out (every die, every shot through cover and armour, severity steps and their effects, log
-lines), and undo/redo of a change.
+lines), as the ``detail`` of an :class:`~engine.rules.Outcome`.
 
-:class:`Resolution` is a mixin of :class:`engine.d100.rules.D100Rules`; it calls the checks of
+:class:`Resolution` is a base of :class:`engine.d100.system.D100`; it calls the checks of
 :class:`~engine.d100.legality.Legality` through ``self``.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.d100 import effects as fx
 from engine.d100.actions import (
+    Action,
     Aim,
     ChangeStance,
     EndTurn,
@@ -47,6 +48,7 @@ from engine.d100.values import (
 )
 from engine.model import Encounter, Token
 from engine.names import token_name
+from engine.rules import Outcome
 
 
 class _Work:
@@ -174,7 +176,7 @@ class _Work:
 
 
 class Resolution:
-    """The applying half of :class:`~engine.d100.rules.D100Rules`."""
+    """The applying half of :class:`~engine.d100.system.D100`."""
 
     # -- applying -------------------------------------------------------------------------------
     def dice_for(self, encounter: Encounter) -> Dice:
@@ -185,9 +187,10 @@ class Resolution:
             return SeededDice(st.seed, st.rolls)
         return RandomDice()
 
-    def apply(self, encounter: Encounter, action, dice: Dice | None = None) -> Change:
+    def apply(self, encounter: Encounter, action: Action, dice: Dice | None = None) -> Outcome[Change]:
         """Resolve a legal ``action`` with ``dice`` (default :meth:`dice_for`); raises
-        :class:`IllegalActionError` when it is not legal. Returns the :class:`Change`."""
+        :class:`IllegalActionError` when it is not legal. The outcome's ``detail`` is the
+        :class:`Change`."""
         self.check(encounter, action)
         rec = Recorder(dice if dice is not None else self.dice_for(encounter))
         w = _Work(encounter, rec)
@@ -225,7 +228,8 @@ class Resolution:
                     w.say(f"{w.name(a.actor)} unrests the weapon", "rest", a.actor)
             elif isinstance(a, SwitchWeapon):
                 self._switch(w, a)
-        return self._finish(encounter, a, w, tuple(shots), recover)
+        change = self._finish(encounter, a, w, tuple(shots), recover)
+        return Outcome.of(encounter, change.encounter, a.label, log=[e.text for e in change.log], detail=change)
 
     def _finish(self, enc: Encounter, action, w: _Work, shots, recover) -> Change:
         st_before = enc.rules.get("d100")

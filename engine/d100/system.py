@@ -1,80 +1,75 @@
-"""The d100 hit-location system behind the one :class:`~engine.rules.RuleSystem` interface
-(``"d100"``).
+"""The d100 hit-location system (seed 003): its :class:`~engine.rules.RuleSystem`
+(``"d100"``), which *is* the rules, as a python-chess variant is the ``Board``.
 
-An adapter: the rules are :class:`engine.d100.rules.D100Rules` (``engine.d100.rules.RULES``),
-whose actions are the values of :mod:`engine.d100.actions` (``Fire``, ``Aim``,
-``ChangeStance``, ``StartRound`` ...) and whose ``dice`` are the sources of
-:mod:`engine.d100.dice` (``EnteredDice``, ``SeededDice``; None: the encounter's seed).
-``Outcome.detail`` is the d100 :class:`~engine.d100.values.Change` (shots, rolls, events).
-d100 sets no movement limit of its own (``movement`` is None).
+Check, then apply (``is_legal`` / ``push``): :meth:`~engine.d100.legality.Legality.why_not`
+answers None or the reason; ``preview`` gives every chance with each modifier and its source,
+the placed-shot threshold, the hidden locations and the cover value, before any die;
+``apply`` resolves the action with a dice source (:mod:`engine.d100.dice`: ``EnteredDice``,
+``SeededDice``; None: the encounter's seed) into an :class:`~engine.rules.Outcome` whose
+``detail`` is the d100 :class:`~engine.d100.values.Change` (every die, every shot through cover
+and armour, severity steps and their effects, the before/after values of what it touched).
+Its actions are the values of :mod:`engine.d100.actions` (``Fire``, ``Aim``, ``ChangeStance``,
+``StartRound`` ...). The checking half is :mod:`engine.d100.legality`, the applying half
+:mod:`engine.d100.resolution`; tables and pure helpers :mod:`engine.d100.values`.
+d100 sets no movement limit of its own but a crawler's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine import rules
-from engine.d100.sheet import Settings, Sheet
+from engine.d100.actions import (
+    ACTIONS, Action, Aim, ChangeStance, EndTurn, Fire, FireTwoPistols, Melee, Recover, RestWeapon, StartRound,
+    TargetSpec,
+)
+from engine.d100.dice import Dice, ScriptedDice
+from engine.d100.legality import Legality
+from engine.d100.movement import cost_words, crawl_left, move
+from engine.d100.resolution import Resolution
+from engine.d100.sheet import LOCATIONS, SEVERITIES, STANCES, Settings, Sheet
+from engine.d100.values import Change, Preview
 from engine.errors import IllegalActionError
 
-if TYPE_CHECKING:
-    from engine.d100.actions import Action
-    from engine.d100.dice import Dice
-    from engine.d100.values import Preview
 
+class D100(Legality, Resolution, rules.RuleSystem[Action, Preview, Dice, Action, Change]):  # (rolls inside apply)
+    """The ``d100`` rule system (seed 003). Stateless: every call takes the encounter."""
 
-class D100(rules.RuleSystem["Action", "Preview", "Dice", "Action"]):  # (rolls inside apply)
     name = "d100"
     label = "d100 hit locations"
     Sheet = Sheet
     Settings = Settings
     legacy_key = "d100"
     uses_range_bands = False
-
-    @property
-    def native(self):
-        """The rules themselves (:data:`engine.d100.rules.RULES`)."""
-        from engine.d100.rules import RULES
-
-        return RULES
+    stances = STANCES
+    locations = LOCATIONS
+    severities = SEVERITIES
 
     def movement(self, encounter, token_id):
         """No limit, except a crawler's (a leg at Acute) during a round: ``crawl_metres``
         a round (``engine.d100.movement``)."""
-        from engine.d100.movement import crawl_left
-
         left = crawl_left(encounter, token_id)
         if left is None:
             return None
-        crawl = self.native.settings(encounter).crawl_metres
+        crawl = self.settings(encounter).crawl_metres
         return rules.Movement(walk=crawl, run=crawl, left=left)
 
     def move_cost(self, encounter, token_id, metres):
         """A crawler's metres this round (``movement.cost_words``)."""
-        from engine.d100.movement import cost_words
-
         return cost_words(encounter, token_id, metres)
 
     def on_moves(self, encounter, moves):
         """Make the moves; during a round count each mover's metres along its path, and
         refuse a crawler's drag past its crawl distance with the reason in the notes
         (``engine.d100.movement.move``)."""
-        from engine.d100.movement import move
-
         after, notes, log = move(encounter, [(m.token, (*(m.path or ()), m.to)) for m in moves])
         return rules.Outcome.of(encounter, after, rules.moves_label(encounter, moves), log=log, notes=notes)
 
     def actions(self, encounter, actor, target=None):
         """Every d100 action for ``actor`` (against ``target`` where one is needed), each
-        with None or the rules' reason it is refused now (``D100Rules.why_not``)."""
-        from engine.d100.actions import (
-            Aim, ChangeStance, EndTurn, Fire, FireTwoPistols, Melee, Recover, RestWeapon, StartRound, TargetSpec,
-        )
-
+        with None or the rules' reason it is refused now (``why_not``)."""
         encounter.token(actor)
         if target is not None:
             encounter.token(target)
-        stance = self.native.sheet(encounter, actor).stance
+        stance = self.sheet(encounter.token(actor)).stance
         probes = [
             StartRound(), EndTurn(actor), ChangeStance(actor, stance), RestWeapon(actor),
             Recover(actor),
@@ -82,7 +77,7 @@ class D100(rules.RuleSystem["Action", "Preview", "Dice", "Action"]):  # (rolls i
         targeted = [Aim, Fire, FireTwoPistols, Melee]
         out = []
         for a in probes:
-            why = self.native.why_not(encounter, a)
+            why = self.why_not(encounter, a)
             if isinstance(a, ChangeStance) and why is not None and "already" in why:
                 why = None  # another stance is open: the probe asked for the one it has
             out.append(rules.Option(a.key, a.label, why, a if why is None and not isinstance(a, ChangeStance) else None))
@@ -93,27 +88,14 @@ class D100(rules.RuleSystem["Action", "Preview", "Dice", "Action"]):  # (rolls i
             spec = TargetSpec(target)
             a = {Aim: lambda: Aim(actor, target), Fire: lambda: Fire(actor, (spec,)),
                  FireTwoPistols: lambda: FireTwoPistols(actor, spec), Melee: lambda: Melee(actor, spec)}[cls]()
-            why = self.native.why_not(encounter, a)
+            why = self.why_not(encounter, a)
             out.append(rules.Option(cls.key, cls.label, why, a if why is None else None))
         return out
 
-    def why_not(self, encounter, action):
-        return self.native.why_not(encounter, action)
-
-    def preview(self, encounter, action, *, tactics=None):
-        return self.native.preview(encounter, action)
-
-    def apply(self, encounter, action, dice=None):
-        change = self.native.apply(encounter, action, dice)
-        return rules.Outcome.of(encounter, change.encounter, action.label, log=[e.text for e in change.log],
-                                detail=change)
-
-    def action_from_data(self, data):
+    def action_from_data(self, data) -> Action:
         """``{"kind": K, ...fields}`` with ``K`` an action key of :mod:`engine.d100.actions`
         (``fire``, ``aim``, ``change_stance`` ...); a target is an id or a
         :class:`~engine.d100.actions.TargetSpec` object."""
-        from engine.d100.actions import ACTIONS, TargetSpec
-
         def target(v):
             if v is None or isinstance(v, str):
                 return TargetSpec(v) if v else None
@@ -138,20 +120,18 @@ class D100(rules.RuleSystem["Action", "Preview", "Dice", "Action"]):  # (rolls i
             spec["modifiers"] = tuple(tuple(m) for m in spec["modifiers"])
         return cls(**spec)
 
-    def dice_from_data(self, data):
+    def dice_from_data(self, data) -> Dice:
         """A list of die results is used in order (``ScriptedDice``), each exactly once."""
-        from engine.d100.dice import ScriptedDice
-
         return ScriptedDice(list(data)) if isinstance(data, list) else data
 
     def token_status(self, encounter, token_id):
         """Injury, bleeding, actions left in a round, the lasting effects of wounds."""
-        st = self.native.status(encounter, token_id)
-        s = self.native.sheet(encounter, token_id)
+        st = self.status(encounter, token_id)
+        s = self.sheet(encounter.token(token_id))
         out = [f"Injury {s.injury}"]
         if st.bleeding:
             out.append(f"Bleeding {st.bleeding}")
-        if self.native.settings(encounter).round > 0 and s.actions_left is not None:
+        if self.settings(encounter).round > 0 and s.actions_left is not None:
             out.append(f"Actions {s.actions_left}/{st.actions_per_round}")
         if st.stunned:
             out.append("Stunned")

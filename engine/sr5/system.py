@@ -13,6 +13,10 @@ The actions it takes are those modules' values:
 - :class:`StartTurn`, :class:`EndPhase` and :class:`SuppressionTest` below (the turn's own
   steps), :class:`Forced` (the GM's word over the rules' objection).
 
+Each phase is one hook dispatched on the type of the value it is given
+(``functools.singledispatchmethod``, as ``chess.Move`` is one type per variant): ``_plan``,
+``_why_not``, ``_preview``, ``_rolling`` and ``_land`` each register one method per action,
+plan or result type, so a new action is a new registration, not a branch of a switch.
 :meth:`SR5.resolve` rolls a plan's tests (all, or ``steps`` at a time) into a resolution that
 :meth:`SR5.apply` lands. ``dice`` is what the module takes: a roller, typed faces, or None
 for the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine.sr5.changes.Change`
@@ -21,25 +25,33 @@ for the encounter's seeded roller. ``Outcome.detail`` is the sr5 :class:`~engine
 
 from __future__ import annotations
 
-import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Union
+from functools import singledispatchmethod
+from typing import Union
 
 from engine import rules
 from engine.errors import IllegalActionError
+from engine.model import Encounter
+from engine.sr5.actions import Action, action_cost, apply_action, available_actions, check_action, hands, ready_weapons
+from engine.sr5.attack import AttackDeclaration, AttackPlan, AttackResolution, apply_attack, plan_attack
+from engine.sr5.blast import BlastDeclaration, BlastPlan, BlastResolution, apply_blast, landing_facts, plan_blast_on_map
+from engine.sr5.changes import Change, settings_of, sheet_of
+from engine.sr5.condition import monitor, physical_boxes, status, stun_boxes
+from engine.sr5.dice import Roller, SeededRoller
+from engine.sr5.economy import ACTIONS, SIMPLE, check_cost, in_combat
+from engine.sr5.environment import range_aids
+from engine.sr5.facts import MapFacts, TargetFacts, TokenFacts, facts, facts_from_map, zones_swept
+from engine.sr5.initiative import action_order, end_phase, log_entry_lines, start_turn
+from engine.sr5.intercept import intercept_chances
+from engine.sr5.movement import apply_move, check_move, cost_words, movement
 from engine.sr5.sheet import Settings, Sheet
-from engine.sr5.initiative import log_entry_lines
-
-if TYPE_CHECKING:
-    from engine.sr5.actions import Action
-    from engine.sr5.attack import AttackDeclaration, AttackPlan, AttackResolution
-    from engine.sr5.blast import BlastDeclaration, BlastPlan, BlastResolution
-    from engine.sr5.dice import Roller
-    from engine.sr5.facts import MapFacts
-    from engine.sr5.suppressive import (
-        SuppressionTestPlan, SuppressionTestResolution, SuppressiveDeclaration, SuppressivePlan,
-    )
+from engine.sr5.suppressive import (
+    SuppressionTestPlan, SuppressionTestResolution, SuppressiveDeclaration, SuppressivePlan, apply_suppression_test,
+    apply_suppressive, plan_suppression_test, plan_suppressive, suppression_status,
+)
+from engine.sr5.tables import smartlinked
+from engine.vision import Vision
 
 
 @dataclass(frozen=True)
@@ -98,18 +110,19 @@ class Forced:
     value: SR5Action | SR5Result
 
 
-#: Shadowrun's typed values of the four phases (``RuleSystem[Action, Plan, Dice, Result]``).
-SR5Action = Union["Action", "AttackDeclaration", "SuppressiveDeclaration", "BlastDeclaration", SuppressionTest,
+#: Shadowrun's typed values of the four phases (``RuleSystem[Action, Plan, Dice, Result, Detail]``;
+#: the detail of an outcome: :class:`~engine.sr5.changes.Change`).
+SR5Action = Union[Action, AttackDeclaration, SuppressiveDeclaration, BlastDeclaration, SuppressionTest,
                   StartTurn, EndPhase, CountMove, Declared, Forced]
 #: a declaration's plan (pools with every die's source), or an action's cost (cost, Initiative)
-SR5Plan = Union["AttackPlan", "SuppressivePlan", "BlastPlan", "SuppressionTestPlan", tuple[str, int]]
+SR5Plan = Union[AttackPlan, SuppressivePlan, BlastPlan, SuppressionTestPlan, tuple[str, int]]
 #: a roller (``engine.sr5.dice``), the typed faces of one test, or of each test in order
-SR5Dice = Union["Roller", Sequence[int], Sequence[Sequence[int]]]
+SR5Dice = Union[Roller, Sequence[int], Sequence[Sequence[int]]]
 #: the rolls so far (step by step) or all of them; suppressive fire rolls inside ``apply``
-SR5Result = Union["AttackResolution", "BlastResolution", "SuppressionTestResolution", "SuppressivePlan"]
+SR5Result = Union[AttackResolution, BlastResolution, SuppressionTestResolution, SuppressivePlan]
 
 
-class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
+class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result, Change]):
     name = "sr5"
     label = "Shadowrun 5th edition"
     Sheet = Sheet
@@ -117,17 +130,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     legacy_key = "sr5"
     uses_range_bands = True
     default = True  # a file that names no ruleset is a Shadowrun one (format version 1)
-
-    @property
-    def native(self):
-        """The sr5 modules as one object (the golden files' ``native``): ``attack``, ``blast``,
-        ``condition``, ``dice``, ``environment``, ``facts``, ``pools``,
-        ``suppressive``, ``actions``, ``economy``, ``initiative``, ``movement``."""
-        import importlib
-
-        names = ("actions", "attack", "blast", "condition", "dice", "economy", "environment", "facts",
-                 "initiative", "movement", "pools", "suppressive")
-        return types.SimpleNamespace(**{n: importlib.import_module(f"engine.sr5.{n}") for n in names})
 
     # -- data --------------------------------------------------------------------------------
     def strength(self, token) -> int | None:
@@ -140,9 +142,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         the first weapon when it says nothing, never one lying on the ground); with empty
         hands the first weapon not on the ground (the one the attack page offers, marked
         "not ready"); None when there is none."""
-        from engine.sr5.actions import ready_weapons
-        from engine.sr5.changes import sheet_of
-
         for name in ready_weapons(token):
             w = token.weapon(name)
             if w is not None:
@@ -154,10 +153,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         """An improved rangefinder with the smartgun's smartlink, an image magnifier lined
         up, tracer rounds: each one band off the range modifier (``environment.range_aids``,
         the range column the attack page takes)."""
-        from engine.sr5.changes import sheet_of
-        from engine.sr5.environment import range_aids
-        from engine.sr5.tables import smartlinked
-
         if self.name not in token.rules:
             return 0
         sheet = sheet_of(token)
@@ -173,8 +168,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     def with_light_level(self, encounter, level):
         """The environment's light column set to ``level`` (and the plain setting, so the
         encounter keeps it under another rule system)."""
-        from engine.sr5.changes import settings_of
-
         enc = super().with_light_level(encounter, level)
         st = settings_of(encounter)
         env = st.environment.model_copy(update={"light": level})
@@ -183,8 +176,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     def vision(self, encounter, token):
         """The sheet's ``vision``: thermographic, else low-light, else normal; the metres
         seen in total darkness are ``Token.vision_range`` (a light the runner carries)."""
-        from engine.vision import Vision
-
         s = token.rules.get(self.name)
         aids = set(s.vision) if s is not None else set()
         kind = "thermographic" if "thermographic" in aids else "low_light" if "low_light" in aids else "normal"
@@ -197,8 +188,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         left now; None for a token without an sr5 sheet."""
         if encounter.token(token_id).rules.get(self.name) is None:
             return None
-        from engine.sr5.movement import movement
-
         b = movement(encounter, token_id)
         return rules.Movement(walk=float(b.walk), run=float(b.run), left=float(b.left))
 
@@ -207,8 +196,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         token without an sr5 sheet."""
         if encounter.token(token_id).rules.get(self.name) is None:
             return ""
-        from engine.sr5.movement import cost_words, movement
-
         return cost_words(movement(encounter, token_id), metres)
 
     def on_moves(self, encounter, moves):
@@ -221,11 +208,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         (``intercept.intercept_chances``) is offered in the notes ("Intercept: ...") and its
         :class:`~engine.sr5.intercept.InterceptChance` is in ``detail``; the GM answers with
         ``AttackDeclaration(intercept=True)``."""
-        from engine.sr5.changes import settings_of
-        from engine.sr5.facts import facts_from_map, zones_swept
-        from engine.sr5.economy import in_combat
-        from engine.sr5.movement import apply_move, check_move
-
         after = rules.move_tokens(encounter, moves)
         if not in_combat(encounter):
             return rules.Outcome.of(encounter, after, rules.moves_label(encounter, moves))
@@ -234,8 +216,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         details = []
         log: list[str] = []
         supp = bool(settings_of(after).suppressions)
-        from engine.sr5.intercept import intercept_chances
-
         offers = []
         for m in moves:
             t = encounter.token(m.token)
@@ -264,13 +244,10 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         return rules.Outcome.of(encounter, enc, rules.moves_label(encounter, moves), log=log, notes=notes,
                                 detail=tuple(details) + tuple(offers))
 
-    # -- actions -----------------------------------------------------------------------------
+    # -- actions: one hook a phase, dispatched on the type of the value ---------------------
     def actions(self, encounter, actor, target=None):
         """The attack (declared with targets) and every other action of the catalogue, each
         allowed now or with the reason (``actions.available_actions``)."""
-        from engine.sr5.actions import Action, available_actions, ready_weapons
-        from engine.sr5.economy import SIMPLE, check_cost
-
         tok = encounter.token(actor)
         ready = ready_weapons(tok)
         reason = check_cost(encounter, actor, SIMPLE)
@@ -283,86 +260,101 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
             out.append(rules.Option(spec.id, spec.label, why, None if why else Action(actor, spec.id, weapon=weapon)))
         return out
 
-    def _plan(self, encounter, action, tactics=None):
+    @singledispatchmethod
+    def _plan(self, action, encounter, tactics=None, facts=None):
         """The module's plan of a declaration (the pools, why it is not allowed), measured on
-        the map (from ``tactics`` when the caller has the encounter's)."""
-        from engine.sr5.attack import AttackDeclaration, plan_attack
-        from engine.sr5.blast import BlastDeclaration, plan_blast_on_map
-        from engine.sr5.changes import settings_of
-        from engine.sr5.facts import facts_from_map
-        from engine.sr5.suppressive import SuppressiveDeclaration, plan_suppressive
-
-        if isinstance(action, Declared):
-            if action.facts is not None and isinstance(action.declaration, AttackDeclaration):
-                plan = plan_attack(encounter, action.declaration, action.facts)
-            else:
-                plan = self._plan(encounter, action.declaration, tactics)
-            for o in action.overrides:
-                plan = plan.override(o["key"], o["value"], target=o.get("target"), pool=o.get("pool", "attack"))
-            return plan
-        if isinstance(action, SuppressionTest):
-            from engine.sr5.suppressive import plan_suppression_test
-
-            return plan_suppression_test(encounter, action.token, action.zone, action.index)
-        if isinstance(action, AttackDeclaration):
-            weapon = action.weapon
-            if weapon is not None and encounter.token(action.attacker).weapon(weapon) is None:
-                weapon = None  # "Unarmed" (the rules' own weapon): the map measures with no weapon
-            f = facts_from_map(encounter, action.attacker, list(action.targets), weapon,
-                               options=settings_of(encounter).options, tactics=tactics)
-            return plan_attack(encounter, action, f)
-        if isinstance(action, SuppressiveDeclaration):
-            f = facts_from_map(encounter, action.shooter, [], action.weapon, settings_of(encounter).options,
-                               tactics=tactics)
-            return plan_suppressive(encounter, action, f)
-        if isinstance(action, BlastDeclaration):
-            return plan_blast_on_map(encounter, action, tactics=tactics)
+        the map (from ``tactics`` when the caller has the encounter's); None: no declaration."""
         return None
 
-    def why_not(self, encounter, action):
-        from engine.sr5.actions import Action, check_action
-        from engine.sr5.economy import in_combat
+    @_plan.register
+    def _(self, action: Declared, encounter, tactics=None, facts=None):
+        plan = self._plan(action.declaration, encounter, tactics, action.facts)
+        for o in action.overrides:
+            plan = plan.override(o["key"], o["value"], target=o.get("target"), pool=o.get("pool", "attack"))
+        return plan
 
-        if isinstance(action, Forced):
-            return None
-        if isinstance(action, Action):
-            try:
-                return check_action(encounter, action)
-            except IllegalActionError as exc:
-                return str(exc)
-        if isinstance(action, (StartTurn, CountMove)):
-            return None
-        if isinstance(action, EndPhase):
-            return None if in_combat(encounter) else "no Combat Turn is running"
+    @_plan.register
+    def _(self, action: SuppressionTest, encounter, tactics=None, facts=None):
+        return plan_suppression_test(encounter, action.token, action.zone, action.index)
+
+    @_plan.register
+    def _(self, action: AttackDeclaration, encounter, tactics=None, facts=None):
+        if facts is None:  # measured on the map ("Unarmed", the rules' own weapon: with no weapon)
+            weapon = action.weapon
+            if weapon is not None and encounter.token(action.attacker).weapon(weapon) is None:
+                weapon = None
+            facts = facts_from_map(encounter, action.attacker, list(action.targets), weapon,
+                                   options=settings_of(encounter).options, tactics=tactics)
+        return plan_attack(encounter, action, facts)
+
+    @_plan.register
+    def _(self, action: SuppressiveDeclaration, encounter, tactics=None, facts=None):
+        f = facts_from_map(encounter, action.shooter, [], action.weapon, settings_of(encounter).options,
+                           tactics=tactics)
+        return plan_suppressive(encounter, action, f)
+
+    @_plan.register
+    def _(self, action: BlastDeclaration, encounter, tactics=None, facts=None):
+        return plan_blast_on_map(encounter, action, tactics=tactics)
+
+    def why_not(self, encounter: Encounter, action: SR5Action) -> str | None:
+        return self._why_not(action, encounter)
+
+    @singledispatchmethod
+    def _why_not(self, action, encounter):
+        """A declaration: its plan's problems (a value of no kind the system knows: said so)."""
         try:
-            plan = self._plan(encounter, action)
+            plan = self._plan(action, encounter)
         except IllegalActionError as exc:
             return exc.reason
         if plan is None:
             return f"Shadowrun has no action {type(action).__name__}"
         return "; ".join(getattr(plan, "problems", ())) or None
 
-    def preview(self, encounter, action, *, tactics=None):
+    @_why_not.register
+    def _(self, action: Forced | StartTurn | CountMove, encounter):
+        return None
+
+    @_why_not.register
+    def _(self, action: Action, encounter):
+        try:
+            return check_action(encounter, action)
+        except IllegalActionError as exc:
+            return str(exc)
+
+    @_why_not.register
+    def _(self, action: EndPhase, encounter):
+        return None if in_combat(encounter) else "no Combat Turn is running"
+
+    def preview(self, encounter: Encounter, action: SR5Action, *, tactics=None) -> SR5Plan:
         """The plan of a declaration (pools with every die's source, ``problems``: it is
         planned although refused, so the GM sees why), the cost of an
         :class:`~engine.sr5.actions.Action` (refused: :class:`IllegalActionError`), changing
         nothing; ``Forced(action)``: the cost it would take although refused (the tracker
         lists every action with its cost)."""
-        from engine.sr5.actions import Action, action_cost
+        return self._preview(action, encounter, tactics)
 
-        if isinstance(action, Forced) and isinstance(action.value, Action):
-            return action_cost(encounter, action.value)
-        if isinstance(action, Action):
-            reason = self.why_not(encounter, action)
-            if reason:
-                raise IllegalActionError(reason)
-            return action_cost(encounter, action)
-        plan = self._plan(encounter, action, tactics)
+    @singledispatchmethod
+    def _preview(self, action, encounter, tactics):
+        plan = self._plan(action, encounter, tactics)
         if plan is None:
             raise IllegalActionError(self.why_not(encounter, action) or "nothing to preview")
         return plan
 
-    def resolve(self, plan, dice=None, *, steps=None, tactics=None):
+    @_preview.register
+    def _(self, action: Forced, encounter, tactics):
+        if not isinstance(action.value, Action):
+            raise IllegalActionError("nothing to preview")
+        return action_cost(encounter, action.value)
+
+    @_preview.register
+    def _(self, action: Action, encounter, tactics):
+        reason = self.why_not(encounter, action)
+        if reason:
+            raise IllegalActionError(reason)
+        return action_cost(encounter, action)
+
+    def resolve(self, plan: SR5Plan | SR5Result, dice: SR5Dice | None = None, *, steps=None, tactics=None) -> SR5Result:
         """The rolls of an attack, a blast or a suppression test, in ``next_roll`` order:
         all of them (``steps`` None) or ``steps`` more (the GM rolls Shadowrun one test at a
         time; 0: the resolution with nothing rolled), of ``plan`` (a plan, or the resolution
@@ -372,22 +364,12 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         where it landed (``blast.landing_facts``, from ``tactics`` when given) before its
         next test. Other plans (an action's cost, suppressive fire, which rolls in
         ``apply``) are their own result."""
-        from engine.sr5.attack import AttackPlan, AttackResolution
-        from engine.sr5.blast import BlastPlan, BlastResolution, landing_facts
-        from engine.sr5.dice import SeededRoller
-        from engine.sr5.suppressive import SuppressionTestPlan, SuppressionTestResolution
-
-        start = {AttackPlan: AttackResolution, BlastPlan: BlastResolution,
-                 SuppressionTestPlan: SuppressionTestResolution}.get(type(plan))
-        r = start(plan) if start is not None else plan
-        what = {AttackResolution: "the attack", BlastResolution: "the blast"}.get(type(r), "the test")
-        if not isinstance(r, (AttackResolution, BlastResolution, SuppressionTestResolution)):
-            return r
+        r = self._rolling(plan)
+        if r is None:
+            return plan
 
         def landed(r):
-            if isinstance(r, BlastResolution) and r.needs_facts:
-                return r.land(landing_facts(r.plan.encounter, r, tactics))
-            return r
+            return r.land(landing_facts(r.plan.encounter, r, tactics)) if getattr(r, "needs_facts", False) else r
 
         dice = SeededRoller() if dice is None else dice
         lists = None  # typed faces, one list per test
@@ -407,77 +389,111 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
             r = r.roll(dice if lists is None else lists[rolled])
             rolled += 1
         if lists is not None and rolled < len(lists):
+            what = {AttackResolution: "the attack", BlastResolution: "the blast"}.get(type(r), "the test")
             raise IllegalActionError(f"{len(lists)} rolls given but {what} needed {rolled}")
         return landed(r)
 
-    def apply(self, encounter, action, dice=None):
+    @singledispatchmethod
+    def _rolling(self, plan):
+        """The resolution a plan's tests roll into (a resolution: itself); None: nothing to roll."""
+        return None
+
+    @_rolling.register
+    def _(self, plan: AttackResolution | BlastResolution | SuppressionTestResolution):
+        return plan
+
+    @_rolling.register
+    def _(self, plan: AttackPlan):
+        return AttackResolution(plan)
+
+    @_rolling.register
+    def _(self, plan: BlastPlan):
+        return BlastResolution(plan)
+
+    @_rolling.register
+    def _(self, plan: SuppressionTestPlan):
+        return SuppressionTestResolution(plan)
+
+    def apply(self, encounter: Encounter, action: SR5Action | SR5Result,
+              dice: SR5Dice | None = None) -> rules.Outcome[Change]:
         """Resolve and apply (a declaration, an action, a step of the turn), or land a
         result ``resolve`` rolled (an ``AttackResolution``, ``BlastResolution``,
         ``SuppressionTestResolution``, or a ``SuppressivePlan`` whose test rolls here with
         ``dice``); :class:`Forced` applies it although the rules object. For a
         declaration the resolved rolls stay in the outcome (``detail.details["resolution"]``:
         hits, soak, scatter, landing)."""
-        from engine.sr5.actions import Action, apply_action
-        from engine.sr5.attack import AttackResolution, apply_attack
-        from engine.sr5.blast import BlastResolution, apply_blast
-        from engine.sr5.initiative import end_phase, start_turn
-        from engine.sr5.movement import apply_move
-        from engine.sr5.suppressive import (
-            SuppressionTestResolution, SuppressivePlan, apply_suppression_test, apply_suppressive,
-        )
+        return self._land(action, encounter, dice, False)
 
-        force = isinstance(action, Forced)
-        if force:
-            action = action.value
-        if isinstance(action, Action):
-            after, change = apply_action(encounter, action, dice, force=force)
-        elif isinstance(action, StartTurn):
-            after, change = start_turn(encounter, dice, entered=action.entered or None)
-        elif isinstance(action, EndPhase):
-            reason = self.why_not(encounter, action)
-            if reason:
-                raise IllegalActionError(reason)
-            after, change = end_phase(encounter)
-        elif isinstance(action, CountMove):
-            after, change = apply_move(encounter, action.token, action.metres, zones_before=action.zones_before,
-                                       zones_after=action.zones_after, zones_through=action.zones_through)
-        elif isinstance(action, AttackResolution):
-            after, change = apply_attack(encounter, action, force=force)
-        elif isinstance(action, BlastResolution):
-            after, change = apply_blast(encounter, action, force=force)
-        elif isinstance(action, SuppressionTestResolution):
-            after, change = apply_suppression_test(encounter, action)
-        elif isinstance(action, SuppressivePlan):
-            after, change = apply_suppressive(encounter, action, dice, force=force)
-        else:
-            plan = self._plan(encounter, action)
-            if plan is None:
-                raise IllegalActionError(self.why_not(encounter, action))
-            if getattr(plan, "problems", ()) and not force:
-                raise IllegalActionError("; ".join(plan.problems))
-            result = plan if isinstance(plan, SuppressivePlan) else self.resolve(plan, dice)
-            outcome = self.apply(encounter, Forced(result) if force else result, dice)
-            if result is not plan:  # (the rolls it resolved stay in the outcome)
-                outcome.detail.details["resolution"] = result
-            return outcome
+    @staticmethod
+    def _landed(encounter, after, change) -> rules.Outcome:
+        """The outcome of a module's (encounter, change)."""
         return rules.Outcome.of(encounter, after, change.label, log=[e.text for e in change.log],
                                 notes=change.prompts, detail=change)
 
+    @singledispatchmethod
+    def _land(self, action, encounter, dice, force):
+        """A declaration: planned, resolved with ``dice`` and landed (its rolls kept in the
+        outcome)."""
+        plan = self._plan(action, encounter)
+        if plan is None:
+            raise IllegalActionError(self.why_not(encounter, action))
+        if getattr(plan, "problems", ()) and not force:
+            raise IllegalActionError("; ".join(plan.problems))
+        result = self.resolve(plan, dice)  # (suppressive fire: the plan itself, rolled in apply)
+        outcome = self.apply(encounter, Forced(result) if force else result, dice)
+        if result is not plan:  # (the rolls it resolved stay in the outcome)
+            outcome.detail.details["resolution"] = result
+        return outcome
+
+    @_land.register
+    def _(self, action: Forced, encounter, dice, force):
+        return self._land(action.value, encounter, dice, True)
+
+    @_land.register
+    def _(self, action: Action, encounter, dice, force):
+        return self._landed(encounter, *apply_action(encounter, action, dice, force=force))
+
+    @_land.register
+    def _(self, action: StartTurn, encounter, dice, force):
+        return self._landed(encounter, *start_turn(encounter, dice, entered=action.entered or None))
+
+    @_land.register
+    def _(self, action: EndPhase, encounter, dice, force):
+        reason = self.why_not(encounter, action)
+        if reason:
+            raise IllegalActionError(reason)
+        return self._landed(encounter, *end_phase(encounter))
+
+    @_land.register
+    def _(self, action: CountMove, encounter, dice, force):
+        return self._landed(encounter, *apply_move(encounter, action.token, action.metres,
+                                                   zones_before=action.zones_before, zones_after=action.zones_after,
+                                                   zones_through=action.zones_through))
+
+    @_land.register
+    def _(self, action: AttackResolution, encounter, dice, force):
+        return self._landed(encounter, *apply_attack(encounter, action, force=force))
+
+    @_land.register
+    def _(self, action: BlastResolution, encounter, dice, force):
+        return self._landed(encounter, *apply_blast(encounter, action, force=force))
+
+    @_land.register
+    def _(self, action: SuppressionTestResolution, encounter, dice, force):
+        return self._landed(encounter, *apply_suppression_test(encounter, action))
+
+    @_land.register
+    def _(self, action: SuppressivePlan, encounter, dice, force):
+        return self._landed(encounter, *apply_suppressive(encounter, action, dice, force=force))
+
     # -- golden files and other JSON ---------------------------------------------------------
-    def action_from_data(self, data):
+    def action_from_data(self, data) -> SR5Action:
         """An action from its JSON form: ``{"kind": K, ...fields}`` with ``K`` one of
         ``start_turn`` (``entered``), ``end_phase``, ``count_move``, ``attack``, ``blast``,
         ``suppressive``, ``suppression_test``, or an action id of the catalogue
         (``take_aim``, ``run`` ...: an :class:`~engine.sr5.actions.Action`); ``overrides``
         and ``facts`` (``{"targets": {id: {...}}, "tokens": {id: {...}}}``) make it
         :class:`Declared`."""
-        from engine.sr5.actions import Action
-        from engine.sr5.attack import AttackDeclaration
-        from engine.sr5.blast import BlastDeclaration
-        from engine.sr5.economy import ACTIONS
-        from engine.sr5.facts import TargetFacts, TokenFacts, facts
-        from engine.sr5.suppressive import SuppressiveDeclaration
-
         body = dict(data)
         kind = body.pop("kind")
         overrides = tuple(body.pop("overrides", ()))
@@ -506,9 +522,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
     def token_status(self, encounter, token_id):
         """The condition monitor (boxes taken of each track, wound modifier, state) and
         the turn's running / Full Defense marks of a token with an sr5 sheet."""
-        from engine.sr5.changes import settings_of
-        from engine.sr5.condition import monitor
-
         s = encounter.token(token_id).rules.get(self.name)
         if s is None:
             return ()
@@ -522,8 +535,6 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
             out.append(m.status.capitalize())
         if s.initiative is not None:
             out.append(f"Initiative {s.initiative}")
-        from engine.sr5.actions import hands
-
         if s.in_hand is not None or s.dropped:  # what it holds, once it has changed
             main, off = hands(encounter.token(token_id))
             out.append(f"Hands: {main or 'empty'} / {off or 'empty'}")
@@ -537,26 +548,18 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
 
     def condition(self, encounter, token_id) -> str:
         """"ok", "unconscious", "dying" or "dead" (``condition.status`` of its sheet)."""
-        from engine.sr5.changes import sheet_of
-        from engine.sr5.condition import status
-
         return status(sheet_of(encounter.token(token_id)))
 
     def suppression(self, encounter, observer: str, token_id: str):
         """What suppressive fire means for ``token_id`` now, measured from ``observer``'s
         map facts (``suppressive.suppression_status``): its penalty, the zones it must test
         against, those it is spared from (with why); zeros and empties when none."""
-        from engine.sr5.facts import facts_from_map
-        from engine.sr5.suppressive import suppression_status
-
         s = suppression_status(encounter, facts_from_map(encounter, observer, [])).get(token_id)
         return {"penalty": s.penalty if s else 0, "must_test": list(s.must_test) if s else [],
                 "spared": [list(x) for x in s.spared] if s else []}
 
     def condition_tracks(self, encounter, token_id):
         """The Physical and Stun monitors (boxes, ``condition.physical_boxes``/``stun_boxes``)."""
-        from engine.sr5.condition import physical_boxes, stun_boxes
-
         s = encounter.token(token_id).rules.get(self.name)
         if s is None:
             return ()
@@ -585,6 +588,10 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result]):
         """The Combat Turn (0 before the first)."""
         s = encounter.rules.get(self.name)
         return max(0, s.turn) if s is not None else 0
+
+    def action_order(self, encounter) -> tuple[str, ...]:
+        """Who still acts in this pass, in order, the acting token first (``initiative.action_order``)."""
+        return action_order(encounter)
 
     def entry_lines(self, entry):
         """The entry as the exported log writes it: ``[T1.2] text``, then each roll."""

@@ -6,7 +6,7 @@ entered (None: not entered yet; the dice model rolls them when ``Settings.dice =
 ``modifiers`` are extra situational modifiers the GM adds to the actor's Success Target
 (label, points), e.g. ``(("darkness", -10),)``.
 
-The rule system (:mod:`engine.static_veil.rules`) checks an action
+The rule system (:mod:`engine.static_veil.system`) checks an action
 (``RULESET.check``), previews it (``RULESET.preview``) and applies it (``RULESET.apply``).
 """
 

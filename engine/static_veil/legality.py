@@ -2,7 +2,7 @@
 each maneuver's AP and Movement cost, run-up, reach and the tests it needs, and why a refused
 one is refused. Nothing here changes the encounter.
 
-:class:`Legality` is a mixin of :class:`engine.static_veil.rules.StaticVeil`; one planner a
+:class:`Legality` is a base of :class:`engine.static_veil.system.StaticVeil`; one planner a
 maneuver fills a :class:`Plan` or raises :class:`~engine.errors.IllegalActionError`.
 """
 
@@ -53,7 +53,7 @@ from engine.static_veil.values import (
 from geometry.errors import GeometryInputError
 
 if TYPE_CHECKING:
-    from engine.static_veil.rules import StaticVeil
+    from engine.static_veil.system import StaticVeil
 
 @dataclass
 class Plan:
@@ -86,7 +86,7 @@ def _sum(mods: tuple[tuple[str, int], ...] | list[tuple[str, int]]) -> int:
 
 
 class Legality:
-    """The checking half of :class:`~engine.static_veil.rules.StaticVeil`."""
+    """The checking half of :class:`~engine.static_veil.system.StaticVeil`."""
 
     # -- checking ---------------------------------------------------------------------------------
     def available_maneuvers(
@@ -100,7 +100,7 @@ class Legality:
         if target_id is not None:
             encounter.token(target_id)
         settings = self.settings(encounter)
-        sheet = self.sheet(encounter, actor_id)
+        sheet = self.sheet(encounter.token(actor_id))
         out: list[Option] = []
         for key, cls in ACTION_BY_KEY.items():
             targeted = key in TARGETED
@@ -165,7 +165,7 @@ class Legality:
             return exc.reason
         return None
 
-    def preview(self, encounter: Encounter, action: Any) -> Preview:
+    def preview(self, encounter: Encounter, action: Any, *, tactics=None) -> Preview:
         """What the maneuver would cost and do on the map, changing nothing. An illegal
         maneuver gives ``allowed=False`` and the reason (with whatever could be planned,
         e.g. the charge path that is too long). Unknown token ids raise

@@ -2,7 +2,7 @@
 (entered by the GM or rolled), move, shove, grapple, disarm, knock down; the change record
 and undo/redo.
 
-:class:`Resolution` is a mixin of :class:`engine.static_veil.rules.StaticVeil`; it plans
+:class:`Resolution` is a base of :class:`engine.static_veil.system.StaticVeil`; it plans
 through :class:`~engine.static_veil.legality.Legality` (``self._plan``) first.
 """
 
@@ -37,7 +37,7 @@ from engine.static_veil.sheet import DroppedItem, GrappleLink, LogEntry, Setting
 from engine.static_veil.values import XY, Change, Move, OutcomeNeededError, Result
 
 if TYPE_CHECKING:
-    from engine.static_veil.rules import StaticVeil
+    from engine.static_veil.system import StaticVeil
 
 class Work:
     """Mutable scratch state while applying: current tokens and sheets, log lines, dice."""
@@ -73,10 +73,10 @@ class Work:
 
 
 class Resolution:
-    """The applying half of :class:`~engine.static_veil.rules.StaticVeil`."""
+    """The applying half of :class:`~engine.static_veil.system.StaticVeil`."""
 
     # -- applying ---------------------------------------------------------------------------------
-    def apply(self, encounter: Encounter, action: Any) -> Result:
+    def _maneuver(self, encounter: Encounter, action: Any) -> Result:
         """Do the maneuver: spend its AP and Movement, resolve its tests (entered outcomes,
         or the dice model's rolls) and change the map. Raises :class:`IllegalActionError`
         when it is not allowed, :class:`OutcomeNeededError` when the GM must still enter a

@@ -4,11 +4,14 @@ system's own movement (shown beside a dragged token), "" where the system counts
 from __future__ import annotations
 
 from engine.d100.actions import StartRound
-from engine.d100.rules import RULES as D100
 from engine.model import Encounter
 from engine.rules import find_system
 from engine.sr5.movement import MovementBudget, cost_words
-from engine.static_veil.rules import RULES as VEIL
+from engine.static_veil.system import StartTurn
+
+VEIL = find_system("static-veil")
+
+D100 = find_system("d100")
 
 
 def test_sr5_walking_running_and_past_the_running_rate():
@@ -38,7 +41,7 @@ def test_static_veil_spends_movement_only_in_the_movers_turn():
     sv = find_system("static-veil")
     enc = _veil()
     assert sv.move_cost(enc, "a", 4.0) == ""  # no turn running: a move spends nothing
-    enc = VEIL.start_turn(enc, "a").encounter  # Movement 10 m (the default sheet)
+    enc = VEIL.apply(enc, StartTurn("a")).encounter  # Movement 10 m (the default sheet)
     assert sv.move_cost(enc, "a", 4.0) == "4.0 m of Movement, 6.0 m left"
     assert sv.move_cost(enc, "a", 12.5) == "needs 12.5 m of Movement; 10.0 m left"
     assert sv.move_cost(enc, "b", 4.0) == ""  # not its turn

@@ -68,8 +68,8 @@ def patch(enc: Encounter, spec: dict[str, Any]) -> Encounter:
 
 # -- paths into what a step answers --------------------------------------------------------------
 class _Bound:
-    """An object whose callables are called with the encounter first (``native.status(bo)``
-    means ``native.status(encounter, "bo")``)."""
+    """An object whose callables are called with the encounter first (``system.status(bo)``
+    means ``system.status(encounter, "bo")``)."""
 
     def __init__(self, obj: Any, enc: Encounter) -> None:
         self.obj, self.enc = obj, enc
@@ -185,8 +185,6 @@ class View:
             return s.round_status(enc)
         if head == "system":
             return _Bound(s, enc)
-        if head == "native":
-            return _Bound(s.native, enc)
         if head == "encounter":
             return enc
         raise AssertionError(f"unknown root {head!r}")
@@ -323,7 +321,7 @@ def run(path: Path) -> None:
             body = step["actions"]
             opts = {o.key: o for o in system.actions(enc, body["actor"], body.get("target"))}
             check(where, View(system, enc, options=opts), exp, tol)
-        elif kind == "call":  # a system's own question: {"call": "native.check_move", "args": [...]}
+        elif kind == "call":  # a system's own question: {"call": "system.check_move", "args": [...]}
             body = step["call"]
             fn = View(system, enc).get(body["name"])
             try:

@@ -18,6 +18,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
+from engine.rules import find_system
 from gui.action_panel import MAX_WIDTH
 from tests.gui.conftest import mouse_click, vp_point
 from tests.gui.settle import settle
@@ -200,7 +201,7 @@ def d100_window(on_screen, qtbot):
 
 
 def test_d100_action_from_the_panel_to_applied_then_closes(d100_window, qtbot):
-    from engine.d100.rules import RULES as RULESET
+    RULESET = find_system("d100")
 
     w, view = d100_window, d100_window.map_view
     click(view, 12.0, 20.0)  # Sam
@@ -220,7 +221,7 @@ def test_d100_action_from_the_panel_to_applied_then_closes(d100_window, qtbot):
     page.dmg_dice.setText("7")
     page.apply_button.setFocus()
     QTest.keyClick(page.apply_button, Qt.Key.Key_Return)
-    lupe = RULESET.sheet(w.document.encounter, "ganger-3")
+    lupe = RULESET.sheet(w.document.encounter.token("ganger-3"))
     assert lupe.wounds["chest"].damage == 5
     assert w.focusWidget() is view
     # Close closes it (it used to do nothing), and the shooter's lock is given back

@@ -10,13 +10,15 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.dice import EnteredDice
 from engine.d100.actions import Fire, TargetSpec
 from engine.d100.mapcover import map_cover
 from engine.files import load_encounter
+from engine.rules import find_system
 from tests.gui.conftest import vp_point
 from tests.gui.settle import settle
+
+RULESET = find_system("d100")
 
 
 
@@ -102,7 +104,7 @@ def test_aimed_single_shot_with_entered_dice_lands_on_the_chest_and_undo_reverts
     assert dlg.targets == ["ganger-3"] and w.selection.attacker == "sam"  # the shooter stays
     dlg.set_action("aim")
     assert dlg.apply() is not None
-    assert RULESET.sheet(w.document.encounter, "sam").aim_level == 1
+    assert RULESET.sheet(w.document.encounter.token("sam")).aim_level == 1
 
     dlg.set_action("single")
     # 55 smg skill + 20 aim x1 = 75%; aimed, so placed at <= 75 // 2 = 37
@@ -125,13 +127,13 @@ def test_aimed_single_shot_with_entered_dice_lands_on_the_chest_and_undo_reverts
     assert (s.hit, s.placed, s.location_roll, s.placed_roll, s.location) == (True, True, 45, 30, "chest")
     d = s.damage
     assert (d.rolled, d.hidden, d.armour, d.pierced, d.durability_after, d.taken) == (7, False, 2, True, 5, 5)
-    lupe = RULESET.sheet(w.document.encounter, "ganger-3")
+    lupe = RULESET.sheet(w.document.encounter.token("ganger-3"))
     assert lupe.wounds["chest"].damage == 5 and lupe.wounds["chest"].severity == "light"
     assert lupe.injury == 5 and lupe.armour["chest"].durability == 5 and lupe.stance == "prone"
     assert w.document.encounter.token("ganger-3").stance == "prone"
     # the same as the engine answers on its own
     own = RULESET.apply(before, Fire("sam", (TargetSpec("ganger-3"),), weapon="Ingram Smartgun X"),
-                        EnteredDice({"hit": 20, "location": 45, "damage": 7}, fallback=RULESET.dice_for(before)))
+                        EnteredDice({"hit": 20, "location": 45, "damage": 7}, fallback=RULESET.dice_for(before))).detail
     assert own.encounter == w.document.encounter.model_copy(update={"record": own.encounter.record})  # (+ a step)
     assert "placed shot" in dlg.result.toPlainText() and "chest: none \u2192 light" in dlg.result.toPlainText()
 
@@ -152,14 +154,14 @@ def test_aimed_single_shot_with_entered_dice_lands_on_the_chest_and_undo_reverts
     assert any(hit_line in ln.text and not ln.undone for ln in log.lines())
     w.actions["undo"].trigger()
     assert w.document.encounter == before
-    lupe = RULESET.sheet(w.document.encounter, "ganger-3")
+    lupe = RULESET.sheet(w.document.encounter.token("ganger-3"))
     assert lupe.wounds == {} and lupe.injury == 0 and lupe.stance == "standing_cover"
     assert body.cell("chest", "Severity") == "\u2014" and body.cell("chest", "Armour") == "2  (8/8)"
     assert all(ln.undone for ln in log.lines() if hit_line in ln.text)
     out = log.export(tmp_path / "log.txt").read_text()
     assert hit_line not in out and "Sam aims at Lupe (+20%)" in out
     w.actions["redo"].trigger()
-    assert RULESET.sheet(w.document.encounter, "ganger-3").wounds["chest"].damage == 5
+    assert RULESET.sheet(w.document.encounter.token("ganger-3")).wounds["chest"].damage == 5
     assert any(hit_line in ln.text and not ln.undone for ln in log.lines())
 
 
@@ -223,7 +225,7 @@ def test_round_tracker_orders_by_speed_and_ends_turns(d100):
     assert rt.current() == "sam" and rt.round_label.text() == "Round 1"
     assert rt.table.item(0, 0).text() == "\u25b6" and rt.table.item(0, 2).text() == "3 of 3"
     rt.end_button.click()
-    assert rt.current() == "nyx" and RULESET.sheet(w.document.encounter, "sam").turn_done
+    assert rt.current() == "nyx" and RULESET.sheet(w.document.encounter.token("sam")).turn_done
     assert rt.table.item(0, 3).text() == "turn ended"
     # clicking a row selects the token for the body dock
     rt._clicked(2, 1)

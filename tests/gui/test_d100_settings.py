@@ -10,11 +10,13 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.dice import EnteredDice
 from engine.d100.actions import Fire, TargetSpec
 from engine.d100.sheet import Settings
+from engine.rules import find_system
 from gui.rules.d100.settings import SPECS, TABS, UNDO_TEXT, SettingsDialog
+
+RULESET = find_system("d100")
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
+from engine.rules import find_system
 from gui.rules.base import RULE_GUIS, RuleGui, find_rule_gui
 from tests.gui.settle import settle as settle_window
 
@@ -126,7 +127,7 @@ def test_right_click_actions_of_sr5_allowed_and_greyed_with_the_engines_reason(w
 
 
 def test_right_click_actions_of_d100_apply_or_open_the_panel(window):
-    from engine.d100.rules import RULES as RULESET
+    RULESET = find_system("d100")
 
     w = window
     w.actions["open d100 demo"].trigger()
@@ -279,7 +280,7 @@ def test_an_sr5_drag_in_combat_is_one_commit_one_undo_step_one_publication(windo
 
 
 def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publication(window, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
     from tests.gui.conftest import mouse_drag
 
     w = window
@@ -297,5 +298,5 @@ def test_a_static_veil_drag_in_a_turn_is_one_commit_one_undo_step_one_publicatio
     assert len(landed) == 1 and w.document.undo_stack.count() == steps + 1
     assert w.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
     vex = w.document.encounter.token("vex")
-    used = RULESET.sheet(w.document.encounter, "vex").movement_used
+    used = RULESET.sheet(w.document.encounter.token("vex")).movement_used
     assert used == pytest.approx(3.0, abs=0.1) and used == pytest.approx(vex.x - 16.0, abs=1e-6)

@@ -15,13 +15,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHeaderView
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.dice import EnteredDice
 from engine.d100.actions import Fire, StartRound, TargetSpec
+from engine.rules import find_system
 from gui import edits, idle
 from gui.rules import widgets
 from gui.rules.base import Kept, same_inputs
 from gui.rules.widgets import Cell, TableRows, read_only_table
+
+RULESET = find_system("d100")
 
 
 def cells(table) -> list[tuple]:
@@ -271,7 +273,7 @@ def test_d100_body_table_rewrites_nothing_on_an_obstacle_edit_and_matches_a_full
     c.apply(Fire("sam", (TargetSpec("ganger-3"),)), EnteredDice({"hit": 20, "location": 25, "damage": 7}))
     hurt = cells(body.table)
     chest = hurt[1]
-    sheet = RULESET.sheet(doc.committed, "ganger-3")
+    sheet = RULESET.sheet(doc.committed.token("ganger-3"))
     assert chest[0][0] == "Chest" and chest[2][0] == str(sheet.wound("chest").damage) != ""
     written.clear()
     nudge_an_obstacle(doc)
@@ -288,7 +290,7 @@ def test_d100_round_order_and_status_of_answer_as_before(d100):
     enc = d100.document.encounter
     st = RULESET.settings(enc)
     for t in enc.tokens:
-        assert RULESET.status_of(t.id, RULESET.sheet(enc, t.id), st) == RULESET.status(enc, t.id)
+        assert RULESET.status_of(t.id, RULESET.sheet(enc.token(t.id)), st) == RULESET.status(enc, t.id)
     assert [r[0] for r in RULESET.round_order(enc)] == ["sam", "nyx", "brick", "ganger-1", "ganger-2",
                                                         "ganger-3", "ganger-4", "ganger-6", "ganger-5"]
     started = RULESET.apply(enc, StartRound()).encounter
@@ -305,7 +307,7 @@ def sv(qtbot, tmp_path, monkeypatch):
 
 
 def test_static_veil_marks_ask_nothing_on_an_obstacle_edit_and_one_token_on_its_move(sv, monkeypatch):
-    from engine.static_veil.rules import RULES as SV
+    SV = find_system("static-veil")
     from gui.rules.static_veil.layer import marks_for
 
     win, ctl = sv

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QApplication
 
 from tests.gui.conftest import discard_on_close, mouse_click, open_window, vp_point
 from tests.gui.settle import settle
+from engine.rules import find_system
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "assets" / "encounters" / "demo-static-veil.json"
@@ -74,7 +75,7 @@ def _pick(win, ident):
 # ---------------------------------------------------------------------------------------------
 def test_demo_loads_with_sheets_and_the_map_the_tests_need():
     from engine.files import load_encounter
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
     from engine.static_veil.actions import Charge, Shove
 
     enc = load_encounter(DEMO)
@@ -109,7 +110,7 @@ def test_shown_only_for_static_veil_encounters(sv, demo_path):
 
 
 def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
     from engine.static_veil.actions import Shove
 
     win, ctl = sv
@@ -139,7 +140,7 @@ def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
     jay = _token(win, "jay")
     assert (jay.x, jay.y) == pytest.approx((19.6, 15.0))
     assert win.document.undo_stack.count() == steps + 1
-    assert RULESET.sheet(win.document.encounter, "kit").ap == 1
+    assert RULESET.sheet(win.document.encounter.token("kit")).ap == 1
     assert {m.id: m.ap for m in ctl.layer.marks}["kit"] == 1
     last = _log(win)[-1]
     assert "Kit shoves Jay (Kit wins by 2 net hits)" in last and "stopped by wall 'Brick wall'" in last
@@ -148,7 +149,7 @@ def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
     win.actions["undo"].trigger()
     jay = _token(win, "jay")
     assert (jay.x, jay.y) == (18.0, 15.0)
-    assert RULESET.sheet(win.document.encounter, "kit").ap == 3
+    assert RULESET.sheet(win.document.encounter.token("kit")).ap == 3
     assert _log(win) == [] and _log(win, undone=True) == [last]  # struck through, not gone
     assert {m.id: m.ap for m in ctl.layer.marks}["kit"] == 3
     win.actions["redo"].trigger()
@@ -156,7 +157,7 @@ def test_shove_into_the_wall_previewed_applied_logged_and_undone(sv, qtbot):
 
 
 def test_charge_refused_for_lack_of_run_up_shows_the_engines_reason(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
     from engine.static_veil.actions import Charge
 
     win, ctl = sv
@@ -221,7 +222,7 @@ def test_hovering_while_picking_previews_that_target(sv, qtbot):
 
 
 def test_grapple_link_states_turns_and_one_undo_step_each(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
 
     win, ctl = sv
     marks = {m.id: m for m in ctl.layer.marks}
@@ -251,7 +252,7 @@ def test_grapple_link_states_turns_and_one_undo_step_each(sv, qtbot):
     win.actions["undo"].trigger()  # the grapple
     assert ((16.5, 15.0), (18.0, 15.0)) not in [(ln.a[:2], ln.b[:2]) for ln in ctl.layer.links]
     assert win.document.undo_stack.index() == steps + 1  # back to just after the turn began
-    assert RULESET.sheet(win.document.encounter, "kit").ap == 3
+    assert RULESET.sheet(win.document.encounter.token("kit")).ap == 3
 
 
 def test_d100_model_rolls_from_the_menu_and_logs_the_dice(sv, qtbot):
@@ -289,7 +290,7 @@ def test_called_shot_offers_the_engines_locations_and_an_attack_outcome(sv, qtbo
 
 
 def test_move_the_grapple_to_a_clicked_place_drags_the_partner(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
     from engine.static_veil.actions import MoveGrapple
 
     win, ctl = sv
@@ -328,7 +329,7 @@ def test_a_saved_log_comes_back_with_the_file(sv, qtbot, tmp_path):
 
 
 def test_move_walks_the_engines_way_and_counts_movement(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
 
     win, ctl = sv
     _select(win, "rook")
@@ -342,7 +343,7 @@ def test_move_walks_the_engines_way_and_counts_movement(sv, qtbot):
     _click_button(qtbot, ctl.panel.confirm_btn)
     rook = _token(win, "rook")
     assert (rook.x, rook.y) == pytest.approx(pv.path[-1])
-    left = RULESET.sheet(win.document.encounter, "rook").movement_left
+    left = RULESET.sheet(win.document.encounter.token("rook")).movement_left
     assert left == pytest.approx(12.0 - pv.movement_cost)
     assert f"({left:.1f} m of Movement left)" in _log(win)[-1]
     # further than the Movement left: drawn, refused, with the engine's words
@@ -377,7 +378,7 @@ def _drag_and_settle(win, qtbot, a, b, steps_before):
 
 
 def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
 
     win, ctl = sv
     _select(win, "vex")
@@ -390,7 +391,7 @@ def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot
     enc = win.document.encounter
     vex = enc.token("vex")
     assert (vex.x, vex.y) == pytest.approx((19.0, 10.0), abs=0.1)
-    used = RULESET.sheet(enc, "vex").movement_used
+    used = RULESET.sheet(enc.token("vex")).movement_used
     assert used == pytest.approx(3.0, abs=0.1)  # mouse pixels: a few cm either way
     assert used == pytest.approx(math.hypot(vex.x - 16.0, vex.y - 10.0), abs=1e-6)  # straight line
     assert win.document.undo_stack.count() == steps + 1  # the drag and its Movement: one step
@@ -400,13 +401,13 @@ def test_a_drag_during_a_turn_spends_the_engines_path_in_one_undo_step(sv, qtbot
     win.actions["undo"].trigger()
     enc = win.document.encounter
     assert (enc.token("vex").x, enc.token("vex").y) == (16.0, 10.0)
-    assert RULESET.sheet(enc, "vex").movement_used == 0.0
+    assert RULESET.sheet(enc.token("vex")).movement_used == 0.0
     assert RULESET.settings(enc).active == "vex"  # only the drag was undone, not the turn
     assert _log(win, undone=True)[-1].startswith("Vex moves")
 
 
 def test_a_drag_with_no_turn_running_or_counting_off_spends_nothing(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
 
     win, ctl = sv
     assert RULESET.settings(win.document.encounter).active is None
@@ -414,7 +415,7 @@ def test_a_drag_with_no_turn_running_or_counting_off_spends_nothing(sv, qtbot):
     _drag_and_settle(win, qtbot, (16.0, 10.0), (19.0, 10.0), steps)
     enc = win.document.encounter
     assert enc.token("vex").x == pytest.approx(19.0, abs=0.1)
-    assert RULESET.sheet(enc, "vex").movement_used == 0.0
+    assert RULESET.sheet(enc.token("vex")).movement_used == 0.0
     assert not win.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
     # a turn running but the controller's count_moves switched off: still a free edit
     _select(win, "vex")
@@ -425,11 +426,11 @@ def test_a_drag_with_no_turn_running_or_counting_off_spends_nothing(sv, qtbot):
     _drag_and_settle(win, qtbot, (x, 10.0), (x - 2.0, 10.0), steps)
     enc = win.document.encounter
     assert enc.token("vex").x == pytest.approx(x - 2.0, abs=0.1)
-    assert RULESET.sheet(enc, "vex").movement_used == 0.0
+    assert RULESET.sheet(enc.token("vex")).movement_used == 0.0
 
 
 def test_a_refused_drag_lands_with_the_engines_reason_and_spends_nothing(sv, qtbot):
-    from engine.static_veil.rules import RULES as RULESET
+    RULESET = find_system("static-veil")
 
     win, ctl = sv
     _select(win, "bolt")
@@ -440,7 +441,7 @@ def test_a_refused_drag_lands_with_the_engines_reason_and_spends_nothing(sv, qtb
     _drag_and_settle(win, qtbot, (5.0, 4.5), (2.0, 4.5), steps)
     enc = win.document.encounter
     assert enc.token("bolt").x == pytest.approx(2.0, abs=0.1)  # the GM's drag stands
-    assert RULESET.sheet(enc, "bolt").movement_used == 0.0
+    assert RULESET.sheet(enc.token("bolt")).movement_used == 0.0
     assert not win.document.undo_stack.undoText().endswith("(Static Veil: Movement spent)")
     msg = win.statusBar().currentMessage()
     assert msg.startswith("Bolt: no Movement spent")

@@ -2,9 +2,9 @@
 chance with every modifier and its source, the locations the map hides next to the stance
 table's; roll or enter the dice; apply (one undo step) and read what happened, step by step.
 
-Every number comes from the engine: :meth:`engine.d100.rules.RULES.preview` before the roll,
+Every number comes from the engine: :meth:`engine.d100.system.D100.preview` before the roll,
 :func:`engine.d100.mapcover.map_cover` for the map's hidden locations, the
-:class:`~engine.d100.rules.Change` after. The dialog is not modal: while it is open the
+:class:`~engine.d100.values.Change` after. The dialog is not modal: while it is open the
 shooter stays the attacker and clicking tokens on the map picks targets (shift-click adds
 more, for full auto).
 """
@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
 )
 
 from engine.d100.sheet import LOCATIONS, STANCES
-from engine.d100.rules import RULES as RULESET
 from engine.d100.actions import (
     Aim,
     ChangeStance,
@@ -58,7 +57,7 @@ from engine.errors import CoverfireError
 from engine.names import token_name
 from gui.action_panel import ActionPage
 from gui.rules.d100.body import BodyDiagram
-from gui.rules.d100.controller import action_title
+from gui.rules.d100.controller import RULESET, action_title
 from gui.rules.d100.present import change_html, chance_html, loc_name, locations_text, stance_name
 from gui import theme
 
@@ -525,7 +524,7 @@ class AttackPage(ActionPage):
             w.setVisible(False)
         label = ""
         if a is not None:
-            s = RULESET.sheet(enc, a)
+            s = RULESET.sheet(enc.token(a))
             status = RULESET.status(enc, a)
             held = s.weapon or "empty hand"
             off = f", off hand {s.offhand}" if s.offhand else ""
@@ -594,7 +593,7 @@ class AttackPage(ActionPage):
         self.recover_loc.clear()
         self.recover_loc.addItem("the injury total", None)
         if patient is not None:
-            s = RULESET.sheet(enc, patient)
+            s = RULESET.sheet(enc.token(patient))
             for loc in LOCATIONS:
                 w = s.wound(loc)
                 if w.damage or w.step or w.bleeding:
@@ -698,7 +697,7 @@ class AttackPage(ActionPage):
 
     def _default_cover(self, tid: str) -> int:
         enc = self.encounter
-        s = RULESET.sheet(enc, tid)
+        s = RULESET.sheet(enc.token(tid))
         return s.cover if s.cover is not None else RULESET.settings(enc).cover_value
 
     def _set_choice(self, tid: str, **kw) -> None:
@@ -861,7 +860,7 @@ class AttackPage(ActionPage):
         # damage dice label
         weapon = None
         if pre.attacks:
-            s = RULESET.sheet(enc, action.actor)
+            s = RULESET.sheet(enc.token(action.actor))
             w = s.weapon_named(pre.attacks[0].weapon)
             weapon = w.damage if w is not None else None
         self.dmg_label.setText(f"damage dice ({weapon})" if weapon else "damage dice")

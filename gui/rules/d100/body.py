@@ -1,7 +1,7 @@
 """The body diagram of one d100 character: each location's severity (coloured), damage,
 armour and durability, bleeding; the injury total against the maximum; stunned, prone,
 unconscious and dead; lasting wound penalties. Everything read from the token's
-:class:`~engine.d100.sheet.Sheet` and :meth:`engine.d100.rules.RULES.status`.
+:class:`~engine.d100.sheet.Sheet` and :meth:`engine.d100.system.D100.status`.
 
 :class:`BodyDiagram` paints the figure (also used by the attack dialog to show which
 locations the map and the stance table hide); :class:`BodyPanel` is the dock's contents.
@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 )
 
 from engine.d100.sheet import LOCATIONS, SEVERITIES
-from engine.d100.rules import RULES as RULESET
 from engine.d100 import effects as fx
 from engine.names import token_name
 from gui.rules.d100.present import (
@@ -39,6 +38,7 @@ from gui.rules.d100.present import (
 from gui.rules.base import same_inputs
 from gui.rules.widgets import Cell, TableRows, bold, read_only_table
 from gui import theme
+from gui.rules.d100.controller import RULESET
 
 _TEXT = QColor("#e6e9ed")
 _MUTED = QColor("#8b949e")
@@ -348,7 +348,7 @@ class BodyPanel(QWidget):
         if not has:
             return
         tok = enc.token(tid)
-        sheet = RULESET.sheet(enc, tid)
+        sheet = RULESET.sheet(enc.token(tid))
         st = RULESET.settings(enc)
         status = RULESET.status(enc, tid)
         self.title.setText(f"{token_name(tok)}  \u00b7  {tok.side}" + ("" if tok.rules.get("d100") is not None else "  (no d100 sheet: defaults)"))

@@ -1,12 +1,11 @@
 """The d100 rules on one main window: applies actions to the document (one undo step each),
 keeps the combat log in step with undo and redo, and says which token the docks show.
 
-No rule here: every answer is :data:`engine.d100.rules.RULES`'s.
+No rule here: every answer is the d100 RuleSystem's (``find_system("d100")``).
 """
 
 from __future__ import annotations
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.actions import (
     Aim,
     ChangeStance,
@@ -20,9 +19,12 @@ from engine.d100.actions import (
     SwitchWeapon,
 )
 from engine.model import Encounter
+from engine.rules import find_system
 from gui.rules.base import RuleController, token_name
 
 RULESET_NAME = "d100"
+#: the d100 RuleSystem, which is the rules (every module of this package asks it)
+RULESET = find_system(RULESET_NAME)
 
 
 def action_title(encounter: Encounter, action) -> str:

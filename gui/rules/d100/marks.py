@@ -5,10 +5,10 @@ stunned and bleeding. Prone shows as the token's own "P"."""
 
 from __future__ import annotations
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.values import settings_of, sheet_of
 from gui.layers import TokenBar, TokenDecoration
 from gui.rules.base import Kept
+from gui.rules.d100.controller import RULESET
 
 INJURY_COLOURS = ((0.5, "#81c784"), (0.8, "#ffb74d"), (1.01, "#ef5350"))
 TAG_COLOURS = {"DEAD": "#ff5252", "KO": "#b39ddb", "STUN": "#ffca28", "BLEED": "#ff6b6b"}

@@ -1,6 +1,6 @@
 """Words and colours for the d100 rules on screen: location and severity names, the
 severity palette, and the step-by-step text of an applied action (from the engine's
-:class:`~engine.d100.rules.Change`; nothing is computed here)."""
+:class:`~engine.d100.values.Change`; nothing is computed here)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The d100 round tracker: the round's order by speed (:meth:`engine.d100.rules.RULES.round_order`),
+"""The d100 round tracker: the round's order by speed (:meth:`engine.d100.system.D100.round_order`),
 whose action it is, actions left of each character's actions per round, and the buttons to
 start the next round and end the current character's turn (bleeding is rolled then).
 Clicking a row selects that token on the map."""
@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.actions import EndTurn, StartRound
 from engine.d100.sheet import Settings
 from engine.d100.values import sheet_of
@@ -19,6 +18,7 @@ from gui.rules.base import Kept, same_inputs
 from gui.rules.widgets import ROWS_PER_TURN, Cell, TableRows, bold, read_only_table
 from gui.style import side_colour
 from gui import theme
+from gui.rules.d100.controller import RULESET
 
 
 class RoundTracker(QWidget):
@@ -102,7 +102,7 @@ class RoundTracker(QWidget):
             if cur is None:
                 self.now_label.setText("Everyone has acted or ended the turn: <b>start the next round</b>.")
             else:
-                left = RULESET.sheet(enc, cur).actions_left
+                left = RULESET.sheet(enc.token(cur)).actions_left
                 self.now_label.setText(f"Now: <b>{c.name(cur)}</b> \u2014 {left} action{'s' if left != 1 else ''} left")
         self.start_button.setText(f"Start round {st.round + 1}")
         self.end_button.setEnabled(cur is not None)

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.sheet import (
     DEFAULT_LOCATION_TABLE,
     SEVERITIES,
@@ -50,6 +49,7 @@ from engine.d100.sheet import (
 )
 from gui import theme
 from gui.rules.widgets import bold
+from gui.rules.d100.controller import RULESET
 
 UNDO_TEXT = "d100 rules settings"
 

@@ -9,7 +9,7 @@ through its ``RuleSystem`` (``self.system``): ``actions`` for the picker, ``prev
 drawing (``Move`` plans a walk), ``apply`` of a maneuver, ``Move``, ``StartTurn`` or ``EndTurn``
 for the change, whose ``Outcome`` lands through the one commit path of every system
 (:meth:`gui.rules.base.RuleController.land`: one undo step, its log lines, its notes). Reads of
-the sheets and settings go to ``engine.static_veil.rules.RULES``.
+the sheets and settings go to the same system (``find_system("static-veil")``).
 
 Flow: select a token (the actor) -> click a maneuver -> for a targeted one, click the target
 on the map (the tool previews whatever is under the mouse) -> check the preview and enter
@@ -34,8 +34,8 @@ from gui.action_panel import ActionPage
 from engine.errors import CoverfireError, IllegalActionError
 # (loaded with the window, when the rule GUIs are found, not in the middle of the first Static
 # Veil file's opening: ~60 ms of imports on the GUI thread)
-from engine.static_veil.rules import RULES as RULESET
 from engine.static_veil.system import EndTurn, Move, StartTurn
+from engine.rules import find_system
 from gui.combat_log import combat_log_for
 from gui.rules.base import Kept, RuleController, RuleGui
 from gui.rules.base import token_name as _name
@@ -43,10 +43,12 @@ from gui.rules.static_veil.layer import StaticVeilLayer, drawing_for, marks_for,
 from gui.rules.static_veil.panel import ManeuverPanel
 from gui.tools import PICK_SLACK_PX, Pointer, Tool
 
+RULESET = find_system("static-veil")
+
 RULESET_NAME = "static-veil"
 #: Maneuvers that need a place on the map instead of a target token.
 POINTED = frozenset({"move_grapple", "move"})
-#: The picker's normal move (not a maneuver: RULESET.plan_move / RULESET.move).
+#: The picker's normal move (not a maneuver: the system's ``Move``).
 MOVE = "move"
 #: Appended to a drag's undo text when its Movement was spent (guards against counting twice).
 MOVE_SUFFIX = " (Static Veil: Movement spent)"
@@ -207,7 +209,7 @@ class StaticVeilController(RuleGui):
         p.startTurn.connect(lambda: self.start_turn(False))
         p.newRound.connect(lambda: self.start_turn(True))
         p.endTurn.connect(self.end_turn)
-        #: spend Movement for Select-tool drags during a running turn (RULESET.plan_move / move)
+        #: spend Movement for Select-tool drags during a running turn (the system's ``on_moves``)
         self.listen(self.document.changed, self._on_document)
         self.listen(self.selection.changed, self._on_selection)
         self._sync_ruleset(force=True)
@@ -418,7 +420,7 @@ class StaticVeilController(RuleGui):
             self.panel.set_options((), None)
             self.layer.set_drawing(None)
             return
-        sheet = RULESET.sheet(enc, self.actor)
+        sheet = RULESET.sheet(enc.token(self.actor))
         self.panel.show_actor(_name(enc, self.actor), sheet, RULESET.states(enc, self.actor), settings.round,
                               _name(enc, settings.active) or None, settings.active == self.actor)
         try:

@@ -143,7 +143,7 @@ def marks_for(encounter, ruleset, kept: Kept | None = None) -> tuple[list[TokenM
     by_id = {t.id: t for t in encounter.tokens}
 
     def mark(t, partner):
-        s = ruleset.sheet_of(t)
+        s = ruleset.sheet(t)
         states = tuple(short_state(x) for x in ruleset.token_states(encounter, t))
         side = 1 if partner is not None and partner.x < t.x else -1
         return TokenMark(t.id, t.x, t.y, t.radius, s.ap, s.ap_per_turn, s.movement_left, states,

@@ -8,13 +8,14 @@ import sys
 
 import pytest
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.actions import Aim, ChangeStance, EndTurn, Fire, StartRound, TargetSpec
 from engine.d100.dice import EnteredDice, ScriptedDice
 from engine.errors import EncounterFileError, IllegalActionError
 from engine.files import dumps_encounter, encounter_from_data, loads_encounter
 from engine.model import Encounter
 from engine.rules import find_system
+
+RULESET = find_system("d100")
 
 
 def enc(settings=None):
@@ -32,7 +33,7 @@ def enc(settings=None):
 
 
 def test_registry_and_lazy_import():
-    assert find_system("d100").native is RULESET
+    assert RULESET is find_system("d100") and not hasattr(RULESET, "native")  # the system is the rules
     # engine.model imports engine.d100.sheet while it is built: no cycle through the rules
     out = subprocess.run([sys.executable, "-c", "import engine.model; import engine.d100.sheet"],
                          capture_output=True, text=True)
@@ -41,7 +42,7 @@ def test_registry_and_lazy_import():
 
 def test_damage_dice_expression_and_records():
     e = enc()
-    ch = RULESET.apply(e, Fire("a", ("b",)), ScriptedDice([30, 20, 4, 5]))
+    ch = RULESET.apply(e, Fire("a", ("b",)), ScriptedDice([30, 20, 4, 5])).detail
     # 2d6+1 = 4 + 5 + 1 = 10 on the chest: light and heavy
     assert ch.shots[0].damage.rolled == 10
     assert [r.label for r in ch.rolls] == ["hit", "location", "damage", "damage"]
@@ -52,7 +53,7 @@ def test_damage_dice_expression_and_records():
 
 def test_the_change_holds_the_touched_tokens_before_and_after():
     e = enc()
-    ch = RULESET.apply(e, Fire("a", ("b",)), ScriptedDice([30, 20, 4, 5]))
+    ch = RULESET.apply(e, Fire("a", ("b",)), ScriptedDice([30, 20, 4, 5])).detail
     b = next(c for c in ch.tokens if c.id == "b")
     assert b.sheet_before == e.token("b").rules.get("d100") and b.sheet_after == ch.encounter.token("b").rules["d100"]
     assert ch.settings_before == e.rules.get("d100")
@@ -60,18 +61,18 @@ def test_the_change_holds_the_touched_tokens_before_and_after():
 
 def test_seeded_dice_replay_after_undo():
     e = enc({"seed": 42})
-    ch1 = RULESET.apply(e, Fire("a", ("b",)))
+    ch1 = RULESET.apply(e, Fire("a", ("b",))).detail
     assert RULESET.settings(ch1.encounter).rolls == len(ch1.rolls)
-    ch2 = RULESET.apply(e, Fire("a", ("b",)))  # the document's undo puts back e itself
+    ch2 = RULESET.apply(e, Fire("a", ("b",))).detail  # the document's undo puts back e itself
     assert [r.value for r in ch2.rolls] == [r.value for r in ch1.rolls]
-    ch3 = RULESET.apply(ch1.encounter, Fire("a", ("b",)))  # the next shot uses the next dice
+    ch3 = RULESET.apply(ch1.encounter, Fire("a", ("b",))).detail  # the next shot uses the next dice
     assert RULESET.settings(ch3.encounter).rolls == len(ch1.rolls) + len(ch3.rolls)
 
 
 def test_entered_dice_first_then_fallback():
     e = enc()
     dice = EnteredDice({"hit": 12, "location": 5}, fallback=ScriptedDice([3, 3, 4]))
-    ch = RULESET.apply(e, Fire("a", (TargetSpec("b", prefer="head"),)), dice)
+    ch = RULESET.apply(e, Fire("a", (TargetSpec("b", prefer="head"),)), dice).detail
     # 3 + 3 + 1 = 7 to the head: light and heavy (stunned by the steps, so no stun roll;
     # heavy's d6 comes from the fallback)
     assert [(r.label, r.value, r.entered) for r in ch.rolls] == [
@@ -82,15 +83,15 @@ def test_entered_dice_first_then_fallback():
 
 def test_entered_dice_out_of_range_is_named():
     with pytest.raises(ValueError, match="the hit roll must be a whole number from 1 to 100, got 0"):
-        RULESET.apply(enc(), Fire("a", ("b",)), EnteredDice({"hit": 0}))
+        RULESET.apply(enc(), Fire("a", ("b",)), EnteredDice({"hit": 0})).detail
     with pytest.raises(ValueError, match="no die left for the location roll"):
-        RULESET.apply(enc(), Fire("a", ("b",)), ScriptedDice([10]))
+        RULESET.apply(enc(), Fire("a", ("b",)), ScriptedDice([10])).detail
 
 
 def test_illegal_apply_raises_with_reason():
     e = enc()
     with pytest.raises(IllegalActionError, match="cannot shoot itself"):
-        RULESET.apply(e, Fire("a", ("a",)), ScriptedDice([]))
+        RULESET.apply(e, Fire("a", ("a",)), ScriptedDice([])).detail
     p = RULESET.preview(e, Fire("a", ("nobody",)))
     assert not p.legal and "no token with id 'nobody'" in p.reason
     with pytest.raises(ValueError, match="preferred location 'neck' is not a location"):
@@ -140,6 +141,6 @@ def test_old_files_without_d100_data_still_work():
                                   "tokens": [{"id": "x", "x": 1, "y": 1}, {"id": "y", "x": 2, "y": 1}]})
     s = RULESET.status(e, "x")
     assert s.actions_per_round == 2 and s.hidden == () and s.can_act
-    ch = RULESET.apply(e, StartRound(), ScriptedDice([]))
+    ch = RULESET.apply(e, StartRound(), ScriptedDice([])).detail
     assert ch.encounter.token("x").rules["d100"].actions_left == 2
     assert RULESET.round_order(ch.encounter) == [("x", 2, 2), ("y", 2, 2)]

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.actions import Aim, Fire
 from engine.d100.dice import ScriptedDice
 from engine.d100.mapcover import map_cover
 from engine.errors import UnknownIdError
 from engine.model import Encounter
+from engine.rules import find_system
+
+RULESET = find_system("d100")
 
 LEGS = ("left_leg", "right_leg")
 WALL = {"id": "wall", "height": 1.0, "polygon": [[9.4, 15], [9.6, 15], [9.6, 35], [9.4, 35]]}
@@ -100,7 +102,7 @@ def test_tall_wall_is_full_cover_and_picks_feed_the_attack():
     assert spec.hidden == RULESET.locations
     assert "full cover" in RULESET.why_not(enc, Aim("s", "t", full_cover=r.map_full))
     # the GM picks the map: a chest hit (location 20) is behind cover (value 5): 8 - 5 = 3
-    change = RULESET.apply(enc, Fire("s", (spec,)), ScriptedDice([50, 20, 8]))
+    change = RULESET.apply(enc, Fire("s", (spec,)), ScriptedDice([50, 20, 8])).detail
     assert change.shots[0].damage.hidden and change.shots[0].damage.taken == 3
 
 

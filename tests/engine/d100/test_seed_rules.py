@@ -3,11 +3,12 @@ ambidextrous; a leg at Acute may only crawl."""
 
 from __future__ import annotations
 
-from engine.d100.rules import RULES as RULESET
 from engine.d100.actions import Fire, FireTwoPistols, StartRound, TargetSpec
 from engine.d100.dice import ScriptedDice
 from engine.model import Encounter
 from engine.rules import MoveTo, find_system
+
+RULESET = find_system("d100")
 
 
 def enc(settings=None, shooter=None, target=None):
@@ -34,13 +35,13 @@ def test_armour_wears_half_the_shot_before_cover():
     # Gun 100%: roll 50 hits, location 80 = left leg (hidden: cover 5), damage 10.
     # 10 - cover 5 = 5 reach the greave (2): pierced, 3 through; wear = 10 // 2 = 5 (the shot).
     e = enc(shooter={"weapon": "Gun"}, target=GREAVE)
-    d = RULESET.apply(e, Fire("a", (TargetSpec("b"),)), ScriptedDice([50, 80, 10])).shots[0].damage
+    d = RULESET.apply(e, Fire("a", (TargetSpec("b"),)), ScriptedDice([50, 80, 10])).detail.shots[0].damage
     assert (d.after_cover, d.armour, d.pierced, d.taken, d.wear, d.durability_after) == (5, 2, True, 3, 5, 5)
 
 
 def test_the_other_reading_wears_half_of_what_cover_leaves():
     e = enc({"armour_wear_of": "after_cover"}, shooter={"weapon": "Gun"}, target=GREAVE)
-    d = RULESET.apply(e, Fire("a", (TargetSpec("b"),)), ScriptedDice([50, 80, 10])).shots[0].damage
+    d = RULESET.apply(e, Fire("a", (TargetSpec("b"),)), ScriptedDice([50, 80, 10])).detail.shots[0].damage
     assert (d.wear, d.durability_after) == (2, 8)  # 5 // 2
 
 
@@ -80,7 +81,7 @@ def test_two_pistols_take_20_each_and_no_off_hand_penalty_on_top():
 def test_the_dice_resolve_two_pistols_at_40_each():
     # rolls: main 40 (hit, at 40), location 15, damage 3; off-hand 40 (hit at 40, was 20)
     two = {"weapon": "P", "offhand": "Q"}
-    r = RULESET.apply(enc(shooter=two), FireTwoPistols("a", TargetSpec("b")), ScriptedDice([40, 15, 3, 40, 15, 3]))
+    r = RULESET.apply(enc(shooter=two), FireTwoPistols("a", TargetSpec("b")), ScriptedDice([40, 15, 3, 40, 15, 3])).detail
     assert [sh.hit for sh in r.shots] == [True, True]
 
 

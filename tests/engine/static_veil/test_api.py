@@ -11,11 +11,13 @@ from engine.errors import EncounterFileError, IllegalActionError, UnknownIdError
 from engine.files import encounter_from_data
 from engine.model import Encounter
 from engine.rules import find_system
-from engine.static_veil.rules import RULES as RULESET
 from engine.static_veil.dice import Attack, Opposed
 from engine.static_veil.actions import CalledShot, Charge, Distraction, Grapple, Shove
 from engine.static_veil.values import OutcomeNeededError
 from engine.static_veil.sheet import Settings, Sheet
+from engine.static_veil.system import Move, StartTurn
+
+RULESET = find_system("static-veil")
 
 
 def _enc(tokens, obstacles=(), settings=None, w=20.0, h=12.0):
@@ -38,7 +40,7 @@ def _pair(**settings):
 
 
 def test_the_registry_hands_out_this_ruleset():
-    assert find_system("static-veil").native is RULESET
+    assert RULESET is find_system("static-veil") and not hasattr(RULESET, "native")  # the system is the rules
     assert RULESET.name == "static-veil"
 
 
@@ -69,16 +71,16 @@ def test_bad_sheet_numbers_in_a_file_name_the_json_path():
 def test_state_log_and_dropped_items_survive_save_and_load():
     enc = _pair()
     enc = RULESET.apply(enc, Grapple("a", "b", outcome=Opposed(True, 2))).encounter
-    enc = RULESET.start_turn(enc, "a").encounter
+    enc = RULESET.apply(enc, StartTurn("a")).encounter
     enc = RULESET.apply(enc, CalledShot("a", "b", "hand", attack=Attack(True, 1), resist=_fail())).encounter
-    enc = RULESET.start_turn(enc, "a").encounter
+    enc = RULESET.apply(enc, StartTurn("a")).encounter
     enc = RULESET.apply(enc, Distraction("a", "b", approach="taunt", outcome=Opposed(True, 0))).encounter
     text = json.dumps(enc.model_dump(mode="json"))
     back = encounter_from_data(json.loads(text) | {"format": "coverfire.encounter", "version": 1})
     assert back == enc
-    sb = RULESET.sheet(back, "b")
+    sb = RULESET.sheet(back.token("b"))
     assert sb.grapple is not None and sb.grapple.other == "a" and sb.distracted == 1
-    assert RULESET.sheet(back, "a").tricks_used == {"b": ("taunt",)}
+    assert RULESET.sheet(back.token("a")).tricks_used == {"b": ("taunt",)}
     assert [d.name for d in RULESET.settings(back).dropped] == ["Knife"]
     assert back.token("b").weapons == ()
     assert len(RULESET.settings(back).log) >= 5
@@ -114,13 +116,13 @@ def test_outcome_needed_is_an_illegal_action_that_lists_the_tests():
 def test_the_change_holds_only_what_the_maneuver_touched():
     enc = _pair()
     res = RULESET.apply(enc, Shove("a", "b", outcome=Opposed(True, 1)))
-    assert res.change.token_ids == ("a", "b")
-    assert RULESET.sheet(res.encounter, "a").ap == 1
+    assert res.detail.token_ids == ("a", "b")
+    assert RULESET.sheet(res.encounter.token("a")).ap == 1
     # shoved 1 + 1 net hit = 2 m east; a later edit elsewhere (the encounter's name)
     # survives undoing the shove
     moved = res.encounter.token("b")
     assert moved.x == pytest.approx(6.2 + 2.0)
-    before = {t.id: t for t in res.change.before}
+    before = {t.id: t for t in res.detail.before}
     assert before["b"].x == pytest.approx(6.2)
     assert before["a"].rules["static-veil"].ap == 3
 
@@ -200,13 +202,13 @@ def test_the_picker_is_fast_on_the_demo_map(demo_path, monkeypatch):
 def test_normal_movement_is_counted_and_one_undo_step():
     enc = _pair()
     # 3-4-5 triangle: (5,5) -> (8,9) is 5 m; 10 m Movement a turn
-    res = RULESET.move(enc, "a", [(8, 9)])
+    res = RULESET.apply(enc, Move("a", (8, 9), ((8, 9),)))
     assert (res.encounter.token("a").x, res.encounter.token("a").y) == (8, 9)
-    assert RULESET.sheet(res.encounter, "a").movement_used == pytest.approx(5.0)
-    assert res.change.log[0].text == "Ann moves 5.0 m (5.0 m of Movement left)."
+    assert RULESET.sheet(res.encounter.token("a")).movement_used == pytest.approx(5.0)
+    assert res.detail.log[0].text == "Ann moves 5.0 m (5.0 m of Movement left)."
     with pytest.raises(IllegalActionError, match="Ann has 5.0 m of Movement left; this move is 6.0 m"):
-        RULESET.move(res.encounter, "a", [(8, 15)])
-    assert res.change.before[0].x == 5
+        RULESET.apply(res.encounter, Move("a", (8, 15), ((8, 15),)))
+    assert res.detail.before[0].x == 5
 
 
 def test_a_stale_grapple_link_can_be_let_go():
@@ -216,8 +218,8 @@ def test_a_stale_grapple_link_can_be_let_go():
 
     # Bo did not start the grapple, but its partner is gone: letting go just clears the link
     res = RULESET.apply(gone, Release("b"))
-    assert RULESET.sheet(res.encounter, "b").grapple is None
-    assert "no longer grappling" in res.change.summary
+    assert RULESET.sheet(res.encounter.token("b")).grapple is None
+    assert "no longer grappling" in res.detail.summary
 
 
 @pytest.mark.parametrize(
@@ -240,7 +242,7 @@ def test_d100_rolls_an_attack_and_the_disarm_check(seed, dropped):
         settings={"dice": "d100", "seed": seed},
     )
     res = RULESET.apply(enc, CalledShot("a", "b", "hand"))
-    assert [r.target for r in res.change.rolls] == [35, 30, 45 - 5 * res.change.rolls[0].hits]
+    assert [r.target for r in res.detail.rolls] == [35, 30, 45 - 5 * res.detail.rolls[0].hits]
     assert RULESET.settings(res.encounter).rolls == 3
     assert (res.encounter.token("b").weapons == ()) is dropped
-    assert res.change.log[0].text.startswith("Dice: Ann melee: rolled")
+    assert res.detail.log[0].text.startswith("Dice: Ann melee: rolled")

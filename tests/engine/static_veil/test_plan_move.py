@@ -13,7 +13,10 @@ from __future__ import annotations
 import pytest
 
 from engine.files import encounter_from_data
-from engine.static_veil.rules import RULES as RULESET
+from engine.rules import find_system
+from engine.static_veil.system import Move
+
+RULESET = find_system("static-veil")
 
 
 def _enc():
@@ -39,8 +42,8 @@ def test_the_way_around_the_crate_and_its_length():
     assert flat == pytest.approx([4, 10, 7.83431, 12.4, 10.16569, 12.4, 14.33534, 10.68477], abs=1e-4)
     assert pv.movement_cost == pytest.approx(11.36352, abs=1e-4)
     # applying it along that path spends exactly that Movement
-    res = RULESET.move(_enc(), "rook", pv.path)
-    assert RULESET.sheet(res.encounter, "rook").movement_left == pytest.approx(12 - 11.36352, abs=1e-4)
+    res = RULESET.apply(_enc(), Move("rook", pv.path[-1], pv.path))
+    assert RULESET.sheet(res.encounter.token("rook")).movement_left == pytest.approx(12 - 11.36352, abs=1e-4)
 
 
 def test_refused_moves_say_why():

@@ -8,9 +8,11 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.files import encounter_from_data
 from engine.rules import MoveTo, find_system
-from engine.static_veil.rules import RULES as RULESET
 from engine.static_veil.dice import Attack, Opposed
 from engine.static_veil.actions import Charge, Shove
+from engine.static_veil.system import StartTurn
+
+RULESET = find_system("static-veil")
 
 
 def _enc(settings=None, rook_x=2.0, **extra_tokens):
@@ -24,7 +26,7 @@ def _enc(settings=None, rook_x=2.0, **extra_tokens):
         "format": "coverfire.encounter", "version": 1, "ruleset": "static-veil",
         "map": {"width": 24, "height": 16}, "tokens": tokens, "static_veil": settings or {},
     })
-    return RULESET.start_turn(enc, "rook").encounter
+    return RULESET.apply(enc, StartTurn("rook")).encounter
 
 
 def _walk(enc, *points):
@@ -38,14 +40,14 @@ def _walk(enc, *points):
 def test_a_straight_approach_walked_earlier_is_the_charges_run_up():
     # 5.2 m east at Vex, to (7.2, 5): the gap is 8 - 7.2 - 0.8 = 0 m, within reach
     enc = _walk(_enc(), (7.2, 5.0))
-    assert RULESET.sheet(enc, "rook").turn_path == ((2.0, 5.0), (7.2, 5.0))
+    assert RULESET.sheet(enc.token("rook")).turn_path == ((2.0, 5.0), (7.2, 5.0))
     pv = RULESET.preview(enc, Charge("rook", "vex"))
     assert pv.allowed and pv.movement_cost == 0.0 and pv.path == () and pv.runup_start == (2.0, 5.0)
     assert "the 5.2 m straight approach walked earlier this turn is the run-up" in pv.notes
     res = RULESET.apply(enc, Charge("rook", "vex", attack=Attack(True, 1)))
     rook = res.encounter.token("rook")
     assert (rook.x, rook.y) == (7.2, 5.0)
-    assert RULESET.sheet(res.encounter, "rook").movement_left == pytest.approx(12 - 5.2)
+    assert RULESET.sheet(res.encounter.token("rook")).movement_left == pytest.approx(12 - 5.2)
 
 
 def test_two_drags_in_line_join_into_one_approach():
@@ -92,7 +94,7 @@ GRAPPLED = {
 def test_a_shove_of_a_grappled_target_moves_the_pair_and_the_grapple_holds():
     # Ned (16.2, 9.5) shoves Lou (15, 9.5) west (180 deg), 1 net hit: 2 m. Pat, her partner,
     # slides with her: Lou -> (13, 9.5), Pat -> (12, 9.5); nothing in the way.
-    enc = RULESET.start_turn(_enc(**GRAPPLED), "ned").encounter
+    enc = RULESET.apply(_enc(**GRAPPLED), StartTurn("ned")).encounter
     pv = RULESET.preview(enc, Shove("ned", "lou"))
     assert pv.allowed and "both are pushed, the grapple holds" in " ".join(pv.notes)
     end = pv.shove_ends[1]
@@ -100,12 +102,12 @@ def test_a_shove_of_a_grappled_target_moves_the_pair_and_the_grapple_holds():
     res = RULESET.apply(enc, Shove("ned", "lou", outcome=Opposed(True, 1)))
     lou, pat = res.encounter.token("lou"), res.encounter.token("pat")
     assert (lou.x, pat.x) == pytest.approx((13.0, 12.0))
-    assert RULESET.sheet(res.encounter, "lou").grapple.other == "pat"
-    assert RULESET.sheet(res.encounter, "pat").grapple.other == "lou"
-    assert "Pat with them (the grapple holds)" in res.change.summary
+    assert RULESET.sheet(res.encounter.token("lou")).grapple.other == "pat"
+    assert RULESET.sheet(res.encounter.token("pat")).grapple.other == "lou"
+    assert "Pat with them (the grapple holds)" in res.detail.summary
 
 
 def test_the_refuse_option_keeps_the_old_rule():
-    enc = RULESET.start_turn(_enc({"shove_grappled": "refuse"}, **GRAPPLED), "ned").encounter
+    enc = RULESET.apply(_enc({"shove_grappled": "refuse"}, **GRAPPLED), StartTurn("ned")).encounter
     with pytest.raises(IllegalActionError, match="Lou is held in a grapple with Pat"):
         RULESET.check(enc, Shove("ned", "lou"))

@@ -1,46 +1,26 @@
-"""The Static Veil maneuvers (seed 004): check, preview, apply.
-
-Like python-chess's ``is_legal()`` and ``push()``, checking is apart from changing:
-
-* :meth:`StaticVeil.available_maneuvers` lists what a character may do now, each with its
-  AP cost and, when refused, why (for the map's maneuver picker);
-* :meth:`StaticVeil.preview` answers, without changing anything, what a maneuver would cost
-  and do on the map: the charge path and run-up, where a shove would leave the target for
-  each number of net hits, where a moved grapple goes; and the tests it needs;
-* :meth:`StaticVeil.check` raises :class:`~engine.errors.IllegalActionError` with the reason;
-* :meth:`StaticVeil.apply` returns the new encounter and a :class:`Change` record (the
-  document keeps one undo step per maneuver).
-
-Tests are entered by the GM (``Settings.dice == "gm"``) or rolled by the seeded d100 model
-(``"d100"``); see :mod:`engine.static_veil.dice` and docs/static-veil.md.
-
-One module an idea: :mod:`engine.static_veil.values` (what the rules answer),
-:mod:`engine.static_veil.legality` (checking and planning), :mod:`engine.static_veil.resolution`
-(applying). This module joins them into :class:`StaticVeil` (with reading a token's
-states and the turn and movement calls), :data:`RULES`.
+"""Reading a token's states, the turn, and normal movement of Static Veil (seed 004): the
+third base of the Static Veil :class:`~engine.rules.RuleSystem`
+(:class:`engine.static_veil.system.StaticVeil`), beside :mod:`~engine.static_veil.legality`
+(checking and planning) and :mod:`~engine.static_veil.resolution` (applying maneuvers).
 """
-
 
 from __future__ import annotations
 
 import math
 
 from engine.errors import IllegalActionError
-from engine.model import Encounter
+from engine.model import Encounter, Token
 from engine.names import geometry_text, name_of, token_name
 from engine.static_veil import space
-from engine.static_veil.legality import Legality
-from engine.static_veil.resolution import Resolution, Work
+from engine.static_veil.resolution import Work
 from engine.static_veil.tokens import has_token, metres, sheet_of
 from engine.static_veil.sheet import Settings, Sheet
-from engine.static_veil.values import REACH_SLACK, XY, Change, Move, Preview, Result
+from engine.static_veil.values import REACH_SLACK, XY, Preview, Result
 from geometry.errors import GeometryInputError
 
 
-class StaticVeil(Legality, Resolution):
-    """The ``static-veil`` rule system (registered in :mod:`engine.rules`)."""
-
-    name = "static-veil"
+class Turns:
+    """States, turns and normal moves (the system's ``_finish`` records each)."""
 
     # -- reading ----------------------------------------------------------------------------------
     @staticmethod
@@ -50,13 +30,8 @@ class StaticVeil(Legality, Resolution):
         return s if s is not None else Settings()
 
     @staticmethod
-    def sheet(encounter: Encounter, token_id: str) -> Sheet:
+    def sheet(token: Token) -> Sheet:
         """A token's Static Veil sheet (defaults when it has none)."""
-        return sheet_of(encounter.token(token_id))
-
-    @staticmethod
-    def sheet_of(token) -> Sheet:
-        """:meth:`sheet` of a token in hand (no look-up by id)."""
         return sheet_of(token)
 
     def states(self, encounter: Encounter, token_id: str) -> tuple[str, ...]:
@@ -92,9 +67,9 @@ class StaticVeil(Legality, Resolution):
         return tuple(out)
 
     # -- turns ------------------------------------------------------------------------------------
-    def start_turn(self, encounter: Encounter, token_id: str, new_round: bool = False) -> Result:
+    def _start_turn(self, encounter: Encounter, token_id: str, new_round: bool = False) -> Result:
         """Begin ``token_id``'s turn: its AP and Movement are full again and it may charge
-        again. The previous active token's turn ends first (see :meth:`end_turn`);
+        again. The previous active token's turn ends first (see :meth:`_end_turn`);
         ``new_round`` counts the round up."""
         settings = self.settings(encounter)
         encounter.token(token_id)
@@ -108,7 +83,7 @@ class StaticVeil(Legality, Resolution):
         work.lines.append(f"Round {rnd}: {token_name(t)}'s turn ({sheet_of(t).ap} AP, {metres(sheet_of(t).movement)}).")
         return self._finish(encounter, work, "start_turn", "Start turn", None, None, actor=token_id)
 
-    def end_turn(self, encounter: Encounter, token_id: str) -> Result:
+    def _end_turn(self, encounter: Encounter, token_id: str) -> Result:
         """End ``token_id``'s turn: Distracted counts down one of its turns and clears at 0."""
         settings = self.settings(encounter)
         encounter.token(token_id)
@@ -160,7 +135,7 @@ class StaticVeil(Legality, Resolution):
         the shortest way around obstacles and other bodies (``path``, ``movement_cost`` its
         length in metres, ``end``), ``allowed`` False with the reason when :meth:`check_move`
         refuses it (Movement left, a grapple) or there is no way. Apply it with
-        :meth:`move` (``path``)."""
+        ``Move`` (``path``)."""
         t = encounter.token(token_id)
         base = dict(maneuver="move", label="Move", actor=token_id, target=None, ap_cost=0)
         to = (float(to[0]), float(to[1]))
@@ -181,10 +156,10 @@ class StaticVeil(Legality, Resolution):
             why = exc.reason
         return Preview(allowed=why is None, reason=why, movement_cost=length, path=path, end=path[-1], **base)
 
-    def move(self, encounter: Encounter, token_id: str, path: tuple[XY, ...] | list[XY]) -> Result:
+    def _walk(self, encounter: Encounter, token_id: str, path: tuple[XY, ...] | list[XY]) -> Result:
         """A normal move of ``token_id`` along ``path`` (metres, first point its centre now or
         omitted): checked by :meth:`check_move`, spends the path's length of Movement, one
-        undo step. The GUI calls this when a token is dragged in a Static Veil encounter."""
+        undo step (``apply`` of ``Move``, ``on_moves`` of a drag)."""
         t = encounter.token(token_id)
         pts = [(float(x), float(y)) for x, y in path]
         if not pts:
@@ -208,13 +183,9 @@ def move_words(encounter: Encounter, token_id: str, length: float) -> str:
     Movement, 2.0 m left"), past what is left ("needs 7.0 m of Movement; 6.0 m left"), or ""
     when no turn of it runs (a move then spends nothing) or it has no sheet."""
     t = encounter.token(token_id)
-    if t.rules.get("static-veil") is None or StaticVeil.settings(encounter).active != token_id:
+    if t.rules.get("static-veil") is None or Turns.settings(encounter).active != token_id:
         return ""
     left = sheet_of(t).movement_left
     if length <= left + 1e-6:
         return f"{metres(length)} of Movement, {metres(left - length)} left"
     return f"needs {metres(length)} of Movement; {metres(left)} left"
-
-
-#: The rules themselves (the RuleSystem is :data:`engine.static_veil.system.SYSTEM`).
-RULES = StaticVeil()
