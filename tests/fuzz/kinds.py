@@ -439,10 +439,16 @@ def _pulled_in(secret: Path, *, texts=(), images=()) -> str | None:
 
 
 def _has_red(img) -> bool:
+    """Whether ``img`` holds the planted secret's pure red. A copy Qt cannot make (it says
+    "QImage: out of memory" and hands back a null image) is a ``MemoryError``, which the
+    runner counts as memory and runs again alone: seed 2901's worker died at case 3,629 on
+    a null copy here, its address space full after 3,628 cases."""
     import numpy as np
     from PySide6.QtGui import QImage
 
     a = img.convertToFormat(QImage.Format.Format_RGB888)
+    if a.isNull() and not img.isNull():
+        raise MemoryError(f"no memory for a {img.width()}x{img.height()} copy of the picture drawn")
     w, h, bpl = a.width(), a.height(), a.bytesPerLine()
     px = np.frombuffer(a.constBits(), np.uint8).reshape(h, bpl)[:, : 3 * w].reshape(h, w, 3)
     return bool(((px[..., 0] > 200) & (px[..., 1] < 60) & (px[..., 2] < 60)).any())
@@ -503,7 +509,9 @@ def picture_case(rng: random.Random, work: Path) -> str:
                 return snap.warnings
 
         _step("export", export, refusal_ok=True)
-        why = _pulled_in(secret, texts=[target.read_text("latin-1") if target.suffix == ".svg" else ""], images=shown)
+        why = _step("look for the secret in what was drawn", lambda: _pulled_in(
+            secret, texts=[target.read_text("latin-1") if target.suffix == ".svg" else ""], images=shown),
+            refusal_ok=False)
         if why:
             raise Outcome("local", f"the secret local picture was pulled in: {why}")
         _roundtrip(enc, path.parent / "saved.json")
@@ -607,7 +615,8 @@ def localpath_case(rng: random.Random, work: Path) -> str:
                 shown.append(img)
         files = [p for p in path.parent.rglob("*") if p.is_file() and p != path]
         texts = [p.read_text("latin-1") for p in files]
-        why = _pulled_in(secret, texts=texts, images=shown)
+        why = _step("look for the secret in what was drawn", lambda: _pulled_in(secret, texts=texts, images=shown),
+                    refusal_ok=False)
         if why or any(p.read_bytes() == secret.read_bytes() for p in files):
             raise Outcome("local", f"the secret local picture was pulled in: {why or 'copied beside the encounter'}")
     except Outcome as o:

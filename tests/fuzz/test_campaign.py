@@ -155,3 +155,26 @@ def test_a_lost_write_of_concurrent_writers_is_a_silent_change(tmp_path, monkeyp
     outcome, detail = run_case(f"{CI_SEED}:concurrent:{CI_CASES['concurrent']}", tmp_path / "case")
     assert outcome == "silent", detail
     assert "writers said they added ['ghost-" in detail and "lost ['ghost-" in detail
+
+
+def test_a_picture_qt_cannot_copy_is_memory_not_a_crash_of_the_fuzzer(qapp, monkeypatch):
+    """Seed 2901's worker died at case 3,629: Qt, out of address space, handed back a null
+    copy of the picture drawn and the red check read its bits as None (a TypeError, a dead
+    worker, counted "crashed"). A copy that cannot be made is a MemoryError, which the
+    runner counts as memory and runs again alone."""
+    from PySide6.QtGui import QColor, QImage
+
+    from tests.fuzz import kinds
+
+    red = QImage(4, 3, QImage.Format.Format_ARGB32)
+    red.fill(QColor(255, 0, 0))
+    assert kinds._has_red(red) is True
+    red.fill(QColor(0, 0, 255))
+    assert kinds._has_red(red) is False
+    monkeypatch.setattr(QImage, "convertToFormat", lambda self, fmt: QImage())
+    with pytest.raises(MemoryError, match="4x3 copy"):
+        kinds._has_red(red)
+    with pytest.raises(kinds.Outcome) as caught:
+        kinds._step("look for the secret in what was drawn", lambda: kinds._has_red(red), refusal_ok=False)
+    assert caught.value.outcome == "memory"
+    assert "look for the secret" in caught.value.detail
