@@ -311,8 +311,10 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result, Change]):
             return f"Shadowrun has no action {type(action).__name__}"
         return "; ".join(getattr(plan, "problems", ())) or None
 
-    @_why_not.register
-    def _(self, action: Forced | StartTurn | CountMove, encounter):
+    @_why_not.register(Forced)  # (a class each: Python 3.10 registers no union annotation)
+    @_why_not.register(StartTurn)
+    @_why_not.register(CountMove)
+    def _(self, action, encounter):
         return None
 
     @_why_not.register
@@ -398,8 +400,10 @@ class SR5(rules.RuleSystem[SR5Action, SR5Plan, SR5Dice, SR5Result, Change]):
         """The resolution a plan's tests roll into (a resolution: itself); None: nothing to roll."""
         return None
 
-    @_rolling.register
-    def _(self, plan: AttackResolution | BlastResolution | SuppressionTestResolution):
+    @_rolling.register(AttackResolution)  # (a class each: Python 3.10 registers no union annotation)
+    @_rolling.register(BlastResolution)
+    @_rolling.register(SuppressionTestResolution)
+    def _(self, plan):
         return plan
 
     @_rolling.register
