@@ -126,9 +126,10 @@ class Query:
             else:
                 a, b = g.node_tree.query(shapely.points(P), predicate="dwithin", distance=Lk)
             d = g.N[b] - P[a]
+            if has:  # tangent at the new corner first: three in four candidates go there
+                keep = np.flatnonzero(Graph.tangent(d, TA[a], TB[a]))
+                a, b, d = a[keep], b[keep], d[keep]
             ok = Graph.tangent(d, g.A[b], g.B[b])
-            if has:
-                ok &= Graph.tangent(d, TA[a], TB[a])
             src.append(a[ok])
             dst.append(b[ok])
         # earlier extra nodes, then the new ones among themselves
