@@ -134,8 +134,8 @@ class Selection(QObject):
                 found = {w for w in want if encounter.position(field, w) is not None}
                 live |= found
                 want -= found
-        if want:  # (another kind of object, or gone)
-            live |= want & encounter.all_ids()
+        if want:  # (a light, or gone: not a set of every id built, ~3 ms on 10,000 obstacles)
+            live |= {w for w in want if encounter.position("lights", w) is not None}
         ids = tuple(i for i in self._ids if i in by_id or i in live)
         attacker = self._attacker if self._attacker in by_id else None
         focus = self._focus if self._focus in by_id else None
