@@ -179,7 +179,10 @@ class Graph:
         shapely.prepare(solid)
         if len(solid):
             b = shapely.bounds(solid)
-            shapely.intersects(solid, shapely.linestrings(np.stack([b[:, :2] - 1.0, b[:, 2:] + 1.0], axis=1)))
+            some = np.flatnonzero(np.isfinite(b).all(axis=1))  # (a part shrunk to nothing has no box)
+            if len(some):
+                b = b[some]
+                shapely.intersects(solid[some], shapely.linestrings(np.stack([b[:, :2] - 1.0, b[:, 2:] + 1.0], axis=1)))
         self.solid = solid
         self.solid_tree = shapely.STRtree(solid)
         self._solid_whole = None
