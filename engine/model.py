@@ -619,12 +619,25 @@ class Encounter(_WithRules):
                 | {light.id for light in self.lights})
 
     def new_id(self, prefix: str) -> str:
-        """A fresh id ``prefix-N`` not used by any object of the encounter."""
-        ids = self.all_ids()
+        """A fresh id ``prefix-N`` not used by any object of the encounter: the smallest such
+        N. The first few are looked up by the kept indexes (:meth:`position`: a wall drawn on
+        a 10,000-obstacle map built a set of every id, ~5 ms of its turn); past those, one set
+        of every id is built and the rest tested against it."""
+        fields = ("obstacles", "tokens", "zones", "lights")
         n = 1
+        while n <= NEW_ID_LOOKUPS:
+            ident = f"{prefix}-{n}"
+            if all(self.position(f, ident) is None for f in fields):
+                return ident
+            n += 1
+        ids = self.all_ids()
         while f"{prefix}-{n}" in ids:
             n += 1
         return f"{prefix}-{n}"
+
+
+#: Candidate ids :meth:`Encounter.new_id` looks up one by one before it builds the set of all ids.
+NEW_ID_LOOKUPS = 32
 
 
 #: Light levels of an imported light's ``intensity`` (Universal VTT, 0 to 1 and more): the

@@ -188,13 +188,17 @@ class EncounterDocument(QObject):
             self._signal(self.session.show(self.committed))
 
     def set_content(self, encounter: Encounter, path: str | Path | None, *, dirty: bool = False,
-                    obstacles=None) -> None:
+                    obstacles=None, stamp: FileStamp | None = None) -> None:
         """Replace the whole document (a file opened or recovered): clears the undo history.
         ``obstacles``: the encounter's obstacles already indexed
         (:class:`engine.obstacles.ObstacleSet`, built a slice at a time while a big file was
-        opened: :mod:`gui.opening`), else they are indexed here."""
+        opened: :mod:`gui.opening`), else they are indexed here. ``stamp``: the file's
+        :class:`~engine.files.FileStamp` as its reader read it, else the file is stamped here."""
         self._path = Path(path) if path is not None else None
-        self._stamp = FileStamp.of(self._path) if self._path is not None else None
+        if self._path is None:
+            self._stamp = None
+        else:
+            self._stamp = stamp if stamp is not None else FileStamp.of(self._path)
         self.undo_stack.clear()
         self.undo_stack.setClean()
         self._forced_dirty = dirty
@@ -221,8 +225,8 @@ class EncounterDocument(QObject):
         got = read_encounter(path, parent)
         if got is None:
             return False
-        encounter, obstacles, self.open_notes = got
-        self.set_content(encounter, path, obstacles=obstacles)
+        encounter, obstacles, self.open_notes, stamp = got
+        self.set_content(encounter, path, obstacles=obstacles, stamp=stamp)
         return True
 
     def changed_on_disk(self) -> bool:

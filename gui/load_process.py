@@ -83,7 +83,9 @@ def perform(kind: str, path: str, options: dict | None = None):
         from engine.files import load_encounter
 
         notes: list[str] = []
-        return load_encounter(path, notes=notes), {"notes": notes}
+        stamps: list = []
+        encounter = load_encounter(path, notes=notes, stamps=stamps)
+        return encounter, {"notes": notes, "stamp": stamps[0]}
     if kind == "import":
         from engine.importers.detect import import_file
 

@@ -317,12 +317,17 @@ def file_kind(path: str | os.PathLike, parent=None):
 def read_encounter(path: str | os.PathLike, parent=None):
     """The encounter in ``path``, for a big file its indexed obstacle set, and what was left
     out of it (a recorded fight that does not belong, :mod:`engine.record`):
-    ``(encounter, obstacles or None, notes)``, or None when the GM cancelled. Raises
+    ``(encounter, obstacles or None, notes, stamp)``, or None when the GM cancelled; ``stamp``
+    is the :class:`~engine.files.FileStamp` of the bytes the reader read (the reader stamps
+    the file it reads: the window need not read it again). Raises
     :class:`~engine.errors.EncounterFileError` for a file that cannot be opened. A big file
     is read by :class:`BackgroundOpen` while the window goes on painting (a progress dialog
     over it); a small one here and now (:func:`load`)."""
     got = load(Request("open", str(path)), parent)
-    return None if got is None else (got.encounter, got.obstacles, list(got.extras.get("notes", ())))
+    if got is None:
+        return None
+    return got.encounter, got.obstacles, list(got.extras.get("notes", ())), got.extras.get("stamp")
+
 
 
 def _progress_dialog(parent, name: str, job: BackgroundOpen, verb: str = "Opening"):

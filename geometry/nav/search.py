@@ -120,17 +120,21 @@ class Query:
         src, dst = [], []
         # static corners
         if g.n:
-            if not limited:
-                a = np.repeat(np.arange(k), g.n)
-                b = np.tile(np.arange(g.n), k)
+            if limited and has:  # a corner: only the two wedges it sees through are looked up
+                a, b = g.corners_seen_from(P, TA, TB, Lk)
             else:
-                a, b = g.node_tree.query(shapely.points(P), predicate="dwithin", distance=Lk)
-            d = g.N[b] - P[a]
-            ok = Graph.tangent(d, g.A[b], g.B[b])
-            if has:
-                ok &= Graph.tangent(d, TA[a], TB[a])
-            src.append(a[ok])
-            dst.append(b[ok])
+                if not limited:
+                    a = np.repeat(np.arange(k), g.n)
+                    b = np.tile(np.arange(g.n), k)
+                else:
+                    a, b = g.node_tree.query(shapely.points(P), predicate="dwithin", distance=Lk)
+                d = g.N[b] - P[a]
+                ok = Graph.tangent(d, g.A[b], g.B[b])
+                if has:
+                    ok &= Graph.tangent(d, TA[a], TB[a])
+                a, b = a[ok], b[ok]
+            src.append(a)
+            dst.append(b)
         # earlier extra nodes, then the new ones among themselves
         m = len(self.pts)
         allP = np.vstack([self.P, P])

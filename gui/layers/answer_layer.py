@@ -225,24 +225,25 @@ class AnswerLayer(MapLayer):
             self.inset_at = None
         painter.restore()
 
-    def _inset_avoid(self, px_per_m: float, dx: float, dy: float) -> list[QRectF]:
+    def _inset_avoid(self, px_per_m: float, dx: float, dy: float) -> np.ndarray:
         """What the silhouette inset keeps clear of, in the painter's pixels: every token's
         name block (name and what hangs under it) and attack badge, and the other tokens'
-        discs."""
+        discs, as rows of left, top, width and height (:func:`inset_place`)."""
         tl = self.token_layer
         if tl is None:
-            return []
-        out = [QRectF(l + dx, t + dy, r - l, b - t) for l, t, r, b in
-               list(tl.block_rects(px_per_m).values()) + list(tl.badge_rects(px_per_m).values())]
+            return np.zeros((0, 4))
+        boxes = list(tl.block_rects(px_per_m).values()) + list(tl.badge_rects(px_per_m).values())
+        B = np.array(boxes, dtype=float).reshape(-1, 4)
+        labels = np.column_stack([B[:, 0] + dx, B[:, 1] + dy, B[:, 2] - B[:, 0], B[:, 3] - B[:, 1]])
+        xy = np.asarray(tl.xy, dtype=float).reshape(-1, 2)
+        rs = np.asarray(tl.radii_px(px_per_m), dtype=float).reshape(-1)
+        keep = np.ones(len(xy), dtype=bool)
         target = self._sight["target"] if self._sight is not None else None
-        rs = tl.radii_px(px_per_m)
-        for i in range(len(tl.ids)):
-            x, y = float(tl.xy[i, 0]), float(tl.xy[i, 1])
-            if target is not None and abs(x - target[0]) < 1e-9 and abs(y - target[1]) < 1e-9:
-                continue
-            r = float(rs[i])
-            out.append(QRectF(x * px_per_m + dx - r, y * px_per_m + dy - r, 2 * r, 2 * r))
-        return out
+        if target is not None:
+            keep = ~((np.abs(xy[:, 0] - target[0]) < 1e-9) & (np.abs(xy[:, 1] - target[1]) < 1e-9))
+        x, y, r = xy[keep, 0], xy[keep, 1], rs[keep]
+        discs = np.column_stack([x * px_per_m + dx - r, y * px_per_m + dy - r, 2 * r, 2 * r])
+        return np.vstack([labels, discs])
 
 
 _BADGES: dict[tuple, Badge] = {}
@@ -338,22 +339,22 @@ def _sight_drawing(t, sight) -> dict:
 
 
 def inset_place(cx: float, cy: float, rpx: float, fw: float, fh: float, gap: float,
-                vp: QRectF, avoid: list[QRectF]) -> QRectF:
+                vp: QRectF, avoid) -> QRectF:
     """Where the silhouette inset (``fw`` x ``fh`` px) goes beside a target disc (centre
     ``cx``, ``cy``, radius ``rpx``): right of it, else left, level with it, else raised or
     lowered by half its height, then as much again farther out, the first place covering none of ``avoid`` (names, badges,
     discs) and inside ``vp`` (when known); when every place covers something, the one
-    covering least."""
+    covering least. ``avoid``: rectangles (a list of ``QRectF``, or an (n, 4) array of their
+    left, top, width and height: the same answer, without a rectangle object each)."""
     places = [QRectF(x, cy - fh / 2 + shift * fh / 2, fw, fh)
               for away in (gap, 2.2 * gap) for shift in (0, -1, 1)
               for x in (cx + rpx + away, cx - rpx - away - fw)]
+    covered = _covered(places, avoid)
 
-    def cost(r: QRectF) -> float:
+    def cost(k: int, r: QRectF) -> float:
         c = 0.0
-        for a in avoid:
-            i = r.intersected(a)
-            if not i.isEmpty():
-                c += i.width() * i.height()
+        for a in covered[k]:  # (in the order of avoid, as QRectF.intersected one by one)
+            c += a
         if not vp.isEmpty():
             i = r.intersected(vp)
             c += 4 * (r.width() * r.height() - (0.0 if i.isEmpty() else i.width() * i.height()))
@@ -361,13 +362,38 @@ def inset_place(cx: float, cy: float, rpx: float, fw: float, fh: float, gap: flo
 
     best = places[0]
     best_cost = None
-    for r in places:
-        c = cost(r)
+    for k, r in enumerate(places):
+        c = cost(k, r)
         if c == 0:
             return r
         if best_cost is None or c < best_cost:
             best, best_cost = r, c
     return best
+
+
+def _covered(places: list[QRectF], avoid) -> list[list[float]]:
+    """For each place, the areas (px^2) it covers of the ``avoid`` rectangles it meets, in
+    their order: ``QRectF.intersected``'s arithmetic on arrays (a side runs from its
+    position to position + size, the overlap from the larger start to the smaller end;
+    none when that is empty)."""
+    if isinstance(avoid, np.ndarray):
+        A = avoid.reshape(-1, 4).astype(float, copy=False)
+    else:
+        A = np.array([(a.x(), a.y(), a.width(), a.height()) for a in avoid], dtype=float).reshape(-1, 4)
+    if len(A) == 0:
+        return [[] for _ in places]
+    ax0, ay0 = A[:, 0], A[:, 1]
+    ax1, ay1 = ax0 + A[:, 2], ay0 + A[:, 3]
+    al, ar = np.minimum(ax0, ax1), np.maximum(ax0, ax1)
+    at, ab = np.minimum(ay0, ay1), np.maximum(ay0, ay1)
+    P = np.array([(r.x(), r.y(), r.width(), r.height()) for r in places], dtype=float)
+    pl, pt = P[:, 0:1], P[:, 1:2]
+    pr, pb = pl + P[:, 2:3], pt + P[:, 3:4]
+    iw = np.minimum(pr, ar[None, :]) - np.maximum(pl, al[None, :])
+    ih = np.minimum(pb, ab[None, :]) - np.maximum(pt, at[None, :])
+    hit = (iw > 0) & (ih > 0)
+    area = iw * ih
+    return [area[k][hit[k]].tolist() for k in range(len(places))]
 
 
 def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, scale: float,
@@ -391,7 +417,7 @@ def _draw_silhouette(painter: QPainter, s: dict, m11, m22, dx, dy, px_per_m, sca
     fh = h + 2 * th + 3 * pad
     vp = painter.viewport()
     area = QRectF(4, 4, vp.width() - 8, vp.height() - 8) if vp.width() > 8 and vp.height() > 8 else QRectF()
-    place = inset_place(cx, cy, radius * px_per_m, fw, fh, 26 * scale, area, list(avoid))
+    place = inset_place(cx, cy, radius * px_per_m, fw, fh, 26 * scale, area, avoid)
     left, top = place.left(), place.top()
     painter.setPen(cosmetic(QColor(255, 255, 255, 110), 1.0))
     painter.setBrush(QBrush(QColor(10, 12, 16, 225)))

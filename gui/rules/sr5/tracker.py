@@ -50,9 +50,11 @@ from gui import theme
 COST_TEXT = {"free": "Free", "simple": "Simple", "complex": "Complex", "interrupt": "Interrupt"}
 WEAPON_ACTIONS = ("take_aim", "ready_weapon", "change_gun_mode", "change_choke", "remove_clip", "eject_clip",
                   "insert_clip", "reload", "quick_draw")
-#: Rows of the initiative order written in one event-loop turn; the rest follow in the next
-#: turns (gui.rules.widgets.ROWS_PER_TURN).
-ORDER_ROWS_PER_TURN = ROWS_PER_TURN
+#: Rows of the initiative order written in one event-loop turn (its 12 on screen first); the
+#: rest follow in the next turns. Half of gui.rules.widgets.ROWS_PER_TURN: the order is filled
+#: in the same turn as every other panel when a file opens (a 500-token map: 60 rows, 420
+#: cells, ~5 ms of that turn, where the 12 on screen are all that shows).
+ORDER_ROWS_PER_TURN = ROWS_PER_TURN // 2
 #: Rows (besides those on screen) the order's columns are measured over.
 ORDER_MEASURED_ROWS = 200
 
@@ -335,64 +337,30 @@ class InitiativeTracker(QWidget):
 
     def _fill_order(self) -> None:
         """The initiative order, one row a participant (:class:`gui.rules.widgets.TableRows`):
-        only the rows whose cells changed are written again (a 500-token fight refreshed
-        every row, 7 cells with fonts and colours, on every click: 40 ms), and of those at
-        most :data:`ORDER_ROWS_PER_TURN` in one event-loop turn, the rows on screen first:
-        the rest are written in the turns after (a 10,000-obstacle map with 500 tokens
-        opened: 3,500 cells, ~30 ms, in the open's one turn)."""
+        a row is worked out again only when what it reads changed (its token, a new value
+        whenever its sheet, name or place changes; the sr5 settings; whether it is still to
+        act this pass; the colour theme), and of those at most :data:`ORDER_ROWS_PER_TURN`
+        in one event-loop turn, the rows on screen first: the rest are worked out and
+        written in the turns after (a 500-token fight worked every row's monitor, movement
+        and seven cells out again for one token dragged, undone: ~15 ms of the undo's turn;
+        a 10,000-obstacle map with 500 tokens opened: 3,500 cells, ~30 ms, in one turn)."""
         c = self.controller
         enc = c.encounter
         st = settings_of(enc)
-        opts = st.options
         fighting = sr5_economy.in_combat(st)
         ordered = list(sr5_initiative.initiative_order(enc))
         ids = ordered + [t for t in sr5_initiative.participants(enc) if t not in ordered]
         to_act = set(sr5_initiative.action_order(enc))
         by_id = {t.id: t for t in enc.tokens}
-        rows = []
-        for tid in ids:
-            tok = by_id[tid]
-            sh = sheet_of(tok)
-            m = self._monitor(tok, sh, opts)
-            passes = sr5_movement.movement(enc, tid).passes if fighting and (sh.initiative or 0) > 0 else None
-            if m.status != "ok":
-                now = m.status
-            elif not fighting:
-                now = ""
-            elif tid == st.acting:
-                now = "\u25b6 acting"
-            elif tid in st.acted:
-                now = "acted"
-            elif tid in to_act:
-                now = "waiting"
-            else:
-                now = "done this turn" if (sh.initiative or 0) <= 0 else ""
-            status = []
-            if sh.full_defense:
-                status.append("FD")
-            if sh.running:
-                status.append("sprinting" if sh.sprinting else "running")
-            if sh.aim:
-                status.append(f"aim {sh.aim}")
-            texts = (
-                tok.name or tid,
-                "" if sh.initiative is None else str(sh.initiative),
-                "" if passes is None else str(passes),
-                f"{m.physical}/{m.physical_boxes}" + (f" +{m.overflow}" if m.overflow else ""),
-                f"{m.stun}/{m.stun_boxes}",
-                f"{m.wound_modifier:+d}" if m.wound_modifier else "",
-                ", ".join([now] + status if now else status),
-            )
-            colour = None
-            if tid == st.acting:
-                colour = theme.colour("warn")
-            elif m.status != "ok" or (fighting and tid in st.acted) or (fighting and now == ""):
-                colour = muted()
-            acting = tid == st.acting
-            rows.append(tuple(Cell(text, bad() if col == 3 and m.physical else colour, bold=acting, data=tid)
-                              for col, text in enumerate(texts)))
+        raw = enc.rules.get(RULESET)
+        scheme = theme.current()
+        inputs = [(by_id[tid], raw, tid in to_act, scheme) for tid in ids]
+
+        def make(r: int) -> tuple[Cell, ...]:
+            return self._order_row(enc, by_id[ids[r]], st, fighting, to_act)
+
         self.order.blockSignals(True)
-        self.order_rows.show(rows)
+        self.order_rows.show_lazy(inputs, make)
         self._order_ids = ids
         self.order.blockSignals(False)
         self._select_shown()
@@ -401,6 +369,50 @@ class InitiativeTracker(QWidget):
                   * o.verticalHeader().defaultSectionSize() + 2 * o.frameWidth() + 2)
         if o.height() != height or o.minimumHeight() != height:  # (a layout pass over 500 rows: ~14 ms)
             o.setFixedHeight(height)
+
+    def _order_row(self, enc, tok, st, fighting: bool, to_act: set[str]) -> tuple[Cell, ...]:
+        """The cells of token ``tok``'s row in the order: name, initiative, passes, the two
+        monitors, the wound modifier and what it is doing now."""
+        tid = tok.id
+        sh = sheet_of(tok)
+        m = self._monitor(tok, sh, st.options)
+        passes = sr5_movement.movement(enc, tid).passes if fighting and (sh.initiative or 0) > 0 else None
+        if m.status != "ok":
+            now = m.status
+        elif not fighting:
+            now = ""
+        elif tid == st.acting:
+            now = "\u25b6 acting"
+        elif tid in st.acted:
+            now = "acted"
+        elif tid in to_act:
+            now = "waiting"
+        else:
+            now = "done this turn" if (sh.initiative or 0) <= 0 else ""
+        status = []
+        if sh.full_defense:
+            status.append("FD")
+        if sh.running:
+            status.append("sprinting" if sh.sprinting else "running")
+        if sh.aim:
+            status.append(f"aim {sh.aim}")
+        texts = (
+            tok.name or tid,
+            "" if sh.initiative is None else str(sh.initiative),
+            "" if passes is None else str(passes),
+            f"{m.physical}/{m.physical_boxes}" + (f" +{m.overflow}" if m.overflow else ""),
+            f"{m.stun}/{m.stun_boxes}",
+            f"{m.wound_modifier:+d}" if m.wound_modifier else "",
+            ", ".join([now] + status if now else status),
+        )
+        colour = None
+        if tid == st.acting:
+            colour = theme.colour("warn")
+        elif m.status != "ok" or (fighting and tid in st.acted) or (fighting and now == ""):
+            colour = muted()
+        acting = tid == st.acting
+        return tuple(Cell(text, bad() if col == 3 and m.physical else colour, bold=acting, data=tid)
+                     for col, text in enumerate(texts))
 
     def _select_shown(self) -> None:
         """Highlight the row of the token shown (none when it takes no part)."""
