@@ -6,7 +6,7 @@ import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap, QRegion, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsView, QWidget
 
 from engine import clock
 from gui import style
@@ -116,7 +116,7 @@ class _Tile(QGraphicsRectItem):
     tile wider than :data:`MAX_TILE_PX` on screen get the paths drawn directly.
 
     What the screen shows of the tile is kept apart from what its picture is: ``_shown`` is
-    the key of the picture the screen shows over the whole tile, None when it may show
+    the key and place of the picture the screen shows over the whole tile, None when it may show
     anything else (its old picture scaled, a new one in only part of it). Only a paint on
     the screen (not a grab, which draws into a picture of its own) changes it, and a tile
     whose screen is not its current picture stays in the layer's tiles to redraw until a
@@ -133,7 +133,7 @@ class _Tile(QGraphicsRectItem):
         self._pic_key: tuple | None = None  # (x scale, y scale, x phase, y phase) it was drawn at
         self.drawn = 0  # pictures drawn afresh (for tests and benches)
         self.blits = 0  # paints from the picture of the current zoom
-        self._shown: tuple | None = None  # the key of the picture the screen shows over all of the tile
+        self._shown: tuple | None = None  # (key, device x, y) of the picture the screen shows over all of the tile
 
     def rebuild(self, options: ViewOptions) -> None:
         groups: dict[str, list] = {}
@@ -185,11 +185,12 @@ class _Tile(QGraphicsRectItem):
         painter.restore()
         if not self.layer.on_screen(painter):
             return  # (a grab: the screen shows what it showed)
+        at = key + (math.floor(cx), math.floor(cy))
         if self._pic_key != key:
             self._shown = None
             self.layer.later(self)  # (drawn afresh in a later turn)
-        elif self._shown == key or self.layer.exposes(t.mapRect(self._rect).adjusted(-1, -1, 1, 1)):
-            self._shown = key
+        elif self._shown == at or self.layer.exposes(t.mapRect(self._rect).adjusted(-1, -1, 1, 1)):
+            self._shown = at
             self.layer.settled(self)
         else:
             # the current picture in a paint of only part of the tile (a name or a badge
@@ -402,19 +403,25 @@ class ObstacleLayer(MapLayer):
         # A tile leaves the set only when a paint of the screen draws its current picture over
         # all of it (:meth:`settled`), or when it is in no shown view (nothing of it is on the
         # screen; a paint that shows it again puts it back). While the asks get no paint (a
-        # hidden or held view: the players' view while the GM drags) the job waits for the
-        # next paint of the view instead of asking every turn; the tiles stay in the set.
+        # hidden or held view: the players' view while the GM drags, asked nothing) the job
+        # waits for the next paint of the view instead of asking every turn; the tiles stay.
         seen = self._in_view()
         if self._paints != self._paints_seen:
             self._paints_seen, self._unanswered = self._paints, 0
         else:
             self._unanswered += 1
+        views = [v for v in self.scene().views() if v.isVisible()] if self.scene() is not None else []
         for tile in list(self._stale):
             if tile.parentItem() is not self or not any(tile.rect().intersects(r) for r in seen):
                 self._stale.pop(tile, None)
                 tile._shown = None
-            else:
-                tile.update()
+                continue
+            for v in views:
+                if v.viewportUpdateMode() != QGraphicsView.ViewportUpdateMode.NoViewportUpdate:
+                    # (the viewport's own update of the very pixels a paint must expose for the
+                    # tile to settle, padded: an item's update is Qt's rounding of its bounds)
+                    dev = tile.deviceTransform(v.viewportTransform()).mapRect(tile.rect())
+                    v.viewport().update(dev.adjusted(-2, -2, 2, 2).toAlignedRect())
         if self._stale and self._unanswered < 3:
             self._redraw.start()
 
