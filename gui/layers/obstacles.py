@@ -150,21 +150,29 @@ class _Tile(QGraphicsRectItem):
         self.forget_picture()
         self.layer.unpictured(self)
         self.update()
+        # (and to redraw until a paint of the screen shows it: Qt may drop an item's update,
+        # the corner tile of the 2,000-obstacle map, built last while the players' view opened,
+        # was never painted there, the oracle's seed 2401: 124 pixels by the legend's top edge)
+        self.layer.later(self)
 
     def paint(self, painter: QPainter, *args) -> None:
         device = painter.device()
         t = painter.worldTransform()
-        if (not isinstance(device, QWidget) or t.m12() or t.m21() or t.m11() <= 0 or t.m22() <= 0
-                or self._rect.isEmpty()):
+        if not isinstance(device, QWidget):
+            self._draw(painter)  # (a snapshot's page, an export)
+            return
+        if t.m12() or t.m21() or t.m11() <= 0 or t.m22() <= 0 or self._rect.isEmpty():
             self._draw(painter)
+            self._drawn_directly(painter, t, None)
             return
         dpr = device.devicePixelRatioF()
         sx, sy = t.m11() * dpr, t.m22() * dpr
-        if max(self._rect.width() * sx, self._rect.height() * sy) > MAX_TILE_PX:
-            self._draw(painter)  # (zoomed far in: few tiles in view, each drawn as it shows)
-            return
         corner = t.map(self._rect.topLeft())
         cx, cy = corner.x() * dpr, corner.y() * dpr
+        if max(self._rect.width() * sx, self._rect.height() * sy) > MAX_TILE_PX:
+            self._draw(painter)  # (zoomed far in: few tiles in view, each drawn as it shows)
+            self._drawn_directly(painter, t, ("paths", round(sx, 9), round(sy, 9), math.floor(cx), math.floor(cy)))
+            return
         key = (round(sx, 9), round(sy, 9), round((cx - math.floor(cx)) * 8), round((cy - math.floor(cy)) * 8))
         pixels = int((self._rect.width() * sx + 2 * _PAD + 1) * (self._rect.height() * sy + 2 * _PAD + 1))
         if self._pic_key != key and (self._pic is None or self.layer.budget.allow(len(self.items), pixels)):
@@ -196,6 +204,19 @@ class _Tile(QGraphicsRectItem):
             # the current picture in a paint of only part of the tile (a name or a badge
             # repainted over it): the rest of it may show the old picture scaled, a blurred
             # row of tiles in the players' view (the oracle's seed 701): painted whole again
+            self._shown = None
+            self.layer.later(self)
+
+    def _drawn_directly(self, painter: QPainter, t: QTransform, at: tuple | None) -> None:
+        """The paths were drawn, no picture (``at``: the scale and place, None: nothing of the
+        tile to keep apart, rotated or empty): on the screen the tile settles as in
+        :meth:`paint`."""
+        if not self.layer.on_screen(painter):
+            return
+        if at is None or self._shown == at or self.layer.exposes(t.mapRect(self._rect).adjusted(-1, -1, 1, 1)):
+            self._shown = at
+            self.layer.settled(self)
+        else:
             self._shown = None
             self.layer.later(self)
 
