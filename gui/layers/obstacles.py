@@ -293,6 +293,8 @@ class ObstacleLayer(MapLayer):
         self._redraw = IdleJob(self._redraw_stale)
         self._region = QRegion()  # what the paint of the view under way exposes (viewport pixels)
         self._screen: bool | None = None  # whether that paint is of the screen (None: not known yet)
+        self._whole: bool | None = None  # whether it covers the whole viewport (None: not known yet)
+        self._viewport = None  # (the viewport's rect in that paint)
         self._paints = 0  # paints of the view begun (for the redraw job: whether they answer)
         self._paints_seen = 0  # ... when the redraw job last ran
         self._unanswered = 0  # the redraw job's turns in a row with no paint of the view since the last
@@ -387,6 +389,7 @@ class ObstacleLayer(MapLayer):
         self.budget.spent = self.budget.pixels = 0
         self._region = QRegion(region) if region is not None else QRegion()
         self._screen = None
+        self._whole = None  # (whether that paint covers the whole viewport: not known yet)
         self._paints += 1
         if self._stale and not self._redraw.isActive():
             self._redraw.start()  # (the job waited for a paint: the asks are answered again)
@@ -401,11 +404,17 @@ class ObstacleLayer(MapLayer):
 
     def exposes(self, rect: QRectF) -> bool:
         """Whether the paint under way covers all of ``rect`` (viewport pixels) in view."""
-        scene = self.scene()
-        views = scene.views() if scene is not None else []
-        if not views:
+        if self._whole is None:
+            scene = self.scene()
+            views = scene.views() if scene is not None else []
+            self._viewport = views[0].viewport().rect() if views else None
+            self._whole = self._viewport is not None and self._region.contains(self._viewport) \
+                and QRegion(self._viewport).subtracted(self._region).isEmpty()
+        if self._whole:
+            return True  # (a paint of the whole viewport: one rect, most paints after a zoom)
+        if self._viewport is None:
             return False
-        r = rect.toAlignedRect().intersected(views[0].viewport().rect())
+        r = rect.toAlignedRect().intersected(self._viewport)
         return r.isEmpty() or QRegion(r).subtracted(self._region).isEmpty()
 
     def later(self, tile: _Tile) -> None:
@@ -431,18 +440,22 @@ class ObstacleLayer(MapLayer):
             self._paints_seen, self._unanswered = self._paints, 0
         else:
             self._unanswered += 1
-        views = [v for v in self.scene().views() if v.isVisible()] if self.scene() is not None else []
+        scene = self.scene()
+        asking = [(v, self.deviceTransform(v.viewportTransform()), QRegion())
+                  for v in (scene.views() if scene is not None else ())
+                  if v.isVisible() and v.viewportUpdateMode() != QGraphicsView.ViewportUpdateMode.NoViewportUpdate]
         for tile in list(self._stale):
             if tile.parentItem() is not self or not any(tile.rect().intersects(r) for r in seen):
                 self._stale.pop(tile, None)
                 tile._shown = None
                 continue
-            for v in views:
-                if v.viewportUpdateMode() != QGraphicsView.ViewportUpdateMode.NoViewportUpdate:
-                    # (the viewport's own update of the very pixels a paint must expose for the
-                    # tile to settle, padded: an item's update is Qt's rounding of its bounds)
-                    dev = tile.deviceTransform(v.viewportTransform()).mapRect(tile.rect())
-                    v.viewport().update(dev.adjusted(-2, -2, 2, 2).toAlignedRect())
+            for i, (v, t, region) in enumerate(asking):
+                # (the viewport's own update of the very pixels a paint must expose for the
+                # tile to settle, padded: an item's update is Qt's rounding of its bounds)
+                asking[i] = (v, t, region.united(t.mapRect(tile.rect()).adjusted(-2, -2, 2, 2).toAlignedRect()))
+        for v, _, region in asking:
+            if not region.isEmpty():
+                v.viewport().update(region)
         if self._stale and self._unanswered < 3:
             self._redraw.start()
 
