@@ -145,6 +145,8 @@ class _Tile(QGraphicsRectItem):
         for path in self.paths.values():
             rect = rect.united(path.boundingRect())
         if rect != self._rect:
+            if not self._rect.isEmpty():
+                self.layer.moved_off(self, self._rect)
             self._rect = rect
             self.setRect(rect)  # (prepares the geometry change)
         self.forget_picture()
@@ -288,6 +290,7 @@ class ObstacleLayer(MapLayer):
         self._unsorted = False  # whether _pending still waits to be put in tile order
         self._batch = IdleJob(self._build_batch, repeat=True)
         self._stale: dict = {}  # tiles in view whose screen is not their current picture (-> None)
+        self._gone: dict = {}  # tiles that shrank, moved or emptied -> where they drew before (metres)
         self._pictures: dict = {}  # tile -> bytes of its picture
         self.budget = _Budget()
         self._redraw = IdleJob(self._redraw_stale)
@@ -429,6 +432,15 @@ class ObstacleLayer(MapLayer):
         """``tile``'s screen shows its current picture over all of it."""
         self._stale.pop(tile, None)
 
+    def moved_off(self, tile: _Tile, rect: QRectF) -> None:
+        """``tile`` drew in ``rect`` (metres) before it shrank, moved or emptied: the viewport's
+        pixels there are painted again in the next turn, with whatever is there now (Qt's
+        repaint of an item's old bounds is its own bookkeeping too)."""
+        old = self._gone.get(tile)
+        self._gone[tile] = rect if old is None else old.united(rect)
+        if not self._redraw.isActive():
+            self._redraw.start()
+
     def _redraw_stale(self) -> None:
         # A tile leaves the set only when a paint of the screen draws its current picture over
         # all of it (:meth:`settled`), or when it is in no shown view (nothing of it is on the
@@ -444,6 +456,15 @@ class ObstacleLayer(MapLayer):
         asking = [(v, self.deviceTransform(v.viewportTransform()), QRegion())
                   for v in (scene.views() if scene is not None else ())
                   if v.isVisible() and v.viewportUpdateMode() != QGraphicsView.ViewportUpdateMode.NoViewportUpdate]
+        gone, self._gone = self._gone, {}
+        for tile, rect in gone.items():
+            if tile.parentItem() is not self:
+                continue
+            for i, (v, t, region) in enumerate(asking):
+                left = QRegion(t.mapRect(rect).adjusted(-2, -2, 2, 2).toAlignedRect())
+                if not tile.rect().isEmpty():  # (what it covers now is its own paint's)
+                    left = left.subtracted(QRegion(t.mapRect(tile.rect()).toAlignedRect()))
+                asking[i] = (v, t, region.united(left))
         for tile in list(self._stale):
             if tile.parentItem() is not self or not any(tile.rect().intersects(r) for r in seen):
                 self._stale.pop(tile, None)
@@ -472,7 +493,7 @@ class ObstacleLayer(MapLayer):
     @property
     def redrawing(self) -> bool:
         """Whether some tiles in view do not show their current picture on the screen yet."""
-        return bool(self._stale)
+        return bool(self._stale or self._gone)
 
     def _new_tile(self, key: tuple[int, int]) -> _Tile:
         """A tile for ``key``, stacked by its place on the map (row, then column), not by
@@ -517,7 +538,7 @@ class ObstacleLayer(MapLayer):
             if scene is not None:
                 scene.removeItem(tile)
         self._tiles, self._where = {}, {}
-        self._pictures, self._stale = {}, {}
+        self._pictures, self._stale, self._gone = {}, {}, {}
         self._pending = list(self._obstacles)
         if len(self._pending) <= BUILD_BATCH:
             self._finish()
