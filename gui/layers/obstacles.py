@@ -462,8 +462,8 @@ class ObstacleLayer(MapLayer):
                 continue
             for i, (v, t, region) in enumerate(asking):
                 left = QRegion(t.mapRect(rect).adjusted(-2, -2, 2, 2).toAlignedRect())
-                if not tile.rect().isEmpty():  # (what it covers now is its own paint's)
-                    left = left.subtracted(QRegion(t.mapRect(tile.rect()).toAlignedRect()))
+                if not tile.rect().isEmpty():  # (what it covers now is its own paint's, asked below)
+                    left = left.subtracted(QRegion(t.mapRect(tile.rect()).adjusted(-2, -2, 2, 2).toAlignedRect()))
                 asking[i] = (v, t, region.united(left))
         for tile in list(self._stale):
             if tile.parentItem() is not self or not any(tile.rect().intersects(r) for r in seen):
