@@ -6,9 +6,11 @@ picture of its own. Then the window shows what a fresh window shows (the picture
 comparison, tests/gui/oracle.py).
 
 The oracle's seed 2401 on the 2,000-obstacle map (``open_window(); player_view(); fit()``,
-124 pixels of the players' view unlike a fresh window's) did not replay; a tile dropped from
-the tiles to redraw after three asks was the suspect: the window then said it had nothing
-left to redraw while the screen still showed tiles scaled, and the oracle took its picture.
+124 pixels of the players' view unlike a fresh window's, in about one replay in ten): the
+fresh window's players' view never painted on the screen its corner tile, built last, though
+its scene drew it (Qt dropped the item's update). A tile rebuilt now stays to redraw, asked
+through the viewport, until a paint of the screen shows it; before, a tile also left the
+tiles to redraw after three asks no paint answered, and when a grab drew it.
 """
 
 from __future__ import annotations
