@@ -775,7 +775,7 @@ class MapView(pg.GraphicsView):
 
     # -- foreground: scale bar, legend, title -------------------------------------------------------
     def paintEvent(self, ev) -> None:
-        self.obstacles.new_paint()  # (each paint draws a budget of fresh tiles: a zoom step stays short)
+        self.obstacles.new_paint(ev.region())  # (each paint draws a budget of fresh tiles: a zoom step stays short)
         self.scene().prepareForPaint()  # (the view box's transform brought up to date first)
         self._keep_caches_in_phase(ev.region())
         super().paintEvent(ev)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QWidget
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPixmap, QRegion, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsView, QWidget
 
 from engine import clock
 from gui import style
@@ -53,6 +53,24 @@ _PAD = 2
 REBUILD_SHARE = 0.25
 
 
+def _paints_screen(painter: QPainter) -> bool:
+    """Whether ``painter`` (on a widget) paints into the widget's window's back buffer: a
+    ``QWidget.grab`` or ``render`` paints the widget too (``painter.device()`` is the widget)
+    but into a picture of its own."""
+    device = painter.device()
+    store = device.backingStore() if isinstance(device, QWidget) else None
+    engine = painter.paintEngine()
+    if store is None or engine is None:
+        return False
+    target, back = engine.paintDevice(), store.paintDevice()
+    if target is None or back is None:
+        return False
+    key = getattr(target, "cacheKey", None)
+    if key is not None and hasattr(back, "cacheKey"):
+        return key() == back.cacheKey()
+    return target is back
+
+
 def _group(o) -> str:
     if o.hidden:
         return "hidden"
@@ -94,8 +112,15 @@ class _Tile(QGraphicsRectItem):
     draws its old picture scaled (at once) and a fresh one within the paint's budget
     (:data:`REDRAW_OBSTACLES`, those left over in the next turns: the layer asks again), so
     a wheel step over 10,000 obstacles no longer draws them all in one turn (~110 ms with
-    Qt's device cache). Anything but the view's own widget (a snapshot's page, a grab) and a
-    tile wider than :data:`MAX_TILE_PX` on screen get the paths drawn directly."""
+    Qt's device cache). Anything but the view's own widget (a snapshot's page) and a
+    tile wider than :data:`MAX_TILE_PX` on screen get the paths drawn directly.
+
+    What the screen shows of the tile is kept apart from what its picture is: ``_shown`` is
+    the key and place of the picture the screen shows over the whole tile, None when it may show
+    anything else (its old picture scaled, a new one in only part of it). Only a paint on
+    the screen (not a grab, which draws into a picture of its own) changes it, and a tile
+    whose screen is not its current picture stays in the layer's tiles to redraw until a
+    paint of the screen draws that picture over all of it in view (:meth:`ObstacleLayer.later`)."""
 
     def __init__(self, parent: "ObstacleLayer"):
         super().__init__(parent)
@@ -108,7 +133,7 @@ class _Tile(QGraphicsRectItem):
         self._pic_key: tuple | None = None  # (x scale, y scale, x phase, y phase) it was drawn at
         self.drawn = 0  # pictures drawn afresh (for tests and benches)
         self.blits = 0  # paints from the picture of the current zoom
-        self._scaled_shown = False  # whether a paint showed the picture of another zoom, scaled
+        self._shown: tuple | None = None  # (key, device x, y) of the picture the screen shows over all of the tile
 
     def rebuild(self, options: ViewOptions) -> None:
         groups: dict[str, list] = {}
@@ -120,54 +145,82 @@ class _Tile(QGraphicsRectItem):
         for path in self.paths.values():
             rect = rect.united(path.boundingRect())
         if rect != self._rect:
+            if not self._rect.isEmpty():
+                self.layer.moved_off(self, self._rect)
             self._rect = rect
             self.setRect(rect)  # (prepares the geometry change)
         self.forget_picture()
         self.layer.unpictured(self)
         self.update()
+        # (and to redraw until a paint of the screen shows it: Qt may drop an item's update,
+        # the corner tile of the 2,000-obstacle map, built last while the players' view opened,
+        # was never painted there, the oracle's seed 2401: 124 pixels by the legend's top edge)
+        self.layer.later(self)
 
     def paint(self, painter: QPainter, *args) -> None:
         device = painter.device()
         t = painter.worldTransform()
-        if (not isinstance(device, QWidget) or t.m12() or t.m21() or t.m11() <= 0 or t.m22() <= 0
-                or self._rect.isEmpty()):
+        if not isinstance(device, QWidget):
+            self._draw(painter)  # (a snapshot's page, an export)
+            return
+        if t.m12() or t.m21() or t.m11() <= 0 or t.m22() <= 0 or self._rect.isEmpty():
             self._draw(painter)
+            self._drawn_directly(painter, t, None)
             return
         dpr = device.devicePixelRatioF()
         sx, sy = t.m11() * dpr, t.m22() * dpr
-        if max(self._rect.width() * sx, self._rect.height() * sy) > MAX_TILE_PX:
-            self._draw(painter)  # (zoomed far in: few tiles in view, each drawn as it shows)
-            return
         corner = t.map(self._rect.topLeft())
         cx, cy = corner.x() * dpr, corner.y() * dpr
+        if max(self._rect.width() * sx, self._rect.height() * sy) > MAX_TILE_PX:
+            self._draw(painter)  # (zoomed far in: few tiles in view, each drawn as it shows)
+            self._drawn_directly(painter, t, ("paths", round(sx, 9), round(sy, 9), math.floor(cx), math.floor(cy)))
+            return
         key = (round(sx, 9), round(sy, 9), round((cx - math.floor(cx)) * 8), round((cy - math.floor(cy)) * 8))
         pixels = int((self._rect.width() * sx + 2 * _PAD + 1) * (self._rect.height() * sy + 2 * _PAD + 1))
         if self._pic_key != key and (self._pic is None or self.layer.budget.allow(len(self.items), pixels)):
             self._picture(sx, sy, cx - math.floor(cx), cy - math.floor(cy), dpr)
             self._pic_key = key
-        elif self._pic_key != key:
-            self.layer.later(self)  # (drawn afresh in a later turn)
         pic = self._pic
         painter.save()
         if self._pic_key == key:
-            self.layer._stale.pop(self, None)
             self.blits += 1
             painter.resetTransform()
             painter.drawPixmap(QPointF((math.floor(cx) - _PAD) / dpr, (math.floor(cy) - _PAD) / dpr), pic)
-            if self._scaled_shown:
-                # the screen showed the old picture scaled; this paint may cover only part of
-                # the tile (a name or a badge repainted over it): the rest kept the scaled
-                # pixels, a blurred row of tiles in the players' view (the oracle's seed 701)
-                self._scaled_shown = False
-                self.update()
         else:  # the picture of another zoom, scaled into place until the new one is drawn
-            self._scaled_shown = True
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
             w, h = pic.width() - 2 * _PAD, pic.height() - 2 * _PAD
             kx, ky = self._rect.width() / max(w - 1, 1), self._rect.height() / max(h - 1, 1)
             painter.drawPixmap(self._rect.adjusted(-_PAD * kx, -_PAD * ky, _PAD * kx, _PAD * ky), pic,
                                QRectF(0, 0, pic.width(), pic.height()))
         painter.restore()
+        if not self.layer.on_screen(painter):
+            return  # (a grab: the screen shows what it showed)
+        at = key + (math.floor(cx), math.floor(cy))
+        if self._pic_key != key:
+            self._shown = None
+            self.layer.later(self)  # (drawn afresh in a later turn)
+        elif self._shown == at or self.layer.exposes(t.mapRect(self._rect).adjusted(-1, -1, 1, 1)):
+            self._shown = at
+            self.layer.settled(self)
+        else:
+            # the current picture in a paint of only part of the tile (a name or a badge
+            # repainted over it): the rest of it may show the old picture scaled, a blurred
+            # row of tiles in the players' view (the oracle's seed 701): painted whole again
+            self._shown = None
+            self.layer.later(self)
+
+    def _drawn_directly(self, painter: QPainter, t: QTransform, at: tuple | None) -> None:
+        """The paths were drawn, no picture (``at``: the scale and place, None: nothing of the
+        tile to keep apart, rotated or empty): on the screen the tile settles as in
+        :meth:`paint`."""
+        if not self.layer.on_screen(painter):
+            return
+        if at is None or self._shown == at or self.layer.exposes(t.mapRect(self._rect).adjusted(-1, -1, 1, 1)):
+            self._shown = at
+            self.layer.settled(self)
+        else:
+            self._shown = None
+            self.layer.later(self)
 
     def _picture(self, sx: float, sy: float, fx: float, fy: float, dpr: float) -> None:
         """Draw the tile into a picture of device pixels at scale (sx, sy) device pixels a
@@ -189,8 +242,9 @@ class _Tile(QGraphicsRectItem):
         self.layer.pictured(self, pic.width() * pic.height() * 4)
 
     def forget_picture(self) -> None:
-        """Drop the picture (it is drawn again when the tile next shows)."""
-        self._pic = self._pic_key = None
+        """Drop the picture (it is drawn again when the tile next shows; the screen shows an
+        old one until then)."""
+        self._pic = self._pic_key = self._shown = None
 
     def _draw(self, painter: QPainter) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -235,10 +289,18 @@ class ObstacleLayer(MapLayer):
         self._pending: list = []  # obstacles of a new map not in their tiles yet
         self._unsorted = False  # whether _pending still waits to be put in tile order
         self._batch = IdleJob(self._build_batch, repeat=True)
-        self._stale: dict = {}  # tiles showing a picture of another zoom -> repaints asked since
+        self._stale: dict = {}  # tiles in view whose screen is not their current picture (-> None)
+        self._gone: dict = {}  # tiles that shrank, moved or emptied -> where they drew before (metres)
         self._pictures: dict = {}  # tile -> bytes of its picture
         self.budget = _Budget()
         self._redraw = IdleJob(self._redraw_stale)
+        self._region = QRegion()  # what the paint of the view under way exposes (viewport pixels)
+        self._screen: bool | None = None  # whether that paint is of the screen (None: not known yet)
+        self._whole: bool | None = None  # whether it covers the whole viewport (None: not known yet)
+        self._viewport = None  # (the viewport's rect in that paint)
+        self._paints = 0  # paints of the view begun (for the redraw job: whether they answer)
+        self._paints_seen = 0  # ... when the redraw job last ran
+        self._unanswered = 0  # the redraw job's turns in a row with no paint of the view since the last
         self.build_count = 0
 
     @property
@@ -309,7 +371,7 @@ class ObstacleLayer(MapLayer):
             return
         seen = self._in_view()
         for other in list(self._pictures):
-            if other is tile or (seen is not None and other.rect().intersects(seen)):
+            if other is tile or any(other.rect().intersects(r) for r in seen):
                 continue
             other.forget_picture()
             total -= self._pictures.pop(other)
@@ -324,43 +386,114 @@ class ObstacleLayer(MapLayer):
         """Bytes of the tiles' pictures kept now."""
         return sum(self._pictures.values())
 
-    def new_paint(self) -> None:
-        """A paint of the view begins: the tiles' budget for fresh pictures starts again."""
+    def new_paint(self, region: QRegion | None = None) -> None:
+        """A paint of the view begins (``region``: what it exposes, viewport pixels): the
+        tiles' budget for fresh pictures starts again."""
         self.budget.spent = self.budget.pixels = 0
+        self._region = QRegion(region) if region is not None else QRegion()
+        self._screen = None
+        self._whole = None  # (whether that paint covers the whole viewport: not known yet)
+        self._paints += 1
+        if self._stale and not self._redraw.isActive():
+            self._redraw.start()  # (the job waited for a paint: the asks are answered again)
+
+    def on_screen(self, painter: QPainter) -> bool:
+        """Whether ``painter`` paints the view's widget on the screen (its window's back
+        buffer), not into a picture of its own (``QWidget.grab``, ``render``: those paint the
+        widget too, redirected, and the screen keeps what it showed)."""
+        if self._screen is None:
+            self._screen = _paints_screen(painter)
+        return self._screen
+
+    def exposes(self, rect: QRectF) -> bool:
+        """Whether the paint under way covers all of ``rect`` (viewport pixels) in view."""
+        if self._whole is None:
+            scene = self.scene()
+            views = scene.views() if scene is not None else []
+            self._viewport = views[0].viewport().rect() if views else None
+            self._whole = self._viewport is not None and self._region.contains(self._viewport) \
+                and QRegion(self._viewport).subtracted(self._region).isEmpty()
+        if self._whole:
+            return True  # (a paint of the whole viewport: one rect, most paints after a zoom)
+        if self._viewport is None:
+            return False
+        r = rect.toAlignedRect().intersected(self._viewport)
+        return r.isEmpty() or QRegion(r).subtracted(self._region).isEmpty()
 
     def later(self, tile: _Tile) -> None:
-        """``tile`` showed a picture of another zoom: ask it to paint again next turn."""
-        self._stale[tile] = 0
-        self._redraw.start()
-
-    def _redraw_stale(self) -> None:
-        # (a tile leaves the set when it paints at the current zoom; one out of view, or asked
-        # three times without painting (clipped by the view), leaves it now, and comes back if
-        # it shows an old picture when it is painted again)
-        seen = self._in_view()
-        for tile, asked in list(self._stale.items()):
-            if tile.parentItem() is not self or asked >= 3 or (seen is not None and not tile.rect().intersects(seen)):
-                self._stale.pop(tile, None)
-            else:
-                self._stale[tile] = asked + 1
-                tile.update()
-        if self._stale:
+        """``tile``'s screen is not its current picture (its old one scaled, or the new one
+        in only part of it): it is asked to paint again in the next turns until a paint of
+        the screen draws its current picture over all of it."""
+        self._stale[tile] = None
+        if not self._redraw.isActive():
             self._redraw.start()
 
-    def _in_view(self) -> QRectF | None:
-        """The part of the map the (first) view shows, in metres."""
+    def settled(self, tile: _Tile) -> None:
+        """``tile``'s screen shows its current picture over all of it."""
+        self._stale.pop(tile, None)
+
+    def moved_off(self, tile: _Tile, rect: QRectF) -> None:
+        """``tile`` drew in ``rect`` (metres) before it shrank, moved or emptied: the viewport's
+        pixels there are painted again in the next turn, with whatever is there now (Qt's
+        repaint of an item's old bounds is its own bookkeeping too)."""
+        old = self._gone.get(tile)
+        self._gone[tile] = rect if old is None else old.united(rect)
+        if not self._redraw.isActive():
+            self._redraw.start()
+
+    def _redraw_stale(self) -> None:
+        # A tile leaves the set only when a paint of the screen draws its current picture over
+        # all of it (:meth:`settled`), or when it is in no shown view (nothing of it is on the
+        # screen; a paint that shows it again puts it back). While the asks get no paint (a
+        # hidden or held view: the players' view while the GM drags, asked nothing) the job
+        # waits for the next paint of the view instead of asking every turn; the tiles stay.
+        seen = self._in_view()
+        if self._paints != self._paints_seen:
+            self._paints_seen, self._unanswered = self._paints, 0
+        else:
+            self._unanswered += 1
         scene = self.scene()
-        views = scene.views() if scene is not None else []
-        if not views:
-            return None
-        v = views[0]
-        # (the scene's coordinates are the view's pixels; the layer's, the map's metres)
-        return self.mapFromScene(v.mapToScene(v.viewport().rect())).boundingRect()
+        asking = [(v, self.deviceTransform(v.viewportTransform()), QRegion())
+                  for v in (scene.views() if scene is not None else ())
+                  if v.isVisible() and v.viewportUpdateMode() != QGraphicsView.ViewportUpdateMode.NoViewportUpdate]
+        gone, self._gone = self._gone, {}
+        for tile, rect in gone.items():
+            if tile.parentItem() is not self:
+                continue
+            for i, (v, t, region) in enumerate(asking):
+                left = QRegion(t.mapRect(rect).adjusted(-2, -2, 2, 2).toAlignedRect())
+                if not tile.rect().isEmpty():  # (what it covers now is its own paint's, asked below)
+                    left = left.subtracted(QRegion(t.mapRect(tile.rect()).adjusted(-2, -2, 2, 2).toAlignedRect()))
+                asking[i] = (v, t, region.united(left))
+        for tile in list(self._stale):
+            if tile.parentItem() is not self or not any(tile.rect().intersects(r) for r in seen):
+                self._stale.pop(tile, None)
+                tile._shown = None
+                continue
+            for i, (v, t, region) in enumerate(asking):
+                # (the viewport's own update of the very pixels a paint must expose for the
+                # tile to settle, padded: an item's update is Qt's rounding of its bounds)
+                asking[i] = (v, t, region.united(t.mapRect(tile.rect()).adjusted(-2, -2, 2, 2).toAlignedRect()))
+        for v, _, region in asking:
+            if not region.isEmpty():
+                v.viewport().update(region)
+        if self._stale and self._unanswered < 3:
+            self._redraw.start()
+
+    def _in_view(self) -> list[QRectF]:
+        """The parts of the map the shown views of the layer's scene show, in metres."""
+        scene = self.scene()
+        out = []
+        for v in scene.views() if scene is not None else ():
+            if v.isVisible():
+                # (the scene's coordinates are the view's pixels; the layer's, the map's metres)
+                out.append(self.mapFromScene(v.mapToScene(v.viewport().rect())).boundingRect())
+        return out
 
     @property
     def redrawing(self) -> bool:
-        """Whether some tiles in view still show a picture of another zoom."""
-        return bool(self._stale)
+        """Whether some tiles in view do not show their current picture on the screen yet."""
+        return bool(self._stale or self._gone)
 
     def _new_tile(self, key: tuple[int, int]) -> _Tile:
         """A tile for ``key``, stacked by its place on the map (row, then column), not by
@@ -405,7 +538,7 @@ class ObstacleLayer(MapLayer):
             if scene is not None:
                 scene.removeItem(tile)
         self._tiles, self._where = {}, {}
-        self._pictures, self._stale = {}, {}
+        self._pictures, self._stale, self._gone = {}, {}, {}
         self._pending = list(self._obstacles)
         if len(self._pending) <= BUILD_BATCH:
             self._finish()

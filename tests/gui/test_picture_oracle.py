@@ -859,7 +859,8 @@ def test_a_tile_drawn_afresh_in_a_partial_paint_is_painted_whole(qtbot, tmp_path
         tile = stale[0]
         dev = view.mapFromScene(tile.mapToScene(tile.rect())).boundingRect()
         view.viewport().repaint(QRect(dev.center().x() - 2, dev.center().y() - 2, 4, 4))
-        assert tile._pic_key is not None and tile not in layer._stale  # (its new picture, in 4x4 pixels)
+        # its new picture, drawn in 4x4 pixels: the tile stays to redraw until painted whole
+        assert tile._pic_key is not None and tile in layer._stale
         monkeypatch.undo()
         layer._redraw.start()  # (the asks swallowed above)
         oracle.settle(win)
