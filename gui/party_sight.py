@@ -266,8 +266,7 @@ class PartySight(QObject):
         the drop has no long list to union on the GUI thread)."""
         t0 = clock.cpu()
         try:
-            view = self.compute(enc)
-            view.explored  # (the union with the remembered areas, here rather than on the GUI thread)
+            view = self.compute(enc)  # (its ``explored`` union is not drawn: gui.layers.fog.dim_geometry)
             folded = None
             if fold is not None:
                 base, keys, geom, todo = fold
