@@ -45,10 +45,15 @@ log = logging.getLogger(__name__)
 
 #: How often (ms) the GUI thread looks whether the worker's view of a drag step is in.
 POLL_MS = 2
-#: During a token drag the fog (the players' window, the GM's tint) shows a new view at most
-#: once in this many ms (30 a second: what a screen share sends): a view in sooner waits
-#: once for the rest of the frame (a repaint of both windows a frame, not a mouse move).
-FOG_FRAME_MS = 33
+#: During a token drag the fog (the players' window, the GM's tint) and the players' document
+#: (their tokens, answers and badges: :mod:`gui.player_document`) show a new view at most
+#: once in this many ms (10 a second, the pace the players' window repaints at during a drag,
+#: :data:`gui.player_repaint.PREVIEW_REPAINT_S`): a view in sooner waits once for the rest of
+#: the frame (each view shown costs the GUI thread the players' knowledge, their answers and
+#: both fogs' images, about 6 ms on the 200-token / 2,000-obstacle scene; at 30 a second
+#: that was most drag steps). The GM's own tokens follow every step; the drop (a landed
+#: edit) shows its view at once, worked out for the final state.
+FOG_FRAME_MS = 100
 
 #: Metres: the union of a drag's areas the worker keeps is simplified by this much each
 #: step (a tenth of the saved explored areas' own tolerance, :data:`engine.vision.EXPLORED_TOLERANCE`).
