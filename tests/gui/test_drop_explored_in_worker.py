@@ -49,7 +49,8 @@ def test_the_drop_saves_the_workers_fold_of_every_step_and_agrees_with_the_gui_t
     monkeypatch.setattr(vision, "explore", lambda *a, **kw: (explored_here.append(1), explore(*a, **kw))[1])
     tool.release(Pointer(16.5, 22.1, m_per_px=k))
     settle(qtbot)
-    monkeypatch.undo()
+    monkeypatch.setattr(vision, "explored_areas", areas)  # (not undo(): the fixture's own patches stay)
+    monkeypatch.setattr(vision, "explore", explore)
     assert doc.encounter.token("sam").x == 16.5
     assert threads and threading.get_ident() not in threads  # worked out in the worker
     assert not explored_here  # (the GUI-thread path was not taken)
