@@ -19,7 +19,12 @@ open and 15.9 closed (27.0 and 17.3 for the code before, run in turn), the drop 
 ``bench/bench_drag.py``'s plain step without fog took 14.5 ms (README, "Speed"). With the
 players' window's repaints held to one every 0.1 s during a drag (``gui.player_repaint``), at
 load 3-3.6, main and the change run in turn: open 13.2-17.2 ms before, 9.9-14.2 after (closed
-7.7-9.2 and 8.3-11.4); the drop 49-66 ms CPU either way.
+7.7-9.2 and 8.3-11.4); the drop 49-66 ms CPU either way. With the fog and the players'
+document at 10 views a second (``gui.party_sight.FOG_FRAME_MS``), the dim fill without a union
+(``gui.layers.fog.dim_geometry``) and the drop's explored areas worked out in the worker
+(``PartySight._landed``), main and the change in turn at load 14.7-15.4 (100 steps): open
+25.0 / 21.1 ms before, 23.1 / 18.5 after; closed 16.8 / 18.7 and 8.7 / 14.8; the drop and
+its repaints 79 ms CPU before, 43-55 after, the release's own turn (``(turn)``) 21-24 ms.
 
 Run: ``python bench/bench_fog.py [--steps N] [--json]``
 """
