@@ -110,6 +110,7 @@ def measure(win, mover: str, steps: int, *, full: bool, step_px: float = 2.0, co
             after_step()
     start, cstart = time.perf_counter(), time.thread_time()
     tool.release(Pointer(t0.x + dx, t0.y + 0.5 * dx, m_per_px=k))  # the drag lands: one undo step
+    measure.last_release_turn_cpu_ms = (time.thread_time() - cstart) * 1e3  # (the release's own turn)
     app.processEvents()
     measure.last_release_ms = (time.perf_counter() - start) * 1e3
     measure.last_release_cpu_ms = (time.thread_time() - cstart) * 1e3

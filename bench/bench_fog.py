@@ -19,7 +19,12 @@ open and 15.9 closed (27.0 and 17.3 for the code before, run in turn), the drop 
 ``bench/bench_drag.py``'s plain step without fog took 14.5 ms (README, "Speed"). With the
 players' window's repaints held to one every 0.1 s during a drag (``gui.player_repaint``), at
 load 3-3.6, main and the change run in turn: open 13.2-17.2 ms before, 9.9-14.2 after (closed
-7.7-9.2 and 8.3-11.4); the drop 49-66 ms CPU either way.
+7.7-9.2 and 8.3-11.4); the drop 49-66 ms CPU either way. With the fog and the players'
+document at 10 views a second (``gui.party_sight.FOG_FRAME_MS``), the dim fill without a union
+(``gui.layers.fog.dim_geometry``) and the drop's explored areas worked out in the worker
+(``PartySight._landed``), main and the change in turn at load 14.7-15.4 (100 steps): open
+25.0 / 21.1 ms before, 23.1 / 18.5 after; closed 16.8 / 18.7 and 8.7 / 14.8; the drop and
+its repaints 79 ms CPU before, 43-55 after, the release's own turn (``(turn)``) 21-24 ms.
 
 Run: ``python bench/bench_fog.py [--steps N] [--json]``
 """
@@ -91,7 +96,8 @@ def run(steps: int = 60) -> list[dict]:
                 "p90_ms": sorted(times)[int(0.9 * len(times)) - 1], "cpu_median_ms": statistics.median(cpu),
                 "cpu_mean_ms": statistics.fmean(cpu), "cpu_p90_ms": sorted(cpu)[int(0.9 * len(cpu)) - 1],
                 "cpu_with_view_ms": statistics.median(with_view) if with_view else float("nan"),
-                "release_ms": measure.last_release_ms, "release_cpu_ms": measure.last_release_cpu_ms, "steps": len(times),
+                "release_ms": measure.last_release_ms, "release_cpu_ms": measure.last_release_cpu_ms,
+                "release_turn_cpu_ms": measure.last_release_turn_cpu_ms, "steps": len(times),
                 "sight_computations": win.party_sight.compute_count - computed0,
                 "worker_ms": (win.party_sight.worker_cpu - worker0) * 1e3 / len(times),
                 "shown": win.party_sight.async_count - shown0,
@@ -114,16 +120,18 @@ def main(argv=None) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     print(f"{'scene':40s} {'player view':12s} {'median ms':>10s} {'p90 ms':>8s} {'cpu ms':>7s} {'cpu mean':>9s}"
-          f" {'cpu p90':>8s} {'view step':>10s} {'worker ms':>10s} {'shown':>7s} {'release ms':>11s} {'(cpu)':>6s}")
+          f" {'cpu p90':>8s} {'view step':>10s} {'worker ms':>10s} {'shown':>7s} {'release ms':>11s} {'(cpu)':>6s}"
+          f" {'(turn)':>7s}")
     for r in rows:
         print(f"{r['scene']:40s} {'open' if r['player_view'] else 'closed':12s} {r['median_ms']:10.1f}"
               f" {r['p90_ms']:8.1f} {r['cpu_median_ms']:7.1f} {r['cpu_mean_ms']:9.1f} {r['cpu_p90_ms']:8.1f}"
               f" {r['cpu_with_view_ms']:10.1f} {r['worker_ms']:10.1f} {r['shown']:3d}/{r['steps']:<3d}"
-              f" {r['release_ms']:11.1f} {r['release_cpu_ms']:6.1f}")
+              f" {r['release_ms']:11.1f} {r['release_cpu_ms']:6.1f} {r['release_turn_cpu_ms']:7.1f}")
     print(f"\nfog on, the GM's fog shown, party of {PARTY} with the dragged token in it; load average "
           f"{load0:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores (cpu ms: the GUI "
           "thread's own time, median, mean and p90 of the steps; view step: the median of the steps in which a new view "
-          "was shown; worker ms: the sight worker's CPU a step, mean)")
+          "was shown; worker ms: the sight worker's CPU a step, mean; release: the drop and the event-loop turns after it, "
+          "wall and CPU, and (turn) the CPU of the release's own turn)")
     return 0
 
 

@@ -629,13 +629,25 @@ def _polygons(g: shapely.Geometry) -> list[shapely.Polygon]:
     return []
 
 
-def with_explored(enc: Encounter, geom: shapely.Geometry) -> Encounter:
-    """The encounter with ``geom`` (clipped to the map) as its explored areas."""
+def explored_areas(enc: Encounter, geom: shapely.Geometry) -> tuple[tuple[Area, ...], shapely.Geometry]:
+    """``geom`` clipped to the map of ``enc`` as saved explored areas (simplified, on the
+    1 cm grid: :func:`areas_of`) and their geometry, for :func:`with_areas` (Qt-free and
+    thread-safe: a GUI may work it out in a worker thread)."""
     geom = shapely.clip_by_rect(geom, 0.0, 0.0, float(enc.map.width), float(enc.map.height))
-    areas, made = _areas_and_geometry(geom)
+    return _areas_and_geometry(geom)
+
+
+def with_areas(enc: Encounter, areas: tuple[Area, ...], made: shapely.Geometry) -> Encounter:
+    """The encounter with ``areas`` (from :func:`explored_areas`, whose geometry ``made`` is
+    remembered for them) as its explored areas."""
     _remember(areas, made)
     sight = enc.sight.model_copy(update={"explored": areas})
     return enc.model_copy(update={"sight": sight})
+
+
+def with_explored(enc: Encounter, geom: shapely.Geometry) -> Encounter:
+    """The encounter with ``geom`` (clipped to the map) as its explored areas."""
+    return with_areas(enc, *explored_areas(enc, geom))
 
 
 def explore(enc: Encounter, view: PartyView | None = None, also=()) -> Encounter:
@@ -751,7 +763,7 @@ def _known_obstacles(obstacles: tuple) -> tuple:
 
 __all__ = [
     "DEFAULT_PLAYER_SIDES", "EXPLORED_TOLERANCE", "PartyView", "SightCache", "VISION_KINDS", "Vision",
-    "ambient", "areas_of", "brightest", "conceal", "explore", "explored_geometry", "is_players", "light_at",
-    "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal", "token_light",
-    "token_sees", "token_sight", "with_explored",
+    "ambient", "areas_of", "brightest", "conceal", "explore", "explored_areas", "explored_geometry", "is_players",
+    "light_at", "party", "party_view", "player_sides", "players_knowledge", "reset_explored", "reveal",
+    "token_light", "token_sees", "token_sight", "with_areas", "with_explored",
 ]

@@ -45,10 +45,15 @@ log = logging.getLogger(__name__)
 
 #: How often (ms) the GUI thread looks whether the worker's view of a drag step is in.
 POLL_MS = 2
-#: During a token drag the fog (the players' window, the GM's tint) shows a new view at most
-#: once in this many ms (30 a second: what a screen share sends): a view in sooner waits
-#: once for the rest of the frame (a repaint of both windows a frame, not a mouse move).
-FOG_FRAME_MS = 33
+#: During a token drag the fog (the players' window, the GM's tint) and the players' document
+#: (their tokens, answers and badges: :mod:`gui.player_document`) show a new view at most
+#: once in this many ms (10 a second, the pace the players' window repaints at during a drag,
+#: :data:`gui.player_repaint.PREVIEW_REPAINT_S`): a view in sooner waits once for the rest of
+#: the frame (each view shown costs the GUI thread the players' knowledge, their answers and
+#: both fogs' images, about 6 ms on the 200-token / 2,000-obstacle scene; at 30 a second
+#: that was most drag steps). The GM's own tokens follow every step; the drop (a landed
+#: edit) shows its view at once, worked out for the final state.
+FOG_FRAME_MS = 100
 
 #: Metres: the union of a drag's areas the worker keeps is simplified by this much each
 #: step (a tenth of the saved explored areas' own tolerance, :data:`engine.vision.EXPLORED_TOLERANCE`).
@@ -246,13 +251,13 @@ class PartySight(QObject):
         self._job = (gen, enc, executor().submit(self._work, enc, fold))
         self._poll.start(POLL_MS)
 
-    def _fold_input(self, enc: Encounter):
+    def _fold_input(self, enc: Encounter, base: Encounter | None = None):
         """What the worker folds the step's areas into: (the committed encounter they belong
-        to, the areas folded so far and their keys, the areas recorded and not folded yet);
-        None with the fog off."""
+        to, ``base``, by default the document's; the areas folded so far and their keys, the
+        areas recorded and not folded yet); None with the fog off."""
         if not enc.sight.fog:
             return None
-        base = self.document.committed
+        base = self.document.committed if base is None else base
         if self._folded is not None and self._folded[0] is base:
             _, keys, geom = self._folded
         else:
@@ -260,17 +265,21 @@ class PartySight(QObject):
         todo = [(k, g) for k, g in self._shown.items() if k not in keys] if self._shown_base is base else []
         return base, keys, geom, todo
 
-    def _work(self, enc: Encounter, fold):
-        """(In the worker.) The view of ``enc`` and the union of every area the players were
-        shown since the last landed edit with this view's ones (one union a step here, so
-        the drop has no long list to union on the GUI thread)."""
+    def _work(self, enc: Encounter, fold, land: bool = False):
+        """(In the worker.) The view of ``enc`` and the union of the committed encounter's
+        explored areas with every area the players were shown since it landed and this
+        view's ones (one union a step here, so the drop has no long list to union on the
+        GUI thread); with ``land``, also that union as the explored areas to save
+        (:func:`engine.vision.explored_areas`, for the drop: :meth:`_landed`)."""
         t0 = clock.cpu()
         try:
-            view = self.compute(enc)
-            view.explored  # (the union with the remembered areas, here rather than on the GUI thread)
-            folded = None
+            view = self.compute(enc)  # (its ``explored`` union is not drawn: gui.layers.fog.dim_geometry)
+            folded = landed = None
             if fold is not None:
                 base, keys, geom, todo = fold
+                v = vision()
+                if geom is None:  # (the fold starts from what was explored before the drag)
+                    geom = v.explored_geometry(base) if base.sight.explored else None
                 new = todo + [(k, g) for k, g in view.parts if k not in keys]
                 if new:
                     geoms = ([geom] if geom is not None else []) + [g for _, g in new]
@@ -279,9 +288,11 @@ class PartySight(QObject):
                     geom = shapely.simplify(geom, FOLD_TOLERANCE, preserve_topology=True)
                     keys = keys | {k for k, _ in new}
                 folded = (base, keys, geom)
-            return view, None, folded
+                if land:
+                    landed = v.explored_areas(enc, geom if geom is not None else shapely.Polygon())
+            return view, None, folded, landed
         except Exception as exc:  # noqa: BLE001 - as in refresh: the fog then hides everything
-            return None, exc, None
+            return None, exc, None, None
         finally:
             self.worker_cpu += clock.cpu() - t0
 
@@ -305,7 +316,7 @@ class PartySight(QObject):
         self._poll.setInterval(POLL_MS)
         self._job = None
         self._poll.stop()
-        view, exc, folded = fut.result()
+        view, exc, folded, _ = fut.result()
         if gen == self._generation and self.active:
             self.async_count += 1
             self._shown_at = clock.now()
@@ -372,11 +383,32 @@ class PartySight(QObject):
                 if before.sight.fog:
                     return after
                 return v.explore(after, self.compute(after))  # the fog switched on
+            landed = self._landed(before, after)
+            if landed is not None:
+                return v.with_areas(after, *landed)
             view = self.compute(after)
             return v.explore(after, view, also=self._shown_since(before, view))
         except Exception as exc:  # noqa: BLE001 - never lose the GM's edit to the fog's bookkeeping
             log.warning("explore: %s", exc)
             return after
+
+    def _landed(self, before: Encounter, after: Encounter):
+        """(At a landed edit with the fog on, the worker idle.) The explored areas of
+        ``after`` (:func:`engine.vision.explored_areas`), worked out in the worker: the fold of
+        ``before``'s explored areas with what the players were shown since it landed (every
+        step of a drag), with what the party sees in ``after``. The GUI thread waits for it
+        without working (the union, the simplification and the rounding to the 1 cm grid, on
+        the 200-token / 2,000-obstacle scene about 10 ms of its CPU at every drop). None
+        where this does not apply (previews worked out here, or an edit of the explored
+        areas themselves or of the map: :func:`engine.vision.explore` then does it here)."""
+        if not (self.ASYNC_PREVIEWS and before.sight.fog and self.view is not None
+                and after.sight.explored is before.sight.explored and after.map is before.map):
+            return None
+        fold = self._fold_input(after, base=before)
+        view, exc, _, landed = executor().submit(self._work, after, fold, True).result()
+        if exc is not None:
+            raise exc
+        return landed
 
 
 __all__ = ["PartySight", "only_fog_changed", "vision"]

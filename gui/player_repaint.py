@@ -7,8 +7,10 @@ time as the GM's own map. The players watch a screen share (compressed video, 15
 second), so while the GM's document is in a preview the players' view stops following its
 items' updates (``QGraphicsView.NoViewportUpdate``) and repaints whole, at most every
 :data:`PREVIEW_REPAINT_S` seconds by the program's clock (:mod:`engine.clock`), and once
-more at the end of the wait so the last step is shown (what changes in its scene alone, as
-the party's sight landing from its worker, is held to the same pace). When the preview ends (the drop, an
+more at the end of the wait so the last step is shown. Only a change of the players' scene
+asks for a repaint (their tokens, fog and answers, as the party's sight lands from its worker;
+with the fog off, every step), not the GM's step itself: with the fog on, most steps change
+nothing the players see until the view for them is in. When the preview ends (the drop, an
 Escape, an undo) the view follows its items again and repaints whole at once: what the
 players see then is the fresh picture. ``grab()`` always renders fresh, whatever this does.
 """
@@ -55,8 +57,8 @@ class PreviewRepaint(QObject):
             self.held = True
             self.view.setViewportUpdateMode(_HOLD)
             self._repaint()
-            return
-        self._soon()
+        # (later steps repaint only when the players' scene changed: with the fog on, a step
+        # whose view is not in yet changes nothing they see, :data:`gui.party_sight.FOG_FRAME_MS`)
 
     def _on_scene(self, _regions=None) -> None:
         if self.held:

@@ -121,6 +121,17 @@ def path_of(geom) -> QPainterPath:
     return path
 
 
+def dim_geometry(view) -> shapely.Geometry:
+    """What the on-screen fog fills dim before it clears what is in sight: the view's
+    remembered (saved) explored areas alone when it has them, else its ``explored``
+    (then ``sight`` itself, or the area it was given). ``explored`` is the remembered areas
+    and ``sight`` together, and whatever is in sight is cleared after the dim fill, so
+    filling the remembered areas alone draws the same fog without the Shapely union
+    (:attr:`engine.vision.PartyView.explored`: several ms on the GUI thread at every drop
+    on a big map), and their path stays the same object, built once, through a drag."""
+    return view.remembered if view.remembered is not None else view.explored
+
+
 #: Device pixels around a changed part of the fog that are painted again with it (the GM's
 #: outline is 2 px wide; the fog image is drawn without antialiasing).
 DIRTY_MARGIN_PX = 4.0
@@ -156,8 +167,8 @@ class FogLayer(MapLayer):
     the engine's :class:`PartyView` (None: no fog drawn). ``shown`` says whether it draws.
 
     On screen the fog is a device-sized image made with three fills and no boolean
-    geometry (the map's rectangle dark, the explored area over it dim, what is in sight
-    cleared), kept while neither the view nor the zoom changes: a drag step costs three
+    geometry (the map's rectangle dark, the remembered explored areas over it dim, what is
+    in sight cleared: :func:`dim_geometry`), kept while neither the view nor the zoom changes: a drag step costs three
     fills without antialiasing (measured 1.2 ms CPU at 1920 x 1080 with the 1,200-point
     sight of 5 tokens on the 200-token / 2,000-obstacle scene; 6 ms with antialiasing).
     Into an SVG, PDF or QPicture it paints the Shapely-cut regions as vector paths."""
@@ -197,7 +208,7 @@ class FogLayer(MapLayer):
                 self.update()
             return
         m = encounter.map
-        key = (view.sight, view.explored, m.width, m.height, m.background)
+        key = (view.sight, dim_geometry(view), m.width, m.height, m.background)
         if self._key is not None and key[0] is self._key[0] and key[1] is self._key[1] and key[2:] == self._key[2:]:
             self.view, self.encounter = view, encounter
             return
@@ -212,7 +223,7 @@ class FogLayer(MapLayer):
             x0, y0, x1, y1 = area.bounds
             self._set_rect(QRectF(x0, y0, x1 - x0, y1 - y0), 4.0)
         if old is None or key[1] is not old[1]:
-            self._explored = path_of(view.explored)
+            self._explored = path_of(key[1])
         if old is None or key[0] is not old[0]:
             self._sight = path_of(view.sight)
         self._version += 1
@@ -326,4 +337,5 @@ class FogLayer(MapLayer):
         return dev.devicePixelRatioF() if hasattr(dev, "devicePixelRatioF") else 1.0
 
 
-__all__ = ["FOG_DARK", "FOG_DIM", "FogLayer", "GM_DARK", "GM_DIM", "fog_regions", "map_area", "paint_fog"]
+__all__ = ["FOG_DARK", "FOG_DIM", "FogLayer", "GM_DARK", "GM_DIM", "dim_geometry", "fog_regions", "map_area",
+           "paint_fog"]

@@ -287,7 +287,8 @@ def fresh_like(live, folder: Path):
     enc = live.document.encounter
     win = make_window(enc, live.document.path, folder, live.size())
     for name, act in live.actions.items():
-        if name.startswith("view:") and act.isChecked() != win.actions[name].isChecked():
+        # (the view's choices, and the players' fog shown on the GM's map: key V)
+        if (name.startswith("view:") or name == "gm fog") and act.isChecked() != win.actions[name].isChecked():
             win.actions[name].trigger()
     sel = live.selection
     win.selection.attacker_locked = sel.attacker_locked
