@@ -108,17 +108,23 @@ class _SpriteCache:
 
     #: Most sprites kept, and most bytes of their pixels: past either the oldest go (a sprite
     #: may be :data:`MAX_SPRITE_SIDE` px square, 64 MiB; 160 tiny and huge maps exported in one
-    #: process kept 132 MiB of sprites when only their count was bounded).
+    #: process kept 132 MiB of sprites when only their count was bounded). The bytes count
+    #: the picture a sprite's drawing function holds too (a token's portrait, up to 4 MiB:
+    #: once however many sprites share it), which its small pixmap does not say: a new
+    #: portrait a case, the fuzz campaign's picture worker grew by 385 MB in 3,600 cases.
     LIMIT = 4000
     LIMIT_BYTES = 128 * 1024 * 1024
 
     def __init__(self):
         self._cache: dict[tuple, QPixmap] = {}
         self.nbytes = 0
+        self._holds: dict[tuple, int] = {}  # sprite key -> the cacheKey of the picture its drawing holds
+        self._held: dict[int, list[int]] = {}  # picture cacheKey -> [its bytes, sprites holding it]
 
-    def get(self, key: tuple, width: float, height: float, draw, dpr: float = 1.0) -> QPixmap:
+    def get(self, key: tuple, width: float, height: float, draw, dpr: float = 1.0, holds=None) -> QPixmap:
         """The sprite ``key``: ``width`` x ``height`` logical pixels drawn by ``draw`` at
-        ``dpr`` device pixels a logical one. A sprite wider or taller than
+        ``dpr`` device pixels a logical one; ``holds``: the ``QImage`` that ``draw`` keeps
+        alive (counted toward the bound while a sprite holds it). A sprite wider or taller than
         :data:`MAX_SPRITE_SIDE` device pixels (a token disc zoomed far in, or on a map a few
         centimetres wide) is drawn at a lower resolution, so that its pixmap stays within the
         bound: it keeps its logical size (and place), it is only blurrier."""
@@ -138,10 +144,18 @@ class _SpriteCache:
             draw(q)
             q.end()
             size = _pixmap_bytes(pm)
-            while self._cache and (len(self._cache) >= self.LIMIT or self.nbytes + size > self.LIMIT_BYTES):
+            held = None if holds is None else holds.cacheKey()
+
+            def more() -> int:  # (the picture held counts when no sprite kept holds it yet)
+                return size + (0 if held is None or held in self._held else int(holds.sizeInBytes()))
+
+            while self._cache and (len(self._cache) >= self.LIMIT or self.nbytes + more() > self.LIMIT_BYTES):
                 self._drop(next(iter(self._cache)))  # (the oldest first)
+            self.nbytes += more()
             self._cache[full] = pm
-            self.nbytes += size
+            if held is not None:
+                self._holds[full] = held
+                self._held.setdefault(held, [int(holds.sizeInBytes()), 0])[1] += 1
             _SIZES[pm.cacheKey()] = (width, height) if ratio != dpr else (pm.width() / dpr, pm.height() / dpr)
             _DRAWS[pm.cacheKey()] = draw
         return pm
@@ -149,6 +163,13 @@ class _SpriteCache:
     def _drop(self, key: tuple) -> None:
         pm = self._cache.pop(key)
         self.nbytes -= _pixmap_bytes(pm)
+        held = self._holds.pop(key, None)
+        if held is not None:
+            entry = self._held[held]
+            entry[1] -= 1
+            if not entry[1]:
+                del self._held[held]
+                self.nbytes -= entry[0]
         _SIZES.pop(pm.cacheKey(), None)
         _DRAWS.pop(pm.cacheKey(), None)
 

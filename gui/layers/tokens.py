@@ -638,7 +638,7 @@ def _portrait_sprite(image: QImage, colour: QColor, hidden: bool, mark: str, rp:
                        bold=True, fg=QColor("#0b0d10"), bg=with_alpha(colour, 230))
 
     key = ("portrait", image.cacheKey(), colour.rgba(), hidden, mark if show_mark else "", rq, round(scale, 2))
-    return SPRITES.get(key, size, size, draw, dpr)
+    return SPRITES.get(key, size, size, draw, dpr, holds=image)  # (draw keeps the whole picture)
 
 
 def _disc_sprite(colour: QColor, hidden: bool, mark: str, rp: float, scale: float, dpr: float) -> QPixmap:
