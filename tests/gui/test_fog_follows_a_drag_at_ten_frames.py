@@ -20,11 +20,7 @@ from gui.party_sight import FOG_FRAME_MS
 from gui.tools import Pointer, SelectTool
 from tests.gui import oracle
 from tests.gui.settle import settle
-
-
-def _fog_on(window) -> None:
-    enc = window.document.committed
-    window.document.commit(enc.model_copy(update={"sight": enc.sight.model_copy(update={"fog": True})}), "fog on")
+from tests.gui.test_party_sight_worker import fogged  # noqa: F401 - (a fixture: the fog on, the players' window open)
 
 
 def _same_as_fresh(view, enc) -> None:
@@ -34,15 +30,9 @@ def _same_as_fresh(view, enc) -> None:
 
 
 def test_the_fog_follows_a_drag_at_its_frame_rate_ends_on_the_last_step_and_draws_as_fresh(
-        window, qtbot, manual_clock, tmp_path):
+        window, qtbot, manual_clock, fogged, tmp_path):
     assert FOG_FRAME_MS == 100  # ten views a second at most
-    _fog_on(window)
-    window.sight_controls.set_gm_fog(True)
-    window.actions["player view"].trigger()
     player = window.player_view.player
-    player.resize(960, 640)
-    qtbot.waitExposed(player)
-    settle(qtbot)
     ps, doc = window.party_sight, window.document
     players = player.players
     view = window.map_view
